@@ -1,0 +1,114 @@
+// The search space: a tree of named parameters, each a constant, a sampled domain or a nested
+// group, with optional conditions. Sampling is pure: randomness comes in through Rng.
+// Value types; safe to share read-only between threads.
+//
+// Semantics follow Ray Tune's domains (ray.tune.uniform, quniform, ...):
+//  * randint / lograndint: integers in [low, high) (upper bound exclusive, as Ray and NNI);
+//  * qrandint: multiples of q in [low, high] (upper bound inclusive, as Ray);
+//  * quniform / qloguniform / qnormal: the sample rounded to the nearest multiple of q;
+//  * grid: every value, in order; the cartesian product of all grid parameters is repeated
+//    num_samples times (Ray's BasicVariantGenerator);
+//  * choice: one value uniformly at random; a value that is itself a group of domains makes
+//    the parameters inside it conditional on that option being chosen (hyperopt/NNI style);
+//  * `when`: a parameter only exists when another parameter (dotted path) has one of the given
+//    values, e.g. `momentum` only when `optimizer == "sgd"`.
+#pragma once
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/rng.h"
+#include "core/source_location.h"
+#include "core/status.h"
+
+namespace tunedeck {
+
+enum class DomainKind {
+    Uniform,
+    QUniform,
+    LogUniform,
+    QLogUniform,
+    RandInt,
+    QRandInt,
+    LogRandInt,
+    Normal,
+    QNormal,
+    Choice,
+    Grid,
+};
+
+// The YAML/JSON name of a domain kind ("uniform", "qloguniform", ...) and back.
+QString domainKindName(DomainKind kind);
+std::optional<DomainKind> domainKindFromName(const QString& name);
+bool isNumericDomain(DomainKind kind);      // everything but choice and grid
+bool isIntegerDomain(DomainKind kind);      // randint, qrandint, lograndint
+
+struct SearchSpace;
+
+// One option of a choice or grid: a plain value, or (for choice) a nested group of parameters
+// whose sampled values form the option's value (an object).
+struct DomainOption {
+    QJsonValue value;                      // the option as written (used when `group` is null)
+    std::shared_ptr<SearchSpace> group;    // set when the option contains domains
+};
+
+struct Domain {
+    DomainKind kind = DomainKind::Uniform;
+    double low = 0;     // uniform family, randint family
+    double high = 0;
+    double q = 0;       // quantum for q* kinds (0 = none)
+    double mu = 0;      // normal family
+    double sigma = 1;
+    std::vector<DomainOption> options;  // choice and grid
+
+    // Checks bounds and quanta (empty range, log bound <= 0, sigma <= 0, q <= 0, no options).
+    // The message names the problem but not the location; the caller adds that.
+    Status validate() const;
+};
+
+struct Condition {
+    QString path;             // dotted path of the parameter it depends on, e.g. "optimizer"
+    QJsonArray values;        // the parameter must equal one of these
+};
+
+struct Parameter {
+    enum class Kind { Constant, Sampled, Group };
+    QString name;                          // the key inside its group
+    Kind kind = Kind::Constant;
+    QJsonValue constant;                   // Kind::Constant
+    Domain domain;                         // Kind::Sampled
+    std::shared_ptr<SearchSpace> group;    // Kind::Group
+    std::optional<Condition> when;
+    SourceLocation location;               // where it was written, for error messages
+};
+
+struct SearchSpace {
+    std::vector<Parameter> parameters;     // in the order written
+
+    // Dotted paths of every grid parameter reachable without going through a choice option,
+    // in the order written (grid inside a conditional option is rejected by validate()).
+    QStringList gridPaths() const;
+    // Number of points of the grid (1 when there is no grid parameter).
+    std::int64_t gridSize() const;
+    // Every sampled parameter as (dotted path, domain), for searchers that model the space.
+    std::vector<std::pair<QString, const Domain*>> flatDomains() const;
+
+    // Checks every domain and every condition (the path exists and is not itself conditional
+    // on the parameter that names it). The message starts with the parameter's location.
+    Status validate() const;
+
+    // Samples one config. `gridIndex` picks the point of the grid (0 .. gridSize()-1); grid
+    // parameters take their value from it, everything else is drawn from `rng`.
+    QJsonObject sample(Rng& rng, std::int64_t gridIndex = 0) const;
+};
+
+// Value at a dotted path of a config ("model.depth"); undefined QJsonValue when absent.
+QJsonValue valueAtPath(const QJsonObject& config, const QString& dottedPath);
+
+}  // namespace tunedeck

@@ -1,0 +1,134 @@
+// The SQLite history of one experiment (<experiment folder>/experiment.sqlite, WAL mode).
+// Writes are queued and committed in batched transactions by one writer thread; reads use their
+// own connection. Thread-safety: one ExperimentStore is used from one thread (the runtime's event
+// loop or a CLI command); the writer thread is internal.
+//
+// Sequence numbers: results and events share one increasing sequence (`seq`), assigned when a
+// write is queued, so the control API can replay "everything since N" from both tables in order.
+// Durability: flush() returns once everything queued is committed. A write error (disk full,
+// read-only folder) is sticky: it is returned by flush() and lastError(), never thrown.
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/checkpoint_policy.h"
+#include "core/experiment_spec.h"
+#include "core/status.h"
+#include "core/trial.h"
+
+namespace tunedeck {
+
+inline constexpr int kStoreSchemaVersion = 1;
+
+struct ExperimentRecord {
+    QString name;
+    QString specText;       // the experiment YAML/JSON as the user wrote it
+    QString specFile;       // its original path (informational)
+    std::uint64_t seed = 0;
+    QString status;         // "running", "finished", "interrupted", "failed"
+    double createdAt = 0;   // seconds since the epoch
+    double finishedAt = 0;
+    QJsonObject searcherState;
+    QJsonObject schedulerState;
+};
+
+struct TrialRecord {
+    Trial trial;
+    double startedAt = 0;    // first start, seconds since the epoch (0 = never started)
+    double finishedAt = 0;
+};
+
+struct ResultRecord {
+    std::int64_t seq = 0;
+    QString trialId;
+    std::int64_t iteration = 0;
+    double timestamp = 0;
+    QJsonObject result;      // the full result (metrics and engine fields)
+};
+
+struct StoredCheckpoint {
+    std::int64_t id = 0;
+    QString trialId;
+    std::int64_t iteration = 0;
+    QString path;
+    QJsonObject result;      // the result reported with it
+    double createdAt = 0;
+    bool deleted = false;
+};
+
+struct EventRecord {
+    std::int64_t seq = 0;
+    double timestamp = 0;
+    QString type;
+    QString trialId;         // empty for experiment and node events
+    QJsonObject payload;
+};
+
+// How `best` and `show` rank a trial by its metric (Ray's ExperimentAnalysis scopes).
+enum class ScoreScope { Last, All, Avg };
+
+struct TrialScore {
+    QString trialId;
+    double value = 0;
+};
+
+class ExperimentStore {
+public:
+    enum class Mode { ReadWrite, ReadOnly };
+
+    // Opens (creating and migrating in ReadWrite mode) the database at `path`.
+    static Status open(const QString& path, Mode mode, std::unique_ptr<ExperimentStore>* out);
+    ~ExperimentStore();  // flushes; never throws
+
+    ExperimentStore(const ExperimentStore&) = delete;
+    ExperimentStore& operator=(const ExperimentStore&) = delete;
+
+    int schemaVersion() const;
+    QString path() const;
+
+    // ---- writes (queued; committed in batches) ----
+    void saveExperiment(const ExperimentRecord& record);  // insert or replace the single row
+    void setExperimentStatus(const QString& status, double finishedAt = 0);
+    void saveSearchState(const QJsonObject& searcherState, const QJsonObject& schedulerState);
+    void saveTrial(const TrialRecord& record);            // insert or replace by trial id
+    std::int64_t appendResult(const QString& trialId, std::int64_t iteration, double timestamp,
+                              const QJsonObject& result);  // returns its seq
+    // Removes results of `trialId` with iteration > `iteration` (resume from a checkpoint).
+    void deleteResultsAfter(const QString& trialId, std::int64_t iteration);
+    // Returns the new checkpoint's id (assigned at once, like seq).
+    std::int64_t addCheckpoint(const QString& trialId, std::int64_t iteration, const QString& path,
+                               const QJsonObject& result, double createdAt);
+    void markCheckpointDeleted(std::int64_t checkpointId);
+    std::int64_t appendEvent(const QString& type, const QString& trialId,
+                             const QJsonObject& payload, double timestamp);  // returns its seq
+
+    Status flush();            // blocks until every queued write is committed
+    Status lastError() const;  // the first write error, sticky
+
+    // ---- reads (see committed data only) ----
+    Status loadExperiment(ExperimentRecord* out) const;
+    std::vector<TrialRecord> loadTrials() const;
+    std::vector<StoredCheckpoint> loadCheckpoints(const QString& trialId = {}) const;  // all if empty
+    std::vector<ResultRecord> loadResults(const QString& trialId = {}) const;          // by seq
+    std::vector<EventRecord> loadEvents(std::int64_t sinceSeq, int limit = -1) const;
+    std::int64_t resultCount() const;
+    std::int64_t lastSeq() const;
+    // One score per trial that reported `metric` as a number, best first for `mode`.
+    std::vector<TrialScore> trialScores(const QString& metric, MetricMode mode,
+                                        ScoreScope scope) const;
+    // Every distinct key seen in results (for CSV headers), sorted.
+    QStringList resultKeys() const;
+
+private:
+    struct Impl;
+    explicit ExperimentStore(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tunedeck
