@@ -1,1 +1,63 @@
-// placeholder
+#include "api/events.h"
+
+namespace tunedeck::events {
+
+QJsonObject experimentStarted(const QString& name, const QString& folder, bool resumed) {
+    return {{"name", name}, {"folder", folder}, {"resumed", resumed}};
+}
+
+QJsonObject experimentFinished(const QString& status, int terminated, int errored) {
+    return {{"status", status}, {"terminated", terminated}, {"errored", errored}};
+}
+
+QJsonObject trialAdded(const Trial& trial) {
+    return {{"trial", trial.id}, {"index", qint64(trial.index)}, {"config", trial.config}};
+}
+
+QJsonObject trialStatus(const Trial& trial, const QString& reason) {
+    QJsonObject o{{"trial", trial.id},
+                  {"status", trialStatusName(trial.status)},
+                  {"iteration", qint64(trial.iteration)},
+                  {"failures", trial.failures}};
+    if (!reason.isEmpty()) {
+        o.insert("reason", reason);
+    }
+    if (!trial.nodeId.isEmpty()) {
+        o.insert("node", trial.nodeId);
+    }
+    return o;
+}
+
+QJsonObject result(const QString& trialId, const QJsonObject& result) {
+    return {{"trial", trialId}, {"result", result}};
+}
+
+QJsonObject checkpoint(const QString& trialId, std::int64_t iteration, const QString& path) {
+    return {{"trial", trialId}, {"iteration", qint64(iteration)}, {"path", path}};
+}
+
+QJsonObject node(const QString& nodeId, const QString& state, const QJsonObject& details) {
+    return {{"node", nodeId}, {"state", state}, {"details", details}};
+}
+
+QJsonObject log(const QString& trialId, const QString& message) {
+    return {{"trial", trialId}, {"message", message}};
+}
+
+QJsonObject warning(const QString& message, const QString& trialId) {
+    QJsonObject o{{"message", message}};
+    if (!trialId.isEmpty()) {
+        o.insert("trial", trialId);
+    }
+    return o;
+}
+
+QJsonObject envelope(const QString& type, std::int64_t seq, double time, QJsonObject payload) {
+    payload.insert("v", kEventSchemaVersion);
+    payload.insert("seq", qint64(seq));
+    payload.insert("time", time);
+    payload.insert("type", type);
+    return payload;
+}
+
+}  // namespace tunedeck::events

@@ -1,1 +1,69 @@
-int main() { return 0; }
+// tunedeck-engine: run, resume and inspect hyperparameter-tuning experiments from the command
+// line (headless), on this machine.
+#include <QCoreApplication>
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "runtime/experiment_runner.h"
+#include "tunedeck/version.h"
+
+namespace {
+
+const char* const kUsage = R"(Usage: tunedeck-engine COMMAND [OPTIONS]
+
+Run and inspect hyperparameter-tuning experiments.
+
+Commands:
+  validate EXPERIMENT.yaml       check an experiment file; errors name file:line:column
+  run EXPERIMENT.yaml            run an experiment on this machine
+      [--results DIR]            results root (default $TUNEDECK_RESULTS or ~/tunedeck-results)
+      [--quiet]                  print only the final summary
+      [--events FILE.jsonl]      also write every event as a JSON line
+  resume EXPERIMENT_DIR          continue an interrupted run [--quiet] [--events FILE.jsonl]
+  ls [--results DIR]             past experiments, one line each
+  show EXPERIMENT_DIR            the trials with their configs and metrics
+  best EXPERIMENT_DIR            the best trial's config
+      [--format yaml|json|flags] [-o FILE] [--scope last|all|avg]
+  export EXPERIMENT_DIR          every result
+      --format csv|json [-o FILE]
+
+Options:
+  -h, --help                     this text
+  --version                      version and commit
+
+Exit codes: 0 finished, 1 finished with errored trials, 2 bad input, 3 interrupted.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("tunedeck-engine"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(TUNEDECK_VERSION));
+    QStringList args = QCoreApplication::arguments().mid(1);
+    if (args.isEmpty() || args.first() == QLatin1String("-h") ||
+        args.first() == QLatin1String("--help") || args.first() == QLatin1String("help")) {
+        std::fputs(kUsage, args.isEmpty() ? stderr : stdout);
+        return args.isEmpty() ? tunedeck::kExitBadInput : 0;
+    }
+    if (args.first() == QLatin1String("--version")) {
+        std::printf("tunedeck-engine %s (commit %s)\n", TUNEDECK_VERSION, TUNEDECK_GIT_COMMIT);
+        return 0;
+    }
+    const QString command = args.takeFirst();
+    using Command = int (*)(const QStringList&);
+    const std::pair<const char*, Command> commands[] = {
+        {"validate", tunedeck::cli::validate}, {"run", tunedeck::cli::run},
+        {"resume", tunedeck::cli::resume},     {"ls", tunedeck::cli::list},
+        {"show", tunedeck::cli::show},         {"best", tunedeck::cli::best},
+        {"export", tunedeck::cli::exportResults},
+    };
+    for (const auto& [name, function] : commands) {
+        if (command == QLatin1String(name)) {
+            return function(args);
+        }
+    }
+    std::fprintf(stderr, "tunedeck-engine: unknown command '%s' (see tunedeck-engine --help)\n",
+                 qPrintable(command));
+    return tunedeck::kExitBadInput;
+}

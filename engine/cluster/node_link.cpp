@@ -1,1 +1,95 @@
-// placeholder
+#include "cluster/node_link.h"
+
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+namespace tunedeck {
+
+LocalNodeLink::LocalNodeLink(QString workerPath, QObject* parent)
+    : NodeLink(parent), workerPath_(std::move(workerPath)) {
+    process_.setProgram(workerPath_);
+    process_.setProcessChannelMode(QProcess::SeparateChannels);
+    connect(&process_, &QProcess::readyReadStandardOutput, this, &LocalNodeLink::readAvailable);
+    connect(&process_, &QProcess::readyReadStandardError, this, &LocalNodeLink::readErrors);
+    connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart && !closedSignalled_) {
+            closedSignalled_ = true;
+            emit closed(tr("cannot start the worker agent %1: %2")
+                            .arg(workerPath_, process_.errorString()));
+        }
+    });
+    connect(&process_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        readAvailable();
+        if (closedSignalled_) {
+            return;
+        }
+        closedSignalled_ = true;
+        emit closed(status == QProcess::CrashExit
+                        ? tr("the worker agent crashed")
+                        : tr("the worker agent exited with status %1").arg(code));
+    });
+}
+
+LocalNodeLink::~LocalNodeLink() {
+    if (process_.state() != QProcess::NotRunning) {
+        process_.closeWriteChannel();  // the agent kills its trials when its stdin closes
+        if (!process_.waitForFinished(3000)) {
+            process_.kill();
+            process_.waitForFinished(1000);
+        }
+    }
+}
+
+void LocalNodeLink::open() {
+    closedSignalled_ = false;
+    process_.start(QIODevice::ReadWrite);
+}
+
+bool LocalNodeLink::isOpen() const { return process_.state() == QProcess::Running; }
+
+void LocalNodeLink::send(const QJsonObject& message) {
+    if (process_.state() == QProcess::NotRunning) {
+        return;
+    }
+    QByteArray line = QJsonDocument(message).toJson(QJsonDocument::Compact);
+    line.append('\n');
+    process_.write(line);
+}
+
+void LocalNodeLink::shutdown() {
+    send(QJsonObject{{"op", "shutdown"}});
+    process_.closeWriteChannel();
+}
+
+void LocalNodeLink::readAvailable() {
+    const bool ok = framer_.feed(process_.readAllStandardOutput(), [this](QByteArrayView line) {
+        if (line.isEmpty()) {
+            return;
+        }
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(line.toByteArray(), &error);
+        if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+            qWarning("worker agent sent a malformed line: %s",
+                     line.toByteArray().left(200).constData());
+            return;
+        }
+        emit messageReceived(doc.object());
+    });
+    if (!ok && !closedSignalled_) {
+        closedSignalled_ = true;
+        process_.kill();
+        emit closed(tr("the worker agent sent a line longer than %1 bytes").arg(kMaxNodeLinkLine));
+    }
+}
+
+void LocalNodeLink::readErrors() {
+    // The agent's own diagnostics; forwarded so they are not lost.
+    const QByteArray text = process_.readAllStandardError();
+    for (const QByteArray& line : text.split('\n')) {
+        if (!line.trimmed().isEmpty()) {
+            qWarning("tunedeck-worker: %s", line.constData());
+        }
+    }
+}
+
+}  // namespace tunedeck

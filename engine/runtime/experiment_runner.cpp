@@ -1,1 +1,501 @@
-// placeholder
+#include "runtime/experiment_runner.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QJsonDocument>
+#include <QProcessEnvironment>
+
+#include "api/events.h"
+#include "runtime/recovery.h"
+#include "runtime/trial_command.h"
+
+namespace tunedeck {
+
+namespace {
+
+constexpr int kTickMs = 1000;             // trial heartbeats, trial-row saves, node liveness
+constexpr double kNodeTimeoutS = 15;      // a silent agent is a lost node (Ray: 15-30 s)
+constexpr int kNodeRestartDelayMs = 1000; // before a lost local agent is started again
+
+double now() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
+
+}  // namespace
+
+ExperimentRunner::ExperimentRunner(ExperimentSpec spec, std::unique_ptr<ExperimentStore> store,
+                                   RunnerOptions options, QObject* parent)
+    : QObject(parent),
+      spec_(std::move(spec)),
+      store_(std::move(store)),
+      options_(std::move(options)),
+      searcher_(makeSearcher(spec_)),
+      scheduler_(makeScheduler(spec_)) {
+    reporter_ = std::make_unique<ProgressReporter>(
+        spec_, options_.experimentDir, ProgressReporter::styleFor(stdout, options_.quiet));
+    tickTimer_.setInterval(kTickMs);
+    connect(&tickTimer_, &QTimer::timeout, this, &ExperimentRunner::tick);
+}
+
+ExperimentRunner::~ExperimentRunner() = default;
+
+void ExperimentRunner::start() {
+    if (!options_.eventsFile.isEmpty()) {
+        eventsFile_ = std::make_unique<QFile>(options_.eventsFile);
+        if (!eventsFile_->open(QIODevice::WriteOnly | QIODevice::Append)) {
+            failExperiment(kExitBadInput, tr("cannot write the events file %1: %2")
+                                              .arg(options_.eventsFile,
+                                                   eventsFile_->errorString()));
+            return;
+        }
+    }
+    if (Status s = recover(); !s) {
+        failExperiment(kExitBadInput, tr("cannot recover the experiment: %1").arg(s.message()));
+        return;
+    }
+    tickTimer_.start();
+    openNode();
+}
+
+Status ExperimentRunner::recover() {
+    RecoveredExperiment recovered;
+    if (Status s = recoverExperiment(*store_, options_.experimentDir, &recovered); !s) {
+        return s;
+    }
+    const bool resumed = !recovered.trials.empty() || !recovered.experiment.searcherState.isEmpty();
+    if (!recovered.experiment.searcherState.isEmpty()) {
+        if (Status s = searcher_->restoreState(recovered.experiment.searcherState); !s) {
+            return s;
+        }
+    }
+    if (!recovered.experiment.schedulerState.isEmpty()) {
+        if (Status s = scheduler_->restoreState(recovered.experiment.schedulerState); !s) {
+            return s;
+        }
+    }
+    resultCount_ = recovered.resultCount;
+    for (RecoveredTrial& rt : recovered.trials) {
+        LiveTrial live;
+        live.trial = std::move(rt.trial);
+        live.checkpoints = std::move(rt.checkpoints);
+        live.checkpointPaths = std::move(rt.checkpointPaths);
+        nextTrialIndex_ = std::max(nextTrialIndex_, live.trial.index + 1);
+        scheduler_->onTrialAdd(live.trial);
+        if (!spec_.metric.isEmpty() && live.trial.lastResult.value(spec_.metric).isDouble()) {
+            noteBest(live, live.trial.lastResult);
+        }
+        const QString id = live.trial.id;
+        auto [it, inserted] = trials_.emplace(id, std::move(live));
+        (void)inserted;
+        if (!isFinished(it->second.trial.status)) {
+            saveTrial(it->second);
+        }
+    }
+    store_->setExperimentStatus(QStringLiteral("running"));
+    emitEvent(events::type::kExperimentStarted,
+              events::experimentStarted(spec_.name, options_.experimentDir, resumed));
+    return Status::ok();
+}
+
+void ExperimentRunner::openNode() {
+    nodeReady_ = false;
+    nodes_.clear();
+    node_ = std::make_unique<LocalNodeLink>(options_.workerPath);
+    connect(node_.get(), &NodeLink::messageReceived, this, &ExperimentRunner::onNodeMessage);
+    connect(node_.get(), &NodeLink::closed, this, &ExperimentRunner::onNodeClosed);
+    nodeSilence_.start();
+    node_->open();
+}
+
+void ExperimentRunner::onNodeMessage(const QJsonObject& message) {
+    nodeSilence_.start();
+    const QString ev = message.value("ev").toString();
+    if (ev == QLatin1String("heartbeat")) {
+        return;
+    }
+    if (ev == QLatin1String("hello")) {
+        onHello(message);
+        return;
+    }
+    if (ev == QLatin1String("error")) {
+        emitEvent(events::type::kWarning,
+                  events::warning(tr("worker agent: %1").arg(message.value("message").toString())));
+        return;
+    }
+    LiveTrial* live = findTrial(message);
+    if (live == nullptr) {
+        return;  // a trial from before a restart of the agent; nothing to do
+    }
+    if (ev == QLatin1String("trial")) {
+        onTrialMessage(*live, message.value("msg").toObject());
+    } else if (ev == QLatin1String("started")) {
+        live->processRunning = true;
+        live->lastActivity.start();
+    } else if (ev == QLatin1String("trial_error")) {
+        killTrial(*live, LiveTrial::Ending::Kill, FailureCause::ProtocolViolation,
+                  message.value("message").toString());
+    } else if (ev == QLatin1String("committed")) {
+        onCommitted(*live, message);
+    } else if (ev == QLatin1String("exited")) {
+        onTrialExited(*live, message);
+    }
+}
+
+ExperimentRunner::LiveTrial* ExperimentRunner::findTrial(const QJsonObject& message) {
+    auto it = trials_.find(message.value("trial").toString());
+    return it == trials_.end() ? nullptr : &it->second;
+}
+
+void ExperimentRunner::onHello(const QJsonObject& hello) {
+    NodeCapacity node;
+    node.nodeId = node_->nodeId();
+    node.cpuTotalMilli = toMilli(hello.value("cpus").toDouble(1));
+    for (const QJsonValue& gpu : hello.value("gpus").toArray()) {
+        node.gpuUsedMilli.push_back(0);
+        node.gpuIds.push_back(gpu.toObject().value("uuid").toString());
+    }
+    nodes_ = {node};
+    QString why;
+    if (!fitsAnyNode(spec_.resourcesPerTrial, nodes_, &why)) {
+        failExperiment(kExitBadInput, QStringLiteral("%1: resources_per_trial: %2")
+                                          .arg(spec_.locationOf("resources_per_trial").toString(),
+                                               why));
+        return;
+    }
+    emitEvent(events::type::kNode, events::node(node.nodeId, QStringLiteral("up"), hello));
+    nodeReady_ = true;
+    pump();
+}
+
+void ExperimentRunner::onNodeClosed(const QString& reason) {
+    nodeReady_ = false;
+    nodes_.clear();
+    if (finished_) {
+        return;
+    }
+    emitEvent(events::type::kNode,
+              events::node(QStringLiteral("local"), QStringLiteral("lost"), {{"reason", reason}}));
+    for (auto& [id, live] : trials_) {
+        if (live.trial.status == TrialStatus::Running) {
+            live.processRunning = false;
+            live.failureCause = FailureCause::NodeLost;
+            live.failureMessage = tr("node lost: %1").arg(reason);
+            onTrialExited(live, QJsonObject{{"trial", id}});
+        }
+    }
+    if (stopping_) {
+        maybeFinish();
+        return;
+    }
+    QTimer::singleShot(kNodeRestartDelayMs, this, [this] {
+        if (!finished_) {
+            openNode();
+        }
+    });
+}
+
+void ExperimentRunner::pump() {
+    if (!nodeReady_ || stopping_ || finished_) {
+        maybeFinish();
+        return;
+    }
+    for (;;) {
+        int running = 0;
+        std::vector<const Trial*> waiting;
+        for (const auto& [id, live] : trials_) {
+            if (live.trial.status == TrialStatus::Running) {
+                ++running;
+            } else if (live.trial.status == TrialStatus::Pending ||
+                       live.trial.status == TrialStatus::Paused) {
+                waiting.push_back(&live.trial);
+            }
+        }
+        const bool atLimit =
+            spec_.maxConcurrentTrials > 0 && running >= spec_.maxConcurrentTrials;
+        if (!waiting.empty()) {
+            if (atLimit) {
+                for (const Trial* t : waiting) {
+                    trials_[t->id].trial.pendingReason =
+                        tr("max_concurrent_trials (%1) reached").arg(spec_.maxConcurrentTrials);
+                }
+                break;
+            }
+            if (std::optional<QString> pick = scheduler_->chooseTrialToRun(waiting)) {
+                LiveTrial& live = trials_[*pick];
+                Placement placement = place(spec_.resourcesPerTrial, nodes_);
+                if (!placement.placed) {
+                    for (const Trial* t : waiting) {
+                        trials_[t->id].trial.pendingReason =
+                            tr("waiting for resources: %1").arg(placement.reason);
+                    }
+                    break;
+                }
+                live.placement = placement;
+                startTrial(live);
+                continue;
+            }
+        }
+        // Nothing to start among existing trials: one more from the searcher, kept queued
+        // (with its reason shown) when there is no room for it yet.
+        if (searcherFinished_ || !waiting.empty()) {
+            break;
+        }
+        const QString id = trialIdForIndex(nextTrialIndex_);
+        Suggestion suggestion = searcher_->suggest(id);
+        if (suggestion.kind == Suggestion::Kind::Finished) {
+            searcherFinished_ = true;
+            savePolicyState();
+            break;
+        }
+        if (suggestion.kind == Suggestion::Kind::Wait) {
+            break;
+        }
+        addTrial(std::move(suggestion.config));
+    }
+    maybeFinish();
+}
+
+ExperimentRunner::LiveTrial& ExperimentRunner::addTrial(QJsonObject config) {
+    LiveTrial live;
+    live.trial.index = nextTrialIndex_++;
+    live.trial.id = trialIdForIndex(live.trial.index);
+    live.trial.config = std::move(config);
+    live.trial.pendingReason = tr("new");
+    const QString id = live.trial.id;
+    LiveTrial& added = trials_.emplace(id, std::move(live)).first->second;
+    scheduler_->onTrialAdd(added.trial);
+    saveTrial(added);
+    savePolicyState();
+    emitEvent(events::type::kTrialAdded, events::trialAdded(added.trial));
+    return added;
+}
+
+void ExperimentRunner::startTrial(LiveTrial& live) {
+    Trial& trial = live.trial;
+    TrialLaunchContext context;
+    context.experimentName = spec_.name;
+    context.trialDir = trialFolder(options_.experimentDir, trial.id);
+    context.restoreDir = trial.checkpointPath;
+    context.iteration = trial.checkpointIteration;
+    context.pythonSdkDir = options_.pythonSdkDir;
+    context.inheritedPythonPath = qEnvironmentVariable("PYTHONPATH");
+    QStringList gpus;
+    for (int slot : live.placement.gpuSlots) {
+        const auto& ids = nodes_.front().gpuIds;
+        gpus << (slot < int(ids.size()) ? ids[size_t(slot)] : QString::number(slot));
+    }
+    context.cudaVisibleDevices = gpus.join(',');
+    TrialLaunch launch;
+    if (Status s = buildTrialLaunch(spec_, trial, context, &launch); !s) {
+        trial.errorMessage = s.message();
+        setStatus(live, TrialStatus::Error, s.message());
+        return;
+    }
+    // Results after the checkpoint it restarts from are reported again by this attempt.
+    store_->deleteResultsAfter(trial.id, trial.checkpointIteration);
+    trial.iteration = trial.checkpointIteration;
+    trial.nodeId = live.placement.nodeId;
+    reserve(nodes_, spec_.resourcesPerTrial, live.placement);
+    live.processRunning = false;
+    live.doneReceived = false;
+    live.ending = LiveTrial::Ending::None;
+    live.failureCause.reset();
+    live.failureMessage.clear();
+    live.awaitingCheckpoint = false;
+    live.iterationsSinceRestore = 0;
+    live.lastActivity.start();
+    live.sinceReport.start();
+    trial.pendingReason.clear();
+
+    // The agent starts trials with its own environment plus these variables.
+    QJsonObject env;
+    for (auto it = launch.env.cbegin(); it != launch.env.cend(); ++it) {
+        env.insert(it.key(), it.value());
+    }
+    node_->send(QJsonObject{{"op", "start"},
+                            {"trial", trial.id},
+                            {"argv", QJsonArray::fromStringList(launch.argv)},
+                            {"env", env},
+                            {"cwd", launch.cwd},
+                            {"trial_dir", launch.trialDir}});
+    setStatus(live, TrialStatus::Running,
+              trial.checkpointPath.isEmpty()
+                  ? QString()
+                  : tr("restored from iteration %1").arg(trial.checkpointIteration));
+}
+
+void ExperimentRunner::setStatus(LiveTrial& live, TrialStatus status, const QString& reason) {
+    if (live.trial.status != status) {
+        if (Status s = live.trial.transition(status); !s) {
+            qWarning("%s", qPrintable(s.message()));
+            return;
+        }
+    }
+    if (status == TrialStatus::Pending || status == TrialStatus::Paused) {
+        live.trial.pendingReason = reason;
+    }
+    saveTrial(live);
+    emitEvent(events::type::kTrialStatus, events::trialStatus(live.trial, reason));
+    reporter_->trialStatusChanged(live.trial, reason);
+}
+
+void ExperimentRunner::saveTrial(LiveTrial& live) {
+    TrialRecord record;
+    record.trial = live.trial;
+    store_->saveTrial(record);
+    live.dirty = false;
+}
+
+void ExperimentRunner::savePolicyState() {
+    store_->saveSearchState(searcher_->saveState(), scheduler_->saveState());
+}
+
+void ExperimentRunner::tick() {
+    for (auto& [id, live] : trials_) {
+        if (live.dirty) {
+            saveTrial(live);
+        }
+        const bool silent = live.trial.status == TrialStatus::Running &&
+                            live.ending == LiveTrial::Ending::None &&
+                            live.lastActivity.elapsed() > spec_.failure.heartbeatTimeoutS * 1000;
+        if (silent) {
+            killTrial(live, LiveTrial::Ending::Kill, FailureCause::TrialHung,
+                      tr("no message from the trial for %1 s (failure.heartbeat_timeout_s)")
+                          .arg(spec_.failure.heartbeatTimeoutS));
+        }
+    }
+    if (nodeReady_ && nodeSilence_.elapsed() > kNodeTimeoutS * 1000) {
+        onNodeClosed(tr("no heartbeat from the worker agent for %1 s").arg(kNodeTimeoutS));
+    }
+    if (Status s = store_->lastError(); !s && !stopping_) {
+        failExperiment(kExitTrialErrors, tr("cannot write the history: %1").arg(s.message()));
+        return;
+    }
+    reporter_->update(snapshot());
+}
+
+void ExperimentRunner::maybeFinish() {
+    if (finished_) {
+        return;
+    }
+    for (const auto& [id, live] : trials_) {
+        if (live.trial.status == TrialStatus::Running) {
+            return;
+        }
+        if (!stopping_ && !isFinished(live.trial.status)) {
+            return;
+        }
+    }
+    if (stopping_) {
+        finish(pendingExitCode_, pendingOutcome_);
+        return;
+    }
+    if (!searcherFinished_) {
+        return;
+    }
+    int errored = 0;
+    for (const auto& [id, live] : trials_) {
+        errored += live.trial.status == TrialStatus::Error ? 1 : 0;
+    }
+    finish(errored > 0 ? kExitTrialErrors : kExitFinished,
+           errored > 0 ? tr("Finished with %1 errored trial(s).").arg(errored)
+                       : tr("Finished: all %1 trials terminated.").arg(trials_.size()));
+}
+
+void ExperimentRunner::interrupt() {
+    if (stopping_) {
+        return;
+    }
+    for (auto& [id, live] : trials_) {
+        if (live.trial.status == TrialStatus::Running) {
+            killTrial(live, LiveTrial::Ending::Interrupt, FailureCause::NodeLost,
+                      tr("interrupted"));
+        }
+    }
+    failExperiment(kExitInterrupted,
+                   tr("Interrupted. Continue with: tunedeck-engine resume %1")
+                       .arg(options_.experimentDir));
+}
+
+void ExperimentRunner::failExperiment(int exitCode, const QString& message) {
+    if (finished_) {
+        return;
+    }
+    if (!stopping_) {
+        stopping_ = true;
+        pendingExitCode_ = exitCode;
+        pendingOutcome_ = message;
+        for (auto& [id, live] : trials_) {
+            if (live.trial.status == TrialStatus::Running &&
+                live.ending == LiveTrial::Ending::None) {
+                killTrial(live, LiveTrial::Ending::Interrupt, FailureCause::NodeLost, message);
+            }
+        }
+    }
+    maybeFinish();
+}
+
+void ExperimentRunner::finish(int exitCode, const QString& outcome) {
+    finished_ = true;
+    exitCode_ = exitCode;
+    tickTimer_.stop();
+    int terminated = 0;
+    int errored = 0;
+    for (auto& [id, live] : trials_) {
+        terminated += live.trial.status == TrialStatus::Terminated ? 1 : 0;
+        errored += live.trial.status == TrialStatus::Error ? 1 : 0;
+        saveTrial(live);
+    }
+    const QString status = exitCode == kExitInterrupted ? QStringLiteral("interrupted")
+                           : exitCode == kExitBadInput  ? QStringLiteral("failed")
+                                                        : QStringLiteral("finished");
+    savePolicyState();
+    store_->setExperimentStatus(status, now());
+    emitEvent(events::type::kExperimentFinished,
+              events::experimentFinished(status, terminated, errored));
+    const Status flushed = store_->flush();
+    if (node_) {
+        node_->shutdown();
+    }
+    reporter_->finish(snapshot(), outcome);
+    if (!flushed) {
+        std::fprintf(stderr, "error: the history could not be saved completely: %s\n",
+                     qPrintable(flushed.message()));
+    }
+    if (eventsFile_) {
+        eventsFile_->flush();
+    }
+    emit finished(exitCode_);
+}
+
+void ExperimentRunner::emitEvent(const QString& type, const QJsonObject& payload) {
+    const double t = now();
+    const QString trialId = payload.value("trial").toString();
+    const std::int64_t seq = store_->appendEvent(type, trialId, payload, t);
+    if (eventsFile_) {
+        QByteArray line = QJsonDocument(events::envelope(type, seq, t, payload))
+                              .toJson(QJsonDocument::Compact);
+        line.append('\n');
+        eventsFile_->write(line);
+    }
+}
+
+ProgressSnapshot ExperimentRunner::snapshot() const {
+    ProgressSnapshot s;
+    for (const auto& [id, live] : trials_) {
+        s.trials.push_back(&live.trial);
+    }
+    s.bestTrialId = bestTrialId_;
+    s.bestValue = bestValue_;
+    s.totalResults = resultCount_;
+    s.totalTrials = searcher_->totalTrials();
+    for (const NodeCapacity& n : nodes_) {
+        s.cpuTotal += double(n.cpuTotalMilli) / kMilliPerUnit;
+        s.cpuUsed += double(n.cpuUsedMilli) / kMilliPerUnit;
+        s.gpuTotal += double(n.gpuUsedMilli.size());
+        for (std::int64_t used : n.gpuUsedMilli) {
+            s.gpuUsed += double(used) / kMilliPerUnit;
+        }
+    }
+    return s;
+}
+
+}  // namespace tunedeck

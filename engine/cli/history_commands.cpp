@@ -1,0 +1,347 @@
+// ls, show, best and export: read-only views of experiment folders, straight from SQLite.
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QMap>
+#include <QSet>
+#include <cstdio>
+#include <map>
+
+#include "cli/arguments.h"
+#include "cli/commands.h"
+#include "cli/output_formats.h"
+#include "runtime/experiment_runner.h"
+#include "runtime/install_layout.h"
+#include "runtime/trial_command.h"
+#include "store/experiment_store.h"
+
+namespace tunedeck::cli {
+
+namespace {
+
+struct OpenedExperiment {
+    QString folder;
+    std::unique_ptr<ExperimentStore> store;
+    ExperimentRecord record;
+    SpecSummary spec;
+};
+
+bool openExperiment(const QString& folderArgument, OpenedExperiment* out) {
+    out->folder = QDir::cleanPath(QDir::current().absoluteFilePath(folderArgument));
+    const QString database = out->folder + QStringLiteral("/experiment.sqlite");
+    if (!QFileInfo::exists(database)) {
+        std::fprintf(stderr, "%s is not a Tunedeck experiment folder (no experiment.sqlite)\n",
+                     qPrintable(out->folder));
+        return false;
+    }
+    Status s = ExperimentStore::open(database, ExperimentStore::Mode::ReadOnly, &out->store);
+    if (s) {
+        s = out->store->loadExperiment(&out->record);
+    }
+    if (!s) {
+        std::fprintf(stderr, "cannot read %s: %s\n", qPrintable(database),
+                     qPrintable(s.message()));
+        return false;
+    }
+    out->spec = summarizeSpec(out->record.specText);
+    return true;
+}
+
+std::optional<ScoreScope> scopeFromName(const QString& name) {
+    if (name == QLatin1String("last")) {
+        return ScoreScope::Last;
+    }
+    if (name == QLatin1String("all")) {
+        return ScoreScope::All;
+    }
+    if (name == QLatin1String("avg")) {
+        return ScoreScope::Avg;
+    }
+    return std::nullopt;
+}
+
+QString number(double value) { return QString::number(value, 'g', 6); }
+
+// Prints rows as left-aligned columns.
+void printTable(const std::vector<QStringList>& rows) {
+    std::vector<int> widths;
+    for (const QStringList& row : rows) {
+        widths.resize(std::max<size_t>(widths.size(), size_t(row.size())), 0);
+        for (int i = 0; i < row.size(); ++i) {
+            widths[size_t(i)] = std::max(widths[size_t(i)], int(row[i].size()));
+        }
+    }
+    for (const QStringList& row : rows) {
+        QString line;
+        for (int i = 0; i < row.size(); ++i) {
+            line += row[i].leftJustified(i + 1 < row.size() ? widths[size_t(i)] + 2 : 0);
+        }
+        std::printf("%s\n", qPrintable(line));
+    }
+}
+
+}  // namespace
+
+bool writeOutput(const QString& path, const QByteArray& text) {
+    if (path.isEmpty() || path == QLatin1String("-")) {
+        std::fwrite(text.constData(), 1, size_t(text.size()), stdout);
+        return true;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(text) != text.size()) {
+        std::fprintf(stderr, "cannot write %s: %s\n", qPrintable(path),
+                     qPrintable(file.errorString()));
+        return false;
+    }
+    return true;
+}
+
+int list(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("List past experiments."));
+    parser.addOption({QStringLiteral("results"), QStringLiteral("Results root folder."),
+                      QStringLiteral("DIR")});
+    if (!parseArguments(parser, QStringLiteral("ls"), args, 0)) {
+        return kExitBadInput;
+    }
+    const QString root = parser.isSet(QStringLiteral("results"))
+                             ? parser.value(QStringLiteral("results"))
+                             : defaultResultsRoot();
+    std::vector<QStringList> rows{{"FOLDER", "STATUS", "CREATED", "TRIALS", "ERRORS", "BEST"}};
+    const QFileInfoList entries =
+        QDir(root).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time | QDir::Reversed);
+    for (const QFileInfo& entry : entries) {
+        if (!QFileInfo::exists(entry.absoluteFilePath() + QStringLiteral("/experiment.sqlite"))) {
+            continue;
+        }
+        OpenedExperiment e;
+        if (!openExperiment(entry.absoluteFilePath(), &e)) {
+            continue;
+        }
+        int errors = 0;
+        const std::vector<TrialRecord> trials = e.store->loadTrials();
+        for (const TrialRecord& t : trials) {
+            errors += t.trial.status == TrialStatus::Error ? 1 : 0;
+        }
+        QString bestText = QStringLiteral("-");
+        if (!e.spec.metric.isEmpty()) {
+            const auto scores = e.store->trialScores(e.spec.metric, e.spec.mode, ScoreScope::Last);
+            if (!scores.empty()) {
+                bestText = QStringLiteral("%1=%2 (%3)")
+                               .arg(e.spec.metric, number(scores.front().value),
+                                    scores.front().trialId);
+            }
+        }
+        rows.push_back({entry.fileName(), e.record.status,
+                        QDateTime::fromSecsSinceEpoch(qint64(e.record.createdAt))
+                            .toString(QStringLiteral("yyyy-MM-dd hh:mm")),
+                        QString::number(trials.size()), QString::number(errors), bestText});
+    }
+    if (rows.size() == 1) {
+        std::printf("No experiments in %s\n", qPrintable(root));
+        return 0;
+    }
+    printTable(rows);
+    return 0;
+}
+
+int show(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Show the trials of an experiment."));
+    parser.addPositionalArgument(QStringLiteral("EXPERIMENT_DIR"),
+                                 QStringLiteral("experiment folder"));
+    if (!parseArguments(parser, QStringLiteral("show"), args, 1)) {
+        return kExitBadInput;
+    }
+    OpenedExperiment e;
+    if (!openExperiment(parser.positionalArguments().first(), &e)) {
+        return kExitBadInput;
+    }
+    const std::vector<TrialRecord> trials = e.store->loadTrials();
+    std::map<QString, double> bestByTrial;
+    if (!e.spec.metric.isEmpty()) {
+        for (const TrialScore& s : e.store->trialScores(e.spec.metric, e.spec.mode,
+                                                        ScoreScope::All)) {
+            bestByTrial[s.trialId] = s.value;
+        }
+    }
+    QStringList configColumns;
+    for (const TrialRecord& t : trials) {
+        for (const QString& key : flattenConfig(t.trial.config).keys()) {
+            if (!configColumns.contains(key)) {
+                configColumns << key;
+            }
+        }
+    }
+    QStringList header{QStringLiteral("TRIAL"), QStringLiteral("STATUS")};
+    header << configColumns << QStringLiteral("ITER") << QStringLiteral("TIME(s)");
+    if (!e.spec.metric.isEmpty()) {
+        header << e.spec.metric << QStringLiteral("best ") + e.spec.metric;
+    }
+    std::vector<QStringList> rows{header};
+    QStringList errors;
+    for (const TrialRecord& record : trials) {
+        const Trial& t = record.trial;
+        const QJsonObject flat = flattenConfig(t.config);
+        QStringList row{t.id, trialStatusName(t.status)};
+        for (const QString& c : configColumns) {
+            row << formatConfigValue(flat.value(c));
+        }
+        row << QString::number(t.iteration) << QString::number(t.timeTotalS, 'f', 1);
+        if (!e.spec.metric.isEmpty()) {
+            const QJsonValue last = t.lastResult.value(e.spec.metric);
+            row << (last.isDouble() ? number(last.toDouble()) : QStringLiteral("-"));
+            const auto best = bestByTrial.find(t.id);
+            row << (best != bestByTrial.end() ? number(best->second) : QStringLiteral("-"));
+        }
+        rows.push_back(row);
+        if (t.status == TrialStatus::Error) {
+            errors << QStringLiteral("%1: %2").arg(t.id, t.errorMessage);
+        }
+    }
+    std::printf("Experiment '%s' (%s), %zu trials, %lld results\n", qPrintable(e.record.name),
+                qPrintable(e.record.status), trials.size(),
+                static_cast<long long>(e.store->resultCount()));
+    printTable(rows);
+    for (const QString& error : errors) {
+        std::printf("\n%s\n", qPrintable(error));
+    }
+    return 0;
+}
+
+int best(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Print the best trial's config."));
+    parser.addPositionalArgument(QStringLiteral("EXPERIMENT_DIR"),
+                                 QStringLiteral("experiment folder"));
+    parser.addOption({QStringLiteral("format"), QStringLiteral("yaml (default), json or flags."),
+                      QStringLiteral("FORMAT"), QStringLiteral("yaml")});
+    parser.addOption({{QStringLiteral("o"), QStringLiteral("output")},
+                      QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("scope"),
+                      QStringLiteral("Rank trials by their last result (default), their best "
+                                     "result (all) or their average (avg)."),
+                      QStringLiteral("SCOPE"), QStringLiteral("last")});
+    if (!parseArguments(parser, QStringLiteral("best"), args, 1)) {
+        return kExitBadInput;
+    }
+    const QString format = parser.value(QStringLiteral("format"));
+    const std::optional<ScoreScope> scope = scopeFromName(parser.value(QStringLiteral("scope")));
+    if (!scope || (format != "yaml" && format != "json" && format != "flags")) {
+        std::fprintf(stderr, "best: --format is yaml, json or flags; --scope is last, all or avg\n");
+        return kExitBadInput;
+    }
+    OpenedExperiment e;
+    if (!openExperiment(parser.positionalArguments().first(), &e)) {
+        return kExitBadInput;
+    }
+    if (e.spec.metric.isEmpty()) {
+        std::fprintf(stderr, "best: the experiment has no metric to rank trials by\n");
+        return kExitBadInput;
+    }
+    const auto scores = e.store->trialScores(e.spec.metric, e.spec.mode, *scope);
+    if (scores.empty()) {
+        std::fprintf(stderr, "best: no trial has reported %s yet\n", qPrintable(e.spec.metric));
+        return kExitTrialErrors;
+    }
+    const TrialScore& winner = scores.front();
+    QJsonObject config;
+    for (const TrialRecord& t : e.store->loadTrials()) {
+        if (t.trial.id == winner.trialId) {
+            config = t.trial.config;
+        }
+    }
+    const QString summary = QStringLiteral("best trial %1 of %2: %3=%4 (mode %5, scope %6)")
+                                .arg(winner.trialId, e.record.name, e.spec.metric,
+                                     number(winner.value), metricModeName(e.spec.mode),
+                                     parser.value(QStringLiteral("scope")));
+    std::fprintf(stderr, "%s\n", qPrintable(summary));
+    const QByteArray text = format == "json"    ? configAsJson(config)
+                            : format == "flags" ? configAsFlags(config)
+                                                : configAsYaml(config, summary);
+    return writeOutput(parser.value(QStringLiteral("output")), text) ? 0 : kExitBadInput;
+}
+
+int exportResults(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Export every result of an experiment."));
+    parser.addPositionalArgument(QStringLiteral("EXPERIMENT_DIR"),
+                                 QStringLiteral("experiment folder"));
+    parser.addOption({QStringLiteral("format"), QStringLiteral("csv or json."),
+                      QStringLiteral("FORMAT")});
+    parser.addOption({{QStringLiteral("o"), QStringLiteral("output")},
+                      QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("FILE")});
+    if (!parseArguments(parser, QStringLiteral("export"), args, 1)) {
+        return kExitBadInput;
+    }
+    const QString format = parser.value(QStringLiteral("format"));
+    if (format != "csv" && format != "json") {
+        std::fprintf(stderr, "export: --format csv or --format json is required\n");
+        return kExitBadInput;
+    }
+    OpenedExperiment e;
+    if (!openExperiment(parser.positionalArguments().first(), &e)) {
+        return kExitBadInput;
+    }
+    const std::vector<TrialRecord> trials = e.store->loadTrials();
+    const std::vector<ResultRecord> results = e.store->loadResults();
+    if (format == "json") {
+        std::map<QString, QJsonArray> byTrial;
+        for (const ResultRecord& r : results) {
+            byTrial[r.trialId].append(r.result);
+        }
+        QJsonArray out;
+        for (const TrialRecord& t : trials) {
+            out.append(QJsonObject{{"trial_id", t.trial.id},
+                                   {"status", trialStatusName(t.trial.status)},
+                                   {"config", t.trial.config},
+                                   {"results", byTrial[t.trial.id]}});
+        }
+        return writeOutput(parser.value(QStringLiteral("output")),
+                           QJsonDocument(out).toJson(QJsonDocument::Indented))
+                   ? 0
+                   : kExitBadInput;
+    }
+    // CSV: one row per result; config columns as config/<path> (Ray's dataframe layout).
+    QMap<QString, QJsonObject> configs;
+    QStringList configColumns;
+    for (const TrialRecord& t : trials) {
+        configs[t.trial.id] = flattenConfig(t.trial.config);
+        for (const QString& key : configs[t.trial.id].keys()) {
+            if (!configColumns.contains(key)) {
+                configColumns << key;
+            }
+        }
+    }
+    QStringList resultColumns = e.store->resultKeys();
+    resultColumns.removeAll(QStringLiteral("trial_id"));
+    auto csvField = [](const QJsonValue& value) {
+        QString text = formatConfigValue(value);
+        if (text.contains(',') || text.contains('"') || text.contains('\n')) {
+            text = '"' + text.replace('"', QStringLiteral("\"\"")) + '"';
+        }
+        return text;
+    };
+    QStringList header{QStringLiteral("trial_id")};
+    for (const QString& c : configColumns) {
+        header << QStringLiteral("config/") + c;
+    }
+    header << resultColumns;
+    QByteArray text = header.join(',').toUtf8() + '\n';
+    for (const ResultRecord& r : results) {
+        QStringList row{r.trialId};
+        for (const QString& c : configColumns) {
+            row << csvField(configs[r.trialId].value(c));
+        }
+        for (const QString& c : resultColumns) {
+            row << csvField(r.result.value(c));
+        }
+        text += row.join(',').toUtf8() + '\n';
+    }
+    return writeOutput(parser.value(QStringLiteral("output")), text) ? 0 : kExitBadInput;
+}
+
+}  // namespace tunedeck::cli

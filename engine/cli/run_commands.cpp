@@ -1,0 +1,199 @@
+// validate, run and resume: the commands that load an experiment and drive the runtime.
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include "cli/arguments.h"
+#include "cli/commands.h"
+#include "cli/unix_signals.h"
+#include "config/experiment_loader.h"
+#include "core/searcher.h"
+#include "runtime/experiment_lock.h"
+#include "runtime/experiment_runner.h"
+#include "runtime/install_layout.h"
+#include "store/experiment_store.h"
+
+namespace tunedeck::cli {
+
+namespace {
+
+int fail(const QString& message, int code = kExitBadInput) {
+    std::fprintf(stderr, "%s\n", qPrintable(message));
+    return code;
+}
+
+Status makeFolder(const QString& path) {
+    std::error_code error;
+    std::filesystem::create_directories(path.toStdString(), error);
+    if (error) {
+        return Status::ioError(QStringLiteral("cannot create %1: %2")
+                                   .arg(path, QString::fromStdString(error.message())));
+    }
+    return Status::ok();
+}
+
+// <root>/<name>, or <root>/<name>-2, -3, ... when taken: every run keeps its own history.
+QString newExperimentFolder(const QString& root, const QString& name) {
+    QString folder = root + '/' + name;
+    for (int n = 2; QFileInfo::exists(folder); ++n) {
+        folder = QStringLiteral("%1/%2-%3").arg(root, name).arg(n);
+    }
+    return folder;
+}
+
+// Runs the event loop until the runner finishes; Ctrl-C once stops trials gracefully.
+int drive(ExperimentRunner& runner) {
+    UnixSignals unixSignals;
+    QObject::connect(&unixSignals, &UnixSignals::interrupted, &runner, [&runner](int) {
+        std::fprintf(stderr, "\nInterrupted: stopping trials...\n");
+        runner.interrupt();
+    });
+    QObject::connect(&runner, &ExperimentRunner::finished, QCoreApplication::instance(),
+                     [](int code) { QCoreApplication::exit(code); }, Qt::QueuedConnection);
+    runner.start();
+    QCoreApplication::exec();
+    return runner.exitCode();
+}
+
+RunnerOptions runnerOptions(const QCommandLineParser& parser, const QString& folder) {
+    RunnerOptions options;
+    options.experimentDir = folder;
+    options.quiet = parser.isSet(QStringLiteral("quiet"));
+    options.eventsFile = parser.value(QStringLiteral("events"));
+    options.workerPath = workerBinaryPath();
+    options.pythonSdkDir = pythonSdkDir();
+    return options;
+}
+
+void addRunOptions(QCommandLineParser& parser) {
+    parser.addOption({QStringLiteral("quiet"), QStringLiteral("Print only the final summary.")});
+    parser.addOption({QStringLiteral("events"),
+                      QStringLiteral("Also write every event as a JSON line to FILE."),
+                      QStringLiteral("FILE")});
+}
+
+}  // namespace
+
+int validate(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Check an experiment file."));
+    parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("experiment YAML"));
+    if (!parseArguments(parser, QStringLiteral("validate"), args, 1)) {
+        return kExitBadInput;
+    }
+    ExperimentSpec spec;
+    if (Status s = loadExperimentFile(parser.positionalArguments().first(), &spec); !s) {
+        return fail(s.message());
+    }
+    const std::unique_ptr<Searcher> searcher = makeSearcher(spec);
+    const std::optional<std::int64_t> total = searcher->totalTrials();
+    std::printf("%s: ok. Experiment '%s': %zu parameter(s), search %s, scheduler %s, %s trials\n",
+                qPrintable(spec.sourceFile), qPrintable(spec.name),
+                spec.searchSpace.flatDomains().size(), qPrintable(spec.search.name),
+                qPrintable(spec.scheduler.name),
+                total ? qPrintable(QString::number(*total)) : "an open number of");
+    return 0;
+}
+
+int run(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Run an experiment on this machine."));
+    parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("experiment YAML"));
+    parser.addOption({QStringLiteral("results"), QStringLiteral("Results root folder."),
+                      QStringLiteral("DIR")});
+    addRunOptions(parser);
+    if (!parseArguments(parser, QStringLiteral("run"), args, 1)) {
+        return kExitBadInput;
+    }
+    ExperimentSpec spec;
+    if (Status s = loadExperimentFile(parser.positionalArguments().first(), &spec); !s) {
+        return fail(s.message());
+    }
+    if (!spec.seedGiven) {
+        spec.seed = QRandomGenerator::system()->generate64() >> 1;  // fits SQLite's int64
+        spec.seedGiven = true;
+    }
+    const QString root = QDir::cleanPath(QDir::current().absoluteFilePath(
+        parser.isSet(QStringLiteral("results")) ? parser.value(QStringLiteral("results"))
+                                                : defaultResultsRoot()));
+    if (Status s = makeFolder(root); !s) {
+        return fail(QStringLiteral("results folder: %1").arg(s.message()));
+    }
+    const QString folder = newExperimentFolder(root, spec.name);
+    if (Status s = makeFolder(folder); !s) {
+        return fail(QStringLiteral("results folder: %1").arg(s.message()));
+    }
+    ExperimentLock lock;
+    if (Status s = lock.acquire(folder); !s) {
+        return fail(s.message());
+    }
+    std::unique_ptr<ExperimentStore> store;
+    if (Status s = ExperimentStore::open(folder + QStringLiteral("/experiment.sqlite"),
+                                         ExperimentStore::Mode::ReadWrite, &store);
+        !s) {
+        return fail(QStringLiteral("cannot create the history: %1").arg(s.message()));
+    }
+    ExperimentRecord record;
+    record.name = spec.name;
+    record.specText = spec.sourceText;
+    record.specFile = spec.sourceFile;
+    record.seed = spec.seed;
+    record.status = QStringLiteral("running");
+    record.createdAt = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    store->saveExperiment(record);
+    if (Status s = store->flush(); !s) {
+        return fail(QStringLiteral("cannot write the history: %1").arg(s.message()));
+    }
+    std::printf("Experiment '%s' in %s (seed %llu)\n", qPrintable(spec.name), qPrintable(folder),
+                static_cast<unsigned long long>(spec.seed));
+    std::fflush(stdout);
+    ExperimentRunner runner(std::move(spec), std::move(store), runnerOptions(parser, folder));
+    return drive(runner);
+}
+
+int resume(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Continue an interrupted experiment."));
+    parser.addPositionalArgument(QStringLiteral("EXPERIMENT_DIR"),
+                                 QStringLiteral("experiment folder"));
+    addRunOptions(parser);
+    if (!parseArguments(parser, QStringLiteral("resume"), args, 1)) {
+        return kExitBadInput;
+    }
+    const QString folder =
+        QDir::cleanPath(QDir::current().absoluteFilePath(parser.positionalArguments().first()));
+    const QString database = folder + QStringLiteral("/experiment.sqlite");
+    if (!QFileInfo::exists(database)) {
+        return fail(QStringLiteral("%1 is not a Tunedeck experiment folder (no experiment.sqlite)")
+                        .arg(folder));
+    }
+    ExperimentLock lock;
+    if (Status s = lock.acquire(folder); !s) {
+        return fail(s.message());
+    }
+    std::unique_ptr<ExperimentStore> store;
+    if (Status s = ExperimentStore::open(database, ExperimentStore::Mode::ReadWrite, &store); !s) {
+        return fail(QStringLiteral("cannot open the history: %1").arg(s.message()));
+    }
+    ExperimentRecord record;
+    if (Status s = store->loadExperiment(&record); !s) {
+        return fail(QStringLiteral("cannot read the history: %1").arg(s.message()));
+    }
+    ExperimentSpec spec;
+    if (Status s = loadExperimentText(record.specText, record.specFile, &spec); !s) {
+        return fail(s.message());
+    }
+    spec.seed = record.seed;
+    spec.seedGiven = true;
+    std::printf("Resuming experiment '%s' in %s\n", qPrintable(spec.name), qPrintable(folder));
+    std::fflush(stdout);
+    ExperimentRunner runner(std::move(spec), std::move(store), runnerOptions(parser, folder));
+    return drive(runner);
+}
+
+}  // namespace tunedeck::cli

@@ -1,0 +1,86 @@
+// A node is "a worker agent at the other end of a byte stream" (DESIGN.md). NodeLink frames that
+// stream into JSON objects both ways; LocalNodeLink runs the agent on this machine over a pipe.
+// The SSH link of the cluster issue implements the same interface.
+// Thread-safety: a link lives on the thread of the event loop that created it.
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+namespace tunedeck {
+
+class NodeLink : public QObject {
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    ~NodeLink() override = default;
+
+    virtual QString nodeId() const = 0;
+    virtual void open() = 0;
+    // Queues one message for the agent; messages arrive in order.
+    virtual void send(const QJsonObject& message) = 0;
+    // Asks the agent to stop its trials and exit; `closed` follows.
+    virtual void shutdown() = 0;
+    virtual bool isOpen() const = 0;
+
+signals:
+    void messageReceived(const QJsonObject& message);
+    // The stream ended or broke; `reason` says why in the user's words.
+    void closed(const QString& reason);
+};
+
+// Longest line accepted from an agent; longer ones mean a broken agent or stream.
+inline constexpr qsizetype kMaxNodeLinkLine = 4 * 1024 * 1024;
+
+// Splits a byte stream into lines, bounded; shared by every link implementation.
+class LineFramer {
+public:
+    // Appends `data`; calls `onLine` for each complete line. Returns false when a line exceeded
+    // kMaxNodeLinkLine (the stream is then unusable).
+    template <typename F>
+    bool feed(const QByteArray& data, F&& onLine) {
+        buffer_.append(data);
+        qsizetype start = 0;
+        for (;;) {
+            const qsizetype nl = buffer_.indexOf('\n', start);
+            if (nl < 0) {
+                break;
+            }
+            onLine(QByteArrayView(buffer_).sliced(start, nl - start));
+            start = nl + 1;
+        }
+        buffer_.remove(0, start);
+        return buffer_.size() <= kMaxNodeLinkLine;
+    }
+
+private:
+    QByteArray buffer_;
+};
+
+class LocalNodeLink : public NodeLink {
+    Q_OBJECT
+public:
+    LocalNodeLink(QString workerPath, QObject* parent = nullptr);
+    ~LocalNodeLink() override;
+
+    QString nodeId() const override { return QStringLiteral("local"); }
+    void open() override;
+    void send(const QJsonObject& message) override;
+    void shutdown() override;
+    bool isOpen() const override;
+
+private:
+    void readAvailable();
+    void readErrors();
+
+    QString workerPath_;
+    QProcess process_;
+    LineFramer framer_;
+    bool closedSignalled_ = false;
+};
+
+}  // namespace tunedeck

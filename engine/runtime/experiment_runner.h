@@ -1,0 +1,149 @@
+// Runs one experiment: asks the searcher for configs, places trials on nodes, starts them through
+// the nodes' worker agents, applies the stop criteria, scheduler, checkpoint and failure policies
+// to every message, and records everything in the experiment's SQLite history.
+// One code path for fresh and resumed runs: start() always recovers from the store first.
+// Thread-safety: lives on the thread of its event loop; every method is called from there.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QObject>
+#include <QTimer>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "cluster/node_link.h"
+#include "core/experiment_spec.h"
+#include "core/failure_policy.h"
+#include "core/placement.h"
+#include "core/scheduler.h"
+#include "core/searcher.h"
+#include "core/trial.h"
+#include "runtime/progress_reporter.h"
+#include "store/experiment_store.h"
+
+namespace tunedeck {
+
+// Exit codes of `run` and `resume` (README, --help).
+inline constexpr int kExitFinished = 0;
+inline constexpr int kExitTrialErrors = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitInterrupted = 3;
+
+struct RunnerOptions {
+    QString experimentDir;
+    bool quiet = false;
+    QString eventsFile;        // --events: every event as a JSON line
+    QString workerPath;
+    QString pythonSdkDir;
+};
+
+class ExperimentRunner : public QObject {
+    Q_OBJECT
+public:
+    ExperimentRunner(ExperimentSpec spec, std::unique_ptr<ExperimentStore> store,
+                     RunnerOptions options, QObject* parent = nullptr);
+    ~ExperimentRunner() override;
+
+    // Recovers from the store, opens the node link and starts scheduling. `finished` follows.
+    void start();
+    // Ctrl-C: stop every trial (each resumes later from its latest checkpoint), exit code 3.
+    void interrupt();
+    int exitCode() const { return exitCode_; }
+
+signals:
+    void finished(int exitCode);
+
+private:
+    // Per-trial state of the current attempt, beside the core Trial value.
+    struct LiveTrial {
+        Trial trial;
+        Placement placement;
+        std::vector<CheckpointRecord> checkpoints;
+        std::map<std::int64_t, QString> checkpointPaths;
+        bool processRunning = false;
+        bool doneReceived = false;
+        enum class Ending { None, Stop, Pause, Interrupt, Kill } ending = Ending::None;
+        QString endReason;
+        std::optional<FailureCause> failureCause;
+        QString failureMessage;
+        // A checkpoint the engine asked for (`save`/`pause`): what to answer once it arrives.
+        bool awaitingCheckpoint = false;
+        SchedulerDecision afterCheckpoint;
+        QString checkpointTarget;
+        QJsonObject checkpointResult;
+        std::int64_t checkpointIterationPending = 0;
+        QElapsedTimer lastActivity;
+        QElapsedTimer sinceReport;
+        std::int64_t iterationsSinceRestore = 0;
+        bool dirty = false;  // trial row changed since last saved
+        // Checkpoints sent to the agent for commit, by target folder: (iteration, result).
+        std::map<QString, std::pair<std::int64_t, QJsonObject>> pendingCommits;
+        QJsonObject deferredExit;  // an exit seen while commits were pending
+    };
+
+    // experiment_runner.cpp: lifecycle and scheduling
+    Status recover();
+    void openNode();
+    void onNodeMessage(const QJsonObject& message);
+    void onNodeClosed(const QString& reason);
+    void onHello(const QJsonObject& hello);
+    void pump();
+    LiveTrial& addTrial(QJsonObject config);
+    void startTrial(LiveTrial& live);
+    void setStatus(LiveTrial& live, TrialStatus status, const QString& reason);
+    void tick();
+    void maybeFinish();
+    void finish(int exitCode, const QString& outcome);
+    void failExperiment(int exitCode, const QString& message);
+    void emitEvent(const QString& type, const QJsonObject& payload);
+    void saveTrial(LiveTrial& live);
+    void savePolicyState();
+    ProgressSnapshot snapshot() const;
+    LiveTrial* findTrial(const QJsonObject& message);
+
+    // trial_messages.cpp: what a trial says and how it ends
+    void onTrialMessage(LiveTrial& live, const QJsonObject& msg);
+    void onReport(LiveTrial& live, const QJsonObject& msg);
+    void onCheckpointWritten(LiveTrial& live, const QJsonObject& msg);
+    void onCommitted(LiveTrial& live, const QJsonObject& message);
+    void onTrialExited(LiveTrial& live, const QJsonObject& message);
+    void answer(LiveTrial& live, const SchedulerDecision& decision);
+    void requestCheckpoint(LiveTrial& live, const QJsonObject& result,
+                           const SchedulerDecision& after);
+    void commitCheckpoint(LiveTrial& live, const QString& from, std::int64_t iteration,
+                          const QJsonObject& result);
+    void applyRetention(LiveTrial& live);
+    void killTrial(LiveTrial& live, LiveTrial::Ending ending, FailureCause cause,
+                   const QString& message);
+    void noteBest(const LiveTrial& live, const QJsonObject& result);
+    bool checkMetric(LiveTrial& live, const QJsonObject& metrics);
+
+    ExperimentSpec spec_;
+    std::unique_ptr<ExperimentStore> store_;
+    RunnerOptions options_;
+    std::unique_ptr<Searcher> searcher_;
+    std::unique_ptr<Scheduler> scheduler_;
+    std::unique_ptr<NodeLink> node_;
+    std::vector<NodeCapacity> nodes_;
+    std::map<QString, LiveTrial> trials_;  // ids sort in creation order
+    std::int64_t nextTrialIndex_ = 0;
+    bool nodeReady_ = false;
+    bool searcherFinished_ = false;
+    bool stopping_ = false;
+    bool finished_ = false;
+    int exitCode_ = kExitFinished;
+    int pendingExitCode_ = kExitFinished;
+    QString pendingOutcome_;
+    std::int64_t resultCount_ = 0;
+    QString bestTrialId_;
+    std::optional<double> bestValue_;
+    QTimer tickTimer_;
+    QElapsedTimer nodeSilence_;
+    std::unique_ptr<QFile> eventsFile_;
+    std::unique_ptr<ProgressReporter> reporter_;
+};
+
+}  // namespace tunedeck

@@ -1,0 +1,62 @@
+// The live view of a run on the terminal, like Ray Tune's CLIReporter: status counts, one row per
+// trial (config, iteration, metric), the best so far. On a terminal the table is redrawn in place
+// at most twice a second; otherwise (a log file, CI) it prints a line per trial status change and
+// a summary every 10 s. Not thread-safe: called from the runtime's event loop.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <cstdio>
+#include <optional>
+#include <vector>
+
+#include "core/experiment_spec.h"
+#include "core/trial.h"
+
+namespace tunedeck {
+
+struct ProgressSnapshot {
+    std::vector<const Trial*> trials;    // creation order
+    QString bestTrialId;
+    std::optional<double> bestValue;
+    std::int64_t totalResults = 0;
+    double cpuUsed = 0, cpuTotal = 0;
+    double gpuUsed = 0, gpuTotal = 0;
+    std::optional<std::int64_t> totalTrials;  // when the searcher knows its budget
+};
+
+class ProgressReporter {
+public:
+    enum class Style { Table, Lines, Quiet };
+
+    ProgressReporter(const ExperimentSpec& spec, QString experimentDir, Style style,
+                     std::FILE* out = stdout);
+    static Style styleFor(std::FILE* out, bool quiet);
+
+    // A trial changed status (Lines style prints it at once).
+    void trialStatusChanged(const Trial& trial, const QString& reason);
+    // Called often; draws only when the refresh interval has passed (or `force`).
+    void update(const ProgressSnapshot& snapshot, bool force = false);
+    // The closing summary, printed in every style.
+    void finish(const ProgressSnapshot& snapshot, const QString& outcome);
+
+    // The table as text (exposed for tests).
+    QStringList renderTable(const ProgressSnapshot& snapshot, int maxRows) const;
+
+private:
+    QString statusLine(const ProgressSnapshot& snapshot) const;
+    QString metricText(const Trial& trial) const;
+
+    const ExperimentSpec& spec_;
+    QString experimentDir_;
+    Style style_;
+    std::FILE* out_;
+    QElapsedTimer sinceStart_;
+    QElapsedTimer sinceDraw_;
+    int linesDrawn_ = 0;
+    QStringList configColumns_;
+};
+
+}  // namespace tunedeck

@@ -1,0 +1,98 @@
+#include "runtime/recovery.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSet>
+
+namespace tunedeck {
+
+QString trialFolder(const QString& experimentDir, const QString& trialId) {
+    return experimentDir + QStringLiteral("/trials/") + trialId;
+}
+
+QString checkpointFolder(const QString& experimentDir, const QString& trialId,
+                         std::int64_t iteration) {
+    return trialFolder(experimentDir, trialId) +
+           QStringLiteral("/checkpoints/checkpoint_%1").arg(iteration, 6, 10, QChar('0'));
+}
+
+namespace {
+
+bool isCommittedCheckpoint(const QString& folder) {
+    return QFileInfo::exists(folder + QStringLiteral("/.tunedeck_checkpoint.json"));
+}
+
+// Removes checkpoint folders of `trialId` that SQLite does not list (a crash between the
+// agent's rename and the database commit, or a half-written .tmp).
+void removeUnknownCheckpointFolders(const QString& experimentDir, const QString& trialId,
+                                    const QSet<QString>& known) {
+    QDir dir(trialFolder(experimentDir, trialId) + QStringLiteral("/checkpoints"));
+    if (!dir.exists()) {
+        return;
+    }
+    for (const QFileInfo& entry : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        if (!known.contains(QDir::cleanPath(entry.absoluteFilePath()))) {
+            QDir(entry.absoluteFilePath()).removeRecursively();
+        }
+    }
+}
+
+}  // namespace
+
+Status recoverExperiment(ExperimentStore& store, const QString& experimentDir,
+                         RecoveredExperiment* out) {
+    RecoveredExperiment recovered;
+    if (Status s = store.loadExperiment(&recovered.experiment); !s) {
+        return s;
+    }
+    std::map<QString, std::vector<StoredCheckpoint>> checkpointsByTrial;
+    for (StoredCheckpoint& c : store.loadCheckpoints()) {
+        if (!c.deleted) {
+            checkpointsByTrial[c.trialId].push_back(std::move(c));
+        }
+    }
+    for (TrialRecord& record : store.loadTrials()) {
+        RecoveredTrial rt;
+        rt.trial = std::move(record.trial);
+        Trial& trial = rt.trial;
+        QSet<QString> known;
+        auto& stored = checkpointsByTrial[trial.id];
+        std::sort(stored.begin(), stored.end(),
+                  [](const StoredCheckpoint& a, const StoredCheckpoint& b) {
+                      return a.iteration < b.iteration;
+                  });
+        const StoredCheckpoint* latest = nullptr;
+        for (const StoredCheckpoint& c : stored) {
+            if (!isCommittedCheckpoint(c.path)) {
+                store.markCheckpointDeleted(c.id);  // gone from disk: nothing to restore
+                continue;
+            }
+            known.insert(QDir::cleanPath(c.path));
+            rt.checkpoints.push_back({c.id, c.iteration, c.result});
+            rt.checkpointPaths[c.id] = c.path;
+            latest = &c;
+        }
+        if (!isFinished(trial.status)) {
+            removeUnknownCheckpointFolders(experimentDir, trial.id, known);
+            if (trial.status == TrialStatus::Running) {
+                trial.status = TrialStatus::Pending;
+                trial.pendingReason = QStringLiteral("resumed");
+            }
+            trial.checkpointPath = latest ? latest->path : QString();
+            trial.checkpointIteration = latest ? latest->iteration : 0;
+            trial.iteration = trial.checkpointIteration;
+            trial.timeTotalS = latest ? latest->result.value("time_total_s").toDouble() : 0;
+            trial.lastResult = latest ? latest->result : QJsonObject();
+            store.deleteResultsAfter(trial.id, trial.checkpointIteration);
+        }
+        recovered.trials.push_back(std::move(rt));
+    }
+    if (Status s = store.flush(); !s) {
+        return s;
+    }
+    recovered.resultCount = store.resultCount();
+    *out = std::move(recovered);
+    return Status::ok();
+}
+
+}  // namespace tunedeck

@@ -1,0 +1,42 @@
+// Recovery first (Ray's GCS restart): before anything is scheduled, the runner loads every trial,
+// checkpoint and policy state from SQLite. A fresh run is the same path with empty tables, so
+// fresh and resumed runs cannot diverge. Not thread-safe; called once at start.
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <map>
+#include <vector>
+
+#include "core/checkpoint_policy.h"
+#include "core/status.h"
+#include "core/trial.h"
+#include "store/experiment_store.h"
+
+namespace tunedeck {
+
+struct RecoveredTrial {
+    Trial trial;
+    std::vector<CheckpointRecord> checkpoints;   // committed and not deleted, by iteration
+    std::map<std::int64_t, QString> checkpointPaths;  // id -> folder
+};
+
+struct RecoveredExperiment {
+    ExperimentRecord experiment;
+    std::vector<RecoveredTrial> trials;          // creation order
+    std::int64_t resultCount = 0;
+};
+
+// Loads the experiment and makes every unfinished trial restartable: RUNNING trials become
+// PENDING, each unfinished trial points at its latest checkpoint that still exists on disk, and
+// its results after that checkpoint are removed (they will be reported again). Checkpoint
+// folders that SQLite does not know (written just before a crash) are removed.
+Status recoverExperiment(ExperimentStore& store, const QString& experimentDir,
+                         RecoveredExperiment* out);
+
+// The folder of a trial and of its checkpoint at `iteration`.
+QString trialFolder(const QString& experimentDir, const QString& trialId);
+QString checkpointFolder(const QString& experimentDir, const QString& trialId,
+                         std::int64_t iteration);
+
+}  // namespace tunedeck

@@ -1,0 +1,139 @@
+#include "runtime/trial_command.h"
+
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <cmath>
+
+#include "core/search_space.h"
+
+namespace tunedeck {
+
+QString formatConfigValue(const QJsonValue& value) {
+    switch (value.type()) {
+        case QJsonValue::String:
+            return value.toString();
+        case QJsonValue::Bool:
+            return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+        case QJsonValue::Double: {
+            const double d = value.toDouble();
+            if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.0e15) {
+                return QString::number(qint64(d));
+            }
+            return QString::number(d, 'g', QLocale::FloatingPointShortest);
+        }
+        case QJsonValue::Array:
+            return QString::fromUtf8(
+                QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+        case QJsonValue::Object:
+            return QString::fromUtf8(
+                QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+        case QJsonValue::Null:
+            return QStringLiteral("null");
+        case QJsonValue::Undefined:
+            break;
+    }
+    return {};
+}
+
+namespace {
+
+// Calls `onPlaceholder(name)` for each {name}; `onText` for literal text. False on a lone brace.
+template <typename Text, typename Placeholder>
+bool scanTemplate(const QString& element, Text&& onText, Placeholder&& onPlaceholder) {
+    qsizetype i = 0;
+    while (i < element.size()) {
+        const QChar c = element.at(i);
+        const bool doubled = i + 1 < element.size() && element.at(i + 1) == c;
+        if ((c == '{' || c == '}') && doubled) {
+            onText(QString(c));
+            i += 2;
+        } else if (c == '{') {
+            const qsizetype end = element.indexOf('}', i + 1);
+            if (end < 0) {
+                return false;
+            }
+            if (!onPlaceholder(element.mid(i + 1, end - i - 1).trimmed())) {
+                return false;
+            }
+            i = end + 1;
+        } else {
+            onText(QString(c));
+            ++i;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+Status expandPlaceholders(const QString& element, const QJsonObject& config, QString* out) {
+    QString result;
+    QString missing;
+    const bool ok = scanTemplate(
+        element, [&](const QString& text) { result += text; },
+        [&](const QString& name) {
+            const QJsonValue value = valueAtPath(config, name);
+            if (value.isUndefined()) {
+                missing = name;
+                return false;
+            }
+            result += formatConfigValue(value);
+            return true;
+        });
+    if (!ok) {
+        return Status::invalid(
+            missing.isEmpty()
+                ? QStringLiteral("unmatched brace in command argument '%1'").arg(element)
+                : QStringLiteral("command placeholder {%1} names no parameter of this trial's "
+                                 "config")
+                      .arg(missing));
+    }
+    *out = result;
+    return Status::ok();
+}
+
+QStringList placeholdersIn(const QStringList& commandTemplate) {
+    QStringList names;
+    for (const QString& element : commandTemplate) {
+        scanTemplate(
+            element, [](const QString&) {},
+            [&](const QString& name) {
+                names.append(name);
+                return true;
+            });
+    }
+    return names;
+}
+
+Status buildTrialLaunch(const ExperimentSpec& spec, const Trial& trial,
+                        const TrialLaunchContext& context, TrialLaunch* out) {
+    TrialLaunch launch;
+    for (const QString& element : spec.trainable.command) {
+        QString argument;
+        if (Status s = expandPlaceholders(element, trial.config, &argument); !s) {
+            return s;
+        }
+        launch.argv.append(argument);
+    }
+    launch.env = spec.trainable.env;
+    launch.env.insert("TUNEDECK_TRIAL_ID", trial.id);
+    launch.env.insert("TUNEDECK_EXPERIMENT", context.experimentName);
+    launch.env.insert("TUNEDECK_CONFIG",
+                      QString::fromUtf8(QJsonDocument(trial.config).toJson(QJsonDocument::Compact)));
+    launch.env.insert("TUNEDECK_TRIAL_DIR", context.trialDir);
+    launch.env.insert("TUNEDECK_RESTORE", context.restoreDir);
+    launch.env.insert("TUNEDECK_ITERATION", QString::number(context.iteration));
+    launch.env.insert("CUDA_VISIBLE_DEVICES", context.cudaVisibleDevices);
+    QString pythonPath = context.pythonSdkDir;
+    const QString userPath = spec.trainable.env.value("PYTHONPATH", context.inheritedPythonPath);
+    if (!userPath.isEmpty()) {
+        pythonPath += ':' + userPath;
+    }
+    launch.env.insert("PYTHONPATH", pythonPath);
+    launch.cwd = spec.trainable.workingDir;
+    launch.trialDir = context.trialDir;
+    *out = std::move(launch);
+    return Status::ok();
+}
+
+}  // namespace tunedeck

@@ -1,0 +1,49 @@
+// Turns a trainable's command template and a trial's config into the argv and environment the
+// worker starts. Each template element stays exactly one argument, so no config value can reach
+// a shell or split into extra arguments. Pure; thread-safe.
+#pragma once
+
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include "core/experiment_spec.h"
+#include "core/status.h"
+#include "core/trial.h"
+
+namespace tunedeck {
+
+// How a config value is written into an argument: strings as they are, integers without a
+// decimal point, other numbers in their shortest exact form, booleans as true/false, lists and
+// groups as compact JSON.
+QString formatConfigValue(const QJsonValue& value);
+
+// Replaces every {dotted.path} of `element` by the config value; "{{" and "}}" are literal braces.
+// InvalidArgument names the placeholder when the config has no such value.
+Status expandPlaceholders(const QString& element, const QJsonObject& config, QString* out);
+
+// Every {placeholder} named in the template (for validation).
+QStringList placeholdersIn(const QStringList& commandTemplate);
+
+struct TrialLaunch {
+    QStringList argv;
+    QMap<QString, QString> env;  // TUNEDECK_* and the trainable's env; the worker adds the channel
+    QString cwd;
+    QString trialDir;
+};
+
+struct TrialLaunchContext {
+    QString experimentName;
+    QString trialDir;
+    QString restoreDir;           // empty when starting fresh
+    std::int64_t iteration = 0;   // training_iteration of restoreDir
+    QString pythonSdkDir;
+    QString inheritedPythonPath;  // the engine's own PYTHONPATH, kept after the SDK's folder
+    QString cudaVisibleDevices;
+};
+
+Status buildTrialLaunch(const ExperimentSpec& spec, const Trial& trial,
+                        const TrialLaunchContext& context, TrialLaunch* out);
+
+}  // namespace tunedeck

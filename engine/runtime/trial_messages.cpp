@@ -1,0 +1,381 @@
+// The part of ExperimentRunner that handles what a trial says (reports, checkpoints) and how
+// an attempt ends (finished, paused, failed and retried).
+#include <QDateTime>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <cmath>
+
+#include "api/events.h"
+#include "core/checkpoint_policy.h"
+#include "runtime/experiment_runner.h"
+#include "runtime/recovery.h"
+
+namespace tunedeck {
+
+namespace {
+
+double now() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
+
+bool isIntegral(const QJsonValue& v) {
+    return v.isDouble() && std::floor(v.toDouble()) == v.toDouble() && v.toDouble() >= 0;
+}
+
+QString describeValue(const QJsonValue& v) {
+    if (v.isString()) {
+        return QStringLiteral("\"%1\"").arg(v.toString().left(40));
+    }
+    return QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact))
+        .mid(1)
+        .chopped(1);
+}
+
+}  // namespace
+
+void ExperimentRunner::onTrialMessage(LiveTrial& live, const QJsonObject& msg) {
+    if (live.trial.status != TrialStatus::Running) {
+        return;
+    }
+    live.lastActivity.start();
+    const QString type = msg.value("type").toString();
+    if (type == QLatin1String("report")) {
+        onReport(live, msg);
+    } else if (type == QLatin1String("checkpoint")) {
+        onCheckpointWritten(live, msg);
+    } else if (type == QLatin1String("log")) {
+        emitEvent(events::type::kLog, events::log(live.trial.id, msg.value("message").toString()));
+    } else if (type == QLatin1String("done")) {
+        live.doneReceived = true;
+    } else if (type != QLatin1String("heartbeat")) {
+        killTrial(live, LiveTrial::Ending::Kill, FailureCause::ProtocolViolation,
+                  tr("the trial sent a message of unknown type '%1'").arg(type.left(40)));
+    }
+}
+
+bool ExperimentRunner::checkMetric(LiveTrial& live, const QJsonObject& metrics) {
+    if (spec_.metric.isEmpty()) {
+        return true;
+    }
+    const QJsonValue value = metrics.value(spec_.metric);
+    if (value.isUndefined()) {
+        const QString message =
+            tr("%1: metric: '%2' is not in the results that trial %3 reports (it reported: %4)")
+                .arg(spec_.locationOf("metric").toString(), spec_.metric, live.trial.id,
+                     metrics.keys().join(QStringLiteral(", ")));
+        killTrial(live, LiveTrial::Ending::Interrupt, FailureCause::NodeLost, message);
+        failExperiment(kExitBadInput, message);
+        return false;
+    }
+    if (!value.isDouble() || !std::isfinite(value.toDouble())) {
+        killTrial(live, LiveTrial::Ending::Kill, FailureCause::ProtocolViolation,
+                  tr("the trial reported %1 = %2, which is not a finite number")
+                      .arg(spec_.metric, describeValue(value)));
+        return false;
+    }
+    return true;
+}
+
+void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
+    if (live.ending != LiveTrial::Ending::None || live.awaitingCheckpoint) {
+        return;  // already being stopped; the kill or the pending answer decides
+    }
+    if (!msg.value("metrics").isObject()) {
+        killTrial(live, LiveTrial::Ending::Kill, FailureCause::ProtocolViolation,
+                  tr("a report without a \"metrics\" object"));
+        return;
+    }
+    const QJsonObject metrics = msg.value("metrics").toObject();
+    if (!checkMetric(live, metrics)) {
+        return;
+    }
+    Trial& trial = live.trial;
+    const QJsonValue given = metrics.value("training_iteration");
+    const std::int64_t iteration =
+        isIntegral(given) ? std::int64_t(given.toDouble()) : trial.iteration + 1;
+    const double thisIter = double(live.sinceReport.elapsed()) / 1000.0;
+    live.sinceReport.start();
+    trial.timeTotalS += thisIter;
+    trial.iteration = iteration;
+    ++live.iterationsSinceRestore;
+
+    // Ray Tune's automatic result fields.
+    QJsonObject result = metrics;
+    const double timestamp = now();
+    result.insert("training_iteration", qint64(iteration));
+    result.insert("trial_id", trial.id);
+    result.insert("timestamp", timestamp);
+    result.insert("time_this_iter_s", thisIter);
+    result.insert("time_total_s", trial.timeTotalS);
+    result.insert("iterations_since_restore", qint64(live.iterationsSinceRestore));
+    trial.lastResult = result;
+    live.dirty = true;
+
+    const std::int64_t seq = store_->appendResult(trial.id, iteration, timestamp, result);
+    ++resultCount_;
+    if (eventsFile_) {
+        QByteArray line = QJsonDocument(events::envelope(events::type::kResult, seq, timestamp,
+                                                         events::result(trial.id, result)))
+                              .toJson(QJsonDocument::Compact);
+        line.append('\n');
+        eventsFile_->write(line);
+    }
+    searcher_->onResult(trial.id, result);
+    if (!spec_.metric.isEmpty()) {
+        noteBest(live, result);
+    }
+
+    const QString givenCheckpoint = msg.value("checkpoint").toString();
+    if (!givenCheckpoint.isEmpty()) {
+        commitCheckpoint(live, givenCheckpoint, iteration, result);
+    }
+    SchedulerDecision decision;
+    if (std::optional<QString> reason = stopReason(spec_.stop, result)) {
+        decision = SchedulerDecision::stop(*reason);
+    } else {
+        decision = scheduler_->onResult(trial, result);
+    }
+    const bool haveCheckpoint = !givenCheckpoint.isEmpty();
+    using Action = SchedulerDecision::Action;
+    if (decision.action == Action::Pause ||
+        (decision.action == Action::Stop && spec_.checkpoint.atEnd && !haveCheckpoint) ||
+        (decision.action == Action::Continue && !haveCheckpoint &&
+         shouldRequestCheckpoint(spec_.checkpoint, iteration))) {
+        requestCheckpoint(live, result, decision);
+    } else {
+        answer(live, decision);
+    }
+}
+
+void ExperimentRunner::answer(LiveTrial& live, const SchedulerDecision& decision) {
+    QString action = QStringLiteral("continue");
+    if (decision.action == SchedulerDecision::Action::Stop) {
+        action = QStringLiteral("stop");
+        live.ending = LiveTrial::Ending::Stop;
+        live.endReason = decision.reason;
+    }
+    node_->send(QJsonObject{{"op", "answer"},
+                            {"trial", live.trial.id},
+                            {"answer", QJsonObject{{"action", action}}}});
+}
+
+void ExperimentRunner::requestCheckpoint(LiveTrial& live, const QJsonObject& result,
+                                         const SchedulerDecision& after) {
+    const std::int64_t iteration = live.trial.iteration;
+    const QString target = checkpointFolder(options_.experimentDir, live.trial.id, iteration);
+    const QString scratch = target + QStringLiteral(".tmp");
+    QDir(scratch).removeRecursively();  // left by an attempt that died while saving
+    QDir().mkpath(scratch);
+    live.awaitingCheckpoint = true;
+    live.afterCheckpoint = after;
+    live.checkpointTarget = target;
+    live.checkpointResult = result;
+    live.checkpointIterationPending = iteration;
+    const bool pause = after.action == SchedulerDecision::Action::Pause;
+    if (pause) {
+        live.ending = LiveTrial::Ending::Pause;
+        live.endReason = after.reason;
+    }
+    node_->send(QJsonObject{
+        {"op", "answer"},
+        {"trial", live.trial.id},
+        {"answer", QJsonObject{{"action", pause ? "pause" : "save"}, {"path", scratch}}}});
+}
+
+void ExperimentRunner::onCheckpointWritten(LiveTrial& live, const QJsonObject& msg) {
+    const QJsonValue path = msg.value("path");
+    if (!live.awaitingCheckpoint) {
+        // Unasked: keep it if it names a folder, and let the trial go on.
+        if (path.isString() && !path.toString().isEmpty()) {
+            commitCheckpoint(live, path.toString(), live.trial.iteration, live.trial.lastResult);
+        }
+        answer(live, SchedulerDecision::proceed());
+        return;
+    }
+    live.awaitingCheckpoint = false;
+    if (path.isString() && !path.toString().isEmpty()) {
+        commitCheckpoint(live, path.toString(), live.checkpointIterationPending,
+                         live.checkpointResult);
+    } else {
+        QDir(live.checkpointTarget + QStringLiteral(".tmp")).removeRecursively();
+        emitEvent(events::type::kWarning,
+                  events::warning(tr("trial %1 cannot save a checkpoint on request (register "
+                                     "a save function with tunedeck.on_save)")
+                                      .arg(live.trial.id),
+                                  live.trial.id));
+    }
+    if (live.afterCheckpoint.action != SchedulerDecision::Action::Pause) {
+        answer(live, live.afterCheckpoint);
+    }
+}
+
+void ExperimentRunner::commitCheckpoint(LiveTrial& live, const QString& from,
+                                        std::int64_t iteration, const QJsonObject& result) {
+    const QString to = checkpointFolder(options_.experimentDir, live.trial.id, iteration);
+    live.pendingCommits[to] = {iteration, result};
+    const QJsonObject manifest{{"experiment", spec_.name},
+                               {"trial", live.trial.id},
+                               {"iteration", qint64(iteration)},
+                               {"result", result},
+                               {"created_at", now()}};
+    node_->send(QJsonObject{{"op", "commit_checkpoint"},
+                            {"trial", live.trial.id},
+                            {"from", from},
+                            {"to", to},
+                            {"manifest", manifest}});
+}
+
+void ExperimentRunner::onCommitted(LiveTrial& live, const QJsonObject& message) {
+    const QString to = message.value("to").toString();
+    auto pending = live.pendingCommits.find(to);
+    if (pending == live.pendingCommits.end()) {
+        return;
+    }
+    const auto [iteration, result] = pending->second;
+    live.pendingCommits.erase(pending);
+    if (message.value("ok").toBool()) {
+        const std::int64_t id = store_->addCheckpoint(live.trial.id, iteration, to, result, now());
+        live.checkpoints.push_back({id, iteration, result});
+        live.checkpointPaths[id] = to;
+        if (iteration >= live.trial.checkpointIteration) {
+            live.trial.checkpointPath = to;
+            live.trial.checkpointIteration = iteration;
+        }
+        live.dirty = true;
+        emitEvent(events::type::kCheckpoint, events::checkpoint(live.trial.id, iteration, to));
+        applyRetention(live);
+    } else {
+        emitEvent(events::type::kWarning,
+                  events::warning(tr("checkpoint of trial %1 at iteration %2 was not saved: %3")
+                                      .arg(live.trial.id)
+                                      .arg(iteration)
+                                      .arg(message.value("error").toString()),
+                                  live.trial.id));
+    }
+    if (live.pendingCommits.empty() && !live.deferredExit.isEmpty()) {
+        const QJsonObject exit = std::exchange(live.deferredExit, {});
+        onTrialExited(live, exit);
+    }
+}
+
+void ExperimentRunner::applyRetention(LiveTrial& live) {
+    const std::vector<std::int64_t> doomed =
+        checkpointsToDelete(spec_.checkpoint, live.checkpoints, {});
+    if (doomed.empty()) {
+        return;
+    }
+    // The checkpoint that replaces them must be durable before they go.
+    if (Status s = store_->flush(); !s) {
+        return;
+    }
+    for (std::int64_t id : doomed) {
+        node_->send(QJsonObject{{"op", "delete_checkpoint"}, {"path", live.checkpointPaths[id]}});
+        store_->markCheckpointDeleted(id);
+        live.checkpointPaths.erase(id);
+        std::erase_if(live.checkpoints, [id](const CheckpointRecord& c) { return c.id == id; });
+    }
+}
+
+void ExperimentRunner::killTrial(LiveTrial& live, LiveTrial::Ending ending, FailureCause cause,
+                                 const QString& message) {
+    if (live.trial.status != TrialStatus::Running) {
+        return;
+    }
+    if (live.ending == LiveTrial::Ending::None || live.ending == LiveTrial::Ending::Stop ||
+        ending == LiveTrial::Ending::Interrupt) {
+        live.ending = ending;
+        live.failureCause = cause;
+        live.failureMessage = message;
+    }
+    node_->send(QJsonObject{{"op", "kill"}, {"trial", live.trial.id}, {"reason", message}});
+}
+
+void ExperimentRunner::noteBest(const LiveTrial& live, const QJsonObject& result) {
+    const double value = result.value(spec_.metric).toDouble();
+    const bool better = !bestValue_ || (spec_.mode == MetricMode::Max ? value > *bestValue_
+                                                                      : value < *bestValue_);
+    if (better) {
+        bestValue_ = value;
+        bestTrialId_ = live.trial.id;
+    }
+}
+
+void ExperimentRunner::onTrialExited(LiveTrial& live, const QJsonObject& message) {
+    Trial& trial = live.trial;
+    if (trial.status != TrialStatus::Running) {
+        return;
+    }
+    const bool realExit = message.contains("code") || message.contains("signal");
+    if (realExit && !live.pendingCommits.empty()) {
+        live.deferredExit = message;  // finish the checkpoint it sent first
+        return;
+    }
+    live.processRunning = false;
+    live.pendingCommits.clear();
+    release(nodes_, spec_.resourcesPerTrial, live.placement);
+    live.placement = {};
+    saveTrial(live);
+
+    const QJsonValue code = message.value("code");
+    const QJsonValue signal = message.value("signal");
+    const bool cleanExit = code.isDouble() && code.toInt() == 0;
+    using Ending = LiveTrial::Ending;
+    if (live.ending == Ending::Interrupt) {
+        setStatus(live, TrialStatus::Pending, live.failureMessage);
+    } else if (live.ending == Ending::Stop || (live.ending == Ending::None && cleanExit)) {
+        setStatus(live, TrialStatus::Terminated,
+                  live.ending == Ending::Stop ? live.endReason : tr("finished"));
+        scheduler_->onComplete(trial, trial.lastResult);
+        searcher_->onComplete(trial.id, trial.lastResult, false);
+    } else if (live.ending == Ending::Pause && cleanExit) {
+        setStatus(live, TrialStatus::Paused, live.endReason);
+    } else {
+        const FailureCause cause = live.failureCause.value_or(FailureCause::TrialCrashed);
+        QString why = live.failureMessage;
+        if (why.isEmpty()) {
+            why = signal.isDouble() ? tr("killed by signal %1").arg(signal.toInt())
+                                    : tr("exited with status %1").arg(code.toInt());
+        }
+        QStringList tail;
+        for (const QJsonValue& line : message.value("log_tail").toArray()) {
+            tail << line.toString();
+        }
+        const FailureDecision decision = decideOnFailure(spec_.failure, cause, trial.failures);
+        if (decision.counts) {
+            ++trial.failures;
+        }
+        trial.errorMessage = why;
+        if (!tail.isEmpty()) {
+            trial.errorMessage += QStringLiteral("\n--- last lines of %1/trial.log ---\n%2")
+                                      .arg(trialFolder(options_.experimentDir, trial.id),
+                                           tail.join('\n'));
+        }
+        emitEvent(events::type::kWarning,
+                  events::warning(tr("trial %1 failed: %2").arg(trial.id, trial.errorMessage),
+                                  trial.id));
+        switch (decision.action) {
+            case FailureAction::Retry:
+                setStatus(live, TrialStatus::Pending,
+                          cause == FailureCause::NodeLost
+                              ? why
+                              : tr("retrying (failure %1 of %2 allowed): %3")
+                                    .arg(trial.failures)
+                                    .arg(spec_.failure.maxFailures)
+                                    .arg(why));
+                break;
+            case FailureAction::GiveUp:
+            case FailureAction::StopExperiment:
+                setStatus(live, TrialStatus::Error, why);
+                scheduler_->onError(trial);
+                searcher_->onComplete(trial.id, trial.lastResult, true);
+                if (decision.action == FailureAction::StopExperiment) {
+                    failExperiment(kExitTrialErrors,
+                                   tr("fail_fast: trial %1 failed: %2").arg(trial.id, why));
+                }
+                break;
+        }
+    }
+    savePolicyState();
+    pump();
+}
+
+}  // namespace tunedeck
