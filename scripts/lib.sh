@@ -1,0 +1,44 @@
+# Shared by scripts/quickstart and scripts/test: install what is missing from Debian's packages,
+# then configure and build in ./build (reused between runs). Sourced, not run.
+set -euo pipefail
+
+TUNEDECK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${TUNEDECK_BUILD_DIR:-$TUNEDECK_ROOT/build}
+
+# Debian 12 packages: the build toolchain and libraries (README.md says why each is there).
+BUILD_PACKAGES=(cmake ninja-build g++ pkg-config git python3
+    qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
+    libyaml-cpp-dev libssh2-1-dev libsqlite3-dev nlohmann-json3-dev)
+
+# Installs the packages that are not installed yet; does nothing when all are there.
+ensure_packages() {
+    local missing=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+            missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "Installing Debian packages: ${missing[*]}"
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "error: run as root to install ${missing[*]}" >&2; exit 2; }
+        sudo=(sudo)
+    fi
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        --no-install-recommends "${missing[@]}"
+}
+
+# Configures once (or again when CMakeLists changed) and builds the given targets (all if none).
+build_tunedeck() {
+    if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+        cmake -S "$TUNEDECK_ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+            "${CMAKE_EXTRA_ARGS[@]}"
+    fi
+    if [ $# -gt 0 ]; then
+        cmake --build "$BUILD_DIR" --target "$@"
+    else
+        cmake --build "$BUILD_DIR"
+    fi
+}
+CMAKE_EXTRA_ARGS=()

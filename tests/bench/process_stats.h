@@ -1,0 +1,21 @@
+// Runs a command to completion and measures it the way the benchmarks need: wall time and the
+// peak resident memory of the process itself (wait4's ru_maxrss). Not thread-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+struct ProcessStats {
+    int exitCode = -1;
+    double wallSeconds = 0;
+    long peakRssKb = 0;
+};
+
+// `env` entries are "NAME=value" added to this process's environment.
+ProcessStats runMeasured(const std::vector<std::string>& argv,
+                         const std::vector<std::string>& env = {}, bool quiet = true);
+
+// Starts the trainable `count` times, `concurrency` at a time, giving each a trial channel and
+// answering every report with "continue": the floor the engine's bookkeeping is compared to.
+double runFloor(const std::string& trainable, const std::string& configJson, int count,
+                int concurrency);

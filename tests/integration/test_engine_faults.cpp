@@ -1,0 +1,152 @@
+// Bad input and misbehaving trials against the real engine: each gets a clear message, nothing is
+// started for bad input, and the engine itself never crashes or corrupts its database.
+#include <QDir>
+#include <QFile>
+#include <QtTest>
+
+#include "engine_harness.h"
+
+class TestEngineFaults : public QObject {
+    Q_OBJECT
+private slots:
+    void badExperimentFilesAreRefusedBeforeAnythingStarts_data();
+    void badExperimentFilesAreRefusedBeforeAnythingStarts();
+    void aMetricNoTrialReportsStopsTheRunWithItsLocation();
+    void misbehavingTrialsFailWithAClearMessage_data();
+    void misbehavingTrialsFailWithAClearMessage();
+    void aCrashIsRetriedFromTheLatestCheckpoint();
+    void failFastStopsTheExperiment();
+    void anUnwritableResultsFolderIsReported();
+};
+
+namespace {
+
+QString experiment(const QString& name, const QString& searchSpace, const QString& extra = {}) {
+    return QStringLiteral("name: %1\ntrainable:\n  command: python3 @TRIAL@\nsearch_space:\n%2\n"
+                          "metric: score\nmode: max\n%3")
+        .arg(name, searchSpace, extra);
+}
+
+}  // namespace
+
+void TestEngineFaults::badExperimentFilesAreRefusedBeforeAnythingStarts_data() {
+    QTest::addColumn<QString>("yaml");
+    QTest::addColumn<QString>("expected");  // a part of the message, after "bad.yaml:"
+    QTest::newRow("malformed yaml") << "name: x\ntrainable: [unclosed\n" << "bad.yaml:";
+    QTest::newRow("empty domain")
+        << experiment("x", "  lr: {uniform: [1, 0]}") << "search_space.lr";
+    QTest::newRow("loguniform at zero")
+        << experiment("x", "  lr: {loguniform: [0, 1]}") << "search_space.lr";
+    QTest::newRow("unknown algorithm")
+        << experiment("x", "  lr: {uniform: [0, 1]}", "search: {algorithm: hyperopt9}\n")
+        << "search.algorithm";
+    QTest::newRow("unknown scheduler")
+        << experiment("x", "  lr: {uniform: [0, 1]}", "scheduler: {type: nope}\n")
+        << "scheduler";
+    QTest::newRow("missing command")
+        << "name: x\ntrainable: {working_dir: .}\nsearch_space: {a: 1}\n" << "trainable";
+    QTest::newRow("command not found")
+        << QString(experiment("x", "  a: 1")).replace("python3 @TRIAL@", "no-such-trainer-xyz")
+        << "no-such-trainer-xyz";
+    QTest::newRow("unknown key") << experiment("x", "  a: 1", "num_sample: 3\n") << "num_sample";
+}
+
+void TestEngineFaults::badExperimentFilesAreRefusedBeforeAnythingStarts() {
+    QFETCH(QString, yaml);
+    QFETCH(QString, expected);
+    EngineHarness h;
+    const QString file = h.writeFile("bad.yaml", yaml);
+    for (const char* command : {"validate", "run"}) {
+        const EngineResult r = h.run({command, file});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QRegularExpression("bad\\.yaml:\\d+:\\d+")), qPrintable(r.err));
+    }
+    QVERIFY(QDir(h.resultsRoot()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).isEmpty());
+}
+
+void TestEngineFaults::aMetricNoTrialReportsStopsTheRunWithItsLocation() {
+    EngineHarness h;
+    const QString yaml = experiment("nometric", "  iterations: 3").replace("metric: score",
+                                                                           "metric: accuracy");
+    const EngineResult r = h.run({"run", h.writeFile("nometric.yaml", yaml)});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.all().contains("nometric.yaml:7:9: metric: 'accuracy'"), qPrintable(r.all()));
+    QVERIFY2(r.all().contains("score"), qPrintable(r.all()));  // what it did report
+}
+
+void TestEngineFaults::misbehavingTrialsFailWithAClearMessage_data() {
+    QTest::addColumn<QString>("space");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("NaN metric") << "  nan_at: 2" << "score = \"NaN\", which is not a finite";
+    QTest::newRow("string metric") << "  string_at: 2" << "score = \"high\", which is not";
+    QTest::newRow("never reports") << "  hang_at: 1" << "no message from the trial for 2 s";
+    QTest::newRow("100 MB line") << "  flood_at: 2" << "longer than 1 MiB";
+    QTest::newRow("crash") << "  crash_at: 2\n  always_crash: true"
+                           << "crashing on purpose at iteration 2";
+}
+
+void TestEngineFaults::misbehavingTrialsFailWithAClearMessage() {
+    QFETCH(QString, space);
+    QFETCH(QString, message);
+    EngineHarness h;
+    const QString yaml =
+        experiment("faulty", space + "\n  iterations: 4",
+                   "failure: {max_failures: 1, heartbeat_timeout_s: 2}\nnum_samples: 2\n");
+    const EngineResult r = h.run({"run", h.writeFile("faulty.yaml", yaml)});
+    QCOMPARE(r.exitCode, 1);  // finished, with errored trials
+    const QString folder = h.experimentFolder("faulty");
+    const EngineResult show = h.run({"show", folder});
+    QVERIFY2(show.out.contains("ERROR") && show.out.contains(message), qPrintable(show.out));
+    // Each trial was tried twice (max_failures: 1) and the database is whole.
+    const QString db = folder + "/experiment.sqlite";
+    QCOMPARE(sqliteQuery(db, "SELECT group_concat(failures) FROM trials"), QStringLiteral("2,2"));
+    QCOMPARE(sqliteQuery(db, "PRAGMA integrity_check"), QStringLiteral("ok"));
+}
+
+void TestEngineFaults::aCrashIsRetriedFromTheLatestCheckpoint() {
+    EngineHarness h;
+    const QString yaml = experiment("retry", "  crash_at: 7\n  iterations: 10",
+                                    "checkpoint: {frequency: 5}\nfailure: {max_failures: 1}\n");
+    const EngineResult r = h.run({"run", h.writeFile("retry.yaml", yaml)});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+    const QString folder = h.experimentFolder("retry");
+    const QJsonArray exported = h.exportJson(folder);
+    QCOMPARE(EngineHarness::statuses(exported).value("t00000").toString(),
+             QStringLiteral("TERMINATED"));
+    QList<int> iterations;
+    for (const QJsonValue& result : exported.first().toObject().value("results").toArray()) {
+        iterations << result.toObject().value("training_iteration").toInt();
+    }
+    QCOMPARE(iterations, (QList<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));  // none lost, none twice
+    QFile log(folder + "/trials/t00000/trial.log");
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(log.readAll());
+    QVERIFY2(text.contains("start iteration=0 restore=\n"), qPrintable(text));
+    QVERIFY2(text.contains("start iteration=5 restore=" + folder +
+                           "/trials/t00000/checkpoints/checkpoint_000005"),
+             qPrintable(text));
+}
+
+void TestEngineFaults::failFastStopsTheExperiment() {
+    EngineHarness h;
+    const QString yaml = experiment("fast", "  crash_at: 1\n  always_crash: true\n  sleep: 0.3",
+                                    "failure: {fail_fast: true}\nnum_samples: 20\n"
+                                    "max_concurrent_trials: 1\n");
+    const EngineResult r = h.run({"run", h.writeFile("fast.yaml", yaml)});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.all().contains("fail_fast"), qPrintable(r.all()));
+    QVERIFY(h.exportJson(h.experimentFolder("fast")).size() < 20);
+}
+
+void TestEngineFaults::anUnwritableResultsFolderIsReported() {
+    EngineHarness h;
+    const QString file = h.writeFile("ok.yaml", experiment("ok", "  iterations: 1"));
+    const EngineResult r = h.run({"run", file, "--results", "/dev/null/results"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("/dev/null/results") && r.err.contains("Not a directory"),
+             qPrintable(r.err));
+}
+
+QTEST_GUILESS_MAIN(TestEngineFaults)
+#include "test_engine_faults.moc"

@@ -1,0 +1,167 @@
+// Nothing is lost when the engine dies: kill -9 at any moment then `resume` finishes every trial
+// with no result twice; Ctrl-C exits 3 and resumes; one engine per folder; a full disk.
+#include <signal.h>
+
+#include <QDir>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QtTest>
+
+#include "engine_harness.h"
+
+class TestEngineRecovery : public QObject {
+    Q_OBJECT
+private slots:
+    void killNineThenResumeLosesNothing();
+    void interruptExitsThreeAndResumes();
+    void aSecondEngineOnTheSameFolderIsRefused();
+    void aFullDiskWhileCheckpointingFailsCleanly();
+};
+
+namespace {
+
+const char* const kLong = R"(name: long
+trainable:
+  command: python3 @TRIAL@
+search_space:
+  x: {uniform: [1, 2]}
+  iterations: 20
+  sleep: 0.05
+num_samples: 6
+metric: score
+mode: max
+checkpoint: {frequency: 3, keep: 2}
+max_concurrent_trials: 3
+seed: 11
+)";
+
+// Every trial reported iterations 1..n exactly once, in order.
+void verifyCompleteResults(const QJsonArray& exported, int trials, int iterations) {
+    QCOMPARE(exported.size(), trials);
+    for (const QJsonValue& t : exported) {
+        const QJsonObject trial = t.toObject();
+        QCOMPARE(trial.value("status").toString(), QStringLiteral("TERMINATED"));
+        QList<int> seen;
+        for (const QJsonValue& r : trial.value("results").toArray()) {
+            seen << r.toObject().value("training_iteration").toInt();
+        }
+        QList<int> expected;
+        for (int i = 1; i <= iterations; ++i) {
+            expected << i;
+        }
+        QCOMPARE(seen, expected);
+    }
+}
+
+bool waitForFile(const QString& path, int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!QFile::exists(path) && timer.elapsed() < timeoutMs) {
+        QThread::msleep(20);
+    }
+    return QFile::exists(path);
+}
+
+}  // namespace
+
+void TestEngineRecovery::killNineThenResumeLosesNothing() {
+    EngineHarness h;
+    const QString folder = h.experimentFolder("long");
+    std::unique_ptr<QProcess> engine = h.start({"run", h.writeFile("long.yaml", kLong)});
+    QVERIFY(waitForFile(folder + "/experiment.sqlite", 20000));
+    // Kill at a few different moments, resuming in between.
+    int restoredAttempts = 0;
+    for (int round = 0; round < 3; ++round) {
+        QThread::msleep(700 + QRandomGenerator::global()->bounded(600));
+        ::kill(pid_t(engine->processId()), SIGKILL);
+        engine->waitForFinished(10000);
+        engine = h.start({"resume", folder});
+    }
+    const EngineResult last = EngineHarness::finish(*engine, 180000);
+    QVERIFY2(last.exitCode == 0, qPrintable(last.all()));
+    verifyCompleteResults(h.exportJson(folder), 6, 20);
+    for (const QString& trial : QDir(folder + "/trials").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile log(folder + "/trials/" + trial + "/trial.log");
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        restoredAttempts += int(log.readAll().count("restore=" + folder.toUtf8()));
+    }
+    QVERIFY2(restoredAttempts > 0, "no trial continued from a checkpoint after a kill");
+    QCOMPARE(sqliteQuery(folder + "/experiment.sqlite", "PRAGMA integrity_check"),
+             QStringLiteral("ok"));
+    QCOMPARE(sqliteQuery(folder + "/experiment.sqlite",
+                         "SELECT COUNT(*) FROM (SELECT trial_id, iteration FROM results "
+                         "GROUP BY trial_id, iteration HAVING COUNT(*) > 1)"),
+             QStringLiteral("0"));
+}
+
+void TestEngineRecovery::interruptExitsThreeAndResumes() {
+    EngineHarness h;
+    const QString folder = h.experimentFolder("long");
+    std::unique_ptr<QProcess> engine = h.start({"run", h.writeFile("long.yaml", kLong)});
+    QVERIFY(waitForFile(folder + "/trials/t00000/checkpoints", 30000));
+    ::kill(pid_t(engine->processId()), SIGINT);
+    const EngineResult interrupted = EngineHarness::finish(*engine, 30000);
+    QCOMPARE(interrupted.exitCode, 3);
+    QVERIFY2(interrupted.all().contains("tunedeck-engine resume " + folder),
+             qPrintable(interrupted.all()));
+    const EngineResult resumed = h.run({"resume", folder, "--quiet"});
+    QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.all()));
+    verifyCompleteResults(h.exportJson(folder), 6, 20);
+    // Resuming a finished experiment is harmless.
+    QCOMPARE(h.run({"resume", folder, "--quiet"}).exitCode, 0);
+}
+
+void TestEngineRecovery::aSecondEngineOnTheSameFolderIsRefused() {
+    EngineHarness h;
+    const QString folder = h.experimentFolder("long");
+    std::unique_ptr<QProcess> engine = h.start({"run", h.writeFile("long.yaml", kLong)});
+    QVERIFY(waitForFile(folder + "/engine.lock", 20000));
+    QThread::msleep(300);
+    const EngineResult second = h.run({"resume", folder});
+    QCOMPARE(second.exitCode, 2);
+    QVERIFY2(second.err.contains(QStringLiteral("pid %1").arg(engine->processId())),
+             qPrintable(second.err));
+    ::kill(pid_t(engine->processId()), SIGKILL);
+    engine->waitForFinished(10000);
+}
+
+void TestEngineRecovery::aFullDiskWhileCheckpointingFailsCleanly() {
+    // A real full disk: the results root is a 6 MiB tmpfs in a private mount namespace.
+    if (QProcess::execute("unshare", {"-m", "true"}) != 0) {
+        QSKIP("needs unshare -m (root or user namespaces) to mount a small tmpfs");
+    }
+    EngineHarness h;
+    const QString yaml = R"(name: full
+trainable:
+  command: python3 @TRIAL@
+search_space:
+  iterations: 8
+  checkpoint_mb: 2
+metric: score
+mode: max
+checkpoint: {frequency: 1}
+failure: {max_failures: 1}
+)";
+    const QString file = h.writeFile("full.yaml", yaml);
+    const QString disk = h.root() + "/disk";
+    QDir().mkpath(disk);
+    QProcess shell;
+    shell.setProcessEnvironment(h.environment());
+    shell.start("unshare", {"-m", "sh", "-c",
+                            QStringLiteral("mount -t tmpfs -o size=6m tmpfs '%1' && '%2' run '%3' "
+                                           "--results '%1' --quiet; code=$?; "
+                                           "sqlite3 '%1/full/experiment.sqlite' "
+                                           "'PRAGMA integrity_check' || echo no-sqlite3-cli; "
+                                           "exit $code")
+                                .arg(disk, EngineHarness::enginePath(), file)});
+    QVERIFY(shell.waitForFinished(120000));
+    const QString out = QString::fromUtf8(shell.readAllStandardOutput() +
+                                          shell.readAllStandardError());
+    QCOMPARE(shell.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(shell.exitCode(), 1);  // finished with an errored trial, not a crash
+    QVERIFY2(out.contains("No space left on device"), qPrintable(out));
+    QVERIFY2(out.contains("\nok\n") || out.contains("no-sqlite3-cli"), qPrintable(out));
+}
+
+QTEST_GUILESS_MAIN(TestEngineRecovery)
+#include "test_engine_recovery.moc"
