@@ -1,6 +1,7 @@
 // tunedeck-engine: run, resume and inspect hyperparameter-tuning experiments from the command
 // line (headless), on this machine.
 #include <QCoreApplication>
+#include <csignal>
 #include <cstdio>
 
 #include "cli/commands.h"
@@ -37,6 +38,9 @@ Exit codes: 0 finished, 1 finished with errored trials, 2 bad input, 3 interrupt
 }  // namespace
 
 int main(int argc, char** argv) {
+    // A worker agent or a reader of our output may go away at any time; that is an event to
+    // handle (EPIPE), never a reason for the engine to die.
+    std::signal(SIGPIPE, SIG_IGN);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("tunedeck-engine"));
     QCoreApplication::setApplicationVersion(QStringLiteral(TUNEDECK_VERSION));

@@ -31,6 +31,8 @@ LocalNodeLink::LocalNodeLink(QString workerPath, QObject* parent)
 }
 
 LocalNodeLink::~LocalNodeLink() {
+    closedSignalled_ = true;
+    blockSignals(true);
     if (process_.state() != QProcess::NotRunning) {
         process_.closeWriteChannel();  // the agent kills its trials when its stdin closes
         if (!process_.waitForFinished(3000)) {

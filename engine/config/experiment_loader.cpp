@@ -1,1 +1,370 @@
-// placeholder
+#include "config/experiment_loader.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <exception>
+
+#include "config/command_line.h"
+#include "config/experiment_sections.h"
+#include "config/nni_search_space.h"
+#include "config/problem_list.h"
+#include "config/search_space_yaml.h"
+#include "config/yaml_reader.h"
+#include "core/scheduler.h"
+#include "core/searcher.h"
+
+namespace tunedeck {
+
+namespace {
+
+const QStringList& topLevelKeys() {
+    static const QStringList keys = {
+        "name",
+        "trainable",
+        "resources_per_trial",
+        "search_space",
+        "num_samples",
+        "metric",
+        "mode",
+        "search",
+        "scheduler",
+        "stop",
+        "checkpoint",
+        "failure",
+        "max_concurrent_trials",
+        "seed",
+        "cluster",
+    };
+    return keys;
+}
+
+// A {placeholder} inside YAML's inline {...} or [...] syntax ends it early, and yaml-cpp's words
+// for that ("end of map flow not found") do not say what to do.
+QString flowHint(const std::string& message) {
+    return QString::fromStdString(message).contains(QLatin1String("flow"))
+               ? QStringLiteral(
+                     " (inside {...} or [...], quote values that contain '{', '}', "
+                     "'[', ']' or ',')")
+               : QString();
+}
+
+class ExperimentReader {
+  public:
+    ExperimentReader(YamlReader& reader, FilePlace place, ProblemList* problems,
+                     ExperimentSpec* spec)
+        : reader_(reader), place_(std::move(place)), problems_(problems), spec_(spec) {}
+
+    void read(const YAML::Node& root) {
+        const SourceLocation rootLocation = reader_.locationOf(root);
+        const std::vector<YamlEntry> entries = reader_.entries(root, QString());
+        reader_.rejectUnknown(entries, topLevelKeys());
+        const auto entry = [&](const char* key) { return findEntry(entries, QLatin1String(key)); };
+
+        readName(entry("name"), rootLocation);
+        SourceLocation commandValue;
+        bool workingDirOk = false;
+        if (const YamlEntry* trainable = entry("trainable")) {
+            readTrainable(reader_, *trainable, place_, &spec_->trainable, &commandValue,
+                          &workingDirOk);
+        } else {
+            spec_->trainable.workingDir = place_.folder;
+            reader_.problem(rootLocation, QStringLiteral("trainable.command"),
+                            QStringLiteral("required key is missing (the program each trial "
+                                           "runs, e.g. python3 train.py --lr {lr})"));
+        }
+        if (const YamlEntry* resources = entry("resources_per_trial")) {
+            readResources(reader_, *resources, &spec_->resourcesPerTrial);
+        }
+        // Placeholders can be checked once every parameter is known; the searcher needs more:
+        // a space whose domains are sound too.
+        bool spaceComplete = true;
+        bool spaceValid = true;
+        if (const YamlEntry* space = entry("search_space")) {
+            readSpace(*space, &spaceComplete, &spaceValid);
+        }
+        if (const YamlEntry* samples = entry("num_samples")) {
+            spec_->numSamples = readInt(reader_, *samples, 1).value_or(spec_->numSamples);
+        }
+        readMetricAndMode(entry("metric"), entry("mode"));
+        if (const YamlEntry* search = entry("search")) {
+            readAlgorithm(reader_, *search, QStringLiteral("algorithm"), &spec_->search);
+        }
+        if (const YamlEntry* scheduler = entry("scheduler")) {
+            readAlgorithm(reader_, *scheduler, QStringLiteral("type"), &spec_->scheduler);
+        }
+        if (const YamlEntry* stop = entry("stop")) {
+            std::vector<WrittenThreshold> thresholds;
+            readStop(reader_, *stop, &spec_->stop, &thresholds);
+            resolveStopDirections(thresholds, spec_->metric, spec_->mode, &spec_->stop);
+        }
+        bool scoreGiven = false;
+        bool scoreModeGiven = false;
+        if (const YamlEntry* checkpoint = entry("checkpoint")) {
+            readCheckpoint(reader_, *checkpoint, &spec_->checkpoint, &scoreGiven, &scoreModeGiven);
+        }
+        if (!scoreGiven) {
+            spec_->checkpoint.score = spec_->metric;
+        }
+        if (!scoreModeGiven && spec_->checkpoint.score == spec_->metric) {
+            spec_->checkpoint.scoreMode = spec_->mode;
+        }
+        if (const YamlEntry* failure = entry("failure")) {
+            readFailure(reader_, *failure, &spec_->failure);
+        }
+        if (const YamlEntry* concurrent = entry("max_concurrent_trials")) {
+            spec_->maxConcurrentTrials =
+                readInt(reader_, *concurrent, 0).value_or(spec_->maxConcurrentTrials);
+        }
+        if (const YamlEntry* seed = entry("seed")) {
+            readSeed(*seed);
+        }
+        if (const YamlEntry* cluster = entry("cluster")) {
+            readCluster(*cluster);
+        }
+
+        // Checks that need several sections at once.
+        if (spaceComplete) {
+            checkPlaceholders(commandValue);
+        }
+        if (workingDirOk && !spec_->trainable.command.isEmpty()) {
+            checkTrainableProgram(commandValue);
+        }
+        if (spaceValid) {
+            QString badKey;
+            if (const Status status = validateSearcher(*spec_, &badKey); !status.isOk()) {
+                reportAlgorithm(status, badKey, QStringLiteral("search"),
+                                QStringLiteral("algorithm"), rootLocation);
+            }
+        }
+        QString badKey;
+        if (const Status status = validateScheduler(*spec_, &badKey); !status.isOk()) {
+            reportAlgorithm(status, badKey, QStringLiteral("scheduler"), QStringLiteral("type"),
+                            rootLocation);
+        }
+    }
+
+  private:
+    void readName(const YamlEntry* entry, const SourceLocation& rootLocation) {
+        if (!entry) {
+            reader_.problem(rootLocation, QStringLiteral("name"),
+                            QStringLiteral("required key is missing (it names the results "
+                                           "folder, e.g. name: quickstart)"));
+            return;
+        }
+        const auto name = reader_.string(*entry);
+        if (!name) {
+            return;
+        }
+        static const QRegularExpression valid(QStringLiteral("^[A-Za-z0-9_.-]+$"));
+        if (!valid.match(*name).hasMatch() || *name == QLatin1String(".") ||
+            *name == QLatin1String("..")) {
+            reader_.problem(entry->valueLocation, entry->path,
+                            QStringLiteral("'%1' is not a valid name (use letters, digits, "
+                                           "'_', '.' and '-'; it becomes a folder name)")
+                                .arg(*name));
+            return;
+        }
+        spec_->name = *name;
+    }
+
+    void readSpace(const YamlEntry& entry, bool* complete, bool* valid) {
+        const bool isPath =
+            entry.value.IsScalar() &&
+            (isQuoted(entry.value) || !yamlScalarToJson(yamlText(entry.value), false).isNull());
+        if (!isPath) {
+            *complete = readSearchSpaceYaml(reader_, entry, &spec_->searchSpace);
+            *valid = checkSearchSpace(spec_->searchSpace, entry.path, *complete, entry.keyLocation,
+                                      problems_);
+            return;
+        }
+        const QString path = yamlText(entry.value);
+        const QFileInfo file(place_.resolve(path));
+        if (!file.isFile()) {
+            reader_.problem(entry.valueLocation, entry.path,
+                            QStringLiteral("'%1' %2 (a search-space JSON file, relative to the "
+                                           "experiment file's folder)")
+                                .arg(path, file.exists() ? QStringLiteral("is not a file")
+                                                         : QStringLiteral("does not exist")));
+            *complete = *valid = false;
+            return;
+        }
+        // Its problems are located in the JSON file, and listed where search_space is written.
+        ProblemList nniProblems;
+        *complete = *valid = readNniSearchSpace(place_.display(path), file.absoluteFilePath(),
+                                                &nniProblems, &spec_->searchSpace);
+        problems_->append(nniProblems, entry.valueLocation);
+    }
+
+    void readMetricAndMode(const YamlEntry* metric, const YamlEntry* mode) {
+        if (metric) {
+            spec_->metric = reader_.string(*metric).value_or(QString());
+        }
+        if (!mode) {
+            return;
+        }
+        const auto value = readMode(reader_, *mode);
+        if (value) {
+            spec_->mode = *value;
+        }
+        if (value && !metric) {
+            reader_.problem(mode->keyLocation, mode->path,
+                            QStringLiteral("is set but metric is not; name the result key it "
+                                           "applies to, e.g. metric: loss"));
+        }
+    }
+
+    void readSeed(const YamlEntry& entry) {
+        const QString text = entry.value.IsScalar() ? yamlText(entry.value) : QString();
+        bool ok = false;
+        const std::uint64_t seed = text.toULongLong(&ok);
+        if (ok && !isQuoted(entry.value) && !text.startsWith(QLatin1Char('-'))) {
+            spec_->seed = seed;
+            spec_->seedGiven = true;
+            return;
+        }
+        if (parseYamlInteger(text) && text.startsWith(QLatin1Char('-'))) {
+            reader_.problem(entry.valueLocation, entry.path,
+                            QStringLiteral("must be >= 0, got %1").arg(text));
+            return;
+        }
+        reader_.problem(entry.valueLocation, entry.path,
+                        QStringLiteral("expected an integer between 0 and 2^64-1, got %1")
+                            .arg(describeYaml(entry.value)));
+    }
+
+    void readCluster(const YamlEntry& entry) {
+        const auto path = reader_.string(entry);
+        if (!path) {
+            return;
+        }
+        const QFileInfo file(place_.resolve(*path));
+        if (!file.isFile()) {
+            reader_.problem(entry.valueLocation, entry.path,
+                            QStringLiteral("'%1' %2 (a cluster file, relative to the experiment "
+                                           "file's folder)")
+                                .arg(*path, file.exists() ? QStringLiteral("is not a file")
+                                                          : QStringLiteral("does not exist")));
+            return;
+        }
+        spec_->cluster = file.absoluteFilePath();
+    }
+
+    void checkPlaceholders(const SourceLocation& commandValue) {
+        const QStringList known = parameterPaths(spec_->searchSpace);
+        for (const QString& name : commandPlaceholders(spec_->trainable.command)) {
+            if (known.contains(name)) {
+                continue;
+            }
+            const QString suggestion = closestKey(name, known);
+            reader_.problem(
+                commandValue, QStringLiteral("trainable.command"),
+                QStringLiteral("'{%1}' names no parameter of the search space%2")
+                    .arg(name, suggestion.isEmpty()
+                                   ? QString()
+                                   : QStringLiteral(" (did you mean '{%1}'?)").arg(suggestion)));
+        }
+    }
+
+    void checkTrainableProgram(const SourceLocation& commandValue) {
+        const QString program = spec_->trainable.command.first();
+        if (!commandPlaceholders({program}).isEmpty()) {
+            return;  // chosen per trial; nothing to look up yet
+        }
+        const QString problem = checkProgram(program, spec_->trainable.workingDir,
+                                             spec_->trainable.env.value(QStringLiteral("PATH")));
+        if (!problem.isEmpty()) {
+            reader_.problem(commandValue, QStringLiteral("trainable.command"), problem);
+        }
+    }
+
+    // Core's validators name the key at fault relative to the section ("algorithm",
+    // "grace_period") or as a top-level key ("metric"); point at it where it was written.
+    void reportAlgorithm(const Status& status, const QString& badKey, const QString& section,
+                         const QString& nameKey, const SourceLocation& rootLocation) {
+        QString key = badKey.isEmpty() ? nameKey : badKey;
+        if (!key.startsWith(section + QLatin1Char('.')) &&
+            !topLevelKeys().contains(key.section(QLatin1Char('.'), 0, 0))) {
+            key = section + QLatin1Char('.') + key;
+        }
+        SourceLocation at = rootLocation;
+        for (const QString& candidate : {key, section + QLatin1Char('.') + nameKey, section}) {
+            if (spec_->locations.contains(candidate)) {
+                at = spec_->locations.value(candidate);
+                break;
+            }
+        }
+        reader_.problem(at, key, status.message());
+    }
+
+    YamlReader& reader_;
+    FilePlace place_;
+    ProblemList* problems_;
+    ExperimentSpec* spec_;
+};
+
+}  // namespace
+
+Status loadExperimentText(const QString& text, const QString& fileName, ExperimentSpec* out) {
+    const QByteArray utf8 = text.toUtf8();
+    const TextPositions positions(fileName, utf8);
+    ProblemList problems;
+    ExperimentSpec spec;
+    spec.sourceFile = QFileInfo(fileName).absoluteFilePath();
+    spec.sourceText = text;
+    try {
+        const std::vector<YAML::Node> documents = YAML::LoadAll(utf8.toStdString());
+        if (documents.empty() || documents.front().IsNull()) {
+            problems.add({fileName}, QString(),
+                         QStringLiteral("the file is empty; an experiment needs at least name "
+                                        "and trainable.command"));
+            return Status::invalid(problems.text());
+        }
+        const YAML::Node& root = documents.front();
+        if (documents.size() > 1) {
+            const YAML::Mark mark = documents[1].Mark();
+            problems.add(positions.at(mark.line, mark.column), QString(),
+                         QStringLiteral("an experiment file holds one YAML document; this is "
+                                        "a second one"));
+        }
+        if (!root.IsMap()) {
+            const YAML::Mark mark = root.Mark();
+            problems.add(positions.at(mark.line, mark.column), QString(),
+                         QStringLiteral("expected a mapping of keys (name, trainable, "
+                                        "search_space, ...), got %1")
+                             .arg(describeYaml(root)));
+            return Status::invalid(problems.text());
+        }
+        YamlReader reader(positions, &problems, &spec.locations);
+        ExperimentReader experiment(reader, FilePlace{fileName, QFileInfo(fileName).absolutePath()},
+                                    &problems, &spec);
+        experiment.read(root);
+    } catch (const YAML::Exception& error) {
+        problems.add(positions.at(error.mark.line, error.mark.column), QString(),
+                     QStringLiteral("invalid YAML: %1%2")
+                         .arg(QString::fromStdString(error.msg), flowHint(error.msg)));
+    } catch (const std::exception& error) {
+        problems.add({fileName}, QString(),
+                     QStringLiteral("cannot read: %1").arg(QString::fromUtf8(error.what())));
+    }
+    if (!problems.isEmpty()) {
+        return Status::invalid(problems.text());
+    }
+    *out = std::move(spec);
+    return Status::ok();
+}
+
+Status loadExperimentFile(const QString& path, ExperimentSpec* out) {
+    QFile file(path);
+    if (!file.exists()) {
+        return Status::notFound(QStringLiteral("%1: no such file").arg(path));
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
+        return Status::ioError(QStringLiteral("%1: cannot read: %2").arg(path, file.errorString()));
+    }
+    return loadExperimentText(QString::fromUtf8(file.readAll()), path, out);
+}
+
+}  // namespace tunedeck

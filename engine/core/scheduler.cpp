@@ -1,1 +1,146 @@
-// placeholder
+#include "core/scheduler.h"
+
+#include <cmath>
+#include <vector>
+
+#include "core/search_space.h"
+
+namespace tunedeck {
+
+namespace {
+
+// Runs every trial to the end, in the order they were created (Ray's FIFOScheduler).
+class FifoScheduler final : public Scheduler {
+  public:
+    SchedulerDecision onResult(const Trial& trial, const QJsonObject& result) override {
+        (void)trial;
+        (void)result;
+        return SchedulerDecision::proceed();
+    }
+};
+
+struct SchedulerType {
+    QString name;
+    QStringList options;  // keys of the `scheduler:` mapping besides the type
+    std::unique_ptr<Scheduler> (*make)(const ExperimentSpec& spec);
+};
+
+// One line per scheduler; validation and the list in error messages follow from it.
+const std::vector<SchedulerType>& schedulerTypes() {
+    static const std::vector<SchedulerType> types = {
+        {QStringLiteral("fifo"),
+         {},
+         [](const ExperimentSpec&) -> std::unique_ptr<Scheduler> {
+             return std::make_unique<FifoScheduler>();
+         }},
+    };
+    return types;
+}
+
+const SchedulerType* findType(const QString& name) {
+    for (const auto& type : schedulerTypes()) {
+        if (type.name == name) {
+            return &type;
+        }
+    }
+    return nullptr;
+}
+
+std::optional<double> numberAt(const QJsonObject& result, const QString& key) {
+    QJsonValue value = result.value(key);
+    if (value.isUndefined()) {
+        value = valueAtPath(result, key);
+    }
+    if (value.isBool()) {
+        return value.toBool() ? 1.0 : 0.0;  // `stop: {done: 1}` on a boolean result
+    }
+    if (!value.isDouble() || std::isnan(value.toDouble())) {
+        return std::nullopt;
+    }
+    return value.toDouble();
+}
+
+QString num(double value) {
+    return QString::number(value, 'g', 12);
+}
+
+}  // namespace
+
+std::optional<QString> Scheduler::chooseTrialToRun(const std::vector<const Trial*>& waiting) {
+    for (const Trial* trial : waiting) {
+        if (trial) {
+            return trial->id;
+        }
+    }
+    return std::nullopt;
+}
+
+QStringList knownSchedulers() {
+    QStringList names;
+    for (const auto& type : schedulerTypes()) {
+        names.append(type.name);
+    }
+    return names;
+}
+
+Status validateScheduler(const ExperimentSpec& spec, QString* badKey) {
+    auto fail = [&](const QString& key, const QString& message) {
+        if (badKey) {
+            *badKey = key;
+        }
+        return Status::invalid(message);
+    };
+    const SchedulerType* type = findType(spec.scheduler.name);
+    if (!type) {
+        return fail(QStringLiteral("scheduler.type"),
+                    QStringLiteral("unknown scheduler '%1'; known schedulers: %2")
+                        .arg(spec.scheduler.name, knownSchedulers().join(QStringLiteral(", "))));
+    }
+    for (auto it = spec.scheduler.options.begin(); it != spec.scheduler.options.end(); ++it) {
+        if (!type->options.contains(it.key())) {
+            const QString allowed =
+                type->options.isEmpty()
+                    ? QStringLiteral("scheduler '%1' takes no options").arg(type->name)
+                    : QStringLiteral("allowed: %1").arg(type->options.join(QStringLiteral(", ")));
+            return fail(QStringLiteral("scheduler.") + it.key(),
+                        QStringLiteral("unknown option '%1' for scheduler '%2'; %3")
+                            .arg(it.key(), type->name, allowed));
+        }
+    }
+    return Status::ok();
+}
+
+std::unique_ptr<Scheduler> makeScheduler(const ExperimentSpec& spec) {
+    const SchedulerType* type = findType(spec.scheduler.name);
+    return type ? type->make(spec) : nullptr;
+}
+
+std::optional<QString> stopReason(const StopCriteria& stop, const QJsonObject& result) {
+    if (stop.trainingIteration) {
+        const auto iteration = numberAt(result, QStringLiteral("training_iteration"));
+        if (iteration && *iteration >= static_cast<double>(*stop.trainingIteration)) {
+            return QStringLiteral("training_iteration >= %1").arg(*stop.trainingIteration);
+        }
+    }
+    if (stop.timeTotalS) {
+        const auto seconds = numberAt(result, QStringLiteral("time_total_s"));
+        if (seconds && *seconds >= *stop.timeTotalS) {
+            return QStringLiteral("time_total_s >= %1").arg(num(*stop.timeTotalS));
+        }
+    }
+    for (const auto& threshold : stop.thresholds) {
+        const auto value = numberAt(result, threshold.metric);
+        if (!value) {
+            continue;
+        }
+        if (threshold.atLeast ? *value >= threshold.value : *value <= threshold.value) {
+            return QStringLiteral("%1 %2 %3")
+                .arg(threshold.metric,
+                     threshold.atLeast ? QStringLiteral(">=") : QStringLiteral("<="),
+                     num(threshold.value));
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace tunedeck

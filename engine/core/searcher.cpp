@@ -1,1 +1,485 @@
-// placeholder
+#include "core/searcher.h"
+
+#include <QJsonArray>
+#include <limits>
+#include <vector>
+
+#include "core/rng.h"
+#include "core/search_space.h"
+
+namespace tunedeck {
+
+namespace {
+
+// An exhaustive grid past this many trials is a mistake in the space, not a plan; the bound
+// also keeps every product of counts far from int64 overflow.
+constexpr std::int64_t kMaxGridTrials = 1'000'000'000;
+// More values than this in one grid axis is a q written too small.
+constexpr std::int64_t kMaxValuesPerAxis = 1'000'000;
+
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+
+std::int64_t saturatingMul(std::int64_t a, std::int64_t b) {
+    return (b != 0 && a > kInt64Max / b) ? kInt64Max : a * b;
+}
+std::int64_t saturatingAdd(std::int64_t a, std::int64_t b) {
+    return a > kInt64Max - b ? kInt64Max : a + b;
+}
+
+QString joinPath(const QString& prefix, const QString& name) {
+    return prefix.isEmpty() ? name : prefix + QLatin1Char('.') + name;
+}
+
+void insertAtPath(QJsonObject& object, const QStringList& parts, qsizetype at,
+                  const QJsonValue& value) {
+    if (at == parts.size() - 1) {
+        object.insert(parts[at], value);
+        return;
+    }
+    QJsonObject child = object.value(parts[at]).toObject();
+    insertAtPath(child, parts, at + 1, value);
+    object.insert(parts[at], child);
+}
+
+struct Failure {
+    QString key;
+    QString message;
+};
+
+const Parameter* findParameter(const SearchSpace& space, const QString& name) {
+    for (const auto& parameter : space.parameters) {
+        if (parameter.name == name) {
+            return &parameter;
+        }
+    }
+    return nullptr;
+}
+
+// Every key of a point must name a parameter; inside a group, the point may go deeper.
+std::optional<QString> checkPointKeys(const SearchSpace& space, const QJsonObject& point,
+                                      const QString& prefix) {
+    for (auto it = point.begin(); it != point.end(); ++it) {
+        const QString path = joinPath(prefix, it.key());
+        const Parameter* parameter = findParameter(space, it.key());
+        if (!parameter) {
+            return QStringLiteral("sets '%1', which is not in the search space").arg(path);
+        }
+        if (parameter->kind == Parameter::Kind::Group && parameter->group) {
+            if (!it.value().isObject()) {
+                return QStringLiteral(
+                           "sets '%1' to a plain value, but it is a group of "
+                           "parameters (give a mapping)")
+                    .arg(path);
+            }
+            if (auto problem = checkPointKeys(*parameter->group, it.value().toObject(), path)) {
+                return problem;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<Failure> checkPoints(const ExperimentSpec& spec) {
+    const QString key = QStringLiteral("search.points_to_evaluate");
+    const QJsonValue points = spec.search.options.value(QStringLiteral("points_to_evaluate"));
+    if (points.isUndefined() || points.isNull()) {
+        return std::nullopt;
+    }
+    if (!points.isArray()) {
+        return Failure{key, QStringLiteral("points_to_evaluate must be a list of mappings, "
+                                           "each a full or partial config")};
+    }
+    const QJsonArray list = points.toArray();
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        if (!list[i].isObject()) {
+            return Failure{key, QStringLiteral("points_to_evaluate: item %1 is not a mapping of "
+                                               "parameter names to values")
+                                    .arg(i + 1)};
+        }
+        if (auto problem = checkPointKeys(spec.searchSpace, list[i].toObject(), QString())) {
+            return Failure{
+                key, QStringLiteral("points_to_evaluate: item %1 %2").arg(i + 1).arg(*problem)};
+        }
+    }
+    return std::nullopt;
+}
+
+std::vector<QJsonObject> pointsOf(const ExperimentSpec& spec) {
+    std::vector<QJsonObject> points;
+    const QJsonArray list =
+        spec.search.options.value(QStringLiteral("points_to_evaluate")).toArray();
+    for (const auto& item : list) {
+        if (item.isObject()) {
+            points.push_back(item.toObject());
+        }
+    }
+    return points;
+}
+
+// State is {"algorithm", "next", ...}; `next` is the index of the next trial to propose.
+Status readNext(const QJsonObject& state, const QString& algorithm, std::int64_t total,
+                std::int64_t* next) {
+    if (state.value(QStringLiteral("algorithm")).toString() != algorithm) {
+        return Status::invalid(
+            QStringLiteral("searcher state is for '%1', not '%2'")
+                .arg(state.value(QStringLiteral("algorithm")).toString(), algorithm));
+    }
+    const QJsonValue value = state.value(QStringLiteral("next"));
+    const double asDouble = value.toDouble(-1);
+    if (!value.isDouble() || asDouble < 0 || asDouble > static_cast<double>(total) ||
+        static_cast<double>(value.toInteger()) != asDouble) {
+        return Status::corruption(
+            QStringLiteral("searcher state: 'next' must be a trial count between 0 and %1")
+                .arg(total));
+    }
+    *next = value.toInteger();
+    return Status::ok();
+}
+
+// Ray's BasicVariantGenerator: grid parameters are swept in full for every one of num_samples
+// repeats, everything else is drawn at random. Trial i draws from its own stream of the seed,
+// so its config depends on nothing but (seed, i). points_to_evaluate come first, each counting
+// as one of num_samples and sweeping the grid parameters it leaves open (Ray's _count_variants).
+class RandomSearcher final : public Searcher {
+  public:
+    explicit RandomSearcher(const ExperimentSpec& spec)
+        : space_(spec.searchSpace), seed_(spec.seed), gridSize_(space_.gridSize()) {
+        const auto domains = space_.flatDomains();
+        for (const QString& path : space_.gridPaths()) {
+            for (const auto& [domainPath, domain] : domains) {
+                if (domainPath == path) {
+                    axes_.push_back({path, std::max<std::int64_t>(1, static_cast<std::int64_t>(
+                                                                         domain->options.size()))});
+                }
+            }
+        }
+        const std::vector<QJsonObject> points = pointsOf(spec);
+        for (const auto& point : points) {
+            std::int64_t count = 1;
+            for (const auto& axis : axes_) {
+                if (valueAtPath(point, axis.path).isUndefined()) {
+                    count = saturatingMul(count, axis.size);
+                }
+            }
+            points_.push_back({point, count});
+            pointTrials_ = saturatingAdd(pointTrials_, count);
+        }
+        const std::int64_t repeats =
+            std::max<std::int64_t>(0, spec.numSamples - static_cast<std::int64_t>(points.size()));
+        total_ = saturatingAdd(pointTrials_, saturatingMul(repeats, gridSize_));
+    }
+
+    Suggestion suggest(const QString& trialId) override {
+        (void)trialId;
+        if (next_ >= total_) {
+            return Suggestion::finished();
+        }
+        return Suggestion::of(configFor(next_++));
+    }
+
+    std::optional<std::int64_t> totalTrials() const override { return total_; }
+
+    QJsonObject saveState() const override {
+        std::int64_t consumed = 0;
+        std::int64_t start = 0;
+        for (const auto& point : points_) {
+            if (start < next_) {
+                ++consumed;
+            }
+            start = saturatingAdd(start, point.trials);
+        }
+        return {{QStringLiteral("algorithm"), QStringLiteral("random")},
+                {QStringLiteral("next"), QJsonValue(static_cast<qint64>(next_))},
+                {QStringLiteral("points_consumed"), QJsonValue(static_cast<qint64>(consumed))}};
+    }
+
+    Status restoreState(const QJsonObject& state) override {
+        return readNext(state, QStringLiteral("random"), total_, &next_);
+    }
+
+  private:
+    struct Axis {
+        QString path;
+        std::int64_t size;
+    };
+    struct Point {
+        QJsonObject values;
+        std::int64_t trials;  // one per grid point the point leaves open
+    };
+
+    QJsonObject configFor(std::int64_t index) const {
+        Rng rng = Rng::forStream(seed_, static_cast<std::uint64_t>(index));
+        std::int64_t local = index;
+        for (const auto& point : points_) {
+            if (local < point.trials) {
+                return space_.sample(rng, gridIndexFor(point.values, local), point.values);
+            }
+            local -= point.trials;
+        }
+        return space_.sample(rng, local % gridSize_);
+    }
+
+    // The full grid index whose open axes spell `local` (first open axis slowest); axes the
+    // point sets keep digit 0, their value comes from the point.
+    std::int64_t gridIndexFor(const QJsonObject& point, std::int64_t local) const {
+        std::int64_t index = 0;
+        std::int64_t weight = 1;
+        for (auto axis = axes_.rbegin(); axis != axes_.rend(); ++axis) {
+            if (valueAtPath(point, axis->path).isUndefined()) {
+                index += (local % axis->size) * weight;
+                local /= axis->size;
+            }
+            weight = saturatingMul(weight, axis->size);
+        }
+        return index;
+    }
+
+    SearchSpace space_;
+    std::uint64_t seed_;
+    std::int64_t gridSize_;
+    std::vector<Axis> axes_;
+    std::vector<Point> points_;
+    std::int64_t pointTrials_ = 0;
+    std::int64_t total_ = 0;
+    std::int64_t next_ = 0;
+};
+
+struct GridAxis {
+    QString path;
+    QJsonArray values;
+};
+
+// The axes of an exhaustive grid, in written order, or what stops the space from being one.
+std::optional<Failure> planGrid(const SearchSpace& space, const QString& prefix,
+                                std::vector<GridAxis>& axes) {
+    for (const auto& parameter : space.parameters) {
+        const QString path = joinPath(prefix, parameter.name);
+        const QString key = QStringLiteral("search_space.") + path;
+        auto fail = [&](const QString& message) {
+            return Failure{key, QStringLiteral("grid search needs finite domains: ") + message};
+        };
+        if (parameter.when) {
+            return Failure{key, QStringLiteral("grid search cannot expand conditional parameters: "
+                                               "'%1' has a `when`; use random")
+                                    .arg(path)};
+        }
+        if (parameter.kind == Parameter::Kind::Group && parameter.group) {
+            if (auto failure = planGrid(*parameter.group, path, axes)) {
+                return failure;
+            }
+        }
+        if (parameter.kind != Parameter::Kind::Sampled) {
+            continue;
+        }
+        const Domain& domain = parameter.domain;
+        const QString kind = domainKindName(domain.kind);
+        switch (domain.kind) {
+            case DomainKind::Uniform:
+            case DomainKind::LogUniform:
+                return fail(
+                    QStringLiteral("'%1' is %2; give it a q or use random").arg(path, kind));
+            case DomainKind::Normal:
+            case DomainKind::QNormal:
+                return fail(QStringLiteral("'%1' is %2, which has no bounds; use a choice or "
+                                           "random")
+                                .arg(path, kind));
+            case DomainKind::LogRandInt:
+                return fail(QStringLiteral("'%1' is lograndint, meant to be spread in log space; "
+                                           "use randint, a choice, or random")
+                                .arg(path));
+            case DomainKind::Choice:
+            case DomainKind::Grid:
+                for (const auto& option : domain.options) {
+                    if (option.group) {
+                        return Failure{key, QStringLiteral("grid search cannot expand '%1': its "
+                                                           "options contain search domains; list "
+                                                           "plain values or use random")
+                                                .arg(path)};
+                    }
+                }
+                break;
+            default:
+                break;
+        }
+        if (Status status = domain.validate(); !status.isOk()) {
+            return Failure{key, QStringLiteral("'%1': %2").arg(path, status.message())};
+        }
+        auto values = domain.finiteValues(kMaxValuesPerAxis);
+        if (!values) {
+            return Failure{key, QStringLiteral("grid search: '%1' has more than %2 values; use a "
+                                               "larger q or random")
+                                    .arg(path)
+                                    .arg(kMaxValuesPerAxis)};
+        }
+        axes.push_back({path, std::move(*values)});
+    }
+    return std::nullopt;
+}
+
+std::int64_t gridPoints(const std::vector<GridAxis>& axes) {
+    std::int64_t points = 1;
+    for (const auto& axis : axes) {
+        points = saturatingMul(points, std::max<std::int64_t>(1, axis.values.size()));
+    }
+    return points;
+}
+
+// NNI's grid search tuner: every finite domain (grid, choice, randint, qrandint, quniform,
+// qloguniform) is expanded, the first written varying slowest, and the whole product is
+// repeated num_samples times.
+class GridSearcher final : public Searcher {
+  public:
+    explicit GridSearcher(const ExperimentSpec& spec, std::vector<GridAxis> axes)
+        : space_(spec.searchSpace),
+          seed_(spec.seed),
+          axes_(std::move(axes)),
+          points_(gridPoints(axes_)),
+          total_(saturatingMul(std::max(0, spec.numSamples), points_)) {}
+
+    Suggestion suggest(const QString& trialId) override {
+        (void)trialId;
+        if (next_ >= total_) {
+            return Suggestion::finished();
+        }
+        const std::int64_t index = next_++;
+        std::int64_t rest = index % points_;
+        QJsonObject point;
+        for (auto axis = axes_.rbegin(); axis != axes_.rend(); ++axis) {
+            const qsizetype count = std::max<qsizetype>(1, axis->values.size());
+            insertAtPath(point, axis->path.split(QLatin1Char('.')), 0,
+                         axis->values.at(static_cast<qsizetype>(rest % count)));
+            rest /= count;
+        }
+        // Constants fill in the rest; nothing is left to draw, but the stream keeps sample()
+        // well-defined if the space ever holds something else.
+        Rng rng = Rng::forStream(seed_, static_cast<std::uint64_t>(index));
+        return Suggestion::of(space_.sample(rng, 0, point));
+    }
+
+    std::optional<std::int64_t> totalTrials() const override { return total_; }
+
+    QJsonObject saveState() const override {
+        return {{QStringLiteral("algorithm"), QStringLiteral("grid")},
+                {QStringLiteral("next"), QJsonValue(static_cast<qint64>(next_))}};
+    }
+
+    Status restoreState(const QJsonObject& state) override {
+        return readNext(state, QStringLiteral("grid"), total_, &next_);
+    }
+
+  private:
+    SearchSpace space_;
+    std::uint64_t seed_;
+    std::vector<GridAxis> axes_;
+    std::int64_t points_;
+    std::int64_t total_;
+    std::int64_t next_ = 0;
+};
+
+std::optional<Failure> validateRandom(const ExperimentSpec& spec) {
+    return checkPoints(spec);
+}
+
+std::unique_ptr<Searcher> makeRandom(const ExperimentSpec& spec) {
+    return std::make_unique<RandomSearcher>(spec);
+}
+
+std::optional<Failure> validateGrid(const ExperimentSpec& spec) {
+    std::vector<GridAxis> axes;
+    if (auto failure = planGrid(spec.searchSpace, QString(), axes)) {
+        return failure;
+    }
+    if (saturatingMul(gridPoints(axes), spec.numSamples) > kMaxGridTrials) {
+        return Failure{QStringLiteral("search.algorithm"),
+                       QStringLiteral("grid search would run more than %1 trials; use random")
+                           .arg(kMaxGridTrials)};
+    }
+    return std::nullopt;
+}
+
+std::unique_ptr<Searcher> makeGrid(const ExperimentSpec& spec) {
+    std::vector<GridAxis> axes;
+    if (planGrid(spec.searchSpace, QString(), axes)) {
+        return nullptr;
+    }
+    return std::make_unique<GridSearcher>(spec, std::move(axes));
+}
+
+struct SearcherType {
+    QString name;
+    QStringList options;  // keys of the `search:` mapping besides the algorithm
+    std::optional<Failure> (*validate)(const ExperimentSpec& spec);
+    std::unique_ptr<Searcher> (*make)(const ExperimentSpec& spec);
+};
+
+// One line per algorithm; validation and the list in error messages follow from it.
+const std::vector<SearcherType>& searcherTypes() {
+    static const std::vector<SearcherType> types = {
+        {QStringLiteral("random"),
+         {QStringLiteral("points_to_evaluate")},
+         validateRandom,
+         makeRandom},
+        {QStringLiteral("grid"), {}, validateGrid, makeGrid},
+    };
+    return types;
+}
+
+const SearcherType* findType(const QString& name) {
+    for (const auto& type : searcherTypes()) {
+        if (type.name == name) {
+            return &type;
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+QStringList knownSearchers() {
+    QStringList names;
+    for (const auto& type : searcherTypes()) {
+        names.append(type.name);
+    }
+    return names;
+}
+
+Status validateSearcher(const ExperimentSpec& spec, QString* badKey) {
+    auto fail = [&](const QString& key, const QString& message) {
+        if (badKey) {
+            *badKey = key;
+        }
+        return Status::invalid(message);
+    };
+    const SearcherType* type = findType(spec.search.name);
+    if (!type) {
+        return fail(QStringLiteral("search.algorithm"),
+                    QStringLiteral("unknown search algorithm '%1'; known algorithms: %2")
+                        .arg(spec.search.name, knownSearchers().join(QStringLiteral(", "))));
+    }
+    for (auto it = spec.search.options.begin(); it != spec.search.options.end(); ++it) {
+        if (!type->options.contains(it.key())) {
+            const QString allowed =
+                type->options.isEmpty()
+                    ? QStringLiteral("'%1' takes no options").arg(type->name)
+                    : QStringLiteral("allowed: %1").arg(type->options.join(QStringLiteral(", ")));
+            return fail(QStringLiteral("search.") + it.key(),
+                        QStringLiteral("unknown option '%1' for search algorithm '%2'; %3")
+                            .arg(it.key(), type->name, allowed));
+        }
+    }
+    if (spec.numSamples < 1) {
+        return fail(QStringLiteral("num_samples"),
+                    QStringLiteral("num_samples must be at least 1 (got %1)").arg(spec.numSamples));
+    }
+    if (auto failure = type->validate(spec)) {
+        return fail(failure->key, failure->message);
+    }
+    return Status::ok();
+}
+
+std::unique_ptr<Searcher> makeSearcher(const ExperimentSpec& spec) {
+    const SearcherType* type = findType(spec.search.name);
+    return type ? type->make(spec) : nullptr;
+}
+
+}  // namespace tunedeck

@@ -35,7 +35,13 @@ ExperimentRunner::ExperimentRunner(ExperimentSpec spec, std::unique_ptr<Experime
     connect(&tickTimer_, &QTimer::timeout, this, &ExperimentRunner::tick);
 }
 
-ExperimentRunner::~ExperimentRunner() = default;
+ExperimentRunner::~ExperimentRunner() {
+    // The link may still report the agent's exit while it shuts down; nobody listens any more.
+    if (node_) {
+        node_->disconnect(this);
+        node_.reset();
+    }
+}
 
 void ExperimentRunner::start() {
     if (!options_.eventsFile.isEmpty()) {
@@ -79,9 +85,6 @@ Status ExperimentRunner::recover() {
         live.checkpointPaths = std::move(rt.checkpointPaths);
         nextTrialIndex_ = std::max(nextTrialIndex_, live.trial.index + 1);
         scheduler_->onTrialAdd(live.trial);
-        if (!spec_.metric.isEmpty() && live.trial.lastResult.value(spec_.metric).isDouble()) {
-            noteBest(live, live.trial.lastResult);
-        }
         const QString id = live.trial.id;
         auto [it, inserted] = trials_.emplace(id, std::move(live));
         (void)inserted;
@@ -213,8 +216,9 @@ void ExperimentRunner::pump() {
         if (!waiting.empty()) {
             if (atLimit) {
                 for (const Trial* t : waiting) {
-                    trials_[t->id].trial.pendingReason =
-                        tr("max_concurrent_trials (%1) reached").arg(spec_.maxConcurrentTrials);
+                    setPendingReason(
+                        trials_[t->id],
+                        tr("max_concurrent_trials (%1) reached").arg(spec_.maxConcurrentTrials));
                 }
                 break;
             }
@@ -223,8 +227,8 @@ void ExperimentRunner::pump() {
                 Placement placement = place(spec_.resourcesPerTrial, nodes_);
                 if (!placement.placed) {
                     for (const Trial* t : waiting) {
-                        trials_[t->id].trial.pendingReason =
-                            tr("waiting for resources: %1").arg(placement.reason);
+                        setPendingReason(trials_[t->id],
+                                         tr("waiting for resources: %1").arg(placement.reason));
                     }
                     break;
                 }
@@ -335,6 +339,15 @@ void ExperimentRunner::setStatus(LiveTrial& live, TrialStatus status, const QStr
     saveTrial(live);
     emitEvent(events::type::kTrialStatus, events::trialStatus(live.trial, reason));
     reporter_->trialStatusChanged(live.trial, reason);
+}
+
+void ExperimentRunner::setPendingReason(LiveTrial& live, const QString& reason) {
+    if (live.trial.pendingReason == reason) {
+        return;
+    }
+    live.trial.pendingReason = reason;
+    live.dirty = true;
+    emitEvent(events::type::kTrialStatus, events::trialStatus(live.trial, reason));
 }
 
 void ExperimentRunner::saveTrial(LiveTrial& live) {
@@ -483,8 +496,19 @@ ProgressSnapshot ExperimentRunner::snapshot() const {
     for (const auto& [id, live] : trials_) {
         s.trials.push_back(&live.trial);
     }
-    s.bestTrialId = bestTrialId_;
-    s.bestValue = bestValue_;
+    // Best by each trial's latest result, as `best` ranks by default (scope last).
+    for (const auto& [id, live] : trials_) {
+        const QJsonValue v = live.trial.lastResult.value(spec_.metric);
+        if (spec_.metric.isEmpty() || !v.isDouble()) {
+            continue;
+        }
+        const double value = v.toDouble();
+        if (!s.bestValue ||
+            (spec_.mode == MetricMode::Max ? value > *s.bestValue : value < *s.bestValue)) {
+            s.bestValue = value;
+            s.bestTrialId = id;
+        }
+    }
     s.totalResults = resultCount_;
     s.totalTrials = searcher_->totalTrials();
     for (const NodeCapacity& n : nodes_) {

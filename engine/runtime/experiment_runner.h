@@ -94,6 +94,8 @@ private:
     LiveTrial& addTrial(QJsonObject config);
     void startTrial(LiveTrial& live);
     void setStatus(LiveTrial& live, TrialStatus status, const QString& reason);
+    // Why a waiting trial is not running (shown to the user; an event when it changes).
+    void setPendingReason(LiveTrial& live, const QString& reason);
     void tick();
     void maybeFinish();
     void finish(int exitCode, const QString& outcome);
@@ -118,7 +120,6 @@ private:
     void applyRetention(LiveTrial& live);
     void killTrial(LiveTrial& live, LiveTrial::Ending ending, FailureCause cause,
                    const QString& message);
-    void noteBest(const LiveTrial& live, const QJsonObject& result);
     bool checkMetric(LiveTrial& live, const QJsonObject& metrics);
 
     ExperimentSpec spec_;
@@ -138,8 +139,6 @@ private:
     int pendingExitCode_ = kExitFinished;
     QString pendingOutcome_;
     std::int64_t resultCount_ = 0;
-    QString bestTrialId_;
-    std::optional<double> bestValue_;
     QTimer tickTimer_;
     QElapsedTimer nodeSilence_;
     std::unique_ptr<QFile> eventsFile_;

@@ -19,7 +19,7 @@ constexpr int kMaxConfigColumns = 6;
 
 QString pad(const QString& text, int width) { return text.leftJustified(width, ' ', true); }
 
-QString formatNumber(double value) { return QString::number(value, 'g', 5); }
+QString formatNumber(double value) { return QString::number(value, 'g', 4); }
 
 QString formatDuration(qint64 ms) {
     const qint64 s = ms / 1000;
@@ -99,9 +99,7 @@ QStringList ProgressReporter::renderTable(const ProgressSnapshot& snapshot, int 
         header << pad(c, std::max<int>(10, c.size()));
     }
     header << pad(QStringLiteral("iter"), 6) << pad(QStringLiteral("time(s)"), 8);
-    if (!spec_.metric.isEmpty()) {
-        header << spec_.metric;
-    }
+    header << pad(spec_.metric.isEmpty() ? QString() : spec_.metric, 12) << QStringLiteral("info");
     lines << header.join(' ');
 
     // Running trials first (they change), then the rest, most recent last.
@@ -116,11 +114,14 @@ QStringList ProgressReporter::renderTable(const ProgressSnapshot& snapshot, int 
         }
         QStringList row{pad(t->id, 8), pad(trialStatusName(t->status), 10)};
         for (const QString& c : configColumns_) {
-            row << pad(formatConfigValue(valueAtPath(t->config, c)).left(12),
-                       std::max<int>(10, c.size()));
+            const QJsonValue v = valueAtPath(t->config, c);
+            const QString text = v.isDouble() ? formatNumber(v.toDouble()) : formatConfigValue(v);
+            row << pad(text.left(12), std::max<int>(10, c.size()));
         }
         row << pad(QString::number(t->iteration), 6)
-            << pad(QString::number(t->timeTotalS, 'f', 1), 8) << metricText(*t);
+            << pad(QString::number(t->timeTotalS, 'f', 1), 8) << pad(metricText(*t), 12);
+        const QString& info = t->status == TrialStatus::Error ? t->errorMessage : t->pendingReason;
+        row << info.section('\n', 0, 0).left(60);
         lines << row.join(' ');
         ++shown;
     }
@@ -181,6 +182,12 @@ void ProgressReporter::finish(const ProgressSnapshot& snapshot, const QString& o
     } else if (style_ == Style::Lines) {
         for (const QString& line : renderTable(snapshot, 1000)) {
             std::fprintf(out_, "%s\n", qPrintable(line));
+        }
+    }
+    for (const Trial* t : snapshot.trials) {
+        if (t->status == TrialStatus::Error) {
+            std::fprintf(out_, "\nTrial %s failed: %s\n", qPrintable(t->id),
+                         qPrintable(t->errorMessage));
         }
     }
     std::fprintf(out_, "%s\n", qPrintable(outcome));

@@ -120,9 +120,6 @@ void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
         eventsFile_->write(line);
     }
     searcher_->onResult(trial.id, result);
-    if (!spec_.metric.isEmpty()) {
-        noteBest(live, result);
-    }
 
     const QString givenCheckpoint = msg.value("checkpoint").toString();
     if (!givenCheckpoint.isEmpty()) {
@@ -287,16 +284,6 @@ void ExperimentRunner::killTrial(LiveTrial& live, LiveTrial::Ending ending, Fail
         live.failureMessage = message;
     }
     node_->send(QJsonObject{{"op", "kill"}, {"trial", live.trial.id}, {"reason", message}});
-}
-
-void ExperimentRunner::noteBest(const LiveTrial& live, const QJsonObject& result) {
-    const double value = result.value(spec_.metric).toDouble();
-    const bool better = !bestValue_ || (spec_.mode == MetricMode::Max ? value > *bestValue_
-                                                                      : value < *bestValue_);
-    if (better) {
-        bestValue_ = value;
-        bestTrialId_ = live.trial.id;
-    }
 }
 
 void ExperimentRunner::onTrialExited(LiveTrial& live, const QJsonObject& message) {

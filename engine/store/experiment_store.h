@@ -6,7 +6,9 @@
 // Sequence numbers: results and events share one increasing sequence (`seq`), assigned when a
 // write is queued, so the control API can replay "everything since N" from both tables in order.
 // Durability: flush() returns once everything queued is committed. A write error (disk full,
-// read-only folder) is sticky: it is returned by flush() and lastError(), never thrown.
+// read-only folder) is sticky: it is returned by flush() and lastError(), never thrown; the
+// batch it hit is rolled back and later writes are dropped. Writes cost the caller a lock and
+// a queue append; only when the writer falls 250,000 writes behind does a write wait for it.
 #pragma once
 
 #include <QJsonObject>
@@ -28,11 +30,11 @@ inline constexpr int kStoreSchemaVersion = 1;
 
 struct ExperimentRecord {
     QString name;
-    QString specText;       // the experiment YAML/JSON as the user wrote it
-    QString specFile;       // its original path (informational)
+    QString specText;  // the experiment YAML/JSON as the user wrote it
+    QString specFile;  // its original path (informational)
     std::uint64_t seed = 0;
-    QString status;         // "running", "finished", "interrupted", "failed"
-    double createdAt = 0;   // seconds since the epoch
+    QString status;        // "running", "finished", "interrupted", "failed"
+    double createdAt = 0;  // seconds since the epoch
     double finishedAt = 0;
     QJsonObject searcherState;
     QJsonObject schedulerState;
@@ -40,7 +42,7 @@ struct ExperimentRecord {
 
 struct TrialRecord {
     Trial trial;
-    double startedAt = 0;    // first start, seconds since the epoch (0 = never started)
+    double startedAt = 0;  // first start, seconds since the epoch (0 = never started)
     double finishedAt = 0;
 };
 
@@ -49,7 +51,7 @@ struct ResultRecord {
     QString trialId;
     std::int64_t iteration = 0;
     double timestamp = 0;
-    QJsonObject result;      // the full result (metrics and engine fields)
+    QJsonObject result;  // the full result (metrics and engine fields)
 };
 
 struct StoredCheckpoint {
@@ -57,7 +59,7 @@ struct StoredCheckpoint {
     QString trialId;
     std::int64_t iteration = 0;
     QString path;
-    QJsonObject result;      // the result reported with it
+    QJsonObject result;  // the result reported with it
     double createdAt = 0;
     bool deleted = false;
 };
@@ -66,7 +68,7 @@ struct EventRecord {
     std::int64_t seq = 0;
     double timestamp = 0;
     QString type;
-    QString trialId;         // empty for experiment and node events
+    QString trialId;  // empty for experiment and node events
     QJsonObject payload;
 };
 
@@ -79,7 +81,7 @@ struct TrialScore {
 };
 
 class ExperimentStore {
-public:
+  public:
     enum class Mode { ReadWrite, ReadOnly };
 
     // Opens (creating and migrating in ReadWrite mode) the database at `path`.
@@ -93,10 +95,14 @@ public:
     QString path() const;
 
     // ---- writes (queued; committed in batches) ----
+    // In ReadOnly mode every write is dropped and sets lastError(); the id-returning ones
+    // return 0. Results and checkpoints must name a trial saved with saveTrial (in the same
+    // batch or earlier): otherwise their batch fails (a foreign key) like a disk error.
     void saveExperiment(const ExperimentRecord& record);  // insert or replace the single row
+    // These two update the row saveExperiment wrote (nothing happens before it exists).
     void setExperimentStatus(const QString& status, double finishedAt = 0);
     void saveSearchState(const QJsonObject& searcherState, const QJsonObject& schedulerState);
-    void saveTrial(const TrialRecord& record);            // insert or replace by trial id
+    void saveTrial(const TrialRecord& record);  // insert or replace by trial id
     std::int64_t appendResult(const QString& trialId, std::int64_t iteration, double timestamp,
                               const QJsonObject& result);  // returns its seq
     // Removes results of `trialId` with iteration > `iteration` (resume from a checkpoint).
@@ -114,18 +120,21 @@ public:
     // ---- reads (see committed data only) ----
     Status loadExperiment(ExperimentRecord* out) const;
     std::vector<TrialRecord> loadTrials() const;
-    std::vector<StoredCheckpoint> loadCheckpoints(const QString& trialId = {}) const;  // all if empty
-    std::vector<ResultRecord> loadResults(const QString& trialId = {}) const;          // by seq
+    // One trial's (all of them if `trialId` is empty); checkpoints by id, results by seq.
+    std::vector<StoredCheckpoint> loadCheckpoints(const QString& trialId = {}) const;
+    std::vector<ResultRecord> loadResults(const QString& trialId = {}) const;
     std::vector<EventRecord> loadEvents(std::int64_t sinceSeq, int limit = -1) const;
     std::int64_t resultCount() const;
     std::int64_t lastSeq() const;
-    // One score per trial that reported `metric` as a number, best first for `mode`.
+    // One score per trial that reported `metric` as a number, best first for `mode` (ties by
+    // trial id). Last: the value in the highest-iteration result that has it (Ray's "last");
+    // All: the best value over all results; Avg: their mean. Strings and booleans are ignored.
     std::vector<TrialScore> trialScores(const QString& metric, MetricMode mode,
                                         ScoreScope scope) const;
     // Every distinct key seen in results (for CSV headers), sorted.
     QStringList resultKeys() const;
 
-private:
+  private:
     struct Impl;
     explicit ExperimentStore(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;

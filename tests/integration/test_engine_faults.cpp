@@ -71,7 +71,7 @@ void TestEngineFaults::aMetricNoTrialReportsStopsTheRunWithItsLocation() {
                                                                            "metric: accuracy");
     const EngineResult r = h.run({"run", h.writeFile("nometric.yaml", yaml)});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.all().contains("nometric.yaml:7:9: metric: 'accuracy'"), qPrintable(r.all()));
+    QVERIFY2(r.all().contains("nometric.yaml:6:1: metric: 'accuracy'"), qPrintable(r.all()));
     QVERIFY2(r.all().contains("score"), qPrintable(r.all()));  // what it did report
 }
 

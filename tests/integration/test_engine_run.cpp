@@ -144,7 +144,7 @@ void TestEngineRun::eventsFileHasEveryEventInOrder() {
 
 void TestEngineRun::placeholdersCarryConfigValuesAsSingleArguments() {
     EngineHarness h;
-    const QString yaml = R"(name: argv
+    const QString yaml = R"yaml(name: argv
 trainable:
   command: ["python3", "@TRIAL@", "{word}"]
 search_space:
@@ -154,7 +154,7 @@ search_space:
 num_samples: 6
 metric: score
 mode: max
-)";
+)yaml";
     QCOMPARE(h.run({"run", h.writeFile("argv.yaml", yaml)}).exitCode, 0);
     const QJsonArray exported = h.exportJson(h.experimentFolder("argv"));
     QCOMPARE(exported.size(), 6);

@@ -1,0 +1,335 @@
+"""Tunedeck's trial SDK: report results of a training script to the Tunedeck engine.
+
+One file, standard library only, Python 3.9+. It speaks the trial channel of PROTOCOL.md
+(next to this file's folder): one JSON object per line over the pipe pair named by
+TUNEDECK_CHANNEL. Without that variable (``python3 train.py`` by hand) every call still works:
+reports are printed and the script carries on, so the same script runs inside and outside a
+tuning run.
+
+Function style::
+
+    import tunedeck
+
+    def save(path):
+        torch.save(model.state_dict(), os.path.join(path, "model.pt"))
+
+    tunedeck.on_save(save)                      # lets the engine ask for checkpoints
+    config = tunedeck.get_config()
+    restore = tunedeck.get_checkpoint()         # a folder to resume from, or None
+    for step in range(tunedeck.get_iteration(), 100):
+        loss = train_one_epoch(config["lr"])
+        tunedeck.report({"loss": loss})         # blocks until the engine answers
+
+Class style::
+
+    class Train(tunedeck.Trainable):
+        def setup(self, config): ...
+        def step(self): return {"loss": ...}
+        def save_checkpoint(self, checkpoint_dir): ...
+        def load_checkpoint(self, checkpoint_dir): ...
+
+    tunedeck.run(Train)
+
+Not thread-safe: call it from one thread (the training loop's).
+"""
+
+import atexit
+import json
+import math
+import os
+import sys
+
+__all__ = [
+    "Trainable",
+    "done",
+    "get_checkpoint",
+    "get_config",
+    "get_iteration",
+    "get_trial_dir",
+    "heartbeat",
+    "log",
+    "on_save",
+    "report",
+    "run",
+]
+
+
+class _Session:
+    """What this process knows about its trial; created on first use."""
+
+    def __init__(self):
+        self.config = None
+        self.iteration = _int_env("TUNEDECK_ITERATION", 0)
+        self.save_fn = None
+        self.reader = None
+        self.writer = None
+        self.ended = False  # `done` sent, or paused: nothing more to say
+        self.failed = False
+        spec = os.environ.get("TUNEDECK_CHANNEL", "")
+        if spec:
+            self._open_channel(spec)
+
+    def _open_channel(self, spec):
+        try:
+            read_fd, write_fd = (int(part) for part in spec.split(","))
+        except ValueError:
+            raise RuntimeError(
+                "tunedeck: TUNEDECK_CHANNEL must be READ_FD,WRITE_FD, not %r" % spec
+            ) from None
+        # Children of the trial (data loaders, shells) must not hold the channel open.
+        os.set_inheritable(read_fd, False)
+        os.set_inheritable(write_fd, False)
+        self.reader = os.fdopen(read_fd, "r", encoding="utf-8")
+        self.writer = os.fdopen(write_fd, "w", encoding="utf-8", buffering=1)
+
+    @property
+    def connected(self):
+        return self.writer is not None
+
+    def send(self, message):
+        # allow_nan=False: every non-finite number was already turned into a string.
+        line = json.dumps(message, separators=(",", ":"), allow_nan=False)
+        self.writer.write(line + "\n")  # line buffered: one write per message
+
+    def receive(self):
+        line = self.reader.readline()
+        if not line:
+            # The worker is gone; it kills its trials, so this is only reached in a race.
+            raise SystemExit("tunedeck: the worker closed the trial channel")
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            raise RuntimeError("tunedeck: the engine sent an answer that is not JSON: %r" % line)
+        if not isinstance(answer, dict):
+            raise RuntimeError("tunedeck: the engine sent an answer that is not an object: %r" % line)
+        return answer
+
+
+_session = None
+
+
+def _get_session():
+    global _session
+    if _session is None:
+        _session = _Session()
+    return _session
+
+
+def _int_env(name, default):
+    try:
+        return int(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
+
+
+def _jsonable(value):
+    """Metrics as JSON can carry them: non-finite floats become "NaN"/"Infinity"/"-Infinity",
+    numpy and torch scalars become Python numbers, anything else unknown becomes its str()."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        return float(value)
+    if isinstance(value, dict):
+        return {str(key): _jsonable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(item) for item in value]
+    item = getattr(value, "item", None)  # numpy / torch scalars
+    if callable(item):
+        try:
+            return _jsonable(item())
+        except (TypeError, ValueError):
+            pass
+    if hasattr(value, "__float__"):
+        try:
+            return _jsonable(float(value))
+        except (TypeError, ValueError):
+            pass
+    return str(value)
+
+
+def get_config():
+    """The trial's hyperparameters (TUNEDECK_CONFIG), or {} when run by hand without it."""
+    session = _get_session()
+    if session.config is None:
+        text = os.environ.get("TUNEDECK_CONFIG", "")
+        try:
+            session.config = json.loads(text) if text else {}
+        except ValueError as error:
+            raise ValueError("tunedeck: TUNEDECK_CONFIG is not JSON: %s" % error) from None
+    return session.config
+
+
+def get_checkpoint():
+    """The checkpoint folder to resume from, or None when the trial starts fresh."""
+    return os.environ.get("TUNEDECK_RESTORE") or None
+
+
+def get_trial_dir():
+    """The trial's own folder (its log and scratch files); the working directory by hand."""
+    return os.environ.get("TUNEDECK_TRIAL_DIR") or os.getcwd()
+
+
+def get_iteration():
+    """Training iterations done so far: the restored checkpoint's, plus one per report()."""
+    return _get_session().iteration
+
+
+def on_save(fn):
+    """Registers fn(path), called when the engine asks for a checkpoint: fn writes the trial's
+    state into the existing, empty folder `path`. Without it such requests are declined."""
+    _get_session().save_fn = fn
+    return fn
+
+
+def report(metrics, checkpoint=None):
+    """Reports the metrics of one training iteration and waits for the engine's decision.
+
+    `checkpoint` names a folder the trial has just written a checkpoint into; the engine moves
+    it into its checkpoint store. Returns when the trial should go on. When the engine stops the
+    trial this sends `done` and raises SystemExit(0); when it pauses the trial, the checkpoint is
+    saved (see on_save) and SystemExit(0) is raised.
+    """
+    if not isinstance(metrics, dict):
+        raise TypeError("tunedeck.report() takes a dict of metrics, not %s" % type(metrics).__name__)
+    session = _get_session()
+    clean = _jsonable(metrics)
+    iteration = clean.get("training_iteration")
+    session.iteration = iteration if isinstance(iteration, int) else session.iteration + 1
+    if not session.connected:
+        print("tunedeck report: " + json.dumps(clean, sort_keys=True), flush=True)
+        return
+    message = {"type": "report", "metrics": clean}
+    if checkpoint is not None:
+        message["checkpoint"] = os.path.abspath(os.fspath(checkpoint))
+    session.send(message)
+    _follow_answers(session)
+
+
+def _follow_answers(session):
+    while True:
+        answer = session.receive()
+        action = answer.get("action")
+        if action == "continue":
+            return
+        if action == "stop":
+            done()
+            raise SystemExit(0)
+        if action in ("save", "pause"):
+            path = answer.get("path")
+            if session.save_fn is not None and path:
+                session.save_fn(path)
+                session.send({"type": "checkpoint", "path": path})
+            else:
+                session.send({"type": "checkpoint", "path": None})  # cannot save on request
+            if action == "pause":
+                session.ended = True  # a paused trial ends without `done`
+                raise SystemExit(0)
+            continue  # the answer to the checkpoint follows
+        raise RuntimeError("tunedeck: unknown answer from the engine: %r" % answer)
+
+
+def log(message):
+    """A line for the trial's log stream in the engine (stderr when run by hand)."""
+    session = _get_session()
+    if session.connected:
+        session.send({"type": "log", "message": str(message)})
+    else:
+        print("tunedeck log: %s" % message, file=sys.stderr, flush=True)
+
+
+def heartbeat():
+    """Tells the engine the trial is alive during an iteration longer than its heartbeat
+    timeout."""
+    session = _get_session()
+    if session.connected:
+        session.send({"type": "heartbeat"})
+
+
+def done():
+    """Tells the engine the trial has finished on its own. Sent automatically when the script
+    ends normally, so calling it is only needed to finish early."""
+    session = _get_session()
+    if session.connected and not session.ended:
+        session.ended = True
+        session.send({"type": "done"})
+
+
+class Trainable:
+    """Base class of the class style; override step() and, to support checkpoints,
+    save_checkpoint() and load_checkpoint(). Run it with tunedeck.run(MyTrainable)."""
+
+    def setup(self, config):
+        """Builds the model from the trial's config; called once, before any step."""
+        self.config = config
+
+    def step(self):
+        """Trains one iteration and returns its metrics (a dict). A true "done" entry ends the
+        trial after that report."""
+        raise NotImplementedError("a Trainable must implement step()")
+
+    def save_checkpoint(self, checkpoint_dir):
+        """Writes the trainable's state into the existing, empty folder checkpoint_dir."""
+        raise NotImplementedError
+
+    def load_checkpoint(self, checkpoint_dir):
+        """Restores the state save_checkpoint() wrote into checkpoint_dir."""
+
+    def cleanup(self):
+        """Releases what setup() took; called once at the end, however the trial ends."""
+
+
+def _overrides(instance, name):
+    method = getattr(type(instance), name, None)
+    return method is not None and method is not getattr(Trainable, name, None)
+
+
+def run(trainable_class):
+    """Runs a Trainable until the engine stops or pauses it, or until step() says "done"."""
+    trainable = trainable_class()
+    trainable.setup(get_config())
+    try:
+        restore = get_checkpoint()
+        if restore:
+            trainable.load_checkpoint(restore)
+        if _overrides(trainable, "save_checkpoint"):
+            on_save(trainable.save_checkpoint)
+        while True:
+            metrics = trainable.step()
+            if metrics is None:
+                metrics = {}
+            finished = bool(metrics.pop("done", False)) if isinstance(metrics, dict) else False
+            report(metrics)
+            if finished:
+                break
+    finally:
+        trainable.cleanup()
+    done()
+
+
+def _on_uncaught(kind, value, traceback):
+    _get_session().failed = True
+    _previous_excepthook(kind, value, traceback)
+
+
+def _at_exit():
+    # A script that ends without an uncaught exception has finished: say `done` for it.
+    if _session is None and not os.environ.get("TUNEDECK_CHANNEL"):
+        return
+    try:
+        session = _get_session()
+        if session.connected and not session.failed:
+            done()
+            session.writer.flush()
+    except (OSError, ValueError, RuntimeError):
+        pass  # the worker has gone, or never was: nothing to tell
+
+
+_previous_excepthook = sys.excepthook
+sys.excepthook = _on_uncaught
+atexit.register(_at_exit)

@@ -1,0 +1,346 @@
+#include "config/experiment_sections.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <cmath>
+#include <limits>
+
+#include "config/command_line.h"
+
+namespace tunedeck {
+
+const YamlEntry* findEntry(const std::vector<YamlEntry>& entries, const QString& key) {
+    for (const YamlEntry& entry : entries) {
+        if (entry.key == key) {
+            return &entry;
+        }
+    }
+    return nullptr;
+}
+
+std::optional<int> readInt(YamlReader& reader, const YamlEntry& entry, int min) {
+    const auto value = reader.integerAtLeast(entry, min);
+    if (!value) {
+        return std::nullopt;
+    }
+    if (*value > std::numeric_limits<int>::max()) {
+        reader.problem(entry.valueLocation, entry.path,
+                       QStringLiteral("must be <= %1, got %2")
+                           .arg(std::numeric_limits<int>::max())
+                           .arg(*value));
+        return std::nullopt;
+    }
+    return int(*value);
+}
+
+std::optional<MetricMode> readMode(YamlReader& reader, const YamlEntry& entry) {
+    if (entry.value.IsScalar()) {
+        const QString text = yamlText(entry.value);
+        if (text == QLatin1String("min")) {
+            return MetricMode::Min;
+        }
+        if (text == QLatin1String("max")) {
+            return MetricMode::Max;
+        }
+    }
+    reader.problem(
+        entry.valueLocation, entry.path,
+        QStringLiteral("expected 'min' or 'max', got %1").arg(describeYaml(entry.value)));
+    return std::nullopt;
+}
+
+QString FilePlace::resolve(const QString& path) const {
+    return QDir::cleanPath(QDir(folder).absoluteFilePath(path));
+}
+
+QString FilePlace::display(const QString& path) const {
+    const QString dir = QFileInfo(displayFile).path();
+    if (QDir::isAbsolutePath(path) || dir == QLatin1String(".")) {
+        return QDir::cleanPath(path);
+    }
+    return QDir::cleanPath(dir + QLatin1Char('/') + path);
+}
+
+namespace {
+
+std::optional<QStringList> readCommand(YamlReader& reader, const YamlEntry& entry) {
+    QStringList argv;
+    if (entry.value.IsSequence()) {
+        for (const YAML::Node& item : entry.value) {
+            if (!item.IsScalar()) {
+                reader.problem(reader.locationOf(item), entry.path,
+                               QStringLiteral("expected a string, got %1").arg(describeYaml(item)));
+                return std::nullopt;
+            }
+            argv << yamlText(item);
+        }
+    } else if (entry.value.IsScalar() && !entry.value.IsNull()) {
+        QString error;
+        const auto split = splitCommandLine(yamlText(entry.value), &error);
+        if (!split) {
+            reader.problem(entry.valueLocation, entry.path, error);
+            return std::nullopt;
+        }
+        argv = *split;
+    } else if (!entry.value.IsNull()) {
+        reader.problem(entry.valueLocation, entry.path,
+                       QStringLiteral("expected a command line or a list of arguments, got %1")
+                           .arg(describeYaml(entry.value)));
+        return std::nullopt;
+    }
+    if (argv.isEmpty() || argv.first().isEmpty()) {
+        reader.problem(entry.valueLocation, entry.path,
+                       QStringLiteral("is empty; name the program to run, e.g. "
+                                      "python3 train.py --lr {lr}"));
+        return std::nullopt;
+    }
+    return argv;
+}
+
+void readEnv(YamlReader& reader, const YamlEntry& entry, QMap<QString, QString>* out) {
+    if (entry.value.IsNull() || !reader.isMap(entry)) {
+        return;
+    }
+    static const QRegularExpression variableName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    for (const YamlEntry& variable : reader.entries(entry.value, entry.path)) {
+        if (!variableName.match(variable.key).hasMatch()) {
+            reader.problem(variable.keyLocation, variable.path,
+                           QStringLiteral("not a valid environment variable name"));
+            continue;
+        }
+        if (variable.key.startsWith(QLatin1String("TUNEDECK_"))) {
+            reader.problem(variable.keyLocation, variable.path,
+                           QStringLiteral("TUNEDECK_* variables are set by the engine for "
+                                          "each trial"));
+            continue;
+        }
+        // Numbers and booleans are passed as written: `1e-4` stays "1e-4", not "0.0001".
+        if (const auto value = reader.string(variable)) {
+            out->insert(variable.key, *value);
+        }
+    }
+}
+
+}  // namespace
+
+void readTrainable(YamlReader& reader, const YamlEntry& entry, const FilePlace& place,
+                   TrainableSpec* out, SourceLocation* commandValue, bool* workingDirOk) {
+    out->workingDir = place.folder;
+    *workingDirOk = true;
+    if (!entry.value.IsMap()) {
+        reader.problem(entry.valueLocation, entry.path,
+                       QStringLiteral("expected a mapping with a command, e.g. "
+                                      "{command: python3 train.py}, got %1")
+                           .arg(describeYaml(entry.value)));
+        *workingDirOk = false;
+        return;
+    }
+    const std::vector<YamlEntry> entries = reader.entries(entry.value, entry.path);
+    reader.rejectUnknown(entries, {"command", "working_dir", "env"});
+    if (const YamlEntry* command = findEntry(entries, QStringLiteral("command"))) {
+        *commandValue = command->valueLocation;
+        if (const auto argv = readCommand(reader, *command)) {
+            out->command = *argv;
+        }
+    } else {
+        reader.problem(entry.keyLocation, entry.path + QStringLiteral(".command"),
+                       QStringLiteral("required key is missing (the program each trial runs, "
+                                      "e.g. python3 train.py --lr {lr})"));
+    }
+    if (const YamlEntry* dir = findEntry(entries, QStringLiteral("working_dir"))) {
+        if (const auto path = reader.string(*dir)) {
+            const QFileInfo info(place.resolve(*path));
+            const QString hint = QDir::isAbsolutePath(*path)
+                                     ? QString()
+                                     : QStringLiteral(
+                                           " (relative paths start from the "
+                                           "experiment file's folder)");
+            if (!info.exists()) {
+                reader.problem(dir->valueLocation, dir->path,
+                               QStringLiteral("'%1' does not exist%2").arg(*path, hint));
+                *workingDirOk = false;
+            } else if (!info.isDir()) {
+                reader.problem(dir->valueLocation, dir->path,
+                               QStringLiteral("'%1' is not a folder").arg(*path));
+                *workingDirOk = false;
+            } else {
+                out->workingDir = info.absoluteFilePath();
+            }
+        } else {
+            *workingDirOk = false;
+        }
+    }
+    if (const YamlEntry* env = findEntry(entries, QStringLiteral("env"))) {
+        readEnv(reader, *env, &out->env);
+    }
+}
+
+void readResources(YamlReader& reader, const YamlEntry& entry, ResourceRequest* out) {
+    if (entry.value.IsNull() || !reader.isMap(entry)) {
+        return;
+    }
+    const std::vector<YamlEntry> entries = reader.entries(entry.value, entry.path);
+    reader.rejectUnknown(entries, {"cpu", "gpu"});
+    if (const YamlEntry* cpu = findEntry(entries, QStringLiteral("cpu"))) {
+        if (const auto value = reader.numberAbove(*cpu, 0)) {
+            out->cpu = *value;
+        }
+    }
+    if (const YamlEntry* gpu = findEntry(entries, QStringLiteral("gpu"))) {
+        if (const auto value = reader.number(*gpu)) {
+            if (!(*value >= 0) || std::isinf(*value)) {
+                reader.problem(gpu->valueLocation, gpu->path,
+                               QStringLiteral("must be >= 0, got %1").arg(yamlText(gpu->value)));
+            } else if (*value > 1 && *value != std::floor(*value)) {
+                // A fraction shares one card; several cards cannot be shared partially.
+                reader.problem(gpu->valueLocation, gpu->path,
+                               QStringLiteral("a fraction of a GPU must be below 1, got %1 "
+                                              "(use a whole number for several GPUs)")
+                                   .arg(yamlText(gpu->value)));
+            } else {
+                out->gpu = *value;
+            }
+        }
+    }
+}
+
+void readStop(YamlReader& reader, const YamlEntry& entry, StopCriteria* out,
+              std::vector<WrittenThreshold>* thresholds) {
+    if (entry.value.IsNull() || !reader.isMap(entry)) {
+        return;
+    }
+    for (const YamlEntry& criterion : reader.entries(entry.value, entry.path)) {
+        if (criterion.key == QLatin1String("training_iteration")) {
+            if (const auto value = reader.integerAtLeast(criterion, 1)) {
+                out->trainingIteration = *value;
+            }
+            continue;
+        }
+        if (criterion.key == QLatin1String("time_total_s")) {
+            if (const auto value = reader.numberAbove(criterion, 0)) {
+                out->timeTotalS = *value;
+            }
+            continue;
+        }
+        WrittenThreshold threshold;
+        threshold.metric = criterion.key;
+        if (criterion.value.IsMap()) {
+            const std::vector<YamlEntry> comparison =
+                reader.entries(criterion.value, criterion.path);
+            reader.rejectUnknown(comparison, {">=", "<="});
+            if (comparison.size() != 1) {
+                reader.problem(criterion.valueLocation, criterion.path,
+                               QStringLiteral("expected a number or one comparison, "
+                                              "{\">=\": x} or {\"<=\": x}"));
+                continue;
+            }
+            const YamlEntry& only = comparison.front();
+            if (only.key != QLatin1String(">=") && only.key != QLatin1String("<=")) {
+                continue;  // reported as an unknown key
+            }
+            const auto value = reader.number(only);
+            if (!value) {
+                continue;
+            }
+            threshold.value = *value;
+            threshold.atLeast = only.key == QLatin1String(">=");
+        } else {
+            const auto value = reader.number(criterion);
+            if (!value) {
+                continue;
+            }
+            threshold.value = *value;
+        }
+        thresholds->push_back(threshold);
+    }
+}
+
+void resolveStopDirections(const std::vector<WrittenThreshold>& thresholds, const QString& metric,
+                           MetricMode mode, StopCriteria* out) {
+    for (const WrittenThreshold& written : thresholds) {
+        StopThreshold threshold;
+        threshold.metric = written.metric;
+        threshold.value = written.value;
+        const bool minimized = written.metric == metric && mode == MetricMode::Min;
+        threshold.atLeast = written.atLeast.value_or(!minimized);
+        out->thresholds.push_back(threshold);
+    }
+}
+
+void readCheckpoint(YamlReader& reader, const YamlEntry& entry, CheckpointSpec* out,
+                    bool* scoreGiven, bool* scoreModeGiven) {
+    if (entry.value.IsNull() || !reader.isMap(entry)) {
+        return;
+    }
+    const std::vector<YamlEntry> entries = reader.entries(entry.value, entry.path);
+    reader.rejectUnknown(entries, {"frequency", "at_end", "keep", "score", "score_mode"});
+    if (const YamlEntry* frequency = findEntry(entries, QStringLiteral("frequency"))) {
+        out->frequency = readInt(reader, *frequency, 0).value_or(out->frequency);
+    }
+    if (const YamlEntry* atEnd = findEntry(entries, QStringLiteral("at_end"))) {
+        out->atEnd = reader.boolean(*atEnd).value_or(out->atEnd);
+    }
+    if (const YamlEntry* keep = findEntry(entries, QStringLiteral("keep"))) {
+        out->keep = readInt(reader, *keep, 0).value_or(out->keep);
+    }
+    if (const YamlEntry* score = findEntry(entries, QStringLiteral("score"))) {
+        if (const auto value = reader.string(*score)) {
+            out->score = *value;
+            *scoreGiven = true;
+        }
+    }
+    if (const YamlEntry* scoreMode = findEntry(entries, QStringLiteral("score_mode"))) {
+        if (const auto value = readMode(reader, *scoreMode)) {
+            out->scoreMode = *value;
+            *scoreModeGiven = true;
+        }
+    }
+}
+
+void readFailure(YamlReader& reader, const YamlEntry& entry, FailureSpec* out) {
+    if (entry.value.IsNull() || !reader.isMap(entry)) {
+        return;
+    }
+    const std::vector<YamlEntry> entries = reader.entries(entry.value, entry.path);
+    reader.rejectUnknown(entries, {"max_failures", "fail_fast", "heartbeat_timeout_s"});
+    if (const YamlEntry* maxFailures = findEntry(entries, QStringLiteral("max_failures"))) {
+        out->maxFailures = readInt(reader, *maxFailures, -1).value_or(out->maxFailures);
+    }
+    if (const YamlEntry* failFast = findEntry(entries, QStringLiteral("fail_fast"))) {
+        out->failFast = reader.boolean(*failFast).value_or(out->failFast);
+    }
+    if (const YamlEntry* timeout = findEntry(entries, QStringLiteral("heartbeat_timeout_s"))) {
+        out->heartbeatTimeoutS = reader.numberAbove(*timeout, 0).value_or(out->heartbeatTimeoutS);
+    }
+}
+
+void readAlgorithm(YamlReader& reader, const YamlEntry& entry, const QString& nameKey,
+                   AlgorithmSpec* out) {
+    out->location = entry.keyLocation;
+    if (entry.value.IsNull()) {
+        return;
+    }
+    if (entry.value.IsScalar()) {  // `scheduler: asha` is short for `scheduler: {type: asha}`
+        out->name = yamlText(entry.value);
+        out->location = entry.valueLocation;
+        return;
+    }
+    if (!reader.isMap(entry)) {
+        return;
+    }
+    for (const YamlEntry& option : reader.entries(entry.value, entry.path)) {
+        if (option.key == nameKey) {
+            if (const auto name = reader.string(option)) {
+                out->name = *name;
+                out->location = option.keyLocation;
+            }
+            continue;
+        }
+        reader.recordLocations(option.value, option.path);
+        out->options.insert(option.key, reader.toJson(option.value));
+    }
+}
+
+}  // namespace tunedeck

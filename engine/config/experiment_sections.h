@@ -1,0 +1,59 @@
+// Readers for the sections of an experiment file (trainable, resources, stop, checkpoint,
+// failure, search/scheduler) into ExperimentSpec fields. Each reports its problems through the
+// YamlReader and leaves the field at its default when a value is wrong.
+// Internal to engine/config; one set of readers per load, not shared between threads.
+#pragma once
+
+#include <QString>
+#include <optional>
+#include <vector>
+
+#include "config/yaml_reader.h"
+#include "core/experiment_spec.h"
+
+namespace tunedeck {
+
+// The entry named `key`, or null.
+const YamlEntry* findEntry(const std::vector<YamlEntry>& entries, const QString& key);
+// An `int` field: an integer >= min that fits in an int.
+std::optional<int> readInt(YamlReader& reader, const YamlEntry& entry, int min);
+std::optional<MetricMode> readMode(YamlReader& reader, const YamlEntry& entry);
+
+// Where relative paths of an experiment file start, and how to show them in messages.
+struct FilePlace {
+    QString displayFile;  // the experiment file as the user named it
+    QString folder;       // its folder, absolute
+
+    QString resolve(const QString& path) const;  // absolute, cleaned
+    QString display(const QString& path) const;  // as a path beside displayFile
+};
+
+// trainable: command, working_dir, env. `commandValue` receives where the command was written.
+void readTrainable(YamlReader& reader, const YamlEntry& entry, const FilePlace& place,
+                   TrainableSpec* out, SourceLocation* commandValue, bool* workingDirOk);
+void readResources(YamlReader& reader, const YamlEntry& entry, ResourceRequest* out);
+
+// A `stop:` threshold as written; its direction may depend on metric and mode.
+struct WrittenThreshold {
+    QString metric;
+    double value = 0;
+    std::optional<bool> atLeast;  // set when written as {">=": x} or {"<=": x}
+};
+void readStop(YamlReader& reader, const YamlEntry& entry, StopCriteria* out,
+              std::vector<WrittenThreshold>* thresholds);
+// A plain number means ">=" (Ray Tune's stop), except for the experiment's own metric when it
+// is minimized: `stop: {loss: 0.05}` with `mode: min` means "stop once loss <= 0.05".
+void resolveStopDirections(const std::vector<WrittenThreshold>& thresholds, const QString& metric,
+                           MetricMode mode, StopCriteria* out);
+
+// checkpoint: frequency, at_end, keep, score, score_mode. `scoreModeGiven` tells whether the
+// user chose score_mode (it otherwise follows the experiment's mode when score is the metric).
+void readCheckpoint(YamlReader& reader, const YamlEntry& entry, CheckpointSpec* out,
+                    bool* scoreGiven, bool* scoreModeGiven);
+void readFailure(YamlReader& reader, const YamlEntry& entry, FailureSpec* out);
+
+// search / scheduler: a name (or a mapping with `nameKey` and the algorithm's options).
+void readAlgorithm(YamlReader& reader, const YamlEntry& entry, const QString& nameKey,
+                   AlgorithmSpec* out);
+
+}  // namespace tunedeck

@@ -1,0 +1,324 @@
+#include "config/yaml_reader.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <cmath>
+#include <limits>
+
+namespace tunedeck {
+
+namespace {
+
+// Core schema scalars (YAML 1.2, section 10.3.2), so `1e-4` is a number and `yes` is text.
+const QRegularExpression& integerPattern() {
+    static const QRegularExpression re(QStringLiteral("^[-+]?[0-9]+$"));
+    return re;
+}
+const QRegularExpression& floatPattern() {
+    static const QRegularExpression re(
+        QStringLiteral("^[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?$"));
+    return re;
+}
+
+bool isNullText(const QString& text) {
+    return text.isEmpty() || text == QLatin1String("~") || text == QLatin1String("null") ||
+           text == QLatin1String("Null") || text == QLatin1String("NULL");
+}
+
+std::optional<bool> parseYamlBool(const QString& text) {
+    if (text == QLatin1String("true") || text == QLatin1String("True") ||
+        text == QLatin1String("TRUE")) {
+        return true;
+    }
+    if (text == QLatin1String("false") || text == QLatin1String("False") ||
+        text == QLatin1String("FALSE")) {
+        return false;
+    }
+    return std::nullopt;
+}
+
+QString formatNumber(double value) {
+    return QString::number(value, 'g', 17);
+}
+
+// Quoting makes a YAML value text; say so, since "expected a number, got '1'" looks absurd.
+QString quotedHint(const YAML::Node& node) {
+    return node.IsScalar() && isQuoted(node) && parseYamlNumber(yamlText(node))
+               ? QStringLiteral(" (quoted, so it is text)")
+               : QString();
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parseYamlInteger(const QString& text) {
+    bool ok = false;
+    std::int64_t value = 0;
+    if (integerPattern().match(text).hasMatch()) {
+        value = text.toLongLong(&ok, 10);
+    } else if (text.startsWith(QLatin1String("0x"))) {
+        value = text.mid(2).toLongLong(&ok, 16);
+    } else if (text.startsWith(QLatin1String("0o"))) {
+        value = text.mid(2).toLongLong(&ok, 8);
+    }
+    return ok ? std::optional(value) : std::nullopt;
+}
+
+std::optional<double> parseYamlNumber(const QString& text) {
+    if (const auto integer = parseYamlInteger(text)) {
+        return double(*integer);
+    }
+    if (floatPattern().match(text).hasMatch()) {
+        return text.toDouble();
+    }
+    const QString lower = text.toLower();
+    if (lower == QLatin1String(".inf") || lower == QLatin1String("+.inf")) {
+        return std::numeric_limits<double>::infinity();
+    }
+    if (lower == QLatin1String("-.inf")) {
+        return -std::numeric_limits<double>::infinity();
+    }
+    if (lower == QLatin1String(".nan")) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    return std::nullopt;
+}
+
+QJsonValue yamlScalarToJson(const QString& text, bool quoted) {
+    if (quoted) {
+        return text;
+    }
+    if (isNullText(text)) {
+        return QJsonValue::Null;
+    }
+    if (const auto flag = parseYamlBool(text)) {
+        return *flag;
+    }
+    if (const auto integer = parseYamlInteger(text)) {
+        return qint64(*integer);
+    }
+    if (const auto number = parseYamlNumber(text)) {
+        return *number;
+    }
+    return text;
+}
+
+QString yamlText(const YAML::Node& node) {
+    return QString::fromStdString(node.Scalar());
+}
+
+bool isQuoted(const YAML::Node& node) {
+    // yaml-cpp tags quoted scalars "!" and plain ones "?"; an explicit !!str also means text.
+    return node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str";
+}
+
+QString describeYaml(const YAML::Node& node) {
+    switch (node.Type()) {
+        case YAML::NodeType::Sequence:
+            return QStringLiteral("a list");
+        case YAML::NodeType::Map:
+            return QStringLiteral("a mapping");
+        case YAML::NodeType::Scalar:
+            if (!isQuoted(node) && isNullText(yamlText(node))) {
+                return QStringLiteral("nothing");
+            }
+            return QStringLiteral("'%1'").arg(yamlText(node));
+        default:
+            return QStringLiteral("nothing");
+    }
+}
+
+YamlReader::YamlReader(TextPositions positions, ProblemList* problems,
+                       QMap<QString, SourceLocation>* locations)
+    : positions_(std::move(positions)), problems_(problems), locations_(locations) {}
+
+SourceLocation YamlReader::locationOf(const YAML::Node& node) const {
+    const YAML::Mark mark = node.Mark();
+    return positions_.at(mark.line, mark.column);
+}
+
+void YamlReader::problem(const SourceLocation& at, const QString& key, const QString& message) {
+    problems_->add(at, key, message);
+}
+
+std::vector<YamlEntry> YamlReader::entries(const YAML::Node& map, const QString& prefix) {
+    std::vector<YamlEntry> result;
+    if (!map.IsMap()) {
+        return result;
+    }
+    QMap<QString, SourceLocation> seen;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        const SourceLocation keyLocation = locationOf(it->first);
+        if (!it->first.IsScalar()) {
+            problem(keyLocation, prefix,
+                    QStringLiteral("keys must be plain text, got %1").arg(describeYaml(it->first)));
+            continue;
+        }
+        YamlEntry entry;
+        entry.key = yamlText(it->first);
+        entry.path = prefix.isEmpty() ? entry.key : prefix + QLatin1Char('.') + entry.key;
+        entry.value = it->second;
+        entry.keyLocation = keyLocation;
+        // An empty value has no position of its own (yaml-cpp marks the next token).
+        entry.valueLocation = it->second.IsNull() || it->second.Mark().line < 0
+                                  ? keyLocation
+                                  : locationOf(it->second);
+        if (seen.contains(entry.key)) {
+            const SourceLocation first = seen.value(entry.key);
+            problem(keyLocation, entry.path,
+                    QStringLiteral("duplicate key (first written at line %1)").arg(first.line));
+            continue;
+        }
+        seen.insert(entry.key, keyLocation);
+        if (!locations_->contains(entry.path)) {
+            locations_->insert(entry.path, keyLocation);
+        }
+        result.push_back(std::move(entry));
+    }
+    return result;
+}
+
+void YamlReader::rejectUnknown(const std::vector<YamlEntry>& entries, const QStringList& known) {
+    for (const YamlEntry& entry : entries) {
+        if (known.contains(entry.key)) {
+            continue;
+        }
+        const QString suggestion = didYouMean(entry.key, known);
+        problem(entry.keyLocation, entry.path,
+                suggestion.isEmpty()
+                    ? QStringLiteral("unknown key (known keys: %1)").arg(known.join(", "))
+                    : QStringLiteral("unknown key") + suggestion);
+    }
+}
+
+void YamlReader::recordLocations(const YAML::Node& node, const QString& prefix) {
+    if (!node.IsMap()) {
+        return;
+    }
+    for (auto it = node.begin(); it != node.end(); ++it) {
+        if (!it->first.IsScalar()) {
+            continue;
+        }
+        const QString path = prefix + QLatin1Char('.') + yamlText(it->first);
+        if (!locations_->contains(path)) {
+            locations_->insert(path, locationOf(it->first));
+        }
+        recordLocations(it->second, path);
+    }
+}
+
+bool YamlReader::isMap(const YamlEntry& entry) {
+    if (entry.value.IsMap()) {
+        return true;
+    }
+    problem(entry.valueLocation, entry.path,
+            QStringLiteral("expected a mapping, got %1").arg(describeYaml(entry.value)));
+    return false;
+}
+
+std::optional<QString> YamlReader::string(const YamlEntry& entry) {
+    if (entry.value.IsScalar() && (isQuoted(entry.value) || !isNullText(yamlText(entry.value)))) {
+        return yamlText(entry.value);
+    }
+    problem(entry.valueLocation, entry.path,
+            QStringLiteral("expected a string, got %1").arg(describeYaml(entry.value)));
+    return std::nullopt;
+}
+
+std::optional<double> YamlReader::number(const YAML::Node& node, const QString& path) {
+    if (node.IsScalar() && !isQuoted(node)) {
+        if (const auto value = parseYamlNumber(yamlText(node))) {
+            return value;
+        }
+    }
+    problem(
+        locationOf(node), path,
+        QStringLiteral("expected a number, got %1%2").arg(describeYaml(node), quotedHint(node)));
+    return std::nullopt;
+}
+
+std::optional<std::int64_t> YamlReader::integer(const YAML::Node& node, const QString& path) {
+    if (node.IsScalar() && !isQuoted(node)) {
+        if (const auto value = parseYamlInteger(yamlText(node))) {
+            return value;
+        }
+    }
+    problem(
+        locationOf(node), path,
+        QStringLiteral("expected an integer, got %1%2").arg(describeYaml(node), quotedHint(node)));
+    return std::nullopt;
+}
+
+std::optional<double> YamlReader::number(const YamlEntry& entry) {
+    if (entry.value.IsNull()) {
+        problem(entry.valueLocation, entry.path, QStringLiteral("expected a number, got nothing"));
+        return std::nullopt;
+    }
+    return number(entry.value, entry.path);
+}
+
+std::optional<std::int64_t> YamlReader::integer(const YamlEntry& entry) {
+    if (entry.value.IsNull()) {
+        problem(entry.valueLocation, entry.path,
+                QStringLiteral("expected an integer, got nothing"));
+        return std::nullopt;
+    }
+    return integer(entry.value, entry.path);
+}
+
+std::optional<bool> YamlReader::boolean(const YamlEntry& entry) {
+    if (entry.value.IsScalar() && !isQuoted(entry.value)) {
+        if (const auto flag = parseYamlBool(yamlText(entry.value))) {
+            return flag;
+        }
+    }
+    problem(entry.valueLocation, entry.path,
+            QStringLiteral("expected true or false, got %1").arg(describeYaml(entry.value)));
+    return std::nullopt;
+}
+
+std::optional<std::int64_t> YamlReader::integerAtLeast(const YamlEntry& entry, std::int64_t min) {
+    const auto value = integer(entry);
+    if (value && *value < min) {
+        problem(entry.valueLocation, entry.path,
+                QStringLiteral("must be >= %1, got %2").arg(min).arg(*value));
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<double> YamlReader::numberAbove(const YamlEntry& entry, double exclusiveMin) {
+    const auto value = number(entry);
+    if (value && !(*value > exclusiveMin)) {
+        problem(entry.valueLocation, entry.path,
+                QStringLiteral("must be > %1, got %2")
+                    .arg(formatNumber(exclusiveMin), formatNumber(*value)));
+        return std::nullopt;
+    }
+    return value;
+}
+
+QJsonValue YamlReader::toJson(const YAML::Node& node) const {
+    switch (node.Type()) {
+        case YAML::NodeType::Scalar:
+            return yamlScalarToJson(yamlText(node), isQuoted(node));
+        case YAML::NodeType::Sequence: {
+            QJsonArray array;
+            for (const YAML::Node& item : node) {
+                array.append(toJson(item));
+            }
+            return array;
+        }
+        case YAML::NodeType::Map: {
+            QJsonObject object;
+            for (auto it = node.begin(); it != node.end(); ++it) {
+                object.insert(yamlText(it->first), toJson(it->second));
+            }
+            return object;
+        }
+        default:
+            return QJsonValue::Null;
+    }
+}
+
+}  // namespace tunedeck

@@ -1,0 +1,266 @@
+// ExperimentStore's reads, on its own read-only connection: they see committed data only and
+// never wait for the writer thread (WAL lets readers and the writer work at the same time).
+#include <QByteArray>
+#include <QtDebug>
+#include <optional>
+
+#include "store/schema.h"
+#include "store/store_impl.h"
+
+namespace tunedeck {
+namespace {
+
+using store::Statement;
+
+// Prepares `sql`, lets `bind` bind its parameters and calls `row` for every row. A failure is
+// logged and ends the query: the read methods return what they have (usually nothing).
+template <typename Bind, typename Row>
+Status forEachRow(sqlite3* db, const char* sql, Bind bind, Row row) {
+    if (db == nullptr) {
+        return Status::ioError(QStringLiteral("the history cannot be read"));
+    }
+    Statement statement;
+    Status status = statement.prepare(db, sql, false);
+    if (status) {
+        bind(statement);
+        int code = SQLITE_ROW;
+        while ((code = statement.step()) == SQLITE_ROW) {
+            row(statement);
+        }
+        status = store::sqliteStatus(db, code, QStringLiteral("reading the history"));
+    }
+    if (!status) {
+        qWarning("%s", qPrintable(status.message()));
+    }
+    return status;
+}
+
+const auto kNoBinding = [](Statement&) {};
+
+std::int64_t singleInt(sqlite3* db, const char* sql) {
+    std::int64_t value = 0;
+    forEachRow(db, sql, kNoBinding, [&](Statement& row) { value = row.columnInt(0); });
+    return value;
+}
+
+// A JSON path naming `key` at the top level. SQLite's paths cannot escape a double quote, so such
+// a key is matched with json_each instead (nullopt).
+std::optional<QByteArray> topLevelPath(const QString& key) {
+    if (key.contains(QLatin1Char('"'))) {
+        return std::nullopt;
+    }
+    return QByteArray("$.\"") + key.toUtf8() + QByteArray("\"");
+}
+
+// The numeric values of one metric: (trial_id, iteration, seq, value). Booleans and strings are
+// left out (json_type tells them apart; json_extract alone reads true as 1).
+constexpr const char* kMetricValuesByPath = R"sql(
+SELECT trial_id, iteration, seq, json_extract(data, ?1) AS value FROM results
+WHERE json_type(data, ?1) IN ('integer', 'real')
+)sql";
+constexpr const char* kMetricValuesByKey = R"sql(
+SELECT r.trial_id, r.iteration, r.seq, j.value AS value FROM results AS r, json_each(r.data) AS j
+WHERE j.key = ?1 AND j.type IN ('integer', 'real')
+)sql";
+
+}  // namespace
+
+Status ExperimentStore::loadExperiment(ExperimentRecord* out) const {
+    if (Status status = impl_->openReader(); !status) {
+        return status;
+    }
+    bool found = false;
+    Status status =
+        forEachRow(impl_->reader.handle(),
+                   "SELECT name, spec_text, spec_file, seed, status, created_at, finished_at, "
+                   "searcher_state, scheduler_state FROM experiment WHERE id = 1",
+                   kNoBinding, [&](Statement& row) {
+                       found = true;
+                       out->name = row.columnText(0);
+                       out->specText = row.columnText(1);
+                       out->specFile = row.columnText(2);
+                       out->seed = static_cast<std::uint64_t>(row.columnInt(3));
+                       out->status = row.columnText(4);
+                       out->createdAt = row.columnDouble(5);
+                       out->finishedAt = row.columnDouble(6);
+                       out->searcherState = row.columnJson(7);
+                       out->schedulerState = row.columnJson(8);
+                   });
+    if (status && !found) {
+        return Status::notFound(
+            QStringLiteral("%1: no experiment has been recorded in it").arg(impl_->path));
+    }
+    return status;
+}
+
+std::vector<TrialRecord> ExperimentStore::loadTrials() const {
+    std::vector<TrialRecord> trials;
+    forEachRow(impl_->readHandle(),
+               "SELECT id, idx, config, status, failures, iteration, time_total_s, last_result, "
+               "checkpoint_path, checkpoint_iteration, pending_reason, error_message, node_id, "
+               "started_at, finished_at FROM trials ORDER BY idx, id",
+               kNoBinding, [&](Statement& row) {
+                   TrialRecord record;
+                   Trial& trial = record.trial;
+                   trial.id = row.columnText(0);
+                   trial.index = row.columnInt(1);
+                   trial.config = row.columnJson(2);
+                   const QString statusName = row.columnText(3);
+                   if (auto status = trialStatusFromName(statusName)) {
+                       trial.status = *status;
+                   } else {
+                       // Left PENDING: a resume then runs it again rather than losing it.
+                       qWarning("trial %s has the unknown status \"%s\"; treating it as PENDING",
+                                qPrintable(trial.id), qPrintable(statusName));
+                   }
+                   trial.failures = int(row.columnInt(4));
+                   trial.iteration = row.columnInt(5);
+                   trial.timeTotalS = row.columnDouble(6);
+                   trial.lastResult = row.columnJson(7);
+                   trial.checkpointPath = row.columnText(8);
+                   trial.checkpointIteration = row.columnInt(9);
+                   trial.pendingReason = row.columnText(10);
+                   trial.errorMessage = row.columnText(11);
+                   trial.nodeId = row.columnText(12);
+                   record.startedAt = row.columnDouble(13);
+                   record.finishedAt = row.columnDouble(14);
+                   trials.push_back(std::move(record));
+               });
+    return trials;
+}
+
+std::vector<StoredCheckpoint> ExperimentStore::loadCheckpoints(const QString& trialId) const {
+    std::vector<StoredCheckpoint> checkpoints;
+    const QByteArray id = trialId.toUtf8();
+    forEachRow(
+        impl_->readHandle(),
+        "SELECT id, trial_id, iteration, path, result, created_at, deleted FROM checkpoints "
+        "WHERE ?1 IS NULL OR trial_id = ?1 ORDER BY id",
+        [&](Statement& query) {
+            if (!trialId.isEmpty()) {
+                query.bindText(1, id);
+            }
+        },
+        [&](Statement& row) {
+            StoredCheckpoint checkpoint;
+            checkpoint.id = row.columnInt(0);
+            checkpoint.trialId = row.columnText(1);
+            checkpoint.iteration = row.columnInt(2);
+            checkpoint.path = row.columnText(3);
+            checkpoint.result = row.columnJson(4);
+            checkpoint.createdAt = row.columnDouble(5);
+            checkpoint.deleted = row.columnInt(6) != 0;
+            checkpoints.push_back(std::move(checkpoint));
+        });
+    return checkpoints;
+}
+
+std::vector<ResultRecord> ExperimentStore::loadResults(const QString& trialId) const {
+    std::vector<ResultRecord> results;
+    const QByteArray id = trialId.toUtf8();
+    // Two statements rather than "?1 IS NULL OR": one trial's rows come from the index.
+    const char* sql = trialId.isEmpty()
+                          ? "SELECT seq, trial_id, iteration, timestamp, data FROM results "
+                            "ORDER BY seq"
+                          : "SELECT seq, trial_id, iteration, timestamp, data FROM results "
+                            "WHERE trial_id = ?1 ORDER BY seq";
+    forEachRow(
+        impl_->readHandle(), sql,
+        [&](Statement& query) {
+            if (!trialId.isEmpty()) {
+                query.bindText(1, id);
+            }
+        },
+        [&](Statement& row) {
+            ResultRecord record;
+            record.seq = row.columnInt(0);
+            record.trialId = row.columnText(1);
+            record.iteration = row.columnInt(2);
+            record.timestamp = row.columnDouble(3);
+            record.result = row.columnJson(4);
+            results.push_back(std::move(record));
+        });
+    return results;
+}
+
+std::vector<EventRecord> ExperimentStore::loadEvents(std::int64_t sinceSeq, int limit) const {
+    std::vector<EventRecord> events;
+    forEachRow(
+        impl_->readHandle(),
+        "SELECT seq, timestamp, type, trial_id, payload FROM events WHERE seq > ?1 "
+        "ORDER BY seq LIMIT ?2",
+        [&](Statement& query) {
+            query.bindInt(1, sinceSeq);
+            query.bindInt(2, limit < 0 ? -1 : limit);  // a negative LIMIT means no limit
+        },
+        [&](Statement& row) {
+            EventRecord event;
+            event.seq = row.columnInt(0);
+            event.timestamp = row.columnDouble(1);
+            event.type = row.columnText(2);
+            event.trialId = row.columnText(3);  // NULL reads as an empty string
+            event.payload = row.columnJson(4);
+            events.push_back(std::move(event));
+        });
+    return events;
+}
+
+std::int64_t ExperimentStore::resultCount() const {
+    return singleInt(impl_->readHandle(), "SELECT count(*) FROM results");
+}
+
+std::int64_t ExperimentStore::lastSeq() const {
+    return singleInt(impl_->readHandle(), R"sql(
+SELECT max(coalesce((SELECT max(seq) FROM results), 0),
+           coalesce((SELECT max(seq) FROM events), 0),
+           coalesce((SELECT value FROM counters WHERE name = 'last_seq'), 0))
+)sql");
+}
+
+std::vector<TrialScore> ExperimentStore::trialScores(const QString& metric, MetricMode mode,
+                                                     ScoreScope scope) const {
+    const std::optional<QByteArray> path = topLevelPath(metric);
+    const QByteArray key = metric.toUtf8();
+    const bool max = mode == MetricMode::Max;
+
+    QByteArray sql = QByteArray("WITH metric_values AS (") +
+                     (path ? kMetricValuesByPath : kMetricValuesByKey) + ") ";
+    switch (scope) {
+        case ScoreScope::Last:
+            // The value of the latest result that reported the metric (Ray's "last"); a repeated
+            // iteration (a trial resumed without its results being trimmed) counts once, newest.
+            sql +=
+                "SELECT trial_id, value FROM (SELECT trial_id, value, row_number() OVER "
+                "(PARTITION BY trial_id ORDER BY iteration DESC, seq DESC) AS position "
+                "FROM metric_values) WHERE position = 1";
+            break;
+        case ScoreScope::All:
+            sql += max ? "SELECT trial_id, max(value) FROM metric_values GROUP BY trial_id"
+                       : "SELECT trial_id, min(value) FROM metric_values GROUP BY trial_id";
+            break;
+        case ScoreScope::Avg:
+            sql += "SELECT trial_id, avg(value) FROM metric_values GROUP BY trial_id";
+            break;
+    }
+    // Ties keep creation order, so the answer does not change between two calls.
+    sql += max ? " ORDER BY 2 DESC, 1" : " ORDER BY 2 ASC, 1";
+
+    std::vector<TrialScore> scores;
+    forEachRow(
+        impl_->readHandle(), sql.constData(),
+        [&](Statement& query) { query.bindText(1, path ? *path : key); },
+        [&](Statement& row) {
+            scores.push_back({row.columnText(0), row.columnDouble(1)});
+        });
+    return scores;
+}
+
+QStringList ExperimentStore::resultKeys() const {
+    QStringList keys;
+    forEachRow(impl_->readHandle(),
+               "SELECT DISTINCT j.key FROM results AS r, json_each(r.data) AS j ORDER BY 1",
+               kNoBinding, [&](Statement& row) { keys.append(row.columnText(0)); });
+    return keys;
+}
+
+}  // namespace tunedeck

@@ -1,0 +1,79 @@
+#include "worker/inventory.h"
+
+#include <sched.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include <climits>
+
+#include "tunedeck/version.h"
+
+namespace tunedeck::worker {
+
+namespace {
+
+std::string hostName() {
+    char name[HOST_NAME_MAX + 1] = {};
+    if (::gethostname(name, sizeof name - 1) != 0) {
+        return "unknown";
+    }
+    return name;
+}
+
+int usableCpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) == 0) {
+        const int count = CPU_COUNT(&set);
+        if (count > 0) {
+            return count;
+        }
+    }
+    const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? static_cast<int>(online) : 1;
+}
+
+long long totalMemoryMb() {
+    struct sysinfo info {};
+    if (::sysinfo(&info) != 0) {
+        return 0;
+    }
+    const unsigned long long bytes = static_cast<unsigned long long>(info.totalram) *
+                                     static_cast<unsigned long long>(info.mem_unit);
+    return static_cast<long long>(bytes / (1024ULL * 1024ULL));
+}
+
+}  // namespace
+
+std::vector<GpuInfo> listGpus() {
+    return {};
+}
+
+NodeInventory takeInventory() {
+    NodeInventory inventory;
+    inventory.hostname = hostName();
+    inventory.cpus = usableCpus();
+    inventory.memoryMb = totalMemoryMb();
+    inventory.gpus = listGpus();
+    return inventory;
+}
+
+nlohmann::json helloEvent(const NodeInventory& inventory) {
+    nlohmann::json gpus = nlohmann::json::array();
+    for (const GpuInfo& gpu : inventory.gpus) {
+        gpus.push_back({{"index", gpu.index},
+                        {"uuid", gpu.uuid},
+                        {"name", gpu.name},
+                        {"memory_mb", gpu.memoryMb}});
+    }
+    return {{"ev", "hello"},
+            {"version", TUNEDECK_VERSION},
+            {"commit", TUNEDECK_GIT_COMMIT},
+            {"pid", static_cast<long long>(::getpid())},
+            {"hostname", inventory.hostname},
+            {"cpus", inventory.cpus},
+            {"memory_mb", inventory.memoryMb},
+            {"gpus", gpus}};
+}
+
+}  // namespace tunedeck::worker

@@ -1,0 +1,34 @@
+// What a node offers to trials, reported once in the `hello` event: host name, usable CPUs,
+// memory and GPUs. Functions read the system on each call; safe from any thread.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace tunedeck::worker {
+
+struct GpuInfo {
+    int index = 0;
+    std::string uuid;  // what CUDA_VISIBLE_DEVICES takes
+    std::string name;
+    long long memoryMb = 0;
+};
+
+struct NodeInventory {
+    std::string hostname;
+    int cpus = 1;  // the CPUs this process may run on (its affinity), not all the machine has
+    long long memoryMb = 0;
+    std::vector<GpuInfo> gpus;
+};
+
+// The seam for GPU discovery. Always empty for now: NVML will be loaded here at run time
+// (dlopen of libnvidia-ml.so.1), so the worker keeps running on nodes without a driver.
+std::vector<GpuInfo> listGpus();
+
+NodeInventory takeInventory();
+
+// The `hello` event: the inventory plus the worker's version and pid.
+nlohmann::json helloEvent(const NodeInventory& inventory);
+
+}  // namespace tunedeck::worker

@@ -1,0 +1,274 @@
+// The engine's side of the loop: decoding each op of the node link and carrying it out. Every
+// op that cannot be understood becomes an `error` event; none can stop the worker but shutdown.
+#include <csignal>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "worker/checkpoint_files.h"
+#include "worker/json_line.h"
+#include "worker/log_tail.h"
+#include "worker/trial_process.h"
+#include "worker/tuning.h"
+#include "worker/worker.h"
+
+namespace tunedeck::worker {
+
+namespace {
+
+using nlohmann::json;
+
+// A trial id is a non-empty string or an integer; it is echoed back exactly as given.
+const json* trialIdOf(const json& op) {
+    const auto id = op.find("trial");
+    if (id == op.end()) {
+        return nullptr;
+    }
+    if ((id->is_string() && !id->get_ref<const std::string&>().empty()) ||
+        id->is_number_integer()) {
+        return &*id;
+    }
+    return nullptr;
+}
+
+const std::string* stringField(const json& op, const char* name) {
+    const auto field = op.find(name);
+    return field != op.end() && field->is_string() ? &field->get_ref<const std::string&>()
+                                                   : nullptr;
+}
+
+std::string describeOp(std::string_view line) {
+    return std::string(preview(trimmed(line), kErrorPreviewBytes));
+}
+
+// Why a start op cannot be carried out, or nothing when `launch` was filled in.
+std::optional<std::string> readLaunch(const json& op, TrialLaunch& launch) {
+    const auto argv = op.find("argv");
+    if (argv == op.end() || !argv->is_array() || argv->empty()) {
+        return "\"argv\" must be a non-empty array of strings";
+    }
+    for (const json& arg : *argv) {
+        if (!arg.is_string()) {
+            return "\"argv\" must be a non-empty array of strings";
+        }
+        launch.argv.push_back(arg.get<std::string>());
+    }
+    if (const auto env = op.find("env"); env != op.end() && !env->is_null()) {
+        if (!env->is_object()) {
+            return "\"env\" must be an object of strings";
+        }
+        for (const auto& [name, value] : env->items()) {
+            if (name.empty() || name.find('=') != std::string::npos) {
+                return "\"env\" holds an invalid variable name \"" + name + "\"";
+            }
+            if (value.is_string()) {
+                launch.env.emplace_back(name, value.get<std::string>());
+            } else if (value.is_null()) {
+                launch.env.emplace_back(name, std::nullopt);  // unset it in the trial
+            } else if (value.is_number() || value.is_boolean()) {
+                launch.env.emplace_back(name, value.dump());
+            } else {
+                return "\"env\" value of " + name + " must be a string";
+            }
+        }
+    }
+    if (const auto cwd = op.find("cwd"); cwd != op.end() && !cwd->is_null()) {
+        if (!cwd->is_string()) {
+            return "\"cwd\" must be a string";
+        }
+        launch.cwd = cwd->get<std::string>();
+    }
+    const std::string* trialDir = stringField(op, "trial_dir");
+    if (!trialDir || trialDir->empty()) {
+        return "\"trial_dir\" must be a path";
+    }
+    launch.trialDir = *trialDir;
+    return std::nullopt;
+}
+
+json exitedWithoutStarting(const json& id, const std::vector<std::string>& logTail) {
+    return {
+        {"ev", "exited"}, {"trial", id}, {"code", 127}, {"signal", nullptr}, {"log_tail", logTail}};
+}
+
+}  // namespace
+
+bool Worker::handleOpLine(std::string_view line) {
+    if (m_shuttingDown) {
+        return false;  // ops after shutdown are not carried out
+    }
+    const std::string_view body = trimmed(line);
+    if (body.empty()) {
+        return true;
+    }
+    const json op = json::parse(body.begin(), body.end(), nullptr, false);
+    if (op.is_discarded() || !op.is_object()) {
+        reportError("an op that is not a JSON object: " + describeOp(body));
+        return true;
+    }
+    const std::string* name = stringField(op, "op");
+    if (!name) {
+        reportError("an op without an \"op\" name: " + describeOp(body));
+        return true;
+    }
+    try {
+        if (*name == "start") {
+            opStart(op);
+        } else if (*name == "answer") {
+            opAnswer(op);
+        } else if (*name == "commit_checkpoint") {
+            opCommit(op);
+        } else if (*name == "delete_checkpoint") {
+            opDelete(op);
+        } else if (*name == "kill") {
+            opKill(op);
+        } else if (*name == "shutdown") {
+            beginShutdown("the engine asked the worker to shut down");
+        } else {
+            reportError("unknown op \"" + *name + "\": " + describeOp(body));
+        }
+    } catch (const std::exception& e) {
+        // The ops are validated before use; this only catches what slipped through (bad_alloc).
+        reportError("op \"" + *name + "\" failed: " + e.what());
+    }
+    return !m_shuttingDown;
+}
+
+void Worker::opStart(const json& op) {
+    const json* id = trialIdOf(op);
+    if (!id) {
+        reportError("start needs a \"trial\" id (a non-empty string or an integer)");
+        return;
+    }
+    const std::string key = id->dump();
+    if (m_trials.count(key) != 0) {
+        reportError("start of trial " + key + " refused: that trial is already running");
+        return;
+    }
+    TrialLaunch launch;
+    if (const std::optional<std::string> problem = readLaunch(op, launch)) {
+        // The engine waits for `started` or `exited`: answer both the mistake and the trial.
+        reportError("start of trial " + key + " is malformed: " + *problem);
+        m_out.emit(exitedWithoutStarting(*id, {"tunedeck-worker: " + *problem}));
+        return;
+    }
+    LaunchedTrial launched = launchTrial(launch);
+    if (!launched.failure.empty()) {
+        std::vector<std::string> tail;
+        if (!launched.logPath.empty()) {
+            tail = readLogTail(launched.logPath, kLogTailLines, kLogTailMaxBytes);
+        }
+        if (tail.empty()) {
+            tail.push_back("tunedeck-worker: " + launched.failure);  // there is no log to read
+        }
+        m_out.emit(exitedWithoutStarting(*id, tail));
+        return;
+    }
+    auto trial = std::make_unique<RunningTrial>();
+    trial->id = *id;
+    trial->relayPrefix = R"({"ev":"trial","trial":)" + key + R"(,"msg":)";
+    trial->pid = launched.pid;
+    trial->logPath = launched.logPath;
+    trial->messageFd = launched.messageFd;
+    trial->answerFd = launched.answerFd;
+    m_trialByPid[launched.pid] = key;
+    m_trials[key] = std::move(trial);
+    m_out.emit({{"ev", "started"}, {"trial", *id}, {"pid", static_cast<long long>(launched.pid)}});
+}
+
+void Worker::opAnswer(const json& op) {
+    const json* id = trialIdOf(op);
+    const auto answer = op.find("answer");
+    if (!id || answer == op.end() || !answer->is_object()) {
+        reportError("answer needs a \"trial\" id and an \"answer\" object");
+        return;
+    }
+    RunningTrial* trial = findTrial(*id);
+    if (!trial || trial->answerFd < 0) {
+        return;  // the trial has ended; its `exited` is on its way or already sent
+    }
+    trial->answers += toLine(*answer);
+}
+
+void Worker::opCommit(const json& op) {
+    const auto idField = op.find("trial");
+    const json id = idField != op.end() ? *idField : json(nullptr);
+    const std::string* from = stringField(op, "from");
+    const std::string* to = stringField(op, "to");
+    const auto manifest = op.find("manifest");
+    if (!from || !to || manifest == op.end() || !manifest->is_object()) {
+        const std::string problem =
+            "commit_checkpoint needs \"from\" and \"to\" paths and a \"manifest\" object";
+        reportError(problem);
+        if (to) {
+            m_out.emit({{"ev", "committed"},
+                        {"trial", id},
+                        {"to", *to},
+                        {"ok", false},
+                        {"error", problem}});
+        }
+        return;
+    }
+    std::string manifestText = manifest->dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    m_mover.submit([id, from = *from, to = *to, manifestText = std::move(manifestText)] {
+        const FileOutcome outcome = commitCheckpoint(from, to, manifestText);
+        return toLine({{"ev", "committed"},
+                       {"trial", id},
+                       {"to", to},
+                       {"ok", outcome.ok},
+                       {"error", outcome.ok ? json(nullptr) : json(outcome.error)}});
+    });
+}
+
+void Worker::opDelete(const json& op) {
+    const std::string* path = stringField(op, "path");
+    if (!path || path->empty()) {
+        reportError("delete_checkpoint needs a \"path\"");
+        return;
+    }
+    m_mover.submit([path = *path] {
+        const FileOutcome outcome = deleteCheckpoint(path);
+        if (outcome.ok) {
+            return std::string();
+        }
+        return toLine({{"ev", "error"}, {"message", outcome.error}, {"path", path}});
+    });
+}
+
+void Worker::opKill(const json& op) {
+    const json* id = trialIdOf(op);
+    if (!id) {
+        reportError("kill needs a \"trial\" id");
+        return;
+    }
+    RunningTrial* trial = findTrial(*id);
+    if (!trial) {
+        return;  // already gone: its `exited` has been sent
+    }
+    const std::string* reason = stringField(op, "reason");
+    stopTrial(*trial, "stopping the trial" + (reason && !reason->empty() ? ": " + *reason : ""));
+}
+
+void Worker::beginShutdown(const std::string& reason) {
+    if (m_shuttingDown) {
+        return;
+    }
+    m_shuttingDown = true;
+    m_opsOpen = false;
+    for (auto& [key, trial] : m_trials) {
+        stopTrial(*trial, "stopping the trial: " + reason);
+    }
+    m_giveUpAt = Clock::now() + kKillGrace + kReapPatience;
+}
+
+void Worker::reportError(const std::string& message) {
+    m_out.emit({{"ev", "error"}, {"message", message}});
+}
+
+RunningTrial* Worker::findTrial(const json& id) {
+    const auto entry = m_trials.find(id.dump());
+    return entry == m_trials.end() ? nullptr : entry->second.get();
+}
+
+}  // namespace tunedeck::worker

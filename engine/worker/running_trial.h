@@ -1,0 +1,38 @@
+// The worker's record of one trial process it started: its channel, its pending answers and
+// where it is in being stopped. Owned by the event loop; not thread-safe.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "worker/line_framer.h"
+#include "worker/tuning.h"
+
+namespace tunedeck::worker {
+
+struct RunningTrial {
+    nlohmann::json id;        // echoed in every event exactly as the engine sent it
+    std::string relayPrefix;  // `{"ev":"trial","trial":ID,"msg":`, built once
+    pid_t pid = -1;           // also the process group's id
+    std::string logPath;
+
+    int messageFd = -1;  // -1 once the trial closed it or broke the protocol
+    LineFramer framer{kMaxLineBytes};
+    std::uint64_t lineNumber = 0;
+    bool brokeProtocol = false;  // its output is ignored from then on; `exited` follows
+
+    int answerFd = -1;  // -1 once the trial stopped reading
+    std::string answers;
+    std::size_t answersWritten = 0;
+
+    // When SIGKILL follows the SIGTERM already sent; empty while nobody asked it to stop.
+    std::optional<std::chrono::steady_clock::time_point> killAt;
+    bool killed = false;  // SIGKILL sent
+};
+
+}  // namespace tunedeck::worker

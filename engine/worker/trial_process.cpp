@@ -1,0 +1,317 @@
+#include "worker/trial_process.h"
+
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <initializer_list>
+#include <map>
+
+#include "worker/tuning.h"
+
+extern char** environ;
+
+namespace tunedeck::worker {
+
+namespace {
+
+// Where the trial finds its channel (TUNEDECK_CHANNEL says so too).
+constexpr int kChannelReadFd = 3;
+constexpr int kChannelWriteFd = 4;
+// Scratch descriptors in the child are taken from here up, clear of 0-4.
+constexpr int kFirstFreeFd = 10;
+
+// What the child tells the parent, through a close-on-exec pipe, when it cannot exec.
+struct ChildFailure {
+    enum Step : int { kDeathSignal, kStandardStreams, kChannel, kWorkingDir, kExec } step;
+    int error;
+};
+
+void closeFd(int& fd) {
+    if (fd >= 0) {
+        ::close(fd);
+        fd = -1;
+    }
+}
+
+std::string envValue(const std::vector<std::string>& entries, const std::string& name) {
+    const std::string prefix = name + "=";
+    for (const std::string& entry : entries) {
+        if (entry.compare(0, prefix.size(), prefix) == 0) {
+            return entry.substr(prefix.size());
+        }
+    }
+    return {};
+}
+
+std::vector<std::string> buildEnvironment(const TrialLaunch& launch) {
+    std::map<std::string, std::string> variables;
+    for (char** entry = environ; entry && *entry; ++entry) {
+        const char* equals = std::strchr(*entry, '=');
+        if (equals) {
+            variables[std::string(*entry, static_cast<std::size_t>(equals - *entry))] = equals + 1;
+        }
+    }
+    for (const auto& [name, value] : launch.env) {
+        if (value) {
+            variables[name] = *value;
+        } else {
+            variables.erase(name);
+        }
+    }
+    variables["TUNEDECK_CHANNEL"] =
+        std::to_string(kChannelReadFd) + "," + std::to_string(kChannelWriteFd);
+    std::vector<std::string> entries;
+    entries.reserve(variables.size());
+    for (const auto& [name, value] : variables) {
+        entries.push_back(name + "=" + value);
+    }
+    return entries;
+}
+
+// execvpe's search, done before fork so the child only calls execve.
+std::vector<std::string> programCandidates(const std::string& program, const std::string& path) {
+    if (program.find('/') != std::string::npos) {
+        return {program};
+    }
+    std::vector<std::string> candidates;
+    std::size_t begin = 0;
+    for (;;) {
+        const std::size_t end = path.find(':', begin);
+        std::string dir = path.substr(begin, end == std::string::npos ? end : end - begin);
+        candidates.push_back((dir.empty() ? std::string(".") : dir) + "/" + program);
+        if (end == std::string::npos) {
+            break;
+        }
+        begin = end + 1;
+    }
+    return candidates;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+    std::vector<char*> result;
+    result.reserve(strings.size() + 1);
+    for (std::string& s : strings) {
+        result.push_back(s.data());
+    }
+    result.push_back(nullptr);
+    return result;
+}
+
+[[noreturn]] void failInChild(int errorFd, ChildFailure::Step step, int error) {
+    const ChildFailure failure{step, error};
+    [[maybe_unused]] const ssize_t ignored = ::write(errorFd, &failure, sizeof failure);
+    ::_exit(127);
+}
+
+// Runs between fork and exec: async-signal-safe calls only, no allocation.
+[[noreturn]] void becomeTrial(pid_t parent, int nullFd, int logFd, int channelRead,
+                              int channelWrite, int errorFd, const char* cwd,
+                              const std::vector<char*>& candidates, char* const* argv,
+                              char* const* envp) {
+    ::setpgid(0, 0);
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) {
+        failInChild(errorFd, ChildFailure::kDeathSignal, errno);
+    }
+    if (::getppid() != parent) {
+        ::_exit(127);  // the worker died before the death signal was armed
+    }
+    struct sigaction defaults {};
+    defaults.sa_handler = SIG_DFL;
+    sigemptyset(&defaults.sa_mask);
+    ::sigaction(SIGPIPE, &defaults, nullptr);  // the worker ignores it; the trial must not inherit
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+
+    // The error pipe moves out of the way of the numbers the trial's streams are given.
+    errorFd = ::fcntl(errorFd, F_DUPFD_CLOEXEC, kFirstFreeFd);
+    if (errorFd < 0) {
+        ::_exit(127);
+    }
+    if (::dup2(nullFd, STDIN_FILENO) < 0 || ::dup2(logFd, STDOUT_FILENO) < 0 ||
+        ::dup2(logFd, STDERR_FILENO) < 0) {
+        failInChild(errorFd, ChildFailure::kStandardStreams, errno);
+    }
+    // The channel lands on 3 and 4 (through copies above both, whatever numbers it had), so even
+    // a POSIX shell, which only names descriptors 0-9, can use it. dup2 leaves the new
+    // descriptors inheritable; every other descriptor of the worker is close-on-exec.
+    const int readCopy = ::fcntl(channelRead, F_DUPFD_CLOEXEC, kFirstFreeFd);
+    const int writeCopy = ::fcntl(channelWrite, F_DUPFD_CLOEXEC, kFirstFreeFd);
+    if (readCopy < 0 || writeCopy < 0 || ::dup2(readCopy, kChannelReadFd) < 0 ||
+        ::dup2(writeCopy, kChannelWriteFd) < 0) {
+        failInChild(errorFd, ChildFailure::kChannel, errno);
+    }
+    // Descriptors the worker itself inherited without close-on-exec (from the engine, an SSH
+    // server) must not reach the trial either.
+    if (::close_range(kChannelWriteFd + 1, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
+        for (int fd = kChannelWriteFd + 1; fd < 1024; ++fd) {
+            ::fcntl(fd, F_SETFD, FD_CLOEXEC);  // kernels before 5.11
+        }
+    }
+    if (::chdir(cwd) != 0) {
+        failInChild(errorFd, ChildFailure::kWorkingDir, errno);
+    }
+    int error = ENOENT;
+    bool sawAccessDenied = false;
+    for (char* candidate : candidates) {
+        if (!candidate) {
+            break;
+        }
+        ::execve(candidate, argv, envp);
+        error = errno;
+        if (error == EACCES) {
+            sawAccessDenied = true;
+        } else if (error != ENOENT && error != ENOTDIR && error != ESTALE && error != ENODEV &&
+                   error != ETIMEDOUT) {
+            break;  // the program was found but cannot run: report that, as execvp does
+        }
+    }
+    if (sawAccessDenied && (error == ENOENT || error == ENOTDIR)) {
+        error = EACCES;
+    }
+    failInChild(errorFd, ChildFailure::kExec, error);
+}
+
+std::string describeFailure(const ChildFailure& failure, const TrialLaunch& launch,
+                            const std::string& cwd, const std::string& path) {
+    const std::string reason = std::strerror(failure.error);
+    const std::string& program = launch.argv.front();
+    switch (failure.step) {
+        case ChildFailure::kDeathSignal:
+            return "cannot arm the parent-death signal: " + reason;
+        case ChildFailure::kStandardStreams:
+        case ChildFailure::kChannel:
+            return "cannot set up the trial's standard streams and channel: " + reason;
+        case ChildFailure::kWorkingDir:
+            return "cannot enter the working directory '" + cwd + "': " + reason;
+        case ChildFailure::kExec:
+            if (failure.error == ENOENT && program.find('/') == std::string::npos) {
+                return "cannot start '" + program + "': " + reason + " (searched PATH=" + path +
+                       ")";
+            }
+            return "cannot start '" + program + "': " + reason;
+    }
+    return "cannot start '" + program + "'";
+}
+
+LaunchedTrial failed(std::string why) {
+    LaunchedTrial result;
+    result.failure = std::move(why);
+    return result;
+}
+
+}  // namespace
+
+std::string trialLogPath(const std::string& trialDir) {
+    return (std::filesystem::path(trialDir) / "trial.log").string();
+}
+
+void appendToTrialLog(const std::string& logPath, const std::string& line) {
+    const int fd = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        return;
+    }
+    const std::string text = "tunedeck-worker: " + line + "\n";
+    [[maybe_unused]] const ssize_t ignored = ::write(fd, text.data(), text.size());
+    ::close(fd);
+}
+
+LaunchedTrial launchTrial(const TrialLaunch& launch) {
+    if (launch.argv.empty() || launch.argv.front().empty()) {
+        return failed("the command is empty");
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(launch.trialDir, ec);
+    if (ec) {
+        return failed("cannot create the trial directory '" + launch.trialDir +
+                      "': " + ec.message());
+    }
+    LaunchedTrial trial;
+    trial.logPath = trialLogPath(launch.trialDir);
+    int logFd = ::open(trial.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (logFd < 0) {
+        return failed("cannot open '" + trial.logPath + "': " + std::strerror(errno));
+    }
+    int nullFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int toTrial[2] = {-1, -1};
+    int fromTrial[2] = {-1, -1};
+    int errorPipe[2] = {-1, -1};
+    if (nullFd < 0 || ::pipe2(toTrial, O_CLOEXEC) != 0 || ::pipe2(fromTrial, O_CLOEXEC) != 0 ||
+        ::pipe2(errorPipe, O_CLOEXEC) != 0) {
+        const std::string why =
+            std::string("cannot create the trial's channel: ") + std::strerror(errno);
+        for (int* fd : {&logFd, &nullFd, &toTrial[0], &toTrial[1], &fromTrial[0], &fromTrial[1],
+                        &errorPipe[0], &errorPipe[1]}) {
+            closeFd(*fd);
+        }
+        return failed(why);
+    }
+    ::fcntl(fromTrial[0], F_SETPIPE_SZ, kChannelPipeBytes);  // best effort
+
+    // Everything the child needs is built here: after fork it must not allocate.
+    std::vector<std::string> envEntries = buildEnvironment(launch);
+    std::string path = envValue(envEntries, "PATH");
+    if (path.empty()) {
+        path = "/usr/local/bin:/usr/bin:/bin";
+    }
+    std::vector<std::string> candidateStrings = programCandidates(launch.argv.front(), path);
+    std::vector<std::string> argvStrings = launch.argv;
+    const std::vector<char*> candidates = pointers(candidateStrings);
+    const std::vector<char*> argv = pointers(argvStrings);
+    const std::vector<char*> envp = pointers(envEntries);
+    const std::string cwd = launch.cwd.empty() ? launch.trialDir : launch.cwd;
+    const pid_t parent = ::getpid();
+
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        becomeTrial(parent, nullFd, logFd, toTrial[0], fromTrial[1], errorPipe[1], cwd.c_str(),
+                    candidates, argv.data(), envp.data());
+    }
+    const int forkError = errno;
+    if (pid > 0) {
+        ::setpgid(pid, pid);  // also from here, so the group exists before anyone signals it
+    }
+    for (int* fd : {&logFd, &nullFd, &toTrial[0], &fromTrial[1], &errorPipe[1]}) {
+        closeFd(*fd);
+    }
+    if (pid < 0) {
+        for (int* fd : {&toTrial[1], &fromTrial[0], &errorPipe[0]}) {
+            closeFd(*fd);
+        }
+        return failed(std::string("cannot fork: ") + std::strerror(forkError));
+    }
+
+    // Blocks only until the child has exec'd (the pipe closes) or reported why it could not.
+    ChildFailure failure{};
+    ssize_t got;
+    do {
+        got = ::read(errorPipe[0], &failure, sizeof failure);
+    } while (got < 0 && errno == EINTR);
+    closeFd(errorPipe[0]);
+    if (got == static_cast<ssize_t>(sizeof failure)) {
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        closeFd(toTrial[1]);
+        closeFd(fromTrial[0]);
+        const std::string why = describeFailure(failure, launch, cwd, path);
+        appendToTrialLog(trial.logPath, why);
+        LaunchedTrial result = failed(why);
+        result.logPath = trial.logPath;
+        return result;
+    }
+    ::fcntl(toTrial[1], F_SETFL, O_NONBLOCK);
+    ::fcntl(fromTrial[0], F_SETFL, O_NONBLOCK);
+    trial.pid = pid;
+    trial.answerFd = toTrial[1];
+    trial.messageFd = fromTrial[0];
+    return trial;
+}
+
+}  // namespace tunedeck::worker

@@ -1,0 +1,177 @@
+// The trial side of the loop: relaying each valid line of a trial's channel to the engine,
+// refusing protocol violations, writing answers, stopping trials and reporting how they ended.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+
+#include "worker/json_line.h"
+#include "worker/log_tail.h"
+#include "worker/trial_process.h"
+#include "worker/tuning.h"
+#include "worker/worker.h"
+
+namespace tunedeck::worker {
+
+namespace {
+
+void closeFd(int& fd) {
+    if (fd >= 0) {
+        ::close(fd);
+        fd = -1;
+    }
+}
+
+}  // namespace
+
+void Worker::readTrial(RunningTrial& trial) {
+    const ssize_t n = ::read(trial.messageFd, m_readBuffer.data(), m_readBuffer.size());
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+        return;
+    }
+    if (n <= 0) {
+        // The trial closed its end; it may still run. Its exit is learnt from SIGCHLD.
+        drainAndClose(trial);
+        return;
+    }
+    trial.framer.feed(
+        std::string_view(m_readBuffer.data(), static_cast<std::size_t>(n)),
+        [this, &trial](std::string_view line) { return relayLine(trial, line); },
+        [this, &trial] {
+            failTrial(trial, "the trial wrote a line longer than 1 MiB");
+            return false;
+        });
+}
+
+bool Worker::relayLine(RunningTrial& trial, std::string_view line) {
+    ++trial.lineNumber;
+    const std::string_view body = trimmed(line);
+    if (body.empty()) {
+        return true;  // a stray blank line carries nothing; not worth killing a trial over
+    }
+    if (!isJsonObject(body)) {
+        const char* what = isJson(body) ? "is not a JSON object" : "is not JSON";
+        failTrial(trial, "line " + std::to_string(trial.lineNumber) + " of the trial channel " +
+                             what + ": " + std::string(preview(body, kErrorPreviewBytes)));
+        return false;
+    }
+    // Relayed verbatim: the text was just validated, so re-serialising it would only cost time.
+    m_out.appendRaw(trial.relayPrefix);
+    m_out.appendRaw(body);
+    m_out.appendRaw("}\n");
+    return true;
+}
+
+void Worker::failTrial(RunningTrial& trial, const std::string& message) {
+    m_out.emit({{"ev", "trial_error"}, {"trial", trial.id}, {"message", message}});
+    appendToTrialLog(trial.logPath, message);
+    trial.brokeProtocol = true;
+    closeFd(trial.messageFd);
+    ::kill(-trial.pid, SIGKILL);
+    trial.killAt.reset();
+    trial.killed = true;
+}
+
+void Worker::stopTrial(RunningTrial& trial, const std::string& reason) {
+    if (trial.killed || trial.killAt) {
+        return;  // already on its way out
+    }
+    appendToTrialLog(trial.logPath, reason);
+    ::kill(-trial.pid, SIGTERM);
+    trial.killAt = Clock::now() + kKillGrace;
+}
+
+void Worker::writeAnswers(RunningTrial& trial) {
+    while (trial.answerFd >= 0 && trial.answersWritten < trial.answers.size()) {
+        const ssize_t n = ::write(trial.answerFd, trial.answers.data() + trial.answersWritten,
+                                  trial.answers.size() - trial.answersWritten);
+        if (n > 0) {
+            trial.answersWritten += static_cast<std::size_t>(n);
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            return;  // the loop polls for POLLOUT
+        } else {
+            // The trial stopped reading (exited, or closed its end): its answers have no reader.
+            closeFd(trial.answerFd);
+        }
+    }
+    trial.answers.clear();
+    trial.answersWritten = 0;
+}
+
+void Worker::reapChildren() {
+    for (;;) {
+        siginfo_t info{};
+        // WNOWAIT leaves the child a zombie, so its pid (its group's id) cannot be reused while
+        // the rest of the group is killed and its last lines are read.
+        if (::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == 0) {
+            return;
+        }
+        const pid_t pid = info.si_pid;
+        const auto byPid = m_trialByPid.find(pid);
+        const auto entry =
+            byPid == m_trialByPid.end() ? m_trials.end() : m_trials.find(byPid->second);
+        if (entry != m_trials.end()) {
+            // Whatever the trial left behind in its group (data loaders, helpers) goes with it,
+            // so nothing keeps holding the node's GPUs.
+            ::kill(-pid, SIGKILL);
+            drainAndClose(*entry->second);
+        }
+        int status = 0;
+        pid_t reaped;
+        do {
+            reaped = ::waitpid(pid, &status, 0);
+        } while (reaped < 0 && errno == EINTR);
+        if (byPid != m_trialByPid.end()) {
+            m_trialByPid.erase(byPid);
+        }
+        if (entry != m_trials.end() && reaped == pid) {
+            reportExit(*entry->second, status);
+            m_trials.erase(entry);
+        }
+    }
+}
+
+void Worker::reportExit(RunningTrial& trial, int status) {
+    closeFd(trial.answerFd);
+    const nlohmann::json code = WIFEXITED(status) ? nlohmann::json(WEXITSTATUS(status)) : nullptr;
+    const nlohmann::json signal = WIFSIGNALED(status) ? nlohmann::json(WTERMSIG(status)) : nullptr;
+    m_out.emit({{"ev", "exited"},
+                {"trial", trial.id},
+                {"code", code},
+                {"signal", signal},
+                {"log_tail", readLogTail(trial.logPath, kLogTailLines, kLogTailMaxBytes)}});
+}
+
+void Worker::drainAndClose(RunningTrial& trial) {
+    std::size_t drained = 0;
+    while (trial.messageFd >= 0 && drained < kDrainOnExitBytes) {
+        const ssize_t n = ::read(trial.messageFd, m_readBuffer.data(), m_readBuffer.size());
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        drained += static_cast<std::size_t>(n);
+        trial.framer.feed(
+            std::string_view(m_readBuffer.data(), static_cast<std::size_t>(n)),
+            [this, &trial](std::string_view line) { return relayLine(trial, line); },
+            [this, &trial] {
+                failTrial(trial, "the trial wrote a line longer than 1 MiB");
+                return false;
+            });
+    }
+    if (trial.messageFd >= 0) {
+        // A last line without its newline still counts: the trial ended, the line is whole.
+        const std::string last = trial.framer.takePartial();
+        if (!last.empty()) {
+            relayLine(trial, last);
+        }
+    }
+    closeFd(trial.messageFd);
+}
+
+}  // namespace tunedeck::worker

@@ -1,0 +1,47 @@
+// Tuning constants of the node agent, kept together so their reasons can be read side by side.
+// Compile-time constants: safe to read from any thread.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+
+namespace tunedeck::worker {
+
+// PROTOCOL.md's limit for one line on either stream; longer lines are refused, never buffered.
+inline constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+
+// One read() takes hundreds of small report lines at once, so a flood costs few syscalls.
+inline constexpr std::size_t kReadChunkBytes = 256 * 1024;
+
+// Above this much unsent output the trial channels are not read: a slow engine then slows the
+// trials (their pipes fill up) instead of growing the worker's memory.
+inline constexpr std::size_t kOutputHighWaterBytes = std::size_t{8} << 20;
+
+// Capacity asked for the trial -> worker pipe (best effort): fewer wakeups under a report flood.
+inline constexpr int kChannelPipeBytes = 256 * 1024;
+
+// PROTOCOL.md: the engine counts a node lost after missing several of these.
+inline constexpr std::chrono::milliseconds kHeartbeatInterval{1000};
+
+// PROTOCOL.md: `kill` sends SIGTERM, then SIGKILL this much later; shutdown uses the same grace
+// so a trial that saves on SIGTERM gets the same chance either way.
+inline constexpr std::chrono::milliseconds kKillGrace{5000};
+
+// A process that outlives SIGKILL this long is stuck in the kernel (D state); shutdown stops
+// waiting for it rather than keep a dead engine's node busy forever.
+inline constexpr std::chrono::milliseconds kReapPatience{5000};
+
+// How much a trial may still have in its pipe once it has exited; a grandchild that escaped the
+// process group and keeps writing must not hold the `exited` event back.
+inline constexpr std::size_t kDrainOnExitBytes = std::size_t{4} << 20;
+
+// PROTOCOL.md: `exited` carries the last 20 lines of trial.log.
+inline constexpr int kLogTailLines = 20;
+
+// Bounds the tail read when a trial prints progress bars that never end a line.
+inline constexpr std::size_t kLogTailMaxBytes = 16 * 1024;
+
+// How much of an offending line a `trial_error` quotes.
+inline constexpr std::size_t kErrorPreviewBytes = 200;
+
+}  // namespace tunedeck::worker

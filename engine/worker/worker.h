@@ -1,0 +1,83 @@
+// The node agent's event loop: one poll() over the engine's ops (stdin), every trial's channel,
+// the signal pipe and the checkpoint mover, with a heartbeat each second; events leave in one
+// buffered write per iteration. Single-threaded; only CheckpointMover has a thread of its own.
+#pragma once
+
+#include <poll.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "worker/checkpoint_mover.h"
+#include "worker/event_output.h"
+#include "worker/line_framer.h"
+#include "worker/running_trial.h"
+
+namespace tunedeck::worker {
+
+class Worker {
+  public:
+    // `opsFd` carries the engine's ops, `eventsFd` takes the events (stdin and stdout).
+    Worker(int opsFd, int eventsFd);
+    // Serves until stdin closes, `shutdown` arrives or a termination signal; returns the exit
+    // status (0 after an orderly shutdown, 1 when the worker could not set itself up).
+    int run();
+
+  private:
+    using Clock = std::chrono::steady_clock;
+
+    // worker.cpp: the loop
+    void pollOnce();
+    int pollTimeoutMs(Clock::time_point now) const;
+    void readOps();
+    void onTimers(Clock::time_point now);
+    bool finished(Clock::time_point now);
+
+    // ops.cpp: what the engine asks for
+    bool handleOpLine(std::string_view line);
+    void opStart(const nlohmann::json& op);
+    void opAnswer(const nlohmann::json& op);
+    void opCommit(const nlohmann::json& op);
+    void opDelete(const nlohmann::json& op);
+    void opKill(const nlohmann::json& op);
+    void beginShutdown(const std::string& reason);
+    void reportError(const std::string& message);
+    RunningTrial* findTrial(const nlohmann::json& id);
+
+    // trial_relay.cpp: what the trials say, and how they end
+    void readTrial(RunningTrial& trial);
+    bool relayLine(RunningTrial& trial, std::string_view line);
+    void failTrial(RunningTrial& trial, const std::string& message);
+    void stopTrial(RunningTrial& trial, const std::string& reason);
+    void writeAnswers(RunningTrial& trial);
+    void reapChildren();
+    void reportExit(RunningTrial& trial, int status);
+    void drainAndClose(RunningTrial& trial);
+
+    std::vector<char> m_readBuffer;  // one chunk, shared by every read of the loop
+    // The poll set, rebuilt each iteration into the same storage (no allocation per wakeup);
+    // m_pollOwners[i] owns the i-th descriptor after the loop's fixed ones.
+    std::vector<pollfd> m_pollFds;
+    std::vector<RunningTrial*> m_pollOwners;
+    int m_opsFd;
+    bool m_opsOpen = true;
+    LineFramer m_opsFramer;
+    EventOutput m_out;
+    int m_signalFd = -1;
+    CheckpointMover m_mover;
+
+    std::map<std::string, std::unique_ptr<RunningTrial>> m_trials;  // by trialKey(id)
+    std::unordered_map<pid_t, std::string> m_trialByPid;
+
+    Clock::time_point m_nextHeartbeat;
+    bool m_shuttingDown = false;
+    Clock::time_point m_giveUpAt;  // shutdown stops waiting for unkillable processes then
+};
+
+}  // namespace tunedeck::worker

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Deliberately not executable.
+exit 0

@@ -1,0 +1,129 @@
+#include "spec_dump.h"
+
+#include <QDir>
+#include <QJsonDocument>
+
+namespace tunedeck::testing {
+
+namespace {
+
+QString relativeTo(const QString& baseDir, const QString& path) {
+    if (path.isEmpty()) {
+        return path;
+    }
+    return QDir(baseDir).relativeFilePath(path);
+}
+
+QJsonObject dumpDomain(const Domain& domain) {
+    QJsonObject out{{"kind", domainKindName(domain.kind)}};
+    switch (domain.kind) {
+        case DomainKind::Choice:
+        case DomainKind::Grid: {
+            QJsonArray options;
+            for (const DomainOption& option : domain.options) {
+                options.append(option.group ? QJsonObject{{"group", dumpSearchSpace(*option.group)}}
+                                            : QJsonObject{{"value", option.value}});
+            }
+            out.insert("options", options);
+            break;
+        }
+        case DomainKind::Normal:
+        case DomainKind::QNormal:
+            out.insert("mu", domain.mu);
+            out.insert("sigma", domain.sigma);
+            break;
+        default:
+            out.insert("low", domain.low);
+            out.insert("high", domain.high);
+            break;
+    }
+    if (domain.kind == DomainKind::QUniform || domain.kind == DomainKind::QLogUniform ||
+        domain.kind == DomainKind::QRandInt || domain.kind == DomainKind::QNormal) {
+        out.insert("q", domain.q);
+    }
+    return out;
+}
+
+QString modeName(MetricMode mode) {
+    return metricModeName(mode);
+}
+
+}  // namespace
+
+QJsonArray dumpSearchSpace(const SearchSpace& space) {
+    QJsonArray parameters;
+    for (const Parameter& parameter : space.parameters) {
+        QJsonObject out{{"name", parameter.name}};
+        switch (parameter.kind) {
+            case Parameter::Kind::Constant:
+                out.insert("constant", parameter.constant);
+                break;
+            case Parameter::Kind::Sampled:
+                out.insert("domain", dumpDomain(parameter.domain));
+                break;
+            case Parameter::Kind::Group:
+                out.insert("group",
+                           parameter.group ? dumpSearchSpace(*parameter.group) : QJsonArray());
+                break;
+        }
+        if (parameter.when) {
+            out.insert("when", QJsonObject{{"path", parameter.when->path},
+                                           {"values", parameter.when->values}});
+        }
+        parameters.append(out);
+    }
+    return parameters;
+}
+
+QJsonObject dumpExperiment(const ExperimentSpec& spec, const QString& baseDir) {
+    QJsonObject env;
+    for (auto it = spec.trainable.env.begin(); it != spec.trainable.env.end(); ++it) {
+        env.insert(it.key(), it.value());
+    }
+    QJsonArray thresholds;
+    for (const StopThreshold& threshold : spec.stop.thresholds) {
+        thresholds.append(QJsonObject{{"metric", threshold.metric},
+                                      {"stop_when", threshold.atLeast ? ">=" : "<="},
+                                      {"value", threshold.value}});
+    }
+    QJsonObject stop{{"thresholds", thresholds}};
+    stop.insert("training_iteration", spec.stop.trainingIteration
+                                          ? QJsonValue(qint64(*spec.stop.trainingIteration))
+                                          : QJsonValue());
+    stop.insert("time_total_s",
+                spec.stop.timeTotalS ? QJsonValue(*spec.stop.timeTotalS) : QJsonValue());
+    return {
+        {"name", spec.name},
+        {"trainable", QJsonObject{{"command", QJsonArray::fromStringList(spec.trainable.command)},
+                                  {"working_dir", relativeTo(baseDir, spec.trainable.workingDir)},
+                                  {"env", env}}},
+        {"resources_per_trial",
+         QJsonObject{{"cpu", spec.resourcesPerTrial.cpu}, {"gpu", spec.resourcesPerTrial.gpu}}},
+        {"search_space", dumpSearchSpace(spec.searchSpace)},
+        {"num_samples", spec.numSamples},
+        {"metric", spec.metric},
+        {"mode", modeName(spec.mode)},
+        {"search", QJsonObject{{"algorithm", spec.search.name}, {"options", spec.search.options}}},
+        {"scheduler",
+         QJsonObject{{"type", spec.scheduler.name}, {"options", spec.scheduler.options}}},
+        {"stop", stop},
+        {"checkpoint", QJsonObject{{"frequency", spec.checkpoint.frequency},
+                                   {"at_end", spec.checkpoint.atEnd},
+                                   {"keep", spec.checkpoint.keep},
+                                   {"score", spec.checkpoint.score},
+                                   {"score_mode", modeName(spec.checkpoint.scoreMode)}}},
+        {"failure", QJsonObject{{"max_failures", spec.failure.maxFailures},
+                                {"fail_fast", spec.failure.failFast},
+                                {"heartbeat_timeout_s", spec.failure.heartbeatTimeoutS}}},
+        {"max_concurrent_trials", spec.maxConcurrentTrials},
+        // uint64 does not fit a JSON number exactly; a string keeps every digit.
+        {"seed", spec.seedGiven ? QJsonValue(QString::number(spec.seed)) : QJsonValue()},
+        {"cluster", relativeTo(baseDir, spec.cluster)},
+    };
+}
+
+QString toGoldenText(const QJsonObject& object) {
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented));
+}
+
+}  // namespace tunedeck::testing

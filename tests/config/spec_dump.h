@@ -1,0 +1,21 @@
+// A canonical JSON rendering of a loaded experiment, for golden files: every field a user can
+// set, with paths below `baseDir` shown relative to it so the files are machine-independent.
+// Pure functions; thread-safe.
+#pragma once
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+
+#include "core/experiment_spec.h"
+#include "core/search_space.h"
+
+namespace tunedeck::testing {
+
+QJsonObject dumpExperiment(const ExperimentSpec& spec, const QString& baseDir);
+// Parameters in the order written: name, then constant / domain / group, and when.
+QJsonArray dumpSearchSpace(const SearchSpace& space);
+// The document as indented text, ending with a newline.
+QString toGoldenText(const QJsonObject& object);
+
+}  // namespace tunedeck::testing

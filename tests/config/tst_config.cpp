@@ -1,0 +1,494 @@
+// The experiment loader: golden files for every accepted shape and every reported mistake,
+// and focused tests of the rules a user relies on (argv splitting, stop directions, paths).
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "config/command_line.h"
+#include "config/experiment_loader.h"
+#include "spec_dump.h"
+
+using namespace tunedeck;
+
+namespace {
+
+QString goldenDir() {
+    return QDir::cleanPath(QStringLiteral(TUNEDECK_TEST_DATA_DIR "/golden"));
+}
+
+QString readText(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+bool writeText(const QString& path, const QString& text) {
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+           file.write(text.toUtf8()) == text.toUtf8().size();
+}
+
+// What a golden case produces: the error text, or the canonical dump of what was loaded. Paths
+// are shown relative to the golden folder so the files do not depend on the checkout's place.
+QString goldenOutput(const QString& input) {
+    QString text;
+    if (input.endsWith(QLatin1String(".json"))) {
+        SearchSpace space;
+        const Status status = loadNniSearchSpace(input, &space);
+        text = status.isOk()
+                   ? testing::toGoldenText({{"search_space", testing::dumpSearchSpace(space)}})
+                   : status.message() + QLatin1Char('\n');
+    } else {
+        ExperimentSpec spec;
+        const Status status = loadExperimentFile(input, &spec);
+        text = status.isOk() ? testing::toGoldenText(testing::dumpExperiment(spec, goldenDir()))
+                             : status.message() + QLatin1Char('\n');
+    }
+    return text.replace(goldenDir() + QLatin1Char('/'), QString());
+}
+
+// Loads `yaml` as if it were a file in the golden folder (so `data/` paths resolve).
+Status loadInline(const QString& yaml, ExperimentSpec* spec) {
+    return loadExperimentText(yaml, goldenDir() + QStringLiteral("/inline.yaml"), spec);
+}
+
+// 1-based line and column of the first occurrence of `needle` in `text`.
+std::pair<int, int> positionOf(const QString& text, const QString& needle) {
+    const qsizetype offset = text.indexOf(needle);
+    if (offset < 0) {
+        return {0, 0};
+    }
+    const qsizetype lineStart = text.lastIndexOf(QLatin1Char('\n'), offset) + 1;
+    return {int(text.left(offset).count(QLatin1Char('\n'))) + 1, int(offset - lineStart) + 1};
+}
+
+}  // namespace
+
+class TestConfig : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void golden_data();
+    void golden();
+    void goldenFolderCoversEveryKindOfCase();
+    void schemaExampleLoads();
+
+    void fullExampleFillsEverySection();
+    void locationsPointWhereKeysAreWritten();
+    void columnsCountCharactersNotBytes();
+    void problemsAreAllListedInFileOrder();
+    void failedLoadLeavesTheSpecUntouched();
+    void missingFileIsNotFound();
+    void yamlSyntaxErrorIsLocatedOneBased();
+
+    void commandSplitting_data();
+    void commandSplitting();
+    void commandSplittingRejectsUnterminatedQuotes_data();
+    void commandSplittingRejectsUnterminatedQuotes();
+    void commandStringKeepsQuotedArgumentsWhole();
+
+    void stopDirections_data();
+    void stopDirections();
+    void checkpointScoreDefaultsToTheMetric();
+
+    void relativeWorkingDirIsResolvedFromTheFilesFolder();
+    void relativeProgramIsResolvedInWorkingDir();
+    void programIsLookedUpInTheTrainablesPath();
+
+    void nniNamedChoiceOptionsBecomeGroups();
+    void nniSyntaxErrorPointsAtLineAndColumn();
+    void nniUnsupportedTypeNamesTheParameter();
+};
+
+void TestConfig::golden_data() {
+    QTest::addColumn<QString>("input");
+    const QDir dir(goldenDir());
+    for (const QString& name : dir.entryList({QStringLiteral("*.yaml"), QStringLiteral("*.json")},
+                                             QDir::Files, QDir::Name)) {
+        QTest::newRow(qPrintable(name)) << dir.filePath(name);
+    }
+}
+
+void TestConfig::golden() {
+    QFETCH(QString, input);
+    const QString expectedPath =
+        input.section(QLatin1Char('.'), 0, -2) + QStringLiteral(".expected");
+    const QString actual = goldenOutput(input);
+    if (qEnvironmentVariableIsSet("TUNEDECK_UPDATE_GOLDEN")) {
+        QVERIFY(writeText(expectedPath, actual));
+        QSKIP("expected output rewritten; review the diff before committing it");
+    }
+    QVERIFY2(QFile::exists(expectedPath),
+             qPrintable(QStringLiteral("%1 is missing; run with TUNEDECK_UPDATE_GOLDEN=1 and "
+                                       "review what it wrote")
+                            .arg(expectedPath)));
+    const QString expected = readText(expectedPath);
+    if (actual != expected) {
+        qWarning().noquote() << "\n--- expected\n" << expected << "--- actual\n" << actual;
+    }
+    QCOMPARE(actual, expected);
+}
+
+void TestConfig::goldenFolderCoversEveryKindOfCase() {
+    const QDir dir(goldenDir());
+    const QStringList bad = dir.entryList({QStringLiteral("bad_*.yaml")}, QDir::Files);
+    const QStringList valid = dir.entryList({QStringLiteral("*.yaml")}, QDir::Files);
+    QVERIFY2(bad.size() >= 20, "at least 20 invalid experiment files");
+    QVERIFY(valid.size() - bad.size() >= 5);
+    for (const QString& name : bad) {
+        QVERIFY2(!readText(dir.filePath(name.chopped(5) + ".expected")).startsWith('{'),
+                 qPrintable(name + " should be rejected"));
+    }
+}
+
+void TestConfig::schemaExampleLoads() {
+    // The reference opens with an example users will copy; it must stay valid.
+    const QString schema = readText(TUNEDECK_SOURCE_DIR "/engine/config/SCHEMA.md");
+    const qsizetype start = schema.indexOf("```yaml\n");
+    QVERIFY(start >= 0);
+    const qsizetype end = schema.indexOf("```", start + 8);
+    const QString example = schema.mid(start + 8, end - start - 8);
+    if (QStandardPaths::findExecutable("python3").isEmpty()) {
+        QSKIP("the example runs python3, which is not installed here");
+    }
+    ExperimentSpec spec;
+    const Status status = loadInline(example, &spec);
+    QVERIFY2(status.isOk(), qPrintable(status.message()));
+    QCOMPARE(spec.name, QStringLiteral("quickstart"));
+    QCOMPARE(spec.stop.thresholds.front().atLeast, false);  // loss: 0.05 with mode: min
+}
+
+void TestConfig::fullExampleFillsEverySection() {
+    const QString path = goldenDir() + QStringLiteral("/full.yaml");
+    ExperimentSpec spec;
+    const Status status = loadExperimentFile(path, &spec);
+    QVERIFY2(status.isOk(), qPrintable(status.message()));
+    QCOMPARE(spec.name, QStringLiteral("full-example"));
+    QCOMPARE(spec.sourceFile, path);
+    QCOMPARE(spec.sourceText, readText(path));
+    QCOMPARE(spec.trainable.workingDir, goldenDir() + QStringLiteral("/data"));
+    QVERIFY(QDir::isAbsolutePath(spec.trainable.workingDir));
+    QCOMPARE(spec.trainable.env.value("OMP_NUM_THREADS"), QStringLiteral("1"));
+    QCOMPARE(spec.trainable.env.value("RATE"), QStringLiteral("1.0e-4"));  // as written
+    QCOMPARE(spec.resourcesPerTrial.gpu, 0.25);
+    QCOMPARE(spec.numSamples, 10);
+    QCOMPARE(spec.mode, MetricMode::Min);
+    QCOMPARE(spec.seed, std::uint64_t(18446744073709551615ULL));
+    QVERIFY(spec.seedGiven);
+    QCOMPARE(spec.cluster, goldenDir() + QStringLiteral("/data/cluster.yaml"));
+    QCOMPARE(spec.searchSpace.parameters.size(), size_t(14));
+    QCOMPARE(spec.search.options.value("points_to_evaluate").toArray().size(), 1);
+    QCOMPARE(spec.stop.trainingIteration, std::optional<std::int64_t>(20));
+    QCOMPARE(spec.stop.timeTotalS, std::optional<double>(600));
+    QCOMPARE(spec.checkpoint.score, QStringLiteral("accuracy"));
+    QCOMPARE(spec.checkpoint.scoreMode, MetricMode::Max);
+    QCOMPARE(spec.failure.maxFailures, 2);
+    QCOMPARE(spec.maxConcurrentTrials, 4);
+}
+
+void TestConfig::locationsPointWhereKeysAreWritten() {
+    const QString path = goldenDir() + QStringLiteral("/full.yaml");
+    ExperimentSpec spec;
+    QVERIFY(loadExperimentFile(path, &spec).isOk());
+    const QString text = spec.sourceText;
+    const auto expectAt = [&](const QString& key, const QString& needle) {
+        const auto [line, column] = positionOf(text, needle);
+        const SourceLocation location = spec.locations.value(key);
+        QVERIFY2(location.isKnown(), qPrintable(key + " has no location"));
+        QCOMPARE(location.file, path);
+        QCOMPARE(std::pair(location.line, location.column), std::pair(line, column));
+    };
+    expectAt("metric", "metric:");
+    expectAt("trainable.command", "command:");
+    expectAt("search_space.lr", "lr: {loguniform");
+    expectAt("search_space.net.layers", "layers:");
+    expectAt("search_space.model.depth", "depth: {choice");
+    expectAt("search.algorithm", "algorithm:");
+    expectAt("stop.loss", "loss: 0.05");
+    expectAt("cluster", "cluster:");
+    // Parameters carry their own location, for messages the runtime prints later.
+    QCOMPARE(spec.searchSpace.parameters.front().location.line, positionOf(text, "lr: {").first);
+}
+
+void TestConfig::columnsCountCharactersNotBytes() {
+    ExperimentSpec spec;
+    const Status status = loadInline(
+        "name: x\ntrainable: {command: sh}\nsearch_space: {\"é\": 1, lr: {uniform: [1, 0]}}\n",
+        &spec);
+    QVERIFY(!status.isOk());
+    // "search_space: {"é": 1, " is 23 characters but 24 bytes.
+    QVERIFY2(status.message().startsWith(goldenDir() + "/inline.yaml:3:24: search_space.lr: "),
+             qPrintable(status.message()));
+}
+
+void TestConfig::problemsAreAllListedInFileOrder() {
+    ExperimentSpec spec;
+    const Status status = loadInline(
+        "num_sample: 3\n"  // line 1: unknown key (found first)
+        "name: ok\n"
+        "trainable: {command: 'sh run {missing}'}\n"  // line 3: placeholder (found last)
+        "resources_per_trial: {cpu: 0}\n"             // line 4
+        "mode: up\n",                                 // line 5
+        &spec);
+    QCOMPARE(status.code(), Status::Code::InvalidArgument);
+    const QStringList lines = status.message().split('\n');
+    QCOMPARE(lines.size(), 4);
+    const QRegularExpression linePrefix(QStringLiteral("^.*inline\\.yaml:(\\d+):\\d+: "));
+    QList<int> numbers;
+    for (const QString& line : lines) {
+        const auto match = linePrefix.match(line);
+        QVERIFY2(match.hasMatch(), qPrintable(line));
+        numbers << match.captured(1).toInt();
+    }
+    QCOMPARE(numbers, (QList<int>{1, 3, 4, 5}));
+    QVERIFY(lines[0].contains("num_sample: unknown key (did you mean 'num_samples'?)"));
+    QVERIFY(lines[1].contains("'{missing}' names no parameter"));
+}
+
+void TestConfig::failedLoadLeavesTheSpecUntouched() {
+    ExperimentSpec spec;
+    spec.name = QStringLiteral("before");
+    spec.numSamples = 7;
+    QVERIFY(!loadInline("name: after\nnum_samples: 3\n", &spec).isOk());
+    QCOMPARE(spec.name, QStringLiteral("before"));
+    QCOMPARE(spec.numSamples, 7);
+}
+
+void TestConfig::missingFileIsNotFound() {
+    ExperimentSpec spec;
+    const Status status = loadExperimentFile(goldenDir() + "/no_such_file.yaml", &spec);
+    QCOMPARE(status.code(), Status::Code::NotFound);
+    QVERIFY(status.message().contains("no_such_file.yaml"));
+}
+
+void TestConfig::yamlSyntaxErrorIsLocatedOneBased() {
+    ExperimentSpec spec;
+    // The tab on line 3 is illegal indentation; yaml-cpp counts from 0, users from 1.
+    const Status status = loadInline("name: x\ntrainable:\n\tcommand: sh\n", &spec);
+    QVERIFY(!status.isOk());
+    QVERIFY2(status.message().startsWith(goldenDir() + "/inline.yaml:3:"),
+             qPrintable(status.message()));
+    QVERIFY(status.message().contains("invalid YAML"));
+}
+
+void TestConfig::commandSplitting_data() {
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QStringList>("argv");
+    QTest::newRow("plain") << "python3 train.py --lr {lr}"
+                           << QStringList{"python3", "train.py", "--lr", "{lr}"};
+    QTest::newRow("blanks collapse") << "  a \t b\n c  " << QStringList{"a", "b", "c"};
+    QTest::newRow("single quotes keep everything")
+        << R"(sh -c 'echo "$HOME" \n {x}')" << QStringList{"sh", "-c", R"(echo "$HOME" \n {x})"};
+    QTest::newRow("double quotes with escapes")
+        << R"(say "a \"quoted\" \\ \$x \y")" << QStringList{"say", R"(a "quoted" \ $x \y)"};
+    QTest::newRow("backslash escapes a blank")
+        << R"(run my\ file)" << QStringList{"run", "my file"};
+    QTest::newRow("empty quotes are an argument") << "run '' \"\"" << QStringList{"run", "", ""};
+    QTest::newRow("adjacent parts join") << R"(a"b"'c'd)" << QStringList{"abcd"};
+    QTest::newRow("nothing is expanded")
+        << "echo $HOME ~ *.py {a,b} $(id)"
+        << QStringList{"echo", "$HOME", "~", "*.py", "{a,b}", "$(id)"};
+    QTest::newRow("placeholder inside quotes")
+        << "--tag='{name} run'" << QStringList{"--tag={name} run"};
+}
+
+void TestConfig::commandSplitting() {
+    QFETCH(QString, command);
+    QFETCH(QStringList, argv);
+    QString error;
+    const auto split = splitCommandLine(command, &error);
+    QVERIFY2(split.has_value(), qPrintable(error));
+    QCOMPARE(*split, argv);
+}
+
+void TestConfig::commandSplittingRejectsUnterminatedQuotes_data() {
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QString>("problem");
+    QTest::newRow("single") << "echo 'oops"
+                            << "unterminated single quote";
+    QTest::newRow("double") << "echo \"oops \\\""
+                            << "unterminated double quote";
+    QTest::newRow("trailing backslash") << "echo oops\\"
+                                        << "lone backslash";
+}
+
+void TestConfig::commandSplittingRejectsUnterminatedQuotes() {
+    QFETCH(QString, command);
+    QFETCH(QString, problem);
+    QString error;
+    QVERIFY(!splitCommandLine(command, &error).has_value());
+    QVERIFY2(error.contains(problem), qPrintable(error));
+}
+
+void TestConfig::commandStringKeepsQuotedArgumentsWhole() {
+    ExperimentSpec spec;
+    const Status status = loadInline(
+        "name: q\n"
+        "trainable: {command: \"sh -c 'python3 train.py --lr \\\"$0\\\"' '{lr}'\"}\n"
+        "search_space: {lr: {uniform: [0, 1]}}\n",
+        &spec);
+    QVERIFY2(status.isOk(), qPrintable(status.message()));
+    QCOMPARE(spec.trainable.command,
+             (QStringList{"sh", "-c", "python3 train.py --lr \"$0\"", "{lr}"}));
+}
+
+void TestConfig::stopDirections_data() {
+    QTest::addColumn<QString>("objective");
+    QTest::addColumn<QString>("stop");
+    QTest::addColumn<bool>("atLeast");
+    QTest::newRow("own metric, min: at most") << "metric: loss\nmode: min\n"
+                                              << "loss: 0.05" << false;
+    QTest::newRow("own metric, max: at least") << "metric: loss\nmode: max\n"
+                                               << "loss: 0.05" << true;
+    QTest::newRow("own metric, default mode") << "metric: loss\n"
+                                              << "loss: 0.05" << true;
+    QTest::newRow("other metric, min: at least") << "metric: loss\nmode: min\n"
+                                                 << "acc: 0.9" << true;
+    QTest::newRow("no metric: at least") << ""
+                                         << "loss: 0.05" << true;
+    QTest::newRow("explicit >= wins") << "metric: loss\nmode: min\n"
+                                      << "loss: {\">=\": 5}" << true;
+    QTest::newRow("explicit <= wins") << "metric: acc\nmode: max\n"
+                                      << "acc: {\"<=\": 0.1}" << false;
+}
+
+void TestConfig::stopDirections() {
+    QFETCH(QString, objective);
+    QFETCH(QString, stop);
+    QFETCH(bool, atLeast);
+    ExperimentSpec spec;
+    const Status status = loadInline(
+        "name: s\ntrainable: {command: sh}\n" + objective + "stop: {" + stop + "}\n", &spec);
+    QVERIFY2(status.isOk(), qPrintable(status.message()));
+    QCOMPARE(spec.stop.thresholds.size(), size_t(1));
+    QCOMPARE(spec.stop.thresholds.front().atLeast, atLeast);
+}
+
+void TestConfig::checkpointScoreDefaultsToTheMetric() {
+    ExperimentSpec spec;
+    QVERIFY(
+        loadInline("name: c\ntrainable: {command: sh}\nmetric: loss\nmode: min\n", &spec).isOk());
+    QCOMPARE(spec.checkpoint.score, QStringLiteral("loss"));
+    QCOMPARE(spec.checkpoint.scoreMode, MetricMode::Min);
+
+    QVERIFY(loadInline("name: c\ntrainable: {command: sh}\nmetric: loss\nmode: min\n"
+                       "checkpoint: {score: accuracy}\n",
+                       &spec)
+                .isOk());
+    QCOMPARE(spec.checkpoint.score, QStringLiteral("accuracy"));
+    QCOMPARE(spec.checkpoint.scoreMode, MetricMode::Max);
+}
+
+void TestConfig::relativeWorkingDirIsResolvedFromTheFilesFolder() {
+    QTemporaryDir root;
+    QVERIFY(root.isValid());
+    QVERIFY(QDir(root.path()).mkpath("experiments"));
+    QVERIFY(QDir(root.path()).mkpath("code/src"));
+    QVERIFY(writeText(root.filePath("experiments/a.yaml"),
+                      "name: a\ntrainable: {command: sh, working_dir: ../code/src}\n"));
+    QVERIFY(writeText(root.filePath("experiments/b.yaml"), "name: b\ntrainable: {command: sh}\n"));
+    QVERIFY(writeText(root.filePath("experiments/c.yaml"),
+                      "name: c\ntrainable: {command: sh, working_dir: src}\n"));
+
+    // Loaded through a path relative to the current folder, as the CLI receives it.
+    const QString previous = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(root.path()));
+    ExperimentSpec a;
+    ExperimentSpec b;
+    ExperimentSpec c;
+    const Status statusA = loadExperimentFile("experiments/a.yaml", &a);
+    const Status statusB = loadExperimentFile("experiments/b.yaml", &b);
+    const Status statusC = loadExperimentFile("experiments/c.yaml", &c);
+    QVERIFY(QDir::setCurrent(previous));
+
+    QVERIFY2(statusA.isOk(), qPrintable(statusA.message()));
+    QCOMPARE(a.trainable.workingDir, QDir::cleanPath(root.path() + "/code/src"));
+    QCOMPARE(a.sourceFile, QDir::cleanPath(root.path() + "/experiments/a.yaml"));
+    QVERIFY2(statusB.isOk(), qPrintable(statusB.message()));
+    QCOMPARE(b.trainable.workingDir, QDir::cleanPath(root.path() + "/experiments"));
+    // Not relative to the current folder (where code/src... has no src/).
+    QVERIFY(!statusC.isOk());
+    QVERIFY2(statusC.message().startsWith("experiments/c.yaml:2:"), qPrintable(statusC.message()));
+    QVERIFY(statusC.message().contains("trainable.working_dir: 'src' does not exist"));
+}
+
+void TestConfig::relativeProgramIsResolvedInWorkingDir() {
+    ExperimentSpec spec;
+    // data/train.sh is executable: found from working_dir, not from the YAML's folder.
+    QVERIFY(
+        loadInline("name: p\ntrainable: {command: ./train.sh, working_dir: data}\n", &spec).isOk());
+    const Status status = loadInline("name: p\ntrainable: {command: ./train.sh}\n", &spec);
+    QVERIFY(!status.isOk());
+    QVERIFY2(status.message().endsWith("trainable.command: './train.sh' not found in working_dir"),
+             qPrintable(status.message()));
+    QVERIFY(loadInline("name: p\ntrainable: {command: data/train.sh}\n", &spec).isOk());
+}
+
+void TestConfig::programIsLookedUpInTheTrainablesPath() {
+    QTemporaryDir bin;
+    QVERIFY(bin.isValid());
+    const QString program = bin.filePath("tunedeck-test-trainer");
+    QVERIFY(writeText(program, "#!/bin/sh\nexit 0\n"));
+    QVERIFY(QFile::setPermissions(program, QFile::ReadOwner | QFile::ExeOwner));
+    ExperimentSpec spec;
+    const Status without =
+        loadInline("name: p\ntrainable: {command: tunedeck-test-trainer}\n", &spec);
+    QVERIFY(without.message().endsWith("'tunedeck-test-trainer' not found in working_dir or PATH"));
+    const Status with = loadInline(
+        "name: p\ntrainable: {command: tunedeck-test-trainer, env: {PATH: '" + bin.path() + "'}}\n",
+        &spec);
+    QVERIFY2(with.isOk(), qPrintable(with.message()));
+}
+
+void TestConfig::nniNamedChoiceOptionsBecomeGroups() {
+    SearchSpace space;
+    const Status status = loadNniSearchSpace(goldenDir() + "/nni_valid.json", &space);
+    QVERIFY2(status.isOk(), qPrintable(status.message()));
+    QStringList names;
+    for (const Parameter& parameter : space.parameters) {
+        names << parameter.name;
+    }
+    QCOMPARE(names, (QStringList{"lr", "batch_size", "epochs", "dropout", "conv"}));  // as written
+    const Parameter& epochs = space.parameters[2];
+    QCOMPARE(epochs.domain.kind, DomainKind::RandInt);
+    QCOMPARE(epochs.domain.high, 10.0);  // NNI's upper bound is exclusive, as randint's
+    const Domain& conv = space.parameters[4].domain;
+    QCOMPARE(conv.options.size(), size_t(3));
+    QVERIFY(conv.options[0].group);
+    const SearchSpace& small = *conv.options[0].group;
+    QCOMPARE(small.parameters[0].name, QStringLiteral("_name"));
+    QCOMPARE(small.parameters[0].constant, QJsonValue("small"));
+    QCOMPARE(small.parameters[1].kind, Parameter::Kind::Sampled);
+    QVERIFY(!conv.options[2].group);  // {"_name": "none"} holds nothing to sample
+    QCOMPARE(epochs.location.line, 4);
+}
+
+void TestConfig::nniSyntaxErrorPointsAtLineAndColumn() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("space.json");
+    QVERIFY(writeText(path, "{\n  \"lr\": {\"_type\": \"uniform\",\n   \"_value\": [0, 1],}\n}\n"));
+    SearchSpace space;
+    const Status status = loadNniSearchSpace(path, &space);
+    QVERIFY(!status.isOk());
+    QVERIFY2(status.message().startsWith(path + ":3:"), qPrintable(status.message()));
+    QVERIFY(status.message().contains("invalid JSON"));
+}
+
+void TestConfig::nniUnsupportedTypeNamesTheParameter() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("space.json");
+    QVERIFY(writeText(path,
+                      "{\"a\": {\"_type\": \"uniform\", \"_value\": [0, 1]},\n"
+                      " \"sigma\": {\"_type\": \"qlognormal\", \"_value\": [0, 1, 1]}}\n"));
+    SearchSpace space;
+    const Status status = loadNniSearchSpace(path, &space);
+    QVERIFY(!status.isOk());
+    QVERIFY2(
+        status.message().startsWith(path + ":2:12: sigma: _type 'qlognormal' is not supported"),
+        qPrintable(status.message()));
+}
+
+QTEST_GUILESS_MAIN(TestConfig)
+#include "tst_config.moc"

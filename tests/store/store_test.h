@@ -1,0 +1,48 @@
+// Tests of engine/store on real SQLite files in temporary folders. The slots are implemented in
+// one file per theme: records, queries, schema, failures.
+#pragma once
+
+#include <QObject>
+
+class StoreTest : public QObject {
+    Q_OBJECT
+
+  private slots:
+    // store_records_test.cpp
+    void experimentRoundTrips();
+    void trialsRoundTripAndUpdateInPlace();
+    void resultsAndEventsShareOneIncreasingSeq();
+    void seqContinuesAfterReopen();
+    void seqIsNotReusedAfterDeletingTheNewestResults();
+    void checkpointsRoundTrip();
+    void flushMakesWritesVisibleToAReadOnlyStore();
+    void writesAreCommittedWithoutAFlush();
+    void deleteResultsAfterIsOrderedWithOtherWrites();
+    void resultOfAnUnsavedTrialIsRefused();
+    void readOnlyStoreDropsWrites();
+
+    // store_queries_test.cpp
+    void trialScoresRankByScopeAndMode_data();
+    void trialScoresRankByScopeAndMode();
+    void trialScoresSkipNonNumericValues();
+    void trialScoresFindKeysWithDotsAndQuotes();
+    void resultKeysAreDistinctAndSorted();
+
+    // store_schema_test.cpp
+    void newFileGetsTheCurrentSchemaInWalMode();
+    void reopeningKeepsEverything();
+    void newerSchemaIsRefusedAndLeftUntouched();
+    void migrationsRunStepByStep();
+    void failedMigrationStepLeavesThePreviousVersion();
+    void garbageFileIsReportedAsCorrupt();
+    void readOnlyOpenOfMissingFileIsNotFound();
+    void openInAMissingFolderIsAnIoError();
+    void readOnlyOpenWorksInAReadOnlyFolder();
+    void readOnlyFolderWithUncheckpointedWalShowsAllCommits();
+
+    // store_failures_test.cpp
+    void fileSizeLimitGivesStickyErrorAndKeepsCommittedData();
+    void fullDiskGivesStickyErrorAndKeepsCommittedData();
+    void killedWriterLeavesAConsistentPrefix();
+    void throughput();
+};

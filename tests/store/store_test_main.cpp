@@ -1,0 +1,5 @@
+#include <QTest>
+
+#include "store_test.h"
+
+QTEST_GUILESS_MAIN(StoreTest)

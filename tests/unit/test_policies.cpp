@@ -1,0 +1,138 @@
+// Retry policy on trial failure and checkpoint retention.
+#include <QTest>
+
+#include "core/checkpoint_policy.h"
+#include "core/failure_policy.h"
+
+using namespace tunedeck;
+
+Q_DECLARE_METATYPE(tunedeck::FailureCause)
+Q_DECLARE_METATYPE(tunedeck::FailureAction)
+
+namespace {
+
+CheckpointRecord checkpoint(std::int64_t id, std::int64_t iteration,
+                            const QJsonObject& result = {}) {
+    return {id, iteration, result};
+}
+
+std::vector<std::int64_t> sorted(std::vector<std::int64_t> ids) {
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+}  // namespace
+
+class TestPolicies : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void failureDecisions_data() {
+        QTest::addColumn<int>("maxFailures");
+        QTest::addColumn<bool>("failFast");
+        QTest::addColumn<FailureCause>("cause");
+        QTest::addColumn<int>("failuresSoFar");
+        QTest::addColumn<FailureAction>("action");
+        QTest::addColumn<bool>("counts");
+        using C = FailureCause;
+        using A = FailureAction;
+        QTest::newRow("default gives up at once")
+            << 0 << false << C::TrialCrashed << 0 << A::GiveUp << true;
+        QTest::newRow("retry while budget left")
+            << 3 << false << C::TrialCrashed << 2 << A::Retry << true;
+        QTest::newRow("budget spent") << 3 << false << C::TrialHung << 3 << A::GiveUp << true;
+        QTest::newRow("unlimited")
+            << -1 << false << C::ProtocolViolation << 1000 << A::Retry << true;
+        QTest::newRow("fail fast")
+            << 5 << true << C::TrialCrashed << 0 << A::StopExperiment << true;
+        QTest::newRow("node lost never counts")
+            << 0 << false << C::NodeLost << 0 << A::Retry << false;
+        QTest::newRow("node lost beats fail fast")
+            << 0 << true << C::NodeLost << 9 << A::Retry << false;
+    }
+    void failureDecisions() {
+        QFETCH(int, maxFailures);
+        QFETCH(bool, failFast);
+        QFETCH(FailureCause, cause);
+        QFETCH(int, failuresSoFar);
+        QFETCH(FailureAction, action);
+        QFETCH(bool, counts);
+        FailureSpec spec;
+        spec.maxFailures = maxFailures;
+        spec.failFast = failFast;
+        const FailureDecision decision = decideOnFailure(spec, cause, failuresSoFar);
+        QCOMPARE(decision.action, action);
+        QCOMPARE(decision.counts, counts);
+    }
+
+    void checkpointRequestedEveryFrequencyIterations() {
+        CheckpointSpec spec;
+        QVERIFY(!shouldRequestCheckpoint(spec, 5));
+        spec.frequency = 5;
+        QVERIFY(!shouldRequestCheckpoint(spec, 4));
+        QVERIFY(shouldRequestCheckpoint(spec, 5));
+        QVERIFY(shouldRequestCheckpoint(spec, 10));
+        QVERIFY(!shouldRequestCheckpoint(spec, 11));
+    }
+
+    void keepZeroKeepsEverything() {
+        CheckpointSpec spec;
+        QVERIFY(checkpointsToDelete(spec, {checkpoint(1, 1), checkpoint(2, 2)}, {}).empty());
+    }
+
+    void keepLatestWithoutAScore() {
+        CheckpointSpec spec;
+        spec.keep = 2;
+        const std::vector<CheckpointRecord> all{checkpoint(1, 10), checkpoint(2, 20),
+                                                checkpoint(3, 30), checkpoint(4, 40)};
+        QCOMPARE(sorted(checkpointsToDelete(spec, all, {})), (std::vector<std::int64_t>{1, 2}));
+    }
+
+    void keepBestByScoreMaxPlusTheLatest() {
+        CheckpointSpec spec;
+        spec.keep = 1;
+        spec.score = "accuracy";
+        spec.scoreMode = MetricMode::Max;
+        const std::vector<CheckpointRecord> all{
+            checkpoint(1, 1, {{"accuracy", 0.5}}), checkpoint(2, 2, {{"accuracy", 0.9}}),
+            checkpoint(3, 3, {{"accuracy", 0.7}}), checkpoint(4, 4, {{"accuracy", 0.6}})};
+        // 2 is the best, 4 the latest (what a retry resumes from).
+        QCOMPARE(sorted(checkpointsToDelete(spec, all, {})), (std::vector<std::int64_t>{1, 3}));
+    }
+
+    void keepBestByScoreMin() {
+        CheckpointSpec spec;
+        spec.keep = 2;
+        spec.score = "loss";
+        spec.scoreMode = MetricMode::Min;
+        const std::vector<CheckpointRecord> all{
+            checkpoint(1, 1, {{"loss", 0.3}}), checkpoint(2, 2, {{"loss", 0.9}}),
+            checkpoint(3, 3, {{"loss", 0.1}}), checkpoint(4, 4, {{"loss", 0.5}}),
+            checkpoint(5, 5, {{"loss", 0.8}})};
+        QCOMPARE(sorted(checkpointsToDelete(spec, all, {})), (std::vector<std::int64_t>{2, 4}));
+    }
+
+    void pinnedCheckpointsAreKept() {
+        CheckpointSpec spec;
+        spec.keep = 1;
+        const std::vector<CheckpointRecord> all{checkpoint(1, 1), checkpoint(2, 2),
+                                                checkpoint(3, 3)};
+        QCOMPARE(sorted(checkpointsToDelete(spec, all, {1})), (std::vector<std::int64_t>{2}));
+    }
+
+    void missingScoreRanksLowest() {
+        CheckpointSpec spec;
+        spec.keep = 2;
+        spec.score = "loss";
+        spec.scoreMode = MetricMode::Min;
+        const std::vector<CheckpointRecord> all{
+            checkpoint(1, 1, {{"loss", 5.0}}), checkpoint(2, 2, {}),
+            checkpoint(3, 3, {{"loss", "nan"}}), checkpoint(4, 4, {{"loss", 9.0}}),
+            checkpoint(5, 5, {{"accuracy", 1.0}})};
+        // Kept: 1 and 4 (the only scored ones) and 5 (the latest).
+        QCOMPARE(sorted(checkpointsToDelete(spec, all, {})), (std::vector<std::int64_t>{2, 3}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPolicies)
+#include "test_policies.moc"

@@ -1,0 +1,227 @@
+// Trials that fail or must be stopped: every failure is an event about the trial, never a dead
+// worker, and no trial process outlives its worker.
+#include <signal.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonObject>
+#include <QTest>
+
+#include "worker_session.h"
+#include "worker_test.h"
+
+using namespace worker_test;
+
+namespace {
+
+QStringList shell(const QString& script) {
+    return {QStringLiteral("sh"), QStringLiteral("-c"), script};
+}
+
+// A trial that says it is ready, then sleeps; SIGTERM ends it (exec: the shell is the sleep).
+const char* kCooperative = "echo '{\"type\":\"log\",\"message\":\"ready\"}' >&4; exec sleep 60";
+
+// Whether no process of the group runs any more (zombies waiting for init do not run).
+bool groupGone(qint64 pgid) {
+    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        const QString stat = readFile(QStringLiteral("/proc/%1/stat").arg(entry));
+        const qsizetype close = stat.lastIndexOf(')');
+        if (close < 0) {
+            continue;
+        }
+        // After the command's ")": state, ppid, pgrp.
+        const QStringList fields = stat.mid(close + 2).split(' ');
+        if (fields.size() > 2 && fields[2].toLongLong() == pgid &&
+            fields[0] != QLatin1String("Z")) {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+void WorkerTest::missingCommandExitsWith127() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const QString t = QStringLiteral("nocmd");
+    worker.send(
+        startOp(t, {QStringLiteral("tunedeck-no-such-command"), QStringLiteral("--x")}, path(t)));
+    const QJsonObject exited = worker.waitForEvent(QStringLiteral("exited"), t);
+    QCOMPARE(exited.value("code").toInt(), 127);
+    QVERIFY(exited.value("signal").isNull());
+    const QString tail = joinedTail(exited);
+    QVERIFY2(tail.contains(QStringLiteral("'tunedeck-no-such-command'")) &&
+                 tail.contains(QStringLiteral("No such file or directory")),
+             qPrintable(tail));
+    QVERIFY(worker.waitForEvent(QStringLiteral("started"), t, 0).isEmpty());
+    // The user finds the reason in the trial's own log too.
+    QVERIFY(readFile(path(t + QStringLiteral("/trial.log")))
+                .contains(QStringLiteral("tunedeck-no-such-command")));
+
+    // A path that exists but cannot run.
+    worker.send(startOp(QStringLiteral("notexec"), {trialScript(QStringLiteral("class_trial.py"))},
+                        path(QStringLiteral("notexec"))));
+    const QJsonObject denied =
+        worker.waitForEvent(QStringLiteral("exited"), QStringLiteral("notexec"));
+    QCOMPARE(denied.value("code").toInt(), 127);
+    QVERIFY2(joinedTail(denied).contains(QStringLiteral("Permission denied")),
+             qPrintable(joinedTail(denied)));
+    QVERIFY(worker.running());
+}
+
+void WorkerTest::badWorkingDirectoryExitsWith127() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const QString t = QStringLiteral("badcwd");
+    worker.send(startOp(t, {QStringLiteral("true")}, path(t), {}, path(QStringLiteral("nowhere"))));
+    const QJsonObject exited = worker.waitForEvent(QStringLiteral("exited"), t);
+    QCOMPARE(exited.value("code").toInt(), 127);
+    QVERIFY2(joinedTail(exited).contains(QStringLiteral("working directory")),
+             qPrintable(joinedTail(exited)));
+}
+
+void WorkerTest::garbageOnTheChannelFailsTheTrial() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const QString t = QStringLiteral("garbage");
+    QElapsedTimer clock;
+    clock.start();
+    worker.send(startOp(t, {trialScript(QStringLiteral("garbage.sh"))}, path(t)));
+    QVERIFY(!worker.waitForMessage(t, QStringLiteral("log")).isEmpty());
+    const QJsonObject error = worker.waitForEvent(QStringLiteral("trial_error"), t);
+    QCOMPARE(error.value("message").toString(),
+             QStringLiteral(
+                 "line 2 of the trial channel is not JSON: epoch 1: loss=0.25 (this is not JSON)"));
+    const QJsonObject exited = worker.waitForEvent(QStringLiteral("exited"), t);
+    QCOMPARE(exited.value("signal").toInt(), int(SIGKILL));
+    QVERIFY(exited.value("code").isNull());
+    QVERIFY2(clock.elapsed() < 5000, "the trial was not killed at once");
+    QVERIFY(joinedTail(exited).contains(QStringLiteral("is not JSON")));
+    QVERIFY(worker.running());
+}
+
+void WorkerTest::lineThatIsNotAnObjectFailsTheTrial() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const QString t = QStringLiteral("array");
+    worker.send(startOp(t, shell(QStringLiteral("echo '[1, 2, 3]' >&4; sleep 60")), path(t)));
+    QCOMPARE(worker.waitForEvent(QStringLiteral("trial_error"), t).value("message").toString(),
+             QStringLiteral("line 1 of the trial channel is not a JSON object: [1, 2, 3]"));
+    QCOMPARE(worker.waitForEvent(QStringLiteral("exited"), t).value("signal").toInt(),
+             int(SIGKILL));
+}
+
+void WorkerTest::hugeLineFailsTheTrialWithoutGrowingTheWorker() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const QString t = QStringLiteral("huge");
+    worker.send(startOp(t, {trialScript(QStringLiteral("huge_line.sh"))}, path(t)));
+    const QJsonObject error = worker.waitForEvent(QStringLiteral("trial_error"), t, 30000);
+    QCOMPARE(error.value("message").toString(),
+             QStringLiteral("the trial wrote a line longer than 1 MiB"));
+    QVERIFY(!worker.waitForEvent(QStringLiteral("exited"), t).isEmpty());
+    const qint64 peakKb = peakMemoryKb(worker.workerPid());
+    QVERIFY2(peakKb > 0 && peakKb < 50 * 1024,
+             qPrintable(QStringLiteral("the worker peaked at %1 KiB").arg(peakKb)));
+}
+
+void WorkerTest::killEscalatesToSigkillForAHungTrial() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const QString t = QStringLiteral("hung");
+    worker.send(startOp(t, {trialScript(QStringLiteral("ignores_sigterm.sh"))}, path(t)));
+    QVERIFY(!worker.waitForMessage(t, QStringLiteral("log")).isEmpty());
+    QElapsedTimer clock;
+    clock.start();
+    worker.send({{"op", "kill"}, {"trial", t}, {"reason", "no progress for 600 s"}});
+    const QJsonObject exited = worker.waitForEvent(QStringLiteral("exited"), t, 15000);
+    const qint64 took = clock.elapsed();
+    QCOMPARE(exited.value("signal").toInt(), int(SIGKILL));
+    QVERIFY2(took >= 4500 && took < 9000, qPrintable(QString::number(took)));
+    QVERIFY2(
+        joinedTail(exited).contains(QStringLiteral("stopping the trial: no progress for 600 s")),
+        qPrintable(joinedTail(exited)));
+}
+
+void WorkerTest::killTerminatesACooperativeTrialAtOnce() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const QString t = QStringLiteral("polite");
+    worker.send(startOp(t, shell(QString::fromLatin1(kCooperative)), path(t)));
+    QVERIFY(!worker.waitForMessage(t, QStringLiteral("log")).isEmpty());
+    QElapsedTimer clock;
+    clock.start();
+    worker.send({{"op", "kill"}, {"trial", t}, {"reason", "early stopping"}});
+    const QJsonObject exited = worker.waitForEvent(QStringLiteral("exited"), t);
+    QCOMPARE(exited.value("signal").toInt(), int(SIGTERM));
+    QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
+    // Killing a trial that has already gone is not an error.
+    worker.send({{"op", "kill"}, {"trial", t}, {"reason", "again"}});
+    worker.pump(300);
+    QVERIFY(worker.waitForEvent(QStringLiteral("error"), {}, 0).isEmpty());
+}
+
+void WorkerTest::leftoverProcessesOfATrialAreKilled() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const QString t = QStringLiteral("leaves");
+    worker.send(startOp(t, {trialScript(QStringLiteral("leaves_a_child.sh"))}, path(t)));
+    const qint64 helper = worker.waitForMessage(t, QStringLiteral("log"))
+                              .value("msg")
+                              .toObject()
+                              .value("message")
+                              .toString()
+                              .toLongLong();
+    QVERIFY(helper > 0);
+    // Its last line has no newline; it still counts.
+    QVERIFY(!worker.waitForMessage(t, QStringLiteral("done")).isEmpty());
+    QCOMPARE(worker.waitForEvent(QStringLiteral("exited"), t).value("code").toInt(-1), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(processGone(helper), 3000);
+}
+
+void WorkerTest::closingStdinStopsEveryTrial() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    worker.send(startOp(QStringLiteral("a"), {trialScript(QStringLiteral("ignores_sigterm.sh"))},
+                        path(QStringLiteral("a"))));
+    worker.send(startOp(QStringLiteral("b"), shell(QString::fromLatin1(kCooperative)),
+                        path(QStringLiteral("b"))));
+    const qint64 a = worker.waitForEvent(QStringLiteral("started"), QStringLiteral("a"))
+                         .value("pid")
+                         .toInteger();
+    const qint64 b = worker.waitForEvent(QStringLiteral("started"), QStringLiteral("b"))
+                         .value("pid")
+                         .toInteger();
+    QVERIFY(!worker.waitForMessage(QStringLiteral("a"), QStringLiteral("log")).isEmpty());
+    QVERIFY(!worker.waitForMessage(QStringLiteral("b"), QStringLiteral("log")).isEmpty());
+    QVERIFY(!processGone(a) && !processGone(b));
+
+    worker.closeInput();  // the engine died, or the SSH channel dropped
+    QVERIFY(worker.waitForExit(15000));
+    QCOMPARE(worker.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(worker.exitCode(), 0);
+    QVERIFY(processGone(a));
+    QVERIFY(processGone(b));
+    // The sleeping children of `a` too (SIGKILL takes a moment to land).
+    QTRY_VERIFY_WITH_TIMEOUT(groupGone(a) && groupGone(b), 2000);
+}
+
+void WorkerTest::shutdownReportsEveryExitThenExits() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const QString t = QStringLiteral("s1");
+    worker.send(startOp(t, shell(QString::fromLatin1(kCooperative)), path(t)));
+    QVERIFY(!worker.waitForMessage(t, QStringLiteral("log")).isEmpty());
+    // An op after shutdown is not carried out.
+    worker.sendRaw(R"({"op":"shutdown"})"
+                   "\n"
+                   R"({"op":"start","trial":"late","argv":["true"],"trial_dir":")" +
+                   path(QStringLiteral("late")).toUtf8() + "\"}\n");
+    const QJsonObject exited = worker.waitForEvent(QStringLiteral("exited"), t);
+    QCOMPARE(exited.value("signal").toInt(), int(SIGTERM));
+    QVERIFY(worker.waitForExit(10000));
+    QCOMPARE(worker.exitCode(), 0);
+    QVERIFY(worker.waitForEvent(QStringLiteral("started"), QStringLiteral("late"), 0).isEmpty());
+}
