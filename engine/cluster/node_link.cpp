@@ -53,13 +53,25 @@ void LocalNodeLink::send(const QJsonObject& message) {
     if (process_.state() == QProcess::NotRunning) {
         return;
     }
-    QByteArray line = QJsonDocument(message).toJson(QJsonDocument::Compact);
-    line.append('\n');
-    process_.write(line);
+    outbox_.append(QJsonDocument(message).toJson(QJsonDocument::Compact));
+    outbox_.append('\n');
+    if (!flushQueued_) {
+        flushQueued_ = true;
+        QMetaObject::invokeMethod(this, &LocalNodeLink::flushOutbox, Qt::QueuedConnection);
+    }
+}
+
+void LocalNodeLink::flushOutbox() {
+    flushQueued_ = false;
+    if (!outbox_.isEmpty() && process_.state() != QProcess::NotRunning) {
+        process_.write(outbox_);
+    }
+    outbox_.clear();
 }
 
 void LocalNodeLink::shutdown() {
     send(QJsonObject{{"op", "shutdown"}});
+    flushOutbox();
     process_.closeWriteChannel();
 }
 

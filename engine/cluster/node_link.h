@@ -76,10 +76,15 @@ public:
 private:
     void readAvailable();
     void readErrors();
+    // Messages are written in one system call per event-loop pass: answering a batch of reports
+    // with one write wakes the agent once instead of once per answer.
+    void flushOutbox();
 
     QString workerPath_;
     QProcess process_;
     LineFramer framer_;
+    QByteArray outbox_;
+    bool flushQueued_ = false;
     bool closedSignalled_ = false;
 };
 

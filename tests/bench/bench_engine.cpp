@@ -32,7 +32,7 @@ double median(std::vector<double> v) {
 }
 
 QString writeExperiment(const QString& dir, const QString& name, int trials, int reports,
-                        double cpu, int concurrency) {
+                        double cpu, int concurrency, int workMs = 0) {
     const QString path = dir + '/' + name + ".yaml";
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
@@ -41,7 +41,8 @@ QString writeExperiment(const QString& dir, const QString& name, int trials, int
     file.write(QStringLiteral("name: %1\n"
                               "trainable:\n  command: %2/bench_trainable\n"
                               "resources_per_trial: {cpu: %3}\n"
-                              "search_space:\n  reports: %4\n  x: {uniform: [0, 1]}\n"
+                              "search_space:\n  reports: %4\n  work_ms: %7\n"
+                              "  x: {uniform: [0, 1]}\n"
                               "num_samples: %5\nmetric: loss\nmode: min\n"
                               "max_concurrent_trials: %6\nseed: 1\n")
                    .arg(name, kBin)
@@ -49,6 +50,7 @@ QString writeExperiment(const QString& dir, const QString& name, int trials, int
                    .arg(reports)
                    .arg(trials)
                    .arg(concurrency)
+                   .arg(workMs)
                    .toUtf8());
     return path;
 }
@@ -77,12 +79,14 @@ long long sqliteCount(const QString& db, const char* sql) {
     return value;
 }
 
-void bookkeeping(const QString& dir, int trials, int repeats) {
+void bookkeeping(const QString& dir, int trials, int repeats, int workMs) {
     const std::string trainable = (kBin + "/bench_trainable").toStdString();
+    const std::string config = "{\"reports\":1,\"work_ms\":" + std::to_string(workMs) + "}";
     std::vector<double> floor, engine;
     for (int r = 0; r < repeats; ++r) {
-        floor.push_back(runFloor(trainable, "{\"reports\":1}", trials, 2));
-        const QString yaml = writeExperiment(dir, QStringLiteral("book%1").arg(r), trials, 1, 1, 2);
+        floor.push_back(runFloor(trainable, config, trials, 2));
+        const QString yaml = writeExperiment(dir, QStringLiteral("book%1-%2").arg(workMs).arg(r),
+                                             trials, 1, 1, 2, workMs);
         const ProcessStats s = runEngine({"run", yaml, "--quiet", "--results", dir + "/results"});
         if (s.exitCode != 0) {
             std::printf("engine run failed (exit %d)\n", s.exitCode);
@@ -91,13 +95,14 @@ void bookkeeping(const QString& dir, int trials, int repeats) {
         engine.push_back(s.wallSeconds);
     }
     const double f = median(floor), e = median(engine);
-    std::printf("1. Bookkeeping: %d one-report trials, 2 at a time (median of %d runs)\n", trials,
-                repeats);
+    std::printf("1. Bookkeeping: %d one-report trials of %d ms, 2 at a time (median of %d runs)\n",
+                trials, workMs, repeats);
     std::printf("   floor (plain spawn loop)   %8.2f s   %7.1f trials/s\n", f, trials / f);
     std::printf("   tunedeck-engine            %8.2f s   %7.1f trials/s\n", e, trials / e);
     std::printf("   overhead ratio             %8.2fx   (target <= 1.20x; Ray Tune's published "
-                "run: 715 s / 625 s floor = 1.14x)\n\n",
+                "run: 715 s / 625 s floor = 1.14x)\n",
                 e / f);
+    std::printf("   engine cost per trial      %8.2f ms\n\n", (e - f) * 1000.0 / trials * 2);
 }
 
 void throughput(const QString& dir, long long small, long long large) {
@@ -170,7 +175,9 @@ int main(int argc, char** argv) {
     std::printf("tunedeck engine benchmarks%s (%s)\n\n", smoke ? " (smoke sizes)" : "",
                 qPrintable(QSysInfo::prettyProductName()));
     std::fflush(stdout);
-    bookkeeping(dir.path(), smoke ? 10 : 300, smoke ? 1 : 3);
+    bookkeeping(dir.path(), smoke ? 10 : 400, smoke ? 1 : 3, 0);
+    std::fflush(stdout);
+    bookkeeping(dir.path(), smoke ? 10 : 200, smoke ? 1 : 3, 50);
     std::fflush(stdout);
     throughput(dir.path(), smoke ? 400 : 10000, smoke ? 4000 : 1000000);
     std::fflush(stdout);

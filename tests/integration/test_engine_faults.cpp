@@ -82,6 +82,7 @@ void TestEngineFaults::misbehavingTrialsFailWithAClearMessage_data() {
     QTest::newRow("string metric") << "  string_at: 2" << "score = \"high\", which is not";
     QTest::newRow("never reports") << "  hang_at: 1" << "no message from the trial for 2 s";
     QTest::newRow("100 MB line") << "  flood_at: 2" << "longer than 1 MiB";
+    QTest::newRow("garbage line") << "  garbage_at: 2" << "is not JSON";
     QTest::newRow("crash") << "  crash_at: 2\n  always_crash: true"
                            << "crashing on purpose at iteration 2";
 }

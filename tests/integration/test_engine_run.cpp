@@ -19,6 +19,8 @@ private slots:
     void trialsWaitWithAVisibleReasonWhenResourcesAreShort();
     void gridIsRepeatedNumSamplesTimes();
     void quickstartExampleRuns();
+    void sklearnExampleTrainsARealModel();
+    void anInstalledTreeFindsItsWorkerAndSdk();
 };
 
 namespace {
@@ -230,6 +232,57 @@ void TestEngineRun::quickstartExampleRuns() {
     const EngineResult best = h.run({"best", h.experimentFolder("quickstart")});
     QCOMPARE(best.exitCode, 0);
     QVERIFY2(best.out.contains("lr:") && best.out.contains("batch_size:"), qPrintable(best.out));
+}
+
+void TestEngineRun::sklearnExampleTrainsARealModel() {
+    if (QProcess::execute("/usr/bin/python3", {"-c", "import sklearn"}) != 0) {
+        QSKIP("needs Debian's python3-sklearn (scripts/test installs it)");
+    }
+    EngineHarness h;
+    // The example's own trainable, with a smaller budget.
+    const QString yaml = QStringLiteral(R"(name: digits
+trainable:
+  command: python3 train.py
+  working_dir: %1
+search_space:
+  hidden: {qrandint: [16, 64, 16]}
+  learning_rate_init: {loguniform: [1.0e-3, 1.0e-2]}
+num_samples: 2
+metric: val_accuracy
+mode: max
+stop: {training_iteration: 3}
+checkpoint: {frequency: 2, at_end: true}
+)")
+                             .arg(TUNEDECK_SOURCE_DIR "/resources/examples/sklearn-digits");
+    const EngineResult r = h.run({"run", h.writeFile("digits.yaml", yaml), "--quiet"}, 300000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+    const QJsonArray exported = h.exportJson(h.experimentFolder("digits"));
+    QCOMPARE(exported.size(), 2);
+    for (const QJsonValue& t : exported) {
+        const QJsonArray results = t.toObject().value("results").toArray();
+        QCOMPARE(results.size(), 3);
+        // A real model on real data learns: accuracy well above chance (10 classes).
+        QVERIFY(results.last().toObject().value("val_accuracy").toDouble() > 0.5);
+    }
+    // at_end: a checkpoint of the last iteration, holding the pickled model.
+    QVERIFY(QFile::exists(h.experimentFolder("digits") +
+                          "/trials/t00000/checkpoints/checkpoint_000003/model.pkl"));
+}
+
+void TestEngineRun::anInstalledTreeFindsItsWorkerAndSdk() {
+    EngineHarness h;
+    const QString prefix = h.root() + "/prefix";
+    QCOMPARE(QProcess::execute("cmake", {"--install", TUNEDECK_BUILD_DIR, "--prefix", prefix}),
+             0);
+    QVERIFY(QFile::exists(prefix + "/share/tunedeck/sdk/python/tunedeck.py"));
+    QProcess engine;
+    QProcessEnvironment env = h.environment();
+    engine.setProcessEnvironment(env);
+    engine.start(prefix + "/bin/tunedeck-engine",
+                 {"run", h.writeFile("basic.yaml", kBasic), "--quiet"});
+    QVERIFY(engine.waitForFinished(120000));
+    QVERIFY2(engine.exitCode() == 0, engine.readAllStandardOutput().constData());
+    QCOMPARE(EngineHarness::statuses(h.exportJson(h.experimentFolder("basic"))).size(), 3);
 }
 
 QTEST_GUILESS_MAIN(TestEngineRun)

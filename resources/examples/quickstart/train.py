@@ -13,7 +13,7 @@ import random
 import tunedeck
 
 FEATURES = 12
-TRAIN, VALID = 600, 300
+TRAIN, VALID = 1500, 500
 
 
 def make_data(seed=1234):

@@ -5,6 +5,7 @@
   always_crash   exit 3 at crash_at on every attempt
   nan_at         report the metric as NaN here       string_at    report the metric as a string
   flood_at       write a 100 MB line on the channel  hang_at      stop talking forever
+  garbage_at     write a line that is not JSON on the channel
   checkpoint_mb  size of each checkpoint (default: a few bytes)
   argv_value     compare with sys.argv[1] (placeholders) and report it back
 
@@ -49,6 +50,10 @@ while state["it"] < iterations:
         print("crashing on purpose at iteration %d" % it, flush=True)
         sys.exit(3)
     if it == config.get("hang_at"):
+        time.sleep(3600)
+    if it == config.get("garbage_at"):
+        write_fd = int(os.environ["TUNEDECK_CHANNEL"].split(",")[1])
+        os.write(write_fd, b"epoch 3 done, loss=0.5\n")
         time.sleep(3600)
     if it == config.get("flood_at"):
         write_fd = int(os.environ["TUNEDECK_CHANNEL"].split(",")[1])
