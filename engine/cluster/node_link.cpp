@@ -35,7 +35,7 @@ LocalNodeLink::~LocalNodeLink() {
     blockSignals(true);
     if (process_.state() != QProcess::NotRunning) {
         process_.closeWriteChannel();  // the agent kills its trials when its stdin closes
-        if (!process_.waitForFinished(3000)) {
+        if (!process_.waitForFinished(8000)) {  // the agent gives trials 5 s after SIGTERM
             process_.kill();
             process_.waitForFinished(1000);
         }

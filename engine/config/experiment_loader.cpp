@@ -203,6 +203,11 @@ class ExperimentReader {
             spec_->metric = reader_.string(*metric).value_or(QString());
         }
         if (!mode) {
+            // Ray and Optuna ask for the direction too: guessing it would silently maximise a loss.
+            if (metric) {
+                reader_.problem(metric->keyLocation, metric->path,
+                                QStringLiteral("needs mode: min or mode: max beside it"));
+            }
             return;
         }
         const auto value = readMode(reader_, *mode);

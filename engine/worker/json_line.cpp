@@ -8,18 +8,60 @@ std::string toLine(const nlohmann::json& value) {
     return line;
 }
 
-bool isJsonObject(std::string_view text) {
-    const std::string_view body = trimmed(text);
-    if (body.empty() || body.front() != '{') {
+namespace {
+
+// A SAX consumer that accepts any JSON but refuses to go deeper than its limit.
+class DepthLimitedAcceptor {
+  public:
+    using json = nlohmann::json;
+    explicit DepthLimitedAcceptor(int maxDepth) : m_maxDepth(maxDepth) {}
+
+    bool null() { return true; }
+    bool boolean(bool) { return true; }
+    bool number_integer(json::number_integer_t) { return true; }
+    bool number_unsigned(json::number_unsigned_t) { return true; }
+    bool number_float(json::number_float_t, const json::string_t&) { return true; }
+    bool string(json::string_t&) { return true; }
+    bool binary(json::binary_t&) { return true; }
+    bool key(json::string_t&) { return true; }
+    bool start_object(std::size_t) { return enter(); }
+    bool start_array(std::size_t) { return enter(); }
+    bool end_object() { return leave(); }
+    bool end_array() { return leave(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
         return false;
     }
-    // accept() is strict (nothing may follow the value) and parses with an explicit stack, so a
-    // deeply nested line cannot overflow the worker's stack.
-    return nlohmann::json::accept(body.begin(), body.end());
-}
 
-bool isJson(std::string_view text) {
-    return nlohmann::json::accept(text.begin(), text.end());
+    bool tooDeep() const { return m_tooDeep; }
+
+  private:
+    bool enter() {
+        m_tooDeep = ++m_depth > m_maxDepth;
+        return !m_tooDeep;
+    }
+    bool leave() {
+        --m_depth;
+        return true;
+    }
+
+    int m_maxDepth;
+    int m_depth = 0;
+    bool m_tooDeep = false;
+};
+
+}  // namespace
+
+LineCheck checkObjectLine(std::string_view text, int maxDepth) {
+    const std::string_view body = trimmed(text);
+    DepthLimitedAcceptor acceptor(maxDepth);
+    const bool valid = nlohmann::json::sax_parse(body.begin(), body.end(), &acceptor);
+    if (acceptor.tooDeep()) {
+        return LineCheck::TooDeep;
+    }
+    if (!valid) {
+        return LineCheck::NotJson;
+    }
+    return body.front() == '{' ? LineCheck::Object : LineCheck::NotAnObject;
 }
 
 std::string_view preview(std::string_view text, std::size_t maxBytes) {

@@ -14,12 +14,12 @@ namespace tunedeck::worker {
 // an exception, so no input can crash the worker while it reports.
 std::string toLine(const nlohmann::json& value);
 
-// Whether `text` is exactly one JSON object (whitespace around it allowed). Validates without
-// building a document: the relay embeds the trial's text as it came.
-bool isJsonObject(std::string_view text);
+enum class LineCheck { Object, NotAnObject, NotJson, TooDeep };
 
-// Whether `text` is valid JSON of any kind; tells "not JSON" from "not an object" in messages.
-bool isJson(std::string_view text);
+// Whether `text` is exactly one JSON object (whitespace around it allowed) nested at most
+// `maxDepth` levels. Validates without building a document (the relay embeds the trial's text
+// as it came) and with an explicit stack, so no line can overflow the worker's own stack.
+LineCheck checkObjectLine(std::string_view text, int maxDepth);
 
 // At most `maxBytes` of `text`, cut on a UTF-8 character boundary, for quoting in a message.
 std::string_view preview(std::string_view text, std::size_t maxBytes);

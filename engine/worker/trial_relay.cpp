@@ -50,8 +50,11 @@ bool Worker::relayLine(RunningTrial& trial, std::string_view line) {
     if (body.empty()) {
         return true;  // a stray blank line carries nothing; not worth killing a trial over
     }
-    if (!isJsonObject(body)) {
-        const char* what = isJson(body) ? "is not a JSON object" : "is not JSON";
+    const LineCheck check = checkObjectLine(body, kMaxLineDepth);
+    if (check != LineCheck::Object) {
+        const char* what = check == LineCheck::NotAnObject ? "is not a JSON object"
+                           : check == LineCheck::TooDeep   ? "is nested too deeply"
+                                                           : "is not JSON";
         failTrial(trial, "line " + std::to_string(trial.lineNumber) + " of the trial channel " +
                              what + ": " + std::string(preview(body, kErrorPreviewBytes)));
         return false;

@@ -10,6 +10,10 @@ namespace tunedeck::worker {
 // PROTOCOL.md's limit for one line on either stream; longer lines are refused, never buffered.
 inline constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 
+// Deepest nesting relayed from a trial. The engine's JSON parser (Qt's) stops at 1024 levels;
+// a line it could not read would be lost silently, so the worker refuses it with a clear error.
+inline constexpr int kMaxLineDepth = 512;
+
 // One read() takes hundreds of small report lines at once, so a flood costs few syscalls.
 inline constexpr std::size_t kReadChunkBytes = 256 * 1024;
 

@@ -72,7 +72,7 @@ class Worker {
     int m_signalFd = -1;
     CheckpointMover m_mover;
 
-    std::map<std::string, std::unique_ptr<RunningTrial>> m_trials;  // by trialKey(id)
+    std::map<std::string, std::unique_ptr<RunningTrial>> m_trials;  // by the id's JSON text
     std::unordered_map<pid_t, std::string> m_trialByPid;
 
     Clock::time_point m_nextHeartbeat;

@@ -342,8 +342,6 @@ void TestConfig::stopDirections_data() {
                                               << "loss: 0.05" << false;
     QTest::newRow("own metric, max: at least") << "metric: loss\nmode: max\n"
                                                << "loss: 0.05" << true;
-    QTest::newRow("own metric, default mode") << "metric: loss\n"
-                                              << "loss: 0.05" << true;
     QTest::newRow("other metric, min: at least") << "metric: loss\nmode: min\n"
                                                  << "acc: 0.9" << true;
     QTest::newRow("no metric: at least") << ""

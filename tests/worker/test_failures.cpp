@@ -15,6 +15,11 @@ using namespace worker_test;
 
 namespace {
 
+// Run through sh, so the scripts need no executable bit in the checkout.
+QStringList shellScript(const QString& name) {
+    return {QStringLiteral("sh"), trialScript(name)};
+}
+
 QStringList shell(const QString& script) {
     return {QStringLiteral("sh"), QStringLiteral("-c"), script};
 }
@@ -61,8 +66,13 @@ void WorkerTest::missingCommandExitsWith127() {
                 .contains(QStringLiteral("tunedeck-no-such-command")));
 
     // A path that exists but cannot run.
-    worker.send(startOp(QStringLiteral("notexec"), {trialScript(QStringLiteral("class_trial.py"))},
-                        path(QStringLiteral("notexec"))));
+    const QString script = path(QStringLiteral("not_executable.sh"));
+    QFile file(script);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("#!/bin/sh\necho never\n");
+    file.close();
+    QVERIFY(file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    worker.send(startOp(QStringLiteral("notexec"), {script}, path(QStringLiteral("notexec"))));
     const QJsonObject denied =
         worker.waitForEvent(QStringLiteral("exited"), QStringLiteral("notexec"));
     QCOMPARE(denied.value("code").toInt(), 127);
@@ -88,7 +98,7 @@ void WorkerTest::garbageOnTheChannelFailsTheTrial() {
     const QString t = QStringLiteral("garbage");
     QElapsedTimer clock;
     clock.start();
-    worker.send(startOp(t, {trialScript(QStringLiteral("garbage.sh"))}, path(t)));
+    worker.send(startOp(t, shellScript(QStringLiteral("garbage.sh")), path(t)));
     QVERIFY(!worker.waitForMessage(t, QStringLiteral("log")).isEmpty());
     const QJsonObject error = worker.waitForEvent(QStringLiteral("trial_error"), t);
     QCOMPARE(error.value("message").toString(),
@@ -111,13 +121,35 @@ void WorkerTest::lineThatIsNotAnObjectFailsTheTrial() {
              QStringLiteral("line 1 of the trial channel is not a JSON object: [1, 2, 3]"));
     QCOMPARE(worker.waitForEvent(QStringLiteral("exited"), t).value("signal").toInt(),
              int(SIGKILL));
+
+    // Nesting the engine's parser could not read is refused too; ordinary nesting is not.
+    const auto nested = [&](const QString& id, int depth) {
+        const QString script = QStringLiteral(
+                                   "import os, time\n"
+                                   "os.write(4, b'{\"type\":\"log\",\"x\":' + b'[' * %1 + "
+                                   "b']' * %1 + b'}\\n')\n"
+                                   "time.sleep(60)\n")
+                                   .arg(depth);
+        worker.send(startOp(id, {m_python, QStringLiteral("-c"), script}, path(id)));
+    };
+    nested(QStringLiteral("deep"), 600);
+    const QString tooDeep =
+        worker.waitForEvent(QStringLiteral("trial_error"), QStringLiteral("deep"))
+            .value("message")
+            .toString();
+    QVERIFY2(tooDeep.startsWith(QStringLiteral("line 1 of the trial channel is nested too deeply")),
+             qPrintable(tooDeep));
+    nested(QStringLiteral("fine"), 100);
+    QVERIFY(!worker.waitForMessage(QStringLiteral("fine"), QStringLiteral("log")).isEmpty());
+    worker.send({{"op", "kill"}, {"trial", "fine"}, {"reason", "done"}});
+    QVERIFY(!worker.waitForEvent(QStringLiteral("exited"), QStringLiteral("fine")).isEmpty());
 }
 
 void WorkerTest::hugeLineFailsTheTrialWithoutGrowingTheWorker() {
     WorkerSession worker;
     QVERIFY(worker.waitForHello());
     const QString t = QStringLiteral("huge");
-    worker.send(startOp(t, {trialScript(QStringLiteral("huge_line.sh"))}, path(t)));
+    worker.send(startOp(t, shellScript(QStringLiteral("huge_line.sh")), path(t)));
     const QJsonObject error = worker.waitForEvent(QStringLiteral("trial_error"), t, 30000);
     QCOMPARE(error.value("message").toString(),
              QStringLiteral("the trial wrote a line longer than 1 MiB"));
@@ -131,7 +163,7 @@ void WorkerTest::killEscalatesToSigkillForAHungTrial() {
     WorkerSession worker;
     QVERIFY(worker.waitForHello());
     const QString t = QStringLiteral("hung");
-    worker.send(startOp(t, {trialScript(QStringLiteral("ignores_sigterm.sh"))}, path(t)));
+    worker.send(startOp(t, shellScript(QStringLiteral("ignores_sigterm.sh")), path(t)));
     QVERIFY(!worker.waitForMessage(t, QStringLiteral("log")).isEmpty());
     QElapsedTimer clock;
     clock.start();
@@ -167,7 +199,7 @@ void WorkerTest::leftoverProcessesOfATrialAreKilled() {
     WorkerSession worker;
     QVERIFY(worker.waitForHello());
     const QString t = QStringLiteral("leaves");
-    worker.send(startOp(t, {trialScript(QStringLiteral("leaves_a_child.sh"))}, path(t)));
+    worker.send(startOp(t, shellScript(QStringLiteral("leaves_a_child.sh")), path(t)));
     const qint64 helper = worker.waitForMessage(t, QStringLiteral("log"))
                               .value("msg")
                               .toObject()
@@ -184,7 +216,7 @@ void WorkerTest::leftoverProcessesOfATrialAreKilled() {
 void WorkerTest::closingStdinStopsEveryTrial() {
     WorkerSession worker;
     QVERIFY(worker.waitForHello());
-    worker.send(startOp(QStringLiteral("a"), {trialScript(QStringLiteral("ignores_sigterm.sh"))},
+    worker.send(startOp(QStringLiteral("a"), shellScript(QStringLiteral("ignores_sigterm.sh")),
                         path(QStringLiteral("a"))));
     worker.send(startOp(QStringLiteral("b"), shell(QString::fromLatin1(kCooperative)),
                         path(QStringLiteral("b"))));

@@ -73,10 +73,14 @@ void WorkerTest::relayKeepsUpWithReportFloods() {
     QCOMPARE(worker.countedTrialEvents(), qint64(kTrials) * (kReportsEach + 1));
     QVERIFY(worker.unreadableLines().isEmpty());
     const double rate = kTrials * kReportsEach / seconds;
+    const Syscalls calls = loopSyscalls(worker.workerPid());
+    const double callsPerReport = (calls.reads + calls.writes) / (kTrials * kReportsEach);
     qInfo(
         "relayed %d reports from %d trials in %.2f s: %.0f reports/s; the worker used %.2f s "
-        "of CPU",
-        kTrials * kReportsEach, kTrials, seconds, rate, cpuSeconds(worker.workerPid()));
+        "of CPU and %.4f reads and writes per report",
+        kTrials * kReportsEach, kTrials, seconds, rate, cpuSeconds(worker.workerPid()),
+        callsPerReport);
+    QVERIFY2(callsPerReport <= kCallsPerFloodedReport, qPrintable(QString::number(callsPerReport)));
     QVERIFY2(rate >= kRequiredReportsPerSecond, qPrintable(QString::number(rate)));
 }
 
