@@ -42,8 +42,7 @@ bool openExperiment(const QString& folderArgument, OpenedExperiment* out) {
         s = out->store->loadExperiment(&out->record);
     }
     if (!s) {
-        std::fprintf(stderr, "cannot read %s: %s\n", qPrintable(database),
-                     qPrintable(s.message()));
+        std::fprintf(stderr, "cannot read %s: %s\n", qPrintable(database), qPrintable(s.message()));
         return false;
     }
     out->spec = summarizeSpec(out->record.specText);
@@ -63,7 +62,9 @@ std::optional<ScoreScope> scopeFromName(const QString& name) {
     return std::nullopt;
 }
 
-QString number(double value) { return QString::number(value, 'g', 6); }
+QString number(double value) {
+    return QString::number(value, 'g', 6);
+}
 
 // Prints rows as left-aligned columns.
 void printTable(const std::vector<QStringList>& rows) {
@@ -102,8 +103,8 @@ bool writeOutput(const QString& path, const QByteArray& text) {
 int list(const QStringList& args) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("List past experiments."));
-    parser.addOption({QStringLiteral("results"), QStringLiteral("Results root folder."),
-                      QStringLiteral("DIR")});
+    parser.addOption(
+        {QStringLiteral("results"), QStringLiteral("Results root folder."), QStringLiteral("DIR")});
     if (!parseArguments(parser, QStringLiteral("ls"), args, 0)) {
         return kExitBadInput;
     }
@@ -130,9 +131,9 @@ int list(const QStringList& args) {
         if (!e.spec.metric.isEmpty()) {
             const auto scores = e.store->trialScores(e.spec.metric, e.spec.mode, ScoreScope::Last);
             if (!scores.empty()) {
-                bestText = QStringLiteral("%1=%2 (%3)")
-                               .arg(e.spec.metric, number(scores.front().value),
-                                    scores.front().trialId);
+                bestText =
+                    QStringLiteral("%1=%2 (%3)")
+                        .arg(e.spec.metric, number(scores.front().value), scores.front().trialId);
             }
         }
         rows.push_back({entry.fileName(), e.record.status,
@@ -163,8 +164,8 @@ int show(const QStringList& args) {
     const std::vector<TrialRecord> trials = e.store->loadTrials();
     std::map<QString, double> bestByTrial;
     if (!e.spec.metric.isEmpty()) {
-        for (const TrialScore& s : e.store->trialScores(e.spec.metric, e.spec.mode,
-                                                        ScoreScope::All)) {
+        for (const TrialScore& s :
+             e.store->trialScores(e.spec.metric, e.spec.mode, ScoreScope::All)) {
             bestByTrial[s.trialId] = s.value;
         }
     }
@@ -220,7 +221,8 @@ int best(const QStringList& args) {
     parser.addOption({QStringLiteral("format"), QStringLiteral("yaml (default), json or flags."),
                       QStringLiteral("FORMAT"), QStringLiteral("yaml")});
     parser.addOption({{QStringLiteral("o"), QStringLiteral("output")},
-                      QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("FILE")});
+                      QStringLiteral("Write to FILE instead of stdout."),
+                      QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("scope"),
                       QStringLiteral("Rank trials by their last result (default), their best "
                                      "result (all) or their average (avg)."),
@@ -231,7 +233,8 @@ int best(const QStringList& args) {
     const QString format = parser.value(QStringLiteral("format"));
     const std::optional<ScoreScope> scope = scopeFromName(parser.value(QStringLiteral("scope")));
     if (!scope || (format != "yaml" && format != "json" && format != "flags")) {
-        std::fprintf(stderr, "best: --format is yaml, json or flags; --scope is last, all or avg\n");
+        std::fprintf(stderr,
+                     "best: --format is yaml, json or flags; --scope is last, all or avg\n");
         return kExitBadInput;
     }
     OpenedExperiment e;
@@ -254,10 +257,10 @@ int best(const QStringList& args) {
             config = t.trial.config;
         }
     }
-    const QString summary = QStringLiteral("best trial %1 of %2: %3=%4 (mode %5, scope %6)")
-                                .arg(winner.trialId, e.record.name, e.spec.metric,
-                                     number(winner.value), metricModeName(e.spec.mode),
-                                     parser.value(QStringLiteral("scope")));
+    const QString summary =
+        QStringLiteral("best trial %1 of %2: %3=%4 (mode %5, scope %6)")
+            .arg(winner.trialId, e.record.name, e.spec.metric, number(winner.value),
+                 metricModeName(e.spec.mode), parser.value(QStringLiteral("scope")));
     std::fprintf(stderr, "%s\n", qPrintable(summary));
     const QByteArray text = format == "json"    ? configAsJson(config)
                             : format == "flags" ? configAsFlags(config)
@@ -270,10 +273,11 @@ int exportResults(const QStringList& args) {
     parser.setApplicationDescription(QStringLiteral("Export every result of an experiment."));
     parser.addPositionalArgument(QStringLiteral("EXPERIMENT_DIR"),
                                  QStringLiteral("experiment folder"));
-    parser.addOption({QStringLiteral("format"), QStringLiteral("csv or json."),
-                      QStringLiteral("FORMAT")});
+    parser.addOption(
+        {QStringLiteral("format"), QStringLiteral("csv or json."), QStringLiteral("FORMAT")});
     parser.addOption({{QStringLiteral("o"), QStringLiteral("output")},
-                      QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("FILE")});
+                      QStringLiteral("Write to FILE instead of stdout."),
+                      QStringLiteral("FILE")});
     if (!parseArguments(parser, QStringLiteral("export"), args, 1)) {
         return kExitBadInput;
     }

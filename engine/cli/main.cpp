@@ -57,9 +57,12 @@ int main(int argc, char** argv) {
     const QString command = args.takeFirst();
     using Command = int (*)(const QStringList&);
     const std::pair<const char*, Command> commands[] = {
-        {"validate", tunedeck::cli::validate}, {"run", tunedeck::cli::run},
-        {"resume", tunedeck::cli::resume},     {"ls", tunedeck::cli::list},
-        {"show", tunedeck::cli::show},         {"best", tunedeck::cli::best},
+        {"validate", tunedeck::cli::validate},
+        {"run", tunedeck::cli::run},
+        {"resume", tunedeck::cli::resume},
+        {"ls", tunedeck::cli::list},
+        {"show", tunedeck::cli::show},
+        {"best", tunedeck::cli::best},
         {"export", tunedeck::cli::exportResults},
     };
     for (const auto& [name, function] : commands) {

@@ -21,8 +21,8 @@ SpecSummary summarizeSpec(const QString& specText) {
             summary.metric = QString::fromStdString(root["metric"].as<std::string>());
         }
         if (root["mode"] && root["mode"].IsScalar()) {
-            summary.mode = root["mode"].as<std::string>() == "min" ? MetricMode::Min
-                                                                   : MetricMode::Max;
+            summary.mode =
+                root["mode"].as<std::string>() == "min" ? MetricMode::Min : MetricMode::Max;
         }
     } catch (const YAML::Exception&) {
         // A stored spec was valid when it ran; an unreadable one leaves the summary empty.
@@ -79,11 +79,10 @@ void flattenInto(const QJsonObject& object, const QString& prefix, QJsonObject* 
 }
 
 QString shellQuoted(const QString& text) {
-    static const QString safe = QStringLiteral(
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:/+=@%");
-    const bool plain = !text.isEmpty() && std::all_of(text.begin(), text.end(), [](QChar c) {
-        return safe.contains(c);
-    });
+    static const QString safe =
+        QStringLiteral("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:/+=@%");
+    const bool plain = !text.isEmpty() && std::all_of(text.begin(), text.end(),
+                                                      [](QChar c) { return safe.contains(c); });
     if (plain) {
         return text;
     }

@@ -53,8 +53,9 @@ int drive(ExperimentRunner& runner) {
         std::fprintf(stderr, "\nInterrupted: stopping trials...\n");
         runner.interrupt();
     });
-    QObject::connect(&runner, &ExperimentRunner::finished, QCoreApplication::instance(),
-                     [](int code) { QCoreApplication::exit(code); }, Qt::QueuedConnection);
+    QObject::connect(
+        &runner, &ExperimentRunner::finished, QCoreApplication::instance(),
+        [](int code) { QCoreApplication::exit(code); }, Qt::QueuedConnection);
     runner.start();
     QCoreApplication::exec();
     return runner.exitCode();
@@ -104,8 +105,8 @@ int run(const QStringList& args) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Run an experiment on this machine."));
     parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("experiment YAML"));
-    parser.addOption({QStringLiteral("results"), QStringLiteral("Results root folder."),
-                      QStringLiteral("DIR")});
+    parser.addOption(
+        {QStringLiteral("results"), QStringLiteral("Results root folder."), QStringLiteral("DIR")});
     addRunOptions(parser);
     if (!parseArguments(parser, QStringLiteral("run"), args, 1)) {
         return kExitBadInput;

@@ -11,14 +11,14 @@ namespace tunedeck {
 
 class UnixSignals : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit UnixSignals(QObject* parent = nullptr);
     ~UnixSignals() override;
 
-signals:
+  signals:
     void interrupted(int signalNumber);
 
-private:
+  private:
     std::unique_ptr<QSocketNotifier> notifier_;
 };
 

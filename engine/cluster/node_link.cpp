@@ -34,7 +34,7 @@ LocalNodeLink::~LocalNodeLink() {
     closedSignalled_ = true;
     blockSignals(true);
     if (process_.state() != QProcess::NotRunning) {
-        process_.closeWriteChannel();  // the agent kills its trials when its stdin closes
+        process_.closeWriteChannel();           // the agent kills its trials when its stdin closes
         if (!process_.waitForFinished(8000)) {  // the agent gives trials 5 s after SIGTERM
             process_.kill();
             process_.waitForFinished(1000);
@@ -47,7 +47,9 @@ void LocalNodeLink::open() {
     process_.start(QIODevice::ReadWrite);
 }
 
-bool LocalNodeLink::isOpen() const { return process_.state() == QProcess::Running; }
+bool LocalNodeLink::isOpen() const {
+    return process_.state() == QProcess::Running;
+}
 
 void LocalNodeLink::send(const QJsonObject& message) {
     if (process_.state() == QProcess::NotRunning) {

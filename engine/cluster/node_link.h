@@ -15,7 +15,7 @@ namespace tunedeck {
 
 class NodeLink : public QObject {
     Q_OBJECT
-public:
+  public:
     using QObject::QObject;
     ~NodeLink() override = default;
 
@@ -27,7 +27,7 @@ public:
     virtual void shutdown() = 0;
     virtual bool isOpen() const = 0;
 
-signals:
+  signals:
     void messageReceived(const QJsonObject& message);
     // The stream ended or broke; `reason` says why in the user's words.
     void closed(const QString& reason);
@@ -38,7 +38,7 @@ inline constexpr qsizetype kMaxNodeLinkLine = 4 * 1024 * 1024;
 
 // Splits a byte stream into lines, bounded; shared by every link implementation.
 class LineFramer {
-public:
+  public:
     // Appends `data`; calls `onLine` for each complete line. Returns false when a line exceeded
     // kMaxNodeLinkLine (the stream is then unusable).
     template <typename F>
@@ -57,13 +57,13 @@ public:
         return buffer_.size() <= kMaxNodeLinkLine;
     }
 
-private:
+  private:
     QByteArray buffer_;
 };
 
 class LocalNodeLink : public NodeLink {
     Q_OBJECT
-public:
+  public:
     LocalNodeLink(QString workerPath, QObject* parent = nullptr);
     ~LocalNodeLink() override;
 
@@ -73,7 +73,7 @@ public:
     void shutdown() override;
     bool isOpen() const override;
 
-private:
+  private:
     void readAvailable();
     void readErrors();
     // Messages are written in one system call per event-loop pass: answering a batch of reports

@@ -15,9 +15,9 @@
 namespace tunedeck {
 
 struct CheckpointRecord {
-    std::int64_t id = 0;          // store row id
-    std::int64_t iteration = 0;   // training_iteration it was taken at
-    QJsonObject result;           // the result reported with it (for `score`)
+    std::int64_t id = 0;         // store row id
+    std::int64_t iteration = 0;  // training_iteration it was taken at
+    QJsonObject result;          // the result reported with it (for `score`)
 };
 
 // Whether the engine asks for a save after the result of `iteration`.

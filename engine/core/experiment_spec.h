@@ -22,8 +22,8 @@ struct TrainableSpec {
     // argv template; elements may contain {param} placeholders (dotted paths allowed) that are
     // replaced by the trial's value, each element staying one argument (no shell is involved).
     QStringList command;
-    QString workingDir;                 // absolute after loading (relative to the YAML's folder)
-    QMap<QString, QString> env;         // extra environment for every trial
+    QString workingDir;          // absolute after loading (relative to the YAML's folder)
+    QMap<QString, QString> env;  // extra environment for every trial
 };
 
 struct ResourceRequest {
@@ -40,28 +40,28 @@ struct StopThreshold {
 
 struct StopCriteria {
     std::optional<std::int64_t> trainingIteration;  // stop when training_iteration >= this
-    std::optional<double> timeTotalS;                // stop when time_total_s >= this
-    std::vector<StopThreshold> thresholds;           // any other result key
+    std::optional<double> timeTotalS;               // stop when time_total_s >= this
+    std::vector<StopThreshold> thresholds;          // any other result key
     bool isEmpty() const { return !trainingIteration && !timeTotalS && thresholds.empty(); }
 };
 
 struct CheckpointSpec {
-    int frequency = 0;      // ask for a checkpoint every N iterations (0 = only when the trial saves)
-    bool atEnd = false;     // ask for one when the trial is stopped by a stop criterion/scheduler
-    int keep = 0;           // checkpoints kept per trial (0 = all); the latest is always kept
-    QString score;          // result key ranking checkpoints for `keep` (empty = keep the latest)
+    int frequency = 0;   // ask for a checkpoint every N iterations (0 = only when the trial saves)
+    bool atEnd = false;  // ask for one when the trial is stopped by a stop criterion/scheduler
+    int keep = 0;        // checkpoints kept per trial (0 = all); the latest is always kept
+    QString score;       // result key ranking checkpoints for `keep` (empty = keep the latest)
     MetricMode scoreMode = MetricMode::Max;
 };
 
 struct FailureSpec {
-    int maxFailures = 0;            // retries per trial (-1 = unlimited, as Ray)
-    bool failFast = false;          // stop the whole experiment on the first trial error
+    int maxFailures = 0;             // retries per trial (-1 = unlimited, as Ray)
+    bool failFast = false;           // stop the whole experiment on the first trial error
     double heartbeatTimeoutS = 300;  // a trial silent on its channel this long is hung
 };
 
 struct AlgorithmSpec {
-    QString name;                   // "random", "grid", "fifo", ...
-    QJsonObject options;            // every other key of the mapping, as written
+    QString name;         // "random", "grid", "fifo", ...
+    QJsonObject options;  // every other key of the mapping, as written
     SourceLocation location;
 };
 
@@ -71,20 +71,20 @@ struct ExperimentSpec {
     ResourceRequest resourcesPerTrial;
     SearchSpace searchSpace;
     int numSamples = 1;
-    QString metric;                  // may be empty when no searcher/scheduler/stop needs it
+    QString metric;  // may be empty when no searcher/scheduler/stop needs it
     MetricMode mode = MetricMode::Max;
     AlgorithmSpec search{"random", {}, {}};
     AlgorithmSpec scheduler{"fifo", {}, {}};
     StopCriteria stop;
     CheckpointSpec checkpoint;
     FailureSpec failure;
-    int maxConcurrentTrials = 0;     // 0 = as many as resources allow
+    int maxConcurrentTrials = 0;  // 0 = as many as resources allow
     std::uint64_t seed = 0;
-    bool seedGiven = false;          // false: the engine picks one and records it
-    QString cluster;                 // cluster YAML path; empty = this machine
+    bool seedGiven = false;  // false: the engine picks one and records it
+    QString cluster;         // cluster YAML path; empty = this machine
 
-    QString sourceFile;              // the YAML (or JSON) it was read from
-    QString sourceText;              // its text, stored with the experiment for resume
+    QString sourceFile;  // the YAML (or JSON) it was read from
+    QString sourceText;  // its text, stored with the experiment for resume
     // Where each key was written: "metric", "search_space.lr", "trainable.command", ...
     QMap<QString, SourceLocation> locations;
     SourceLocation locationOf(const QString& keyPath) const;

@@ -9,10 +9,10 @@
 namespace tunedeck {
 
 enum class FailureCause {
-    TrialCrashed,      // exited non-zero, killed by a signal, or exited without `done`
-    TrialHung,         // silent past the heartbeat timeout
-    ProtocolViolation, // malformed line, oversized line, non-numeric metric
-    NodeLost,          // the node or its agent went away
+    TrialCrashed,       // exited non-zero, killed by a signal, or exited without `done`
+    TrialHung,          // silent past the heartbeat timeout
+    ProtocolViolation,  // malformed line, oversized line, non-numeric metric
+    NodeLost,           // the node or its agent went away
 };
 
 enum class FailureAction { Retry, GiveUp, StopExperiment };

@@ -28,7 +28,7 @@ struct SchedulerDecision {
 };
 
 class Scheduler {
-public:
+  public:
     virtual ~Scheduler() = default;
 
     virtual void onTrialAdd(const Trial& trial) { (void)trial; }

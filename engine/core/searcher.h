@@ -32,7 +32,7 @@ struct Suggestion {
 };
 
 class Searcher {
-public:
+  public:
     virtual ~Searcher() = default;
 
     virtual Suggestion suggest(const QString& trialId) = 0;

@@ -8,14 +8,14 @@
 namespace tunedeck {
 
 class Status {
-public:
+  public:
     enum class Code {
         Ok,
         InvalidArgument,  // the input is wrong; retrying will not help
         NotFound,
-        IoError,          // the operating system refused; may succeed later
-        Busy,             // someone else holds the resource; retry later
-        Corruption,       // stored data is unreadable; give up
+        IoError,     // the operating system refused; may succeed later
+        Busy,        // someone else holds the resource; retry later
+        Corruption,  // stored data is unreadable; give up
     };
 
     Status() = default;
@@ -33,7 +33,7 @@ public:
     Code code() const { return code_; }
     const QString& message() const { return message_; }
 
-private:
+  private:
     Status(Code code, QString message) : code_(code), message_(std::move(message)) {}
     Code code_ = Code::Ok;
     QString message_;

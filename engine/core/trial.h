@@ -20,22 +20,22 @@ enum class TrialStatus { Pending, Running, Paused, Terminated, Error };
 
 QString trialStatusName(TrialStatus status);  // "PENDING", "RUNNING", ...
 std::optional<TrialStatus> trialStatusFromName(const QString& name);
-bool isFinished(TrialStatus status);           // TERMINATED or ERROR
+bool isFinished(TrialStatus status);  // TERMINATED or ERROR
 bool canTransition(TrialStatus from, TrialStatus to);
 
 struct Trial {
-    QString id;                    // "t00042": stable, sortable, used in folder names
-    std::int64_t index = 0;        // order of creation, 0-based
+    QString id;              // "t00042": stable, sortable, used in folder names
+    std::int64_t index = 0;  // order of creation, 0-based
     QJsonObject config;
     TrialStatus status = TrialStatus::Pending;
-    int failures = 0;              // failures counted against max_failures
-    std::int64_t iteration = 0;    // last training_iteration reported
-    double timeTotalS = 0;         // training time over all attempts
+    int failures = 0;            // failures counted against max_failures
+    std::int64_t iteration = 0;  // last training_iteration reported
+    double timeTotalS = 0;       // training time over all attempts
     QJsonObject lastResult;
-    QString checkpointPath;        // latest committed checkpoint ("" = none)
+    QString checkpointPath;  // latest committed checkpoint ("" = none)
     std::int64_t checkpointIteration = 0;
-    QString pendingReason;         // why a PENDING trial is not running yet (shown to the user)
-    QString errorMessage;          // last failure, with the trial's last log lines
+    QString pendingReason;  // why a PENDING trial is not running yet (shown to the user)
+    QString errorMessage;   // last failure, with the trial's last log lines
     QString nodeId;
 
     // Moves to `to`, or returns InvalidArgument naming both states (the trial is unchanged).

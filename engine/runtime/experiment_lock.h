@@ -10,7 +10,7 @@
 namespace tunedeck {
 
 class ExperimentLock {
-public:
+  public:
     ExperimentLock() = default;
     ~ExperimentLock();
     ExperimentLock(const ExperimentLock&) = delete;
@@ -19,7 +19,7 @@ public:
     // Busy, naming the other engine's pid, when someone holds it.
     Status acquire(const QString& experimentFolder);
 
-private:
+  private:
     int fd_ = -1;
 };
 

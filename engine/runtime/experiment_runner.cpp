@@ -13,11 +13,13 @@ namespace tunedeck {
 
 namespace {
 
-constexpr int kTickMs = 1000;             // trial heartbeats, trial-row saves, node liveness
-constexpr double kNodeTimeoutS = 15;      // a silent agent is a lost node (Ray: 15-30 s)
-constexpr int kNodeRestartDelayMs = 1000; // before a lost local agent is started again
+constexpr int kTickMs = 1000;              // trial heartbeats, trial-row saves, node liveness
+constexpr double kNodeTimeoutS = 15;       // a silent agent is a lost node (Ray: 15-30 s)
+constexpr int kNodeRestartDelayMs = 1000;  // before a lost local agent is started again
 
-double now() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
+double now() {
+    return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+}
 
 }  // namespace
 
@@ -47,9 +49,9 @@ void ExperimentRunner::start() {
     if (!options_.eventsFile.isEmpty()) {
         eventsFile_ = std::make_unique<QFile>(options_.eventsFile);
         if (!eventsFile_->open(QIODevice::WriteOnly | QIODevice::Append)) {
-            failExperiment(kExitBadInput, tr("cannot write the events file %1: %2")
-                                              .arg(options_.eventsFile,
-                                                   eventsFile_->errorString()));
+            failExperiment(kExitBadInput,
+                           tr("cannot write the events file %1: %2")
+                               .arg(options_.eventsFile, eventsFile_->errorString()));
             return;
         }
     }
@@ -158,9 +160,9 @@ void ExperimentRunner::onHello(const QJsonObject& hello) {
     nodes_ = {node};
     QString why;
     if (!fitsAnyNode(spec_.resourcesPerTrial, nodes_, &why)) {
-        failExperiment(kExitBadInput, QStringLiteral("%1: resources_per_trial: %2")
-                                          .arg(spec_.locationOf("resources_per_trial").toString(),
-                                               why));
+        failExperiment(kExitBadInput,
+                       QStringLiteral("%1: resources_per_trial: %2")
+                           .arg(spec_.locationOf("resources_per_trial").toString(), why));
         return;
     }
     emitEvent(events::type::kNode, events::node(node.nodeId, QStringLiteral("up"), hello));
@@ -211,8 +213,7 @@ void ExperimentRunner::pump() {
                 waiting.push_back(&live.trial);
             }
         }
-        const bool atLimit =
-            spec_.maxConcurrentTrials > 0 && running >= spec_.maxConcurrentTrials;
+        const bool atLimit = spec_.maxConcurrentTrials > 0 && running >= spec_.maxConcurrentTrials;
         if (!waiting.empty()) {
             if (atLimit) {
                 for (const Trial* t : waiting) {
@@ -423,9 +424,9 @@ void ExperimentRunner::interrupt() {
                       tr("interrupted"));
         }
     }
-    failExperiment(kExitInterrupted,
-                   tr("Interrupted. Continue with: tunedeck-engine resume %1")
-                       .arg(options_.experimentDir));
+    failExperiment(
+        kExitInterrupted,
+        tr("Interrupted. Continue with: tunedeck-engine resume %1").arg(options_.experimentDir));
 }
 
 void ExperimentRunner::failExperiment(int exitCode, const QString& message) {
@@ -484,8 +485,8 @@ void ExperimentRunner::emitEvent(const QString& type, const QJsonObject& payload
     const QString trialId = payload.value("trial").toString();
     const std::int64_t seq = store_->appendEvent(type, trialId, payload, t);
     if (eventsFile_) {
-        QByteArray line = QJsonDocument(events::envelope(type, seq, t, payload))
-                              .toJson(QJsonDocument::Compact);
+        QByteArray line =
+            QJsonDocument(events::envelope(type, seq, t, payload)).toJson(QJsonDocument::Compact);
         line.append('\n');
         eventsFile_->write(line);
     }

@@ -35,14 +35,14 @@ inline constexpr int kExitInterrupted = 3;
 struct RunnerOptions {
     QString experimentDir;
     bool quiet = false;
-    QString eventsFile;        // --events: every event as a JSON line
+    QString eventsFile;  // --events: every event as a JSON line
     QString workerPath;
     QString pythonSdkDir;
 };
 
 class ExperimentRunner : public QObject {
     Q_OBJECT
-public:
+  public:
     ExperimentRunner(ExperimentSpec spec, std::unique_ptr<ExperimentStore> store,
                      RunnerOptions options, QObject* parent = nullptr);
     ~ExperimentRunner() override;
@@ -53,10 +53,10 @@ public:
     void interrupt();
     int exitCode() const { return exitCode_; }
 
-signals:
+  signals:
     void finished(int exitCode);
 
-private:
+  private:
     // Per-trial state of the current attempt, beside the core Trial value.
     struct LiveTrial {
         Trial trial;

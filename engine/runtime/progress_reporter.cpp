@@ -12,14 +12,18 @@ namespace tunedeck {
 
 namespace {
 
-constexpr qint64 kTableRefreshMs = 500;   // a few redraws a second reads as live, costs nothing
-constexpr qint64 kLinesRefreshMs = 10000; // logs stay readable
-constexpr int kMaxTableRows = 20;         // the rest is summarised in one line
+constexpr qint64 kTableRefreshMs = 500;    // a few redraws a second reads as live, costs nothing
+constexpr qint64 kLinesRefreshMs = 10000;  // logs stay readable
+constexpr int kMaxTableRows = 20;          // the rest is summarised in one line
 constexpr int kMaxConfigColumns = 6;
 
-QString pad(const QString& text, int width) { return text.leftJustified(width, ' ', true); }
+QString pad(const QString& text, int width) {
+    return text.leftJustified(width, ' ', true);
+}
 
-QString formatNumber(double value) { return QString::number(value, 'g', 4); }
+QString formatNumber(double value) {
+    return QString::number(value, 'g', 4);
+}
 
 QString formatDuration(qint64 ms) {
     const qint64 s = ms / 1000;
@@ -79,15 +83,16 @@ QString ProgressReporter::statusLine(const ProgressSnapshot& snapshot) const {
 
 QStringList ProgressReporter::renderTable(const ProgressSnapshot& snapshot, int maxRows) const {
     QStringList lines;
-    lines << QStringLiteral("== %1 == running for %2 | %3 results | CPU %4/%5%6")
-                 .arg(spec_.name, formatDuration(sinceStart_.elapsed()))
-                 .arg(snapshot.totalResults)
-                 .arg(snapshot.cpuUsed)
-                 .arg(snapshot.cpuTotal)
-                 .arg(snapshot.gpuTotal > 0 ? QStringLiteral(" | GPU %1/%2")
-                                                  .arg(snapshot.gpuUsed)
-                                                  .arg(snapshot.gpuTotal)
-                                            : QString());
+    lines
+        << QStringLiteral("== %1 == running for %2 | %3 results | CPU %4/%5%6")
+               .arg(spec_.name, formatDuration(sinceStart_.elapsed()))
+               .arg(snapshot.totalResults)
+               .arg(snapshot.cpuUsed)
+               .arg(snapshot.cpuTotal)
+               .arg(
+                   snapshot.gpuTotal > 0
+                       ? QStringLiteral(" | GPU %1/%2").arg(snapshot.gpuUsed).arg(snapshot.gpuTotal)
+                       : QString());
     lines << statusLine(snapshot);
     if (snapshot.bestValue) {
         lines << QStringLiteral("Best %1 (%2): %3 in %4")
@@ -132,7 +137,8 @@ void ProgressReporter::trialStatusChanged(const Trial& trial, const QString& rea
     if (style_ != Style::Lines) {
         return;
     }
-    QString line = QStringLiteral("%1 %2 iter=%3").arg(trial.id, trialStatusName(trial.status))
+    QString line = QStringLiteral("%1 %2 iter=%3")
+                       .arg(trial.id, trialStatusName(trial.status))
                        .arg(trial.iteration);
     const QString metric = metricText(trial);
     if (!metric.isEmpty()) {
@@ -158,8 +164,7 @@ void ProgressReporter::update(const ProgressSnapshot& snapshot, bool force) {
         QString line = statusLine(snapshot);
         if (snapshot.bestValue) {
             line += QStringLiteral(" | best %1=%2 (%3)")
-                        .arg(spec_.metric, formatNumber(*snapshot.bestValue),
-                             snapshot.bestTrialId);
+                        .arg(spec_.metric, formatNumber(*snapshot.bestValue), snapshot.bestTrialId);
         }
         std::fprintf(out_, "%s\n", qPrintable(line));
         std::fflush(out_);

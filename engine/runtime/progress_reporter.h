@@ -18,7 +18,7 @@
 namespace tunedeck {
 
 struct ProgressSnapshot {
-    std::vector<const Trial*> trials;    // creation order
+    std::vector<const Trial*> trials;  // creation order
     QString bestTrialId;
     std::optional<double> bestValue;
     std::int64_t totalResults = 0;
@@ -28,7 +28,7 @@ struct ProgressSnapshot {
 };
 
 class ProgressReporter {
-public:
+  public:
     enum class Style { Table, Lines, Quiet };
 
     ProgressReporter(const ExperimentSpec& spec, QString experimentDir, Style style,
@@ -45,7 +45,7 @@ public:
     // The table as text (exposed for tests).
     QStringList renderTable(const ProgressSnapshot& snapshot, int maxRows) const;
 
-private:
+  private:
     QString statusLine(const ProgressSnapshot& snapshot) const;
     QString metricText(const Trial& trial) const;
 

@@ -17,13 +17,13 @@ namespace tunedeck {
 
 struct RecoveredTrial {
     Trial trial;
-    std::vector<CheckpointRecord> checkpoints;   // committed and not deleted, by iteration
+    std::vector<CheckpointRecord> checkpoints;        // committed and not deleted, by iteration
     std::map<std::int64_t, QString> checkpointPaths;  // id -> folder
 };
 
 struct RecoveredExperiment {
     ExperimentRecord experiment;
-    std::vector<RecoveredTrial> trials;          // creation order
+    std::vector<RecoveredTrial> trials;  // creation order
     std::int64_t resultCount = 0;
 };
 

@@ -22,8 +22,7 @@ QString formatConfigValue(const QJsonValue& value) {
             return QString::number(d, 'g', QLocale::FloatingPointShortest);
         }
         case QJsonValue::Array:
-            return QString::fromUtf8(
-                QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+            return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
         case QJsonValue::Object:
             return QString::fromUtf8(
                 QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
@@ -118,8 +117,9 @@ Status buildTrialLaunch(const ExperimentSpec& spec, const Trial& trial,
     launch.env = spec.trainable.env;
     launch.env.insert("TUNEDECK_TRIAL_ID", trial.id);
     launch.env.insert("TUNEDECK_EXPERIMENT", context.experimentName);
-    launch.env.insert("TUNEDECK_CONFIG",
-                      QString::fromUtf8(QJsonDocument(trial.config).toJson(QJsonDocument::Compact)));
+    launch.env.insert(
+        "TUNEDECK_CONFIG",
+        QString::fromUtf8(QJsonDocument(trial.config).toJson(QJsonDocument::Compact)));
     launch.env.insert("TUNEDECK_TRIAL_DIR", context.trialDir);
     launch.env.insert("TUNEDECK_RESTORE", context.restoreDir);
     launch.env.insert("TUNEDECK_ITERATION", QString::number(context.iteration));

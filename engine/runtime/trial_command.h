@@ -36,8 +36,8 @@ struct TrialLaunch {
 struct TrialLaunchContext {
     QString experimentName;
     QString trialDir;
-    QString restoreDir;           // empty when starting fresh
-    std::int64_t iteration = 0;   // training_iteration of restoreDir
+    QString restoreDir;          // empty when starting fresh
+    std::int64_t iteration = 0;  // training_iteration of restoreDir
     QString pythonSdkDir;
     QString inheritedPythonPath;  // the engine's own PYTHONPATH, kept after the SDK's folder
     QString cudaVisibleDevices;

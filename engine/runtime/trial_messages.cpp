@@ -15,7 +15,9 @@ namespace tunedeck {
 
 namespace {
 
-double now() { return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0; }
+double now() {
+    return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+}
 
 bool isIntegral(const QJsonValue& v) {
     return v.isDouble() && std::floor(v.toDouble()) == v.toDouble() && v.toDouble() >= 0;
@@ -150,9 +152,8 @@ void ExperimentRunner::answer(LiveTrial& live, const SchedulerDecision& decision
         live.ending = LiveTrial::Ending::Stop;
         live.endReason = decision.reason;
     }
-    node_->send(QJsonObject{{"op", "answer"},
-                            {"trial", live.trial.id},
-                            {"answer", QJsonObject{{"action", action}}}});
+    node_->send(QJsonObject{
+        {"op", "answer"}, {"trial", live.trial.id}, {"answer", QJsonObject{{"action", action}}}});
 }
 
 void ExperimentRunner::requestCheckpoint(LiveTrial& live, const QJsonObject& result,
@@ -332,13 +333,13 @@ void ExperimentRunner::onTrialExited(LiveTrial& live, const QJsonObject& message
         }
         trial.errorMessage = why;
         if (!tail.isEmpty()) {
-            trial.errorMessage += QStringLiteral("\n--- last lines of %1/trial.log ---\n%2")
-                                      .arg(trialFolder(options_.experimentDir, trial.id),
-                                           tail.join('\n'));
+            trial.errorMessage +=
+                QStringLiteral("\n--- last lines of %1/trial.log ---\n%2")
+                    .arg(trialFolder(options_.experimentDir, trial.id), tail.join('\n'));
         }
-        emitEvent(events::type::kWarning,
-                  events::warning(tr("trial %1 failed: %2").arg(trial.id, trial.errorMessage),
-                                  trial.id));
+        emitEvent(
+            events::type::kWarning,
+            events::warning(tr("trial %1 failed: %2").arg(trial.id, trial.errorMessage), trial.id));
         switch (decision.action) {
             case FailureAction::Retry:
                 setStatus(live, TrialStatus::Pending,

@@ -99,9 +99,10 @@ void bookkeeping(const QString& dir, int trials, int repeats, int workMs) {
                 trials, workMs, repeats);
     std::printf("   floor (plain spawn loop)   %8.2f s   %7.1f trials/s\n", f, trials / f);
     std::printf("   tunedeck-engine            %8.2f s   %7.1f trials/s\n", e, trials / e);
-    std::printf("   overhead ratio             %8.2fx   (target <= 1.20x; Ray Tune's published "
-                "run: 715 s / 625 s floor = 1.14x)\n",
-                e / f);
+    std::printf(
+        "   overhead ratio             %8.2fx   (target <= 1.20x; Ray Tune's published "
+        "run: 715 s / 625 s floor = 1.14x)\n",
+        e / f);
     std::printf("   engine cost per trial      %8.2f ms\n\n", (e - f) * 1000.0 / trials * 2);
 }
 
@@ -112,17 +113,18 @@ void throughput(const QString& dir, long long small, long long large) {
         const QString name = QStringLiteral("results%1").arg(total);
         const QString yaml = writeExperiment(dir, name, trials, int(total / trials), 0.5, trials);
         const ProcessStats s = runEngine({"run", yaml, "--quiet", "--results", dir + "/results"});
-        const long long stored =
-            sqliteCount(dir + "/results/" + name + "/experiment.sqlite",
-                        "SELECT COUNT(*) FROM results");
+        const long long stored = sqliteCount(dir + "/results/" + name + "/experiment.sqlite",
+                                             "SELECT COUNT(*) FROM results");
         g_allRunsWorked = g_allRunsWorked && s.exitCode == 0 && stored == total;
-        std::printf("   %9lld results: %6.2f s, %9.0f results/s, persisted %lld/%lld, engine peak "
-                    "RSS %6.1f MB%s\n",
-                    total, s.wallSeconds, double(total) / s.wallSeconds, stored, total,
-                    s.peakRssKb / 1024.0, s.exitCode == 0 ? "" : " (engine failed)");
+        std::printf(
+            "   %9lld results: %6.2f s, %9.0f results/s, persisted %lld/%lld, engine peak "
+            "RSS %6.1f MB%s\n",
+            total, s.wallSeconds, double(total) / s.wallSeconds, stored, total,
+            s.peakRssKb / 1024.0, s.exitCode == 0 ? "" : " (engine failed)");
     }
-    std::printf("   target >= 50,000 results/s with flat memory; Ray Tune advises staying under "
-                "~1,000 results/s per node\n\n");
+    std::printf(
+        "   target >= 50,000 results/s with flat memory; Ray Tune advises staying under "
+        "~1,000 results/s per node\n\n");
 }
 
 void resume(const QString& dir, int trials, int reports) {

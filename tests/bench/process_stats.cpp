@@ -84,8 +84,7 @@ double runFloor(const std::string& trainable, const std::string& configJson, int
             if (pid == 0) {
                 close(down[1]);
                 close(up[0]);
-                const std::string channel =
-                    std::to_string(down[0]) + "," + std::to_string(up[1]);
+                const std::string channel = std::to_string(down[0]) + "," + std::to_string(up[1]);
                 setenv("TUNEDECK_CHANNEL", channel.c_str(), 1);
                 setenv("TUNEDECK_CONFIG", configJson.c_str(), 1);
                 execl(trainable.c_str(), trainable.c_str(), static_cast<char*>(nullptr));

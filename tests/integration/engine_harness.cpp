@@ -7,9 +7,13 @@
 #include <QJsonDocument>
 #include <QtTest>
 
-EngineHarness::EngineHarness() { QDir().mkpath(resultsRoot()); }
+EngineHarness::EngineHarness() {
+    QDir().mkpath(resultsRoot());
+}
 
-QString EngineHarness::enginePath() { return QStringLiteral(TUNEDECK_BIN_DIR "/tunedeck-engine"); }
+QString EngineHarness::enginePath() {
+    return QStringLiteral(TUNEDECK_BIN_DIR "/tunedeck-engine");
+}
 
 QString EngineHarness::trialScript(const QString& name) {
     return QStringLiteral(TUNEDECK_TEST_DATA_DIR "/integration/trials/") + name;
@@ -66,8 +70,8 @@ EngineResult EngineHarness::run(const QStringList& args, int timeoutMs) const {
 }
 
 QJsonArray EngineHarness::exportJson(const QString& folder) const {
-    const EngineResult r = run({QStringLiteral("export"), folder, QStringLiteral("--format"),
-                                QStringLiteral("json")});
+    const EngineResult r =
+        run({QStringLiteral("export"), folder, QStringLiteral("--format"), QStringLiteral("json")});
     if (r.exitCode != 0) {
         qWarning("export failed: %s", qPrintable(r.all()));
         return {};
@@ -93,8 +97,8 @@ QString sqliteQuery(const QString& databasePath, const QString& sql) {
         if (sqlite3_prepare_v2(db, sql.toUtf8().constData(), -1, &statement, nullptr) ==
                 SQLITE_OK &&
             sqlite3_step(statement) == SQLITE_ROW) {
-            value = QString::fromUtf8(
-                reinterpret_cast<const char*>(sqlite3_column_text(statement, 0)));
+            value =
+                QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(statement, 0)));
         }
         sqlite3_finalize(statement);
     }

@@ -21,7 +21,7 @@ struct EngineResult {
 };
 
 class EngineHarness {
-public:
+  public:
     EngineHarness();
 
     QString root() const { return dir_.path(); }
@@ -47,7 +47,7 @@ public:
 
     QProcessEnvironment environment() const;
 
-private:
+  private:
     QTemporaryDir dir_;
 };
 

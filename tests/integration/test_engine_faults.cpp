@@ -8,7 +8,7 @@
 
 class TestEngineFaults : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void badExperimentFilesAreRefusedBeforeAnythingStarts_data();
     void badExperimentFilesAreRefusedBeforeAnythingStarts();
     void aMetricNoTrialReportsStopsTheRunWithItsLocation();
@@ -22,8 +22,9 @@ private slots:
 namespace {
 
 QString experiment(const QString& name, const QString& searchSpace, const QString& extra = {}) {
-    return QStringLiteral("name: %1\ntrainable:\n  command: python3 @TRIAL@\nsearch_space:\n%2\n"
-                          "metric: score\nmode: max\n%3")
+    return QStringLiteral(
+               "name: %1\ntrainable:\n  command: python3 @TRIAL@\nsearch_space:\n%2\n"
+               "metric: score\nmode: max\n%3")
         .arg(name, searchSpace, extra);
 }
 
@@ -32,19 +33,20 @@ QString experiment(const QString& name, const QString& searchSpace, const QStrin
 void TestEngineFaults::badExperimentFilesAreRefusedBeforeAnythingStarts_data() {
     QTest::addColumn<QString>("yaml");
     QTest::addColumn<QString>("expected");  // a part of the message, after "bad.yaml:"
-    QTest::newRow("malformed yaml") << "name: x\ntrainable: [unclosed\n" << "bad.yaml:";
-    QTest::newRow("empty domain")
-        << experiment("x", "  lr: {uniform: [1, 0]}") << "search_space.lr";
+    QTest::newRow("malformed yaml") << "name: x\ntrainable: [unclosed\n"
+                                    << "bad.yaml:";
+    QTest::newRow("empty domain") << experiment("x", "  lr: {uniform: [1, 0]}")
+                                  << "search_space.lr";
     QTest::newRow("loguniform at zero")
         << experiment("x", "  lr: {loguniform: [0, 1]}") << "search_space.lr";
     QTest::newRow("unknown algorithm")
         << experiment("x", "  lr: {uniform: [0, 1]}", "search: {algorithm: hyperopt9}\n")
         << "search.algorithm";
     QTest::newRow("unknown scheduler")
-        << experiment("x", "  lr: {uniform: [0, 1]}", "scheduler: {type: nope}\n")
-        << "scheduler";
+        << experiment("x", "  lr: {uniform: [0, 1]}", "scheduler: {type: nope}\n") << "scheduler";
     QTest::newRow("missing command")
-        << "name: x\ntrainable: {working_dir: .}\nsearch_space: {a: 1}\n" << "trainable";
+        << "name: x\ntrainable: {working_dir: .}\nsearch_space: {a: 1}\n"
+        << "trainable";
     QTest::newRow("command not found")
         << QString(experiment("x", "  a: 1")).replace("python3 @TRIAL@", "no-such-trainer-xyz")
         << "no-such-trainer-xyz";
@@ -67,8 +69,8 @@ void TestEngineFaults::badExperimentFilesAreRefusedBeforeAnythingStarts() {
 
 void TestEngineFaults::aMetricNoTrialReportsStopsTheRunWithItsLocation() {
     EngineHarness h;
-    const QString yaml = experiment("nometric", "  iterations: 3").replace("metric: score",
-                                                                           "metric: accuracy");
+    const QString yaml =
+        experiment("nometric", "  iterations: 3").replace("metric: score", "metric: accuracy");
     const EngineResult r = h.run({"run", h.writeFile("nometric.yaml", yaml)});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.all().contains("nometric.yaml:6:1: metric: 'accuracy'"), qPrintable(r.all()));
@@ -78,11 +80,16 @@ void TestEngineFaults::aMetricNoTrialReportsStopsTheRunWithItsLocation() {
 void TestEngineFaults::misbehavingTrialsFailWithAClearMessage_data() {
     QTest::addColumn<QString>("space");
     QTest::addColumn<QString>("message");
-    QTest::newRow("NaN metric") << "  nan_at: 2" << "score = \"NaN\", which is not a finite";
-    QTest::newRow("string metric") << "  string_at: 2" << "score = \"high\", which is not";
-    QTest::newRow("never reports") << "  hang_at: 1" << "no message from the trial for 2 s";
-    QTest::newRow("100 MB line") << "  flood_at: 2" << "longer than 1 MiB";
-    QTest::newRow("garbage line") << "  garbage_at: 2" << "is not JSON";
+    QTest::newRow("NaN metric") << "  nan_at: 2"
+                                << "score = \"NaN\", which is not a finite";
+    QTest::newRow("string metric") << "  string_at: 2"
+                                   << "score = \"high\", which is not";
+    QTest::newRow("never reports") << "  hang_at: 1"
+                                   << "no message from the trial for 2 s";
+    QTest::newRow("100 MB line") << "  flood_at: 2"
+                                 << "longer than 1 MiB";
+    QTest::newRow("garbage line") << "  garbage_at: 2"
+                                  << "is not JSON";
     QTest::newRow("crash") << "  crash_at: 2\n  always_crash: true"
                            << "crashing on purpose at iteration 2";
 }

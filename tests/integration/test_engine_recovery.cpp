@@ -11,7 +11,7 @@
 
 class TestEngineRecovery : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void killNineThenResumeLosesNothing();
     void interruptExitsThreeAndResumes();
     void aSecondEngineOnTheSameFolderIsRefused();
@@ -80,7 +80,8 @@ void TestEngineRecovery::killNineThenResumeLosesNothing() {
     const EngineResult last = EngineHarness::finish(*engine, 180000);
     QVERIFY2(last.exitCode == 0, qPrintable(last.all()));
     verifyCompleteResults(h.exportJson(folder), 6, 20);
-    for (const QString& trial : QDir(folder + "/trials").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+    for (const QString& trial :
+         QDir(folder + "/trials").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
         QFile log(folder + "/trials/" + trial + "/trial.log");
         QVERIFY(log.open(QIODevice::ReadOnly));
         restoredAttempts += int(log.readAll().count("restore=" + folder.toUtf8()));
@@ -155,8 +156,8 @@ failure: {max_failures: 1}
                                            "exit $code")
                                 .arg(disk, EngineHarness::enginePath(), file)});
     QVERIFY(shell.waitForFinished(120000));
-    const QString out = QString::fromUtf8(shell.readAllStandardOutput() +
-                                          shell.readAllStandardError());
+    const QString out =
+        QString::fromUtf8(shell.readAllStandardOutput() + shell.readAllStandardError());
     QCOMPARE(shell.exitStatus(), QProcess::NormalExit);
     QCOMPARE(shell.exitCode(), 1);  // finished with an errored trial, not a crash
     QVERIFY2(out.contains("No space left on device"), qPrintable(out));

@@ -10,7 +10,7 @@
 
 class TestEngineRun : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void runsAnExperimentAndShowsItsHistory();
     void bestPrintsTheWinningConfigInEachFormat();
     void exportWritesEveryResult();
@@ -120,9 +120,9 @@ void TestEngineRun::exportWritesEveryResult() {
 void TestEngineRun::eventsFileHasEveryEventInOrder() {
     EngineHarness h;
     const QString events = h.root() + "/events.jsonl";
-    QCOMPARE(h.run({"run", h.writeFile("basic.yaml", kBasic), "--events", events, "--quiet"})
-                 .exitCode,
-             0);
+    QCOMPARE(
+        h.run({"run", h.writeFile("basic.yaml", kBasic), "--events", events, "--quiet"}).exitCode,
+        0);
     QFile file(events);
     QVERIFY(file.open(QIODevice::ReadOnly));
     qint64 lastSeq = -1;
@@ -183,8 +183,8 @@ search_space:
     QVERIFY2(r.all().contains("local"), qPrintable(r.all()));
 
     const QString events = h.root() + "/events.jsonl";
-    QString fits = QString(yaml).replace("cpu: 64", "cpu: 0.01").replace("name: queued",
-                                                                          "name: queued2");
+    QString fits =
+        QString(yaml).replace("cpu: 64", "cpu: 0.01").replace("name: queued", "name: queued2");
     fits.replace("iterations: 1", "iterations: 3\n  sleep: 0.2");
     fits += "num_samples: 3\nmax_concurrent_trials: 1\n";
     r = h.run({"run", h.writeFile("queued.yaml", fits), "--events", events});
@@ -225,7 +225,7 @@ void TestEngineRun::quickstartExampleRuns() {
     EngineHarness h;
     const EngineResult r =
         h.run({"run", QStringLiteral(TUNEDECK_SOURCE_DIR "/resources/examples/quickstart/"
-                                     "experiment.yaml")},
+                                                         "experiment.yaml")},
               300000);
     QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
     QVERIFY2(r.out.contains("Best trial"), qPrintable(r.out));
@@ -272,8 +272,7 @@ checkpoint: {frequency: 2, at_end: true}
 void TestEngineRun::anInstalledTreeFindsItsWorkerAndSdk() {
     EngineHarness h;
     const QString prefix = h.root() + "/prefix";
-    QCOMPARE(QProcess::execute("cmake", {"--install", TUNEDECK_BUILD_DIR, "--prefix", prefix}),
-             0);
+    QCOMPARE(QProcess::execute("cmake", {"--install", TUNEDECK_BUILD_DIR, "--prefix", prefix}), 0);
     QVERIFY(QFile::exists(prefix + "/share/tunedeck/sdk/python/tunedeck.py"));
     QProcess engine;
     QProcessEnvironment env = h.environment();
