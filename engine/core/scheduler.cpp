@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/algorithm_catalog.h"
 #include "core/search_space.h"
 
 namespace tunedeck {
@@ -37,15 +38,6 @@ const std::vector<SchedulerType>& schedulerTypes() {
     return types;
 }
 
-const SchedulerType* findType(const QString& name) {
-    for (const auto& type : schedulerTypes()) {
-        if (type.name == name) {
-            return &type;
-        }
-    }
-    return nullptr;
-}
-
 std::optional<double> numberAt(const QJsonObject& result, const QString& key) {
     QJsonValue value = result.value(key);
     if (value.isUndefined()) {
@@ -76,42 +68,19 @@ std::optional<QString> Scheduler::chooseTrialToRun(const std::vector<const Trial
 }
 
 QStringList knownSchedulers() {
-    QStringList names;
-    for (const auto& type : schedulerTypes()) {
-        names.append(type.name);
-    }
-    return names;
+    return algorithmNames(schedulerTypes());
 }
 
 Status validateScheduler(const ExperimentSpec& spec, QString* badKey) {
-    auto fail = [&](const QString& key, const QString& message) {
-        if (badKey) {
-            *badKey = key;
-        }
-        return Status::invalid(message);
-    };
-    const SchedulerType* type = findType(spec.scheduler.name);
-    if (!type) {
-        return fail(QStringLiteral("scheduler.type"),
-                    QStringLiteral("unknown scheduler '%1'; known schedulers: %2")
-                        .arg(spec.scheduler.name, knownSchedulers().join(QStringLiteral(", "))));
-    }
-    for (auto it = spec.scheduler.options.begin(); it != spec.scheduler.options.end(); ++it) {
-        if (!type->options.contains(it.key())) {
-            const QString allowed =
-                type->options.isEmpty()
-                    ? QStringLiteral("scheduler '%1' takes no options").arg(type->name)
-                    : QStringLiteral("allowed: %1").arg(type->options.join(QStringLiteral(", ")));
-            return fail(QStringLiteral("scheduler.") + it.key(),
-                        QStringLiteral("unknown option '%1' for scheduler '%2'; %3")
-                            .arg(it.key(), type->name, allowed));
-        }
-    }
-    return Status::ok();
+    static const AlgorithmFamily family{QStringLiteral("scheduler"), QStringLiteral("type"),
+                                        QStringLiteral("scheduler"), QStringLiteral("schedulers")};
+    const SchedulerType* type = findAlgorithm(schedulerTypes(), spec.scheduler.name);
+    return checkAlgorithmChoice(spec.scheduler, knownSchedulers(), type ? &type->options : nullptr,
+                                family, badKey);
 }
 
 std::unique_ptr<Scheduler> makeScheduler(const ExperimentSpec& spec) {
-    const SchedulerType* type = findType(spec.scheduler.name);
+    const SchedulerType* type = findAlgorithm(schedulerTypes(), spec.scheduler.name);
     return type ? type->make(spec) : nullptr;
 }
 

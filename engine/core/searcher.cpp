@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/algorithm_catalog.h"
 #include "core/rng.h"
 #include "core/search_space.h"
 
@@ -424,49 +425,28 @@ const std::vector<SearcherType>& searcherTypes() {
     return types;
 }
 
-const SearcherType* findType(const QString& name) {
-    for (const auto& type : searcherTypes()) {
-        if (type.name == name) {
-            return &type;
-        }
-    }
-    return nullptr;
-}
-
 }  // namespace
 
 QStringList knownSearchers() {
-    QStringList names;
-    for (const auto& type : searcherTypes()) {
-        names.append(type.name);
-    }
-    return names;
+    return algorithmNames(searcherTypes());
 }
 
 Status validateSearcher(const ExperimentSpec& spec, QString* badKey) {
+    static const AlgorithmFamily family{QStringLiteral("search"), QStringLiteral("algorithm"),
+                                        QStringLiteral("search algorithm"),
+                                        QStringLiteral("algorithms")};
+    const SearcherType* type = findAlgorithm(searcherTypes(), spec.search.name);
+    if (Status s = checkAlgorithmChoice(spec.search, knownSearchers(),
+                                        type ? &type->options : nullptr, family, badKey);
+        !s) {
+        return s;
+    }
     auto fail = [&](const QString& key, const QString& message) {
         if (badKey) {
             *badKey = key;
         }
         return Status::invalid(message);
     };
-    const SearcherType* type = findType(spec.search.name);
-    if (!type) {
-        return fail(QStringLiteral("search.algorithm"),
-                    QStringLiteral("unknown search algorithm '%1'; known algorithms: %2")
-                        .arg(spec.search.name, knownSearchers().join(QStringLiteral(", "))));
-    }
-    for (auto it = spec.search.options.begin(); it != spec.search.options.end(); ++it) {
-        if (!type->options.contains(it.key())) {
-            const QString allowed =
-                type->options.isEmpty()
-                    ? QStringLiteral("'%1' takes no options").arg(type->name)
-                    : QStringLiteral("allowed: %1").arg(type->options.join(QStringLiteral(", ")));
-            return fail(QStringLiteral("search.") + it.key(),
-                        QStringLiteral("unknown option '%1' for search algorithm '%2'; %3")
-                            .arg(it.key(), type->name, allowed));
-        }
-    }
     if (spec.numSamples < 1) {
         return fail(QStringLiteral("num_samples"),
                     QStringLiteral("num_samples must be at least 1 (got %1)").arg(spec.numSamples));
@@ -478,7 +458,7 @@ Status validateSearcher(const ExperimentSpec& spec, QString* badKey) {
 }
 
 std::unique_ptr<Searcher> makeSearcher(const ExperimentSpec& spec) {
-    const SearcherType* type = findType(spec.search.name);
+    const SearcherType* type = findAlgorithm(searcherTypes(), spec.search.name);
     return type ? type->make(spec) : nullptr;
 }
 
