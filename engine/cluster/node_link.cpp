@@ -52,11 +52,16 @@ bool LocalNodeLink::isOpen() const {
 }
 
 void LocalNodeLink::send(const QJsonObject& message) {
+    QByteArray line = QJsonDocument(message).toJson(QJsonDocument::Compact);
+    line.append('\n');
+    sendLine(line);
+}
+
+void LocalNodeLink::sendLine(const QByteArray& line) {
     if (process_.state() == QProcess::NotRunning) {
         return;
     }
-    outbox_.append(QJsonDocument(message).toJson(QJsonDocument::Compact));
-    outbox_.append('\n');
+    outbox_.append(line);
     if (!flushQueued_) {
         flushQueued_ = true;
         QMetaObject::invokeMethod(this, &LocalNodeLink::flushOutbox, Qt::QueuedConnection);

@@ -23,6 +23,9 @@ class NodeLink : public QObject {
     virtual void open() = 0;
     // Queues one message for the agent; messages arrive in order.
     virtual void send(const QJsonObject& message) = 0;
+    // The same for a message already serialised as one JSON line (with its newline): the answer
+    // to every report goes this way, without building a document for it.
+    virtual void sendLine(const QByteArray& line) = 0;
     // Asks the agent to stop its trials and exit; `closed` follows.
     virtual void shutdown() = 0;
     virtual bool isOpen() const = 0;
@@ -70,6 +73,7 @@ class LocalNodeLink : public NodeLink {
     QString nodeId() const override { return QStringLiteral("local"); }
     void open() override;
     void send(const QJsonObject& message) override;
+    void sendLine(const QByteArray& line) override;
     void shutdown() override;
     bool isOpen() const override;
 

@@ -146,14 +146,17 @@ void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
 }
 
 void ExperimentRunner::answer(LiveTrial& live, const SchedulerDecision& decision) {
-    QString action = QStringLiteral("continue");
-    if (decision.action == SchedulerDecision::Action::Stop) {
-        action = QStringLiteral("stop");
+    const bool stop = decision.action == SchedulerDecision::Action::Stop;
+    if (stop) {
         live.ending = LiveTrial::Ending::Stop;
         live.endReason = decision.reason;
     }
-    node_->send(QJsonObject{
-        {"op", "answer"}, {"trial", live.trial.id}, {"answer", QJsonObject{{"action", action}}}});
+    // The hot path of every result: the line is put together without a JSON document.
+    QByteArray line = QByteArrayLiteral("{\"op\":\"answer\",\"trial\":\"");
+    line += live.trial.id.toLatin1();  // ids are "t" and digits
+    line += stop ? QByteArrayLiteral("\",\"answer\":{\"action\":\"stop\"}}\n")
+                 : QByteArrayLiteral("\",\"answer\":{\"action\":\"continue\"}}\n");
+    node_->sendLine(line);
 }
 
 void ExperimentRunner::requestCheckpoint(LiveTrial& live, const QJsonObject& result,
