@@ -304,7 +304,6 @@ void ExperimentRunner::onTrialExited(LiveTrial& live, const QJsonObject& message
     live.pendingCommits.clear();
     release(nodes_, spec_.resourcesPerTrial, live.placement);
     live.placement = {};
-    saveTrial(live);
 
     const QJsonValue code = message.value("code");
     const QJsonValue signal = message.value("signal");

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <map>
 
@@ -30,8 +31,24 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 
 }  // namespace
 
+long residentKb(int pid) {
+    std::FILE* status = std::fopen(("/proc/" + std::to_string(pid) + "/status").c_str(), "r");
+    if (status == nullptr) {
+        return 0;
+    }
+    char line[256];
+    long kb = 0;
+    while (std::fgets(line, sizeof(line), status) != nullptr) {
+        if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) {
+            break;
+        }
+    }
+    std::fclose(status);
+    return kb;
+}
+
 ProcessStats runMeasured(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                         bool quiet) {
+                         bool quiet, const std::function<void(int pid)>& sample) {
     std::vector<std::string> args = argv;
     std::vector<std::string> environment;
     for (char** e = environ; *e != nullptr; ++e) {
@@ -55,7 +72,13 @@ ProcessStats runMeasured(const std::vector<std::string>& argv, const std::vector
     posix_spawn_file_actions_destroy(&actions);
     int status = 0;
     struct rusage usage = {};
-    wait4(pid, &status, 0, &usage);
+    while (sample && wait4(pid, &status, WNOHANG, &usage) == 0) {
+        sample(int(pid));
+        usleep(200 * 1000);
+    }
+    if (!sample) {
+        wait4(pid, &status, 0, &usage);
+    }
     stats.wallSeconds = secondsSince(start);
     stats.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     stats.peakRssKb = usage.ru_maxrss;
