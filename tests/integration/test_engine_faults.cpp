@@ -85,7 +85,7 @@ void TestEngineFaults::misbehavingTrialsFailWithAClearMessage_data() {
     QTest::newRow("string metric") << "  string_at: 2"
                                    << "score = \"high\", which is not";
     QTest::newRow("never reports") << "  hang_at: 1"
-                                   << "no message from the trial for 2 s";
+                                   << "no message from the trial for 3 s";
     QTest::newRow("100 MB line") << "  flood_at: 2"
                                  << "longer than 1 MiB";
     QTest::newRow("garbage line") << "  garbage_at: 2"
@@ -100,7 +100,7 @@ void TestEngineFaults::misbehavingTrialsFailWithAClearMessage() {
     EngineHarness h;
     const QString yaml =
         experiment("faulty", space + "\n  iterations: 4",
-                   "failure: {max_failures: 1, heartbeat_timeout_s: 2}\nnum_samples: 2\n");
+                   "failure: {max_failures: 1, heartbeat_timeout_s: 3}\nnum_samples: 2\n");
     const EngineResult r = h.run({"run", h.writeFile("faulty.yaml", yaml)});
     QCOMPARE(r.exitCode, 1);  // finished, with errored trials
     const QString folder = h.experimentFolder("faulty");
