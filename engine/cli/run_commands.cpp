@@ -49,16 +49,22 @@ QString newExperimentFolder(const QString& root, const QString& name) {
 // Runs the event loop until the runner finishes; Ctrl-C once stops trials gracefully.
 int drive(ExperimentRunner& runner) {
     UnixSignals unixSignals;
-    QObject::connect(&unixSignals, &UnixSignals::interrupted, &runner, [&runner](int) {
-        std::fprintf(stderr, "\nInterrupted: stopping trials...\n");
-        runner.interrupt();
+    int interrupts = 0;
+    QObject::connect(&unixSignals, &UnixSignals::interrupted, &runner, [&](int) {
+        if (++interrupts == 1) {
+            std::fprintf(stderr, "\nInterrupted: stopping trials (again to quit at once)...\n");
+            runner.interrupt();
+        } else {
+            runner.quitNow();
+            QCoreApplication::exit(kExitInterrupted);
+        }
     });
     QObject::connect(
         &runner, &ExperimentRunner::finished, QCoreApplication::instance(),
         [](int code) { QCoreApplication::exit(code); }, Qt::QueuedConnection);
     runner.start();
-    QCoreApplication::exec();
-    return runner.exitCode();
+    const int code = QCoreApplication::exec();
+    return interrupts > 1 ? code : runner.exitCode();
 }
 
 RunnerOptions runnerOptions(const QCommandLineParser& parser, const QString& folder) {

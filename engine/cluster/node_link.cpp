@@ -82,6 +82,13 @@ void LocalNodeLink::shutdown() {
     process_.closeWriteChannel();
 }
 
+void LocalNodeLink::abort() {
+    // Trials run with a parent-death signal: killing the agent kills them too.
+    closedSignalled_ = true;
+    process_.kill();
+    process_.waitForFinished(2000);
+}
+
 void LocalNodeLink::readAvailable() {
     const bool ok = framer_.feed(process_.readAllStandardOutput(), [this](QByteArrayView line) {
         if (line.isEmpty()) {

@@ -28,6 +28,8 @@ class NodeLink : public QObject {
     virtual void sendLine(const QByteArray& line) = 0;
     // Asks the agent to stop its trials and exit; `closed` follows.
     virtual void shutdown() = 0;
+    // Ends the link now, without waiting for trials (a second Ctrl-C); they die with the agent.
+    virtual void abort() = 0;
     virtual bool isOpen() const = 0;
 
   signals:
@@ -75,6 +77,7 @@ class LocalNodeLink : public NodeLink {
     void send(const QJsonObject& message) override;
     void sendLine(const QByteArray& line) override;
     void shutdown() override;
+    void abort() override;
     bool isOpen() const override;
 
   private:

@@ -16,6 +16,8 @@ namespace {
 constexpr int kTickMs = 1000;              // trial heartbeats, trial-row saves, node liveness
 constexpr double kNodeTimeoutS = 15;       // a silent agent is a lost node (Ray: 15-30 s)
 constexpr int kNodeRestartDelayMs = 1000;  // before a lost local agent is started again
+constexpr double kStopGraceS = 20;  // a trial still running this long after the experiment began
+                                    // to stop is left to its agent, which kills it on shutdown
 
 double now() {
     return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
@@ -376,6 +378,14 @@ void ExperimentRunner::tick() {
                           .arg(spec_.failure.heartbeatTimeoutS));
         }
     }
+    if (stopping_ && stoppingFor_.elapsed() > kStopGraceS * 1000) {
+        for (auto& [id, live] : trials_) {
+            if (live.trial.status == TrialStatus::Running) {
+                live.pendingCommits.clear();
+                onTrialExited(live, QJsonObject{{"trial", id}});  // as if its node were lost
+            }
+        }
+    }
     if (nodeReady_ && nodeSilence_.elapsed() > kNodeTimeoutS * 1000) {
         onNodeClosed(tr("no heartbeat from the worker agent for %1 s").arg(kNodeTimeoutS));
     }
@@ -429,12 +439,22 @@ void ExperimentRunner::interrupt() {
         tr("Interrupted. Continue with: tunedeck-engine resume %1").arg(options_.experimentDir));
 }
 
+void ExperimentRunner::quitNow() {
+    if (node_) {
+        node_->disconnect(this);
+        node_->abort();
+    }
+    store_->setExperimentStatus(QStringLiteral("interrupted"), now());
+    store_->flush();
+}
+
 void ExperimentRunner::failExperiment(int exitCode, const QString& message) {
     if (finished_) {
         return;
     }
     if (!stopping_) {
         stopping_ = true;
+        stoppingFor_.start();
         pendingExitCode_ = exitCode;
         pendingOutcome_ = message;
         for (auto& [id, live] : trials_) {

@@ -51,6 +51,8 @@ class ExperimentRunner : public QObject {
     void start();
     // Ctrl-C: stop every trial (each resumes later from its latest checkpoint), exit code 3.
     void interrupt();
+    // A second Ctrl-C: stop waiting for trials; the history is flushed when the store closes.
+    void quitNow();
     int exitCode() const { return exitCode_; }
 
   signals:
@@ -141,6 +143,7 @@ class ExperimentRunner : public QObject {
     std::int64_t resultCount_ = 0;
     QTimer tickTimer_;
     QElapsedTimer nodeSilence_;
+    QElapsedTimer stoppingFor_;  // since the experiment began to stop
     std::unique_ptr<QFile> eventsFile_;
     std::unique_ptr<ProgressReporter> reporter_;
 };

@@ -14,6 +14,7 @@ class TestEngineRecovery : public QObject {
   private slots:
     void killNineThenResumeLosesNothing();
     void interruptExitsThreeAndResumes();
+    void aSecondInterruptQuitsAtOnce();
     void aSecondEngineOnTheSameFolderIsRefused();
     void aFullDiskWhileCheckpointingFailsCleanly();
 };
@@ -110,6 +111,27 @@ void TestEngineRecovery::interruptExitsThreeAndResumes() {
     verifyCompleteResults(h.exportJson(folder), 6, 20);
     // Resuming a finished experiment is harmless.
     QCOMPARE(h.run({"resume", folder, "--quiet"}).exitCode, 0);
+}
+
+void TestEngineRecovery::aSecondInterruptQuitsAtOnce() {
+    EngineHarness h;
+    const QString folder = h.experimentFolder("stubborn");
+    const QString yaml = QString(kLong)
+                             .replace("name: long", "name: stubborn")
+                             .replace("sleep: 0.05", "sleep: 0.05\n  ignore_sigterm: true");
+    std::unique_ptr<QProcess> engine = h.start({"run", h.writeFile("stubborn.yaml", yaml)});
+    QVERIFY(waitForFile(folder + "/trials/t00000/checkpoints", 30000));
+    ::kill(pid_t(engine->processId()), SIGINT);  // trials ignore SIGTERM: a stop takes 5 s
+    QThread::msleep(300);
+    QElapsedTimer timer;
+    timer.start();
+    ::kill(pid_t(engine->processId()), SIGINT);
+    const EngineResult interrupted = EngineHarness::finish(*engine, 30000);
+    QCOMPARE(interrupted.exitCode, 3);
+    QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
+    const EngineResult resumed = h.run({"resume", folder, "--quiet"});
+    QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.all()));
+    verifyCompleteResults(h.exportJson(folder), 6, 20);
 }
 
 void TestEngineRecovery::aSecondEngineOnTheSameFolderIsRefused() {

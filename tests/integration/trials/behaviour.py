@@ -6,6 +6,7 @@
   nan_at         report the metric as NaN here       string_at    report the metric as a string
   flood_at       write a 100 MB line on the channel  hang_at      stop talking forever
   garbage_at     write a line that is not JSON on the channel
+  ignore_sigterm keep running when asked to stop by SIGTERM (the agent then uses SIGKILL)
   checkpoint_mb  size of each checkpoint (default: a few bytes)
   argv_value     compare with sys.argv[1] (placeholders) and report it back
 
@@ -14,12 +15,15 @@ Every start logs `start iteration=N restore=PATH` so tests can see where an atte
 """
 import json
 import os
+import signal
 import sys
 import time
 
 import tunedeck
 
 config = tunedeck.get_config()
+if config.get("ignore_sigterm"):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 iterations = int(config.get("iterations", 10))
 state = {"it": 0}
 restore = tunedeck.get_checkpoint()
