@@ -15,6 +15,7 @@ class TestEngineRecovery : public QObject {
     void killNineThenResumeLosesNothing();
     void interruptExitsThreeAndResumes();
     void aSecondInterruptQuitsAtOnce();
+    void aKilledAgentIsRestartedAndItsTrialsContinue();
     void aSecondEngineOnTheSameFolderIsRefused();
     void aFullDiskWhileCheckpointingFailsCleanly();
 };
@@ -132,6 +133,25 @@ void TestEngineRecovery::aSecondInterruptQuitsAtOnce() {
     const EngineResult resumed = h.run({"resume", folder, "--quiet"});
     QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.all()));
     verifyCompleteResults(h.exportJson(folder), 6, 20);
+}
+
+void TestEngineRecovery::aKilledAgentIsRestartedAndItsTrialsContinue() {
+    EngineHarness h;
+    const QString folder = h.experimentFolder("long");
+    std::unique_ptr<QProcess> engine = h.start({"run", h.writeFile("long.yaml", kLong)});
+    QVERIFY(waitForFile(folder + "/trials/t00000/checkpoints", 30000));
+    QProcess pgrep;
+    pgrep.start("pgrep", {"-P", QString::number(engine->processId()), "tunedeck-worker"});
+    QVERIFY(pgrep.waitForFinished(5000));
+    const qint64 agent = pgrep.readAllStandardOutput().trimmed().toLongLong();
+    QVERIFY2(agent > 0, "no tunedeck-worker under the engine");
+    ::kill(pid_t(agent), SIGKILL);
+    const EngineResult r = EngineHarness::finish(*engine, 180000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+    verifyCompleteResults(h.exportJson(folder), 6, 20);
+    // Losing the agent is not the trials' fault: no failure is counted.
+    QCOMPARE(sqliteQuery(folder + "/experiment.sqlite", "SELECT SUM(failures) FROM trials"),
+             QStringLiteral("0"));
 }
 
 void TestEngineRecovery::aSecondEngineOnTheSameFolderIsRefused() {
