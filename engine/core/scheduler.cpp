@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "core/algorithm_catalog.h"
+#include "core/asha_scheduler.h"
+#include "core/median_stopping.h"
 #include "core/search_space.h"
 
 namespace tunedeck {
@@ -24,6 +26,8 @@ struct SchedulerType {
     QString name;
     QStringList options;  // keys of the `scheduler:` mapping besides the type
     std::unique_ptr<Scheduler> (*make)(const ExperimentSpec& spec);
+    // Checks option values once the keys are known good (null: nothing to check).
+    Status (*validateOptions)(const ExperimentSpec& spec, QString* badKey) = nullptr;
 };
 
 // One line per scheduler; validation and the list in error messages follow from it.
@@ -34,6 +38,8 @@ const std::vector<SchedulerType>& schedulerTypes() {
          [](const ExperimentSpec&) -> std::unique_ptr<Scheduler> {
              return std::make_unique<FifoScheduler>();
          }},
+        {QStringLiteral("asha"), ashaOptionNames(), makeAshaScheduler, validateAshaOptions},
+        {QStringLiteral("median"), medianOptionNames(), makeMedianScheduler, validateMedianOptions},
     };
     return types;
 }
@@ -75,8 +81,12 @@ Status validateScheduler(const ExperimentSpec& spec, QString* badKey) {
     static const AlgorithmFamily family{QStringLiteral("scheduler"), QStringLiteral("type"),
                                         QStringLiteral("scheduler"), QStringLiteral("schedulers")};
     const SchedulerType* type = findAlgorithm(schedulerTypes(), spec.scheduler.name);
-    return checkAlgorithmChoice(spec.scheduler, knownSchedulers(), type ? &type->options : nullptr,
-                                family, badKey);
+    const Status choice = checkAlgorithmChoice(spec.scheduler, knownSchedulers(),
+                                               type ? &type->options : nullptr, family, badKey);
+    if (!choice.isOk() || !type->validateOptions) {
+        return choice;
+    }
+    return type->validateOptions(spec, badKey);
 }
 
 std::unique_ptr<Scheduler> makeScheduler(const ExperimentSpec& spec) {

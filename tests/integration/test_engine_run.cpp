@@ -20,6 +20,7 @@ class TestEngineRun : public QObject {
     void gridIsRepeatedNumSamplesTimes();
     void quickstartExampleRuns();
     void sklearnExampleTrainsARealModel();
+    void ashaExampleStopsWeakTrialsEarly();
     void anInstalledTreeFindsItsWorkerAndSdk();
 };
 
@@ -267,6 +268,22 @@ checkpoint: {frequency: 2, at_end: true}
     // at_end: a checkpoint of the last iteration, holding the pickled model.
     QVERIFY(QFile::exists(h.experimentFolder("digits") +
                           "/trials/t00000/checkpoints/checkpoint_000003/model.pkl"));
+}
+
+void TestEngineRun::ashaExampleStopsWeakTrialsEarly() {
+    EngineHarness h;
+    const EngineResult r = h.run(
+        {"run", TUNEDECK_SOURCE_DIR "/resources/examples/asha/experiment.yaml", "--quiet"}, 300000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+    int early = 0;
+    int full = 0;
+    for (const QJsonValue& t : h.exportJson(h.experimentFolder("asha"))) {
+        const qsizetype iterations = t.toObject().value("results").toArray().size();
+        early += iterations < 30 ? 1 : 0;
+        full += iterations == 30 ? 1 : 0;
+    }
+    QVERIFY2(early >= 8, qPrintable(QString::number(early)));  // most stop at a rung
+    QVERIFY(full >= 1);                                        // the best run to max_t
 }
 
 void TestEngineRun::anInstalledTreeFindsItsWorkerAndSdk() {

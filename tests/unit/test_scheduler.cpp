@@ -9,7 +9,7 @@ class TestScheduler : public QObject {
     Q_OBJECT
 
   private slots:
-    void knownNames() { QCOMPARE(knownSchedulers(), QStringList{"fifo"}); }
+    void knownNames() { QCOMPARE(knownSchedulers(), (QStringList{"fifo", "asha", "median"})); }
 
     void fifoLetsEveryTrialContinue() {
         ExperimentSpec spec;
@@ -40,13 +40,14 @@ class TestScheduler : public QObject {
 
     void unknownSchedulerListsTheKnownOnes() {
         ExperimentSpec spec;
-        spec.scheduler.name = "asha";
+        spec.scheduler.name = "hyperband_plus";
         QString badKey;
         const Status status = validateScheduler(spec, &badKey);
         QCOMPARE(status.code(), Status::Code::InvalidArgument);
         QCOMPARE(badKey, QStringLiteral("scheduler.type"));
         QCOMPARE(status.message(),
-                 QStringLiteral("unknown scheduler 'asha'; known schedulers: fifo"));
+                 QStringLiteral(
+                     "unknown scheduler 'hyperband_plus'; known schedulers: fifo, asha, median"));
         QVERIFY(!makeScheduler(spec));
     }
 
