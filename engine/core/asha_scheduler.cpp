@@ -7,40 +7,22 @@
 #include <optional>
 
 #include "core/rng.h"
+#include "core/scheduler_options.h"
 #include "core/search_space.h"
 
 namespace tunedeck {
 
+using namespace scheduler_options;
+
 namespace {
 
-const QString kTimeAttr = QStringLiteral("time_attr");
 const QString kMaxT = QStringLiteral("max_t");
 const QString kGracePeriod = QStringLiteral("grace_period");
 const QString kReductionFactor = QStringLiteral("reduction_factor");
 const QString kBrackets = QStringLiteral("brackets");
-const QString kMetric = QStringLiteral("metric");
-const QString kMode = QStringLiteral("mode");
 
 // Distinguishes bracket draws from the searcher's use of the same seed.
 constexpr std::uint64_t kBracketStream = 0x61736861ULL;  // "asha"
-
-std::optional<double> numberAt(const QJsonObject& result, const QString& key) {
-    QJsonValue value = result.value(key);
-    if (value.isUndefined()) {
-        value = valueAtPath(result, key);
-    }
-    if (!value.isDouble() || !std::isfinite(value.toDouble())) {
-        return std::nullopt;
-    }
-    return value.toDouble();
-}
-
-Status fail(QString* badKey, const QString& option, const QString& message) {
-    if (badKey) {
-        *badKey = QStringLiteral("scheduler.") + option;
-    }
-    return Status::invalid(message);
-}
 
 // numpy.percentile with its default linear interpolation.
 double percentile(std::vector<double> values, double q) {
@@ -52,10 +34,6 @@ double percentile(std::vector<double> values, double q) {
     return values[lower] + (values[upper] - values[lower]) * fraction;
 }
 
-QString num(double value) {
-    return QString::number(value, 'g', 6);
-}
-
 }  // namespace
 
 QStringList ashaOptionNames() {
@@ -64,65 +42,44 @@ QStringList ashaOptionNames() {
 
 Status validateAshaOptions(const ExperimentSpec& spec, QString* badKey) {
     const QJsonObject& options = spec.scheduler.options;
-    for (const QString& key : {kTimeAttr, kMetric, kMode}) {
-        if (options.contains(key) && !options.value(key).isString()) {
-            return fail(badKey, key,
-                        QStringLiteral("scheduler option '%1' must be a string").arg(key));
-        }
-    }
-    for (const QString& key : {kMaxT, kGracePeriod, kReductionFactor, kBrackets}) {
-        if (options.contains(key) &&
-            (!options.value(key).isDouble() || !std::isfinite(options.value(key).toDouble()))) {
-            return fail(badKey, key,
-                        QStringLiteral("scheduler option '%1' must be a number").arg(key));
-        }
-    }
-    if (options.value(kTimeAttr).toString(QStringLiteral("x")).isEmpty()) {
-        return fail(badKey, kTimeAttr,
-                    QStringLiteral("scheduler option 'time_attr' must not be empty"));
-    }
-    const QString mode = options.value(kMode).toString();
-    if (options.contains(kMode) && mode != QLatin1String("min") && mode != QLatin1String("max")) {
-        return fail(
-            badKey, kMode,
-            QStringLiteral("scheduler option 'mode' must be 'min' or 'max', not '%1'").arg(mode));
-    }
-    if (options.value(kMetric).toString().isEmpty() && spec.metric.isEmpty()) {
-        return fail(badKey, kMetric,
-                    QStringLiteral("scheduler 'asha' needs a metric: set the experiment's `metric` "
-                                   "or the scheduler option 'metric'"));
+    if (Status s = checkCommonOptions(spec, {kMaxT, kGracePeriod, kReductionFactor, kBrackets},
+                                      QStringLiteral("asha"), badKey);
+        !s) {
+        return s;
     }
     const double maxT = options.value(kMaxT).toDouble(100);
     const double grace = options.value(kGracePeriod).toDouble(1);
     const double factor = options.value(kReductionFactor).toDouble(4);
     const double brackets = options.value(kBrackets).toDouble(1);
     if (maxT <= 0) {
-        return fail(
-            badKey, kMaxT,
-            QStringLiteral("scheduler option 'max_t' must be positive, not %1").arg(num(maxT)));
+        return optionError(badKey, kMaxT,
+                           QStringLiteral("scheduler option 'max_t' must be positive, not %1")
+                               .arg(formatNumber(maxT)));
     }
     if (grace <= 0) {
-        return fail(badKey, kGracePeriod,
-                    QStringLiteral("scheduler option 'grace_period' must be positive, not %1")
-                        .arg(num(grace)));
+        return optionError(
+            badKey, kGracePeriod,
+            QStringLiteral("scheduler option 'grace_period' must be positive, not %1")
+                .arg(formatNumber(grace)));
     }
     if (grace > maxT) {
-        return fail(
+        return optionError(
             badKey, kGracePeriod,
             QStringLiteral("scheduler option 'grace_period' (%1) must not exceed max_t (%2)")
-                .arg(num(grace), num(maxT)));
+                .arg(formatNumber(grace), formatNumber(maxT)));
     }
     if (factor <= 1) {
-        return fail(
+        return optionError(
             badKey, kReductionFactor,
             QStringLiteral("scheduler option 'reduction_factor' must be greater than 1, not %1")
-                .arg(num(factor)));
+                .arg(formatNumber(factor)));
     }
     if (brackets < 1 || brackets != std::floor(brackets)) {
-        return fail(badKey, kBrackets,
-                    QStringLiteral(
-                        "scheduler option 'brackets' must be a whole number of at least 1, not %1")
-                        .arg(num(brackets)));
+        return optionError(
+            badKey, kBrackets,
+            QStringLiteral(
+                "scheduler option 'brackets' must be a whole number of at least 1, not %1")
+                .arg(formatNumber(brackets)));
     }
     return Status::ok();
 }
@@ -131,12 +88,9 @@ std::unique_ptr<Scheduler> makeAshaScheduler(const ExperimentSpec& spec) {
     const QJsonObject& options = spec.scheduler.options;
     AshaScheduler::Options o;
     o.timeAttr = options.value(kTimeAttr).toString(o.timeAttr);
-    o.metric = options.value(kMetric).toString(spec.metric);
-    o.mode = spec.mode;
-    if (options.contains(kMode)) {
-        o.mode = options.value(kMode).toString() == QLatin1String("min") ? MetricMode::Min
-                                                                         : MetricMode::Max;
-    }
+    const Objective objective = objectiveOf(spec);
+    o.metric = objective.metric;
+    o.mode = objective.mode;
     o.maxT = options.value(kMaxT).toDouble(o.maxT);
     o.gracePeriod = options.value(kGracePeriod).toDouble(o.gracePeriod);
     o.reductionFactor = options.value(kReductionFactor).toDouble(o.reductionFactor);
@@ -222,8 +176,9 @@ SchedulerDecision AshaScheduler::judge(Bracket& bracket, const QString& trialId,
                 decision = SchedulerDecision::stop(
                     QStringLiteral("asha: %1 = %2 at %3 = %4 is not in the top 1/%5 of the rung "
                                    "(cutoff %6)")
-                        .arg(options_.metric, num(value), options_.timeAttr, num(rung.milestone),
-                             num(options_.reductionFactor), num(sign * cutoff)));
+                        .arg(options_.metric, formatNumber(value), options_.timeAttr,
+                             formatNumber(rung.milestone), formatNumber(options_.reductionFactor),
+                             formatNumber(sign * cutoff)));
             }
         }
         rung.recorded.insert(trialId, signedValue);
@@ -233,21 +188,21 @@ SchedulerDecision AshaScheduler::judge(Bracket& bracket, const QString& trialId,
 }
 
 SchedulerDecision AshaScheduler::onResult(const Trial& trial, const QJsonObject& result) {
-    const auto time = numberAt(result, options_.timeAttr);
-    const auto value = numberAt(result, options_.metric);
+    const auto time = finiteNumberAt(result, options_.timeAttr);
+    const auto value = finiteNumberAt(result, options_.metric);
     if (!time || !value) {
         return SchedulerDecision::proceed();
     }
     if (*time >= options_.maxT) {
         return SchedulerDecision::stop(QStringLiteral("asha: %1 reached max_t (%2)")
-                                           .arg(options_.timeAttr, num(options_.maxT)));
+                                           .arg(options_.timeAttr, formatNumber(options_.maxT)));
     }
     return judge(brackets_[static_cast<std::size_t>(bracketOf(trial))], trial.id, *time, *value);
 }
 
 void AshaScheduler::onComplete(const Trial& trial, const QJsonObject& lastResult) {
-    const auto time = numberAt(lastResult, options_.timeAttr);
-    const auto value = numberAt(lastResult, options_.metric);
+    const auto time = finiteNumberAt(lastResult, options_.timeAttr);
+    const auto value = finiteNumberAt(lastResult, options_.metric);
     if (time && value) {
         judge(brackets_[static_cast<std::size_t>(bracketOf(trial))], trial.id, *time, *value);
     }

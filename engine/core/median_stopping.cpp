@@ -7,46 +7,24 @@
 #include <limits>
 #include <optional>
 
+#include "core/scheduler_options.h"
 #include "core/search_space.h"
 
 namespace tunedeck {
 
+using namespace scheduler_options;
+
 namespace {
 
-const QString kTimeAttr = QStringLiteral("time_attr");
 const QString kGracePeriod = QStringLiteral("grace_period");
 const QString kMinSamples = QStringLiteral("min_samples_required");
 const QString kMinTimeSlice = QStringLiteral("min_time_slice");
 const QString kHardStop = QStringLiteral("hard_stop");
-const QString kMetric = QStringLiteral("metric");
-const QString kMode = QStringLiteral("mode");
-
-std::optional<double> numberAt(const QJsonObject& result, const QString& key) {
-    QJsonValue value = result.value(key);
-    if (value.isUndefined()) {
-        value = valueAtPath(result, key);
-    }
-    if (!value.isDouble() || !std::isfinite(value.toDouble())) {
-        return std::nullopt;
-    }
-    return value.toDouble();
-}
-
-Status fail(QString* badKey, const QString& option, const QString& message) {
-    if (badKey) {
-        *badKey = QStringLiteral("scheduler.") + option;
-    }
-    return Status::invalid(message);
-}
 
 double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     const std::size_t n = values.size();
     return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
-}
-
-QString num(double value) {
-    return QString::number(value, 'g', 6);
 }
 
 }  // namespace
@@ -57,50 +35,29 @@ QStringList medianOptionNames() {
 
 Status validateMedianOptions(const ExperimentSpec& spec, QString* badKey) {
     const QJsonObject& options = spec.scheduler.options;
-    for (const QString& key : {kTimeAttr, kMetric, kMode}) {
-        if (options.contains(key) && !options.value(key).isString()) {
-            return fail(badKey, key,
-                        QStringLiteral("scheduler option '%1' must be a string").arg(key));
-        }
+    if (Status s = checkCommonOptions(spec, {kGracePeriod, kMinSamples, kMinTimeSlice},
+                                      QStringLiteral("median"), badKey);
+        !s) {
+        return s;
     }
     for (const QString& key : {kGracePeriod, kMinSamples, kMinTimeSlice}) {
-        if (options.contains(key) &&
-            (!options.value(key).isDouble() || !std::isfinite(options.value(key).toDouble()))) {
-            return fail(badKey, key,
-                        QStringLiteral("scheduler option '%1' must be a number").arg(key));
-        }
         if (options.value(key).toDouble(0) < 0) {
-            return fail(badKey, key,
-                        QStringLiteral("scheduler option '%1' must not be negative, not %2")
-                            .arg(key, num(options.value(key).toDouble())));
+            return optionError(badKey, key,
+                               QStringLiteral("scheduler option '%1' must not be negative, not %2")
+                                   .arg(key, formatNumber(options.value(key).toDouble())));
         }
     }
     if (options.contains(kHardStop) && !options.value(kHardStop).isBool()) {
-        return fail(badKey, kHardStop,
-                    QStringLiteral("scheduler option 'hard_stop' must be true or false"));
+        return optionError(badKey, kHardStop,
+                           QStringLiteral("scheduler option 'hard_stop' must be true or false"));
     }
     const double minSamples = options.value(kMinSamples).toDouble(3);
     if (minSamples != std::floor(minSamples)) {
-        return fail(
+        return optionError(
             badKey, kMinSamples,
             QStringLiteral("scheduler option 'min_samples_required' must be a whole number, "
                            "not %1")
-                .arg(num(minSamples)));
-    }
-    if (options.value(kTimeAttr).toString(QStringLiteral("x")).isEmpty()) {
-        return fail(badKey, kTimeAttr,
-                    QStringLiteral("scheduler option 'time_attr' must not be empty"));
-    }
-    const QString mode = options.value(kMode).toString();
-    if (options.contains(kMode) && mode != QLatin1String("min") && mode != QLatin1String("max")) {
-        return fail(
-            badKey, kMode,
-            QStringLiteral("scheduler option 'mode' must be 'min' or 'max', not '%1'").arg(mode));
-    }
-    if (options.value(kMetric).toString().isEmpty() && spec.metric.isEmpty()) {
-        return fail(badKey, kMetric,
-                    QStringLiteral("scheduler 'median' needs a metric: set the experiment's "
-                                   "`metric` or the scheduler option 'metric'"));
+                .arg(formatNumber(minSamples)));
     }
     return Status::ok();
 }
@@ -109,12 +66,9 @@ std::unique_ptr<Scheduler> makeMedianScheduler(const ExperimentSpec& spec) {
     const QJsonObject& options = spec.scheduler.options;
     MedianStoppingScheduler::Options o;
     o.timeAttr = options.value(kTimeAttr).toString(o.timeAttr);
-    o.metric = options.value(kMetric).toString(spec.metric);
-    o.mode = spec.mode;
-    if (options.contains(kMode)) {
-        o.mode = options.value(kMode).toString() == QLatin1String("min") ? MetricMode::Min
-                                                                         : MetricMode::Max;
-    }
+    const Objective objective = objectiveOf(spec);
+    o.metric = objective.metric;
+    o.mode = objective.mode;
     o.gracePeriod = options.value(kGracePeriod).toDouble(o.gracePeriod);
     o.minSamplesRequired =
         static_cast<int>(options.value(kMinSamples).toDouble(o.minSamplesRequired));
@@ -151,8 +105,8 @@ std::optional<double> MedianStoppingScheduler::runningMean(const QString& trialI
 
 SchedulerDecision MedianStoppingScheduler::onResult(const Trial& trial, const QJsonObject& result) {
     waiting_.remove(trial.id);  // it is reporting, so it runs
-    const auto time = numberAt(result, options_.timeAttr);
-    const auto value = numberAt(result, options_.metric);
+    const auto time = finiteNumberAt(result, options_.timeAttr);
+    const auto value = finiteNumberAt(result, options_.metric);
     if (!time || !value) {
         return SchedulerDecision::proceed();
     }
@@ -185,7 +139,7 @@ SchedulerDecision MedianStoppingScheduler::onResult(const Trial& trial, const QJ
                 QStringLiteral("median: only %1 other trials reached %2 = %3 (need %4); giving "
                                "way to waiting trials")
                     .arg(others)
-                    .arg(options_.timeAttr, num(*time))
+                    .arg(options_.timeAttr, formatNumber(*time))
                     .arg(options_.minSamplesRequired));
         }
         return SchedulerDecision::proceed();
@@ -205,11 +159,11 @@ SchedulerDecision MedianStoppingScheduler::onResult(const Trial& trial, const QJ
         return SchedulerDecision::proceed();
     }
     judgedBad_.insert(trial.id);
-    const QString why =
-        QStringLiteral(
-            "median: best %1 = %2 is worse than the median %3 of "
-            "other trials' running averages at %4 = %5")
-            .arg(options_.metric, num(best), num(middle), options_.timeAttr, num(*time));
+    const QString why = QStringLiteral(
+                            "median: best %1 = %2 is worse than the median %3 of "
+                            "other trials' running averages at %4 = %5")
+                            .arg(options_.metric, formatNumber(best), formatNumber(middle),
+                                 options_.timeAttr, formatNumber(*time));
     if (options_.hardStop) {
         return SchedulerDecision::stop(why);
     }
@@ -219,8 +173,8 @@ SchedulerDecision MedianStoppingScheduler::onResult(const Trial& trial, const QJ
 
 void MedianStoppingScheduler::onComplete(const Trial& trial, const QJsonObject& lastResult) {
     waiting_.remove(trial.id);
-    const auto time = numberAt(lastResult, options_.timeAttr);
-    const auto value = numberAt(lastResult, options_.metric);
+    const auto time = finiteNumberAt(lastResult, options_.timeAttr);
+    const auto value = finiteNumberAt(lastResult, options_.metric);
     if (time && value) {
         results_[trial.id].push_back({*time, *value});  // Ray records the final result again
     }
