@@ -16,6 +16,7 @@ class TestEngineRecovery : public QObject {
     void interruptExitsThreeAndResumes();
     void aSecondInterruptQuitsAtOnce();
     void aKilledAgentIsRestartedAndItsTrialsContinue();
+    void pausedTrialsResumeFromTheirCheckpoints();
     void aSecondEngineOnTheSameFolderIsRefused();
     void aFullDiskWhileCheckpointingFailsCleanly();
 };
@@ -152,6 +153,33 @@ void TestEngineRecovery::aKilledAgentIsRestartedAndItsTrialsContinue() {
     // Losing the agent is not the trials' fault: no failure is counted.
     QCOMPARE(sqliteQuery(folder + "/experiment.sqlite", "SELECT SUM(failures) FROM trials"),
              QStringLiteral("0"));
+}
+
+void TestEngineRecovery::pausedTrialsResumeFromTheirCheckpoints() {
+    // The median rule without hard stops pauses trials (save, exit) to give way to waiting ones;
+    // each comes back from the checkpoint it wrote and reports every iteration exactly once.
+    EngineHarness h;
+    const QString yaml = R"(name: pause
+trainable:
+  command: python3 @TRIAL@
+search_space:
+  x: {grid: [1, 2, 3, 4, 5, 6]}
+  iterations: 12
+metric: score
+mode: max
+scheduler: {type: median, time_attr: training_iteration, grace_period: 2,
+            min_samples_required: 2, hard_stop: false}
+max_concurrent_trials: 2
+)";
+    const QString events = h.root() + "/events.jsonl";
+    const EngineResult r = h.run({"run", h.writeFile("pause.yaml", yaml), "--events", events});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+    verifyCompleteResults(h.exportJson(h.experimentFolder("pause")), 6, 12);
+    QFile file(events);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY(text.contains("\"status\":\"PAUSED\""));
+    QVERIFY(text.contains("restored from iteration"));
 }
 
 void TestEngineRecovery::aSecondEngineOnTheSameFolderIsRefused() {
