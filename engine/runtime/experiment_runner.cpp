@@ -19,11 +19,11 @@ constexpr int kNodeRestartDelayMs = 1000;  // before a lost local agent is start
 constexpr double kStopGraceS = 20;  // a trial still running this long after the experiment began
                                     // to stop is left to its agent, which kills it on shutdown
 
-double now() {
+}  // namespace
+
+double ExperimentRunner::now() {
     return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
 }
-
-}  // namespace
 
 ExperimentRunner::ExperimentRunner(ExperimentSpec spec, std::unique_ptr<ExperimentStore> store,
                                    RunnerOptions options, QObject* parent)

@@ -86,6 +86,9 @@ class ExperimentRunner : public QObject {
         QJsonObject deferredExit;  // an exit seen while commits were pending
     };
 
+    // Seconds since the epoch: timestamps of results, checkpoints and events.
+    static double now();
+
     // experiment_runner.cpp: lifecycle and scheduling
     Status recover();
     void openNode();

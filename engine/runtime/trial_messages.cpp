@@ -1,6 +1,5 @@
 // The part of ExperimentRunner that handles what a trial says (reports, checkpoints) and how
 // an attempt ends (finished, paused, failed and retried).
-#include <QDateTime>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,10 +13,6 @@
 namespace tunedeck {
 
 namespace {
-
-double now() {
-    return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
-}
 
 bool isIntegral(const QJsonValue& v) {
     return v.isDouble() && std::floor(v.toDouble()) == v.toDouble() && v.toDouble() >= 0;
