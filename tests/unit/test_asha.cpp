@@ -5,6 +5,7 @@
 
 #include "core/rng.h"
 #include "core/scheduler.h"
+#include "scheduler_builders.h"
 
 using namespace tunedeck;
 using Action = SchedulerDecision::Action;
@@ -13,22 +14,11 @@ namespace {
 
 ExperimentSpec ashaSpec(QJsonObject options, const QString& metric = "acc",
                         MetricMode mode = MetricMode::Max) {
-    ExperimentSpec spec;
-    spec.metric = metric;
-    spec.mode = mode;
-    spec.seed = 11;
-    spec.scheduler.name = "asha";
-    spec.scheduler.options = std::move(options);
-    return spec;
+    return schedulerSpec(QStringLiteral("asha"), std::move(options), metric, mode);
 }
 
 std::unique_ptr<Scheduler> make(const ExperimentSpec& spec) {
-    const Status status = validateScheduler(spec, nullptr);
-    if (!status.isOk()) {
-        qWarning("%s", qPrintable(status.message()));
-        return nullptr;
-    }
-    return makeScheduler(spec);
+    return makeValidated(spec);
 }
 
 Trial trialAt(int index) {

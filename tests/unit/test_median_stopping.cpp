@@ -4,6 +4,7 @@
 #include <QTest>
 
 #include "core/scheduler.h"
+#include "scheduler_builders.h"
 
 using namespace tunedeck;
 using Action = SchedulerDecision::Action;
@@ -12,21 +13,11 @@ namespace {
 
 ExperimentSpec medianSpec(QJsonObject options, const QString& metric = "acc",
                           MetricMode mode = MetricMode::Max) {
-    ExperimentSpec spec;
-    spec.metric = metric;
-    spec.mode = mode;
-    spec.scheduler.name = "median";
-    spec.scheduler.options = std::move(options);
-    return spec;
+    return schedulerSpec(QStringLiteral("median"), std::move(options), metric, mode);
 }
 
 std::unique_ptr<Scheduler> make(const ExperimentSpec& spec) {
-    const Status status = validateScheduler(spec, nullptr);
-    if (!status.isOk()) {
-        qWarning("%s", qPrintable(status.message()));
-        return nullptr;
-    }
-    return makeScheduler(spec);
+    return makeValidated(spec);
 }
 
 Trial trialAt(int index) {
