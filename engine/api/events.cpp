@@ -36,6 +36,18 @@ QJsonObject checkpoint(const QString& trialId, std::int64_t iteration, const QSt
     return {{"trial", trialId}, {"iteration", qint64(iteration)}, {"path", path}};
 }
 
+QJsonObject exploit(const QString& trialId, const QString& sourceTrialId, std::int64_t iteration,
+                    std::int64_t sourceIteration, const QJsonObject& oldConfig,
+                    const QJsonObject& newConfig, const QString& reason) {
+    return {{"trial", trialId},
+            {"source", sourceTrialId},
+            {"iteration", qint64(iteration)},
+            {"source_iteration", qint64(sourceIteration)},
+            {"old_config", oldConfig},
+            {"new_config", newConfig},
+            {"reason", reason}};
+}
+
 QJsonObject node(const QString& nodeId, const QString& state, const QJsonObject& details) {
     return {{"node", nodeId}, {"state", state}, {"details", details}};
 }

@@ -23,6 +23,7 @@ inline const QString kTrialAdded = QStringLiteral("trial_added");
 inline const QString kTrialStatus = QStringLiteral("trial_status");
 inline const QString kResult = QStringLiteral("result");
 inline const QString kCheckpoint = QStringLiteral("checkpoint");
+inline const QString kExploit = QStringLiteral("exploit");
 inline const QString kNode = QStringLiteral("node");
 inline const QString kLog = QStringLiteral("log");
 inline const QString kWarning = QStringLiteral("warning");
@@ -35,6 +36,10 @@ QJsonObject trialAdded(const Trial& trial);
 QJsonObject trialStatus(const Trial& trial, const QString& reason);
 QJsonObject result(const QString& trialId, const QJsonObject& result);
 QJsonObject checkpoint(const QString& trialId, std::int64_t iteration, const QString& path);
+// PBT: `trialId` continues from `sourceTrialId`'s checkpoint with `newConfig`.
+QJsonObject exploit(const QString& trialId, const QString& sourceTrialId, std::int64_t iteration,
+                    std::int64_t sourceIteration, const QJsonObject& oldConfig,
+                    const QJsonObject& newConfig, const QString& reason);
 QJsonObject node(const QString& nodeId, const QString& state, const QJsonObject& details);
 QJsonObject log(const QString& trialId, const QString& message);
 QJsonObject warning(const QString& message, const QString& trialId = {});

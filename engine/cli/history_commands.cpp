@@ -1,4 +1,5 @@
 // ls, show, best and export: read-only views of experiment folders, straight from SQLite.
+// With several objectives, best prints the Pareto front and show marks its members.
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -13,6 +14,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/output_formats.h"
+#include "cli/stored_experiment.h"
 #include "runtime/experiment_runner.h"
 #include "runtime/install_layout.h"
 #include "runtime/trial_command.h"
@@ -21,33 +23,6 @@
 namespace tunedeck::cli {
 
 namespace {
-
-struct OpenedExperiment {
-    QString folder;
-    std::unique_ptr<ExperimentStore> store;
-    ExperimentRecord record;
-    SpecSummary spec;
-};
-
-bool openExperiment(const QString& folderArgument, OpenedExperiment* out) {
-    out->folder = QDir::cleanPath(QDir::current().absoluteFilePath(folderArgument));
-    const QString database = out->folder + QStringLiteral("/experiment.sqlite");
-    if (!QFileInfo::exists(database)) {
-        std::fprintf(stderr, "%s is not a Tunedeck experiment folder (no experiment.sqlite)\n",
-                     qPrintable(out->folder));
-        return false;
-    }
-    Status s = ExperimentStore::open(database, ExperimentStore::Mode::ReadOnly, &out->store);
-    if (s) {
-        s = out->store->loadExperiment(&out->record);
-    }
-    if (!s) {
-        std::fprintf(stderr, "cannot read %s: %s\n", qPrintable(database), qPrintable(s.message()));
-        return false;
-    }
-    out->spec = summarizeSpec(out->record.specText);
-    return true;
-}
 
 std::optional<ScoreScope> scopeFromName(const QString& name) {
     if (name == QLatin1String("last")) {
@@ -128,7 +103,13 @@ int list(const QStringList& args) {
             errors += t.trial.status == TrialStatus::Error ? 1 : 0;
         }
         QString bestText = QStringLiteral("-");
-        if (!e.spec.metric.isEmpty()) {
+        if (e.spec.isMultiObjective()) {
+            const std::size_t size =
+                paretoFront(*e.store, trials, e.spec.objectives, ScoreScope::Last).size();
+            if (size > 0) {
+                bestText = QStringLiteral("Pareto front of %1").arg(size);
+            }
+        } else if (!e.spec.metric.isEmpty()) {
             const auto scores = e.store->trialScores(e.spec.metric, e.spec.mode, ScoreScope::Last);
             if (!scores.empty()) {
                 bestText =
@@ -177,9 +158,22 @@ int show(const QStringList& args) {
             }
         }
     }
+    const bool multiObjective = e.spec.isMultiObjective();
+    QSet<QString> front;
+    if (multiObjective) {
+        for (const ParetoMember& member :
+             paretoFront(*e.store, trials, e.spec.objectives, ScoreScope::Last)) {
+            front.insert(member.trialId);
+        }
+    }
     QStringList header{QStringLiteral("TRIAL"), QStringLiteral("STATUS")};
     header << configColumns << QStringLiteral("ITER") << QStringLiteral("TIME(s)");
-    if (!e.spec.metric.isEmpty()) {
+    if (multiObjective) {
+        for (const Objective& objective : e.spec.objectives) {
+            header << objective.metric;
+        }
+        header << QStringLiteral("FRONT");
+    } else if (!e.spec.metric.isEmpty()) {
         header << e.spec.metric << QStringLiteral("best ") + e.spec.metric;
     }
     std::vector<QStringList> rows{header};
@@ -192,7 +186,13 @@ int show(const QStringList& args) {
             row << formatConfigValue(flat.value(c));
         }
         row << QString::number(t.iteration) << QString::number(t.timeTotalS, 'f', 1);
-        if (!e.spec.metric.isEmpty()) {
+        if (multiObjective) {
+            for (const Objective& objective : e.spec.objectives) {
+                const QJsonValue last = t.lastResult.value(objective.metric);
+                row << (last.isDouble() ? number(last.toDouble()) : QStringLiteral("-"));
+            }
+            row << (front.contains(t.id) ? QStringLiteral("*") : QString());
+        } else if (!e.spec.metric.isEmpty()) {
             const QJsonValue last = t.lastResult.value(e.spec.metric);
             row << (last.isDouble() ? number(last.toDouble()) : QStringLiteral("-"));
             const auto best = bestByTrial.find(t.id);
@@ -207,15 +207,84 @@ int show(const QStringList& args) {
                 qPrintable(e.record.status), trials.size(),
                 static_cast<long long>(e.store->resultCount()));
     printTable(rows);
+    if (multiObjective) {
+        std::printf("\nFRONT *: on the Pareto front of %s by last result (%lld of %zu trials)\n",
+                    qPrintable(objectivesText(e.spec.objectives)),
+                    static_cast<long long>(front.size()), trials.size());
+    }
     for (const QString& error : errors) {
         std::printf("\n%s\n", qPrintable(error));
     }
     return 0;
 }
 
+namespace {
+
+int printBestTrial(const OpenedExperiment& e, const QCommandLineParser& parser,
+                   const Objective& objective, ScoreScope scope) {
+    const auto scores = e.store->trialScores(objective.metric, objective.mode, scope);
+    if (scores.empty()) {
+        std::fprintf(stderr, "best: no trial has reported %s yet\n", qPrintable(objective.metric));
+        return kExitTrialErrors;
+    }
+    const TrialScore& winner = scores.front();
+    QJsonObject config;
+    for (const TrialRecord& t : e.store->loadTrials()) {
+        if (t.trial.id == winner.trialId) {
+            config = t.trial.config;
+        }
+    }
+    const QString summary =
+        QStringLiteral("best trial %1 of %2: %3=%4 (mode %5, scope %6)")
+            .arg(winner.trialId, e.record.name, objective.metric, number(winner.value),
+                 metricModeName(objective.mode), parser.value(QStringLiteral("scope")));
+    std::fprintf(stderr, "%s\n", qPrintable(summary));
+    const QString format = parser.value(QStringLiteral("format"));
+    const QByteArray text = format == "json"    ? configAsJson(config)
+                            : format == "flags" ? configAsFlags(config)
+                                                : configAsYaml(config, summary);
+    return writeOutput(parser.value(QStringLiteral("output")), text) ? 0 : kExitBadInput;
+}
+
+int printParetoFront(const OpenedExperiment& e, const QCommandLineParser& parser,
+                     ScoreScope scope) {
+    const std::vector<ParetoMember> front =
+        paretoFront(*e.store, e.store->loadTrials(), e.spec.objectives, scope);
+    const QString objectives = objectivesText(e.spec.objectives);
+    if (front.empty()) {
+        std::fprintf(stderr, "best: no trial has reported all of %s yet\n", qPrintable(objectives));
+        return kExitTrialErrors;
+    }
+    QStringList ids;
+    for (const ParetoMember& member : front) {
+        ids << member.trialId;
+    }
+    const QString summary =
+        QStringLiteral(
+            "Pareto front of %1: %2 trial(s) no other trial beats on every one of "
+            "%3 (scope %4): %5")
+            .arg(e.record.name)
+            .arg(front.size())
+            .arg(objectives, parser.value(QStringLiteral("scope")), ids.join(QStringLiteral(", ")));
+    std::fprintf(stderr, "%s\n", qPrintable(summary));
+    const QString format = parser.value(QStringLiteral("format"));
+    const QByteArray text = format == "json"    ? paretoFrontAsJson(front)
+                            : format == "flags" ? paretoFrontAsFlags(front)
+                                                : paretoFrontAsYaml(front, summary);
+    return writeOutput(parser.value(QStringLiteral("output")), text) ? 0 : kExitBadInput;
+}
+
+}  // namespace
+
 int best(const QStringList& args) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Print the best trial's config."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Print the best trial's config.\n"
+        "With several objectives (metric: [a, b]), print the Pareto front instead: every trial\n"
+        "no other trial beats on all objectives, most spread out first, each with its id,\n"
+        "objective values and config: a list under pareto_front: in yaml and json, one line of\n"
+        "flags per trial (in the same order) with --format flags. --metric NAME ranks by that\n"
+        "objective alone and prints its single best trial."));
     parser.addPositionalArgument(QStringLiteral("EXPERIMENT_DIR"),
                                  QStringLiteral("experiment folder"));
     parser.addOption({QStringLiteral("format"), QStringLiteral("yaml (default), json or flags."),
@@ -225,8 +294,12 @@ int best(const QStringList& args) {
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("scope"),
                       QStringLiteral("Rank trials by their last result (default), their best "
-                                     "result (all) or their average (avg)."),
+                                     "result (all) or their average (avg); with several "
+                                     "objectives, each objective is scored this way."),
                       QStringLiteral("SCOPE"), QStringLiteral("last")});
+    parser.addOption({QStringLiteral("metric"),
+                      QStringLiteral("Rank by this one of the experiment's objectives alone."),
+                      QStringLiteral("NAME")});
     if (!parseArguments(parser, QStringLiteral("best"), args, 1)) {
         return kExitBadInput;
     }
@@ -241,31 +314,25 @@ int best(const QStringList& args) {
     if (!openExperiment(parser.positionalArguments().first(), &e)) {
         return kExitBadInput;
     }
-    if (e.spec.metric.isEmpty()) {
+    if (e.spec.objectives.empty() || e.spec.metric.isEmpty()) {
         std::fprintf(stderr, "best: the experiment has no metric to rank trials by\n");
         return kExitBadInput;
     }
-    const auto scores = e.store->trialScores(e.spec.metric, e.spec.mode, *scope);
-    if (scores.empty()) {
-        std::fprintf(stderr, "best: no trial has reported %s yet\n", qPrintable(e.spec.metric));
-        return kExitTrialErrors;
-    }
-    const TrialScore& winner = scores.front();
-    QJsonObject config;
-    for (const TrialRecord& t : e.store->loadTrials()) {
-        if (t.trial.id == winner.trialId) {
-            config = t.trial.config;
+    if (parser.isSet(QStringLiteral("metric"))) {
+        const QString metric = parser.value(QStringLiteral("metric"));
+        for (const Objective& objective : e.spec.objectives) {
+            if (objective.metric == metric) {
+                return printBestTrial(e, parser, objective, *scope);
+            }
         }
+        std::fprintf(stderr, "best: --metric %s is not an objective of this experiment (%s)\n",
+                     qPrintable(metric), qPrintable(objectivesText(e.spec.objectives)));
+        return kExitBadInput;
     }
-    const QString summary =
-        QStringLiteral("best trial %1 of %2: %3=%4 (mode %5, scope %6)")
-            .arg(winner.trialId, e.record.name, e.spec.metric, number(winner.value),
-                 metricModeName(e.spec.mode), parser.value(QStringLiteral("scope")));
-    std::fprintf(stderr, "%s\n", qPrintable(summary));
-    const QByteArray text = format == "json"    ? configAsJson(config)
-                            : format == "flags" ? configAsFlags(config)
-                                                : configAsYaml(config, summary);
-    return writeOutput(parser.value(QStringLiteral("output")), text) ? 0 : kExitBadInput;
+    if (e.spec.isMultiObjective()) {
+        return printParetoFront(e, parser, *scope);
+    }
+    return printBestTrial(e, parser, e.spec.objectives.front(), *scope);
 }
 
 int exportResults(const QStringList& args) {

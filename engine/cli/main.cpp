@@ -23,10 +23,15 @@ Commands:
   resume EXPERIMENT_DIR          continue an interrupted run [--quiet] [--events FILE.jsonl]
   ls [--results DIR]             past experiments, one line each
   show EXPERIMENT_DIR            the trials with their configs and metrics
-  best EXPERIMENT_DIR            the best trial's config
-      [--format yaml|json|flags] [-o FILE] [--scope last|all|avg]
+  best EXPERIMENT_DIR            the best trial's config; with several objectives the
+                                 Pareto front (yaml/json: a list under pareto_front,
+                                 flags: one line per trial)
+      [--format yaml|json|flags] [-o FILE] [--scope last|all|avg] [--metric NAME]
   export EXPERIMENT_DIR          every result
       --format csv|json [-o FILE]
+  pbt-replay EXPERIMENT_DIR TRIAL_ID
+                                 re-run the config schedule of a PBT trial's lineage
+      [--results DIR] [--quiet] [--events FILE.jsonl] [--dry-run]
 
 Options:
   -h, --help                     this text
@@ -64,6 +69,7 @@ int main(int argc, char** argv) {
         {"show", tunedeck::cli::show},
         {"best", tunedeck::cli::best},
         {"export", tunedeck::cli::exportResults},
+        {"pbt-replay", tunedeck::cli::pbtReplay},
     };
     for (const auto& [name, function] : commands) {
         if (command == QLatin1String(name)) {

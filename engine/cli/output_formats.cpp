@@ -5,29 +5,69 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QStringList>
+#include <optional>
 
 #include "runtime/trial_command.h"
 
 namespace tunedeck::cli {
 
+namespace {
+
+std::optional<MetricMode> modeFromYaml(const YAML::Node& node) {
+    if (!node || !node.IsScalar()) {
+        return std::nullopt;
+    }
+    return node.as<std::string>() == "min" ? MetricMode::Min : MetricMode::Max;
+}
+
+}  // namespace
+
 SpecSummary summarizeSpec(const QString& specText) {
     SpecSummary summary;
+    summary.schedulerType = QStringLiteral("fifo");
     try {
         const YAML::Node root = YAML::Load(specText.toStdString());
         if (root["name"] && root["name"].IsScalar()) {
             summary.name = QString::fromStdString(root["name"].as<std::string>());
         }
-        if (root["metric"] && root["metric"].IsScalar()) {
-            summary.metric = QString::fromStdString(root["metric"].as<std::string>());
+        const YAML::Node metric = root["metric"];
+        const YAML::Node mode = root["mode"];
+        if (metric && metric.IsScalar()) {
+            summary.objectives.push_back({QString::fromStdString(metric.as<std::string>()),
+                                          modeFromYaml(mode).value_or(MetricMode::Max)});
+        } else if (metric && metric.IsSequence()) {
+            for (std::size_t i = 0; i < metric.size(); ++i) {
+                if (!metric[i].IsScalar()) {
+                    continue;
+                }
+                const YAML::Node itsMode = mode && mode.IsSequence() ? mode[i] : mode;
+                summary.objectives.push_back({QString::fromStdString(metric[i].as<std::string>()),
+                                              modeFromYaml(itsMode).value_or(MetricMode::Max)});
+            }
         }
-        if (root["mode"] && root["mode"].IsScalar()) {
-            summary.mode =
-                root["mode"].as<std::string>() == "min" ? MetricMode::Min : MetricMode::Max;
+        if (!summary.objectives.empty()) {
+            summary.metric = summary.objectives.front().metric;
+            summary.mode = summary.objectives.front().mode;
+        }
+        const YAML::Node scheduler = root["scheduler"];
+        if (scheduler && scheduler.IsScalar()) {
+            summary.schedulerType = QString::fromStdString(scheduler.as<std::string>());
+        } else if (scheduler && scheduler.IsMap() && scheduler["type"] &&
+                   scheduler["type"].IsScalar()) {
+            summary.schedulerType = QString::fromStdString(scheduler["type"].as<std::string>());
         }
     } catch (const YAML::Exception&) {
         // A stored spec was valid when it ran; an unreadable one leaves the summary empty.
     }
     return summary;
+}
+
+QString objectivesText(const std::vector<Objective>& objectives) {
+    QStringList parts;
+    for (const Objective& objective : objectives) {
+        parts << QStringLiteral("%1 (%2)").arg(objective.metric, metricModeName(objective.mode));
+    }
+    return parts.join(QStringLiteral(", "));
 }
 
 namespace {
@@ -115,6 +155,54 @@ QByteArray configAsFlags(const QJsonObject& config) {
         flags << shellQuoted(QStringLiteral("--%1=%2").arg(it.key(), formatConfigValue(*it)));
     }
     return flags.join(' ').toUtf8() + '\n';
+}
+
+QByteArray paretoFrontAsYaml(const std::vector<ParetoMember>& front, const QString& headerComment) {
+    YAML::Emitter out;
+    out << YAML::BeginMap << YAML::Key << "pareto_front" << YAML::Value << YAML::BeginSeq;
+    for (const ParetoMember& member : front) {
+        out << YAML::BeginMap;
+        out << YAML::Key << "trial_id" << YAML::Value << member.trialId.toStdString();
+        out << YAML::Key << "objectives" << YAML::Value << YAML::BeginMap;
+        for (const auto& [metric, value] : member.objectives) {
+            out << YAML::Key << metric.toStdString() << YAML::Value;
+            emitValue(out, QJsonValue(value));
+        }
+        out << YAML::EndMap;
+        out << YAML::Key << "config" << YAML::Value;
+        emitValue(out, member.config);
+        out << YAML::EndMap;
+    }
+    out << YAML::EndSeq << YAML::EndMap;
+    QByteArray text;
+    for (const QString& line : headerComment.split('\n', Qt::SkipEmptyParts)) {
+        text += "# " + line.toUtf8() + '\n';
+    }
+    text += QByteArray(out.c_str()) + '\n';
+    return text;
+}
+
+QByteArray paretoFrontAsJson(const std::vector<ParetoMember>& front) {
+    QJsonArray members;
+    for (const ParetoMember& member : front) {
+        QJsonObject objectives;
+        for (const auto& [metric, value] : member.objectives) {
+            objectives.insert(metric, value);
+        }
+        members.append(QJsonObject{{QStringLiteral("trial_id"), member.trialId},
+                                   {QStringLiteral("objectives"), objectives},
+                                   {QStringLiteral("config"), member.config}});
+    }
+    return QJsonDocument(QJsonObject{{QStringLiteral("pareto_front"), members}})
+        .toJson(QJsonDocument::Indented);
+}
+
+QByteArray paretoFrontAsFlags(const std::vector<ParetoMember>& front) {
+    QByteArray text;
+    for (const ParetoMember& member : front) {
+        text += configAsFlags(member.config);
+    }
+    return text;
 }
 
 QJsonObject flattenConfig(const QJsonObject& config) {

@@ -1,28 +1,49 @@
 // How the CLI writes configs and results for people and other tools: a config as YAML, JSON or
-// command-line flags; a summary of a stored experiment's spec. Pure functions; thread-safe.
+// command-line flags; a Pareto front the same ways; a summary of a stored experiment's spec.
+// Pure functions; thread-safe.
 #pragma once
 
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
+#include <utility>
+#include <vector>
 
 #include "core/experiment_spec.h"
 
 namespace tunedeck::cli {
 
-// The stored spec's name, metric and mode, read without checking the trainable (an experiment
-// folder copied off a server must still open here).
+// The stored spec's name, objectives and scheduler type, read without checking the trainable
+// (an experiment folder copied off a server must still open here).
 struct SpecSummary {
     QString name;
-    QString metric;
+    QString metric;  // the first objective's, as ExperimentSpec
     MetricMode mode = MetricMode::Max;
+    std::vector<Objective> objectives;  // `metric: [a, b]` with `mode: [min, max]`: two
+    QString schedulerType;              // "fifo" when not written
+    bool isMultiObjective() const { return objectives.size() > 1; }
 };
 SpecSummary summarizeSpec(const QString& specText);
+
+// "score (max), loss (min)"
+QString objectivesText(const std::vector<Objective>& objectives);
 
 QByteArray configAsYaml(const QJsonObject& config, const QString& headerComment);
 QByteArray configAsJson(const QJsonObject& config);
 // --lr=0.01 --model.depth=3 ... (nested groups as dotted names), each quoted for a POSIX shell.
 QByteArray configAsFlags(const QJsonObject& config);
+// One trial of a Pareto front: its objective values (in the experiment's order) and config.
+struct ParetoMember {
+    QString trialId;
+    std::vector<std::pair<QString, double>> objectives;
+    QJsonObject config;
+};
+// pareto_front: a list of {trial_id, objectives, config}, in the order given.
+QByteArray paretoFrontAsYaml(const std::vector<ParetoMember>& front, const QString& headerComment);
+QByteArray paretoFrontAsJson(const std::vector<ParetoMember>& front);
+// One line of flags per trial, in the order given.
+QByteArray paretoFrontAsFlags(const std::vector<ParetoMember>& front);
+
 // Config flattened to "path" -> value with dotted paths (for tables and CSV columns).
 QJsonObject flattenConfig(const QJsonObject& config);
 

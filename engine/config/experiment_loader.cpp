@@ -94,11 +94,12 @@ class ExperimentReader {
         }
         if (const YamlEntry* scheduler = entry("scheduler")) {
             readAlgorithm(reader_, *scheduler, QStringLiteral("type"), &spec_->scheduler);
+            readMutations(*scheduler);
         }
         if (const YamlEntry* stop = entry("stop")) {
             std::vector<WrittenThreshold> thresholds;
             readStop(reader_, *stop, &spec_->stop, &thresholds);
-            resolveStopDirections(thresholds, spec_->metric, spec_->mode, &spec_->stop);
+            resolveStopDirections(thresholds, spec_->objectives, &spec_->stop);
         }
         bool scoreGiven = false;
         bool scoreModeGiven = false;
@@ -198,9 +199,28 @@ class ExperimentReader {
         problems_->append(nniProblems, entry.valueLocation);
     }
 
+    // `metric: loss` with `mode: min`, or lists of the same length for several objectives.
     void readMetricAndMode(const YamlEntry* metric, const YamlEntry* mode) {
-        if (metric) {
-            spec_->metric = reader_.string(*metric).value_or(QString());
+        std::vector<QString> metrics;
+        if (metric && metric->value.IsSequence()) {
+            for (std::size_t i = 0; i < metric->value.size(); ++i) {
+                const YAML::Node item = metric->value[i];
+                if (!item.IsScalar() || yamlText(item).isEmpty()) {
+                    reader_.problem(reader_.locationOf(item), metric->path,
+                                    QStringLiteral("item %1 must be a result key, got %2")
+                                        .arg(i + 1)
+                                        .arg(describeYaml(item)));
+                    return;
+                }
+                metrics.push_back(yamlText(item));
+            }
+            if (metrics.empty()) {
+                reader_.problem(metric->valueLocation, metric->path,
+                                QStringLiteral("lists no result key"));
+                return;
+            }
+        } else if (metric) {
+            metrics.push_back(reader_.string(*metric).value_or(QString()));
         }
         if (!mode) {
             // Ray and Optuna ask for the direction too: guessing it would silently maximise a loss.
@@ -210,15 +230,72 @@ class ExperimentReader {
             }
             return;
         }
-        const auto value = readMode(reader_, *mode);
-        if (value) {
-            spec_->mode = *value;
+        if (!metric) {
+            if (mode->value.IsSequence() || readMode(reader_, *mode)) {
+                reader_.problem(mode->keyLocation, mode->path,
+                                QStringLiteral("is set but metric is not; name the result key "
+                                               "it applies to, e.g. metric: loss"));
+            }
+            return;
         }
-        if (value && !metric) {
-            reader_.problem(mode->keyLocation, mode->path,
-                            QStringLiteral("is set but metric is not; name the result key it "
-                                           "applies to, e.g. metric: loss"));
+        std::vector<MetricMode> modes;
+        if (mode->value.IsSequence()) {
+            for (std::size_t i = 0; i < mode->value.size(); ++i) {
+                YamlEntry item{mode->key, mode->path, mode->value[i],
+                               reader_.locationOf(mode->value[i]),
+                               reader_.locationOf(mode->value[i])};
+                const auto value = readMode(reader_, item);
+                if (!value) {
+                    return;
+                }
+                modes.push_back(*value);
+            }
+        } else if (const auto value = readMode(reader_, *mode)) {
+            modes.push_back(*value);
+        } else {
+            return;
         }
+        if (modes.size() != metrics.size()) {
+            reader_.problem(mode->valueLocation, mode->path,
+                            QStringLiteral("gives %1 direction(s) for %2 metric(s); write one "
+                                           "min or max per metric, in the same order")
+                                .arg(modes.size())
+                                .arg(metrics.size()));
+            return;
+        }
+        for (std::size_t i = 0; i < metrics.size(); ++i) {
+            spec_->objectives.push_back({metrics[i], modes[i]});
+        }
+        spec_->metric = metrics.front();
+        spec_->mode = modes.front();
+    }
+
+    // pbt's `hyperparam_mutations`: each key a domain in the search-space syntax, or a list of
+    // values to choose from (Ray's shorthand), read with the search space's reader so its
+    // problems point at the line.
+    void readMutations(const YamlEntry& scheduler) {
+        if (!scheduler.value.IsMap()) {
+            return;
+        }
+        const YAML::Node written = scheduler.value["hyperparam_mutations"];
+        if (!written || !written.IsMap()) {
+            return;  // absent, or reported by the scheduler's own option check
+        }
+        YAML::Node mutations(YAML::NodeType::Map);
+        for (const auto& item : written) {
+            if (item.second.IsSequence()) {
+                YAML::Node choice(YAML::NodeType::Map);
+                choice["choice"] = item.second;
+                mutations[item.first] = choice;
+            } else {
+                mutations[item.first] = item.second;
+            }
+        }
+        const QString path = scheduler.path + QStringLiteral(".hyperparam_mutations");
+        const SourceLocation at = reader_.locationOf(written);
+        YamlEntry entry{QStringLiteral("hyperparam_mutations"), path, mutations, at, at};
+        const bool complete = readSearchSpaceYaml(reader_, entry, &spec_->scheduler.mutations);
+        checkSearchSpace(spec_->scheduler.mutations, path, complete, at, problems_);
     }
 
     void readSeed(const YamlEntry& entry) {

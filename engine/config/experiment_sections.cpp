@@ -257,13 +257,17 @@ void readStop(YamlReader& reader, const YamlEntry& entry, StopCriteria* out,
     }
 }
 
-void resolveStopDirections(const std::vector<WrittenThreshold>& thresholds, const QString& metric,
-                           MetricMode mode, StopCriteria* out) {
+void resolveStopDirections(const std::vector<WrittenThreshold>& thresholds,
+                           const std::vector<Objective>& objectives, StopCriteria* out) {
     for (const WrittenThreshold& written : thresholds) {
         StopThreshold threshold;
         threshold.metric = written.metric;
         threshold.value = written.value;
-        const bool minimized = written.metric == metric && mode == MetricMode::Min;
+        bool minimized = false;
+        for (const Objective& objective : objectives) {
+            minimized = minimized ||
+                        (written.metric == objective.metric && objective.mode == MetricMode::Min);
+        }
         threshold.atLeast = written.atLeast.value_or(!minimized);
         out->thresholds.push_back(threshold);
     }
@@ -275,7 +279,11 @@ void readCheckpoint(YamlReader& reader, const YamlEntry& entry, CheckpointSpec* 
         return;
     }
     const std::vector<YamlEntry> entries = reader.entries(entry.value, entry.path);
-    reader.rejectUnknown(entries, {"frequency", "at_end", "keep", "score", "score_mode"});
+    reader.rejectUnknown(entries,
+                         {"enabled", "frequency", "at_end", "keep", "score", "score_mode"});
+    if (const YamlEntry* enabled = findEntry(entries, QStringLiteral("enabled"))) {
+        out->enabled = reader.boolean(*enabled).value_or(out->enabled);
+    }
     if (const YamlEntry* frequency = findEntry(entries, QStringLiteral("frequency"))) {
         out->frequency = readInt(reader, *frequency, 0).value_or(out->frequency);
     }

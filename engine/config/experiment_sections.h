@@ -43,8 +43,8 @@ void readStop(YamlReader& reader, const YamlEntry& entry, StopCriteria* out,
               std::vector<WrittenThreshold>* thresholds);
 // A plain number means ">=" (Ray Tune's stop), except for the experiment's own metric when it
 // is minimized: `stop: {loss: 0.05}` with `mode: min` means "stop once loss <= 0.05".
-void resolveStopDirections(const std::vector<WrittenThreshold>& thresholds, const QString& metric,
-                           MetricMode mode, StopCriteria* out);
+void resolveStopDirections(const std::vector<WrittenThreshold>& thresholds,
+                           const std::vector<Objective>& objectives, StopCriteria* out);
 
 // checkpoint: frequency, at_end, keep, score, score_mode. `scoreModeGiven` tells whether the
 // user chose score_mode (it otherwise follows the experiment's mode when score is the metric).

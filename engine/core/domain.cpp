@@ -3,6 +3,7 @@
 #include <QString>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/search_space.h"
 
@@ -224,6 +225,82 @@ QJsonValue Domain::sampleValue(Rng& rng) const {
                 .value;
     }
     return QJsonValue();
+}
+
+namespace {
+
+// The ends of a numeric domain in the coordinate that is uniform for it (log for log kinds).
+std::pair<double, double> unitRange(const Domain& d) {
+    switch (d.kind) {
+        case DomainKind::Normal:
+        case DomainKind::QNormal:
+            return {d.mu - 3 * d.sigma, d.mu + 3 * d.sigma};
+        case DomainKind::LogUniform:
+        case DomainKind::QLogUniform:
+        case DomainKind::LogRandInt:
+            return {std::log(d.low), std::log(d.high)};
+        default:
+            return {d.low, d.high};
+    }
+}
+
+}  // namespace
+
+QJsonValue Domain::fromUnit(double unit) const {
+    if (!isNumericDomain(kind) || !validate().isOk()) {
+        return QJsonValue();
+    }
+    const auto [from, to] = unitRange(*this);
+    double value = from + std::clamp(unit, 0.0, 1.0) * (to - from);
+    if (isLog(kind)) {
+        value = std::exp(value);
+    }
+    switch (kind) {
+        case DomainKind::Uniform:
+        case DomainKind::Normal:
+            return value;
+        case DomainKind::LogUniform:
+            return std::clamp(value, low, high);
+        case DomainKind::QUniform:
+        case DomainKind::QLogUniform:
+            return std::clamp(quantize(value, q), low, high);
+        case DomainKind::QNormal:
+            return quantize(value, q);
+        case DomainKind::RandInt:
+        case DomainKind::LogRandInt:
+            // [low, high): the top of the range belongs to the last integer.
+            return integer(std::clamp(static_cast<std::int64_t>(std::floor(value)),
+                                      static_cast<std::int64_t>(low),
+                                      static_cast<std::int64_t>(high) - 1));
+        case DomainKind::QRandInt: {
+            const std::int64_t k = std::clamp(static_cast<std::int64_t>(std::llround(value / q)),
+                                              firstMultiple(*this), lastMultiple(*this));
+            return integer(k * static_cast<std::int64_t>(q));
+        }
+        default:
+            return QJsonValue();
+    }
+}
+
+std::optional<double> Domain::toUnit(const QJsonValue& value) const {
+    if (!isNumericDomain(kind) || !value.isDouble() || !std::isfinite(value.toDouble())) {
+        return std::nullopt;
+    }
+    double x = value.toDouble();
+    if (kind == DomainKind::RandInt || kind == DomainKind::LogRandInt) {
+        x += 0.5;  // the middle of the integer's cell, so fromUnit(toUnit(v)) == v
+    }
+    if (isLog(kind)) {
+        if (x <= 0) {
+            return std::nullopt;
+        }
+        x = std::log(x);
+    }
+    const auto [from, to] = unitRange(*this);
+    if (to <= from) {
+        return 0.5;
+    }
+    return std::clamp((x - from) / (to - from), 0.0, 1.0);
 }
 
 std::optional<QJsonArray> Domain::finiteValues(std::int64_t maxCount) const {

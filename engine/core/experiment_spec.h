@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "core/search_space.h"
 #include "core/source_location.h"
@@ -17,6 +18,12 @@ namespace tunedeck {
 
 enum class MetricMode { Min, Max };
 QString metricModeName(MetricMode mode);  // "min" / "max"
+
+// One metric the experiment optimises and its direction.
+struct Objective {
+    QString metric;
+    MetricMode mode = MetricMode::Max;
+};
 
 struct TrainableSpec {
     // argv template; elements may contain {param} placeholders (dotted paths allowed) that are
@@ -46,6 +53,9 @@ struct StopCriteria {
 };
 
 struct CheckpointSpec {
+    // false: the trainable cannot save, so the engine never asks it to (schedulers that move
+    // trials through checkpoints, pbt, pb2 and hyperband, are refused at validate time).
+    bool enabled = true;
     int frequency = 0;   // ask for a checkpoint every N iterations (0 = only when the trial saves)
     bool atEnd = false;  // ask for one when the trial is stopped by a stop criterion/scheduler
     int keep = 0;        // checkpoints kept per trial (0 = all); the latest is always kept
@@ -63,6 +73,9 @@ struct AlgorithmSpec {
     QString name;         // "random", "grid", "fifo", ...
     QJsonObject options;  // every other key of the mapping, as written
     SourceLocation location;
+    // `hyperparam_mutations` (pbt) parsed with the search-space syntax, each entry a domain or
+    // a list (a choice), with the locations of what was written; empty when not given.
+    SearchSpace mutations;
 };
 
 struct ExperimentSpec {
@@ -73,8 +86,13 @@ struct ExperimentSpec {
     int numSamples = 1;
     QString metric;  // may be empty when no searcher/scheduler/stop needs it
     MetricMode mode = MetricMode::Max;
-    AlgorithmSpec search{"random", {}, {}};
-    AlgorithmSpec scheduler{"fifo", {}, {}};
+    // Every objective, in the order written: `metric: [a, b]` with `mode: [min, max]` makes a
+    // multi-objective experiment. `metric`/`mode` above are always the first one (empty list
+    // when no metric is set), so single-objective code reads them and needs nothing else.
+    std::vector<Objective> objectives;
+    bool isMultiObjective() const { return objectives.size() > 1; }
+    AlgorithmSpec search{"random", {}, {}, {}};
+    AlgorithmSpec scheduler{"fifo", {}, {}, {}};
     StopCriteria stop;
     CheckpointSpec checkpoint;
     FailureSpec failure;

@@ -28,6 +28,8 @@ struct SchedulerType {
     std::unique_ptr<Scheduler> (*make)(const ExperimentSpec& spec);
     // Checks option values once the keys are known good (null: nothing to check).
     Status (*validateOptions)(const ExperimentSpec& spec, QString* badKey) = nullptr;
+    // It moves trials through checkpoints (pause and resume, or copy between trials).
+    bool needsCheckpoints = false;
 };
 
 // One line per scheduler; validation and the list in error messages follow from it.
@@ -83,10 +85,30 @@ Status validateScheduler(const ExperimentSpec& spec, QString* badKey) {
     const SchedulerType* type = findAlgorithm(schedulerTypes(), spec.scheduler.name);
     const Status choice = checkAlgorithmChoice(spec.scheduler, knownSchedulers(),
                                                type ? &type->options : nullptr, family, badKey);
-    if (!choice.isOk() || !type->validateOptions) {
+    if (!choice.isOk()) {
         return choice;
     }
-    return type->validateOptions(spec, badKey);
+    auto fail = [&](const QString& key, const QString& message) {
+        if (badKey) {
+            *badKey = key;
+        }
+        return Status::invalid(message);
+    };
+    if (spec.isMultiObjective() && type->name != QLatin1String("fifo") &&
+        !spec.scheduler.options.contains(QStringLiteral("metric"))) {
+        return fail(QStringLiteral("scheduler.type"),
+                    QStringLiteral("%1 judges trials by one metric; with several objectives, "
+                                   "name it in scheduler.metric (and scheduler.mode)")
+                        .arg(type->name));
+    }
+    if (type->needsCheckpoints && !spec.checkpoint.enabled) {
+        return fail(QStringLiteral("scheduler.type"),
+                    QStringLiteral("%1 moves trials through checkpoints, but checkpoint.enabled "
+                                   "is false; make the trainable save (tunedeck.on_save) and "
+                                   "remove that line, or use asha")
+                        .arg(type->name));
+    }
+    return type->validateOptions ? type->validateOptions(spec, badKey) : Status::ok();
 }
 
 std::unique_ptr<Scheduler> makeScheduler(const ExperimentSpec& spec) {

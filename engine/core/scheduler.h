@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/experiment_spec.h"
@@ -18,13 +19,50 @@
 namespace tunedeck {
 
 struct SchedulerDecision {
-    enum class Action { Continue, Pause, Stop };
+    // Continue: keep training. Pause: save a checkpoint and give the slot back (the trial comes
+    // back when chooseTrialToRun picks it). Stop: end the trial (TERMINATED).
+    // Exploit (PBT): end this attempt, make the latest committed checkpoint of `source` this
+    // trial's checkpoint (at this trial's own training_iteration, so its curve does not jump
+    // back), replace the trial's config by `config`, and run it again from there. The runtime
+    // records every exploit in the history; when `source` has no committed checkpoint it
+    // drops the exploit with a warning and the trial continues unchanged.
+    enum class Action { Continue, Pause, Stop, Exploit };
     Action action = Action::Continue;
     QString reason;  // shown to the user when the action is not Continue
+    // Continue only: save a checkpoint now (PBT's top quantile, so others can copy it).
+    bool checkpoint = false;
+    QString source;      // Exploit: the trial copied from
+    QJsonObject config;  // Exploit: the trial's config from now on
 
     static SchedulerDecision proceed() { return {}; }
-    static SchedulerDecision stop(QString why) { return {Action::Stop, std::move(why)}; }
-    static SchedulerDecision pause(QString why) { return {Action::Pause, std::move(why)}; }
+    static SchedulerDecision proceedAndSave() {
+        SchedulerDecision d;
+        d.checkpoint = true;
+        return d;
+    }
+    static SchedulerDecision stop(QString why) { return ending(Action::Stop, std::move(why)); }
+    static SchedulerDecision pause(QString why) { return ending(Action::Pause, std::move(why)); }
+    static SchedulerDecision exploit(QString source, QJsonObject config, QString why) {
+        SchedulerDecision d = ending(Action::Exploit, std::move(why));
+        d.source = std::move(source);
+        d.config = std::move(config);
+        return d;
+    }
+
+  private:
+    static SchedulerDecision ending(Action action, QString why) {
+        SchedulerDecision d;
+        d.action = action;
+        d.reason = std::move(why);
+        return d;
+    }
+};
+
+// A trial that is not running (PAUSED or PENDING) which the scheduler has decided to end, e.g.
+// the losers of a HyperBand bracket waiting at a rung.
+struct StopOrder {
+    QString trialId;
+    QString reason;
 };
 
 class Scheduler {
@@ -42,6 +80,15 @@ class Scheduler {
     // Among trials that could start now (PENDING or PAUSED, in creation order), the one to run
     // next, or nullopt to start none of them. FIFO: the first.
     virtual std::optional<QString> chooseTrialToRun(const std::vector<const Trial*>& waiting);
+
+    // Waiting trials to end now; the runtime asks after every result and completion, and
+    // terminates each with its reason. Each order is returned once.
+    virtual std::vector<StopOrder> takeStopOrders() { return {}; }
+
+    // Result keys every result must carry for this scheduler to work, each with the key of the
+    // experiment file that asked for it ("scheduler.time_attr"), so that a trial that never
+    // reports one ends the experiment with exit 2 pointing at that line (as for `metric`).
+    virtual std::vector<std::pair<QString, QString>> requiredResultKeys() const { return {}; }
 
     virtual QJsonObject saveState() const { return {}; }
     virtual Status restoreState(const QJsonObject& state) {

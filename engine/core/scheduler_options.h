@@ -26,10 +26,7 @@ Status optionError(QString* badKey, const QString& option, const QString& messag
 Status checkCommonOptions(const ExperimentSpec& spec, const QStringList& numbers,
                           const QString& schedulerName, QString* badKey);
 
-struct Objective {
-    QString metric;
-    MetricMode mode = MetricMode::Max;
-};
+using tunedeck::Objective;
 Objective objectiveOf(const ExperimentSpec& spec);
 
 // The finite number at `key` of a result (dotted paths allowed), or nullopt.

@@ -76,6 +76,12 @@ struct Domain {
     // One value drawn from `rng` (integers for integer kinds). A choice or grid yields the
     // option as written, even when it is a group; SearchSpace::sample expands groups.
     QJsonValue sampleValue(Rng& rng) const;
+    // For numeric domains: the value at position `unit` in [0, 1] of the range (in log space
+    // for log kinds; mu -/+ 3 sigma for normals), rounded as the domain rounds (integers, q)
+    // and kept inside it. And back: where a value sits in [0, 1] (nullopt if not a number).
+    // Model-based searchers work in these coordinates (core/unit_cube.h).
+    QJsonValue fromUnit(double unit) const;
+    std::optional<double> toUnit(const QJsonValue& value) const;
     // Every value the domain can produce, in order (choice and grid as written, integer and
     // q kinds ascending), or nullopt when the domain is continuous or unbounded, has an option
     // that is a group, or has more than `maxCount` values.

@@ -1,12 +1,15 @@
 #include "core/searcher.h"
 
 #include <QJsonArray>
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
 #include "core/algorithm_catalog.h"
 #include "core/rng.h"
 #include "core/search_space.h"
+#include "core/searcher_wrappers.h"
 
 namespace tunedeck {
 
@@ -180,6 +183,13 @@ class RandomSearcher final : public Searcher {
 
     std::optional<std::int64_t> totalTrials() const override { return total_; }
 
+    void onTrialRecovered(std::int64_t index, const QString& trialId,
+                          const QJsonObject& config) override {
+        (void)trialId;
+        (void)config;
+        next_ = std::clamp(index + 1, next_, total_);
+    }
+
     QJsonObject saveState() const override {
         std::int64_t consumed = 0;
         std::int64_t start = 0;
@@ -327,15 +337,17 @@ std::int64_t gridPoints(const std::vector<GridAxis>& axes) {
 
 // NNI's grid search tuner: every finite domain (grid, choice, randint, qrandint, quniform,
 // qloguniform) is expanded, the first written varying slowest, and the whole product is
-// repeated num_samples times.
+// repeated num_samples times. points_to_evaluate run before the grid, in addition to it.
 class GridSearcher final : public Searcher {
   public:
     explicit GridSearcher(const ExperimentSpec& spec, std::vector<GridAxis> axes)
         : space_(spec.searchSpace),
           seed_(spec.seed),
           axes_(std::move(axes)),
+          known_(pointsOf(spec)),
           points_(gridPoints(axes_)),
-          total_(saturatingMul(std::max(0, spec.numSamples), points_)) {}
+          total_(saturatingAdd(static_cast<std::int64_t>(known_.size()),
+                               saturatingMul(std::max(0, spec.numSamples), points_))) {}
 
     Suggestion suggest(const QString& trialId) override {
         (void)trialId;
@@ -343,7 +355,11 @@ class GridSearcher final : public Searcher {
             return Suggestion::finished();
         }
         const std::int64_t index = next_++;
-        std::int64_t rest = index % points_;
+        if (index < static_cast<std::int64_t>(known_.size())) {
+            Rng rng = Rng::forStream(seed_, static_cast<std::uint64_t>(index));
+            return Suggestion::of(space_.sample(rng, 0, known_[size_t(index)]));
+        }
+        std::int64_t rest = (index - static_cast<std::int64_t>(known_.size())) % points_;
         QJsonObject point;
         for (auto axis = axes_.rbegin(); axis != axes_.rend(); ++axis) {
             const qsizetype count = std::max<qsizetype>(1, axis->values.size());
@@ -359,6 +375,13 @@ class GridSearcher final : public Searcher {
 
     std::optional<std::int64_t> totalTrials() const override { return total_; }
 
+    void onTrialRecovered(std::int64_t index, const QString& trialId,
+                          const QJsonObject& config) override {
+        (void)trialId;
+        (void)config;
+        next_ = std::clamp(index + 1, next_, total_);
+    }
+
     QJsonObject saveState() const override {
         return {{QStringLiteral("algorithm"), QStringLiteral("grid")},
                 {QStringLiteral("next"), QJsonValue(static_cast<qint64>(next_))}};
@@ -372,30 +395,31 @@ class GridSearcher final : public Searcher {
     SearchSpace space_;
     std::uint64_t seed_;
     std::vector<GridAxis> axes_;
+    std::vector<QJsonObject> known_;  // points_to_evaluate
     std::int64_t points_;
     std::int64_t total_;
     std::int64_t next_ = 0;
 };
 
-std::optional<Failure> validateRandom(const ExperimentSpec& spec) {
-    return checkPoints(spec);
-}
-
 std::unique_ptr<Searcher> makeRandom(const ExperimentSpec& spec) {
     return std::make_unique<RandomSearcher>(spec);
 }
 
-std::optional<Failure> validateGrid(const ExperimentSpec& spec) {
+Status validateGrid(const ExperimentSpec& spec, QString* badKey) {
     std::vector<GridAxis> axes;
-    if (auto failure = planGrid(spec.searchSpace, QString(), axes)) {
-        return failure;
+    std::optional<Failure> failure = planGrid(spec.searchSpace, QString(), axes);
+    if (!failure && saturatingMul(gridPoints(axes), spec.numSamples) > kMaxGridTrials) {
+        failure = Failure{QStringLiteral("search.algorithm"),
+                          QStringLiteral("grid search would run more than %1 trials; use random")
+                              .arg(kMaxGridTrials)};
     }
-    if (saturatingMul(gridPoints(axes), spec.numSamples) > kMaxGridTrials) {
-        return Failure{QStringLiteral("search.algorithm"),
-                       QStringLiteral("grid search would run more than %1 trials; use random")
-                           .arg(kMaxGridTrials)};
+    if (failure) {
+        if (badKey) {
+            *badKey = failure->key;
+        }
+        return Status::invalid(failure->message);
     }
-    return std::nullopt;
+    return Status::ok();
 }
 
 std::unique_ptr<Searcher> makeGrid(const ExperimentSpec& spec) {
@@ -408,21 +432,46 @@ std::unique_ptr<Searcher> makeGrid(const ExperimentSpec& spec) {
 
 struct SearcherType {
     QString name;
-    QStringList options;  // keys of the `search:` mapping besides the algorithm
-    std::optional<Failure> (*validate)(const ExperimentSpec& spec);
+    QStringList options;  // its own keys of the `search:` mapping (see kCommonOptions)
+    // Checks option values once the keys are known good (null: nothing to check).
+    Status (*validateOptions)(const ExperimentSpec& spec, QString* badKey);
     std::unique_ptr<Searcher> (*make)(const ExperimentSpec& spec);
 };
+
+// Keys every algorithm takes: known-good configs first, and the two wrappers.
+const QStringList& commonOptions() {
+    static const QStringList options = {QStringLiteral("points_to_evaluate"),
+                                        QStringLiteral("max_concurrent"), QStringLiteral("repeat")};
+    return options;
+}
 
 // One line per algorithm; validation and the list in error messages follow from it.
 const std::vector<SearcherType>& searcherTypes() {
     static const std::vector<SearcherType> types = {
-        {QStringLiteral("random"),
-         {QStringLiteral("points_to_evaluate")},
-         validateRandom,
-         makeRandom},
+        {QStringLiteral("random"), {}, nullptr, makeRandom},
         {QStringLiteral("grid"), {}, validateGrid, makeGrid},
     };
     return types;
+}
+
+// A whole number >= 1 at `search.<option>`, or unset.
+Status checkCount(const ExperimentSpec& spec, const QString& option, QString* badKey) {
+    const QJsonValue value = spec.search.options.value(option);
+    if (value.isUndefined() || value.isNull()) {
+        return Status::ok();
+    }
+    const double number = value.toDouble(0);
+    if (!value.isDouble() || number < 1 || std::floor(number) != number || number > 1e9) {
+        if (badKey) {
+            *badKey = QStringLiteral("search.") + option;
+        }
+        return Status::invalid(QStringLiteral("%1 must be a whole number >= 1").arg(option));
+    }
+    return Status::ok();
+}
+
+int countOption(const ExperimentSpec& spec, const QString& option) {
+    return static_cast<int>(spec.search.options.value(option).toDouble(0));
 }
 
 }  // namespace
@@ -436,8 +485,9 @@ Status validateSearcher(const ExperimentSpec& spec, QString* badKey) {
                                         QStringLiteral("search algorithm"),
                                         QStringLiteral("algorithms")};
     const SearcherType* type = findAlgorithm(searcherTypes(), spec.search.name);
-    if (Status s = checkAlgorithmChoice(spec.search, knownSearchers(),
-                                        type ? &type->options : nullptr, family, badKey);
+    const QStringList options = type ? type->options + commonOptions() : QStringList();
+    if (Status s = checkAlgorithmChoice(spec.search, knownSearchers(), type ? &options : nullptr,
+                                        family, badKey);
         !s) {
         return s;
     }
@@ -451,15 +501,52 @@ Status validateSearcher(const ExperimentSpec& spec, QString* badKey) {
         return fail(QStringLiteral("num_samples"),
                     QStringLiteral("num_samples must be at least 1 (got %1)").arg(spec.numSamples));
     }
-    if (auto failure = type->validate(spec)) {
+    if (auto failure = checkPoints(spec)) {
         return fail(failure->key, failure->message);
     }
-    return Status::ok();
+    for (const QString& option : {QStringLiteral("max_concurrent"), QStringLiteral("repeat")}) {
+        if (Status s = checkCount(spec, option, badKey); !s) {
+            return s;
+        }
+    }
+    if (const int repeat = countOption(spec, QStringLiteral("repeat"));
+        repeat > 1 && spec.numSamples % repeat != 0) {
+        return fail(QStringLiteral("num_samples"),
+                    QStringLiteral("num_samples (%1) must be a multiple of search.repeat (%2): "
+                                   "each config runs repeat times")
+                        .arg(spec.numSamples)
+                        .arg(repeat));
+    }
+    return type->validateOptions ? type->validateOptions(spec, badKey) : Status::ok();
 }
 
 std::unique_ptr<Searcher> makeSearcher(const ExperimentSpec& spec) {
     const SearcherType* type = findAlgorithm(searcherTypes(), spec.search.name);
-    return type ? type->make(spec) : nullptr;
+    if (!type) {
+        return nullptr;
+    }
+    const int repeat = countOption(spec, QStringLiteral("repeat"));
+    const int maxConcurrent = countOption(spec, QStringLiteral("max_concurrent"));
+    std::unique_ptr<Searcher> searcher;
+    if (repeat > 1) {
+        // The inner searcher proposes one config per group of `repeat` trials.
+        ExperimentSpec inner = spec;
+        inner.numSamples = spec.numSamples / repeat;
+        QStringList metrics;
+        for (const Objective& objective : spec.objectives) {
+            metrics.append(objective.metric);
+        }
+        if (metrics.isEmpty() && !spec.metric.isEmpty()) {
+            metrics.append(spec.metric);
+        }
+        searcher = repeatEach(type->make(inner), repeat, metrics);
+    } else {
+        searcher = type->make(spec);
+    }
+    if (maxConcurrent > 0 && searcher) {
+        searcher = limitConcurrency(std::move(searcher), maxConcurrent);
+    }
+    return searcher;
 }
 
 }  // namespace tunedeck

@@ -8,7 +8,8 @@
 //  * onResult / onComplete feed back what trials reported; `result` holds the raw metrics
 //    plus the engine's fields (training_iteration, time_total_s, ...).
 //  * saveState() captures everything needed so that, after restoreState() on a new object built
-//    from the same spec, the next suggestions are those the original would have made.
+//    from the same spec (and the replay described at onTrialRecovered), the next suggestions
+//    are those the original would have made.
 #pragma once
 
 #include <QJsonObject>
@@ -45,6 +46,18 @@ class Searcher {
         (void)trialId;
         (void)lastResult;
         (void)errored;
+    }
+    // Resume. The saved state may be a little older than the history (the runtime saves it at
+    // most about once a second), so after restoreState() the runtime replays the history:
+    // every stored trial in creation order through onTrialRecovered (`index` is the trial's
+    // creation index, which is also the index of the suggestion that made it), then every
+    // finished trial in the order it finished through onComplete. Both must ignore what the
+    // restored state already knows, so the replay is safe to apply to any state.
+    virtual void onTrialRecovered(std::int64_t index, const QString& trialId,
+                                  const QJsonObject& config) {
+        (void)index;
+        (void)trialId;
+        (void)config;
     }
     // Total trials this searcher will propose, when known (random/grid: num_samples x grid).
     virtual std::optional<std::int64_t> totalTrials() const { return std::nullopt; }

@@ -82,11 +82,30 @@ Status ExperimentRunner::recover() {
         }
     }
     resultCount_ = recovered.resultCount;
+    // The saved searcher state may be older than the history: replay what the history knows
+    // (see Searcher::onTrialRecovered), completions in the order they happened.
+    std::vector<const RecoveredTrial*> completed;
+    for (const RecoveredTrial& rt : recovered.trials) {
+        searcher_->onTrialRecovered(rt.trial.index, rt.trial.id, rt.trial.config);
+        if (isFinished(rt.trial.status)) {
+            completed.push_back(&rt);
+        }
+    }
+    std::stable_sort(completed.begin(), completed.end(),
+                     [](const RecoveredTrial* a, const RecoveredTrial* b) {
+                         return a->finishedAt < b->finishedAt;
+                     });
+    for (const RecoveredTrial* rt : completed) {
+        searcher_->onComplete(rt->trial.id, rt->trial.lastResult,
+                              rt->trial.status == TrialStatus::Error);
+    }
     for (RecoveredTrial& rt : recovered.trials) {
         LiveTrial live;
         live.trial = std::move(rt.trial);
         live.checkpoints = std::move(rt.checkpoints);
         live.checkpointPaths = std::move(rt.checkpointPaths);
+        live.startedAt = rt.startedAt;
+        live.finishedAt = rt.finishedAt;
         nextTrialIndex_ = std::max(nextTrialIndex_, live.trial.index + 1);
         scheduler_->onTrialAdd(live.trial);
         const QString id = live.trial.id;
@@ -204,6 +223,7 @@ void ExperimentRunner::pump() {
         maybeFinish();
         return;
     }
+    applyStopOrders();
     for (;;) {
         int running = 0;
         std::vector<const Trial*> waiting;
@@ -249,7 +269,7 @@ void ExperimentRunner::pump() {
         Suggestion suggestion = searcher_->suggest(id);
         if (suggestion.kind == Suggestion::Kind::Finished) {
             searcherFinished_ = true;
-            savePolicyState();
+            savePolicyState(true);
             break;
         }
         if (suggestion.kind == Suggestion::Kind::Wait) {
@@ -311,6 +331,9 @@ void ExperimentRunner::startTrial(LiveTrial& live) {
     live.lastActivity.start();
     live.sinceReport.start();
     trial.pendingReason.clear();
+    if (live.startedAt == 0) {
+        live.startedAt = now();
+    }
 
     // The agent starts trials with its own environment plus these variables.
     QJsonObject env;
@@ -339,6 +362,9 @@ void ExperimentRunner::setStatus(LiveTrial& live, TrialStatus status, const QStr
     if (status == TrialStatus::Pending || status == TrialStatus::Paused) {
         live.trial.pendingReason = reason;
     }
+    if (isFinished(status) && live.finishedAt == 0) {
+        live.finishedAt = now();
+    }
     saveTrial(live);
     emitEvent(events::type::kTrialStatus, events::trialStatus(live.trial, reason));
     reporter_->trialStatusChanged(live.trial, reason);
@@ -356,15 +382,46 @@ void ExperimentRunner::setPendingReason(LiveTrial& live, const QString& reason) 
 void ExperimentRunner::saveTrial(LiveTrial& live) {
     TrialRecord record;
     record.trial = live.trial;
+    record.startedAt = live.startedAt;
+    record.finishedAt = live.finishedAt;
     store_->saveTrial(record);
     live.dirty = false;
 }
 
-void ExperimentRunner::savePolicyState() {
+void ExperimentRunner::savePolicyState(bool now) {
+    if (!now) {
+        policyStateDirty_ = true;
+        return;
+    }
+    policyStateDirty_ = false;
     store_->saveSearchState(searcher_->saveState(), scheduler_->saveState());
 }
 
+void ExperimentRunner::applyStopOrders() {
+    const std::vector<StopOrder> orders = scheduler_->takeStopOrders();
+    for (const StopOrder& order : orders) {
+        auto it = trials_.find(order.trialId);
+        if (it == trials_.end()) {
+            continue;
+        }
+        LiveTrial& live = it->second;
+        const TrialStatus status = live.trial.status;
+        if (status != TrialStatus::Paused && status != TrialStatus::Pending) {
+            continue;  // running ones are stopped at their next result; finished ones are done
+        }
+        setStatus(live, TrialStatus::Terminated, order.reason);
+        scheduler_->onComplete(live.trial, live.trial.lastResult);
+        searcher_->onComplete(live.trial.id, live.trial.lastResult, false);
+    }
+    if (!orders.empty()) {
+        savePolicyState(true);
+    }
+}
+
 void ExperimentRunner::tick() {
+    if (policyStateDirty_) {
+        savePolicyState(true);
+    }
     for (auto& [id, live] : trials_) {
         if (live.dirty) {
             saveTrial(live);
@@ -481,7 +538,7 @@ void ExperimentRunner::finish(int exitCode, const QString& outcome) {
     const QString status = exitCode == kExitInterrupted ? QStringLiteral("interrupted")
                            : exitCode == kExitBadInput  ? QStringLiteral("failed")
                                                         : QStringLiteral("finished");
-    savePolicyState();
+    savePolicyState(true);
     store_->setExperimentStatus(status, now());
     emitEvent(events::type::kExperimentFinished,
               events::experimentFinished(status, terminated, errored));

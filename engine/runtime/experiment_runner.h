@@ -67,7 +67,12 @@ class ExperimentRunner : public QObject {
         std::map<std::int64_t, QString> checkpointPaths;
         bool processRunning = false;
         bool doneReceived = false;
-        enum class Ending { None, Stop, Pause, Interrupt, Kill } ending = Ending::None;
+        enum class Ending { None, Stop, Pause, Exploit, Interrupt, Kill } ending = Ending::None;
+        SchedulerDecision exploit;  // Ending::Exploit: what to apply once the attempt ended
+        QString exploitCheckpoint;  // the source's checkpoint folder (pinned until copied)
+        std::int64_t exploitSourceIteration = 0;
+        double startedAt = 0;  // first start, seconds since the epoch
+        double finishedAt = 0;
         QString endReason;
         std::optional<FailureCause> failureCause;
         QString failureMessage;
@@ -107,7 +112,16 @@ class ExperimentRunner : public QObject {
     void failExperiment(int exitCode, const QString& message);
     void emitEvent(const QString& type, const QJsonObject& payload);
     void saveTrial(LiveTrial& live);
-    void savePolicyState();
+    // The searcher's and scheduler's state: `now` writes it at once (a scheduler decision that
+    // moves trials, the end); otherwise it is written by the next tick, at most once a second,
+    // because a model searcher's state grows with every trial.
+    void savePolicyState(bool now = false);
+    // Ends waiting trials the scheduler has given up on (HyperBand's losers at a rung).
+    void applyStopOrders();
+    // PBT: make the source's latest checkpoint the trial's, switch its config, queue it again.
+    void applyExploit(LiveTrial& live);
+    // A result lacking a key the scheduler needs (time_attr): the experiment cannot work.
+    bool checkRequiredKeys(LiveTrial& live, const QJsonObject& result);
     ProgressSnapshot snapshot() const;
     LiveTrial* findTrial(const QJsonObject& message);
 
@@ -138,6 +152,9 @@ class ExperimentRunner : public QObject {
     std::int64_t nextTrialIndex_ = 0;
     bool nodeReady_ = false;
     bool searcherFinished_ = false;
+    bool policyStateDirty_ = false;
+    // Checkpoint folders an exploit will copy: retention leaves them alone until it has.
+    std::map<QString, int> pinnedCheckpoints_;
     bool stopping_ = false;
     bool finished_ = false;
     int exitCode_ = kExitFinished;

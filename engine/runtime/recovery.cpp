@@ -3,6 +3,8 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSet>
+#include <filesystem>
+#include <system_error>
 
 namespace tunedeck {
 
@@ -14,6 +16,35 @@ QString checkpointFolder(const QString& experimentDir, const QString& trialId,
                          std::int64_t iteration) {
     return trialFolder(experimentDir, trialId) +
            QStringLiteral("/checkpoints/checkpoint_%1").arg(iteration, 6, 10, QChar('0'));
+}
+
+Status copyCheckpoint(const QString& from, const QString& to) {
+    namespace fs = std::filesystem;
+    const fs::path source = from.toStdString();
+    const fs::path target = to.toStdString();
+    const fs::path scratch = target.string() + ".tmp";
+    std::error_code error;
+    fs::remove_all(scratch, error);
+    fs::create_directories(scratch.parent_path(), error);
+    fs::copy(source, scratch, fs::copy_options::recursive | fs::copy_options::create_hard_links,
+             error);
+    if (error) {
+        fs::remove_all(scratch, error);
+        error.clear();
+        fs::copy(source, scratch, fs::copy_options::recursive, error);
+    }
+    if (!error) {
+        fs::remove_all(target, error);
+        error.clear();
+        fs::rename(scratch, target, error);
+    }
+    if (error) {
+        std::error_code ignored;
+        fs::remove_all(scratch, ignored);
+        return Status::ioError(QStringLiteral("cannot copy %1 to %2: %3")
+                                   .arg(from, to, QString::fromStdString(error.message())));
+    }
+    return Status::ok();
 }
 
 namespace {
@@ -54,6 +85,8 @@ Status recoverExperiment(ExperimentStore& store, const QString& experimentDir,
     for (TrialRecord& record : store.loadTrials()) {
         RecoveredTrial rt;
         rt.trial = std::move(record.trial);
+        rt.startedAt = record.startedAt;
+        rt.finishedAt = record.finishedAt;
         Trial& trial = rt.trial;
         QSet<QString> known;
         auto& stored = checkpointsByTrial[trial.id];

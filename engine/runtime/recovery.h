@@ -19,6 +19,8 @@ struct RecoveredTrial {
     Trial trial;
     std::vector<CheckpointRecord> checkpoints;        // committed and not deleted, by iteration
     std::map<std::int64_t, QString> checkpointPaths;  // id -> folder
+    double startedAt = 0;
+    double finishedAt = 0;  // for replaying completions in order
 };
 
 struct RecoveredExperiment {
@@ -38,5 +40,10 @@ Status recoverExperiment(ExperimentStore& store, const QString& experimentDir,
 QString trialFolder(const QString& experimentDir, const QString& trialId);
 QString checkpointFolder(const QString& experimentDir, const QString& trialId,
                          std::int64_t iteration);
+
+// Copies a committed checkpoint folder to `to` (a new folder; one already there is replaced).
+// Files are hard-linked where the filesystem allows (checkpoints are never modified once
+// committed, so sharing them is safe and costs no space), copied otherwise.
+Status copyCheckpoint(const QString& from, const QString& to);
 
 }  // namespace tunedeck

@@ -122,22 +122,67 @@ void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
     if (!givenCheckpoint.isEmpty()) {
         commitCheckpoint(live, givenCheckpoint, iteration, result);
     }
+    if (!checkRequiredKeys(live, result)) {
+        return;
+    }
     SchedulerDecision decision;
     if (std::optional<QString> reason = stopReason(spec_.stop, result)) {
         decision = SchedulerDecision::stop(*reason);
     } else {
         decision = scheduler_->onResult(trial, result);
     }
-    const bool haveCheckpoint = !givenCheckpoint.isEmpty();
     using Action = SchedulerDecision::Action;
-    if (decision.action == Action::Pause ||
-        (decision.action == Action::Stop && spec_.checkpoint.atEnd && !haveCheckpoint) ||
-        (decision.action == Action::Continue && !haveCheckpoint &&
-         shouldRequestCheckpoint(spec_.checkpoint, iteration))) {
+    if (decision.action == Action::Exploit && decision.source != trial.id) {
+        auto source = trials_.find(decision.source);
+        const QString copied =
+            source == trials_.end() ? QString() : source->second.trial.checkpointPath;
+        if (copied.isEmpty()) {
+            emitEvent(events::type::kWarning,
+                      events::warning(tr("trial %1 cannot copy trial %2: it has no checkpoint yet "
+                                         "(the trial continues unchanged)")
+                                          .arg(trial.id, decision.source),
+                                      trial.id));
+            decision = SchedulerDecision::proceed();
+        } else {
+            ++pinnedCheckpoints_[copied];
+            live.exploitCheckpoint = copied;
+            live.exploitSourceIteration = source->second.trial.checkpointIteration;
+            answer(live, SchedulerDecision::stop(decision.reason));
+            live.ending = LiveTrial::Ending::Exploit;
+            live.exploit = decision;
+            savePolicyState(true);
+            return;
+        }
+    }
+    if (decision.action != Action::Continue) {
+        savePolicyState(true);
+    }
+    const bool haveCheckpoint = !givenCheckpoint.isEmpty();
+    const bool asked = spec_.checkpoint.enabled && !haveCheckpoint;
+    if (decision.action == Action::Pause || decision.action == Action::Exploit ||
+        (decision.action == Action::Stop && spec_.checkpoint.atEnd && asked) ||
+        (decision.action == Action::Continue && asked &&
+         (decision.checkpoint || shouldRequestCheckpoint(spec_.checkpoint, iteration)))) {
         requestCheckpoint(live, result, decision);
     } else {
         answer(live, decision);
     }
+}
+
+bool ExperimentRunner::checkRequiredKeys(LiveTrial& live, const QJsonObject& result) {
+    for (const auto& [key, specKey] : scheduler_->requiredResultKeys()) {
+        if (!valueAtPath(result, key).isUndefined()) {
+            continue;
+        }
+        const QString message =
+            tr("%1: %2: '%3' is not in the results that trial %4 reports (it reported: %5)")
+                .arg(spec_.locationOf(specKey).toString(), specKey, key, live.trial.id,
+                     result.keys().join(QStringLiteral(", ")));
+        killTrial(live, LiveTrial::Ending::Interrupt, FailureCause::NodeLost, message);
+        failExperiment(kExitBadInput, message);
+        return false;
+    }
+    return true;
 }
 
 void ExperimentRunner::answer(LiveTrial& live, const SchedulerDecision& decision) {
@@ -166,10 +211,16 @@ void ExperimentRunner::requestCheckpoint(LiveTrial& live, const QJsonObject& res
     live.checkpointTarget = target;
     live.checkpointResult = result;
     live.checkpointIterationPending = iteration;
-    const bool pause = after.action == SchedulerDecision::Action::Pause;
+    // A pause, or a change of config on the spot (a self-exploit: pbt-replay), saves and exits.
+    const bool exploit = after.action == SchedulerDecision::Action::Exploit;
+    const bool pause = after.action == SchedulerDecision::Action::Pause || exploit;
     if (pause) {
-        live.ending = LiveTrial::Ending::Pause;
+        live.ending = exploit ? LiveTrial::Ending::Exploit : LiveTrial::Ending::Pause;
         live.endReason = after.reason;
+        if (exploit) {
+            live.exploit = after;
+            live.exploitCheckpoint.clear();  // its own latest, once committed
+        }
     }
     node_->send(QJsonObject{
         {"op", "answer"},
@@ -199,7 +250,8 @@ void ExperimentRunner::onCheckpointWritten(LiveTrial& live, const QJsonObject& m
                                       .arg(live.trial.id),
                                   live.trial.id));
     }
-    if (live.afterCheckpoint.action != SchedulerDecision::Action::Pause) {
+    if (live.afterCheckpoint.action != SchedulerDecision::Action::Pause &&
+        live.afterCheckpoint.action != SchedulerDecision::Action::Exploit) {
         answer(live, live.afterCheckpoint);
     }
 }
@@ -264,6 +316,9 @@ void ExperimentRunner::applyRetention(LiveTrial& live) {
         return;
     }
     for (std::int64_t id : doomed) {
+        if (pinnedCheckpoints_.count(live.checkpointPaths[id])) {
+            continue;  // an exploit will copy it; the next retention pass removes it
+        }
         node_->send(QJsonObject{{"op", "delete_checkpoint"}, {"path", live.checkpointPaths[id]}});
         store_->markCheckpointDeleted(id);
         live.checkpointPaths.erase(id);
@@ -313,6 +368,8 @@ void ExperimentRunner::onTrialExited(LiveTrial& live, const QJsonObject& message
         searcher_->onComplete(trial.id, trial.lastResult, false);
     } else if (live.ending == Ending::Pause && cleanExit) {
         setStatus(live, TrialStatus::Paused, live.endReason);
+    } else if (live.ending == Ending::Exploit) {
+        applyExploit(live);
     } else {
         const FailureCause cause = live.failureCause.value_or(FailureCause::TrialCrashed);
         QString why = live.failureMessage;
@@ -361,6 +418,55 @@ void ExperimentRunner::onTrialExited(LiveTrial& live, const QJsonObject& message
     }
     savePolicyState();
     pump();
+}
+
+void ExperimentRunner::applyExploit(LiveTrial& live) {
+    Trial& trial = live.trial;
+    const SchedulerDecision exploit = std::exchange(live.exploit, {});
+    const bool self = exploit.source == trial.id;
+    const QString copied = std::exchange(live.exploitCheckpoint, {});
+    ExploitRecord record;
+    record.trialId = trial.id;
+    record.sourceTrialId = exploit.source;
+    record.iteration = trial.iteration;
+    record.sourceIteration = self ? trial.checkpointIteration : live.exploitSourceIteration;
+    record.oldConfig = trial.config;
+    record.newConfig = exploit.config;
+    record.reason = exploit.reason;
+    record.timestamp = now();
+    if (!self) {
+        // The copy becomes this trial's checkpoint at its own iteration: its curve goes on
+        // from where it is, with the source's weights.
+        const QString to = checkpointFolder(options_.experimentDir, trial.id, trial.iteration);
+        const Status copiedOk = copyCheckpoint(copied, to);
+        if (--pinnedCheckpoints_[copied] <= 0) {
+            pinnedCheckpoints_.erase(copied);
+        }
+        if (!copiedOk) {
+            emitEvent(events::type::kWarning,
+                      events::warning(tr("trial %1 could not copy the checkpoint of trial %2: %3; "
+                                         "it continues from its own")
+                                          .arg(trial.id, exploit.source, copiedOk.message()),
+                                      trial.id));
+            setStatus(live, TrialStatus::Pending, tr("exploit failed; resuming"));
+            return;
+        }
+        QJsonObject result = trial.lastResult;
+        const std::int64_t id = store_->addCheckpoint(trial.id, trial.iteration, to, result, now());
+        live.checkpoints.push_back({id, trial.iteration, result});
+        live.checkpointPaths[id] = to;
+        trial.checkpointPath = to;
+        trial.checkpointIteration = trial.iteration;
+        emitEvent(events::type::kCheckpoint, events::checkpoint(trial.id, trial.iteration, to));
+    }
+    trial.config = exploit.config;
+    store_->addExploit(record);
+    emitEvent(
+        events::type::kExploit,
+        events::exploit(record.trialId, record.sourceTrialId, record.iteration,
+                        record.sourceIteration, record.oldConfig, record.newConfig, record.reason));
+    setStatus(live, TrialStatus::Pending, exploit.reason);
+    applyRetention(live);
 }
 
 }  // namespace tunedeck

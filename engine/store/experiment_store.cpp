@@ -34,13 +34,20 @@ Status withPath(const Status& status, const QString& path) {
 
 // The counters continue from what the file holds: seq from both tables and from the mark left by
 // deleted results, so a reopened store never hands out a seq a client may already have seen.
-Status readCounters(sqlite3* db, std::int64_t* lastSeq, std::int64_t* lastCheckpointId) {
+struct Counters {
+    std::int64_t lastSeq = 0;
+    std::int64_t lastCheckpointId = 0;
+    std::int64_t lastExploitId = 0;
+};
+
+Status readCounters(sqlite3* db, Counters* out) {
     store::Statement query;
     Status status = query.prepare(db, R"sql(
 SELECT max(coalesce((SELECT max(seq) FROM results), 0),
            coalesce((SELECT max(seq) FROM events), 0),
            coalesce((SELECT value FROM counters WHERE name = 'last_seq'), 0)),
-       coalesce((SELECT max(id) FROM checkpoints), 0)
+       coalesce((SELECT max(id) FROM checkpoints), 0),
+       coalesce((SELECT max(id) FROM exploits), 0)
 )sql",
                                   false);
     if (!status) {
@@ -50,8 +57,9 @@ SELECT max(coalesce((SELECT max(seq) FROM results), 0),
     if (code != SQLITE_ROW) {
         return store::sqliteStatus(db, code, QStringLiteral("reading the history's counters"));
     }
-    *lastSeq = query.columnInt(0);
-    *lastCheckpointId = query.columnInt(1);
+    out->lastSeq = query.columnInt(0);
+    out->lastCheckpointId = query.columnInt(1);
+    out->lastExploitId = query.columnInt(2);
     return Status::ok();
 }
 
@@ -66,13 +74,8 @@ Status checkReadableVersion(int version) {
                 .arg(version)
                 .arg(kStoreSchemaVersion));
     }
-    if (version < kStoreSchemaVersion) {
-        return Status::invalid(
-            QStringLiteral("this history has the older schema version %1: open it once for "
-                           "writing (for example with resume) to upgrade it to version %2")
-                .arg(version)
-                .arg(kStoreSchemaVersion));
-    }
+    // An older version is read as it is (a read-only folder cannot be upgraded): what it lacks
+    // reads as empty, e.g. the exploits of a history written before they were recorded.
     return Status::ok();
 }
 
@@ -100,12 +103,16 @@ Status ExperimentStore::Impl::openWriter() {
     if (status) {
         status = store::readSchemaVersion(db, &schemaVersion);
     }
+    Counters counters;
     if (status) {
-        status = readCounters(db, &lastSeq, &lastCheckpointId);
+        status = readCounters(db, &counters);
     }
     if (!status) {
         return status;
     }
+    lastSeq = counters.lastSeq;
+    lastCheckpointId = counters.lastCheckpointId;
+    lastExploitId = counters.lastExploitId;
     writer =
         std::make_unique<store::BatchWriter>(std::move(connection), QFileInfo(path).fileName());
     return Status::ok();
@@ -274,6 +281,17 @@ void ExperimentStore::markCheckpointDeleted(std::int64_t checkpointId) {
     if (impl_->acceptsWrites()) {
         impl_->writer->enqueue(store::MarkCheckpointDeletedOp{checkpointId});
     }
+}
+
+std::int64_t ExperimentStore::addExploit(const ExploitRecord& record) {
+    if (!impl_->acceptsWrites()) {
+        return 0;
+    }
+    auto queued = std::make_unique<ExploitRecord>(record);
+    queued->id = ++impl_->lastExploitId;
+    const std::int64_t id = queued->id;
+    impl_->writer->enqueue(store::AddExploitOp{std::move(queued)});
+    return id;
 }
 
 std::int64_t ExperimentStore::appendEvent(const QString& type, const QString& trialId,

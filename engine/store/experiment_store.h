@@ -26,7 +26,7 @@
 
 namespace tunedeck {
 
-inline constexpr int kStoreSchemaVersion = 1;
+inline constexpr int kStoreSchemaVersion = 2;
 
 struct ExperimentRecord {
     QString name;
@@ -72,6 +72,22 @@ struct EventRecord {
     QJsonObject payload;
 };
 
+// One PBT exploit: `trialId` continued from `sourceTrialId`'s checkpoint at `sourceIteration`,
+// with `newConfig` instead of `oldConfig`, when it had reached `iteration` (its own count: the
+// trial keeps its training_iteration across an exploit). A trial that only changed its config
+// (pbt-replay) has itself as the source.
+struct ExploitRecord {
+    std::int64_t id = 0;
+    QString trialId;
+    QString sourceTrialId;
+    std::int64_t iteration = 0;
+    std::int64_t sourceIteration = 0;
+    QJsonObject oldConfig;
+    QJsonObject newConfig;
+    QString reason;
+    double timestamp = 0;
+};
+
 // How `best` and `show` rank a trial by its metric (Ray's ExperimentAnalysis scopes).
 enum class ScoreScope { Last, All, Avg };
 
@@ -111,6 +127,8 @@ class ExperimentStore {
     std::int64_t addCheckpoint(const QString& trialId, std::int64_t iteration, const QString& path,
                                const QJsonObject& result, double createdAt);
     void markCheckpointDeleted(std::int64_t checkpointId);
+    // Returns the exploit's id (assigned at once, like seq).
+    std::int64_t addExploit(const ExploitRecord& record);
     std::int64_t appendEvent(const QString& type, const QString& trialId,
                              const QJsonObject& payload, double timestamp);  // returns its seq
 
@@ -123,6 +141,8 @@ class ExperimentStore {
     // One trial's (all of them if `trialId` is empty); checkpoints by id, results by seq.
     std::vector<StoredCheckpoint> loadCheckpoints(const QString& trialId = {}) const;
     std::vector<ResultRecord> loadResults(const QString& trialId = {}) const;
+    // Every exploit, by id (one trial's when `trialId` is set).
+    std::vector<ExploitRecord> loadExploits(const QString& trialId = {}) const;
     std::vector<EventRecord> loadEvents(std::int64_t sinceSeq, int limit = -1) const;
     std::int64_t resultCount() const;
     std::int64_t lastSeq() const;

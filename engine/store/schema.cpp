@@ -85,6 +85,24 @@ CREATE TABLE counters (
 );
 )sql";
 
+// Schema v2: the exploits of population based training, the lineage the GUI draws and
+// `pbt-replay` re-runs. Both ends of an exploit must be saved trials (checked at commit, as for
+// results), so a lineage never points at a trial the history does not have.
+constexpr const char* kSchemaV2 = R"sql(
+CREATE TABLE exploits (
+    id INTEGER PRIMARY KEY,
+    trial_id TEXT NOT NULL REFERENCES trials(id) DEFERRABLE INITIALLY DEFERRED,
+    source_trial_id TEXT NOT NULL REFERENCES trials(id) DEFERRABLE INITIALLY DEFERRED,
+    iteration INTEGER NOT NULL,
+    source_iteration INTEGER NOT NULL,
+    old_config TEXT NOT NULL DEFAULT '{}',
+    new_config TEXT NOT NULL DEFAULT '{}',
+    reason TEXT NOT NULL DEFAULT '',
+    timestamp REAL NOT NULL DEFAULT 0
+);
+CREATE INDEX exploits_by_trial ON exploits (trial_id, id);
+)sql";
+
 Status queryInt(sqlite3* db, const char* sql, int* out) {
     Statement statement;
     if (Status status = statement.prepare(db, sql, false); !status) {
@@ -132,6 +150,7 @@ Status applyStep(sqlite3* db, const Migration& step) {
 const std::vector<Migration>& storeMigrations() {
     static const std::vector<Migration> migrations = {
         {1, kSchemaV1},
+        {2, kSchemaV2},
     };
     return migrations;
 }

@@ -20,9 +20,10 @@ struct ExperimentStore::Impl {
 
     std::unique_ptr<store::BatchWriter> writer;  // ReadWrite only
     Status readOnlyWriteError;                   // sticky error of a write in ReadOnly mode
-    // The last seq / checkpoint id handed out (enqueue time, caller's thread).
+    // The last seq / checkpoint id / exploit id handed out (enqueue time, caller's thread).
     std::int64_t lastSeq = 0;
     std::int64_t lastCheckpointId = 0;
+    std::int64_t lastExploitId = 0;
 
     // A private copy read instead of a file that cannot be read in place (see openReader).
     std::unique_ptr<QTemporaryDir> snapshot;

@@ -183,6 +183,38 @@ std::vector<ResultRecord> ExperimentStore::loadResults(const QString& trialId) c
     return results;
 }
 
+std::vector<ExploitRecord> ExperimentStore::loadExploits(const QString& trialId) const {
+    std::vector<ExploitRecord> exploits;
+    if (impl_->schemaVersion < 2) {
+        return exploits;  // written before exploits were recorded (opened read-only)
+    }
+    const QByteArray id = trialId.toUtf8();
+    forEachRow(
+        impl_->readHandle(),
+        "SELECT id, trial_id, source_trial_id, iteration, source_iteration, old_config, "
+        "new_config, reason, timestamp FROM exploits WHERE ?1 IS NULL OR trial_id = ?1 "
+        "ORDER BY id",
+        [&](Statement& query) {
+            if (!trialId.isEmpty()) {
+                query.bindText(1, id);
+            }
+        },
+        [&](Statement& row) {
+            ExploitRecord exploit;
+            exploit.id = row.columnInt(0);
+            exploit.trialId = row.columnText(1);
+            exploit.sourceTrialId = row.columnText(2);
+            exploit.iteration = row.columnInt(3);
+            exploit.sourceIteration = row.columnInt(4);
+            exploit.oldConfig = row.columnJson(5);
+            exploit.newConfig = row.columnJson(6);
+            exploit.reason = row.columnText(7);
+            exploit.timestamp = row.columnDouble(8);
+            exploits.push_back(std::move(exploit));
+        });
+    return exploits;
+}
+
 std::vector<EventRecord> ExperimentStore::loadEvents(std::int64_t sinceSeq, int limit) const {
     std::vector<EventRecord> events;
     forEachRow(

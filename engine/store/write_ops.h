@@ -61,6 +61,11 @@ struct MarkCheckpointDeletedOp {
     std::int64_t id = 0;
 };
 
+// The record's id is the one addExploit handed out.
+struct AddExploitOp {
+    std::unique_ptr<ExploitRecord> record;
+};
+
 struct AppendEventOp {
     std::int64_t seq = 0;
     double timestamp = 0;
@@ -71,6 +76,6 @@ struct AppendEventOp {
 
 using WriteOp = std::variant<SaveExperimentOp, SetExperimentStatusOp, SaveSearchStateOp,
                              SaveTrialOp, AppendResultOp, DeleteResultsAfterOp, AddCheckpointOp,
-                             MarkCheckpointDeletedOp, AppendEventOp>;
+                             MarkCheckpointDeletedOp, AddExploitOp, AppendEventOp>;
 
 }  // namespace tunedeck::store

@@ -59,6 +59,12 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0)
 constexpr const char* kMarkCheckpointDeletedSql =
     "UPDATE checkpoints SET deleted = 1 WHERE id = ?1";
 
+constexpr const char* kAddExploitSql = R"sql(
+INSERT INTO exploits (id, trial_id, source_trial_id, iteration, source_iteration, old_config,
+                      new_config, reason, timestamp)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+)sql";
+
 constexpr const char* kAppendEventSql =
     "INSERT INTO events (seq, timestamp, type, trial_id, payload) VALUES (?1, ?2, ?3, ?4, ?5)";
 
@@ -182,6 +188,29 @@ int WriteStatements::apply(const MarkCheckpointDeletedOp& op) {
     }
     markCheckpointDeleted_.bindInt(1, op.id);
     return execute(markCheckpointDeleted_);
+}
+
+int WriteStatements::apply(const AddExploitOp& op) {
+    if (int code = prepare(addExploit_, kAddExploitSql); code != SQLITE_OK) {
+        return code;
+    }
+    const ExploitRecord& record = *op.record;
+    const QByteArray trialId = record.trialId.toUtf8();
+    const QByteArray sourceTrialId = record.sourceTrialId.toUtf8();
+    const QByteArray oldConfig = jsonText(record.oldConfig);
+    const QByteArray newConfig = jsonText(record.newConfig);
+    const QByteArray reason = record.reason.toUtf8();
+    Statement& st = addExploit_;
+    st.bindInt(1, record.id);
+    st.bindText(2, trialId);
+    st.bindText(3, sourceTrialId);
+    st.bindInt(4, record.iteration);
+    st.bindInt(5, record.sourceIteration);
+    st.bindText(6, oldConfig);
+    st.bindText(7, newConfig);
+    st.bindText(8, reason);
+    st.bindDouble(9, record.timestamp);
+    return execute(st);
 }
 
 int WriteStatements::apply(const DeleteResultsAfterOp& op) {

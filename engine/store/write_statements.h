@@ -28,6 +28,7 @@ class WriteStatements {
     int apply(const DeleteResultsAfterOp& op);
     int apply(const AddCheckpointOp& op);
     int apply(const MarkCheckpointDeletedOp& op);
+    int apply(const AddExploitOp& op);
     int apply(const AppendEventOp& op);
 
     // Prepares `statement` the first time it is needed.
@@ -36,7 +37,7 @@ class WriteStatements {
 
     sqlite3* db_;
     Statement saveExperiment_, setExperimentStatus_, saveSearchState_, saveTrial_, appendResult_,
-        deleteResults_, seqMark_, addCheckpoint_, markCheckpointDeleted_, appendEvent_;
+        deleteResults_, seqMark_, addCheckpoint_, markCheckpointDeleted_, addExploit_, appendEvent_;
     // A result names the same trial as the one before it most of the time.
     QString lastTrialId_;
     QByteArray lastTrialIdUtf8_;

@@ -84,8 +84,8 @@ void StoreTest::newFileGetsTheCurrentSchemaInWalMode() {
     }
     QCOMPARE(queryText(path, "PRAGMA user_version"), QString::number(kStoreSchemaVersion));
     QCOMPARE(queryText(path, "PRAGMA journal_mode"), QString("wal"));
-    for (const char* name :
-         {"experiment", "trials", "results", "checkpoints", "events", "results_by_trial"}) {
+    for (const char* name : {"experiment", "trials", "results", "checkpoints", "events",
+                             "results_by_trial", "exploits", "exploits_by_trial"}) {
         QVERIFY2(tableExists(path, name), name);
     }
 }

@@ -1,5 +1,5 @@
 // Tests of engine/store on real SQLite files in temporary folders. The slots are implemented in
-// one file per theme: records, queries, schema, failures.
+// one file per theme: records, queries, schema, exploits, failures.
 #pragma once
 
 #include <QObject>
@@ -39,6 +39,13 @@ class StoreTest : public QObject {
     void openInAMissingFolderIsAnIoError();
     void readOnlyOpenWorksInAReadOnlyFolder();
     void readOnlyFolderWithUncheckpointedWalShowsAllCommits();
+
+    // store_exploits_test.cpp
+    void exploitsRoundTripInIdOrder();
+    void exploitNamingAnUnsavedTrialIsRefused_data();
+    void exploitNamingAnUnsavedTrialIsRefused();
+    void version1HistoryReadsWithoutExploits();
+    void version1HistoryIsUpgradedWhenOpenedForWriting();
 
     // store_failures_test.cpp
     void fileSizeLimitGivesStickyErrorAndKeepsCommittedData();

@@ -16,6 +16,7 @@ inline tunedeck::ExperimentSpec schedulerSpec(const QString& scheduler, QJsonObj
     tunedeck::ExperimentSpec spec;
     spec.metric = metric;
     spec.mode = mode;
+    spec.objectives = {{metric, mode}};
     spec.seed = 11;
     spec.scheduler.name = scheduler;
     spec.scheduler.options = std::move(options);

@@ -256,9 +256,21 @@ class TestSearchers : public QObject {
         QCOMPARE(validationKey(spec, &status), QStringLiteral("search.point_to_evaluate"));
         QVERIFY(status.message().contains(QStringLiteral("allowed: points_to_evaluate")));
         auto grid = specWith(space({param("x", choice({1}))}), "grid", 1);
-        grid.search.options.insert("points_to_evaluate", QJsonArray{});
-        QCOMPARE(validationKey(grid, &status), QStringLiteral("search.points_to_evaluate"));
-        QVERIFY(status.message().contains(QStringLiteral("takes no options")));
+        grid.search.options.insert("points_tu_evaluate", QJsonArray{});
+        QCOMPARE(validationKey(grid, &status), QStringLiteral("search.points_tu_evaluate"));
+        QVERIFY(status.message().contains(QStringLiteral("allowed: points_to_evaluate")));
+    }
+
+    void gridRunsPointsToEvaluateBeforeTheGrid() {
+        auto spec = specWith(space({param("x", choice({1, 2}))}), "grid", 1);
+        spec.search.options.insert("points_to_evaluate", QJsonArray{QJsonObject{{"x", 7}}});
+        QVERIFY(validateSearcher(spec, nullptr).isOk());
+        auto searcher = makeSearcher(spec);
+        QCOMPARE(searcher->totalTrials().value(), 3);
+        QCOMPARE(searcher->suggest("t0").config.value("x").toInt(), 7);
+        QCOMPARE(searcher->suggest("t1").config.value("x").toInt(), 1);
+        QCOMPARE(searcher->suggest("t2").config.value("x").toInt(), 2);
+        QCOMPARE(int(searcher->suggest("t3").kind), int(Suggestion::Kind::Finished));
     }
 
     void malformedPointsAreRejected_data() {

@@ -1,0 +1,31 @@
+// An experiment folder opened for reading (its history read-only and a summary of its spec), and
+// the rankings the history commands print from it. Main thread only.
+#pragma once
+
+#include <QString>
+#include <memory>
+#include <vector>
+
+#include "cli/output_formats.h"
+#include "store/experiment_store.h"
+
+namespace tunedeck::cli {
+
+struct OpenedExperiment {
+    QString folder;  // absolute
+    std::unique_ptr<ExperimentStore> store;
+    ExperimentRecord record;
+    SpecSummary spec;
+};
+
+// Opens <folder>/experiment.sqlite read-only; prints why and returns false when it cannot.
+bool openExperiment(const QString& folderArgument, OpenedExperiment* out);
+
+// The trials no other trial dominates on `objectives` (each scored with `scope`, max objectives
+// negated), best first in NSGA-II's order (extremes and sparse regions first, ties by creation
+// order). Trials that have not reported every objective are left out.
+std::vector<ParetoMember> paretoFront(const ExperimentStore& store,
+                                      const std::vector<TrialRecord>& trials,
+                                      const std::vector<Objective>& objectives, ScoreScope scope);
+
+}  // namespace tunedeck::cli

@@ -1,0 +1,182 @@
+// CMA-ES search (`search: {algorithm: cmaes}`) over the numeric part of the space, as Optuna's
+// CmaEsSampler. Pure strategy objects behind core/searcher.h; not thread-safe (the runtime's
+// event loop only).
+//
+// Paper: N. Hansen, "The CMA Evolution Strategy: A Tutorial", 2016, arXiv:1604.00772; restarts:
+// Auger & Hansen, "A Restart CMA Evolution Strategy With Increasing Population Size", CEC 2005.
+// Anchor: Optuna 3.1's CmaEsSampler (optuna/samplers/_cmaes.py) on the `cmaes` 0.9 package's CMA
+// class (cmaes/_cma.py), whose behaviour and defaults users compare us against:
+//  - The update is the package's: its weights (negative ones included, eq. 49-53), c_sigma,
+//    d_sigma, c_c, c1, c_mu, the h_sigma rule, an eigendecomposition of C every generation with
+//    negative eigenvalues replaced by 1e-8, and out-of-bounds samples drawn again up to 10 * d
+//    times, then clipped (Optuna passes n_max_resampling = 10 * d).
+//  - Defaults: x0 the centre of the space, sigma0 one sixth of the range, popsize
+//    4 + floor(3 ln d), n_startup_trials 1 (the first trials are random until that many have
+//    finished), restart_strategy none; `ipop` restarts from a random mean with inc_popsize times
+//    the population once the package's should_stop() says the run has stagnated.
+//  - Asynchronous trials as Optuna runs them: every proposal is tagged with the generation it
+//    was drawn from; once popsize trials of the current generation have finished, the next
+//    proposal first tells the optimiser the earliest-proposed popsize of them (their configs as
+//    run, so integers count as rounded) and starts the next generation. Results of trials from
+//    an older generation (or a restart before) are ignored, as are points_to_evaluate and
+//    startup trials, which no generation drew.
+//  - Parameters that are not coordinates (choice, grid, conditional ones) are drawn uniformly at
+//    random for every trial, as Optuna's independent RandomSampler draws categorical ones.
+//  - Each proposal draws from its trial's own stream of the seed (Optuna reseeds the package's
+//    generator per trial number), so a resumed run draws what the original would have. A trial
+//    proposed after the last saved state and recovered on resume has lost its generation tag;
+//    its result is ignored like a late one, and the generation waits for one more trial.
+// Where we differ, and why:
+//  - CMA-ES runs in the unit cube of core/unit_cube.h rather than Optuna's raw (log-scaled)
+//    values, so every parameter starts with the same relative spread. sigma0 is therefore a
+//    fraction of each parameter's range (default 1/6, the same as Optuna's min_range / 6 when
+//    the ranges are equal) and x0 is given in parameter values and mapped into the cube.
+//  - A single coordinate runs CMA-ES too: Optuna falls back to random search there only because
+//    the package refuses d = 1, while the formulas hold for it.
+//  - consider_pruned_trials is accepted for compatibility, but the runtime hands searchers every
+//    trial a scheduler stopped as finished with its last result (as Ray Tune hands them to
+//    Optuna), so those trials count whatever it says.
+//  - use_separable_cma, with_margin and source_trials are not offered.
+#pragma once
+
+#include <Eigen/Dense>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/experiment_spec.h"
+#include "core/model_searcher.h"
+#include "core/rng.h"
+#include "core/searcher.h"
+#include "core/status.h"
+#include "core/unit_cube.h"
+
+namespace tunedeck {
+
+// The `search:` option keys cmaes takes, for the catalogue's unknown-option check.
+QStringList cmaesOptionNames();
+// Option types and ranges, one numeric parameter at least, one metric; on failure *badKey is
+// "search.<option>" (x0: "search.x0.<parameter>"), "search_space" or "metric".
+Status validateCmaesOptions(const ExperimentSpec& spec, QString* badKey);
+// Requires a spec that passed validateCmaesOptions.
+std::unique_ptr<Searcher> makeCmaesSearcher(const ExperimentSpec& spec);
+
+// One CMA-ES run in [0, 1]^d: the search distribution N(mean, sigma^2 C), its evolution paths
+// and its update (the cmaes package's CMA class, ask and tell).
+class CmaEs {
+  public:
+    // What the package derives from d and the population size (Hansen's tutorial, eq. 48-56).
+    struct Constants {
+        int dimensions = 0;
+        int popsize = 0;
+        int mu = 0;  // parents: popsize / 2
+        double muEff = 0;
+        double cc = 0;  // cumulation for the rank-one update
+        double c1 = 0;
+        double cmu = 0;
+        double cSigma = 0;  // cumulation for step-size control
+        double dSigma = 0;
+        double cm = 1;
+        double chiN = 0;          // E||N(0, I)||
+        int funhistTerm = 0;      // generations of best/worst values should_stop() looks back on
+        Eigen::VectorXd weights;  // popsize recombination weights, the last ones negative
+    };
+    struct Solution {
+        Eigen::VectorXd x;
+        double value = 0;  // lower is better
+    };
+
+    static int defaultPopsize(int dimensions);  // 4 + floor(3 ln d)
+    static Constants constantsFor(int dimensions, int popsize);
+
+    // `mean` inside [0, 1]^d; sigma > 0; popsize >= 4 (smaller ones leave no rank-mu update).
+    CmaEs(Eigen::VectorXd mean, double sigma, int popsize);
+
+    const Constants& constants() const { return k_; }
+    int dimensions() const { return k_.dimensions; }
+    int popsize() const { return k_.popsize; }
+    int generation() const { return generation_; }
+    const Eigen::VectorXd& mean() const { return mean_; }
+    double sigma() const { return sigma_; }
+    const Eigen::MatrixXd& covariance() const { return c_; }
+    const Eigen::VectorXd& pathC() const { return pc_; }
+    const Eigen::VectorXd& pathSigma() const { return pSigma_; }
+
+    // One point of N(mean, sigma^2 C) inside the cube (redrawn, then clipped).
+    Eigen::VectorXd ask(Rng& rng) const;
+    // Exactly popsize() solutions; moves the distribution and starts the next generation.
+    void tell(std::vector<Solution> solutions);
+    // The package's termination tests (flat values, tiny or exploding steps, no effect on the
+    // mean, ill-conditioned C); ipop restarts when this holds.
+    bool shouldStop() const;
+
+    QJsonObject toJson() const;
+    static std::optional<CmaEs> fromJson(const QJsonObject& json);
+
+  private:
+    void decompose();  // B, D from C; C rebuilt from them, as the package does
+    Eigen::VectorXd sample(Rng& rng) const;
+
+    Constants k_;
+    double sigma0_ = 0;  // the tolerance on x is relative to it
+    int generation_ = 0;
+    Eigen::VectorXd mean_;
+    double sigma_ = 0;
+    Eigen::MatrixXd c_;
+    Eigen::MatrixXd b_;  // eigenvectors of C, in columns
+    Eigen::VectorXd d_;  // square roots of its eigenvalues
+    Eigen::VectorXd pc_;
+    Eigen::VectorXd pSigma_;
+    Eigen::VectorXd funhist_;  // best and worst value of the last funhistTerm generations
+};
+
+class CmaesSearcher final : public ModelSearcher {
+  public:
+    struct Options {
+        std::map<QString, double> x0;  // dotted path -> value; unlisted coordinates: the centre
+        double sigma0 = 1.0 / 6.0;     // fraction of each parameter's range
+        int popsize = 0;               // 0: CmaEs::defaultPopsize(d)
+        int nStartupTrials = 1;
+        bool ipop = false;
+        int incPopsize = 2;
+        bool considerPrunedTrials = false;
+    };
+
+    CmaesSearcher(const ExperimentSpec& spec, Options options);
+
+    // The current run, null until the startup trials have finished; for tests and display.
+    const CmaEs* distribution() const { return cma_ ? &*cma_ : nullptr; }
+    int restarts() const { return restarts_; }
+
+  protected:
+    Suggestion propose(const QString& trialId, Rng& rng) override;
+    void observed(const Observation& observation) override;
+    QJsonObject saveModelState() const override;
+    Status restoreModelState(const QJsonObject& state) override;
+
+  private:
+    struct Arrival {
+        std::int64_t order = 0;  // when it was proposed, among this searcher's proposals
+        CmaEs::Solution solution;
+    };
+
+    QJsonObject randomConfig(Rng& rng, const QJsonObject& fixed) const;
+    Eigen::VectorXd startingMean() const;
+    void tellIfGenerationComplete(Rng& rng);
+
+    Options options_;
+    UnitCube cube_;
+    std::optional<CmaEs> cma_;
+    int restarts_ = 0;
+    std::int64_t proposed_ = 0;  // proposals drawn from a generation
+    // Trials of the current generation still out, by id, with their proposal order; a result
+    // from a trial not listed here is from an older generation (or no generation) and ignored.
+    std::map<QString, std::int64_t> outstanding_;
+    std::vector<Arrival> arrived_;  // finished trials of the current generation
+};
+
+}  // namespace tunedeck

@@ -1,0 +1,854 @@
+// Parzen estimators: each domain's model space, fitting (weights, bandwidths, categorical rows),
+// drawing from the mixture by the inverse CDF of truncated normals, and log densities summed over
+// components in log space.
+#include "core/parzen_estimator.h"
+
+#include <QString>
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numbers>
+#include <utility>
+
+namespace tunedeck::tpe {
+
+namespace {
+
+// Optuna's EPS: the smallest bandwidth when the magic clip is off.
+constexpr double kEps = 1e-12;
+// Optuna's SIGMA0_MAGNITUDE: the multivariate bandwidth factor of Scott's rule.
+constexpr double kSigma0Magnitude = 0.2;
+// Optuna's default_weights keeps this many newest observations at full weight.
+constexpr std::size_t kFlatWeights = 25;
+// A component whose log term is this far below the largest one adds less than e^-50 of the
+// total, far below double precision, so its exp() is skipped.
+constexpr double kNegligibleLog = 50;
+// Past this many sigmas from both bounds a component loses under 1e-19 of its mass to the
+// truncation, so its log mass is 0 to double precision and needs no erfc.
+constexpr double kWholeMassSigmas = 9;
+
+// A normal domain is modelled on mu -/+ this many sigmas (all but 6e-7 of its mass).
+constexpr double kNormalSpan = 5;
+
+const double kLogSqrt2Pi = 0.5 * std::log(2 * std::numbers::pi);
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Standard normal CDF, accurate in both tails (Optuna's _ndtr_single).
+double ndtr(double a) {
+    const double x = a / std::numbers::sqrt2;
+    if (x < -1 / std::numbers::sqrt2) {
+        return 0.5 * std::erfc(-x);
+    }
+    if (x < 1 / std::numbers::sqrt2) {
+        return 0.5 + 0.5 * std::erf(x);
+    }
+    return 1.0 - 0.5 * std::erfc(x);
+}
+
+// log(ndtr(a)); below -20 the asymptotic series, where ndtr underflows (Optuna's
+// _log_ndtr_single).
+double logNdtr(double a) {
+    if (a > 6) {
+        return -ndtr(-a);
+    }
+    if (a > -20) {
+        return std::log(ndtr(a));
+    }
+    const double logLhs = -0.5 * a * a - std::log(-a) - kLogSqrt2Pi;
+    double lastTotal = 0;
+    double rightHandSide = 1;
+    double numerator = 1;
+    double denominatorFactor = 1;
+    const double denominatorStep = 1 / (a * a);
+    double sign = 1;
+    for (int i = 1; std::abs(lastTotal - rightHandSide) > std::numeric_limits<double>::epsilon();
+         ++i) {
+        lastTotal = rightHandSide;
+        sign = -sign;
+        denominatorFactor *= denominatorStep;
+        numerator *= 2 * i - 1;
+        rightHandSide += sign * numerator * denominatorFactor;
+    }
+    return logLhs + std::log(rightHandSide);
+}
+
+// log(e^p - e^q) for p >= q.
+double logDiff(double logP, double logQ) {
+    return logP + std::log1p(-std::exp(logQ - logP));
+}
+
+double logAddExp(double x, double y) {
+    if (x == -kInf) {
+        return y;
+    }
+    if (y == -kInf) {
+        return x;
+    }
+    const double larger = std::max(x, y);
+    return larger + std::log1p(std::exp(-std::abs(x - y)));
+}
+
+// Log of the standard normal mass in [a, b], computed in the left tail where that is exact
+// (Optuna's _truncnorm._log_gauss_mass).
+double logGaussMass(double a, double b) {
+    if (b <= 0) {
+        return logDiff(logNdtr(b), logNdtr(a));
+    }
+    if (a > 0) {
+        return logDiff(logNdtr(-a), logNdtr(-b));
+    }
+    // Past kWholeMassSigmas a tail holds under 1e-19 and is left out of the sum.
+    const double left = a < -kWholeMassSigmas ? 0.0 : ndtr(a);
+    const double right = b > kWholeMassSigmas ? 0.0 : ndtr(-b);
+    return left + right == 0 ? 0.0 : std::log1p(-left - right);
+}
+
+// log(ndtr(b) - ndtr(a)): the difference of two CDFs on the side where they keep their digits,
+// and the log-space route only where that underflows.
+double logCellMass(double a, double b) {
+    const double mass = b <= 0  ? ndtr(b) - ndtr(a)
+                        : a > 0 ? ndtr(-a) - ndtr(-b)
+                                : 1 - ndtr(a) - ndtr(-b);
+    return mass > 1e-250 ? std::log(mass) : logGaussMass(a, b);
+}
+
+// exp(x) for -708 <= x <= 0 in straight-line code the compiler can vectorise: x = k ln2 + r,
+// |r| <= ln2 / 2, e^r by its Taylor series to r^12 (relative error < 2e-16), times 2^k through
+// the exponent bits.
+double expNonPositive(double x) {
+    constexpr double kLog2e = 1.4426950408889634;
+    constexpr double kLn2High = 6.93147180369123816490e-01;
+    constexpr double kLn2Low = 1.90821492927058770002e-10;
+    constexpr double kShifter = 6755399441055744.0;  // 1.5 * 2^52: adding it rounds to integers
+    const double shifted = x * kLog2e + kShifter;
+    const double k = shifted - kShifter;
+    const double r = x - k * kLn2High - k * kLn2Low;
+    double p = 1.0 / 479001600;  // 1 / 12!, then Horner down to 1 / 0!
+    p = p * r + 1.0 / 39916800;
+    p = p * r + 1.0 / 3628800;
+    p = p * r + 1.0 / 362880;
+    p = p * r + 1.0 / 40320;
+    p = p * r + 1.0 / 5040;
+    p = p * r + 1.0 / 720;
+    p = p * r + 1.0 / 120;
+    p = p * r + 1.0 / 24;
+    p = p * r + 1.0 / 6;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    const std::int64_t exponent =
+        std::bit_cast<std::int64_t>(shifted) - std::bit_cast<std::int64_t>(kShifter);
+    return std::bit_cast<double>(std::bit_cast<std::int64_t>(p) +
+                                 exponent * (std::int64_t{1} << 52));
+}
+
+// log(sum(exp(terms))); `terms` is overwritten. Terms more than 708 below the largest count as
+// e^-708 of it, which changes no sum.
+double logSumExp(std::vector<double>& terms) {
+    double largest = -kInf;
+    for (double term : terms) {
+        largest = term > largest ? term : largest;
+    }
+    if (largest == -kInf) {
+        return -kInf;
+    }
+    // Separate simple loops, so each is vectorised.
+    for (double& term : terms) {
+        const double shifted = term - largest;
+        term = shifted > -708.0 ? shifted : -708.0;
+    }
+    for (double& term : terms) {
+        term = expNonPositive(term);
+    }
+    double sum = 0;
+    for (double term : terms) {
+        sum += term;
+    }
+    return largest + std::log(sum);
+}
+
+// Acklam's rational approximation of the normal quantile (relative error < 1.2e-9), the start
+// for the Newton steps below.
+double approximateNdtri(double p) {
+    static constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,
+                                   -2.759285104469687e+02, 1.383577518672690e+02,
+                                   -3.066479806614716e+01, 2.506628277459239e+00};
+    static constexpr double b[] = {-5.447609879822406e+01, 1.615858368580409e+02,
+                                   -1.556989798598866e+02, 6.680131188771972e+01,
+                                   -1.328068155288572e+01};
+    static constexpr double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
+                                   -2.400758277161838e+00, -2.549732539343734e+00,
+                                   4.374664141464968e+00,  2.938163982698783e+00};
+    static constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01,
+                                   2.445134137142996e+00, 3.754408661907416e+00};
+    constexpr double pLow = 0.02425;
+    if (p < pLow) {
+        const double q = std::sqrt(-2 * std::log(p));
+        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+               ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    const double q = p - 0.5;
+    const double r = q * q;
+    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+           (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+// The x <= 0 with log(ndtr(x)) = logP, for logP <= log(1/2).
+double ndtriOfLogLower(double logP) {
+    double x;
+    if (logP > -700) {
+        x = approximateNdtri(std::exp(logP));
+    } else {
+        // ndtr(x) ~ pdf(x) / -x far in the left tail.
+        const double t = -2 * logP;
+        x = -std::sqrt(t - std::log(t) - std::log(2 * std::numbers::pi));
+    }
+    // Newton on log(ndtr), whose slope is pdf / ndtr; two or three steps reach full precision.
+    for (int i = 0; i < 8; ++i) {
+        const double logPhi = logNdtr(x);
+        const double error = logPhi - logP;
+        if (std::abs(error) <= 1e-15 * std::max(1.0, std::abs(logP))) {
+            break;
+        }
+        const double slope = std::exp(-0.5 * x * x - kLogSqrt2Pi - logPhi);
+        x -= error / slope;
+    }
+    return x;
+}
+
+// The x with log(ndtr(x)) = logP (Optuna's _ndtri_exp, solved by Newton instead of bisection).
+double ndtriExp(double logP) {
+    if (logP <= -std::numbers::ln2) {
+        return ndtriOfLogLower(logP);
+    }
+    // Above the median, solve for the upper tail 1 - p, which keeps its digits.
+    return -ndtriOfLogLower(std::log(-std::expm1(logP)));
+}
+
+// Quantile u of the standard normal truncated to [a, b] (Optuna's _truncnorm.ppf).
+double truncatedNormalQuantile(double u, double a, double b) {
+    if (u <= 0) {
+        return a;
+    }
+    double x;
+    if (a < 0) {
+        x = ndtriExp(logAddExp(logNdtr(a), std::log(u) + logGaussMass(a, b)));
+    } else {
+        x = -ndtriExp(logAddExp(logNdtr(-b), std::log1p(-u) + logGaussMass(a, b)));
+    }
+    return std::clamp(x, a, b);
+}
+
+// The nearest multiple of q, as the domain itself rounds (core/domain.cpp), so a proposed
+// value is one random sampling could have given: 15 significant digits drop k * q's binary
+// noise, and adding 0.0 turns -0 into 0.
+double quantize(double value, double q) {
+    const double snapped = std::round(value / q) * q;
+    return QString::number(snapped, 'g', 15).toDouble() + 0.0;
+}
+
+// Multiples of q that qrandint can produce are k * q for k in [first, last].
+double firstMultiple(const Domain& d) {
+    return std::ceil(d.low / d.q);
+}
+double lastMultiple(const Domain& d) {
+    return std::floor(d.high / d.q);
+}
+
+// Uniform kinds give [low, high), as random sampling does.
+double belowHigh(double value, double low, double high) {
+    value = std::clamp(value, low, high);
+    return value >= high ? std::nextafter(high, low) : value;
+}
+
+}  // namespace
+
+Axis axisOf(const Domain& d) {
+    using Kind = Axis::Kind;
+    Axis axis;
+    auto set = [&axis](Kind kind, double low, double high, double step = 0) {
+        axis.kind = kind;
+        axis.low = low;
+        axis.high = high;
+        axis.step = step;
+    };
+    switch (d.kind) {
+        case DomainKind::Uniform:
+            set(Kind::Continuous, d.low, d.high);
+            break;
+        case DomainKind::QUniform:
+            set(Kind::Discrete, d.low - 0.5 * d.q, d.high + 0.5 * d.q, d.q);
+            break;
+        case DomainKind::LogUniform:
+            set(Kind::Continuous, std::log(d.low), std::log(d.high));
+            break;
+        case DomainKind::QLogUniform: {
+            const double low = d.low - 0.5 * d.q > 0 ? d.low - 0.5 * d.q : d.low;
+            set(Kind::Continuous, std::log(low), std::log(d.high + 0.5 * d.q));
+            break;
+        }
+        case DomainKind::RandInt:
+            set(Kind::Discrete, d.low - 0.5, d.high - 0.5, 1);
+            break;
+        case DomainKind::QRandInt:
+            set(Kind::Discrete, (firstMultiple(d) - 0.5) * d.q, (lastMultiple(d) + 0.5) * d.q, d.q);
+            break;
+        case DomainKind::LogRandInt:
+            set(Kind::Continuous, std::log(d.low - 0.5), std::log(d.high - 0.5));
+            break;
+        case DomainKind::Normal:
+        case DomainKind::QNormal: {
+            const double half = d.kind == DomainKind::QNormal ? 0.5 * d.q : 0.0;
+            set(d.kind == DomainKind::QNormal ? Kind::Discrete : Kind::Continuous,
+                d.mu - kNormalSpan * d.sigma - half, d.mu + kNormalSpan * d.sigma + half, 2 * half);
+            axis.customPrior = true;
+            axis.priorMu = d.mu;
+            axis.priorSigma = d.sigma;
+            break;
+        }
+        case DomainKind::Choice:
+        case DomainKind::Grid:
+            axis.kind = Kind::Categorical;
+            axis.categories = static_cast<int>(d.options.size());
+            break;
+    }
+    return axis;
+}
+
+double toModel(const Domain& d, const Axis& axis, double value) {
+    switch (d.kind) {
+        case DomainKind::Uniform:
+        case DomainKind::QUniform:
+            return std::clamp(value, d.low, d.high);
+        case DomainKind::LogUniform:
+        case DomainKind::QLogUniform:
+            return std::log(std::clamp(value, d.low, d.high));
+        case DomainKind::RandInt:
+            return std::clamp(value, d.low, d.high - 1);
+        case DomainKind::QRandInt:
+            return std::clamp(value, firstMultiple(d) * d.q, lastMultiple(d) * d.q);
+        case DomainKind::LogRandInt:
+            return std::log(std::clamp(value, d.low, d.high - 1));
+        case DomainKind::Normal:
+        case DomainKind::QNormal:
+            return std::clamp(value, axis.low, axis.high);
+        case DomainKind::Choice:
+        case DomainKind::Grid:
+            return value;
+    }
+    return value;
+}
+
+// The domain value a draw from the estimator stands for: rounded and clipped the way Optuna's
+// _transform_from_uniform does (numpy's round-half-even for integers), q kinds rounded as the
+// domain rounds them.
+double fromDraw(const Domain& d, double draw) {
+    switch (d.kind) {
+        case DomainKind::Uniform:
+            return belowHigh(draw, d.low, d.high);
+        case DomainKind::QUniform:
+            return std::clamp(quantize(draw, d.q), d.low, d.high);
+        case DomainKind::LogUniform:
+            return belowHigh(std::exp(draw), d.low, d.high);
+        case DomainKind::QLogUniform:
+            return std::clamp(quantize(std::exp(draw), d.q), d.low, d.high);
+        case DomainKind::RandInt:
+            return std::clamp(std::nearbyint(draw), d.low, d.high - 1);
+        case DomainKind::QRandInt:
+            return std::clamp(std::nearbyint(draw / d.q), firstMultiple(d), lastMultiple(d)) * d.q;
+        case DomainKind::LogRandInt:
+            return std::clamp(std::nearbyint(std::exp(draw)), d.low, d.high - 1);
+        case DomainKind::Normal:
+            return draw;
+        case DomainKind::QNormal:
+            return quantize(draw, d.q);
+        case DomainKind::Choice:
+        case DomainKind::Grid:
+            return draw;
+    }
+    return draw;
+}
+
+void defaultWeights(std::size_t n, std::vector<double>& out) {
+    out.assign(n, 1.0);
+    if (n <= kFlatWeights) {
+        return;
+    }
+    // numpy.linspace(1 / n, 1, n - 25): start + i * step, the last one exactly 1.
+    const std::size_t ramp = n - kFlatWeights;
+    const double start = 1.0 / static_cast<double>(n);
+    const double step = ramp > 1 ? (1.0 - start) / static_cast<double>(ramp - 1) : 0.0;
+    for (std::size_t i = 0; i < ramp; ++i) {
+        out[i] = start + static_cast<double>(i) * step;
+    }
+    if (ramp > 1) {
+        out[ramp - 1] = 1.0;
+    }
+}
+
+void ParzenEstimator::fit(std::span<const Axis> axes, std::span<const double> points, std::size_t n,
+                          std::span<const double> weights, const EstimatorOptions& options,
+                          std::span<const std::size_t> sorted) {
+    axes_.assign(axes.begin(), axes.end());
+    options_ = options;
+    observations_ = n;
+    // With nothing observed the prior is all there is, whatever consider_prior says (Optuna).
+    hasPrior_ = options.considerPrior || n == 0;
+    const std::size_t count = n + (hasPrior_ ? 1 : 0);
+
+    weights_.resize(count);
+    double total = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        weights_[i] = weights[i];
+        total += weights[i];
+    }
+    if (hasPrior_) {
+        weights_[n] = options.priorWeight;
+        total += options.priorWeight;
+    }
+    cumulative_.resize(count);
+    double running = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+        weights_[k] /= total;
+        running += weights_[k];
+        cumulative_[k] = running;
+    }
+
+    // One continuous axis, the common case, needs only base_: one log per component, not three.
+    oneContinuous_ = axes_.size() == 1 && axes_[0].kind == Axis::Kind::Continuous;
+    models_.resize(axes_.size());
+    logWeights_.resize(oneContinuous_ ? 0 : count);
+    base_.resize(count);
+    for (std::size_t k = 0; k < logWeights_.size(); ++k) {
+        logWeights_[k] = std::log(weights_[k]);
+        base_[k] = logWeights_[k];
+    }
+    for (std::size_t j = 0; j < axes_.size(); ++j) {
+        if (axes_[j].kind == Axis::Kind::Categorical) {
+            fitCategorical(j, points, n);
+            continue;
+        }
+        fitNumeric(j, points, n, axes_.size() == 1 ? sorted : std::span<const std::size_t>());
+        const AxisModel& model = models_[j];
+        if (oneContinuous_) {
+            for (std::size_t k = 0; k < count; ++k) {
+                base_[k] =
+                    std::log(weights_[k] * model.invSigma[k]) - kLogSqrt2Pi - model.logMass[k];
+            }
+        } else if (axes_[j].kind == Axis::Kind::Continuous) {
+            for (std::size_t k = 0; k < count; ++k) {
+                base_[k] += model.density[k];
+            }
+        }
+    }
+    if (axes_.size() == 1 && axes_[0].kind != Axis::Kind::Categorical) {
+        buildWindow();
+    }
+}
+
+void ParzenEstimator::fitNumeric(std::size_t j, std::span<const double> points, std::size_t n,
+                                 std::span<const std::size_t> sorted) {
+    const Axis& axis = axes_[j];
+    AxisModel& model = models_[j];
+    const std::size_t d = axes_.size();
+    const std::size_t count = weights_.size();
+    const double low = axis.low;
+    const double high = axis.high;
+    const double range = high - low;
+    const double priorMu = axis.customPrior ? axis.priorMu : 0.5 * (low + high);
+    const double priorSigma = axis.customPrior ? axis.priorSigma : range;
+
+    model.mu.resize(count);
+    model.sigma.resize(count);
+    for (std::size_t i = 0; i < n; ++i) {
+        model.mu[i] = points[i * d + j];
+    }
+    if (hasPrior_) {
+        model.mu[n] = priorMu;
+    }
+
+    // Components by centre: for the bandwidths, and for logPdf's window on a single axis.
+    if (!options_.multivariate || d == 1) {
+        order_.resize(count);
+        if (sorted.size() == n) {
+            // The caller's order, with the prior merged in (its index is the last, so it goes
+            // after equal values).
+            std::size_t p = 0;
+            bool priorPlaced = !hasPrior_;
+            for (std::size_t i : sorted) {
+                if (!priorPlaced && priorMu < model.mu[i]) {
+                    order_[p++] = {priorMu, n};
+                    priorPlaced = true;
+                }
+                order_[p++] = {model.mu[i], i};
+            }
+            if (!priorPlaced) {
+                order_[p] = {priorMu, n};
+            }
+        } else {
+            for (std::size_t k = 0; k < count; ++k) {
+                order_[k] = {model.mu[k], k};
+            }
+            std::sort(order_.begin(), order_.end());
+        }
+    }
+
+    if (options_.multivariate) {
+        const double sigma0 =
+            kSigma0Magnitude * std::pow(static_cast<double>(std::max<std::size_t>(n, 1)),
+                                        -1.0 / (static_cast<double>(d) + 4.0));
+        std::fill(model.sigma.begin(), model.sigma.end(), sigma0 * range);
+    } else {
+        // Each bandwidth is the larger distance to its sorted neighbours, the bounds standing
+        // in for the missing neighbour of the ends (the prior's centre is sorted in too).
+        for (std::size_t p = 0; p < count; ++p) {
+            const double here = order_[p].first;
+            const double left = p == 0 ? low : order_[p - 1].first;
+            const double right = p + 1 == count ? high : order_[p + 1].first;
+            model.sigma[order_[p].second] = std::max(here - left, right - here);
+        }
+        if (!options_.considerEndpoints && count >= 2) {
+            model.sigma[order_[0].second] = order_[1].first - order_[0].first;
+            model.sigma[order_[count - 1].second] =
+                order_[count - 1].first - order_[count - 2].first;
+        }
+    }
+
+    const double maxSigma = range;
+    const double minSigma = options_.considerMagicClip
+                                ? range / std::min(100.0, 1.0 + static_cast<double>(count))
+                                : kEps;
+    for (double& sigma : model.sigma) {
+        sigma = std::clamp(sigma, minSigma, maxSigma);
+    }
+    if (hasPrior_) {
+        model.sigma[n] = priorSigma;
+    }
+
+    model.invSigma.resize(count);
+    model.logMass.resize(count);
+    model.density.resize(oneContinuous_ ? 0 : count);
+    for (std::size_t k = 0; k < count; ++k) {
+        const double inv = 1.0 / model.sigma[k];
+        model.invSigma[k] = inv;
+        const double a = (low - model.mu[k]) * inv;
+        const double b = (high - model.mu[k]) * inv;
+        model.logMass[k] = logGaussMass(a, b);
+        if (!oneContinuous_) {
+            model.density[k] = -std::log(model.sigma[k]) - kLogSqrt2Pi - model.logMass[k];
+        }
+    }
+}
+
+void ParzenEstimator::fitCategorical(std::size_t j, std::span<const double> points, std::size_t n) {
+    const Axis& axis = axes_[j];
+    AxisModel& model = models_[j];
+    const std::size_t d = axes_.size();
+    const std::size_t count = weights_.size();
+    const double categories = axis.categories;
+    // Every row starts at prior_weight / (n + 1) (prior_weight / n without the prior), the
+    // observed option gets one more, and the row is normalised (Optuna's
+    // _calculate_categorical_params).
+    const double base =
+        options_.priorWeight / static_cast<double>(hasPrior_ ? n + 1 : std::max<std::size_t>(n, 1));
+    const double rowSum = categories * base + 1;
+    model.logHit = std::log((base + 1) / rowSum);
+    model.logMiss = std::log(base / rowSum);
+
+    model.observed.resize(count);
+    for (std::size_t i = 0; i < n; ++i) {
+        model.observed[i] = static_cast<int>(points[i * d + j]);
+    }
+    if (hasPrior_) {
+        model.observed[n] = -1;
+    }
+
+    // The mixture's probability of each option, for the one-axis shortcut of logPdf().
+    const double hit = (base + 1) / rowSum;
+    const double miss = base / rowSum;
+    model.marginal.assign(static_cast<std::size_t>(axis.categories), 0.0);
+    double observedWeight = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        observedWeight += weights_[i];
+        const int option = model.observed[i];
+        if (option >= 0 && option < axis.categories) {
+            model.marginal[static_cast<std::size_t>(option)] += weights_[i] * (hit - miss);
+        }
+    }
+    const double priorShare = hasPrior_ ? weights_[n] / categories : 0.0;
+    for (double& p : model.marginal) {
+        p = std::log(p + observedWeight * miss + priorShare);
+    }
+}
+
+std::span<const double> ParzenEstimator::mus(std::size_t axis) const {
+    return models_[axis].mu;
+}
+
+std::span<const double> ParzenEstimator::sigmas(std::size_t axis) const {
+    return models_[axis].sigma;
+}
+
+double ParzenEstimator::categoricalWeight(std::size_t axis, std::size_t component,
+                                          int category) const {
+    const AxisModel& model = models_[axis];
+    const int option = model.observed[component];
+    if (option < 0) {
+        return 1.0 / axes_[axis].categories;
+    }
+    return std::exp(option == category ? model.logHit : model.logMiss);
+}
+
+void ParzenEstimator::sample(Rng& rng, std::span<double> point) const {
+    const double u = rng.uniform01() * cumulative_.back();
+    const auto found = std::upper_bound(cumulative_.begin(), cumulative_.end(), u);
+    const std::size_t component = std::min<std::size_t>(
+        static_cast<std::size_t>(found - cumulative_.begin()), cumulative_.size() - 1);
+    for (std::size_t j = 0; j < axes_.size(); ++j) {
+        const Axis& axis = axes_[j];
+        const AxisModel& model = models_[j];
+        if (axis.kind != Axis::Kind::Categorical) {
+            point[j] = sampleNumeric(axis, model, component, rng);
+            continue;
+        }
+        const int observed = model.observed[component];
+        if (observed < 0) {
+            point[j] = static_cast<double>(rng.integer(0, axis.categories));
+            continue;
+        }
+        // Walk the row's cumulative probabilities (Optuna's _sample_from_categorical_dist).
+        const double hit = std::exp(model.logHit);
+        const double miss = std::exp(model.logMiss);
+        const double v = rng.uniform01();
+        double cumulative = 0;
+        int chosen = axis.categories - 1;
+        for (int c = 0; c < axis.categories; ++c) {
+            cumulative += c == observed ? hit : miss;
+            if (cumulative >= v) {
+                chosen = c;
+                break;
+            }
+        }
+        point[j] = chosen;
+    }
+}
+
+double ParzenEstimator::sampleNumeric(const Axis& axis, const AxisModel& model,
+                                      std::size_t component, Rng& rng) const {
+    const double mu = model.mu[component];
+    const double sigma = model.sigma[component];
+    const double a = (axis.low - mu) / sigma;
+    const double b = (axis.high - mu) / sigma;
+    const double x = truncatedNormalQuantile(rng.uniform01(), a, b) * sigma + mu;
+    return std::clamp(x, axis.low, axis.high);
+}
+
+double ParzenEstimator::logPdf(std::span<const double> point) const {
+    if (axes_.size() == 1 && axes_[0].kind == Axis::Kind::Categorical) {
+        const int category = static_cast<int>(point[0]);
+        if (category < 0 || category >= axes_[0].categories) {
+            return -kInf;
+        }
+        return models_[0].marginal[static_cast<std::size_t>(category)];
+    }
+    bool discrete = false;
+    for (std::size_t j = 0; j < axes_.size(); ++j) {
+        const Axis& axis = axes_[j];
+        if (axis.kind == Axis::Kind::Categorical) {
+            if (!(point[j] >= 0 && point[j] < axis.categories)) {
+                return -kInf;
+            }
+        } else if (!(point[j] >= axis.low && point[j] <= axis.high)) {
+            return -kInf;
+        }
+        discrete = discrete || axis.kind == Axis::Kind::Discrete;
+    }
+
+    if (axes_.size() == 1) {
+        return logPdfOneAxis(point[0]);
+    }
+    scratch_.assign(base_.begin(), base_.end());
+    for (std::size_t j = 0; j < axes_.size(); ++j) {
+        addLogTerms(j, point[j]);
+    }
+    if (discrete) {
+        // A discrete axis added upper bounds; its exact masses cost several erfc each, so they
+        // are computed only for components that can matter: those whose bound comes within
+        // kNegligibleLog of an exact term.
+        const auto best = std::max_element(scratch_.begin(), scratch_.end());
+        if (*best == -kInf) {
+            return -kInf;
+        }
+        const double threshold =
+            componentLogPdf(static_cast<std::size_t>(best - scratch_.begin()), point) -
+            kNegligibleLog;
+        for (std::size_t k = 0; k < scratch_.size(); ++k) {
+            scratch_[k] = scratch_[k] < threshold ? -kInf : componentLogPdf(k, point);
+        }
+    }
+    return logSumExp(scratch_);
+}
+
+// One numeric axis (independent TPE, the common case): only components near x can matter, so
+// the sorted window of buildWindow() is searched instead of every component. Wide components and
+// the two nearest give an exact term E; a narrow component farther than D from x has a term
+// below its bound minus (D / sigma)^2 / 2, so with D as below every skipped term is under
+// E - kNegligibleLog and the sum is exact to that margin.
+double ParzenEstimator::logPdfOneAxis(double x) const {
+    const Axis& axis = axes_[0];
+    const bool continuous = axis.kind == Axis::Kind::Continuous;
+    const double half = continuous ? 0.0 : 0.5 * axis.step;
+    const std::span<const double> point(&x, 1);
+    auto exact = [&](std::size_t k) {
+        if (!continuous) {
+            return componentLogPdf(k, point);
+        }
+        const double z = (x - models_[0].mu[k]) * models_[0].invSigma[k];
+        return base_[k] - 0.5 * z * z;
+    };
+    scratch_.clear();
+    double best = -kInf;
+    for (std::size_t k : window_.wide) {
+        scratch_.push_back(exact(k));
+        best = std::max(best, scratch_.back());
+    }
+    const std::vector<double>& mu = window_.mu;
+    const auto nearest =
+        static_cast<std::size_t>(std::lower_bound(mu.begin(), mu.end(), x) - mu.begin());
+    for (std::size_t q = nearest > 0 ? nearest - 1 : 0; q < std::min(nearest + 1, mu.size()); ++q) {
+        best = std::max(best, exact(window_.component[q]));
+    }
+    const double threshold = best - kNegligibleLog;
+    if (window_.maxBound > threshold) {
+        const double reach = half + window_.sigma * std::sqrt(2 * (window_.maxBound - threshold));
+        const auto first = static_cast<std::size_t>(
+            std::lower_bound(mu.begin(), mu.end(), x - reach) - mu.begin());
+        const auto last = static_cast<std::size_t>(
+            std::upper_bound(mu.begin(), mu.end(), x + reach) - mu.begin());
+        if (continuous) {
+            const std::size_t start = scratch_.size();
+            scratch_.resize(start + (last - first));
+            double* terms = scratch_.data() + start;
+            for (std::size_t q = first; q < last; ++q) {
+                const double z = (x - mu[q]) * window_.inv[q];
+                terms[q - first] = window_.bound[q] - 0.5 * z * z;
+            }
+        } else {
+            for (std::size_t q = first; q < last; ++q) {
+                // An exact mass costs several erfc: only where the bound says it can matter.
+                const double z = std::abs(x - mu[q]) * window_.inv[q];
+                const double gap = std::max(0.0, z - half * window_.inv[q]);
+                if (window_.bound[q] - 0.5 * gap * gap >= threshold) {
+                    scratch_.push_back(exact(window_.component[q]));
+                }
+            }
+        }
+    }
+    return logSumExp(scratch_);
+}
+
+// For logPdfOneAxis: the components of the one numeric axis sorted by centre (from order_), with
+// the most each term can be (continuous: its weight and normalisation, exactly; discrete: that
+// bound for a full cell), apart from "wide" ones (sigma above four times the median), which are
+// few (the prior, isolated observations) and always evaluated.
+void ParzenEstimator::buildWindow() {
+    const AxisModel& model = models_[0];
+    const std::size_t count = weights_.size();
+    const bool continuous = axes_[0].kind == Axis::Kind::Continuous;
+    const double logStep = continuous ? 0.0 : std::log(axes_[0].step);
+    widths_.assign(model.sigma.begin(), model.sigma.end());
+    std::nth_element(widths_.begin(), widths_.begin() + static_cast<std::ptrdiff_t>(count / 2),
+                     widths_.end());
+    const double wide = 4 * widths_[count / 2];
+    window_.mu.clear();
+    window_.inv.clear();
+    window_.bound.clear();
+    window_.component.clear();
+    window_.wide.clear();
+    window_.sigma = 0;
+    window_.maxBound = -kInf;
+    for (const auto& [centre, k] : order_) {
+        const double bound = continuous ? base_[k] : logWeights_[k] + logStep + model.density[k];
+        if (model.sigma[k] > wide) {
+            window_.wide.push_back(k);
+            continue;
+        }
+        window_.mu.push_back(centre);
+        window_.inv.push_back(model.invSigma[k]);
+        window_.bound.push_back(bound);
+        window_.component.push_back(k);
+        window_.sigma = std::max(window_.sigma, model.sigma[k]);
+        window_.maxBound = std::max(window_.maxBound, bound);
+    }
+}
+
+void ParzenEstimator::addLogTerms(std::size_t j, double x) const {
+    const Axis& axis = axes_[j];
+    const AxisModel& model = models_[j];
+    const std::size_t count = scratch_.size();
+    double* terms = scratch_.data();
+    if (axis.kind == Axis::Kind::Categorical) {
+        const int category = static_cast<int>(x);
+        const double logPrior = -std::log(static_cast<double>(axis.categories));
+        for (std::size_t k = 0; k < count; ++k) {
+            const int observed = model.observed[k];
+            terms[k] += observed < 0           ? logPrior
+                        : observed == category ? model.logHit
+                                               : model.logMiss;
+        }
+        return;
+    }
+    const double* mu = model.mu.data();
+    const double* inv = model.invSigma.data();
+    const double* density = model.density.data();
+    if (axis.kind == Axis::Kind::Continuous) {
+        // density[k] is already in base_.
+        for (std::size_t k = 0; k < count; ++k) {
+            const double z = (x - mu[k]) * inv[k];
+            terms[k] -= 0.5 * z * z;
+        }
+        return;
+    }
+    // Discrete: the mass of the cell is at most min(1, its width times the largest density in
+    // it), relative to the component's mass inside the bounds.
+    const double lower = std::max(x - 0.5 * axis.step, axis.low);
+    const double upper = std::min(x + 0.5 * axis.step, axis.high);
+    const double logWidth = std::log(upper - lower);
+    const double* logMass = model.logMass.data();
+    for (std::size_t k = 0; k < count; ++k) {
+        const double a = (lower - mu[k]) * inv[k];
+        const double b = (upper - mu[k]) * inv[k];
+        const double nearest = a > 0 ? a : (b < 0 ? -b : 0.0);
+        terms[k] += std::min(-logMass[k], logWidth + density[k] - 0.5 * nearest * nearest);
+    }
+}
+
+double ParzenEstimator::componentLogPdf(std::size_t k, std::span<const double> point) const {
+    double term = logWeights_[k];
+    for (std::size_t j = 0; j < axes_.size(); ++j) {
+        const Axis& axis = axes_[j];
+        const AxisModel& model = models_[j];
+        const double x = point[j];
+        if (axis.kind == Axis::Kind::Categorical) {
+            const int observed = model.observed[k];
+            term += observed < 0 ? -std::log(static_cast<double>(axis.categories))
+                    : observed == static_cast<int>(x) ? model.logHit
+                                                      : model.logMiss;
+        } else if (axis.kind == Axis::Kind::Continuous) {
+            const double z = (x - model.mu[k]) * model.invSigma[k];
+            term += model.density[k] - 0.5 * z * z;
+        } else {
+            // The cell [x - step/2, x + step/2], cut at the bounds (Optuna's log_pdf for q).
+            const double lower = std::max(x - 0.5 * axis.step, axis.low);
+            const double upper = std::min(x + 0.5 * axis.step, axis.high);
+            term += logCellMass((lower - model.mu[k]) * model.invSigma[k],
+                                (upper - model.mu[k]) * model.invSigma[k]) -
+                    model.logMass[k];
+        }
+    }
+    return term;
+}
+
+}  // namespace tunedeck::tpe

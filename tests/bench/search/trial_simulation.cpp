@@ -1,0 +1,233 @@
+#include "trial_simulation.h"
+
+#include <QJsonValue>
+#include <limits>
+
+#include "core/checkpoint_policy.h"
+
+namespace tunedeck::bench {
+
+TrialSimulation::TrialSimulation(const ExperimentSpec& spec, int workers, TrainableFactory factory)
+    : spec_(spec),
+      workers_(std::max(1, workers)),
+      factory_(std::move(factory)),
+      searcher_(makeSearcher(spec)),
+      scheduler_(makeScheduler(spec)) {}
+
+int TrialSimulation::runningCount() const {
+    int running = 0;
+    for (const auto& [id, sim] : trials_) {
+        running += sim.trial.status == TrialStatus::Running ? 1 : 0;
+    }
+    return running;
+}
+
+SimOutcome TrialSimulation::run(std::int64_t iterationBudget) {
+    pump();
+    for (;;) {
+        SimTrial* next = nullptr;
+        for (auto& [id, sim] : trials_) {
+            if (sim.trial.status == TrialStatus::Running &&
+                (!next || sim.nextResultAt < next->nextResultAt)) {
+                next = &sim;
+            }
+        }
+        if (!next) {
+            break;
+        }
+        now_ = next->nextResultAt;
+        onResult(*next);
+        if (iterationBudget > 0 && outcome_.iterations >= iterationBudget) {
+            outcome_.budgetReached = true;
+            break;
+        }
+        pump();
+    }
+    if (!outcome_.budgetReached) {
+        int waiting = 0;
+        for (const auto& [id, sim] : trials_) {
+            waiting += (sim.trial.status == TrialStatus::Pending ||
+                        sim.trial.status == TrialStatus::Paused)
+                           ? 1
+                           : 0;
+        }
+        if (waiting > 0) {
+            outcome_.stalled =
+                QStringLiteral("%1 trial(s) left waiting that the scheduler never chose to run")
+                    .arg(waiting);
+        } else if (!searcherFinished_) {
+            outcome_.stalled = QStringLiteral("the searcher waited with no trial running");
+        }
+    }
+    outcome_.fakeTime = now_;
+    for (auto& [id, sim] : trials_) {
+        outcome_.trials.push_back(sim.trial);
+    }
+    return outcome_;
+}
+
+// ExperimentRunner::pump: apply stop orders, start waiting trials the scheduler picks while a
+// slot is free, and ask the searcher for one more trial only when none is waiting (it is then
+// kept queued).
+void TrialSimulation::pump() {
+    takeStopOrders();
+    for (;;) {
+        std::vector<const Trial*> waiting;
+        for (const auto& [id, sim] : trials_) {
+            if (sim.trial.status == TrialStatus::Pending ||
+                sim.trial.status == TrialStatus::Paused) {
+                waiting.push_back(&sim.trial);
+            }
+        }
+        if (!waiting.empty()) {
+            if (runningCount() >= workers_) {
+                break;
+            }
+            if (std::optional<QString> pick = scheduler_->chooseTrialToRun(waiting)) {
+                auto it = trials_.find(*pick);
+                if (it == trials_.end()) {
+                    break;
+                }
+                start(it->second);
+                continue;
+            }
+        }
+        if (searcherFinished_ || !waiting.empty()) {
+            break;
+        }
+        const QString id = trialIdForIndex(nextIndex_);
+        Suggestion suggestion = searcher_->suggest(id);
+        if (suggestion.kind == Suggestion::Kind::Finished) {
+            searcherFinished_ = true;
+            break;
+        }
+        if (suggestion.kind == Suggestion::Kind::Wait) {
+            break;
+        }
+        SimTrial& sim = trials_[id];
+        sim.trial.id = id;
+        sim.trial.index = nextIndex_++;
+        sim.trial.config = std::move(suggestion.config);
+        scheduler_->onTrialAdd(sim.trial);
+    }
+}
+
+void TrialSimulation::start(SimTrial& sim) {
+    Trial& trial = sim.trial;
+    if (sim.checkpoint) {
+        sim.trainable = sim.checkpoint->state->clone();
+        trial.iteration = sim.checkpoint->iteration;
+    } else {
+        sim.trainable = factory_(trial.config);
+        trial.iteration = 0;
+        ++outcome_.trialsStarted;
+    }
+    (void)trial.transition(TrialStatus::Running);
+    sim.nextResultAt = now_ + 1;
+    if (sim.trainable->finished()) {
+        complete(sim);  // resumed at its very end: the process exits at once, cleanly
+    }
+}
+
+void TrialSimulation::save(SimTrial& sim) {
+    Trial& trial = sim.trial;
+    sim.checkpoint = Checkpoint{trial.iteration, sim.trainable->clone()};
+    trial.checkpointPath = QStringLiteral("sim/%1/%2").arg(trial.id).arg(trial.iteration);
+    trial.checkpointIteration = trial.iteration;
+}
+
+void TrialSimulation::complete(SimTrial& sim) {
+    (void)sim.trial.transition(TrialStatus::Terminated);
+    scheduler_->onComplete(sim.trial, sim.trial.lastResult);
+    searcher_->onComplete(sim.trial.id, sim.trial.lastResult, false);
+    sim.trainable.reset();
+}
+
+// ExperimentRunner::onReport, with the checkpoint round trip taking no time.
+void TrialSimulation::onResult(SimTrial& sim) {
+    Trial& trial = sim.trial;
+    QJsonObject result = sim.trainable->step();
+    ++trial.iteration;
+    ++outcome_.iterations;
+    trial.timeTotalS += 1;
+    result.insert(QStringLiteral("training_iteration"), qint64(trial.iteration));
+    result.insert(QStringLiteral("time_total_s"), trial.timeTotalS);
+    result.insert(QStringLiteral("trial_id"), trial.id);
+    trial.lastResult = result;
+    if (observer_) {
+        observer_(trial, result, outcome_.iterations);
+    }
+    searcher_->onResult(trial.id, result);
+
+    SchedulerDecision decision;
+    if (std::optional<QString> reason = stopReason(spec_.stop, result)) {
+        decision = SchedulerDecision::stop(*reason);
+    } else {
+        decision = scheduler_->onResult(trial, result);
+    }
+    using Action = SchedulerDecision::Action;
+    if (decision.action == Action::Exploit) {
+        const bool self = decision.source == trial.id;
+        auto source = trials_.find(decision.source);
+        if (!self && (source == trials_.end() || !source->second.checkpoint)) {
+            decision = SchedulerDecision::proceed();  // the runtime drops it with a warning
+        } else {
+            // Another trial's latest checkpoint becomes this trial's, at its own iteration; a
+            // self-exploit (pbt-replay) saves its own state and changes only the config.
+            const std::int64_t sourceIteration =
+                self ? trial.iteration : source->second.checkpoint->iteration;
+            if (!self) {
+                sim.trainable = source->second.checkpoint->state->clone();
+            }
+            sim.trainable->setConfig(decision.config);
+            trial.config = decision.config;
+            outcome_.exploits.push_back(
+                {trial.id, decision.source, trial.iteration, sourceIteration, decision.config});
+            save(sim);
+            (void)trial.transition(TrialStatus::Pending);
+            sim.trainable.reset();
+            return;
+        }
+    }
+    const bool canSave = spec_.checkpoint.enabled;
+    switch (decision.action) {
+        case Action::Pause:
+            save(sim);
+            (void)trial.transition(TrialStatus::Paused);
+            sim.trainable.reset();
+            return;
+        case Action::Stop:
+            if (canSave && spec_.checkpoint.atEnd) {
+                save(sim);
+            }
+            complete(sim);
+            return;
+        case Action::Continue:
+        case Action::Exploit:
+            break;
+    }
+    if (canSave &&
+        (decision.checkpoint || shouldRequestCheckpoint(spec_.checkpoint, trial.iteration))) {
+        save(sim);
+    }
+    if (sim.trainable->finished()) {
+        complete(sim);
+        return;
+    }
+    sim.nextResultAt = now_ + 1;
+}
+
+void TrialSimulation::takeStopOrders() {
+    for (const StopOrder& order : scheduler_->takeStopOrders()) {
+        auto it = trials_.find(order.trialId);
+        if (it == trials_.end()) {
+            continue;
+        }
+        const TrialStatus status = it->second.trial.status;
+        if (status == TrialStatus::Pending || status == TrialStatus::Paused) {
+            complete(it->second);
+        }
+    }
+}
+
+}  // namespace tunedeck::bench
