@@ -260,12 +260,10 @@ int printParetoFront(const OpenedExperiment& e, const QCommandLineParser& parser
         ids << member.trialId;
     }
     const QString summary =
-        QStringLiteral(
-            "Pareto front of %1: %2 trial(s) no other trial beats on every one of "
-            "%3 (scope %4): %5")
-            .arg(e.record.name)
+        QStringLiteral("Pareto front of %1 on %2 (scope %3): %4 trial(s), %5")
+            .arg(e.record.name, objectives, parser.value(QStringLiteral("scope")))
             .arg(front.size())
-            .arg(objectives, parser.value(QStringLiteral("scope")), ids.join(QStringLiteral(", ")));
+            .arg(ids.join(QStringLiteral(", ")));
     std::fprintf(stderr, "%s\n", qPrintable(summary));
     const QString format = parser.value(QStringLiteral("format"));
     const QByteArray text = format == "json"    ? paretoFrontAsJson(front)

@@ -59,9 +59,9 @@ QString flowText(const QJsonValue& value) {
     }
 }
 
-// `specText` with the top-level keys of `replaced` (plain words) set to their values. A JSON file stays JSON;
-// a YAML file keeps every other line as written (its block-style top level is edited by line,
-// using the parser's positions), with the new keys appended in flow style.
+// `specText` with the top-level keys of `replaced` (plain words) set to their values. A JSON file
+// stays JSON; a YAML file keeps every other line as written (its block-style top level is edited by
+// line, using the parser's positions), with the new keys appended in flow style.
 Status replaceTopLevelKeys(const QString& specText, const QJsonObject& replaced, QString* out) {
     QJsonParseError jsonError;
     const QJsonDocument json = QJsonDocument::fromJson(specText.toUtf8(), &jsonError);
@@ -269,10 +269,15 @@ int pbtReplay(const QStringList& args) {
         std::fputs(qPrintable(summary), stderr);
         return writeOutput({}, replayText.toUtf8()) ? 0 : kExitBadInput;
     }
+    // Named as the replay in messages; in the original's folder, so relative paths still hold.
+    const QFileInfo original(e.record.specFile);
+    const QString replayFile = original.dir().filePath(
+        QStringLiteral("%1-replay-%2.yaml").arg(original.completeBaseName(), trialId));
     ExperimentSpec spec;
-    if (Status s = loadExperimentText(replayText, e.record.specFile, &spec); !s) {
-        return fail(
-            QStringLiteral("pbt-replay: the replay experiment is not valid:\n%1").arg(s.message()));
+    if (Status s = loadExperimentText(replayText, replayFile, &spec); !s) {
+        return fail(QStringLiteral("pbt-replay: the replay experiment is not valid (--dry-run "
+                                   "prints it):\n%1")
+                        .arg(s.message()));
     }
     std::fputs(qPrintable(summary), stdout);
     std::fflush(stdout);

@@ -141,6 +141,9 @@ class ExperimentReader {
             }
         }
         QString badKey;
+        if (!mutationsValid_) {
+            return;  // their problems are reported; the scheduler would repeat them
+        }
         if (const Status status = validateScheduler(*spec_, &badKey); !status.isOk()) {
             reportAlgorithm(status, badKey, QStringLiteral("scheduler"), QStringLiteral("type"),
                             rootLocation);
@@ -295,7 +298,8 @@ class ExperimentReader {
         const SourceLocation at = reader_.locationOf(written);
         YamlEntry entry{QStringLiteral("hyperparam_mutations"), path, mutations, at, at};
         const bool complete = readSearchSpaceYaml(reader_, entry, &spec_->scheduler.mutations);
-        checkSearchSpace(spec_->scheduler.mutations, path, complete, at, problems_);
+        mutationsValid_ =
+            checkSearchSpace(spec_->scheduler.mutations, path, complete, at, problems_);
     }
 
     void readSeed(const YamlEntry& entry) {
@@ -385,6 +389,7 @@ class ExperimentReader {
     FilePlace place_;
     ProblemList* problems_;
     ExperimentSpec* spec_;
+    bool mutationsValid_ = true;
 };
 
 }  // namespace

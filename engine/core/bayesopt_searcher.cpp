@@ -8,6 +8,7 @@
 #include <numbers>
 #include <numeric>
 
+#include <cstdlib>
 #include "core/gaussian_process.h"
 
 namespace tunedeck {
@@ -152,6 +153,23 @@ Eigen::MatrixXd quasiRandomPoints(int count, int dimensions, Rng& rng) {
         }
     }
     return points;
+}
+
+// The interquartile range / 1.349 (the standard deviation for normal data) of `values`, or
+// their standard deviation when that is zero, or 1: the unit of xi. A few very bad trials
+// (Branin's corners are 700 times its optimum) would inflate the plain standard deviation and,
+// with it, the margin, until EI stops refining near the best.
+double robustSpread(const Eigen::VectorXd& values) {
+    std::vector<double> sorted(values.data(), values.data() + values.size());
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t n = sorted.size();
+    const double iqr = n >= 4 ? (sorted[3 * n / 4] - sorted[n / 4]) / 1.349 : 0;
+    if (iqr > 0) {
+        return iqr;
+    }
+    const double mean = values.mean();
+    const double sd = n > 1 ? std::sqrt((values.array() - mean).square().sum() / double(n - 1)) : 0;
+    return sd > 0 ? sd : 1;
 }
 
 using Score = std::function<double(const Eigen::VectorXd&)>;
@@ -472,9 +490,7 @@ Suggestion BayesoptSearcher::propose(const QString& trialId, Rng& rng) {
     }
 
     const double best = y.minCoeff();
-    const double spread = std::sqrt((y.array() - y.mean()).square().sum() /
-                                    double(std::max<Eigen::Index>(1, y.size() - 1)));
-    const double target = best - options_.xi * (spread > 0 ? spread : 1.0);
+    const double target = best - options_.xi * robustSpread(y);
     const bool ucb = options_.acquisition == BayesoptOptions::Acquisition::UpperConfidenceBound;
     const double kappa = options_.kappa;
     const Score score = [model, target, ucb, kappa](const Eigen::VectorXd& point) {
@@ -489,7 +505,7 @@ Suggestion BayesoptSearcher::propose(const QString& trialId, Rng& rng) {
             return target > mean ? std::log(target - mean)
                                  : -std::numeric_limits<double>::infinity();
         }
-        return -mean;
+        return std::log(sd) + logImprovementFactor((target - mean) / sd);
     };
 
     std::vector<std::size_t> byLoss(std::size_t(y.size()));

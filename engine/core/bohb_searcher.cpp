@@ -70,7 +70,8 @@ Kde fitKde(std::vector<std::vector<double>> data, const std::vector<int>& levels
     kde.levels = levels;
     const auto n = static_cast<double>(data.size());
     const auto d = static_cast<double>(levels.size());
-    // statsmodels' normal_reference rule, for categoricals too (on their level indices).
+    // statsmodels' normal_reference rule (np.std, so ddof 0), for categoricals too (on their
+    // level indices).
     const double shrink = 1.06 * std::pow(n, -1.0 / (4.0 + d));
     for (std::size_t j = 0; j < levels.size(); ++j) {
         double mean = 0;
@@ -82,9 +83,9 @@ Kde fitKde(std::vector<std::vector<double>> data, const std::vector<int>& levels
         for (const auto& row : data) {
             squares += (row[j] - mean) * (row[j] - mean);
         }
-        double bw = std::max(shrink * std::sqrt(squares / (n - 1)), minBandwidth);
+        double bw = std::max(shrink * std::sqrt(squares / n), minBandwidth);
         if (levels[j] > 0) {
-            bw = std::min(bw, 1.0);
+            bw = std::min(bw, 1.0);  // statsmodels bounds a categorical's lambda by 1
         }
         kde.bandwidth.push_back(bw);
     }

@@ -24,8 +24,12 @@ const QString kStopLastTrials = QStringLiteral("stop_last_trials");
 constexpr int kMaxBracketsPerBand = 100;
 
 int bandSize(double maxT, double reductionFactor) {
+    if (!(maxT >= 1) || !(reductionFactor > 1)) {
+        return 1;  // options validation refuses these; never divide by log(1)
+    }
     // np.round rounds halves to even, as nearbyint does in the default rounding mode.
-    return static_cast<int>(std::nearbyint(std::log(maxT) / std::log(reductionFactor))) + 1;
+    const double brackets = std::nearbyint(std::log(maxT) / std::log(reductionFactor)) + 1;
+    return static_cast<int>(std::min(brackets, double(kMaxBracketsPerBand + 1)));
 }
 
 QJsonValue optionalNumber(const std::optional<double>& value) {
@@ -264,11 +268,15 @@ void HyperbandScheduler::recover(const Trial& trial) {
     const int index = trialBracket_.value(trial.id);
     Bracket& bracket = brackets_[static_cast<std::size_t>(index)];
     Member* member = memberOf(bracket, trial.id);
-    if (!member || !record(bracket, *member, trial.lastResult)) {
-        return;
+    const auto time = finiteNumberAt(trial.lastResult, options_.timeAttr);
+    if (!member || !time || (member->time && *member->time >= *time)) {
+        return;  // the state knows as much as the history
     }
+    record(bracket, *member, trial.lastResult);
     if (!keepsRunning(bracket, *member)) {
         process(index, QString());
+    } else if (trial.status == TrialStatus::Paused) {
+        bracket.toResume.insert(trial.id);  // paused short of its rung: it had been resumed
     }
 }
 
@@ -308,7 +316,8 @@ SchedulerDecision HyperbandScheduler::onResult(const Trial& trial, const QJsonOb
 }
 
 void HyperbandScheduler::retire(const QString& trialId, const QString& reason,
-                                const QString& current, SchedulerDecision* decision) {
+                                const QString& current,
+                                std::optional<SchedulerDecision>* decision) {
     const int index = trialBracket_.value(trialId, -1);
     if (index >= 0) {
         Bracket& bracket = brackets_[static_cast<std::size_t>(index)];
@@ -347,16 +356,9 @@ SchedulerDecision HyperbandScheduler::process(int bracketIndex, const QString& c
             const QString reason =
                 QStringLiteral("hyperband: %1 reached its last rung (%2 = %3)")
                     .arg(bracketName(bracket), options_.timeAttr, formatNumber(bracket.milestone));
-            std::vector<QString> ids;
-            for (const Member& member : bracket.live) {
-                ids.push_back(member.trialId);
-            }
-            SchedulerDecision stop;
-            for (const QString& id : ids) {
-                retire(id, reason, current, &stop);
-            }
-            if (stop.action == SchedulerDecision::Action::Stop) {
-                decision = stop;
+            const std::vector<Member> members = bracket.live;
+            for (const Member& member : members) {
+                retire(member.trialId, reason, current, &decision);
             }
             break;
         }
@@ -379,7 +381,6 @@ SchedulerDecision HyperbandScheduler::process(int bracketIndex, const QString& c
         const QString cutoff = keep > 0 && ranked[firstGood].value
                                    ? formatNumber(sign * *ranked[firstGood].value)
                                    : QStringLiteral("none");
-        SchedulerDecision stop;
         for (std::size_t i = 0; i < firstGood; ++i) {
             const Member& loser = ranked[i];
             const QString value =
@@ -391,10 +392,7 @@ SchedulerDecision HyperbandScheduler::process(int bracketIndex, const QString& c
                     .arg(judgedRung)
                     .arg(options_.timeAttr, formatNumber(judgedAt), options_.metric, value,
                          formatNumber(options_.reductionFactor), cutoff);
-            retire(loser.trialId, reason, current, &stop);
-        }
-        if (stop.action == SchedulerDecision::Action::Stop) {
-            decision = stop;
+            retire(loser.trialId, reason, current, &decision);
         }
         for (std::size_t i = firstGood; i < ranked.size(); ++i) {
             const Member& winner = ranked[i];

@@ -17,6 +17,9 @@
 //    the kept ones resume. The last rung ends the bracket: with stop_last_trials every trial
 //    stops there; without, they run on until they finish by themselves.
 //  - A trial that finishes or errors leaves its bracket, and the rung is judged without it.
+//  - chooseTrialToRun goes band by band, brackets least complete first, as Ray; within a
+//    bracket, trials that won their rung go before new ones, so a rung ends before the next
+//    starts. Paused trials still waiting for their rung are never picked.
 // Where we differ from Ray, so the experiment cannot stall:
 //  - When the kept trials are all past the new milestone already (a result jumped ahead), the
 //    next rung is judged at once instead of waiting for a result that never comes.
@@ -122,8 +125,9 @@ class HyperbandScheduler final : public Scheduler {
     void recover(const Trial& trial);
     // Takes in a result's time and metric; false when it has no time_attr.
     bool record(Bracket& bracket, Member& member, const QJsonObject& result);
+    // Ends a trial: `current` through *decision, any other through a stop order.
     void retire(const QString& trialId, const QString& reason, const QString& current,
-                SchedulerDecision* decision);
+                std::optional<SchedulerDecision>* decision);
     QString bracketName(const Bracket& bracket) const;
     Member* memberOf(Bracket& bracket, const QString& trialId);
 

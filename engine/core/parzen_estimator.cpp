@@ -22,9 +22,9 @@ constexpr double kEps = 1e-12;
 constexpr double kSigma0Magnitude = 0.2;
 // Optuna's default_weights keeps this many newest observations at full weight.
 constexpr std::size_t kFlatWeights = 25;
-// A component whose log term is this far below the largest one adds less than e^-50 of the
-// total, far below double precision, so its exp() is skipped.
-constexpr double kNegligibleLog = 50;
+// A component whose log term is this far below the largest one adds less than 2^-53 of it
+// (below double precision), so logPdf may skip it.
+constexpr double kNegligibleLog = 37;
 // Past this many sigmas from both bounds a component loses under 1e-19 of its mass to the
 // truncation, so its log mass is 0 to double precision and needs no erfc.
 constexpr double kWholeMassSigmas = 9;
@@ -700,48 +700,60 @@ double ParzenEstimator::logPdfOneAxis(double x) const {
     const Axis& axis = axes_[0];
     const bool continuous = axis.kind == Axis::Kind::Continuous;
     const double half = continuous ? 0.0 : 0.5 * axis.step;
-    const std::span<const double> point(&x, 1);
-    auto exact = [&](std::size_t k) {
-        if (!continuous) {
-            return componentLogPdf(k, point);
+    const double lower = std::max(x - half, axis.low);
+    const double upper = std::min(x + half, axis.high);
+    const Window& w = window_;
+    auto entryTerm = [&](std::size_t q) {
+        if (continuous) {
+            const double z = (x - w.mu[q]) * w.inv[q];
+            return w.bound[q] - 0.5 * z * z;
         }
-        const double z = (x - models_[0].mu[k]) * models_[0].invSigma[k];
-        return base_[k] - 0.5 * z * z;
+        return w.logWeight[q] +
+               logCellMass((lower - w.mu[q]) * w.inv[q], (upper - w.mu[q]) * w.inv[q]) -
+               w.logMass[q];
     };
     scratch_.clear();
     double best = -kInf;
-    for (std::size_t k : window_.wide) {
-        scratch_.push_back(exact(k));
-        best = std::max(best, scratch_.back());
+    for (std::size_t k : w.wide) {
+        double term;
+        if (continuous) {
+            const double z = (x - models_[0].mu[k]) * models_[0].invSigma[k];
+            term = base_[k] - 0.5 * z * z;
+        } else {
+            term = componentLogPdf(k, std::span<const double>(&x, 1));
+        }
+        scratch_.push_back(term);
+        best = std::max(best, term);
     }
-    const std::vector<double>& mu = window_.mu;
+    const std::vector<double>& mu = w.mu;
     const auto nearest =
         static_cast<std::size_t>(std::lower_bound(mu.begin(), mu.end(), x) - mu.begin());
     for (std::size_t q = nearest > 0 ? nearest - 1 : 0; q < std::min(nearest + 1, mu.size()); ++q) {
-        best = std::max(best, exact(window_.component[q]));
+        best = std::max(best, entryTerm(q));  // the two nearest entries
     }
     const double threshold = best - kNegligibleLog;
-    if (window_.maxBound > threshold) {
-        const double reach = half + window_.sigma * std::sqrt(2 * (window_.maxBound - threshold));
+    if (w.maxBound > threshold) {
+        const double reach = half + w.sigma * std::sqrt(2 * (w.maxBound - threshold));
         const auto first = static_cast<std::size_t>(
             std::lower_bound(mu.begin(), mu.end(), x - reach) - mu.begin());
         const auto last = static_cast<std::size_t>(
             std::upper_bound(mu.begin(), mu.end(), x + reach) - mu.begin());
         if (continuous) {
+            // Terms under the threshold are dropped without a branch.
             const std::size_t start = scratch_.size();
             scratch_.resize(start + (last - first));
             double* terms = scratch_.data() + start;
             for (std::size_t q = first; q < last; ++q) {
-                const double z = (x - mu[q]) * window_.inv[q];
-                terms[q - first] = window_.bound[q] - 0.5 * z * z;
+                const double z = (x - mu[q]) * w.inv[q];
+                terms[q - first] = w.bound[q] - 0.5 * z * z;
             }
         } else {
             for (std::size_t q = first; q < last; ++q) {
                 // An exact mass costs several erfc: only where the bound says it can matter.
-                const double z = std::abs(x - mu[q]) * window_.inv[q];
-                const double gap = std::max(0.0, z - half * window_.inv[q]);
-                if (window_.bound[q] - 0.5 * gap * gap >= threshold) {
-                    scratch_.push_back(exact(window_.component[q]));
+                const double z = std::abs(x - mu[q]) * w.inv[q];
+                const double gap = std::max(0.0, z - half * w.inv[q]);
+                if (w.bound[q] - 0.5 * gap * gap >= threshold) {
+                    scratch_.push_back(entryTerm(q));
                 }
             }
         }
@@ -750,9 +762,10 @@ double ParzenEstimator::logPdfOneAxis(double x) const {
 }
 
 // For logPdfOneAxis: the components of the one numeric axis sorted by centre (from order_), with
-// the most each term can be (continuous: its weight and normalisation, exactly; discrete: that
-// bound for a full cell), apart from "wide" ones (sigma above four times the median), which are
-// few (the prior, isolated observations) and always evaluated.
+// the most each term can be (continuous: exactly its weight and normalisation; discrete: that
+// for a full cell), apart from "wide" ones (sigma above twice the median), which are few
+// (the prior, isolated observations) and always evaluated. Components with the same centre and
+// bandwidth (repeated integers) are one entry with their weights summed: the same mixture.
 void ParzenEstimator::buildWindow() {
     const AxisModel& model = models_[0];
     const std::size_t count = weights_.size();
@@ -761,26 +774,53 @@ void ParzenEstimator::buildWindow() {
     widths_.assign(model.sigma.begin(), model.sigma.end());
     std::nth_element(widths_.begin(), widths_.begin() + static_cast<std::ptrdiff_t>(count / 2),
                      widths_.end());
-    const double wide = 4 * widths_[count / 2];
-    window_.mu.clear();
-    window_.inv.clear();
-    window_.bound.clear();
-    window_.component.clear();
-    window_.wide.clear();
-    window_.sigma = 0;
-    window_.maxBound = -kInf;
-    for (const auto& [centre, k] : order_) {
-        const double bound = continuous ? base_[k] : logWeights_[k] + logStep + model.density[k];
-        if (model.sigma[k] > wide) {
-            window_.wide.push_back(k);
+    const double wide = 2 * widths_[count / 2];
+    Window& w = window_;
+    for (auto* values : {&w.mu, &w.inv, &w.bound}) {
+        values->resize(count);
+    }
+    w.logWeight.resize(continuous ? 0 : count);
+    w.logMass.resize(continuous ? 0 : count);
+    w.wide.clear();
+    w.sigma = 0;
+    w.maxBound = -kInf;
+    std::size_t entries = 0;
+    for (std::size_t p = 0; p < order_.size();) {
+        const std::size_t k = order_[p].second;
+        const double sigma = model.sigma[k];
+        if (sigma > wide) {
+            w.wide.push_back(k);
+            ++p;
             continue;
         }
-        window_.mu.push_back(centre);
-        window_.inv.push_back(model.invSigma[k]);
-        window_.bound.push_back(bound);
-        window_.component.push_back(k);
-        window_.sigma = std::max(window_.sigma, model.sigma[k]);
-        window_.maxBound = std::max(window_.maxBound, bound);
+        double weight = weights_[k];
+        std::size_t next = p + 1;
+        for (; next < order_.size() && order_[next].first == order_[p].first &&
+               model.sigma[order_[next].second] == sigma;
+             ++next) {
+            weight += weights_[order_[next].second];
+        }
+        const bool merged = next > p + 1;
+        double bound;
+        if (continuous) {
+            bound = merged ? std::log(weight * model.invSigma[k]) - kLogSqrt2Pi - model.logMass[k]
+                           : base_[k];
+        } else {
+            const double logWeight = merged ? std::log(weight) : logWeights_[k];
+            bound = logWeight + logStep + model.density[k];
+            w.logWeight[entries] = logWeight;
+            w.logMass[entries] = model.logMass[k];
+        }
+        w.mu[entries] = order_[p].first;
+        w.inv[entries] = model.invSigma[k];
+        w.bound[entries] = bound;
+        w.sigma = std::max(w.sigma, sigma);
+        w.maxBound = std::max(w.maxBound, bound);
+        ++entries;
+        p = next;
+    }
+    for (auto* values : {&w.mu, &w.inv, &w.bound, &w.logWeight, &w.logMass}) {
+        values->resize(std::min(values->size(), entries));
     }
 }
 
@@ -811,17 +851,16 @@ void ParzenEstimator::addLogTerms(std::size_t j, double x) const {
         }
         return;
     }
-    // Discrete: the mass of the cell is at most min(1, its width times the largest density in
-    // it), relative to the component's mass inside the bounds.
+    // Discrete: the cell lies inside the bounds, so its share of the component's mass there is
+    // at most 1, and at most its width times the largest density in it.
     const double lower = std::max(x - 0.5 * axis.step, axis.low);
     const double upper = std::min(x + 0.5 * axis.step, axis.high);
     const double logWidth = std::log(upper - lower);
-    const double* logMass = model.logMass.data();
     for (std::size_t k = 0; k < count; ++k) {
         const double a = (lower - mu[k]) * inv[k];
         const double b = (upper - mu[k]) * inv[k];
         const double nearest = a > 0 ? a : (b < 0 ? -b : 0.0);
-        terms[k] += std::min(-logMass[k], logWidth + density[k] - 0.5 * nearest * nearest);
+        terms[k] += std::min(0.0, logWidth + density[k] - 0.5 * nearest * nearest);
     }
 }
 

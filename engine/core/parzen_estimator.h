@@ -138,8 +138,9 @@ class ParzenEstimator {
     struct Window {
         std::vector<double> mu;
         std::vector<double> inv;
-        std::vector<double> bound;  // the largest log term the component can give
-        std::vector<std::size_t> component;
+        std::vector<double> bound;      // the largest log term the entry can give
+        std::vector<double> logWeight;  // discrete only
+        std::vector<double> logMass;    // discrete only
         std::vector<std::size_t> wide;  // components left out of the sorted arrays
         double sigma = 0;               // the largest sigma in the sorted arrays
         double maxBound = 0;

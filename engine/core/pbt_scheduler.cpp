@@ -529,6 +529,8 @@ QJsonObject pbtExplore(const QJsonObject& config, const PbtExploreOptions& optio
             if (m.integer && value.isDouble()) {
                 value = numberValue(std::trunc(value.toDouble()), true);
             }
+        } else if (options.perturbationFactors.empty()) {
+            continue;  // nothing to scale by (validation refuses an empty list)
         } else {
             const auto& factors = options.perturbationFactors;
             const double factor = factors[static_cast<std::size_t>(
@@ -885,7 +887,7 @@ Status PbtScheduler::restoreState(const QJsonObject& state) {
         m.iteration = static_cast<std::int64_t>(t.value("iteration").toDouble());
         m.finished = t.value("finished").toBool();
         m.saved = t.value("saved").toBool();
-        (void)rng;
+        m.rng.setState(rng);
         if (t.value("pending").isObject()) {
             const QJsonObject p = t.value("pending").toObject();
             m.pending = SchedulerDecision::exploit(p.value("source").toString(),

@@ -19,7 +19,7 @@
 //    (written as a choice) moves to the value left or right of the current one (staying put at
 //    an end; a value not in the list is resampled), and a number is multiplied by one of
 //    perturbation_factors. Ray leaves the product unbounded; here it is clamped to the
-//    mutation's range (as Ray 2.0-2.2 did), rounded to the domain's q, and truncated for
+//    mutation's range (as some Ray 2.x releases did), rounded to the domain's q, and truncated for
 //    integer domains (Ray's int()). A value that is not a number cannot be scaled: resampled.
 //  - custom_explore: Ray takes a Python function, which a YAML file cannot hold; here it is a
 //    mapping param -> [low, high] that the explored value is clamped into afterwards.

@@ -5,7 +5,11 @@
 
 #include "core/algorithm_catalog.h"
 #include "core/asha_scheduler.h"
+#include "core/hyperband_scheduler.h"
 #include "core/median_stopping.h"
+#include "core/pb2_explore.h"
+#include "core/pbt_replay.h"
+#include "core/pbt_scheduler.h"
 #include "core/search_space.h"
 
 namespace tunedeck {
@@ -42,6 +46,12 @@ const std::vector<SchedulerType>& schedulerTypes() {
          }},
         {QStringLiteral("asha"), ashaOptionNames(), makeAshaScheduler, validateAshaOptions},
         {QStringLiteral("median"), medianOptionNames(), makeMedianScheduler, validateMedianOptions},
+        {QStringLiteral("hyperband"), hyperbandOptionNames(), makeHyperbandScheduler,
+         validateHyperbandOptions, true},
+        {QStringLiteral("pbt"), pbtOptionNames(), makePbtScheduler, validatePbtOptions, true},
+        {QStringLiteral("pb2"), pb2OptionNames(), makePb2Scheduler, validatePb2Options, true},
+        {QStringLiteral("pbt_replay"), pbtReplayOptionNames(), makePbtReplayScheduler,
+         validatePbtReplayOptions, true},
     };
     return types;
 }

@@ -7,9 +7,13 @@
 #include <vector>
 
 #include "core/algorithm_catalog.h"
+#include "core/bayesopt_searcher.h"
+#include "core/bohb_searcher.h"
+#include "core/cmaes_searcher.h"
 #include "core/rng.h"
 #include "core/search_space.h"
 #include "core/searcher_wrappers.h"
+#include "core/tpe_searcher.h"
 
 namespace tunedeck {
 
@@ -450,6 +454,11 @@ const std::vector<SearcherType>& searcherTypes() {
     static const std::vector<SearcherType> types = {
         {QStringLiteral("random"), {}, nullptr, makeRandom},
         {QStringLiteral("grid"), {}, validateGrid, makeGrid},
+        {QStringLiteral("tpe"), tpeOptionNames(), validateTpeOptions, makeTpeSearcher},
+        {QStringLiteral("bayesopt"), bayesoptOptionNames(), validateBayesoptOptions,
+         makeBayesoptSearcher},
+        {QStringLiteral("cmaes"), cmaesOptionNames(), validateCmaesOptions, makeCmaesSearcher},
+        {QStringLiteral("bohb"), bohbOptionNames(), validateBohbOptions, makeBohbSearcher},
     };
     return types;
 }

@@ -457,13 +457,26 @@ double TpeSearcher::proposeOne(std::size_t index, Rng& rng) {
 
     double best = -std::numeric_limits<double>::infinity();
     double bestValue = kNaN;
+    // Draws of a discrete parameter repeat values; each is scored once.
+    const bool repeats = node.axis.kind != tpe::Axis::Kind::Continuous;
+    scored_.clear();
     for (int c = 0; c < options_.nEiCandidates; ++c) {
         double draw = 0;
         goodModel_.sample(rng, std::span<double>(&draw, 1));
         const double value = tpe::fromDraw(node.parameter->domain, draw);
         const double model = tpe::toModel(node.parameter->domain, node.axis, value);
-        const std::span<const double> point(&model, 1);
-        const double score = goodModel_.logPdf(point) - badModel_.logPdf(point);
+        const auto seen = std::find_if(scored_.begin(), scored_.end(),
+                                       [model](const auto& entry) { return entry.first == model; });
+        double score;
+        if (repeats && seen != scored_.end()) {
+            score = seen->second;
+        } else {
+            const std::span<const double> point(&model, 1);
+            score = goodModel_.logPdf(point) - badModel_.logPdf(point);
+            if (repeats) {
+                scored_.emplace_back(model, score);
+            }
+        }
         if (std::isnan(bestValue) || score > best) {
             best = score;
             bestValue = value;

@@ -157,6 +157,7 @@ class TpeSearcher final : public ModelSearcher {
         drawValues_;
     std::vector<double> rowValues_;
     std::vector<std::size_t> positions_, goodOrder_, badOrder_;
+    std::vector<std::pair<double, double>> scored_;  // (model value, score) of discrete draws
     std::vector<tpe::Axis> axes_;
     tpe::ParzenEstimator goodModel_, badModel_;
 };

@@ -86,6 +86,15 @@ QJsonObject dumpExperiment(const ExperimentSpec& spec, const QString& baseDir) {
                                       {"stop_when", threshold.atLeast ? ">=" : "<="},
                                       {"value", threshold.value}});
     }
+    QJsonArray objectives;
+    for (const Objective& objective : spec.objectives) {
+        objectives.append(
+            QJsonObject{{"metric", objective.metric}, {"mode", modeName(objective.mode)}});
+    }
+    QJsonObject scheduler{{"type", spec.scheduler.name}, {"options", spec.scheduler.options}};
+    if (!spec.scheduler.mutations.parameters.empty()) {
+        scheduler.insert("mutations", dumpSearchSpace(spec.scheduler.mutations));
+    }
     QJsonObject stop{{"thresholds", thresholds}};
     stop.insert("training_iteration", spec.stop.trainingIteration
                                           ? QJsonValue(qint64(*spec.stop.trainingIteration))
@@ -103,11 +112,12 @@ QJsonObject dumpExperiment(const ExperimentSpec& spec, const QString& baseDir) {
         {"num_samples", spec.numSamples},
         {"metric", spec.metric},
         {"mode", modeName(spec.mode)},
+        {"objectives", objectives},
         {"search", QJsonObject{{"algorithm", spec.search.name}, {"options", spec.search.options}}},
-        {"scheduler",
-         QJsonObject{{"type", spec.scheduler.name}, {"options", spec.scheduler.options}}},
+        {"scheduler", scheduler},
         {"stop", stop},
-        {"checkpoint", QJsonObject{{"frequency", spec.checkpoint.frequency},
+        {"checkpoint", QJsonObject{{"enabled", spec.checkpoint.enabled},
+                                   {"frequency", spec.checkpoint.frequency},
                                    {"at_end", spec.checkpoint.atEnd},
                                    {"keep", spec.checkpoint.keep},
                                    {"score", spec.checkpoint.score},

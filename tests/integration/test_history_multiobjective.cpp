@@ -180,6 +180,7 @@ class TestHistoryMultiObjective : public QObject {
     void showAndLsMarkTheFront();
     void frontOfARealRun();
     void pbtReplayWritesTheLineageSchedule();
+    void pbtReplayRunsTheScheduleAsOneTrial();
     void pbtReplayKeepsAJsonExperimentJson();
     void pbtReplayRefusesWhatItCannotReplay();
 };
@@ -192,8 +193,8 @@ void TestHistoryMultiObjective::bestPrintsTheParetoFrontInEachFormat() {
     const EngineResult json = h.run({"best", folder, "--format", "json"});
     QVERIFY2(json.exitCode == 0, qPrintable(json.all()));
     const QJsonObject output = QJsonDocument::fromJson(json.out.toUtf8()).object();
-    QCOMPARE(QSet<QString>(frontIds(output).begin(), frontIds(output).end()),
-             (QSet<QString>{"t00001", "t00002", "t00005"}));
+    const QStringList ids = frontIds(output);
+    QCOMPARE(QSet<QString>(ids.begin(), ids.end()), (QSet<QString>{"t00001", "t00002", "t00005"}));
     // The two ends of the front first (NSGA-II's order), then the one between them.
     QCOMPARE(frontIds(output), (QStringList{"t00001", "t00002", "t00005"}));
     const QJsonObject middle = output.value("pareto_front").toArray().at(2).toObject();
@@ -336,16 +337,56 @@ void TestHistoryMultiObjective::pbtReplayWritesTheLineageSchedule() {
              qPrintable(dry.err));
     QVERIFY2(dry.err.contains("steps 9-12: iterations=20, tag=1e-3, x=3.6"), qPrintable(dry.err));
 
-    // The file is a valid experiment once the catalogue has the replay scheduler; until then
-    // the scheduler's name is the only thing validate may refuse.
-    const QString replayFile = h.writeFile("replay.yaml", text);
-    const EngineResult validate = h.run({"validate", replayFile});
-    if (validate.exitCode != 0) {
-        QCOMPARE(validate.exitCode, 2);
-        QVERIFY2(validate.err.contains("scheduler.type") &&
-                     validate.err.contains("unknown scheduler 'pbt_replay'"),
-                 qPrintable(validate.all()));
+    // The file is an experiment as valid as the original.
+    const EngineResult validate = h.run({"validate", h.writeFile("replay.yaml", text)});
+    QVERIFY2(validate.exitCode == 0, qPrintable(validate.all()));
+}
+
+void TestHistoryMultiObjective::pbtReplayRunsTheScheduleAsOneTrial() {
+    EngineHarness h;
+    QString spec = kPbt;
+    spec.replace("@TRIAL@", EngineHarness::trialScript("behaviour.py"));
+    const QString folder = writePbtHistory(h, "toy-pbt", spec);
+    const EngineResult replay = h.run({"pbt-replay", folder, "t00003", "--quiet"});
+    QVERIFY2(replay.exitCode == 0, qPrintable(replay.all()));
+    QVERIFY2(replay.out.contains("Replaying trial t00003 of 'toy-pbt': 20 steps"),
+             qPrintable(replay.out));
+
+    // Beside the original, one trial that trained with x = 3, then 3.6 from its 9th iteration,
+    // then 4.3 from its 13th, each time going on from its own checkpoint (score = x * step).
+    const QString replayFolder = h.experimentFolder("toy-pbt-replay-t00003");
+    const QJsonArray exported = h.exportJson(replayFolder);
+    QCOMPARE(exported.size(), 1);
+    const QJsonObject trial = exported.first().toObject();
+    QCOMPARE(trial.value("status").toString(), QString("TERMINATED"));
+    QCOMPARE(trial.value("config").toObject(), pbtConfig(4.3));
+    const QJsonArray results = trial.value("results").toArray();
+    QCOMPARE(results.size(), 20);
+    for (const QJsonValue& value : results) {
+        const QJsonObject result = value.toObject();
+        const int step = result.value("training_iteration").toInt();
+        const double x = step <= 8 ? 3 : step <= 12 ? 3.6 : 4.3;
+        QVERIFY2(qFuzzyCompare(result.value("score").toDouble(), x * step),
+                 qPrintable(QString("step %1: score %2, expected %3")
+                                .arg(step)
+                                .arg(result.value("score").toDouble())
+                                .arg(x * step)));
     }
+    const QString database = replayFolder + "/experiment.sqlite";
+    QCOMPARE(sqliteQuery(database,
+                         "SELECT group_concat(iteration || ':' || source_iteration || "
+                         "':' || (source_trial_id = trial_id)) FROM exploits"),
+             QString("8:8:1,12:12:1"));
+
+    // Its own exploits are a lineage too: replaying the replay gives the same schedule.
+    const EngineResult again = h.run({"pbt-replay", replayFolder, "t00000", "--dry-run"});
+    QVERIFY2(again.exitCode == 0, qPrintable(again.all()));
+    const QJsonObject scheduler = replayValue(again.out, "scheduler").toObject();
+    QCOMPARE(scheduler.value("schedule").toArray(),
+             (QJsonArray{QJsonObject{{"step", 8}, {"config", pbtConfig(3.6)}},
+                         QJsonObject{{"step", 12}, {"config", pbtConfig(4.3)}}}));
+    QCOMPARE(replayValue(again.out, "search").toObject().value("points_to_evaluate").toArray(),
+             QJsonArray{pbtConfig(3)});
 }
 
 void TestHistoryMultiObjective::pbtReplayKeepsAJsonExperimentJson() {

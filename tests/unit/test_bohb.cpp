@@ -85,6 +85,24 @@ struct Feeder {
     }
 };
 
+// A searcher with `options` that has seen `runs` random trials: they are proposed by a twin
+// whose proposals are all random, whose state it then takes over.
+std::unique_ptr<BohbSearcher> afterRandomTrials(const QJsonObject& options,
+                                                const std::vector<std::vector<double>>& runs) {
+    QJsonObject random = options;
+    random.insert("random_fraction", 1);
+    auto twin = make(bohbSpec(xy(), random));
+    Feeder feeder{*twin};
+    for (const auto& times : runs) {
+        feeder.run(times);
+    }
+    auto searcher = make(bohbSpec(xy(), options));
+    if (!searcher->restoreState(twin->saveState()).isOk()) {
+        qFatal("bohb refused its own state");
+    }
+    return searcher;
+}
+
 // Of `count` proposals (not run), the share with x in [low, high] and y == level.
 double shareNear(Feeder& feeder, int count, double low, double high, const QString& level) {
     int near = 0;
@@ -131,30 +149,28 @@ class TestBohb : public QObject {
     }
 
     void proposalsConcentrateWhereTheLargestBudgetIsGood() {
-        auto searcher = make(bohbSpec(xy(), {{"random_fraction", 0}}));
-        Feeder feeder{*searcher};
-        for (int n = 0; n < 40; ++n) {
-            feeder.run({1, 2, 3, 9});
-        }
+        auto searcher = afterRandomTrials({{"random_fraction", 0}},
+                                          std::vector<std::vector<double>>(40, {1, 2, 3, 9}));
         QCOMPARE(searcher->modelBudget(), std::optional<double>(9));
         // Near x = 0.8 with y = b, where budget 9 is good (budgets 1 and 3 point elsewhere).
         // At random that is 0.4 * 1/3 = 13% of the proposals.
+        Feeder feeder{*searcher, 40};
         const double share = shareNear(feeder, 60, 0.6, 1.0, "b");
-        QVERIFY2(share >= 0.7, qPrintable(QString::number(share)));
+        QVERIFY2(share >= 0.8, qPrintable(QString::number(share)));
     }
 
     void aLargerBudgetWithTooFewPointsIsPassedOver() {
-        auto searcher = make(bohbSpec(xy(), {{"random_fraction", 0}}));
-        Feeder feeder{*searcher};
-        for (int n = 0; n < 40; ++n) {
-            feeder.run({1, 3});
-        }
-        for (int n = 0; n < 4; ++n) {
-            feeder.run({1, 3, 9});  // budget 9: 4 points, a model needs 3 good and 3 bad
-        }
+        std::vector<std::vector<double>> runs(40, {1, 3});
+        // Budget 9 gets 5 points: a model of d = 2 needs 3 good and 3 bad.
+        runs.insert(runs.end(), 5, {1, 3, 9});
+        auto searcher = afterRandomTrials({{"random_fraction", 0}}, runs);
         QCOMPARE(searcher->modelBudget(), std::optional<double>(3));
+        Feeder feeder{*searcher, 45};
         const double share = shareNear(feeder, 60, 0.0, 0.4, "a");
-        QVERIFY2(share >= 0.7, qPrintable(QString::number(share)));
+        QVERIFY2(share >= 0.8, qPrintable(QString::number(share)));
+        // One more point at budget 9 and the model moves there.
+        feeder.run({1, 3, 9});
+        QCOMPARE(searcher->modelBudget(), std::optional<double>(9));
     }
 
     void budgetsFollowTheSchedulersTimeAttrAndMilestones() {
@@ -175,35 +191,43 @@ class TestBohb : public QObject {
         QCOMPARE(searcher->modelBudget(), std::optional<double>(10));
     }
 
-    void beatsRandomOnAQuadraticInTheMedian() {
+    void proposesFarBetterThanRandomOnAQuadratic() {
+        // HpBandSter's KDEs refit on the 3 best of a few dozen points and tighten around them,
+        // so the best value found in a short sequential run is close to random search's; what
+        // the model buys is where it proposes: after 30 trials, its proposals' median loss is a
+        // fraction of random's, over 10 seeds (BOHB's gain comes with hyperband's many cheap
+        // trials, which a unit test does not simulate).
         const SearchSpace square = space({param("x", uniform(-5, 5)), param("z", uniform(-5, 5))});
         const auto f = [](double, const QJsonObject& c) {
             const double x = c.value("x").toDouble() - 1.5;
             const double z = c.value("z").toDouble() + 2.0;
             return x * x + z * z;
         };
-        const auto bestOf = [&](double randomFraction, std::uint64_t seed) {
+        const auto medianOfLateProposals = [&](double randomFraction, std::uint64_t seed) {
             auto searcher = make(bohbSpec(square, {{"random_fraction", randomFraction}}, {}, seed));
             Feeder feeder{*searcher};
-            double best = 1e300;
-            for (int n = 0; n < 40; ++n) {
-                const QJsonObject config = feeder.run({1, 3}, f);
-                best = std::min(best, f(0, config));
+            std::vector<double> late;
+            for (int n = 0; n < 60; ++n) {
+                const double value = f(0, feeder.run({1, 3}, f));
+                if (n >= 30) {
+                    late.push_back(value);
+                }
             }
-            return best;
+            std::sort(late.begin(), late.end());
+            return late[late.size() / 2];
         };
         std::vector<double> bohb;
         std::vector<double> random;
         for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-            bohb.push_back(bestOf(1.0 / 3.0, seed));
-            random.push_back(bestOf(1.0, seed));
+            bohb.push_back(medianOfLateProposals(1.0 / 3.0, seed));
+            random.push_back(medianOfLateProposals(1.0, seed));
         }
         std::sort(bohb.begin(), bohb.end());
         std::sort(random.begin(), random.end());
         const double bohbMedian = (bohb[4] + bohb[5]) / 2;
         const double randomMedian = (random[4] + random[5]) / 2;
         QVERIFY2(
-            bohbMedian < randomMedian / 2,
+            bohbMedian < randomMedian / 4,
             qPrintable(QStringLiteral("bohb %1, random %2").arg(bohbMedian).arg(randomMedian)));
     }
 

@@ -409,6 +409,23 @@ class TestHyperband : public QObject {
         QCOMPARE(resumed.startAll(), (QStringList{id(10), id(11), id(12)}));
     }
 
+    void resumeKeepsTheWinnersOfARungRunnable() {
+        Run run;
+        run.addMany(5 + 8);
+        run.startAll();
+        for (int i = 0; i < 8; ++i) {
+            run.report(5 + i, 27, 0.1 * (i + 1));
+        }
+        // Saved with t10, t11 paused and picked to resume (t12 went straight on).
+        Run resumed;
+        QVERIFY(resumed.scheduler->restoreState(run.scheduler->saveState()).isOk());
+        resumed.trials = run.trials;
+        for (auto& [id, trial] : resumed.trials) {
+            resumed.scheduler->onTrialAdd(trial);  // as the runtime re-adds every trial
+        }
+        QCOMPARE(resumed.startAll(), (QStringList{id(10), id(11)}));
+    }
+
     void restoreRefusesABracketThatDoesNotFit() {
         Run run;
         const QJsonObject bad{{"brackets", QJsonArray{QJsonObject{{"s", 7}, {"rung", 0}}}}};

@@ -87,18 +87,18 @@ Trial trialAt(int index, double lr) {
     return trial;
 }
 
-// A population whose reward grows fastest at lr 0.7, with noise so that the ranking keeps
-// changing; every trial reports every iteration.
-// Returns the decisions' actions and sources as text, one per result.
-QStringList runPopulation(Scheduler& scheduler, std::vector<Trial>& trials, int from, int to) {
+// A population whose reward grows fastest at lr 0.7, plus noise of up to `noise` so that the
+// ranking keeps changing; every trial reports every iteration. Returns the exploits as text.
+QStringList runPopulation(Scheduler& scheduler, std::vector<Trial>& trials, int from, int to,
+                          double noise = 1) {
     QStringList out;
     for (int it = from; it < to; ++it) {
         for (Trial& t : trials) {
             const double lr = t.config.value("lr").toDouble();
-            const double noise =
+            const double luck =
                 Rng::forStream(static_cast<std::uint64_t>(t.index), static_cast<std::uint64_t>(it))
-                    .uniform(-1, 1);
-            const double reward = t.lastResult.value("reward").toDouble() + gain(lr, 0.7) + noise;
+                    .uniform(-noise, noise);
+            const double reward = t.lastResult.value("reward").toDouble() + gain(lr, 0.7) + luck;
             t.lastResult = {{"training_iteration", it}, {"reward", reward}};
             const SchedulerDecision d = scheduler.onResult(t, t.lastResult);
             if (d.action == Action::Exploit) {
@@ -243,25 +243,34 @@ class TestPb2 : public QObject {
     }
 
     void thePopulationDriftsTowardTheBetterLr() {
-        auto pb2 = make(pb2Spec());
-        QVERIFY(pb2);
-        std::vector<Trial> trials;
-        for (int i = 0; i < 8; ++i) {
-            trials.push_back(trialAt(i, 0.05 + 0.12 * i));
-            pb2->onTrialAdd(trials.back());
+        // The values pb2 picks (those that differ from the copied trial's), pooled over seeds.
+        std::vector<double> picks;
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            ExperimentSpec spec = pb2Spec();
+            spec.seed = seed;
+            auto pb2 = make(spec);
+            QVERIFY(pb2);
+            std::vector<Trial> trials;
+            for (int i = 0; i < 8; ++i) {
+                trials.push_back(trialAt(i, 0.05 + 0.12 * i));
+                pb2->onTrialAdd(trials.back());
+            }
+            runPopulation(*pb2, trials, 1, 49, 0.2);
+            for (const PbtExploit& e : pb2->exploits()) {
+                const double lr = e.newConfig.value("lr").toDouble();
+                QVERIFY(lr >= 0 && lr <= 1);
+                QCOMPARE(e.newConfig.value("layers"), QJsonValue(3));
+                if (lr != e.sourceConfig.value("lr").toDouble()) {
+                    picks.push_back(lr);
+                }
+            }
         }
-        const QStringList exploits = runPopulation(*pb2, trials, 1, 25);
-        QVERIFY2(exploits.size() >= 4, qPrintable(exploits.join("; ")));
-        double sum = 0;
-        for (const PbtExploit& e : pb2->exploits()) {
-            const double lr = e.newConfig.value("lr").toDouble();
-            QVERIFY(lr >= 0 && lr <= 1);
-            QCOMPARE(e.newConfig.value("layers"), QJsonValue(3));
-            sum += std::abs(lr - 0.7);
-        }
-        // Random picks in [0, 1] would be 0.29 from 0.7 on average.
-        const double meanDistance = sum / double(pb2->exploits().size());
-        QVERIFY2(meanDistance < 0.2, qPrintable(exploits.join("; ")));
+        QVERIFY2(picks.size() >= 8, qPrintable(QString::number(picks.size())));
+        // The bandit tries the edges early on, then settles near 0.7; uniform picks would
+        // have their median at 0.5.
+        std::sort(picks.begin(), picks.end());
+        const double median = picks[picks.size() / 2];
+        QVERIFY2(std::abs(median - 0.7) < 0.15, qPrintable(QString::number(median)));
     }
 
     void restoredStateGivesTheSameLaterDecisions() {

@@ -402,12 +402,16 @@ class TestPbtReplay : public QObject {
         }
     }
 
-    // Once the catalogue lists pbt_replay, the experiment pbt-replay writes must pass it.
+    // The experiment pbt-replay writes passes the catalogue, which also asks for checkpoints
+    // (every change resumes from one).
     void catalogueAcceptsTheReplayScheduler() {
-        if (!knownSchedulers().contains("pbt_replay")) {
-            QSKIP("pbt_replay is not in the scheduler catalogue yet");
-        }
-        QVERIFY(makeValidated(replaySpec(scheduleOption({{3, 0.2}}))));
+        QVERIFY(knownSchedulers().contains("pbt_replay"));
+        ExperimentSpec spec = replaySpec(scheduleOption({{3, 0.2}}));
+        QVERIFY(makeValidated(spec));
+        spec.checkpoint.enabled = false;
+        QString badKey;
+        QVERIFY(!validateScheduler(spec, &badKey).isOk());
+        QCOMPARE(badKey, QString("scheduler.type"));
     }
 };
 

@@ -9,7 +9,10 @@ class TestScheduler : public QObject {
     Q_OBJECT
 
   private slots:
-    void knownNames() { QCOMPARE(knownSchedulers(), (QStringList{"fifo", "asha", "median"})); }
+    void knownNames() {
+        QCOMPARE(knownSchedulers(),
+                 (QStringList{"fifo", "asha", "median", "hyperband", "pbt", "pb2", "pbt_replay"}));
+    }
 
     void fifoLetsEveryTrialContinue() {
         ExperimentSpec spec;
@@ -46,8 +49,8 @@ class TestScheduler : public QObject {
         QCOMPARE(status.code(), Status::Code::InvalidArgument);
         QCOMPARE(badKey, QStringLiteral("scheduler.type"));
         QCOMPARE(status.message(),
-                 QStringLiteral(
-                     "unknown scheduler 'hyperband_plus'; known schedulers: fifo, asha, median"));
+                 QStringLiteral("unknown scheduler 'hyperband_plus'; known schedulers: fifo, asha, "
+                                "median, hyperband, pbt, pb2, pbt_replay"));
         QVERIFY(!makeScheduler(spec));
     }
 

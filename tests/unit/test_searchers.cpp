@@ -48,7 +48,10 @@ class TestSearchers : public QObject {
     Q_OBJECT
 
   private slots:
-    void knownNames() { QCOMPARE(knownSearchers(), (QStringList{"random", "grid"})); }
+    void knownNames() {
+        QCOMPARE(knownSearchers(),
+                 (QStringList{"random", "grid", "tpe", "bayesopt", "cmaes", "bohb"}));
+    }
 
     void randomProposesNumSamplesThenFinished() {
         const auto spec = specWith(space({param("lr", loguniform(1e-4, 1))}), "random", 5);
@@ -243,9 +246,9 @@ class TestSearchers : public QObject {
         QCOMPARE(validationKey(specWith(space({}), "bayes", 1), &status),
                  QStringLiteral("search.algorithm"));
         QCOMPARE(status.code(), Status::Code::InvalidArgument);
-        QCOMPARE(
-            status.message(),
-            QStringLiteral("unknown search algorithm 'bayes'; known algorithms: random, grid"));
+        QCOMPARE(status.message(),
+                 QStringLiteral("unknown search algorithm 'bayes'; known algorithms: random, grid, "
+                                "tpe, bayesopt, cmaes, bohb"));
         QVERIFY(!makeSearcher(specWith(space({}), "bayes", 1)));
     }
 

@@ -52,9 +52,11 @@ QJsonArray ints(const std::vector<int>& values) {
 QJsonObject sizesToJson(const BenchSizes& sizes) {
     return {{QStringLiteral("quality_seeds"), sizes.qualitySeeds},
             {QStringLiteral("quality_at"), ints(sizes.qualityAt)},
+            {QStringLiteral("quality_row_budget_s"), sizes.qualityRowBudgetSeconds},
             {QStringLiteral("stopping_seeds"), sizes.stoppingSeeds},
             {QStringLiteral("stopping_fifo_trials"), sizes.stoppingFifoTrials},
             {QStringLiteral("stopping_max_epochs"), sizes.stoppingMaxEpochs},
+            {QStringLiteral("stopping_row_budget_s"), sizes.stoppingRowBudgetSeconds},
             {QStringLiteral("overhead_repeats"), sizes.overheadRepeats},
             {QStringLiteral("overhead_history"), ints(sizes.overheadHistory)}};
 }

@@ -57,10 +57,12 @@ BenchSizes BenchSizes::quick() {
     BenchSizes sizes;
     sizes.qualitySeeds = 3;
     sizes.qualityAt = {10, 30};
+    sizes.qualityRowBudgetSeconds = 60;
     sizes.stoppingSeeds = 2;
     sizes.stoppingFifoTrials = 12;
     sizes.stoppingWorkers = 4;
     sizes.stoppingMaxEpochs = 9;
+    sizes.stoppingRowBudgetSeconds = 60;
     sizes.overheadRepeats = 5;
     sizes.overheadHistory = {100, 300};
     sizes.pbtSeeds = 3;

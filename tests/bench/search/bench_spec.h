@@ -30,10 +30,14 @@ std::vector<double> numbersOf(const QJsonValue& array);
 struct BenchSizes {
     int qualitySeeds = 20;
     std::vector<int> qualityAt{50, 200};  // evaluations after which the best value is read
+    // A row (one sampler on one problem) starts no new seed past this; a sampler whose cost
+    // grows fast with the history then reports fewer seeds instead of holding the run for hours.
+    double qualityRowBudgetSeconds = 600;
     int stoppingSeeds = 5;
     int stoppingFifoTrials = 64;  // random+FIFO's trials; every run gets their epoch budget
     int stoppingWorkers = 4;
-    int stoppingMaxEpochs = 27;  // the resource's max_t: rungs 1, 3, 9, 27 at factor 3
+    int stoppingMaxEpochs = 27;             // the resource's max_t: rungs 1, 3, 9, 27 at factor 3
+    double stoppingRowBudgetSeconds = 600;  // as qualityRowBudgetSeconds
     int overheadRepeats = 20;
     std::vector<int> overheadHistory{100, 1000, 10000};
     int pbtSeeds = 10;

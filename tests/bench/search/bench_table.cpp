@@ -170,13 +170,19 @@ QString qualitySection(const QJsonObject& tunedeck, const QJsonObject& optuna, N
     return out;
 }
 
-// Epochs at which `trajectory` first reaches `target`, or nullopt.
-std::optional<double> epochsTo(const QJsonArray& trajectory, double target) {
+// Where a run first reached `target`: epochs spent by all trials, and the time it took (in
+// epochs of one trial: a sequential run's time is its epochs).
+struct Reached {
+    double epochs = 0;
+    double time = 0;
+};
+
+std::optional<Reached> reach(const QJsonArray& trajectory, double target) {
     for (const QJsonValue& point : trajectory) {
-        const QJsonArray pair = point.toArray();
+        const QJsonArray p = point.toArray();
         // Accuracies are k / 597 computed the same way on both sides; 1e-9 absorbs printing.
-        if (pair.at(1).toDouble() >= target - 1e-9) {
-            return pair.at(0).toDouble();
+        if (p.at(1).toDouble() >= target - 1e-9) {
+            return Reached{p.at(0).toDouble(), p.at(p.size() > 2 ? 2 : 0).toDouble()};
         }
     }
     return std::nullopt;
@@ -206,7 +212,8 @@ QString earlyStoppingSection(const QJsonObject& tunedeck, const QJsonObject& opt
                 const QJsonArray trajectory =
                     run.toObject().value(QStringLiteral("trajectory")).toArray();
                 targets.push_back(bestOf(trajectory));
-                fifoEpochs.push_back(epochsTo(trajectory, targets.back()).value_or(kNaN));
+                const auto reached = reach(trajectory, targets.back());
+                fifoEpochs.push_back(reached ? reached->epochs : kNaN);
             }
         }
     }
@@ -220,7 +227,8 @@ QString earlyStoppingSection(const QJsonObject& tunedeck, const QJsonObject& opt
             "simulated workers; Optuna: sequential (its pruners' usual mode). %5 seeds.\n"
             "Target of seed s: the best validation accuracy random+FIFO finds with seed s "
             "(median %6%). 'epochs' = epochs all trials spent until the run first reached it "
-            "(or its own best, when it never did).\n")
+            "(or its own best, when it never did); 'time' = how long that took, in epochs of one "
+            "worker (a sequential run's time is its epochs).\n")
             .arg(maxEpochs)
             .arg(ours.value(QStringLiteral("fifo_trials")).toInt())
             .arg(withThousands(budget))
@@ -228,14 +236,14 @@ QString earlyStoppingSection(const QJsonObject& tunedeck, const QJsonObject& opt
             .arg(targets.size())
             .arg(num(quantile(targets, 50) * 100, 2));
     TextTable table({QStringLiteral("run"), QStringLiteral("reached"),
-                     QStringLiteral("epochs, median [25%, 75%]"),
+                     QStringLiteral("epochs, median [25%, 75%]"), QStringLiteral("time"),
                      QStringLiteral("fraction of FIFO's"), QStringLiteral("fraction of budget"),
                      QStringLiteral("best acc."), QStringLiteral("trials")});
     for (const QJsonValue& value : rows) {
         const QJsonObject row = value.toObject();
         QString label = row.value(QStringLiteral("label")).toString();
         const QJsonArray runs = row.value(QStringLiteral("runs")).toArray();
-        std::vector<double> epochs, fractions, ofBudget, best, trials;
+        std::vector<double> epochs, times, fractions, ofBudget, best, trials;
         int reached = 0;
         for (const QJsonValue& runValue : runs) {
             const QJsonObject run = runValue.toObject();
@@ -244,14 +252,16 @@ QString earlyStoppingSection(const QJsonObject& tunedeck, const QJsonObject& opt
             if (seed < 0 || size_t(seed) >= targets.size()) {
                 continue;
             }
-            std::optional<double> e = epochsTo(trajectory, targets[size_t(seed)]);
-            reached += e ? 1 : 0;
-            if (!e) {
-                e = epochsTo(trajectory, bestOf(trajectory));
+            std::optional<Reached> r = reach(trajectory, targets[size_t(seed)]);
+            reached += r ? 1 : 0;
+            if (!r) {
+                r = reach(trajectory, bestOf(trajectory));
             }
-            epochs.push_back(e.value_or(kNaN));
-            fractions.push_back(e.value_or(kNaN) / fifoEpochs[size_t(seed)]);
-            ofBudget.push_back(e.value_or(kNaN) / double(budget));
+            const double e = r ? r->epochs : kNaN;
+            epochs.push_back(e);
+            times.push_back(r ? r->time : kNaN);
+            fractions.push_back(e / fifoEpochs[size_t(seed)]);
+            ofBudget.push_back(e / double(budget));
             best.push_back(bestOf(trajectory) * 100);
             trials.push_back(run.value(QStringLiteral("trials")).toDouble());
         }
@@ -264,7 +274,7 @@ QString earlyStoppingSection(const QJsonObject& tunedeck, const QJsonObject& opt
             continue;
         }
         table.add({label, QStringLiteral("%1/%2").arg(reached).arg(epochs.size()),
-                   spread(epochs, 0), num(quantile(fractions, 50), 2),
+                   spread(epochs, 0), num(quantile(times, 50), 0), num(quantile(fractions, 50), 2),
                    num(quantile(ofBudget, 50), 2), num(quantile(best, 50), 2) + '%',
                    num(quantile(trials, 50), 0)});
     }

@@ -114,14 +114,15 @@ QJsonObject runEarlyStopping(const BenchSizes& sizes) {
             });
             QJsonArray trajectory;
             double best = -1;
-            simulation.setObserver(
-                [&](const Trial&, const QJsonObject& result, std::int64_t total) {
-                    const double accuracy = result.value(kAccuracy).toDouble();
-                    if (accuracy > best) {
-                        best = accuracy;
-                        trajectory.append(QJsonArray{qint64(total), accuracy});
-                    }
-                });
+            simulation.setObserver([&trajectory, &best, &simulation](const Trial&,
+                                                                     const QJsonObject& result,
+                                                                     std::int64_t total) {
+                const double accuracy = result.value(kAccuracy).toDouble();
+                if (accuracy > best) {
+                    best = accuracy;
+                    trajectory.append(QJsonArray{qint64(total), accuracy, simulation.now()});
+                }
+            });
             const SimOutcome outcome = simulation.run(budget);
             QJsonObject run{{QStringLiteral("seed"), seed},
                             {QStringLiteral("trajectory"), trajectory},
@@ -133,6 +134,15 @@ QJsonObject runEarlyStopping(const BenchSizes& sizes) {
                            QStringLiteral("seed %1: %2").arg(seed).arg(outcome.stalled));
             }
             runs.append(run);
+            if (seed + 1 < sizes.stoppingSeeds &&
+                double(wall.elapsed()) / 1000.0 > sizes.stoppingRowBudgetSeconds) {
+                row.insert(QStringLiteral("note"),
+                           QStringLiteral("%1 of %2 seeds: the row's time budget (%3 s) ran out")
+                               .arg(seed + 1)
+                               .arg(sizes.stoppingSeeds)
+                               .arg(sizes.stoppingRowBudgetSeconds));
+                break;
+            }
         }
         row.insert(QStringLiteral("runs"), runs);
         row.insert(QStringLiteral("seconds"), double(wall.elapsed()) / 1000.0);

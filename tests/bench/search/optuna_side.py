@@ -24,7 +24,7 @@ from optuna.distributions import FloatDistribution, IntDistribution
 
 # One size is skipped when the previous, grown quadratically, predicts more than this per ask;
 # timed asks of one size stop once they have taken this long (bench_search uses the same).
-SKIP_ABOVE_SECONDS = 60.0
+SKIP_ABOVE_SECONDS = 300.0
 SIZE_BUDGET_SECONDS = 60.0
 HISTORY_SEED = 99
 
@@ -93,8 +93,10 @@ def run_quality(server, problems, sizes):
         for label, make_sampler in quality_samplers():
             best_at = {str(n): [] for n in checkpoints}
             tuner_seconds = 0.0
+            note = None
+            seeds = sizes["quality_seeds"]
             started = time.perf_counter()
-            for seed in range(sizes["quality_seeds"]):
+            for seed in range(seeds):
                 study = optuna.create_study(direction="minimize", sampler=make_sampler(seed))
                 best = math.inf
                 for i in range(evaluations):
@@ -111,11 +113,17 @@ def run_quality(server, problems, sizes):
                     tuner_seconds += time.perf_counter() - t0
                     if i + 1 in checkpoints:
                         best_at[str(i + 1)].append(best)
+                spent = time.perf_counter() - started
+                if seed + 1 < seeds and spent > sizes["quality_row_budget_s"]:
+                    note = (f"{seed + 1} of {seeds} seeds: the row's time budget "
+                            f"({sizes['quality_row_budget_s']:g} s) ran out")
+                    break
             seconds = time.perf_counter() - started
-            rows.append(
-                {"label": label, "best_at": best_at, "seconds": seconds,
-                 "tuner_seconds": tuner_seconds}
-            )
+            row = {"label": label, "best_at": best_at, "seconds": seconds,
+                   "tuner_seconds": tuner_seconds}
+            if note:
+                row["note"] = note
+            rows.append(row)
             log(f"quality {problem['name']} {label}: {seconds:.1f} s")
         out[problem["name"]] = rows
     return out
@@ -167,6 +175,7 @@ def run_stopping(server, problems, sizes):
     rows = []
     for label, make_sampler, make_pruner in stopping_runs(max_epochs):
         runs = []
+        note = None
         started = time.perf_counter()
         for seed in range(sizes["stopping_seeds"]):
             study = optuna.create_study(
@@ -199,8 +208,16 @@ def run_stopping(server, problems, sizes):
             runs.append(
                 {"seed": seed, "trajectory": trajectory, "epochs": spent, "trials": trials}
             )
+            seeds = sizes["stopping_seeds"]
+            if seed + 1 < seeds and time.perf_counter() - started > sizes["stopping_row_budget_s"]:
+                note = (f"{seed + 1} of {seeds} seeds: the row's time budget "
+                        f"({sizes['stopping_row_budget_s']:g} s) ran out")
+                break
         seconds = time.perf_counter() - started
-        rows.append({"label": label, "runs": runs, "seconds": seconds})
+        row = {"label": label, "runs": runs, "seconds": seconds}
+        if note:
+            row["note"] = note
+        rows.append(row)
         log(f"early stopping {label}: {seconds:.1f} s")
     return {"rows": rows}
 

@@ -17,7 +17,7 @@ namespace {
 
 // One size is skipped when the previous one, grown quadratically, says it would take longer
 // than this per suggestion (a GP is cubic in the history: quadratic is the kind estimate).
-constexpr double kSkipAboveSeconds = 60;
+constexpr double kSkipAboveSeconds = 300;
 // Timed suggestions stop early once one size has taken this long (at least one is timed).
 constexpr double kSizeBudgetSeconds = 60;
 constexpr std::uint64_t kHistorySeed = 99;

@@ -110,6 +110,16 @@ QJsonObject runQuality(const BenchSizes& sizes) {
                 for (size_t k = 0; k < run.bestAt.size(); ++k) {
                     bestAt[k].push_back(run.bestAt[k]);
                 }
+                if (seed + 1 < sizes.qualitySeeds &&
+                    double(wall.elapsed()) / 1000.0 > sizes.qualityRowBudgetSeconds) {
+                    row.insert(
+                        QStringLiteral("note"),
+                        QStringLiteral("%1 of %2 seeds: the row's time budget (%3 s) ran out")
+                            .arg(seed + 1)
+                            .arg(sizes.qualitySeeds)
+                            .arg(sizes.qualityRowBudgetSeconds));
+                    break;
+                }
             }
             QJsonObject at;
             for (size_t k = 0; k < sizes.qualityAt.size(); ++k) {

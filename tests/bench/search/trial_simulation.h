@@ -75,7 +75,9 @@ class TrialSimulation {
     // (0: no budget).
     SimOutcome run(std::int64_t iterationBudget = 0);
 
-    Scheduler& scheduler() { return *scheduler_; }
+    // Fake time: one unit per training iteration of a trial; trials on different workers
+    // advance together, so it is the wall-clock time the run would take.
+    double now() const { return now_; }
 
   private:
     struct Checkpoint {
