@@ -13,7 +13,6 @@
 #include <QJsonDocument>
 #include <algorithm>
 #include <cstdio>
-#include <map>
 
 #include "cli/arguments.h"
 #include "cli/commands.h"
@@ -175,16 +174,39 @@ QString scheduleSummary(const QString& trialId, const QString& experiment,
     return text;
 }
 
+// The keys of the replay experiment that differ from the original's.
+QJsonObject replayKeys(const OpenedExperiment& e, const QString& trialId,
+                       const PbtReplaySchedule& schedule) {
+    QJsonObject scheduler{{QStringLiteral("type"), QStringLiteral("pbt_replay")},
+                          {QStringLiteral("time_attr"), QStringLiteral("training_iteration")},
+                          {QStringLiteral("schedule"), pbtReplayScheduleOption(schedule.changes)}};
+    const QJsonObject objective = originalSchedulerObjective(e.record.specText);
+    for (auto it = objective.begin(); it != objective.end(); ++it) {
+        scheduler.insert(it.key(), it.value());
+    }
+    return QJsonObject{
+        {QStringLiteral("name"), QStringLiteral("%1-replay-%2").arg(e.record.name, trialId)},
+        {QStringLiteral("num_samples"), 1},
+        {QStringLiteral("search"),
+         QJsonObject{{QStringLiteral("algorithm"), QStringLiteral("random")},
+                     {QStringLiteral("points_to_evaluate"), QJsonArray{schedule.initialConfig}}}},
+        {QStringLiteral("scheduler"), scheduler},
+        {QStringLiteral("stop"),
+         QJsonObject{{QStringLiteral("training_iteration"), double(schedule.totalSteps)}}},
+    };
+}
+
 }  // namespace
 
 int pbtReplay(const QStringList& args) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Re-run the config schedule of a PBT trial as one new trial.\n"
-        "The trial's weights went through other trials' checkpoints at each exploit; the replay\n"
-        "starts from the first of them with its first config and changes config at the steps\n"
-        "where that lineage did, up to the trial's last iteration. The new experiment,\n"
-        "<name>-replay-<TRIAL_ID>, has the same trainable, resources and search space."));
+        "At each exploit the trial's weights came from another trial's checkpoint; the replay\n"
+        "trains one trial from scratch with the first config of that lineage and changes its\n"
+        "config at the steps where the lineage did, up to the trial's last iteration. The new\n"
+        "experiment, <name>-replay-<TRIAL_ID>, has the same trainable, resources and search\n"
+        "space; it is created beside the original unless --results says otherwise."));
     parser.addPositionalArgument(QStringLiteral("EXPERIMENT_DIR"),
                                  QStringLiteral("folder of a pbt or pb2 experiment"));
     parser.addPositionalArgument(QStringLiteral("TRIAL_ID"),
@@ -243,25 +265,10 @@ int pbtReplay(const QStringList& args) {
                         .arg(trialId));
     }
 
-    QJsonObject scheduler{{QStringLiteral("type"), QStringLiteral("pbt_replay")},
-                          {QStringLiteral("time_attr"), QStringLiteral("training_iteration")},
-                          {QStringLiteral("schedule"), pbtReplayScheduleOption(schedule.changes)}};
-    const QJsonObject objective = originalSchedulerObjective(e.record.specText);
-    for (auto it = objective.begin(); it != objective.end(); ++it) {
-        scheduler.insert(it.key(), it.value());
-    }
-    const QJsonObject replaced{
-        {QStringLiteral("name"), QStringLiteral("%1-replay-%2").arg(e.record.name, trialId)},
-        {QStringLiteral("num_samples"), 1},
-        {QStringLiteral("search"),
-         QJsonObject{{QStringLiteral("algorithm"), QStringLiteral("random")},
-                     {QStringLiteral("points_to_evaluate"), QJsonArray{schedule.initialConfig}}}},
-        {QStringLiteral("scheduler"), scheduler},
-        {QStringLiteral("stop"),
-         QJsonObject{{QStringLiteral("training_iteration"), double(schedule.totalSteps)}}},
-    };
     QString replayText;
-    if (Status s = replaceTopLevelKeys(e.record.specText, replaced, &replayText); !s) {
+    if (Status s =
+            replaceTopLevelKeys(e.record.specText, replayKeys(e, trialId, schedule), &replayText);
+        !s) {
         return fail(QStringLiteral("pbt-replay: %1").arg(s.message()));
     }
     const QString summary = scheduleSummary(trialId, e.record.name, schedule);
@@ -272,7 +279,9 @@ int pbtReplay(const QStringList& args) {
     // Named as the replay in messages; in the original's folder, so relative paths still hold.
     const QFileInfo original(e.record.specFile);
     const QString replayFile = original.dir().filePath(
-        QStringLiteral("%1-replay-%2.yaml").arg(original.completeBaseName(), trialId));
+        QStringLiteral("%1-replay-%2.%3")
+            .arg(original.completeBaseName(), trialId,
+                 original.suffix().isEmpty() ? QStringLiteral("yaml") : original.suffix()));
     ExperimentSpec spec;
     if (Status s = loadExperimentText(replayText, replayFile, &spec); !s) {
         return fail(QStringLiteral("pbt-replay: the replay experiment is not valid (--dry-run "

@@ -172,6 +172,27 @@ double robustSpread(const Eigen::VectorXd& values) {
     return sd > 0 ? sd : 1;
 }
 
+// The kriging believer: `fitted` with the `pending` points added as observations at the mean
+// it predicts there, its hyperparameters kept.
+GaussianProcess believe(const GaussianProcess& fitted, const Eigen::MatrixXd& x,
+                        const Eigen::VectorXd& y, const std::vector<Eigen::VectorXd>& pending) {
+    const Eigen::Index n = x.rows();
+    Eigen::MatrixXd points(n + Eigen::Index(pending.size()), x.cols());
+    Eigen::VectorXd values(points.rows());
+    points.topRows(n) = x;
+    values.head(n) = y;
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+        double mean = 0;
+        double variance = 0;
+        fitted.predict(pending[i], &mean, &variance);
+        points.row(n + Eigen::Index(i)) = pending[i].transpose();
+        values[n + Eigen::Index(i)] = mean;
+    }
+    GaussianProcess believer;
+    believer.fit(points, values, fitted.hyperparameters());
+    return believer;
+}
+
 using Score = std::function<double(const Eigen::VectorXd&)>;
 
 // Nelder-Mead maximisation of `score` inside [0, 1]^d (trial points are clamped into it).
@@ -427,76 +448,57 @@ BayesoptSearcher::BayesoptSearcher(const ExperimentSpec& spec)
       options_(BayesoptOptions::fromSpec(spec)),
       cube_(spec.searchSpace) {}
 
-Suggestion BayesoptSearcher::propose(const QString& trialId, Rng& rng) {
-    (void)trialId;
+void BayesoptSearcher::trainingData(Eigen::MatrixXd* x, Eigen::VectorXd* y) const {
     const std::vector<Observation>& finished = observations();
-    if (finished.size() < std::size_t(std::max(options_.nInitialPoints, 2))) {
-        return Suggestion::of(space().sample(rng));
-    }
     std::vector<double> losses;
     losses.reserve(finished.size());
     for (const Observation& observation : finished) {
         losses.push_back(observation.losses.front());
     }
-    const int d = cube_.dimensions();
-    Eigen::MatrixXd x(0, d);
-    Eigen::VectorXd y(0);
-    {
-        std::vector<Eigen::VectorXd> points;
-        std::vector<double> values;
-        for (std::size_t index : bayesoptTrainingSet(losses, options_.maxObservations)) {
-            if (auto point = cube_.encode(finished[index].config)) {
-                points.push_back(*point);
-                values.push_back(losses[index]);
-            }
-        }
-        x.resize(Eigen::Index(points.size()), d);
-        y.resize(Eigen::Index(points.size()));
-        for (std::size_t i = 0; i < points.size(); ++i) {
-            x.row(Eigen::Index(i)) = points[i].transpose();
-            y[Eigen::Index(i)] = values[i];
+    std::vector<Eigen::VectorXd> points;
+    std::vector<double> values;
+    for (std::size_t index : bayesoptTrainingSet(losses, options_.maxObservations)) {
+        if (auto point = cube_.encode(finished[index].config)) {
+            points.push_back(*point);
+            values.push_back(losses[index]);
         }
     }
+    x->resize(Eigen::Index(points.size()), cube_.dimensions());
+    y->resize(Eigen::Index(points.size()));
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        x->row(Eigen::Index(i)) = points[i].transpose();
+        (*y)[Eigen::Index(i)] = values[i];
+    }
+}
+
+Suggestion BayesoptSearcher::propose(const QString& trialId, Rng& rng) {
+    (void)trialId;
+    if (observations().size() < std::size_t(std::max(options_.nInitialPoints, 2))) {
+        return Suggestion::of(space().sample(rng));
+    }
+    Eigen::MatrixXd x;
+    Eigen::VectorXd y;
+    trainingData(&x, &y);
     if (x.rows() < 2) {
         return Suggestion::of(space().sample(rng));
     }
-
     GaussianProcess fitted;
     fitted.fit(x, y, rng);
-    // Kriging believer: running configs join as observations at the mean the model predicts.
-    GaussianProcess believer;
-    const GaussianProcess* model = &fitted;
     std::vector<Eigen::VectorXd> pending;
     for (const auto& [id, config] : running()) {
         if (auto point = cube_.encode(config)) {
             pending.push_back(*point);
         }
     }
-    if (!pending.empty()) {
-        const Eigen::Index n = x.rows();
-        Eigen::MatrixXd withPending(n + Eigen::Index(pending.size()), d);
-        Eigen::VectorXd values(withPending.rows());
-        withPending.topRows(n) = x;
-        values.head(n) = y;
-        for (std::size_t i = 0; i < pending.size(); ++i) {
-            double mean = 0;
-            double variance = 0;
-            fitted.predict(pending[i], &mean, &variance);
-            withPending.row(n + Eigen::Index(i)) = pending[i].transpose();
-            values[n + Eigen::Index(i)] = mean;
-        }
-        believer.fit(withPending, values, fitted.hyperparameters());
-        model = &believer;
-    }
+    const GaussianProcess model = pending.empty() ? fitted : believe(fitted, x, y, pending);
 
-    const double best = y.minCoeff();
-    const double target = best - options_.xi * robustSpread(y);
+    const double target = y.minCoeff() - options_.xi * robustSpread(y);
     const bool ucb = options_.acquisition == BayesoptOptions::Acquisition::UpperConfidenceBound;
     const double kappa = options_.kappa;
-    const Score score = [model, target, ucb, kappa](const Eigen::VectorXd& point) {
+    const Score score = [&model, target, ucb, kappa](const Eigen::VectorXd& point) {
         double mean = 0;
         double variance = 0;
-        model->predict(point, &mean, &variance);
+        model.predict(point, &mean, &variance);
         const double sd = std::sqrt(variance);
         if (ucb) {
             return -(mean - kappa * sd);
@@ -514,11 +516,11 @@ Suggestion BayesoptSearcher::propose(const QString& trialId, Rng& rng) {
         return y[Eigen::Index(a)] < y[Eigen::Index(b)];
     });
     const Eigen::Index centres = std::min<Eigen::Index>(kLocalCentres, x.rows());
-    Eigen::MatrixXd bestPoints(centres, d);
+    Eigen::MatrixXd bestPoints(centres, x.cols());
     for (Eigen::Index i = 0; i < centres; ++i) {
         bestPoints.row(i) = x.row(Eigen::Index(byLoss[std::size_t(i)]));
     }
-    const Eigen::VectorXd chosen = maximise(score, bestPoints, d, rng);
+    const Eigen::VectorXd chosen = maximise(score, bestPoints, int(x.cols()), rng);
     return Suggestion::of(space().sample(rng, 0, cube_.decode(chosen)));
 }
 

@@ -19,9 +19,10 @@
 //  - acquisition "ei" (default) is expected improvement with margin xi (0.01, as
 //    scikit-optimize); "ucb" is mean - kappa * sd of the loss (kappa 2.576, as Ray's
 //    BayesOptSearch and bayes_opt, which default to ucb: we default to ei, the and the
-//    papers' choice). xi is in units of the standard deviation of the losses fitted, where
-//    scikit-optimize takes it in the loss's own units, so the margin means the same for a loss
-//    near 1e-3 and one near 1e3.
+//    papers' choice). scikit-optimize takes xi in the loss's own units; here it is in units of
+//    the spread of the losses fitted (interquartile range / 1.349, the standard deviation for
+//    normal data), so the margin means the same for a loss near 1e-3 and one near 1e3, and a
+//    few disastrous trials do not widen it.
 //  - Trials still running are fed to the GP as if they had finished at its predicted mean (the
 //    kriging believer), so parallel proposals spread instead of landing on one point. Ray's
 //    BayesOptSearch has no such step.
@@ -33,6 +34,7 @@
 // proposals, so a restored searcher proposes what the original would have.
 #pragma once
 
+#include <Eigen/Dense>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -84,6 +86,9 @@ class BayesoptSearcher final : public ModelSearcher {
     Suggestion propose(const QString& trialId, Rng& rng) override;
 
   private:
+    // The finished trials the GP learns from (bayesoptTrainingSet), as points and losses.
+    void trainingData(Eigen::MatrixXd* x, Eigen::VectorXd* y) const;
+
     BayesoptOptions options_;
     UnitCube cube_;
 };

@@ -447,13 +447,15 @@ void HyperbandScheduler::onError(const Trial& trial) {
 std::optional<QString> HyperbandScheduler::chooseTrialToRun(
     const std::vector<const Trial*>& waiting) {
     QMap<QString, TrialStatus> statusOf;
+    std::optional<QString> endedButWaiting;
     for (const Trial* trial : waiting) {
         if (!trial) {
             continue;
         }
         statusOf.insert(trial->id, trial->status);
-        // Ended by this scheduler but still waiting: the order met the trial while it was
-        // still saving its pause checkpoint. Ask again rather than let it block the queue.
+        // Ended by this scheduler but still waiting: its order met it while it was still
+        // saving its pause checkpoint (RUNNING), and the runtime ends only waiting trials.
+        // Order it again; if nothing else can run, run it: its next result stops it.
         if (const auto why = retired_.constFind(trial->id); why != retired_.constEnd()) {
             const bool queued =
                 std::any_of(stopOrders_.begin(), stopOrders_.end(),
@@ -461,6 +463,7 @@ std::optional<QString> HyperbandScheduler::chooseTrialToRun(
             if (!queued) {
                 stopOrders_.push_back({trial->id, why.value()});
             }
+            endedButWaiting = endedButWaiting.value_or(trial->id);
         }
     }
     // Ray: band by band, brackets least complete first, trials in the order added. Trials that
@@ -497,7 +500,7 @@ std::optional<QString> HyperbandScheduler::chooseTrialToRun(
             return trial->id;
         }
     }
-    return std::nullopt;
+    return endedButWaiting;
 }
 
 std::vector<StopOrder> HyperbandScheduler::takeStopOrders() {

@@ -138,7 +138,7 @@ Status validateTpeOptions(const ExperimentSpec& spec, QString* badKey) {
                            options.value(kNStartupTrials));
     }
     if (options.contains(kNEiCandidates) && !isWholeNumber(options.value(kNEiCandidates), 1)) {
-        return optionError(badKey, kNEiCandidates, QStringLiteral("must be a whole number >= 1"),
+        return optionError(badKey, kNEiCandidates, QStringLiteral("must be a whole number >= 0"),
                            options.value(kNEiCandidates));
     }
     if (options.contains(kGamma)) {

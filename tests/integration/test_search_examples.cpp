@@ -247,7 +247,8 @@ scheduler:
 )");
     const EngineResult r = h.run({"run", file, "--quiet"});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains("hb.yaml:12:") && r.err.contains("epochs_done"), qPrintable(r.all()));
+    QVERIFY2(r.all().contains("hb.yaml:12:3: scheduler.time_attr: 'epochs_done'"),
+             qPrintable(r.all()));
 }
 
 QTEST_GUILESS_MAIN(TestSearchExamples)

@@ -268,6 +268,41 @@ class TestHyperband : public QObject {
         QCOMPARE(run.startAll(), (QStringList{id(9), id(10)}));
     }
 
+    void aLoserStillSavingItsPauseIsEndedOnceItWaits() {
+        Run run;
+        run.addMany(5 + 8);
+        run.startAll();
+        for (int i = 0; i < 6; ++i) {
+            run.report(5 + i, 27, 0.1 * (i + 1));
+        }
+        // t11 is told to pause, but its process is still saving when t12 completes the rung,
+        // so the runtime (which ends waiting trials only) drops the order that names it.
+        Trial& saving = run.at(11);
+        saving.status = TrialStatus::Running;
+        saving.lastResult = {{"training_iteration", 27}, {"acc", 0.0}};
+        QCOMPARE(run.scheduler->onResult(saving, saving.lastResult).action, Action::Pause);
+        saving.status = TrialStatus::Running;
+        Trial& last = run.at(12);
+        last.status = TrialStatus::Running;
+        QCOMPARE(run.scheduler->onResult(last, {{"training_iteration", 27}, {"acc", 0.9}}).action,
+                 Action::Continue);
+        const auto dropped = run.scheduler->takeStopOrders();
+        QVERIFY(std::any_of(dropped.begin(), dropped.end(),
+                            [](const StopOrder& o) { return o.trialId == id(11); }));
+        for (const StopOrder& order : dropped) {
+            if (order.trialId != id(11)) {
+                run.trials.at(order.trialId).status = TrialStatus::Terminated;
+            }
+        }
+        saving.status = TrialStatus::Paused;  // its save finished and it exited
+        // Winners first; once only t11 waits it is ordered again, and run if nothing else can.
+        QCOMPARE(run.startAll(), (QStringList{id(9), id(10), id(11)}));
+        const auto again = run.scheduler->takeStopOrders();
+        QCOMPARE(again.size(), std::size_t(1));
+        QCOMPARE(again.front().trialId, id(11));
+        QCOMPARE(run.scheduler->onResult(saving, saving.lastResult).action, Action::Stop);
+    }
+
     void aTrialAddedAfterHalvingCatchesUp() {
         // As Ray's testAddAfterHalving: bracket 1 holds one trial when it is judged, keeps up
         // to 3, so the next trial joins it and runs to the current milestone (81).

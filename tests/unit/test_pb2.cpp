@@ -124,6 +124,14 @@ class TestPb2 : public QObject {
     Q_OBJECT
 
   private slots:
+    void isInTheCatalogue() {
+        QVERIFY(knownSchedulers().contains("pb2"));
+        QVERIFY(makeValidated(pb2Spec()));
+        QString key;
+        QVERIFY(!validateScheduler(pb2Spec({{"eta", 3}}), &key).isOk());
+        QCOMPARE(key, QString("scheduler.eta"));
+    }
+
     void observationsAreRewardChangesPerUnitOfTime() {
         const std::vector<Pb2Record> records{
             {"a", 4, {0.1}, 1.0}, {"b", 4, {0.5}, 1.0},  {"a", 8, {0.1}, 2.0},

@@ -139,6 +139,14 @@ class TestPbt : public QObject {
     Q_OBJECT
 
   private slots:
+    void isInTheCatalogue() {
+        QVERIFY(knownSchedulers().contains("pbt"));
+        QVERIFY(makeValidated(pbtSpec()));
+        QString key;
+        QVERIFY(!validateScheduler(pbtSpec({{"eta", 3}}), &key).isOk());
+        QCOMPARE(key, QString("scheduler.eta"));
+    }
+
     void noDecisionBeforeThePerturbationInterval() {
         auto pbt = make(pbtSpec());
         QVERIFY(pbt);
