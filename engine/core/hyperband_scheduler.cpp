@@ -230,7 +230,7 @@ void HyperbandScheduler::onTrialAdd(const Trial& trial) {
         return;  // it never reports again, so a bracket would wait for it for ever
     }
     const auto hasRoom = [&](const Bracket& b) {
-        return !b.finished && static_cast<double>(b.live.size()) < b.n;
+        return !b.finished && static_cast<double>(b.assigned) < b.n;
     };
     if (currentBracket_ < 0 || !hasRoom(brackets_[static_cast<std::size_t>(currentBracket_)])) {
         for (;;) {
@@ -249,6 +249,7 @@ void HyperbandScheduler::onTrialAdd(const Trial& trial) {
     }
     Bracket& bracket = brackets_[static_cast<std::size_t>(currentBracket_)];
     bracket.live.push_back({trial.id, {}, {}});
+    ++bracket.assigned;
     trialBracket_.insert(trial.id, currentBracket_);
     if (!trial.lastResult.isEmpty()) {
         recover(trial);  // added on resume after the state was saved
@@ -526,6 +527,7 @@ QJsonObject HyperbandScheduler::saveState() const {
                                     {"band", bracket.band},
                                     {"rung", bracket.rung},
                                     {"progress", bracket.progress},
+                                    {"assigned", bracket.assigned},
                                     {"finished", bracket.finished},
                                     {"live", live},
                                     {"resume", QJsonArray::fromStringList(resume)}});
@@ -567,6 +569,7 @@ Status HyperbandScheduler::restoreState(const QJsonObject& state) {
             halveOnce(bracket);
         }
         bracket.progress = saved.value("progress").toDouble();
+        bracket.assigned = saved.value("assigned").toInt();
         bracket.finished = saved.value("finished").toBool();
         for (const QJsonValue& m : saved.value("live").toArray()) {
             const QJsonObject member = m.toObject();

@@ -107,7 +107,10 @@ class HyperbandScheduler final : public Scheduler {
         double milestone = 0;
         double progress = 0;       // time_attr units trained, for Ray's fair choice of trials
         std::vector<Member> live;  // in the order added (Ray's dict order)
-        QSet<QString> toResume;    // kept at the last rung, paused, not yet picked to run
+        // Trials ever given to it: a bracket is full at its first n, even when some already
+        // finished (trials are created as slots free up, so members leave while it fills).
+        int assigned = 0;
+        QSet<QString> toResume;  // kept at the last rung, paused, not yet picked to run
         bool finished = false;
     };
 

@@ -1,10 +1,9 @@
-// The tpe searcher: its options, how each domain maps to the estimators' model space, reading
-// finished configs into per-parameter columns, the good/bad split, and the walk of the space
-// tree that picks each parameter by the largest l(x) / g(x).
+// The tpe searcher: its options, reading finished configs into per-parameter columns (kept
+// sorted), the good/bad split, and the walk of the space tree that picks each parameter by the
+// largest l(x) / g(x).
 #include "core/tpe_searcher.h"
 
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -138,7 +137,7 @@ Status validateTpeOptions(const ExperimentSpec& spec, QString* badKey) {
                            options.value(kNStartupTrials));
     }
     if (options.contains(kNEiCandidates) && !isWholeNumber(options.value(kNEiCandidates), 1)) {
-        return optionError(badKey, kNEiCandidates, QStringLiteral("must be a whole number >= 0"),
+        return optionError(badKey, kNEiCandidates, QStringLiteral("must be a whole number >= 1"),
                            options.value(kNEiCandidates));
     }
     if (options.contains(kGamma)) {

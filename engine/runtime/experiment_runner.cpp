@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QJsonDocument>
 #include <QProcessEnvironment>
+#include <algorithm>
 
 #include "api/events.h"
 #include "runtime/recovery.h"
@@ -261,8 +262,12 @@ void ExperimentRunner::pump() {
             }
         }
         // Nothing to start among existing trials: one more from the searcher, kept queued
-        // (with its reason shown) when there is no room for it yet.
-        if (searcherFinished_ || !waiting.empty()) {
+        // (with its reason shown) when there is no room for it yet. Trials the scheduler keeps
+        // PAUSED (HyperBand's, waiting at a rung for their bracket) do not hold new ones back.
+        const bool newOneWaiting = std::any_of(waiting.begin(), waiting.end(), [](const Trial* t) {
+            return t->status == TrialStatus::Pending;
+        });
+        if (searcherFinished_ || newOneWaiting) {
             break;
         }
         const QString id = trialIdForIndex(nextTrialIndex_);
@@ -398,7 +403,10 @@ void ExperimentRunner::savePolicyState(bool now) {
 }
 
 void ExperimentRunner::applyStopOrders() {
-    const std::vector<StopOrder> orders = scheduler_->takeStopOrders();
+    std::vector<StopOrder> orders = std::exchange(heldStopOrders_, {});
+    for (StopOrder& order : scheduler_->takeStopOrders()) {
+        orders.push_back(std::move(order));
+    }
     for (const StopOrder& order : orders) {
         auto it = trials_.find(order.trialId);
         if (it == trials_.end()) {
@@ -406,6 +414,10 @@ void ExperimentRunner::applyStopOrders() {
         }
         LiveTrial& live = it->second;
         const TrialStatus status = live.trial.status;
+        if (status == TrialStatus::Running && live.ending == LiveTrial::Ending::Pause) {
+            heldStopOrders_.push_back(order);  // still saving its pause checkpoint
+            continue;
+        }
         if (status != TrialStatus::Paused && status != TrialStatus::Pending) {
             continue;  // running ones are stopped at their next result; finished ones are done
         }

@@ -153,6 +153,7 @@ class ExperimentRunner : public QObject {
     bool nodeReady_ = false;
     bool searcherFinished_ = false;
     bool policyStateDirty_ = false;
+    std::vector<StopOrder> heldStopOrders_;  // for trials still pausing when ordered
     // Checkpoint folders an exploit will copy: retention leaves them alone until it has.
     std::map<QString, int> pinnedCheckpoints_;
     bool stopping_ = false;
