@@ -122,17 +122,6 @@ bool isNumberIn(const QJsonValue& value, double low, double high, bool lowOpen, 
            (highOpen ? x < high : x <= high);
 }
 
-void insertAtPath(QJsonObject& object, const QStringList& parts, qsizetype at,
-                  const QJsonValue& value) {
-    if (at == parts.size() - 1) {
-        object.insert(parts[at], value);
-        return;
-    }
-    QJsonObject child = object.value(parts[at]).toObject();
-    insertAtPath(child, parts, at + 1, value);
-    object.insert(parts[at], child);
-}
-
 // Unconditional choice and grid parameters whose options are plain values, in the order
 // written (groups entered as UnitCube enters them).
 template <typename Categorical>
@@ -297,8 +286,7 @@ QJsonObject BohbSearcher::decode(const std::vector<double>& point) const {
     QJsonObject fixed = cube_.decode(unit);
     for (std::size_t c = 0; c < categoricals_.size(); ++c) {
         const auto level = static_cast<std::size_t>(point[static_cast<std::size_t>(dims) + c]);
-        insertAtPath(fixed, categoricals_[c].path.split(QLatin1Char('.')), 0,
-                     categoricals_[c].levels[level]);
+        setValueAtPath(fixed, categoricals_[c].path, categoricals_[c].levels[level]);
     }
     return fixed;
 }

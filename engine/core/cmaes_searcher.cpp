@@ -80,17 +80,6 @@ void flatten(const QJsonObject& object, const QString& prefix,
     }
 }
 
-void insertAtPath(QJsonObject& object, const QStringList& parts, qsizetype at,
-                  const QJsonValue& value) {
-    if (at == parts.size() - 1) {
-        object.insert(parts[at], value);
-        return;
-    }
-    QJsonObject child = object.value(parts[at]).toObject();
-    insertAtPath(child, parts, at + 1, value);
-    object.insert(parts[at], child);
-}
-
 Status checkX0(const ExperimentSpec& spec, const UnitCube& cube, QString* badKey) {
     const QJsonValue x0 = spec.search.options.value(kX0);
     const QString key = QStringLiteral("search.x0");
@@ -267,7 +256,7 @@ Eigen::VectorXd CmaesSearcher::startingMean() const {
     }
     QJsonObject config = cube_.decode(mean);
     for (const auto& [path, value] : options_.x0) {
-        insertAtPath(config, path.split(QLatin1Char('.')), 0, value);
+        setValueAtPath(config, path, value);
     }
     const auto point = cube_.encode(config);
     const QStringList paths = cube_.paths();

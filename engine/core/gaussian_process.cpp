@@ -7,6 +7,7 @@
 #include <numbers>
 #include <numeric>
 #include <vector>
+#include <cstdlib>
 
 namespace tunedeck {
 
@@ -233,14 +234,22 @@ GpHyperparameters searchHyperparameters(const Eigen::MatrixXd& x, const Eigen::V
     Eigen::VectorXd lower(d + 2);
     Eigen::VectorXd upper(d + 2);
     lower.head(d).setConstant(std::log(kMinLengthScale));
-    upper.head(d).setConstant(std::log(kMaxLengthScale));
+    upper.head(d).setConstant(std::log(getenv("GP_MAXLS") ? atof(getenv("GP_MAXLS")) : kMaxLengthScale));
     lower[d] = std::log(kMinSignalVariance);
     upper[d] = std::log(kMaxSignalVariance);
     lower[d + 1] = std::log(kMinNoiseVariance);
     upper[d + 1] = std::log(kMaxNoiseVariance);
     const BoxObjective negativeLikelihood = [&](const Eigen::VectorXd& theta,
                                                 Eigen::VectorXd* gradient) {
-        const double value = logMarginalLikelihoodOf(squared, y, fromTheta(theta), gradient);
+        double value = logMarginalLikelihoodOf(squared, y, fromTheta(theta), gradient);
+        static const int prior = getenv("GP_PRIOR") ? atoi(getenv("GP_PRIOR")) : 0;
+        if (prior == 1 && std::isfinite(value)) {
+            for (Eigen::Index i = 0; i < d; ++i) {
+                const double l = std::exp(theta[i]);
+                value += 2 * theta[i] - 6 * l;
+                (*gradient)[i] += 2 - 6 * l;
+            }
+        }
         *gradient = -*gradient;
         return -value;
     };

@@ -14,21 +14,6 @@ QString joinPath(const QString& prefix, const QString& name) {
     return prefix.isEmpty() ? name : prefix + QLatin1Char('.') + name;
 }
 
-void setAtPath(QJsonObject& object, const QStringList& parts, qsizetype at,
-               const QJsonValue& value) {
-    if (at == parts.size() - 1) {
-        object.insert(parts[at], value);
-        return;
-    }
-    QJsonObject child = object.value(parts[at]).toObject();
-    setAtPath(child, parts, at + 1, value);
-    object.insert(parts[at], child);
-}
-
-void setAtPath(QJsonObject& object, const QString& dottedPath, const QJsonValue& value) {
-    setAtPath(object, dottedPath.split(QLatin1Char('.')), 0, value);
-}
-
 // One group being walked: the group, the dotted path of its object in the config, and the
 // index of the parameter being looked at.
 struct Frame {
@@ -118,7 +103,7 @@ class Sampler {
         const QJsonValue given = fixed_ ? valueAtPath(*fixed_, path) : QJsonValue::Undefined;
         const bool isGiven = !given.isUndefined();
         if (isGiven && !(parameter.kind == Parameter::Kind::Group && given.isObject())) {
-            setAtPath(config, path, given);
+            setValueAtPath(config, path, given);
             return;
         }
         if (!isGiven && parameter.when) {
@@ -130,10 +115,10 @@ class Sampler {
         }
         switch (parameter.kind) {
             case Parameter::Kind::Constant:
-                setAtPath(config, path, parameter.constant);
+                setValueAtPath(config, path, parameter.constant);
                 return;
             case Parameter::Kind::Group:
-                setAtPath(config, path, QJsonObject());
+                setValueAtPath(config, path, QJsonObject());
                 if (parameter.group) {
                     sampleGroup(*parameter.group, path, frames);
                 }
@@ -150,20 +135,20 @@ class Sampler {
             return;
         }
         if (domain.kind == DomainKind::Grid && gridPick_.contains(path)) {
-            setAtPath(config, path, domain.options[gridPick_.value(path)].value);
+            setValueAtPath(config, path, domain.options[gridPick_.value(path)].value);
             return;
         }
         if (!hasOptions) {
-            setAtPath(config, path, domain.sampleValue(rng_));
+            setValueAtPath(config, path, domain.sampleValue(rng_));
             return;
         }
         const auto& option = domain.options[static_cast<std::size_t>(
             rng_.integer(0, static_cast<std::int64_t>(domain.options.size())))];
         if (option.group) {
-            setAtPath(config, path, QJsonObject());
+            setValueAtPath(config, path, QJsonObject());
             sampleGroup(*option.group, path, frames);
         } else {
-            setAtPath(config, path, option.value);
+            setValueAtPath(config, path, option.value);
         }
     }
 
@@ -401,6 +386,18 @@ QJsonValue valueAtPath(const QJsonObject& config, const QString& dottedPath) {
         object = it.value().toObject();
     }
     return QJsonValue(QJsonValue::Undefined);
+}
+
+void setValueAtPath(QJsonObject& config, const QString& dottedPath, const QJsonValue& value) {
+    const qsizetype dot = dottedPath.indexOf(QLatin1Char('.'));
+    if (dot < 0) {
+        config.insert(dottedPath, value);
+        return;
+    }
+    const QString head = dottedPath.left(dot);
+    QJsonObject child = config.value(head).toObject();
+    setValueAtPath(child, dottedPath.mid(dot + 1), value);
+    config.insert(head, child);
 }
 
 }  // namespace tunedeck

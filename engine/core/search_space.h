@@ -135,5 +135,7 @@ struct SearchSpace {
 
 // Value at a dotted path of a config ("model.depth"); undefined QJsonValue when absent.
 QJsonValue valueAtPath(const QJsonObject& config, const QString& dottedPath);
+// Sets the value at a dotted path, creating the groups on the way.
+void setValueAtPath(QJsonObject& config, const QString& dottedPath, const QJsonValue& value);
 
 }  // namespace tunedeck

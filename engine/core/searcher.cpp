@@ -38,17 +38,6 @@ QString joinPath(const QString& prefix, const QString& name) {
     return prefix.isEmpty() ? name : prefix + QLatin1Char('.') + name;
 }
 
-void insertAtPath(QJsonObject& object, const QStringList& parts, qsizetype at,
-                  const QJsonValue& value) {
-    if (at == parts.size() - 1) {
-        object.insert(parts[at], value);
-        return;
-    }
-    QJsonObject child = object.value(parts[at]).toObject();
-    insertAtPath(child, parts, at + 1, value);
-    object.insert(parts[at], child);
-}
-
 struct Failure {
     QString key;
     QString message;
@@ -367,8 +356,8 @@ class GridSearcher final : public Searcher {
         QJsonObject point;
         for (auto axis = axes_.rbegin(); axis != axes_.rend(); ++axis) {
             const qsizetype count = std::max<qsizetype>(1, axis->values.size());
-            insertAtPath(point, axis->path.split(QLatin1Char('.')), 0,
-                         axis->values.at(static_cast<qsizetype>(rest % count)));
+            setValueAtPath(point, axis->path,
+                           axis->values.at(static_cast<qsizetype>(rest % count)));
             rest /= count;
         }
         // Constants fill in the rest; nothing is left to draw, but the stream keeps sample()

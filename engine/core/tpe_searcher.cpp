@@ -38,21 +38,6 @@ QString joinPath(const QString& prefix, const QString& name) {
     return prefix.isEmpty() ? name : prefix + QLatin1Char('.') + name;
 }
 
-void setAtPath(QJsonObject& object, const QStringList& parts, qsizetype at,
-               const QJsonValue& value) {
-    if (at == parts.size() - 1) {
-        object.insert(parts[at], value);
-        return;
-    }
-    QJsonObject child = object.value(parts[at]).toObject();
-    setAtPath(child, parts, at + 1, value);
-    object.insert(parts[at], child);
-}
-
-void setAtPath(QJsonObject& object, const QString& dottedPath, const QJsonValue& value) {
-    setAtPath(object, dottedPath.split(QLatin1Char('.')), 0, value);
-}
-
 bool isCategorical(DomainKind kind) {
     return kind == DomainKind::Choice || kind == DomainKind::Grid;
 }
@@ -583,10 +568,10 @@ void TpeSearcher::walk(const SearchSpace& group, const QString& prefix, std::vec
         }
         switch (parameter.kind) {
             case Parameter::Kind::Constant:
-                setAtPath(config, path, parameter.constant);
+                setValueAtPath(config, path, parameter.constant);
                 break;
             case Parameter::Kind::Group:
-                setAtPath(config, path, QJsonObject());
+                setValueAtPath(config, path, QJsonObject());
                 if (parameter.group) {
                     walk(*parameter.group, path, frames, rng, config);
                 }
@@ -599,15 +584,15 @@ void TpeSearcher::walk(const SearchSpace& group, const QString& prefix, std::vec
                 const std::size_t node = nodeOf_.at(&parameter);
                 const double value = joint_[node] ? *joint_[node] : proposeOne(node, rng);
                 if (!isCategorical(domain.kind)) {
-                    setAtPath(config, path, jsonValue(nodes_[node], value));
+                    setValueAtPath(config, path, jsonValue(nodes_[node], value));
                     break;
                 }
                 const DomainOption& option = domain.options[static_cast<std::size_t>(value)];
                 if (option.group) {
-                    setAtPath(config, path, QJsonObject());
+                    setValueAtPath(config, path, QJsonObject());
                     walk(*option.group, path, frames, rng, config);
                 } else {
-                    setAtPath(config, path, option.value);
+                    setValueAtPath(config, path, option.value);
                 }
                 break;
             }

@@ -29,17 +29,6 @@ void collect(const SearchSpace& space, const QString& prefix, std::vector<QStrin
     }
 }
 
-void insertAtPath(QJsonObject& object, const QStringList& parts, qsizetype at,
-                  const QJsonValue& value) {
-    if (at == parts.size() - 1) {
-        object.insert(parts[at], value);
-        return;
-    }
-    QJsonObject child = object.value(parts[at]).toObject();
-    insertAtPath(child, parts, at + 1, value);
-    object.insert(parts[at], child);
-}
-
 }  // namespace
 
 UnitCube::UnitCube(const SearchSpace& space) {
@@ -62,8 +51,8 @@ QStringList UnitCube::paths() const {
 QJsonObject UnitCube::decode(const Eigen::VectorXd& point) const {
     QJsonObject config;
     for (size_t i = 0; i < coordinates_.size() && Eigen::Index(i) < point.size(); ++i) {
-        insertAtPath(config, coordinates_[i].path.split(QLatin1Char('.')), 0,
-                     coordinates_[i].domain.fromUnit(point[Eigen::Index(i)]));
+        setValueAtPath(config, coordinates_[i].path,
+                       coordinates_[i].domain.fromUnit(point[Eigen::Index(i)]));
     }
     return config;
 }
