@@ -193,6 +193,18 @@ GaussianProcess believe(const GaussianProcess& fitted, const Eigen::MatrixXd& x,
     return believer;
 }
 
+// Steps that leave [0, 1] come back in mirrored: clamping them would pile candidates up on
+// the faces of the cube, where a GP's variance (and with it EI) is already inflated.
+double reflectIntoUnit(double value) {
+    if (value < 0) {
+        value = -value;
+    }
+    if (value > 1) {
+        value = 2 - value;
+    }
+    return std::clamp(value, 0.0, 1.0);
+}
+
 using Score = std::function<double(const Eigen::VectorXd&)>;
 
 // Nelder-Mead maximisation of `score` inside [0, 1]^d (trial points are clamped into it).
@@ -288,7 +300,7 @@ Eigen::VectorXd maximise(const Score& score, const Eigen::MatrixXd& bestPoints, 
             const auto centre = bestPoints.row(i % bestPoints.rows());
             const double spread = kLocalSpreads[(i / bestPoints.rows()) % std::size(kLocalSpreads)];
             for (int j = 0; j < dimensions; ++j) {
-                candidates(quasi + i, j) = std::clamp(centre[j] + rng.normal(0, spread), 0.0, 1.0);
+                candidates(quasi + i, j) = reflectIntoUnit(centre[j] + rng.normal(0, spread));
             }
         }
     }
