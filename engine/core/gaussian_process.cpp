@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <numbers>
 #include <numeric>
 #include <vector>
-#include <cstdlib>
 
 namespace tunedeck {
 
@@ -234,7 +234,8 @@ GpHyperparameters searchHyperparameters(const Eigen::MatrixXd& x, const Eigen::V
     Eigen::VectorXd lower(d + 2);
     Eigen::VectorXd upper(d + 2);
     lower.head(d).setConstant(std::log(kMinLengthScale));
-    upper.head(d).setConstant(std::log(getenv("GP_MAXLS") ? atof(getenv("GP_MAXLS")) : kMaxLengthScale));
+    upper.head(d).setConstant(
+        std::log(getenv("GP_MAXLS") ? atof(getenv("GP_MAXLS")) : kMaxLengthScale));
     lower[d] = std::log(kMinSignalVariance);
     upper[d] = std::log(kMaxSignalVariance);
     lower[d + 1] = std::log(kMinNoiseVariance);
