@@ -8,7 +8,6 @@
 #include <numbers>
 #include <numeric>
 
-#include <cstdlib>
 #include "core/gaussian_process.h"
 
 namespace tunedeck {
@@ -316,28 +315,10 @@ Eigen::VectorXd maximise(const Score& score, const Eigen::MatrixXd& bestPoints, 
     Eigen::VectorXd best = candidates.row(Eigen::Index(order.front())).transpose();
     double bestScore = scores[order.front()];
     std::vector<Eigen::VectorXd> starts;
-    const int globalStarts = getenv("BO_GLOBAL") ? atoi(getenv("BO_GLOBAL")) : 0;
-    std::vector<std::size_t> order2;
-    for (std::size_t index : order)
-        if (index < std::size_t(kQuasiRandomCandidates) && int(order2.size()) < globalStarts * 20)
-            order2.push_back(index);
-    std::vector<std::size_t> rest;
-    for (std::size_t index : order)
-        rest.push_back(index);
-    int globalTaken = 0;
-    std::vector<std::size_t> merged;
-    for (std::size_t index : order2)
-        merged.push_back(index);
-    for (std::size_t index : rest)
-        merged.push_back(index);
-    for (std::size_t index : merged) {
+    for (std::size_t index : order) {
         if (int(starts.size()) == kRefinedStarts) {
             break;
         }
-        if (index < std::size_t(kQuasiRandomCandidates) && globalTaken < globalStarts) {
-            ++globalTaken;
-        } else if (globalTaken < globalStarts && int(starts.size()) < globalStarts)
-            continue;
         const Eigen::VectorXd candidate = candidates.row(Eigen::Index(index)).transpose();
         const bool distinct = std::all_of(starts.begin(), starts.end(), [&](const auto& start) {
             return (start - candidate).template lpNorm<Eigen::Infinity>() > 1e-3;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <numbers>
@@ -234,23 +233,14 @@ GpHyperparameters searchHyperparameters(const Eigen::MatrixXd& x, const Eigen::V
     Eigen::VectorXd lower(d + 2);
     Eigen::VectorXd upper(d + 2);
     lower.head(d).setConstant(std::log(kMinLengthScale));
-    upper.head(d).setConstant(
-        std::log(getenv("GP_MAXLS") ? atof(getenv("GP_MAXLS")) : kMaxLengthScale));
+    upper.head(d).setConstant(std::log(kMaxLengthScale));
     lower[d] = std::log(kMinSignalVariance);
     upper[d] = std::log(kMaxSignalVariance);
     lower[d + 1] = std::log(kMinNoiseVariance);
     upper[d + 1] = std::log(kMaxNoiseVariance);
     const BoxObjective negativeLikelihood = [&](const Eigen::VectorXd& theta,
                                                 Eigen::VectorXd* gradient) {
-        double value = logMarginalLikelihoodOf(squared, y, fromTheta(theta), gradient);
-        static const int prior = getenv("GP_PRIOR") ? atoi(getenv("GP_PRIOR")) : 0;
-        if (prior == 1 && std::isfinite(value)) {
-            for (Eigen::Index i = 0; i < d; ++i) {
-                const double l = std::exp(theta[i]);
-                value += 2 * theta[i] - 6 * l;
-                (*gradient)[i] += 2 - 6 * l;
-            }
-        }
+        const double value = logMarginalLikelihoodOf(squared, y, fromTheta(theta), gradient);
         *gradient = -*gradient;
         return -value;
     };
