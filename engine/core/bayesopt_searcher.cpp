@@ -33,6 +33,10 @@ constexpr int kLocalCandidates = 500;
 constexpr int kLocalCentres = 5;                       // best training configs to search near
 constexpr double kLocalSpreads[] = {0.2, 0.05, 0.01};  // Gaussian steps, in cube units
 constexpr int kRefinedStarts = 5;
+// See the header: a full hyperparameter search (default and random starts besides the
+// previous fit) on the first proposal and then on every this-many-th.
+constexpr int kProposalsPerFullSearch = 8;
+constexpr int kRandomRestarts = 3;
 constexpr int kRefineEvaluationsPerDimension = 30;
 constexpr double kRefineSimplexSize = 0.05;
 
@@ -494,7 +498,13 @@ Suggestion BayesoptSearcher::propose(const QString& trialId, Rng& rng) {
         return Suggestion::of(space().sample(rng));
     }
     GaussianProcess fitted;
-    fitted.fit(x, y, rng);
+    const bool full = !previousFit_ || warmFits_ + 1 >= kProposalsPerFullSearch;
+    GpSearchStarts starts;
+    starts.previous = previousFit_ ? &*previousFit_ : nullptr;
+    starts.randomRestarts = full ? kRandomRestarts : 0;
+    fitted.fit(x, y, rng, starts);
+    previousFit_ = fitted.hyperparameters();
+    warmFits_ = full ? 0 : warmFits_ + 1;
     std::vector<Eigen::VectorXd> pending;
     for (const auto& [id, config] : running()) {
         if (auto point = cube_.encode(config)) {
@@ -533,6 +543,31 @@ Suggestion BayesoptSearcher::propose(const QString& trialId, Rng& rng) {
     }
     const Eigen::VectorXd chosen = maximise(score, bestPoints, int(x.cols()), rng);
     return Suggestion::of(space().sample(rng, 0, cube_.decode(chosen)));
+}
+
+QJsonObject BayesoptSearcher::saveModelState() const {
+    if (!previousFit_) {
+        return {};
+    }
+    return {{QStringLiteral("previous_fit"), previousFit_->toJson()},
+            {QStringLiteral("warm_fits"), warmFits_}};
+}
+
+Status BayesoptSearcher::restoreModelState(const QJsonObject& state) {
+    previousFit_.reset();
+    warmFits_ = 0;
+    if (!state.contains(QStringLiteral("previous_fit"))) {
+        return Status::ok();
+    }
+    auto fit = GpHyperparameters::fromJson(state.value(QStringLiteral("previous_fit")).toObject());
+    const QJsonValue warmFits = state.value(QStringLiteral("warm_fits"));
+    if (!fit || fit->lengthScales.size() != cube_.dimensions() || !isWholeNumber(warmFits, 0)) {
+        return Status::corruption(
+            QStringLiteral("bayesopt state: 'previous_fit' does not fit the search space"));
+    }
+    previousFit_ = std::move(fit);
+    warmFits_ = warmFits.toInt();
+    return Status::ok();
 }
 
 }  // namespace tunedeck

@@ -1,5 +1,6 @@
 #include "core/gaussian_process.h"
 
+#include <QJsonArray>
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -22,9 +23,6 @@ constexpr double kMaxSignalVariance = 2e1;
 // The floor keeps a noise-free fit factorable; at the top everything is noise.
 constexpr double kMinNoiseVariance = 1e-6;
 constexpr double kMaxNoiseVariance = 1;
-// Restarts from random points besides the one from the default hyperparameters: the
-// likelihood of a few dozen points often has a short- and a long-length-scale mode.
-constexpr int kRandomRestarts = 3;
 constexpr int kMaxIterations = 60;
 // The hyperparameter search factors an n x n matrix per step; above this many rows it runs on
 // a random subset of them (the posterior still conditions on every row), which keeps a
@@ -224,10 +222,9 @@ GpHyperparameters fromTheta(const Eigen::VectorXd& theta) {
     return h;
 }
 
-// The maximum-likelihood hyperparameters for standardised `y`, from the default start and
-// kRandomRestarts random ones.
+// The maximum-likelihood hyperparameters for standardised `y`, from the starts asked for.
 GpHyperparameters searchHyperparameters(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                                        Rng& rng) {
+                                        Rng& rng, const GpSearchStarts& starts) {
     const Eigen::Index d = x.cols();
     const std::vector<Eigen::MatrixXd> squared = squaredDifferences(x);
     Eigen::VectorXd lower(d + 2);
@@ -245,28 +242,37 @@ GpHyperparameters searchHyperparameters(const Eigen::MatrixXd& x, const Eigen::V
         return -value;
     };
 
-    GpHyperparameters start;
-    start.lengthScales = Eigen::VectorXd::Constant(d, 0.5);
-    start.signalVariance = 1;
-    start.noiseVariance = 1e-4;
-    Eigen::VectorXd best = toTheta(start);
+    GpHyperparameters defaults;
+    defaults.lengthScales = Eigen::VectorXd::Constant(d, 0.5);
+    defaults.signalVariance = 1;
+    defaults.noiseVariance = 1e-4;
+    Eigen::VectorXd best = toTheta(defaults);
     double bestValue = std::numeric_limits<double>::infinity();
-    for (int attempt = 0; attempt <= kRandomRestarts; ++attempt) {
-        Eigen::VectorXd theta = toTheta(start);
-        if (attempt > 0) {
-            // Random starts stay in the plausible middle of the box; the search may leave it.
-            for (Eigen::Index i = 0; i < d; ++i) {
-                theta[i] = rng.uniform(std::log(0.05), std::log(2.0));
-            }
-            theta[d] = rng.uniform(std::log(0.3), std::log(3.0));
-            theta[d + 1] = rng.uniform(std::log(1e-6), std::log(0.1));
-        }
+    const auto searchFrom = [&](Eigen::VectorXd theta) {
+        theta = theta.cwiseMax(lower).cwiseMin(upper);
         const double value =
             minimiseInBox(negativeLikelihood, &theta, lower, upper, kMaxIterations);
         if (value < bestValue) {
             bestValue = value;
             best = theta;
         }
+    };
+    const bool warm = starts.previous && starts.previous->lengthScales.size() == d;
+    if (warm) {
+        searchFrom(toTheta(*starts.previous));
+    }
+    if (!warm || starts.randomRestarts > 0) {
+        searchFrom(toTheta(defaults));
+    }
+    for (int attempt = 0; attempt < starts.randomRestarts; ++attempt) {
+        // Random starts stay in the plausible middle of the box; the search may leave it.
+        Eigen::VectorXd theta(d + 2);
+        for (Eigen::Index i = 0; i < d; ++i) {
+            theta[i] = rng.uniform(std::log(0.05), std::log(2.0));
+        }
+        theta[d] = rng.uniform(std::log(0.3), std::log(3.0));
+        theta[d + 1] = rng.uniform(std::log(1e-6), std::log(0.1));
+        searchFrom(theta);
     }
     return fromTheta(best);
 }
@@ -281,13 +287,45 @@ double normalCdf(double z) {
 
 }  // namespace
 
+QJsonObject GpHyperparameters::toJson() const {
+    QJsonArray scales;
+    for (const double scale : lengthScales) {
+        scales.append(scale);
+    }
+    return {{QStringLiteral("length_scales"), scales},
+            {QStringLiteral("signal_variance"), signalVariance},
+            {QStringLiteral("noise_variance"), noiseVariance}};
+}
+
+std::optional<GpHyperparameters> GpHyperparameters::fromJson(const QJsonObject& json) {
+    const auto positive = [](const QJsonValue& v) {
+        return v.isDouble() && std::isfinite(v.toDouble()) && v.toDouble() > 0;
+    };
+    const QJsonArray scales = json.value(QStringLiteral("length_scales")).toArray();
+    const QJsonValue signal = json.value(QStringLiteral("signal_variance"));
+    const QJsonValue noise = json.value(QStringLiteral("noise_variance"));
+    if (scales.isEmpty() || !positive(signal) || !positive(noise) ||
+        !std::all_of(scales.begin(), scales.end(), positive)) {
+        return std::nullopt;
+    }
+    GpHyperparameters h;
+    h.lengthScales.resize(scales.size());
+    for (qsizetype i = 0; i < scales.size(); ++i) {
+        h.lengthScales[i] = scales[i].toDouble();
+    }
+    h.signalVariance = signal.toDouble();
+    h.noiseVariance = noise.toDouble();
+    return h;
+}
+
 double GaussianProcess::logMarginalLikelihood(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
                                               const GpHyperparameters& hyperparameters,
                                               Eigen::VectorXd* gradient) {
     return logMarginalLikelihoodOf(squaredDifferences(x), y, hyperparameters, gradient);
 }
 
-void GaussianProcess::fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, Rng& rng) {
+void GaussianProcess::fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, Rng& rng,
+                          const GpSearchStarts& starts) {
     if (x.rows() == 0) {
         fitted_ = false;
         return;
@@ -298,7 +336,7 @@ void GaussianProcess::fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, Rn
     const Eigen::VectorXd standardised = (y.array() - mean) / (sd > 1e-12 ? sd : 1.0);
     GpHyperparameters found;
     if (x.rows() <= kMaxSearchRows) {
-        found = searchHyperparameters(x, standardised, rng);
+        found = searchHyperparameters(x, standardised, rng, starts);
     } else {
         std::vector<Eigen::Index> rows(std::size_t(x.rows()));
         std::iota(rows.begin(), rows.end(), 0);
@@ -307,7 +345,7 @@ void GaussianProcess::fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, Rn
             std::swap(rows[std::size_t(i)], rows[std::size_t(pick)]);
         }
         rows.resize(kMaxSearchRows);
-        found = searchHyperparameters(x(rows, Eigen::all), standardised(rows), rng);
+        found = searchHyperparameters(x(rows, Eigen::all), standardised(rows), rng, starts);
     }
     fit(x, y, found);
 }

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <QJsonObject>
 #include <cstdint>
+#include <optional>
 
 #include "core/rng.h"
 
@@ -16,13 +18,29 @@ struct GpHyperparameters {
     Eigen::VectorXd lengthScales;  // one per input dimension
     double signalVariance = 1;
     double noiseVariance = 1e-6;
+
+    // For a searcher's saved state; nullopt when `json` is not one (positive, finite values).
+    QJsonObject toJson() const;
+    static std::optional<GpHyperparameters> fromJson(const QJsonObject& json);
+};
+
+// Where the maximum-likelihood search for the hyperparameters starts.
+struct GpSearchStarts {
+    // A previous fit's hyperparameters, searched from first: a model refitted after one more
+    // observation rarely moves far, so one local search from there usually finds the optimum.
+    const GpHyperparameters* previous = nullptr;
+    // Also search from the default start and from this many random ones (the likelihood of a
+    // few dozen points often has a short- and a long-length-scale mode). Without `previous`
+    // the default start is always searched.
+    int randomRestarts = 3;
 };
 
 class GaussianProcess {
   public:
     // Fits to rows of `x` (n x d, in [0, 1]) and `y` (n). `rng` drives the random restarts
     // of the hyperparameter search, so a fit is reproducible for a given stream.
-    void fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, Rng& rng);
+    void fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, Rng& rng,
+             const GpSearchStarts& starts = {});
     // The same with the hyperparameters given (no search): adds the kriging believer's fake
     // observations to a fitted model without moving its length scales.
     void fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,

@@ -368,6 +368,24 @@ class TestBayesopt : public QObject {
         }
     }
 
+    void aSavedFitOfAnotherSpaceIsRefused() {
+        const auto spec = bayesoptSpec(braninSpace(), {}, 5);
+        auto original = make(spec);
+        run(*original, branin, 0, 12);
+        QJsonObject state = original->saveState();
+        QJsonObject model = state.value(QStringLiteral("model")).toObject();
+        QVERIFY(model.contains(QStringLiteral("previous_fit")));
+        model.insert(QStringLiteral("previous_fit"),
+                     QJsonObject{{QStringLiteral("length_scales"), QJsonArray{0.5}},
+                                 {QStringLiteral("signal_variance"), 1},
+                                 {QStringLiteral("noise_variance"), 1e-4}});
+        state.insert(QStringLiteral("model"), model);
+        const Status status = make(spec)->restoreState(state);
+        QVERIFY(!status.isOk());
+        QVERIFY2(status.message().contains(QStringLiteral("previous_fit")),
+                 qPrintable(status.message()));
+    }
+
     void parallelProposalsSpreadOut() {
         // Trial A is running when B is proposed. A twin searcher in the same state proposes A,
         // sees it fail (so it is neither running nor observed) and proposes B' from the same
