@@ -434,8 +434,7 @@ void ParzenEstimator::fit(std::span<const Axis> axes, std::span<const double> po
         const AxisModel& model = models_[j];
         if (oneContinuous_) {
             for (std::size_t k = 0; k < count; ++k) {
-                base_[k] =
-                    std::log(weights_[k] * model.invSigma[k]) - kLogSqrt2Pi - model.logMass[k];
+                base_[k] = std::log(weights_[k]) - kLogSqrt2Pi - model.logMass[k];
             }
         } else if (axes_[j].kind == Axis::Kind::Continuous) {
             for (std::size_t k = 0; k < count; ++k) {
@@ -537,7 +536,11 @@ void ParzenEstimator::fitNumeric(std::size_t j, std::span<const double> points, 
         const double b = (high - model.mu[k]) * inv;
         model.logMass[k] = logGaussMass(a, b);
         if (!oneContinuous_) {
-            model.density[k] = -std::log(model.sigma[k]) - kLogSqrt2Pi - model.logMass[k];
+            // Optuna 3.1 leaves a continuous component's 1/sigma out (see the header); for a
+            // discrete one this is only a bound on the cell's mass, which needs it.
+            const double scale =
+                axis.kind == Axis::Kind::Continuous ? 0 : -std::log(model.sigma[k]);
+            model.density[k] = scale - kLogSqrt2Pi - model.logMass[k];
         }
     }
 }
@@ -803,8 +806,7 @@ void ParzenEstimator::buildWindow() {
         const bool merged = next > p + 1;
         double bound;
         if (continuous) {
-            bound = merged ? std::log(weight * model.invSigma[k]) - kLogSqrt2Pi - model.logMass[k]
-                           : base_[k];
+            bound = merged ? std::log(weight) - kLogSqrt2Pi - model.logMass[k] : base_[k];
         } else {
             const double logWeight = merged ? std::log(weight) : logWeights_[k];
             bound = logWeight + logStep + model.density[k];
