@@ -27,7 +27,6 @@ const QString kPopsize = QStringLiteral("popsize");
 const QString kNStartupTrials = QStringLiteral("n_startup_trials");
 const QString kRestartStrategy = QStringLiteral("restart_strategy");
 const QString kIncPopsize = QStringLiteral("inc_popsize");
-const QString kConsiderPrunedTrials = QStringLiteral("consider_pruned_trials");
 
 QString formatNumber(double value) {
     return QString::number(value, 'g', 6);
@@ -147,20 +146,13 @@ CmaesSearcher::Options optionsOf(const ExperimentSpec& spec) {
     o.nStartupTrials = options.value(kNStartupTrials).toInt(o.nStartupTrials);
     o.ipop = options.value(kRestartStrategy).toString() == QLatin1String("ipop");
     o.incPopsize = options.value(kIncPopsize).toInt(o.incPopsize);
-    o.considerPrunedTrials = options.value(kConsiderPrunedTrials).toBool(false);
     return o;
 }
 
 }  // namespace
 
 QStringList cmaesOptionNames() {
-    return {kX0,
-            kSigma0,
-            kPopsize,
-            kNStartupTrials,
-            kRestartStrategy,
-            kIncPopsize,
-            kConsiderPrunedTrials};
+    return {kX0, kSigma0, kPopsize, kNStartupTrials, kRestartStrategy, kIncPopsize};
 }
 
 Status validateCmaesOptions(const ExperimentSpec& spec, QString* badKey) {
@@ -219,11 +211,6 @@ Status validateCmaesOptions(const ExperimentSpec& spec, QString* badKey) {
                 badKey, at(kRestartStrategy),
                 QStringLiteral("restart_strategy must be none or ipop (got %1)").arg(shown(v)));
         }
-    }
-    if (isSet(options, kConsiderPrunedTrials) && !options.value(kConsiderPrunedTrials).isBool()) {
-        return optionError(badKey, at(kConsiderPrunedTrials),
-                           QStringLiteral("consider_pruned_trials must be true or false (got %1)")
-                               .arg(shown(options.value(kConsiderPrunedTrials))));
     }
     if (isSet(options, kX0)) {
         return checkX0(spec, cube, badKey);

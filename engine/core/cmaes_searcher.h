@@ -33,10 +33,10 @@
 //    the ranges are equal) and x0 is given in parameter values and mapped into the cube.
 //  - A single coordinate runs CMA-ES too: Optuna falls back to random search there only because
 //    the package refuses d = 1, while the formulas hold for it.
-//  - consider_pruned_trials is accepted for compatibility, but the runtime hands searchers every
-//    trial a scheduler stopped as finished with its last result (as Ray Tune hands them to
-//    Optuna), so those trials count whatever it says.
-//  - use_separable_cma, with_margin and source_trials are not offered.
+//  - A trial a scheduler stopped counts as finished with its last result (the runtime tells
+//    searchers no more, as Ray Tune hands such trials to Optuna): Optuna's
+//    consider_pruned_trials: true, always, so that option is not offered.
+//  - use_separable_cma, with_margin and source_trials are not offered either.
 #pragma once
 
 #include <Eigen/Dense>
@@ -75,7 +75,6 @@ class CmaesSearcher final : public ModelSearcher {
         int nStartupTrials = 1;
         bool ipop = false;
         int incPopsize = 2;
-        bool considerPrunedTrials = false;
     };
 
     CmaesSearcher(const ExperimentSpec& spec, Options options);

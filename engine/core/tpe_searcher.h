@@ -41,10 +41,10 @@
 //    trials (ModelSearcher::running()) then count as bad observations, the newest ones, as
 //    Optuna's constant liar does (we apply it with several objectives too, where Optuna 3.1
 //    ignores it).
-//  - Two later Optuna fixes are followed: a continuous component's density includes its 1/sigma
-//    (Optuna PR #5110, in 3.5; 3.1 leaves it out of _truncnorm.logpdf, which under-weights
-//    narrow components), and equal values get their bandwidths in trial order (a stable sort;
-//    numpy's default sort leaves the order of ties unspecified).
+//  - The estimators' numbers are Optuna 3.1's, including a continuous component's density
+//    without its 1/sigma (later Optuna versions add it; on tests/bench/search leaving it out
+//    finds better configs, see parzen_estimator.h). Equal values get their bandwidths in trial
+//    order (a stable sort; numpy's default sort leaves the order of ties unspecified).
 //  - A trial a scheduler stopped early is an observation with its last result, as Ray Tune's
 //    OptunaSearch reports such trials to Optuna (Optuna ranks its own pruned trials below
 //    complete ones, but Tunedeck's searcher is not told which trials were stopped).

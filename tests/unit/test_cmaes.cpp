@@ -561,9 +561,6 @@ class TestCmaes : public QObject {
                                  << "restart_strategy must be none or ipop (got 'bipop')";
         QTest::newRow("inc_popsize") << QJsonObject{{"inc_popsize", 0}} << "search.inc_popsize"
                                      << "inc_popsize must be a whole number >= 1 (got 0)";
-        QTest::newRow("pruned") << QJsonObject{{"consider_pruned_trials", "yes"}}
-                                << "search.consider_pruned_trials"
-                                << "consider_pruned_trials must be true or false (got 'yes')";
     }
     void refusesBadOptions() {
         QFETCH(QJsonObject, options);
@@ -583,8 +580,7 @@ class TestCmaes : public QObject {
             {"popsize", 8},
             {"n_startup_trials", 0},
             {"restart_strategy", "ipop"},
-            {"inc_popsize", 3},
-            {"consider_pruned_trials", true}};
+            {"inc_popsize", 3}};
         const SearchSpace s = space({param("x", uniform(0, 1)), param("y", uniform(0, 1)),
                                      group("net", space({param("depth", randint(2, 9))}))});
         QString key;
