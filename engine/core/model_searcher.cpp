@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <cmath>
 
+#include "core/pareto.h"
 #include "core/scheduler_options.h"
 
 namespace tunedeck {
@@ -113,19 +114,7 @@ void ModelSearcher::onResult(const QString& trialId, const QJsonObject& result) 
 }
 
 std::optional<std::vector<double>> ModelSearcher::lossesOf(const QJsonObject& result) const {
-    if (objectives_.empty()) {
-        return std::nullopt;
-    }
-    std::vector<double> losses;
-    losses.reserve(objectives_.size());
-    for (const Objective& objective : objectives_) {
-        const auto value = scheduler_options::finiteNumberAt(result, objective.metric);
-        if (!value) {
-            return std::nullopt;
-        }
-        losses.push_back(objective.mode == MetricMode::Max ? -*value : *value);
-    }
-    return losses;
+    return pareto::lossesOf(objectives_, result);
 }
 
 void ModelSearcher::onComplete(const QString& trialId, const QJsonObject& lastResult,

@@ -4,7 +4,26 @@
 #include <limits>
 #include <numeric>
 
+#include "core/scheduler_options.h"
+
 namespace tunedeck::pareto {
+
+std::optional<std::vector<double>> lossesOf(const std::vector<Objective>& objectives,
+                                            const QJsonObject& result) {
+    if (objectives.empty()) {
+        return std::nullopt;
+    }
+    std::vector<double> losses;
+    losses.reserve(objectives.size());
+    for (const Objective& objective : objectives) {
+        const auto value = scheduler_options::finiteNumberAt(result, objective.metric);
+        if (!value) {
+            return std::nullopt;
+        }
+        losses.push_back(objective.mode == MetricMode::Max ? -*value : *value);
+    }
+    return losses;
+}
 
 bool dominates(const std::vector<double>& a, const std::vector<double>& b) {
     bool better = false;

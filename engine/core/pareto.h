@@ -3,10 +3,19 @@
 // multi-objective splits and by `best` to print the Pareto front. Pure functions; thread-safe.
 #pragma once
 
+#include <QJsonObject>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
+#include "core/experiment_spec.h"
+
 namespace tunedeck::pareto {
+
+// A result as a loss vector: each objective's value, negated where it is maximised; nullopt
+// when the result lacks one of them (or it is not a finite number).
+std::optional<std::vector<double>> lossesOf(const std::vector<Objective>& objectives,
+                                            const QJsonObject& result);
 
 // a dominates b: no worse in every objective and better in at least one.
 bool dominates(const std::vector<double>& a, const std::vector<double>& b);

@@ -1,9 +1,9 @@
-// Parzen estimators: each domain's model space, fitting (weights, bandwidths, categorical rows),
-// drawing from the mixture by the inverse CDF of truncated normals, and log densities summed over
-// components in log space.
+// Parzen estimators: fitting (weights, bandwidths, categorical rows), drawing from the mixture by
+// the inverse CDF of truncated normals (core/truncated_normal.h), and log densities summed over
+// components in log space. Each domain's model space and the observations' weights are in
+// parzen_model_space.cpp.
 #include "core/parzen_estimator.h"
 
-#include <QString>
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -11,6 +11,8 @@
 #include <limits>
 #include <numbers>
 #include <utility>
+
+#include "core/truncated_normal.h"
 
 namespace tunedeck::tpe {
 
@@ -20,99 +22,12 @@ namespace {
 constexpr double kEps = 1e-12;
 // Optuna's SIGMA0_MAGNITUDE: the multivariate bandwidth factor of Scott's rule.
 constexpr double kSigma0Magnitude = 0.2;
-// Optuna's default_weights keeps this many newest observations at full weight.
-constexpr std::size_t kFlatWeights = 25;
 // A component whose log term is this far below the largest one adds less than 2^-53 of it
 // (below double precision), so logPdf may skip it.
 constexpr double kNegligibleLog = 37;
-// Past this many sigmas from both bounds a component loses under 1e-19 of its mass to the
-// truncation, so its log mass is 0 to double precision and needs no erfc.
-constexpr double kWholeMassSigmas = 9;
-
-// A normal domain is modelled on mu -/+ this many sigmas (all but 6e-7 of its mass).
-constexpr double kNormalSpan = 5;
 
 const double kLogSqrt2Pi = 0.5 * std::log(2 * std::numbers::pi);
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// Standard normal CDF, accurate in both tails (Optuna's _ndtr_single).
-double ndtr(double a) {
-    const double x = a / std::numbers::sqrt2;
-    if (x < -1 / std::numbers::sqrt2) {
-        return 0.5 * std::erfc(-x);
-    }
-    if (x < 1 / std::numbers::sqrt2) {
-        return 0.5 + 0.5 * std::erf(x);
-    }
-    return 1.0 - 0.5 * std::erfc(x);
-}
-
-// log(ndtr(a)); below -20 the asymptotic series, where ndtr underflows (Optuna's
-// _log_ndtr_single).
-double logNdtr(double a) {
-    if (a > 6) {
-        return -ndtr(-a);
-    }
-    if (a > -20) {
-        return std::log(ndtr(a));
-    }
-    const double logLhs = -0.5 * a * a - std::log(-a) - kLogSqrt2Pi;
-    double lastTotal = 0;
-    double rightHandSide = 1;
-    double numerator = 1;
-    double denominatorFactor = 1;
-    const double denominatorStep = 1 / (a * a);
-    double sign = 1;
-    for (int i = 1; std::abs(lastTotal - rightHandSide) > std::numeric_limits<double>::epsilon();
-         ++i) {
-        lastTotal = rightHandSide;
-        sign = -sign;
-        denominatorFactor *= denominatorStep;
-        numerator *= 2 * i - 1;
-        rightHandSide += sign * numerator * denominatorFactor;
-    }
-    return logLhs + std::log(rightHandSide);
-}
-
-// log(e^p - e^q) for p >= q.
-double logDiff(double logP, double logQ) {
-    return logP + std::log1p(-std::exp(logQ - logP));
-}
-
-double logAddExp(double x, double y) {
-    if (x == -kInf) {
-        return y;
-    }
-    if (y == -kInf) {
-        return x;
-    }
-    const double larger = std::max(x, y);
-    return larger + std::log1p(std::exp(-std::abs(x - y)));
-}
-
-// Log of the standard normal mass in [a, b], computed in the left tail where that is exact
-// (Optuna's _truncnorm._log_gauss_mass).
-double logGaussMass(double a, double b) {
-    if (b <= 0) {
-        return logDiff(logNdtr(b), logNdtr(a));
-    }
-    if (a > 0) {
-        return logDiff(logNdtr(-a), logNdtr(-b));
-    }
-    // Past kWholeMassSigmas a tail holds under 1e-19 and is left out of the sum.
-    const double left = a < -kWholeMassSigmas ? 0.0 : ndtr(a);
-    const double right = b > kWholeMassSigmas ? 0.0 : ndtr(-b);
-    return left + right == 0 ? 0.0 : std::log1p(-left - right);
-}
-
-// log(ndtr(b) - ndtr(a)): the difference of two CDFs on the side where they keep their digits,
-// and the log-space route only where that underflows.
-double logCellMass(double a, double b) {
-    const double mass = b <= 0  ? ndtr(b) - ndtr(a)
-                        : a > 0 ? ndtr(-a) - ndtr(-b)
-                                : 1 - ndtr(a) - ndtr(-b);
-    return mass > 1e-250 ? std::log(mass) : logGaussMass(a, b);
-}
 
 // exp(x) for -708 <= x <= 0 in straight-line code the compiler can vectorise: x = k ln2 + r,
 // |r| <= ln2 / 2, e^r by its Taylor series to r^12 (relative error < 2e-16), times 2^k through
@@ -169,224 +84,7 @@ double logSumExp(std::vector<double>& terms) {
     return largest + std::log(sum);
 }
 
-// Acklam's rational approximation of the normal quantile (relative error < 1.2e-9), the start
-// for the Newton steps below.
-double approximateNdtri(double p) {
-    static constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,
-                                   -2.759285104469687e+02, 1.383577518672690e+02,
-                                   -3.066479806614716e+01, 2.506628277459239e+00};
-    static constexpr double b[] = {-5.447609879822406e+01, 1.615858368580409e+02,
-                                   -1.556989798598866e+02, 6.680131188771972e+01,
-                                   -1.328068155288572e+01};
-    static constexpr double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
-                                   -2.400758277161838e+00, -2.549732539343734e+00,
-                                   4.374664141464968e+00,  2.938163982698783e+00};
-    static constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01,
-                                   2.445134137142996e+00, 3.754408661907416e+00};
-    constexpr double pLow = 0.02425;
-    if (p < pLow) {
-        const double q = std::sqrt(-2 * std::log(p));
-        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-               ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-    }
-    const double q = p - 0.5;
-    const double r = q * q;
-    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-           (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
-}
-
-// The x <= 0 with log(ndtr(x)) = logP, for logP <= log(1/2).
-double ndtriOfLogLower(double logP) {
-    double x;
-    if (logP > -700) {
-        x = approximateNdtri(std::exp(logP));
-    } else {
-        // ndtr(x) ~ pdf(x) / -x far in the left tail.
-        const double t = -2 * logP;
-        x = -std::sqrt(t - std::log(t) - std::log(2 * std::numbers::pi));
-    }
-    // Newton on log(ndtr), whose slope is pdf / ndtr; two or three steps reach full precision.
-    for (int i = 0; i < 8; ++i) {
-        const double logPhi = logNdtr(x);
-        const double error = logPhi - logP;
-        if (std::abs(error) <= 1e-15 * std::max(1.0, std::abs(logP))) {
-            break;
-        }
-        const double slope = std::exp(-0.5 * x * x - kLogSqrt2Pi - logPhi);
-        x -= error / slope;
-    }
-    return x;
-}
-
-// The x with log(ndtr(x)) = logP (Optuna's _ndtri_exp, solved by Newton instead of bisection).
-double ndtriExp(double logP) {
-    if (logP <= -std::numbers::ln2) {
-        return ndtriOfLogLower(logP);
-    }
-    // Above the median, solve for the upper tail 1 - p, which keeps its digits.
-    return -ndtriOfLogLower(std::log(-std::expm1(logP)));
-}
-
-// Quantile u of the standard normal truncated to [a, b] (Optuna's _truncnorm.ppf).
-double truncatedNormalQuantile(double u, double a, double b) {
-    if (u <= 0) {
-        return a;
-    }
-    double x;
-    if (a < 0) {
-        x = ndtriExp(logAddExp(logNdtr(a), std::log(u) + logGaussMass(a, b)));
-    } else {
-        x = -ndtriExp(logAddExp(logNdtr(-b), std::log1p(-u) + logGaussMass(a, b)));
-    }
-    return std::clamp(x, a, b);
-}
-
-// The nearest multiple of q, as the domain itself rounds (core/domain.cpp), so a proposed
-// value is one random sampling could have given: 15 significant digits drop k * q's binary
-// noise, and adding 0.0 turns -0 into 0.
-double quantize(double value, double q) {
-    const double snapped = std::round(value / q) * q;
-    return QString::number(snapped, 'g', 15).toDouble() + 0.0;
-}
-
-// Multiples of q that qrandint can produce are k * q for k in [first, last].
-double firstMultiple(const Domain& d) {
-    return std::ceil(d.low / d.q);
-}
-double lastMultiple(const Domain& d) {
-    return std::floor(d.high / d.q);
-}
-
-// Uniform kinds give [low, high), as random sampling does.
-double belowHigh(double value, double low, double high) {
-    value = std::clamp(value, low, high);
-    return value >= high ? std::nextafter(high, low) : value;
-}
-
 }  // namespace
-
-Axis axisOf(const Domain& d) {
-    using Kind = Axis::Kind;
-    Axis axis;
-    auto set = [&axis](Kind kind, double low, double high, double step = 0) {
-        axis.kind = kind;
-        axis.low = low;
-        axis.high = high;
-        axis.step = step;
-    };
-    switch (d.kind) {
-        case DomainKind::Uniform:
-            set(Kind::Continuous, d.low, d.high);
-            break;
-        case DomainKind::QUniform:
-            set(Kind::Discrete, d.low - 0.5 * d.q, d.high + 0.5 * d.q, d.q);
-            break;
-        case DomainKind::LogUniform:
-            set(Kind::Continuous, std::log(d.low), std::log(d.high));
-            break;
-        case DomainKind::QLogUniform: {
-            const double low = d.low - 0.5 * d.q > 0 ? d.low - 0.5 * d.q : d.low;
-            set(Kind::Continuous, std::log(low), std::log(d.high + 0.5 * d.q));
-            break;
-        }
-        case DomainKind::RandInt:
-            set(Kind::Discrete, d.low - 0.5, d.high - 0.5, 1);
-            break;
-        case DomainKind::QRandInt:
-            set(Kind::Discrete, (firstMultiple(d) - 0.5) * d.q, (lastMultiple(d) + 0.5) * d.q, d.q);
-            break;
-        case DomainKind::LogRandInt:
-            set(Kind::Continuous, std::log(d.low - 0.5), std::log(d.high - 0.5));
-            break;
-        case DomainKind::Normal:
-        case DomainKind::QNormal: {
-            const double half = d.kind == DomainKind::QNormal ? 0.5 * d.q : 0.0;
-            set(d.kind == DomainKind::QNormal ? Kind::Discrete : Kind::Continuous,
-                d.mu - kNormalSpan * d.sigma - half, d.mu + kNormalSpan * d.sigma + half, 2 * half);
-            axis.customPrior = true;
-            axis.priorMu = d.mu;
-            axis.priorSigma = d.sigma;
-            break;
-        }
-        case DomainKind::Choice:
-        case DomainKind::Grid:
-            axis.kind = Kind::Categorical;
-            axis.categories = static_cast<int>(d.options.size());
-            break;
-    }
-    return axis;
-}
-
-double toModel(const Domain& d, const Axis& axis, double value) {
-    switch (d.kind) {
-        case DomainKind::Uniform:
-        case DomainKind::QUniform:
-            return std::clamp(value, d.low, d.high);
-        case DomainKind::LogUniform:
-        case DomainKind::QLogUniform:
-            return std::log(std::clamp(value, d.low, d.high));
-        case DomainKind::RandInt:
-            return std::clamp(value, d.low, d.high - 1);
-        case DomainKind::QRandInt:
-            return std::clamp(value, firstMultiple(d) * d.q, lastMultiple(d) * d.q);
-        case DomainKind::LogRandInt:
-            return std::log(std::clamp(value, d.low, d.high - 1));
-        case DomainKind::Normal:
-        case DomainKind::QNormal:
-            return std::clamp(value, axis.low, axis.high);
-        case DomainKind::Choice:
-        case DomainKind::Grid:
-            return value;
-    }
-    return value;
-}
-
-// The domain value a draw from the estimator stands for: rounded and clipped the way Optuna's
-// _transform_from_uniform does (numpy's round-half-even for integers), q kinds rounded as the
-// domain rounds them.
-double fromDraw(const Domain& d, double draw) {
-    switch (d.kind) {
-        case DomainKind::Uniform:
-            return belowHigh(draw, d.low, d.high);
-        case DomainKind::QUniform:
-            return std::clamp(quantize(draw, d.q), d.low, d.high);
-        case DomainKind::LogUniform:
-            return belowHigh(std::exp(draw), d.low, d.high);
-        case DomainKind::QLogUniform:
-            return std::clamp(quantize(std::exp(draw), d.q), d.low, d.high);
-        case DomainKind::RandInt:
-            return std::clamp(std::nearbyint(draw), d.low, d.high - 1);
-        case DomainKind::QRandInt:
-            return std::clamp(std::nearbyint(draw / d.q), firstMultiple(d), lastMultiple(d)) * d.q;
-        case DomainKind::LogRandInt:
-            return std::clamp(std::nearbyint(std::exp(draw)), d.low, d.high - 1);
-        case DomainKind::Normal:
-            return draw;
-        case DomainKind::QNormal:
-            return quantize(draw, d.q);
-        case DomainKind::Choice:
-        case DomainKind::Grid:
-            return draw;
-    }
-    return draw;
-}
-
-void defaultWeights(std::size_t n, std::vector<double>& out) {
-    out.assign(n, 1.0);
-    if (n <= kFlatWeights) {
-        return;
-    }
-    // numpy.linspace(1 / n, 1, n - 25): start + i * step, the last one exactly 1.
-    const std::size_t ramp = n - kFlatWeights;
-    const double start = 1.0 / static_cast<double>(n);
-    const double step = ramp > 1 ? (1.0 - start) / static_cast<double>(ramp - 1) : 0.0;
-    for (std::size_t i = 0; i < ramp; ++i) {
-        out[i] = start + static_cast<double>(i) * step;
-    }
-    if (ramp > 1) {
-        out[ramp - 1] = 1.0;
-    }
-}
 
 void ParzenEstimator::fit(std::span<const Axis> axes, std::span<const double> points, std::size_t n,
                           std::span<const double> weights, const EstimatorOptions& options,

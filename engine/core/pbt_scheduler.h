@@ -14,15 +14,7 @@
 //  - Top quantile: continue and save a checkpoint now. Bottom quantile: exploit a top trial
 //    drawn uniformly, and skip the exploit when that trial was not in the top at its own last
 //    perturbation (Ray then holds no checkpoint of it). Everyone else continues.
-//  - explore (Ray's _explore), per mutation in the order written: with probability
-//    resample_probability a new value is drawn from the mutation's domain; otherwise a list
-//    (written as a choice) moves to the value left or right of the current one (staying put at
-//    an end; a value not in the list is resampled), and a number is multiplied by one of
-//    perturbation_factors. Ray leaves the product unbounded; here it is clamped to the
-//    mutation's range (as some Ray 2.x releases did), rounded to the domain's q, and truncated for
-//    integer domains (Ray's int()). A value that is not a number cannot be scaled: resampled.
-//  - custom_explore: Ray takes a Python function, which a YAML file cannot hold; here it is a
-//    mapping param -> [low, high] that the explored value is clamped into afterwards.
+//  - explore: see core/pbt_explore.h; the options: core/pbt_options.h.
 //  - Ray moves an exploited trial's perturbation clock to the source's, because the trial goes
 //    on at the source's iteration. Tunedeck's runtime keeps the trial's own training_iteration,
 //    so the clock stays the trial's own; if time_attr goes backwards (a counter restored from the
@@ -51,24 +43,16 @@
 #include <vector>
 
 #include "core/experiment_spec.h"
+#include "core/pbt_explore.h"
+#include "core/pbt_options.h"
 #include "core/rng.h"
 #include "core/scheduler.h"
-#include "core/search_space.h"
 #include "core/status.h"
 
 namespace tunedeck {
 
-// The `scheduler:` option keys pbt takes, for the catalogue's unknown-option check.
-QStringList pbtOptionNames();
-// Option types and ranges, hyperparam_mutations against search_space; on failure *badKey is
-// "scheduler.<option>" (or "scheduler.hyperparam_mutations.<param>", or "metric").
-Status validatePbtOptions(const ExperimentSpec& spec, QString* badKey);
 // Requires a spec that passed validatePbtOptions.
 std::unique_ptr<Scheduler> makePbtScheduler(const ExperimentSpec& spec);
-
-// PBT and PB2 copy checkpoints from trial to trial: an experiment whose checkpoints are turned
-// off cannot use them (the catalogue checks `checkpoint` against this).
-bool pbtNeedsCheckpoints();
 
 // One exploit, as the history shows it.
 struct PbtExploit {
@@ -79,62 +63,6 @@ struct PbtExploit {
     QJsonObject oldConfig;       // the trial's config before
     QJsonObject sourceConfig;    // the config explored from
     QJsonObject newConfig;       // the trial's config from now on
-};
-
-// How a population scheduler picks the config an exploiting trial continues with.
-class PopulationExplorer {
-  public:
-    virtual ~PopulationExplorer() = default;
-    // "pbt" / "pb2": names reasons and saved states.
-    virtual QString name() const = 0;
-    // `trialId` reached a perturbation point at `time` with `config` and `score` (higher is
-    // better), before the population is ranked.
-    virtual void recordScore(const QString& trialId, double time, const QJsonObject& config,
-                             double score) {
-        (void)trialId;
-        (void)time;
-        (void)config;
-        (void)score;
-    }
-    // The config `trialId` goes on with after copying `sourceId`'s checkpoint.
-    virtual QJsonObject explore(const QString& trialId, const QString& sourceId,
-                                const QJsonObject& sourceConfig, Rng& rng) = 0;
-    virtual QJsonObject saveState() const { return {}; }
-    virtual Status restoreState(const QJsonObject& state) {
-        (void)state;
-        return Status::ok();
-    }
-};
-
-// What pbt's explore does with a config (see the header comment).
-struct PbtMutation {
-    QString path;  // dotted
-    Domain domain;
-    bool integer = false;  // truncate perturbed values (integer domain here or in search_space)
-};
-struct PbtBound {
-    QString path;
-    double low = 0;
-    double high = 0;
-    bool integer = false;
-};
-struct PbtExploreOptions {
-    std::vector<PbtMutation> mutations;
-    double resampleProbability = 0.25;
-    std::vector<double> perturbationFactors{1.2, 0.8};
-    std::vector<PbtBound> customExplore;
-};
-QJsonObject pbtExplore(const QJsonObject& config, const PbtExploreOptions& options, Rng& rng);
-
-class PbtMutationExplorer final : public PopulationExplorer {
-  public:
-    explicit PbtMutationExplorer(PbtExploreOptions options) : options_(std::move(options)) {}
-    QString name() const override { return QStringLiteral("pbt"); }
-    QJsonObject explore(const QString& trialId, const QString& sourceId,
-                        const QJsonObject& sourceConfig, Rng& rng) override;
-
-  private:
-    PbtExploreOptions options_;
 };
 
 class PbtScheduler final : public Scheduler {
@@ -205,22 +133,7 @@ class PbtScheduler final : public Scheduler {
     std::vector<PbtExploit> exploits_;
 };
 
-// What pbt and pb2 check and read alike (the `name` is used in messages):
-// time_attr/metric/mode, perturbation_interval > 0, quantile_fraction in (0, 0.5], the boolean
-// options among `booleans`, `numbers` finite, and one objective.
-Status validatePopulationOptions(const ExperimentSpec& spec, const QString& name,
-                                 const QStringList& numbers, const QStringList& booleans,
-                                 QString* badKey);
+// What pbt and pb2 read alike from their options (checked by validatePopulationOptions).
 PbtScheduler::Options populationOptions(const ExperimentSpec& spec);
-
-// The scheduler option `option` read as a mapping param -> [low, high] (nested mappings for
-// groups), each param in search_space and low <= high; *badKey "scheduler.<option>.<param>".
-Status parseParamBounds(const ExperimentSpec& spec, const QString& option,
-                        std::vector<PbtBound>* out, QString* badKey);
-
-// The parameter of `space` at a dotted path through groups, or null.
-const Parameter* parameterAtPath(const SearchSpace& space, const QString& dottedPath);
-// A copy of `config` with `value` at a dotted path (intermediate groups created as needed).
-QJsonObject withValueAtPath(QJsonObject config, const QString& dottedPath, const QJsonValue& value);
 
 }  // namespace tunedeck

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "api/events.h"
+#include "core/pareto.h"
 #include "runtime/recovery.h"
 #include "runtime/trial_command.h"
 
@@ -597,6 +598,22 @@ ProgressSnapshot ExperimentRunner::snapshot() const {
             (spec_.mode == MetricMode::Max ? value > *s.bestValue : value < *s.bestValue)) {
             s.bestValue = value;
             s.bestTrialId = id;
+        }
+    }
+    if (spec_.objectives.size() > 1) {
+        std::vector<const Trial*> reported;
+        std::vector<std::vector<double>> losses;
+        for (const Trial* t : s.trials) {
+            if (auto l = pareto::lossesOf(spec_.objectives, t->lastResult)) {
+                reported.push_back(t);
+                losses.push_back(std::move(*l));
+            }
+        }
+        const std::vector<int> ranks = pareto::frontRanks(losses);
+        for (std::size_t i = 0; i < reported.size(); ++i) {
+            if (ranks[i] == 0) {
+                s.paretoFront << reported[i]->id;
+            }
         }
     }
     s.totalResults = resultCount_;

@@ -62,6 +62,30 @@ QString ProgressReporter::metricText(const Trial& trial) const {
     return v.isDouble() ? formatNumber(v.toDouble()) : QString();
 }
 
+QString ProgressReporter::objectivesText() const {
+    QStringList parts;
+    for (const Objective& o : spec_.objectives) {
+        parts << QStringLiteral("%1 %2").arg(o.metric, metricModeName(o.mode));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+QString ProgressReporter::frontText(const ProgressSnapshot& snapshot) const {
+    constexpr int kShown = 8;
+    const qsizetype n = snapshot.paretoFront.size();
+    if (n == 0) {
+        return QStringLiteral("no trial has reported every objective yet");
+    }
+    QString text = QStringLiteral("%1 trial%2: %3")
+                       .arg(n)
+                       .arg(n == 1 ? QString() : QStringLiteral("s"))
+                       .arg(snapshot.paretoFront.mid(0, kShown).join(QStringLiteral(", ")));
+    if (n > kShown) {
+        text += QStringLiteral(", ...");
+    }
+    return text;
+}
+
 QString ProgressReporter::statusLine(const ProgressSnapshot& snapshot) const {
     QMap<TrialStatus, int> counts;
     for (const Trial* t : snapshot.trials) {
@@ -94,7 +118,9 @@ QStringList ProgressReporter::renderTable(const ProgressSnapshot& snapshot, int 
                        ? QStringLiteral(" | GPU %1/%2").arg(snapshot.gpuUsed).arg(snapshot.gpuTotal)
                        : QString());
     lines << statusLine(snapshot);
-    if (snapshot.bestValue) {
+    if (spec_.objectives.size() > 1) {
+        lines << QStringLiteral("Pareto front (%1): %2").arg(objectivesText(), frontText(snapshot));
+    } else if (snapshot.bestValue) {
         lines << QStringLiteral("Best %1 (%2): %3 in %4")
                      .arg(spec_.metric, metricModeName(spec_.mode),
                           formatNumber(*snapshot.bestValue), snapshot.bestTrialId);
@@ -162,7 +188,9 @@ void ProgressReporter::update(const ProgressSnapshot& snapshot, bool force) {
     sinceDraw_.start();
     if (style_ == Style::Lines) {
         QString line = statusLine(snapshot);
-        if (snapshot.bestValue) {
+        if (spec_.objectives.size() > 1) {
+            line += QStringLiteral(" | Pareto front %1").arg(frontText(snapshot));
+        } else if (snapshot.bestValue) {
             line += QStringLiteral(" | best %1=%2 (%3)")
                         .arg(spec_.metric, formatNumber(*snapshot.bestValue), snapshot.bestTrialId);
         }
@@ -196,7 +224,11 @@ void ProgressReporter::finish(const ProgressSnapshot& snapshot, const QString& o
         }
     }
     std::fprintf(out_, "%s\n", qPrintable(outcome));
-    if (snapshot.bestValue) {
+    if (spec_.objectives.size() > 1) {
+        std::fprintf(out_, "Pareto front (%s): %s; print it with: tunedeck-engine best %s\n",
+                     qPrintable(objectivesText()), qPrintable(frontText(snapshot)),
+                     qPrintable(experimentDir_));
+    } else if (snapshot.bestValue) {
         std::fprintf(out_, "Best trial %s: %s=%s\n", qPrintable(snapshot.bestTrialId),
                      qPrintable(spec_.metric), qPrintable(formatNumber(*snapshot.bestValue)));
     }

@@ -19,8 +19,11 @@ namespace tunedeck {
 
 struct ProgressSnapshot {
     std::vector<const Trial*> trials;  // creation order
-    QString bestTrialId;
+    QString bestTrialId;               // by the first objective
     std::optional<double> bestValue;
+    // With several objectives: the trials no other trial beats on every one (latest results),
+    // in creation order.
+    QStringList paretoFront;
     std::int64_t totalResults = 0;
     double cpuUsed = 0, cpuTotal = 0;
     double gpuUsed = 0, gpuTotal = 0;
@@ -48,6 +51,8 @@ class ProgressReporter {
   private:
     QString statusLine(const ProgressSnapshot& snapshot) const;
     QString metricText(const Trial& trial) const;
+    QString objectivesText() const;                             // "loss min, latency_ms min"
+    QString frontText(const ProgressSnapshot& snapshot) const;  // "2 trials: t00001, t00004"
 
     const ExperimentSpec& spec_;
     QString experimentDir_;

@@ -147,6 +147,17 @@ void TestSearchExamples::multiObjectiveBestPrintsTheParetoFront() {
             QVERIFY2(!dominated, qPrintable(id + " is dominated by " + it.key()));
         }
     }
+    // The run's own summary names the same front, not a "best" by the first objective alone.
+    const QString summary =
+        QStringLiteral("Pareto front (loss min, cost min): %1 trials: ").arg(front.size());
+    QVERIFY2(r.out.contains(summary), qPrintable(r.out));
+    QVERIFY2(!r.out.contains(QStringLiteral("Best trial")), qPrintable(r.out));
+    // It names up to eight members.
+    qsizetype named = 0;
+    for (const QJsonValue& member : front) {
+        named += r.out.contains(member.toObject().value("trial_id").toString()) ? 1 : 0;
+    }
+    QVERIFY2(named == std::min<qsizetype>(front.size(), 8), qPrintable(r.out));
 }
 
 void TestSearchExamples::hyperbandPausesAtRungsAndStopsTheLosers() {
