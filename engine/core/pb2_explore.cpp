@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "core/gaussian_process.h"
+#include "core/pbt_values.h"
 #include "core/scheduler_options.h"
 #include "core/search_space.h"
 
@@ -78,6 +79,17 @@ Status validatePb2Options(const ExperimentSpec& spec, QString* badKey) {
                                QStringLiteral("%1: search_space.%2 is not a number; pb2 changes "
                                               "numbers within a range only")
                                    .arg(key, b.path));
+        }
+        // A constant has no range (pb2 is what changes it); a domain's range holds the bounds,
+        // as for pbt's hyperparam_mutations.
+        const auto range = target->kind == Parameter::Kind::Sampled
+                               ? pbt_values::closedRange(target->domain)
+                               : std::nullopt;
+        if (range && !pbt_values::rangeHolds(*range, b.low, b.high)) {
+            return optionError(badKey, key,
+                               QStringLiteral("%1 [%2, %3] reaches outside search_space.%4 (%5)")
+                                   .arg(key, formatNumber(b.low), formatNumber(b.high), b.path,
+                                        pbt_values::describeDomain(target->domain)));
         }
     }
     return Status::ok();

@@ -28,14 +28,6 @@ const QString kSynch = QStringLiteral("synch");
 const QString kRequireAttrs = QStringLiteral("require_attrs");
 const QString kLogConfig = QStringLiteral("log_config");
 
-QString describeDomain(const Domain& d) {
-    if (const auto range = closedRange(d)) {
-        return QStringLiteral("%1 %2 .. %3")
-            .arg(domainKindName(d.kind), formatNumber(d.low), formatNumber(d.high));
-    }
-    return domainKindName(d.kind);
-}
-
 // The mutations as written, each with its dotted path (groups are walked into).
 void collectMutations(const SearchSpace& space, const QString& prefix,
                       std::vector<std::pair<QString, const Parameter*>>* out) {
@@ -80,10 +72,7 @@ QString outsideSearchSpace(const QString& path, const Domain& mutation, const Pa
         return {};
     }
     const auto range = closedRange(allowed);
-    const auto inside = [&](double low, double high) {
-        const double slack = 1e-12 * std::max({1.0, std::abs(range->low), std::abs(range->high)});
-        return low >= range->low - slack && high <= range->high + slack;
-    };
+    const auto inside = [&](double low, double high) { return rangeHolds(*range, low, high); };
     if (isList(mutation)) {
         for (const DomainOption& option : mutation.options) {
             if (!option.value.isDouble()) {
@@ -255,12 +244,13 @@ Status validatePopulationOptions(const ExperimentSpec& spec, const QString& name
         !s) {
         return s;
     }
-    if (spec.isMultiObjective()) {
+    if (spec.isMultiObjective() && !options.contains(QStringLiteral("metric"))) {
         if (badKey) {
             *badKey = QStringLiteral("metric");
         }
         return Status::invalid(
-            QStringLiteral("scheduler '%1' ranks trials by one metric; this experiment has %2")
+            QStringLiteral("scheduler '%1' ranks trials by one metric; this experiment has %2: "
+                           "name the one in scheduler.metric (and scheduler.mode)")
                 .arg(name)
                 .arg(spec.objectives.size()));
     }

@@ -9,6 +9,8 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "core/scheduler_options.h"
@@ -62,6 +64,22 @@ inline std::optional<Range> closedRange(const Domain& d) {
         default:
             return std::nullopt;
     }
+}
+
+// Whether [low, high] lies inside `range`, allowing for rounding in the last digits.
+inline bool rangeHolds(const Range& range, double low, double high) {
+    const double slack = 1e-12 * std::max({1.0, std::abs(range.low), std::abs(range.high)});
+    return low >= range.low - slack && high <= range.high + slack;
+}
+
+// "uniform 0 .. 1", or the kind's name for a domain without a closed range.
+inline QString describeDomain(const Domain& d) {
+    if (closedRange(d)) {
+        return QStringLiteral("%1 %2 .. %3")
+            .arg(domainKindName(d.kind), scheduler_options::formatNumber(d.low),
+                 scheduler_options::formatNumber(d.high));
+    }
+    return domainKindName(d.kind);
 }
 
 inline bool isList(const Domain& d) {

@@ -329,6 +329,15 @@ class TestPb2 : public QObject {
             << QJsonObject{{"hyperparam_bounds", QJsonObject{{"lr", QJsonArray{0.5, 0.5}}}}}
             << "scheduler.hyperparam_bounds.lr"
             << "low (0.5) must be below high (0.5)";
+        QTest::newRow("outside the space")
+            << QJsonObject{{"hyperparam_bounds", QJsonObject{{"lr", QJsonArray{0, 5}}}}}
+            << "scheduler.hyperparam_bounds.lr"
+            << "hyperparam_bounds.lr [0, 5] reaches outside search_space.lr (uniform 0 .. 1)";
+        QTest::newRow("past an integer's top")
+            << QJsonObject{{"hyperparam_bounds", QJsonObject{{"layers", QJsonArray{1, 9}}}}}
+            << "scheduler.hyperparam_bounds.layers"
+            << "hyperparam_bounds.layers [1, 9] reaches outside search_space.layers (randint 1 .. "
+               "9)";
         QTest::newRow("categorical")
             << QJsonObject{{"hyperparam_bounds", QJsonObject{{"opt", QJsonArray{0, 1}}}}}
             << "scheduler.hyperparam_bounds.opt"
