@@ -9,8 +9,12 @@
 #include <numeric>
 
 #include "core/gaussian_process.h"
+#include "core/search_options.h"
+#include "core/search_space.h"
 
 namespace tunedeck {
+
+using namespace search_options;
 
 namespace {
 
@@ -20,7 +24,6 @@ const QString kXi = QStringLiteral("xi");
 const QString kKappa = QStringLiteral("kappa");
 const QString kMaxObservations = QStringLiteral("max_observations");
 
-constexpr double kLargestCount = 1e9;
 // Fewer trials than this cannot inform a GP with a handful of hyperparameters per dimension.
 constexpr int kMinMaxObservations = 10;
 
@@ -40,48 +43,6 @@ constexpr int kRandomRestarts = 3;
 constexpr int kRefineEvaluationsPerDimension = 30;
 constexpr double kRefineSimplexSize = 0.05;
 
-QString shown(const QJsonValue& value) {
-    switch (value.type()) {
-        case QJsonValue::Bool:
-            return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-        case QJsonValue::Double:
-            return QString::number(value.toDouble(), 'g', 12);
-        case QJsonValue::String:
-            return QLatin1Char('\'') + value.toString() + QLatin1Char('\'');
-        case QJsonValue::Array:
-            return QStringLiteral("a list");
-        case QJsonValue::Object:
-            return QStringLiteral("a mapping");
-        default:
-            return QStringLiteral("nothing");
-    }
-}
-
-Status optionError(QString* badKey, const QString& option, const QString& problem,
-                   const QJsonValue& value) {
-    if (badKey) {
-        *badKey = QStringLiteral("search.") + option;
-    }
-    return Status::invalid(QStringLiteral("%1 %2 (got %3)").arg(option, problem, shown(value)));
-}
-
-Status keyError(QString* badKey, const QString& key, const QString& message) {
-    if (badKey) {
-        *badKey = key;
-    }
-    return Status::invalid(message);
-}
-
-bool isWholeNumber(const QJsonValue& value, double minimum) {
-    const double number = value.toDouble();
-    return value.isDouble() && std::isfinite(number) && std::floor(number) == number &&
-           number >= minimum && number <= kLargestCount;
-}
-
-bool isNonNegativeNumber(const QJsonValue& value) {
-    return value.isDouble() && std::isfinite(value.toDouble()) && value.toDouble() >= 0;
-}
-
 // The first parameter that is not a plain numeric coordinate, with what it is, or an empty
 // path when every sampled parameter is one; `numeric` counts the coordinates.
 struct NotContinuous {
@@ -91,8 +52,7 @@ struct NotContinuous {
 
 NotContinuous findNotContinuous(const SearchSpace& space, const QString& prefix, int* numeric) {
     for (const Parameter& parameter : space.parameters) {
-        const QString path =
-            prefix.isEmpty() ? parameter.name : prefix + QLatin1Char('.') + parameter.name;
+        const QString path = joinPath(prefix, parameter.name);
         if (parameter.when) {
             return {path, QStringLiteral("conditional (`when`)")};
         }
@@ -351,7 +311,8 @@ QStringList bayesoptOptionNames() {
 
 Status validateBayesoptOptions(const ExperimentSpec& spec, QString* badKey) {
     const QJsonObject& options = spec.search.options;
-    if (options.contains(kNInitialPoints) && !isWholeNumber(options.value(kNInitialPoints), 0)) {
+    if (options.contains(kNInitialPoints) &&
+        !isWholeNumber(options.value(kNInitialPoints), 0, kLargestCount)) {
         return optionError(badKey, kNInitialPoints, QStringLiteral("must be a whole number >= 0"),
                            options.value(kNInitialPoints));
     }
@@ -364,16 +325,16 @@ Status validateBayesoptOptions(const ExperimentSpec& spec, QString* badKey) {
                                options.value(kAcquisition));
         }
     }
-    if (options.contains(kXi) && !isNonNegativeNumber(options.value(kXi))) {
+    if (options.contains(kXi) && !isNumberIn(options.value(kXi), 0, kUnbounded)) {
         return optionError(badKey, kXi, QStringLiteral("must be a number >= 0"),
                            options.value(kXi));
     }
-    if (options.contains(kKappa) && !isNonNegativeNumber(options.value(kKappa))) {
+    if (options.contains(kKappa) && !isNumberIn(options.value(kKappa), 0, kUnbounded)) {
         return optionError(badKey, kKappa, QStringLiteral("must be a number >= 0"),
                            options.value(kKappa));
     }
     if (options.contains(kMaxObservations) &&
-        !isWholeNumber(options.value(kMaxObservations), kMinMaxObservations)) {
+        !isWholeNumber(options.value(kMaxObservations), kMinMaxObservations, kLargestCount)) {
         return optionError(badKey, kMaxObservations,
                            QStringLiteral("must be a whole number >= %1").arg(kMinMaxObservations),
                            options.value(kMaxObservations));
@@ -561,7 +522,8 @@ Status BayesoptSearcher::restoreModelState(const QJsonObject& state) {
     }
     auto fit = GpHyperparameters::fromJson(state.value(QStringLiteral("previous_fit")).toObject());
     const QJsonValue warmFits = state.value(QStringLiteral("warm_fits"));
-    if (!fit || fit->lengthScales.size() != cube_.dimensions() || !isWholeNumber(warmFits, 0)) {
+    if (!fit || fit->lengthScales.size() != cube_.dimensions() ||
+        !isWholeNumber(warmFits, 0, kLargestCount)) {
         return Status::corruption(
             QStringLiteral("bayesopt state: 'previous_fit' does not fit the search space"));
     }

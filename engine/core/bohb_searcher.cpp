@@ -9,9 +9,12 @@
 #include <numeric>
 
 #include "core/hyperband_scheduler.h"
+#include "core/search_options.h"
 #include "core/search_space.h"
 
 namespace tunedeck {
+
+using namespace search_options;
 
 namespace {
 
@@ -93,43 +96,13 @@ Kde fitKde(std::vector<std::vector<double>> data, const std::vector<int>& levels
     return kde;
 }
 
-QString shown(const QJsonValue& value) {
-    switch (value.type()) {
-        case QJsonValue::Double:
-            return QString::number(value.toDouble(), 'g', 6);
-        case QJsonValue::String:
-            return QStringLiteral("'%1'").arg(value.toString());
-        case QJsonValue::Bool:
-            return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-        case QJsonValue::Array:
-            return QStringLiteral("a list");
-        case QJsonValue::Object:
-            return QStringLiteral("a mapping");
-        default:
-            return QStringLiteral("nothing");
-    }
-}
-
-bool isWholeNumber(const QJsonValue& value, double minimum) {
-    const double number = value.toDouble();
-    return value.isDouble() && std::isfinite(number) && std::floor(number) == number &&
-           number >= minimum && number <= kMostSamples;
-}
-
-bool isNumberIn(const QJsonValue& value, double low, double high, bool lowOpen, bool highOpen) {
-    const double x = value.toDouble();
-    return value.isDouble() && std::isfinite(x) && (lowOpen ? x > low : x >= low) &&
-           (highOpen ? x < high : x <= high);
-}
-
 // Unconditional choice and grid parameters whose options are plain values, in the order
 // written (groups entered as UnitCube enters them).
 template <typename Categorical>
 void collectCategoricals(const SearchSpace& space, const QString& prefix,
                          std::vector<Categorical>* out) {
     for (const Parameter& parameter : space.parameters) {
-        const QString path =
-            prefix.isEmpty() ? parameter.name : prefix + QLatin1Char('.') + parameter.name;
+        const QString path = joinPath(prefix, parameter.name);
         if (parameter.when) {
             continue;
         }
@@ -155,19 +128,6 @@ void collectCategoricals(const SearchSpace& space, const QString& prefix,
     }
 }
 
-Status fail(QString* badKey, const QString& key, const QString& message) {
-    if (badKey) {
-        *badKey = key;
-    }
-    return Status::invalid(message);
-}
-
-Status optionError(QString* badKey, const QString& option, const QString& problem,
-                   const QJsonValue& value) {
-    return fail(badKey, QStringLiteral("search.") + option,
-                QStringLiteral("%1 %2 (got %3)").arg(option, problem, shown(value)));
-}
-
 }  // namespace
 
 struct BohbSearcher::Model {
@@ -182,51 +142,51 @@ QStringList bohbOptionNames() {
 
 Status validateBohbOptions(const ExperimentSpec& spec, QString* badKey) {
     const QJsonObject& options = spec.search.options;
-    const QJsonValue minPoints = options.value(kMinPointsInModel);
-    if (!minPoints.isUndefined() && !minPoints.isNull() && !isWholeNumber(minPoints, 1)) {
+    if (isSet(options, kMinPointsInModel) &&
+        !isWholeNumber(options.value(kMinPointsInModel), 1, kMostSamples)) {
         return optionError(badKey, kMinPointsInModel, QStringLiteral("must be a whole number >= 1"),
-                           minPoints);
+                           options.value(kMinPointsInModel), kShortDigits);
     }
     if (options.contains(kTopNPercent) &&
         !isNumberIn(options.value(kTopNPercent), 0, 100, true, true)) {
         return optionError(badKey, kTopNPercent,
                            QStringLiteral("must be a number between 0 and 100, the per cent of "
                                           "observations modelled as good"),
-                           options.value(kTopNPercent));
+                           options.value(kTopNPercent), kShortDigits);
     }
-    if (options.contains(kNumSamples) && !isWholeNumber(options.value(kNumSamples), 1)) {
+    if (options.contains(kNumSamples) &&
+        !isWholeNumber(options.value(kNumSamples), 1, kMostSamples)) {
         return optionError(badKey, kNumSamples,
                            QStringLiteral("must be a whole number >= 1, the candidates drawn "
                                           "per proposal"),
-                           options.value(kNumSamples));
+                           options.value(kNumSamples), kShortDigits);
     }
-    if (options.contains(kRandomFraction) &&
-        !isNumberIn(options.value(kRandomFraction), 0, 1, false, false)) {
+    if (options.contains(kRandomFraction) && !isNumberIn(options.value(kRandomFraction), 0, 1)) {
         return optionError(badKey, kRandomFraction, QStringLiteral("must be a number in [0, 1]"),
-                           options.value(kRandomFraction));
+                           options.value(kRandomFraction), kShortDigits);
     }
     for (const QString& key : {kBandwidthFactor, kMinBandwidth}) {
-        if (options.contains(key) &&
-            !isNumberIn(options.value(key), 0, kMostSamples, true, false)) {
+        if (options.contains(key) && !isNumberIn(options.value(key), 0, kMostSamples, true)) {
             return optionError(badKey, key, QStringLiteral("must be a number > 0"),
-                               options.value(key));
+                               options.value(key), kShortDigits);
         }
     }
     if (spec.isMultiObjective()) {
-        return fail(badKey, QStringLiteral("metric"),
-                    QStringLiteral("bohb optimises one metric, and this experiment has %1; use "
-                                   "tpe or random for several objectives")
-                        .arg(spec.objectives.size()));
+        return keyError(badKey, QStringLiteral("metric"),
+                        QStringLiteral("bohb optimises one metric, and this experiment has %1; use "
+                                       "tpe or random for several objectives")
+                            .arg(spec.objectives.size()));
     }
     if (spec.metric.isEmpty() && (spec.objectives.empty() || spec.objectives[0].metric.isEmpty())) {
-        return fail(badKey, QStringLiteral("metric"),
-                    QStringLiteral(
-                        "search algorithm 'bohb' needs a metric: set the experiment's `metric`"));
+        return keyError(
+            badKey, QStringLiteral("metric"),
+            QStringLiteral(
+                "search algorithm 'bohb' needs a metric: set the experiment's `metric`"));
     }
     if (spec.scheduler.name != QLatin1String("hyperband")) {
-        return fail(badKey, QStringLiteral("search.algorithm"),
-                    QStringLiteral("bohb needs the hyperband scheduler (scheduler: {type: "
-                                   "hyperband})"));
+        return keyError(badKey, QStringLiteral("search.algorithm"),
+                        QStringLiteral("bohb needs the hyperband scheduler (scheduler: {type: "
+                                       "hyperband})"));
     }
     return Status::ok();
 }

@@ -7,12 +7,17 @@
 #include <limits>
 #include <utility>
 
+#include "core/scheduler_options.h"
+#include "core/search_options.h"
 #include "core/search_space.h"
 
 namespace tunedeck {
 
 // ---------------------------------------------------------------------------------------------
 // Options.
+
+using namespace search_options;
+using scheduler_options::formatNumber;
 
 namespace {
 
@@ -28,49 +33,11 @@ const QString kNStartupTrials = QStringLiteral("n_startup_trials");
 const QString kRestartStrategy = QStringLiteral("restart_strategy");
 const QString kIncPopsize = QStringLiteral("inc_popsize");
 
-QString formatNumber(double value) {
-    return QString::number(value, 'g', 6);
-}
-
-// A value as the user wrote it, for "(got ...)".
-QString shown(const QJsonValue& value) {
-    switch (value.type()) {
-        case QJsonValue::Double:
-            return formatNumber(value.toDouble());
-        case QJsonValue::String:
-            return QStringLiteral("'%1'").arg(value.toString());
-        case QJsonValue::Bool:
-            return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-        case QJsonValue::Array:
-            return QStringLiteral("a list");
-        case QJsonValue::Object:
-            return QStringLiteral("a mapping");
-        default:
-            return QStringLiteral("nothing");
-    }
-}
-
-bool isSet(const QJsonObject& options, const QString& key) {
-    return options.contains(key) && !options.value(key).isNull();
-}
-
-bool isWholeNumber(const QJsonValue& value) {
-    const double v = value.toDouble();
-    return value.isDouble() && std::isfinite(v) && v == std::floor(v);
-}
-
-Status optionError(QString* badKey, const QString& key, const QString& message) {
-    if (badKey) {
-        *badKey = key;
-    }
-    return Status::invalid(message);
-}
-
 // x0 as (dotted path, value): nested mappings and dotted keys both name nested parameters.
 void flatten(const QJsonObject& object, const QString& prefix,
              std::vector<std::pair<QString, QJsonValue>>& out) {
     for (auto it = object.begin(); it != object.end(); ++it) {
-        const QString path = prefix.isEmpty() ? it.key() : prefix + QLatin1Char('.') + it.key();
+        const QString path = joinPath(prefix, it.key());
         if (it.value().isObject()) {
             flatten(it.value().toObject(), path, out);
         } else {
@@ -81,29 +48,27 @@ void flatten(const QJsonObject& object, const QString& prefix,
 
 Status checkX0(const ExperimentSpec& spec, const UnitCube& cube, QString* badKey) {
     const QJsonValue x0 = spec.search.options.value(kX0);
-    const QString key = QStringLiteral("search.x0");
     if (!x0.isObject()) {
         return optionError(
-            badKey, key,
-            QStringLiteral("x0 must be a mapping of parameter names to starting values (got %1)")
-                .arg(shown(x0)));
+            badKey, kX0, QStringLiteral("must be a mapping of parameter names to starting values"),
+            x0, kShortDigits);
     }
     std::vector<std::pair<QString, QJsonValue>> entries;
     flatten(x0.toObject(), QString(), entries);
     const QStringList coordinates = cube.paths();
     const auto domains = spec.searchSpace.flatDomains();
     for (const auto& [path, value] : entries) {
-        const QString entryKey = key + QLatin1Char('.') + path;
+        const QString entryKey = QStringLiteral("search.x0.") + path;
         if (!coordinates.contains(path)) {
-            return optionError(badKey, entryKey,
-                               QStringLiteral("x0 sets '%1', which is not a numeric parameter "
-                                              "cmaes searches (it searches %2)")
-                                   .arg(path, coordinates.join(QStringLiteral(", "))));
+            return keyError(badKey, entryKey,
+                            QStringLiteral("x0 sets '%1', which is not a numeric parameter "
+                                           "cmaes searches (it searches %2)")
+                                .arg(path, coordinates.join(QStringLiteral(", "))));
         }
         if (!value.isDouble() || !std::isfinite(value.toDouble())) {
-            return optionError(
-                badKey, entryKey,
-                QStringLiteral("x0: '%1' must be a number (got %2)").arg(path, shown(value)));
+            return keyError(badKey, entryKey,
+                            QStringLiteral("x0: '%1' must be a number (got %2)")
+                                .arg(path, shown(value, kShortDigits)));
         }
         for (const auto& [domainPath, domain] : domains) {
             if (domainPath != path) {
@@ -119,10 +84,10 @@ Status checkX0(const ExperimentSpec& spec, const UnitCube& cube, QString* badKey
             const double high = normal ? domain->mu + 3 * domain->sigma : domain->high;
             const double v = value.toDouble();
             if (v < low || v > high || (highOpen && v == high)) {
-                return optionError(badKey, entryKey,
-                                   QStringLiteral("x0: '%1' = %2 is outside its range [%3, %4%5")
-                                       .arg(path, formatNumber(v), formatNumber(low),
-                                            formatNumber(high), highOpen ? ")" : "]"));
+                return keyError(badKey, entryKey,
+                                QStringLiteral("x0: '%1' = %2 is outside its range [%3, %4%5")
+                                    .arg(path, formatNumber(v), formatNumber(low),
+                                         formatNumber(high), highOpen ? ")" : "]"));
             }
         }
     }
@@ -158,27 +123,23 @@ QStringList cmaesOptionNames() {
 Status validateCmaesOptions(const ExperimentSpec& spec, QString* badKey) {
     const QString metricKey = QStringLiteral("metric");
     if (spec.isMultiObjective()) {
-        return optionError(badKey, metricKey, QStringLiteral("cmaes optimises one metric"));
+        return keyError(badKey, metricKey, QStringLiteral("cmaes optimises one metric"));
     }
     if (spec.metric.isEmpty()) {
-        return optionError(badKey, metricKey,
-                           QStringLiteral("cmaes needs a metric: set the experiment's `metric`"));
+        return keyError(badKey, metricKey,
+                        QStringLiteral("cmaes needs a metric: set the experiment's `metric`"));
     }
     const UnitCube cube(spec.searchSpace);
     if (cube.dimensions() == 0) {
-        return optionError(badKey, QStringLiteral("search_space"),
-                           QStringLiteral("cmaes needs at least one numeric parameter"));
+        return keyError(badKey, QStringLiteral("search_space"),
+                        QStringLiteral("cmaes needs at least one numeric parameter"));
     }
     const QJsonObject& options = spec.search.options;
-    const auto at = [](const QString& option) { return QStringLiteral("search.") + option; };
-    if (isSet(options, kSigma0)) {
-        const QJsonValue v = options.value(kSigma0);
-        if (!v.isDouble() || !std::isfinite(v.toDouble()) || v.toDouble() <= 0) {
-            return optionError(badKey, at(kSigma0),
-                               QStringLiteral("sigma0 must be a number > 0, a fraction of each "
-                                              "parameter's range (got %1)")
-                                   .arg(shown(v)));
-        }
+    if (isSet(options, kSigma0) && !isNumberIn(options.value(kSigma0), 0, kUnbounded, true)) {
+        return optionError(
+            badKey, kSigma0,
+            QStringLiteral("must be a number > 0, a fraction of each parameter's range"),
+            options.value(kSigma0), kShortDigits);
     }
     const struct {
         const QString& option;
@@ -189,27 +150,21 @@ Status validateCmaesOptions(const ExperimentSpec& spec, QString* badKey) {
                         {kIncPopsize, 1, kMaxPopsize}};
     for (const auto& [option, minimum, maximum] : wholeNumbers) {
         const QJsonValue v = options.value(option);
-        if (isSet(options, option) && (!isWholeNumber(v) || v.toDouble() < minimum)) {
-            return optionError(badKey, at(option),
-                               QStringLiteral("%1 must be a whole number >= %2 (got %3)")
-                                   .arg(option)
-                                   .arg(minimum)
-                                   .arg(shown(v)));
+        if (isSet(options, option) && !isWholeNumber(v, minimum)) {
+            return optionError(badKey, option,
+                               QStringLiteral("must be a whole number >= %1").arg(minimum), v,
+                               kShortDigits);
         }
         if (v.toDouble() > maximum) {
-            return optionError(badKey, at(option),
-                               QStringLiteral("%1 must be at most %2 (got %3)")
-                                   .arg(option)
-                                   .arg(maximum)
-                                   .arg(shown(v)));
+            return optionError(badKey, option, QStringLiteral("must be at most %1").arg(maximum), v,
+                               kShortDigits);
         }
     }
     if (isSet(options, kRestartStrategy)) {
         const QJsonValue v = options.value(kRestartStrategy);
         if (v.toString() != QLatin1String("none") && v.toString() != QLatin1String("ipop")) {
-            return optionError(
-                badKey, at(kRestartStrategy),
-                QStringLiteral("restart_strategy must be none or ipop (got %1)").arg(shown(v)));
+            return optionError(badKey, kRestartStrategy, QStringLiteral("must be none or ipop"), v,
+                               kShortDigits);
         }
     }
     if (isSet(options, kX0)) {

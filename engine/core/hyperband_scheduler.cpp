@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
 
 #include "core/scheduler_options.h"
 
@@ -15,21 +14,13 @@ using namespace scheduler_options;
 
 namespace {
 
-const QString kMaxT = QStringLiteral("max_t");
-const QString kReductionFactor = QStringLiteral("reduction_factor");
-const QString kStopLastTrials = QStringLiteral("stop_last_trials");
-
-// A reduction factor this close to 1 makes bands of more brackets than any budget can fill;
-// it is a typo, and past it the bracket arithmetic leaves the range of exact integers.
-constexpr int kMaxBracketsPerBand = 100;
-
 int bandSize(double maxT, double reductionFactor) {
     if (!(maxT >= 1) || !(reductionFactor > 1)) {
         return 1;  // options validation refuses these; never divide by log(1)
     }
     // np.round rounds halves to even, as nearbyint does in the default rounding mode.
     const double brackets = std::nearbyint(std::log(maxT) / std::log(reductionFactor)) + 1;
-    return static_cast<int>(std::min(brackets, double(kMaxBracketsPerBand + 1)));
+    return static_cast<int>(std::min(brackets, double(kHyperbandMaxBracketsPerBand + 1)));
 }
 
 QJsonValue optionalNumber(const std::optional<double>& value) {
@@ -44,81 +35,6 @@ std::optional<double> numberOrNothing(const QJsonValue& value) {
 }
 
 }  // namespace
-
-QStringList hyperbandOptionNames() {
-    return {kTimeAttr, kMetric, kMode, kMaxT, kReductionFactor, kStopLastTrials};
-}
-
-Status validateHyperbandOptions(const ExperimentSpec& spec, QString* badKey) {
-    const QJsonObject& options = spec.scheduler.options;
-    if (Status s = checkCommonOptions(spec, {kMaxT, kReductionFactor}, QStringLiteral("hyperband"),
-                                      badKey);
-        !s) {
-        return s;
-    }
-    if (options.contains(kStopLastTrials) && !options.value(kStopLastTrials).isBool()) {
-        return optionError(
-            badKey, kStopLastTrials,
-            QStringLiteral("scheduler option 'stop_last_trials' must be true or false"));
-    }
-    const double maxT = options.value(kMaxT).toDouble(81);
-    const double factor = options.value(kReductionFactor).toDouble(3);
-    if (maxT < 1) {
-        // Ray's bracket arithmetic truncates max_t / eta^s to whole units of time_attr.
-        return optionError(badKey, kMaxT,
-                           QStringLiteral("scheduler option 'max_t' must be at least 1, not %1")
-                               .arg(formatNumber(maxT)));
-    }
-    if (factor <= 1) {
-        return optionError(
-            badKey, kReductionFactor,
-            QStringLiteral("scheduler option 'reduction_factor' must be greater than 1, not %1")
-                .arg(formatNumber(factor)));
-    }
-    if (std::log(maxT) / std::log(factor) > kMaxBracketsPerBand) {
-        return optionError(
-            badKey, kReductionFactor,
-            QStringLiteral("scheduler option 'reduction_factor' %1 with max_t %2 makes more "
-                           "than %3 brackets; use a larger reduction_factor")
-                .arg(formatNumber(factor), formatNumber(maxT))
-                .arg(kMaxBracketsPerBand));
-    }
-    return Status::ok();
-}
-
-namespace {
-
-HyperbandScheduler::Options optionsOf(const ExperimentSpec& spec) {
-    const QJsonObject& options = spec.scheduler.options;
-    HyperbandScheduler::Options o;
-    o.timeAttr = options.value(kTimeAttr).toString(o.timeAttr);
-    const Objective objective = objectiveOf(spec);
-    o.metric = objective.metric;
-    o.mode = objective.mode;
-    o.maxT = options.value(kMaxT).toDouble(o.maxT);
-    o.reductionFactor = options.value(kReductionFactor).toDouble(o.reductionFactor);
-    o.stopLastTrials = options.value(kStopLastTrials).toBool(o.stopLastTrials);
-    return o;
-}
-
-}  // namespace
-
-std::unique_ptr<Scheduler> makeHyperbandScheduler(const ExperimentSpec& spec) {
-    return std::make_unique<HyperbandScheduler>(optionsOf(spec));
-}
-
-std::vector<double> hyperbandBudgets(const ExperimentSpec& spec) {
-    const HyperbandScheduler scheduler(optionsOf(spec));
-    std::set<double> budgets;
-    for (int s = 0; s < scheduler.bracketsPerBand(); ++s) {
-        for (const HyperbandScheduler::Rung& rung : scheduler.plannedRungs(s)) {
-            if (rung.milestone > 0) {
-                budgets.insert(rung.milestone);
-            }
-        }
-    }
-    return {budgets.begin(), budgets.end()};
-}
 
 HyperbandScheduler::HyperbandScheduler(Options options)
     : options_(std::move(options)),
@@ -229,8 +145,9 @@ void HyperbandScheduler::onTrialAdd(const Trial& trial) {
     if (isFinished(trial.status)) {
         return;  // it never reports again, so a bracket would wait for it for ever
     }
+    // A bracket takes trials until it is full or its first rung was judged without them.
     const auto hasRoom = [&](const Bracket& b) {
-        return !b.finished && static_cast<double>(b.assigned) < b.n;
+        return !b.finished && b.rung == 0 && static_cast<double>(b.assigned) < b.n;
     };
     if (currentBracket_ < 0 || !hasRoom(brackets_[static_cast<std::size_t>(currentBracket_)])) {
         for (;;) {
@@ -247,6 +164,7 @@ void HyperbandScheduler::onTrialAdd(const Trial& trial) {
             }
         }
     }
+    searcherIdle_ = false;
     Bracket& bracket = brackets_[static_cast<std::size_t>(currentBracket_)];
     bracket.live.push_back({trial.id, {}, {}});
     ++bracket.assigned;
@@ -341,6 +259,12 @@ SchedulerDecision HyperbandScheduler::process(int bracketIndex, const QString& c
         if (bracket.finished || bracket.live.empty() || !rungDone(bracket)) {
             break;
         }
+        // As Ray's, the first rung is judged once the bracket has all its trials: trials are
+        // created as slots free up here, so the first to arrive must wait for the rest.
+        const bool full = bracket.rung > 0 || static_cast<double>(bracket.assigned) >= bracket.n;
+        if (!full && !searcherIdle_) {
+            break;
+        }
         if (bracket.rung == bracket.s) {
             if (!options_.stopLastTrials) {
                 // Past the last rung everyone runs on until it finishes by itself.
@@ -410,9 +334,11 @@ SchedulerDecision HyperbandScheduler::process(int bracketIndex, const QString& c
     if (decision) {
         return *decision;
     }
+    const auto unassigned = std::max(0.0, std::ceil(bracket.n) - bracket.assigned);
     const auto behind =
         std::count_if(bracket.live.begin(), bracket.live.end(),
-                      [&](const Member& m) { return !reachedMilestone(bracket, m); });
+                      [&](const Member& m) { return !reachedMilestone(bracket, m); }) +
+        (bracket.rung == 0 && !searcherIdle_ ? static_cast<std::ptrdiff_t>(unassigned) : 0);
     return SchedulerDecision::pause(
         QStringLiteral("hyperband: %1 rung %2: waiting for %3 more trial(s) to reach %4 = %5")
             .arg(bracketName(bracket))
@@ -443,6 +369,16 @@ void HyperbandScheduler::onComplete(const Trial& trial, const QJsonObject& lastR
 
 void HyperbandScheduler::onError(const Trial& trial) {
     leave(trial.id);
+}
+
+void HyperbandScheduler::onSearcherIdle() {
+    if (searcherIdle_) {
+        return;
+    }
+    searcherIdle_ = true;
+    for (std::size_t i = 0; i < brackets_.size(); ++i) {
+        process(static_cast<int>(i), QString());
+    }
 }
 
 std::optional<QString> HyperbandScheduler::chooseTrialToRun(

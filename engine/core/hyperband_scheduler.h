@@ -29,6 +29,8 @@
 //    result, as the saved state may be older than the history.
 //  - A trial that never reported the metric ranks last; results without time_attr are ignored
 //    (the runtime ends the run when a trial never reports it, see requiredResultKeys()).
+//
+// The options are checked and read in core/hyperband_options.h.
 #pragma once
 
 #include <QJsonObject>
@@ -42,15 +44,12 @@
 #include <vector>
 
 #include "core/experiment_spec.h"
+#include "core/hyperband_options.h"
 #include "core/scheduler.h"
 #include "core/status.h"
 
 namespace tunedeck {
 
-// The `scheduler:` option keys hyperband takes, for the catalogue's unknown-option check.
-QStringList hyperbandOptionNames();
-// Option types and ranges; on failure *badKey is "scheduler.<option>".
-Status validateHyperbandOptions(const ExperimentSpec& spec, QString* badKey);
 // Requires a spec that passed validateHyperbandOptions.
 std::unique_ptr<Scheduler> makeHyperbandScheduler(const ExperimentSpec& spec);
 // Every milestone at which the hyperband scheduler of `spec` judges trials, ascending, once
@@ -78,6 +77,7 @@ class HyperbandScheduler final : public Scheduler {
     void onTrialAdd(const Trial& trial) override;
     SchedulerDecision onResult(const Trial& trial, const QJsonObject& result) override;
     void onComplete(const Trial& trial, const QJsonObject& lastResult) override;
+    void onSearcherIdle() override;
     void onError(const Trial& trial) override;
     std::optional<QString> chooseTrialToRun(const std::vector<const Trial*>& waiting) override;
     std::vector<StopOrder> takeStopOrders() override;
@@ -138,6 +138,9 @@ class HyperbandScheduler final : public Scheduler {
     int sMax1_ = 1;
     std::vector<Bracket> brackets_;  // in creation order
     int currentBracket_ = -1;        // where new trials go while it has room
+    // No trial will come until one finishes, so brackets that are not full are judged as
+    // they are; reset when a trial is added.
+    bool searcherIdle_ = false;
     int band_ = 0;
     int bandLength_ = 0;                 // brackets started in the current band (skipped too)
     QMap<QString, int> trialBracket_;    // every trial ever added -> bracket index

@@ -165,21 +165,8 @@ QStringList pbtReplayOptionNames() {
 
 Status validatePbtReplayOptions(const ExperimentSpec& spec, QString* badKey) {
     const QJsonObject& options = spec.scheduler.options;
-    for (const QString& key : {kTimeAttr, kMetric, kMode}) {
-        if (options.contains(key) && !options.value(key).isString()) {
-            return optionError(badKey, key,
-                               QStringLiteral("scheduler option '%1' must be a string").arg(key));
-        }
-    }
-    if (options.value(kTimeAttr).toString(kTrainingIteration).isEmpty()) {
-        return optionError(badKey, kTimeAttr,
-                           QStringLiteral("scheduler option 'time_attr' must not be empty"));
-    }
-    const QString mode = options.value(kMode).toString();
-    if (options.contains(kMode) && mode != QLatin1String("min") && mode != QLatin1String("max")) {
-        return optionError(
-            badKey, kMode,
-            QStringLiteral("scheduler option 'mode' must be 'min' or 'max', not '%1'").arg(mode));
+    if (Status status = checkOptionTypes(options, {}, badKey); !status) {
+        return status;
     }
     const QJsonValue schedule = options.value(kSchedule);
     if (!schedule.isArray()) {

@@ -76,6 +76,10 @@ class Scheduler {
         (void)lastResult;
     }
     virtual void onError(const Trial& trial) { (void)trial; }
+    // The searcher has no trial to add for now: it is finished, or it waits while no trial
+    // runs (so nothing will change its mind). A scheduler that waits for more trials before
+    // judging (HyperBand fills a bracket first) judges with those it has.
+    virtual void onSearcherIdle() {}
 
     // Among trials that could start now (PENDING or PAUSED, in creation order), the one to run
     // next, or nullopt to start none of them. FIFO: the first.

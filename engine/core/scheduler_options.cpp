@@ -13,9 +13,7 @@ Status optionError(QString* badKey, const QString& option, const QString& messag
     return Status::invalid(message);
 }
 
-Status checkCommonOptions(const ExperimentSpec& spec, const QStringList& numbers,
-                          const QString& schedulerName, QString* badKey) {
-    const QJsonObject& options = spec.scheduler.options;
+Status checkOptionTypes(const QJsonObject& options, const QStringList& numbers, QString* badKey) {
     for (const QString& key : {kTimeAttr, kMetric, kMode}) {
         if (options.contains(key) && !options.value(key).isString()) {
             return optionError(badKey, key,
@@ -39,7 +37,15 @@ Status checkCommonOptions(const ExperimentSpec& spec, const QStringList& numbers
             badKey, kMode,
             QStringLiteral("scheduler option 'mode' must be 'min' or 'max', not '%1'").arg(mode));
     }
-    if (options.value(kMetric).toString().isEmpty() && spec.metric.isEmpty()) {
+    return Status::ok();
+}
+
+Status checkCommonOptions(const ExperimentSpec& spec, const QStringList& numbers,
+                          const QString& schedulerName, QString* badKey) {
+    if (Status status = checkOptionTypes(spec.scheduler.options, numbers, badKey); !status) {
+        return status;
+    }
+    if (spec.scheduler.options.value(kMetric).toString().isEmpty() && spec.metric.isEmpty()) {
         return optionError(badKey, kMetric,
                            QStringLiteral("scheduler '%1' needs a metric: set the experiment's "
                                           "`metric` or the scheduler option 'metric'")

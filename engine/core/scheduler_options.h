@@ -20,9 +20,11 @@ inline const QString kMode = QStringLiteral("mode");
 
 Status optionError(QString* badKey, const QString& option, const QString& message);
 
-// Each of `strings` that is set must be a string and each of `numbers` a finite number;
-// `time_attr`, when set, must not be empty; `mode` must be min or max; and a metric must come
-// from the `metric` option or the experiment (`schedulerName` names the scheduler in that error).
+// Each of time_attr, metric and mode that is set must be a string and each of `numbers` a
+// finite number; `time_attr`, when set, must not be empty; `mode` must be min or max.
+Status checkOptionTypes(const QJsonObject& options, const QStringList& numbers, QString* badKey);
+// checkOptionTypes, then a metric must come from the `metric` option or the experiment
+// (`schedulerName` names the scheduler in that error).
 Status checkCommonOptions(const ExperimentSpec& spec, const QStringList& numbers,
                           const QString& schedulerName, QString* badKey);
 

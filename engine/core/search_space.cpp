@@ -10,38 +10,6 @@ namespace tunedeck {
 
 namespace {
 
-QString joinPath(const QString& prefix, const QString& name) {
-    return prefix.isEmpty() ? name : prefix + QLatin1Char('.') + name;
-}
-
-// One group being walked: the group, the dotted path of its object in the config, and the
-// index of the parameter being looked at.
-struct Frame {
-    const SearchSpace* space;
-    QString prefix;
-    std::size_t index;
-};
-
-// A `when` path is resolved like a name in nested scopes: its first segment names a parameter
-// written earlier in the innermost enclosing group that has one, else it is a path from the
-// top of the space. So `when: {type: [cnn]}` inside group `model` means `model.type`, and
-// `when: {optimizer: [sgd]}` there still finds a top-level `optimizer`.
-QString resolveConditionPath(const std::vector<Frame>& frames, const QString& path) {
-    const QString first = path.section(QLatin1Char('.'), 0, 0);
-    for (auto frame = frames.rbegin(); frame != frames.rend(); ++frame) {
-        const auto& parameters = frame->space->parameters;
-        // Outer frames may name the parameter that contains us (`model.type` from inside
-        // `model`); the innermost frame only what comes before.
-        const std::size_t visible = frame == frames.rbegin() ? frame->index : frame->index + 1;
-        for (std::size_t i = 0; i < std::min(visible, parameters.size()); ++i) {
-            if (parameters[i].name == first) {
-                return joinPath(frame->prefix, path);
-            }
-        }
-    }
-    return path;
-}
-
 struct GridParameter {
     QString path;
     const Domain* domain;
@@ -85,7 +53,8 @@ class Sampler {
     Sampler(Rng& rng, QHash<QString, std::int64_t> gridPick, const QJsonObject* fixed)
         : rng_(rng), gridPick_(std::move(gridPick)), fixed_(fixed) {}
 
-    void sampleGroup(const SearchSpace& space, const QString& prefix, std::vector<Frame>& frames) {
+    void sampleGroup(const SearchSpace& space, const QString& prefix,
+                     std::vector<GroupFrame>& frames) {
         frames.push_back({&space, prefix, 0});
         for (std::size_t i = 0; i < space.parameters.size(); ++i) {
             frames.back().index = i;
@@ -99,7 +68,7 @@ class Sampler {
 
   private:
     void sampleParameter(const Parameter& parameter, const QString& path,
-                         std::vector<Frame>& frames) {
+                         std::vector<GroupFrame>& frames) {
         const QJsonValue given = fixed_ ? valueAtPath(*fixed_, path) : QJsonValue::Undefined;
         const bool isGiven = !given.isUndefined();
         if (isGiven && !(parameter.kind == Parameter::Kind::Group && given.isObject())) {
@@ -129,7 +98,7 @@ class Sampler {
         }
     }
 
-    void sampleDomain(const Domain& domain, const QString& path, std::vector<Frame>& frames) {
+    void sampleDomain(const Domain& domain, const QString& path, std::vector<GroupFrame>& frames) {
         const bool hasOptions = !isNumericDomain(domain.kind);
         if (hasOptions && domain.options.empty()) {
             return;
@@ -206,7 +175,7 @@ class Validator {
 
     // `conditional`: inside a choice option or under a `when`, so not in every config.
     Status checkGroup(const SearchSpace& space, const QString& prefix, bool conditional,
-                      std::vector<Frame>& frames) {
+                      std::vector<GroupFrame>& frames) {
         frames.push_back({&space, prefix, 0});
         QSet<QString> names;
         for (std::size_t i = 0; i < space.parameters.size(); ++i) {
@@ -224,7 +193,7 @@ class Validator {
 
   private:
     Status checkParameter(const Parameter& parameter, const QString& prefix, QSet<QString>& names,
-                          bool conditional, std::vector<Frame>& frames) {
+                          bool conditional, std::vector<GroupFrame>& frames) {
         const QString path = joinPath(prefix, parameter.name);
         auto fail = [&](const QString& problem) {
             QString where = parameter.location.toString();
@@ -309,6 +278,30 @@ class Validator {
 
 }  // namespace
 
+QString joinPath(const QString& prefix, const QString& name) {
+    return prefix.isEmpty() ? name : prefix + QLatin1Char('.') + name;
+}
+
+// A `when` path is resolved like a name in nested scopes: its first segment names a parameter
+// written earlier in the innermost enclosing group that has one, else it is a path from the
+// top of the space. So `when: {type: [cnn]}` inside group `model` means `model.type`, and
+// `when: {optimizer: [sgd]}` there still finds a top-level `optimizer`.
+QString resolveConditionPath(const std::vector<GroupFrame>& frames, const QString& path) {
+    const QString first = path.section(QLatin1Char('.'), 0, 0);
+    for (auto frame = frames.rbegin(); frame != frames.rend(); ++frame) {
+        const auto& parameters = frame->space->parameters;
+        // Outer frames may name the parameter that contains us (`model.type` from inside
+        // `model`); the innermost frame only what comes before.
+        const std::size_t visible = frame == frames.rbegin() ? frame->index : frame->index + 1;
+        for (std::size_t i = 0; i < std::min(visible, parameters.size()); ++i) {
+            if (parameters[i].name == first) {
+                return joinPath(frame->prefix, path);
+            }
+        }
+    }
+    return path;
+}
+
 QStringList SearchSpace::gridPaths() const {
     std::vector<GridParameter> grid;
     collectGrid(*this, QString(), grid);
@@ -339,7 +332,7 @@ std::vector<std::pair<QString, const Domain*>> SearchSpace::flatDomains() const 
 
 Status SearchSpace::validate() const {
     Validator validator(*this);
-    std::vector<Frame> frames;
+    std::vector<GroupFrame> frames;
     return validator.checkGroup(*this, QString(), false, frames);
 }
 
@@ -361,7 +354,7 @@ QJsonObject SearchSpace::sample(Rng& rng, std::int64_t gridIndex, const QJsonObj
         rest /= count;
     }
     Sampler sampler(rng, std::move(pick), fixed.isEmpty() ? nullptr : &fixed);
-    std::vector<Frame> frames;
+    std::vector<GroupFrame> frames;
     sampler.sampleGroup(*this, QString(), frames);
     return sampler.config;
 }

@@ -19,6 +19,7 @@
 #include <QJsonValue>
 #include <QString>
 #include <QStringList>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -132,6 +133,23 @@ struct SearchSpace {
     // given as a mapping is filled in key by key. Keys of `fixed` outside the space are ignored.
     QJsonObject sample(Rng& rng, std::int64_t gridIndex, const QJsonObject& fixed) const;
 };
+
+// The dotted path of `name` inside the group at dotted path `prefix` (empty: the top).
+QString joinPath(const QString& prefix, const QString& name);
+
+// One group being walked while a config is built or checked: the group, the dotted path of its
+// object in the config, and the index of the parameter being looked at. A walk keeps a stack of
+// them, outermost first.
+struct GroupFrame {
+    const SearchSpace* space;
+    QString prefix;
+    std::size_t index;
+};
+
+// The dotted path from the top of a config that a `when` path (see Condition) names, for the
+// parameter a walk is at in `frames`. Searchers that build configs themselves use it so their
+// configs have exactly the keys SearchSpace::sample gives.
+QString resolveConditionPath(const std::vector<GroupFrame>& frames, const QString& path);
 
 // Value at a dotted path of a config ("model.depth"); undefined QJsonValue when absent.
 QJsonValue valueAtPath(const QJsonObject& config, const QString& dottedPath);

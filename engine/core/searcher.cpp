@@ -2,7 +2,6 @@
 
 #include <QJsonArray>
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include "core/bohb_searcher.h"
 #include "core/cmaes_searcher.h"
 #include "core/rng.h"
+#include "core/search_options.h"
 #include "core/search_space.h"
 #include "core/searcher_wrappers.h"
 #include "core/tpe_searcher.h"
@@ -32,10 +32,6 @@ std::int64_t saturatingMul(std::int64_t a, std::int64_t b) {
 }
 std::int64_t saturatingAdd(std::int64_t a, std::int64_t b) {
     return a > kInt64Max - b ? kInt64Max : a + b;
-}
-
-QString joinPath(const QString& prefix, const QString& name) {
-    return prefix.isEmpty() ? name : prefix + QLatin1Char('.') + name;
 }
 
 struct Failure {
@@ -133,14 +129,62 @@ Status readNext(const QJsonObject& state, const QString& algorithm, std::int64_t
     return Status::ok();
 }
 
+// A searcher whose trial `index` has a config that depends on nothing but the index (random and
+// grid search): it proposes indices 0 .. total - 1 in order, and resuming only moves the count
+// past the trials already made.
+class IndexedSearcher : public Searcher {
+  public:
+    Suggestion suggest(const QString& trialId) final {
+        (void)trialId;
+        if (next_ >= total_) {
+            return Suggestion::finished();
+        }
+        return Suggestion::of(configFor(next_++));
+    }
+
+    std::optional<std::int64_t> totalTrials() const final { return total_; }
+
+    void onTrialRecovered(std::int64_t index, const QString& trialId,
+                          const QJsonObject& config) final {
+        (void)trialId;
+        (void)config;
+        next_ = std::clamp(index + 1, next_, total_);
+    }
+
+    Status restoreState(const QJsonObject& state) final {
+        return readNext(state, algorithm_, total_, &next_);
+    }
+
+  protected:
+    explicit IndexedSearcher(QString algorithm) : algorithm_(std::move(algorithm)) {}
+
+    virtual QJsonObject configFor(std::int64_t index) const = 0;
+
+    void setTotal(std::int64_t total) { total_ = total; }
+    std::int64_t next() const { return next_; }
+    // The state restoreState reads; a searcher may add its own keys.
+    QJsonObject nextState() const {
+        return {{QStringLiteral("algorithm"), algorithm_},
+                {QStringLiteral("next"), QJsonValue(static_cast<qint64>(next_))}};
+    }
+
+  private:
+    QString algorithm_;
+    std::int64_t total_ = 0;
+    std::int64_t next_ = 0;
+};
+
 // Ray's BasicVariantGenerator: grid parameters are swept in full for every one of num_samples
 // repeats, everything else is drawn at random. Trial i draws from its own stream of the seed,
 // so its config depends on nothing but (seed, i). points_to_evaluate come first, each counting
 // as one of num_samples and sweeping the grid parameters it leaves open (Ray's _count_variants).
-class RandomSearcher final : public Searcher {
+class RandomSearcher final : public IndexedSearcher {
   public:
     explicit RandomSearcher(const ExperimentSpec& spec)
-        : space_(spec.searchSpace), seed_(spec.seed), gridSize_(space_.gridSize()) {
+        : IndexedSearcher(QStringLiteral("random")),
+          space_(spec.searchSpace),
+          seed_(spec.seed),
+          gridSize_(space_.gridSize()) {
         const auto domains = space_.flatDomains();
         for (const QString& path : space_.gridPaths()) {
             for (const auto& [domainPath, domain] : domains) {
@@ -163,42 +207,21 @@ class RandomSearcher final : public Searcher {
         }
         const std::int64_t repeats =
             std::max<std::int64_t>(0, spec.numSamples - static_cast<std::int64_t>(points.size()));
-        total_ = saturatingAdd(pointTrials_, saturatingMul(repeats, gridSize_));
-    }
-
-    Suggestion suggest(const QString& trialId) override {
-        (void)trialId;
-        if (next_ >= total_) {
-            return Suggestion::finished();
-        }
-        return Suggestion::of(configFor(next_++));
-    }
-
-    std::optional<std::int64_t> totalTrials() const override { return total_; }
-
-    void onTrialRecovered(std::int64_t index, const QString& trialId,
-                          const QJsonObject& config) override {
-        (void)trialId;
-        (void)config;
-        next_ = std::clamp(index + 1, next_, total_);
+        setTotal(saturatingAdd(pointTrials_, saturatingMul(repeats, gridSize_)));
     }
 
     QJsonObject saveState() const override {
         std::int64_t consumed = 0;
         std::int64_t start = 0;
         for (const auto& point : points_) {
-            if (start < next_) {
+            if (start < next()) {
                 ++consumed;
             }
             start = saturatingAdd(start, point.trials);
         }
-        return {{QStringLiteral("algorithm"), QStringLiteral("random")},
-                {QStringLiteral("next"), QJsonValue(static_cast<qint64>(next_))},
-                {QStringLiteral("points_consumed"), QJsonValue(static_cast<qint64>(consumed))}};
-    }
-
-    Status restoreState(const QJsonObject& state) override {
-        return readNext(state, QStringLiteral("random"), total_, &next_);
+        QJsonObject state = nextState();
+        state.insert(QStringLiteral("points_consumed"), QJsonValue(static_cast<qint64>(consumed)));
+        return state;
     }
 
   private:
@@ -211,7 +234,7 @@ class RandomSearcher final : public Searcher {
         std::int64_t trials;  // one per grid point the point leaves open
     };
 
-    QJsonObject configFor(std::int64_t index) const {
+    QJsonObject configFor(std::int64_t index) const override {
         Rng rng = Rng::forStream(seed_, static_cast<std::uint64_t>(index));
         std::int64_t local = index;
         for (const auto& point : points_) {
@@ -244,8 +267,6 @@ class RandomSearcher final : public Searcher {
     std::vector<Axis> axes_;
     std::vector<Point> points_;
     std::int64_t pointTrials_ = 0;
-    std::int64_t total_ = 0;
-    std::int64_t next_ = 0;
 };
 
 struct GridAxis {
@@ -331,26 +352,26 @@ std::int64_t gridPoints(const std::vector<GridAxis>& axes) {
 // NNI's grid search tuner: every finite domain (grid, choice, randint, qrandint, quniform,
 // qloguniform) is expanded, the first written varying slowest, and the whole product is
 // repeated num_samples times. points_to_evaluate run before the grid, in addition to it.
-class GridSearcher final : public Searcher {
+class GridSearcher final : public IndexedSearcher {
   public:
     explicit GridSearcher(const ExperimentSpec& spec, std::vector<GridAxis> axes)
-        : space_(spec.searchSpace),
+        : IndexedSearcher(QStringLiteral("grid")),
+          space_(spec.searchSpace),
           seed_(spec.seed),
           axes_(std::move(axes)),
           known_(pointsOf(spec)),
-          points_(gridPoints(axes_)),
-          total_(saturatingAdd(static_cast<std::int64_t>(known_.size()),
-                               saturatingMul(std::max(0, spec.numSamples), points_))) {}
+          points_(gridPoints(axes_)) {
+        setTotal(saturatingAdd(static_cast<std::int64_t>(known_.size()),
+                               saturatingMul(std::max(0, spec.numSamples), points_)));
+    }
 
-    Suggestion suggest(const QString& trialId) override {
-        (void)trialId;
-        if (next_ >= total_) {
-            return Suggestion::finished();
-        }
-        const std::int64_t index = next_++;
+    QJsonObject saveState() const override { return nextState(); }
+
+  private:
+    QJsonObject configFor(std::int64_t index) const override {
         if (index < static_cast<std::int64_t>(known_.size())) {
             Rng rng = Rng::forStream(seed_, static_cast<std::uint64_t>(index));
-            return Suggestion::of(space_.sample(rng, 0, known_[size_t(index)]));
+            return space_.sample(rng, 0, known_[size_t(index)]);
         }
         std::int64_t rest = (index - static_cast<std::int64_t>(known_.size())) % points_;
         QJsonObject point;
@@ -363,35 +384,14 @@ class GridSearcher final : public Searcher {
         // Constants fill in the rest; nothing is left to draw, but the stream keeps sample()
         // well-defined if the space ever holds something else.
         Rng rng = Rng::forStream(seed_, static_cast<std::uint64_t>(index));
-        return Suggestion::of(space_.sample(rng, 0, point));
+        return space_.sample(rng, 0, point);
     }
 
-    std::optional<std::int64_t> totalTrials() const override { return total_; }
-
-    void onTrialRecovered(std::int64_t index, const QString& trialId,
-                          const QJsonObject& config) override {
-        (void)trialId;
-        (void)config;
-        next_ = std::clamp(index + 1, next_, total_);
-    }
-
-    QJsonObject saveState() const override {
-        return {{QStringLiteral("algorithm"), QStringLiteral("grid")},
-                {QStringLiteral("next"), QJsonValue(static_cast<qint64>(next_))}};
-    }
-
-    Status restoreState(const QJsonObject& state) override {
-        return readNext(state, QStringLiteral("grid"), total_, &next_);
-    }
-
-  private:
     SearchSpace space_;
     std::uint64_t seed_;
     std::vector<GridAxis> axes_;
     std::vector<QJsonObject> known_;  // points_to_evaluate
     std::int64_t points_;
-    std::int64_t total_;
-    std::int64_t next_ = 0;
 };
 
 std::unique_ptr<Searcher> makeRandom(const ExperimentSpec& spec) {
@@ -406,13 +406,8 @@ Status validateGrid(const ExperimentSpec& spec, QString* badKey) {
                           QStringLiteral("grid search would run more than %1 trials; use random")
                               .arg(kMaxGridTrials)};
     }
-    if (failure) {
-        if (badKey) {
-            *badKey = failure->key;
-        }
-        return Status::invalid(failure->message);
-    }
-    return Status::ok();
+    return failure ? search_options::keyError(badKey, failure->key, failure->message)
+                   : Status::ok();
 }
 
 std::unique_ptr<Searcher> makeGrid(const ExperimentSpec& spec) {
@@ -454,16 +449,11 @@ const std::vector<SearcherType>& searcherTypes() {
 
 // A whole number >= 1 at `search.<option>`, or unset.
 Status checkCount(const ExperimentSpec& spec, const QString& option, QString* badKey) {
-    const QJsonValue value = spec.search.options.value(option);
-    if (value.isUndefined() || value.isNull()) {
-        return Status::ok();
-    }
-    const double number = value.toDouble(0);
-    if (!value.isDouble() || number < 1 || std::floor(number) != number || number > 1e9) {
-        if (badKey) {
-            *badKey = QStringLiteral("search.") + option;
-        }
-        return Status::invalid(QStringLiteral("%1 must be a whole number >= 1").arg(option));
+    using namespace search_options;
+    if (isSet(spec.search.options, option) &&
+        !isWholeNumber(spec.search.options.value(option), 1, kLargestCount)) {
+        return keyError(badKey, QStringLiteral("search.") + option,
+                        QStringLiteral("%1 must be a whole number >= 1").arg(option));
     }
     return Status::ok();
 }
@@ -489,11 +479,8 @@ Status validateSearcher(const ExperimentSpec& spec, QString* badKey) {
         !s) {
         return s;
     }
-    auto fail = [&](const QString& key, const QString& message) {
-        if (badKey) {
-            *badKey = key;
-        }
-        return Status::invalid(message);
+    auto fail = [badKey](const QString& key, const QString& message) {
+        return search_options::keyError(badKey, key, message);
     };
     if (spec.numSamples < 1) {
         return fail(QStringLiteral("num_samples"),

@@ -10,9 +10,12 @@
 #include <numeric>
 
 #include "core/pareto.h"
+#include "core/search_options.h"
 #include "core/search_space.h"
 
 namespace tunedeck {
+
+using namespace search_options;
 
 namespace {
 
@@ -29,14 +32,8 @@ const QString kConstantLiar = QStringLiteral("constant_liar");
 
 // Optuna's default_gamma never models more than this many trials as good.
 constexpr std::size_t kMaxGood = 25;
-// Whole-number options above this are surely a typo, and stay far from int overflow.
-constexpr double kLargestCount = 1e9;
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-QString joinPath(const QString& prefix, const QString& name) {
-    return prefix.isEmpty() ? name : prefix + QLatin1Char('.') + name;
-}
 
 bool isCategorical(DomainKind kind) {
     return kind == DomainKind::Choice || kind == DomainKind::Grid;
@@ -68,37 +65,6 @@ bool groupMatches(const SearchSpace& group, const QJsonObject& object) {
     return true;
 }
 
-QString shown(const QJsonValue& value) {
-    switch (value.type()) {
-        case QJsonValue::Bool:
-            return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-        case QJsonValue::Double:
-            return QString::number(value.toDouble(), 'g', 12);
-        case QJsonValue::String:
-            return QLatin1Char('\'') + value.toString() + QLatin1Char('\'');
-        case QJsonValue::Array:
-            return QStringLiteral("a list");
-        case QJsonValue::Object:
-            return QStringLiteral("a mapping");
-        default:
-            return QStringLiteral("nothing");
-    }
-}
-
-Status optionError(QString* badKey, const QString& option, const QString& problem,
-                   const QJsonValue& value) {
-    if (badKey) {
-        *badKey = QStringLiteral("search.") + option;
-    }
-    return Status::invalid(QStringLiteral("%1 %2 (got %3)").arg(option, problem, shown(value)));
-}
-
-bool isWholeNumber(const QJsonValue& value, double minimum) {
-    const double number = value.toDouble();
-    return value.isDouble() && std::isfinite(number) && std::floor(number) == number &&
-           number >= minimum && number <= kLargestCount;
-}
-
 }  // namespace
 
 QStringList tpeOptionNames() {
@@ -117,29 +83,26 @@ Status validateTpeOptions(const ExperimentSpec& spec, QString* badKey) {
                                options.value(key));
         }
     }
-    if (options.contains(kNStartupTrials) && !isWholeNumber(options.value(kNStartupTrials), 0)) {
+    if (options.contains(kNStartupTrials) &&
+        !isWholeNumber(options.value(kNStartupTrials), 0, kLargestCount)) {
         return optionError(badKey, kNStartupTrials, QStringLiteral("must be a whole number >= 0"),
                            options.value(kNStartupTrials));
     }
-    if (options.contains(kNEiCandidates) && !isWholeNumber(options.value(kNEiCandidates), 1)) {
+    if (options.contains(kNEiCandidates) &&
+        !isWholeNumber(options.value(kNEiCandidates), 1, kLargestCount)) {
         return optionError(badKey, kNEiCandidates, QStringLiteral("must be a whole number >= 1"),
                            options.value(kNEiCandidates));
     }
-    if (options.contains(kGamma)) {
-        const QJsonValue gamma = options.value(kGamma);
-        if (!gamma.isDouble() || !(gamma.toDouble() > 0 && gamma.toDouble() <= 1)) {
-            return optionError(badKey, kGamma,
-                               QStringLiteral("must be a number in (0, 1], the fraction of "
-                                              "finished trials modelled as good"),
-                               gamma);
-        }
+    if (options.contains(kGamma) && !isNumberIn(options.value(kGamma), 0, 1, true)) {
+        return optionError(badKey, kGamma,
+                           QStringLiteral("must be a number in (0, 1], the fraction of finished "
+                                          "trials modelled as good"),
+                           options.value(kGamma));
     }
-    if (options.contains(kPriorWeight)) {
-        const QJsonValue weight = options.value(kPriorWeight);
-        if (!weight.isDouble() || !std::isfinite(weight.toDouble()) || weight.toDouble() <= 0) {
-            return optionError(badKey, kPriorWeight, QStringLiteral("must be a number > 0"),
-                               weight);
-        }
+    if (options.contains(kPriorWeight) &&
+        !isNumberIn(options.value(kPriorWeight), 0, kUnbounded, true)) {
+        return optionError(badKey, kPriorWeight, QStringLiteral("must be a number > 0"),
+                           options.value(kPriorWeight));
     }
     if (options.contains(kWeights)) {
         const QString weights = options.value(kWeights).toString();
@@ -151,10 +114,8 @@ Status validateTpeOptions(const ExperimentSpec& spec, QString* badKey) {
         }
     }
     if (spec.objectives.empty() && spec.metric.isEmpty()) {
-        if (badKey) {
-            *badKey = QStringLiteral("metric");
-        }
-        return Status::invalid(
+        return keyError(
+            badKey, QStringLiteral("metric"),
             QStringLiteral("search algorithm 'tpe' needs a metric: set the experiment's `metric`"));
     }
     return Status::ok();
@@ -545,15 +506,15 @@ Suggestion TpeSearcher::propose(const QString& trialId, Rng& rng) {
     splitObservations(trialId);
     proposeJointly(rng);
     QJsonObject config;
-    std::vector<Frame> frames;
+    std::vector<GroupFrame> frames;
     walk(space(), QString(), frames, rng, config);
     return Suggestion::of(config);
 }
 
 // As SearchSpace::sample's walk: the same `when` checks in the same order, so the config has
 // the same keys; each sampled value comes from the model instead of the domain.
-void TpeSearcher::walk(const SearchSpace& group, const QString& prefix, std::vector<Frame>& frames,
-                       Rng& rng, QJsonObject& config) {
+void TpeSearcher::walk(const SearchSpace& group, const QString& prefix,
+                       std::vector<GroupFrame>& frames, Rng& rng, QJsonObject& config) {
     frames.push_back({&group, prefix, 0});
     for (std::size_t i = 0; i < group.parameters.size(); ++i) {
         frames.back().index = i;
@@ -599,22 +560,6 @@ void TpeSearcher::walk(const SearchSpace& group, const QString& prefix, std::vec
         }
     }
     frames.pop_back();
-}
-
-// core/search_space.cpp's scoping rule for `when` paths: the first segment names a parameter
-// written earlier in the innermost enclosing group that has one, else the path is from the top.
-QString TpeSearcher::resolveConditionPath(const std::vector<Frame>& frames, const QString& path) {
-    const QString first = path.section(QLatin1Char('.'), 0, 0);
-    for (auto frame = frames.rbegin(); frame != frames.rend(); ++frame) {
-        const auto& parameters = frame->space->parameters;
-        const std::size_t visible = frame == frames.rbegin() ? frame->index : frame->index + 1;
-        for (std::size_t i = 0; i < std::min(visible, parameters.size()); ++i) {
-            if (parameters[i].name == first) {
-                return joinPath(frame->prefix, path);
-            }
-        }
-    }
-    return path;
 }
 
 }  // namespace tunedeck

@@ -72,6 +72,7 @@
 #include "core/experiment_spec.h"
 #include "core/model_searcher.h"
 #include "core/parzen_estimator.h"
+#include "core/search_space.h"
 #include "core/searcher.h"
 #include "core/status.h"
 
@@ -123,11 +124,6 @@ class TpeSearcher final : public ModelSearcher {
         tpe::Axis axis;
         std::optional<double> single;  // the only value the domain has: given, not modelled
     };
-    struct Frame {  // one group being walked, as SearchSpace::sample's
-        const SearchSpace* space;
-        QString prefix;
-        std::size_t index;
-    };
 
     void addNodes(const SearchSpace& space, const QString& prefix);
     void syncObservations();
@@ -140,9 +136,8 @@ class TpeSearcher final : public ModelSearcher {
     void proposeJointly(Rng& rng);
     double proposeOne(std::size_t node, Rng& rng);
     void fillWeights(std::size_t n, std::vector<double>& out) const;
-    void walk(const SearchSpace& space, const QString& prefix, std::vector<Frame>& frames, Rng& rng,
-              QJsonObject& config);
-    static QString resolveConditionPath(const std::vector<Frame>& frames, const QString& path);
+    void walk(const SearchSpace& space, const QString& prefix, std::vector<GroupFrame>& frames,
+              Rng& rng, QJsonObject& config);
 
     TpeOptions options_;
     std::vector<Node> nodes_;

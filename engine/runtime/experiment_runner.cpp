@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "api/events.h"
-#include "core/pareto.h"
+#include "runtime/progress_snapshot.h"
 #include "runtime/recovery.h"
 #include "runtime/trial_command.h"
 
@@ -15,11 +15,10 @@ namespace tunedeck {
 
 namespace {
 
-constexpr int kTickMs = 1000;              // trial heartbeats, trial-row saves, node liveness
-constexpr double kNodeTimeoutS = 15;       // a silent agent is a lost node (Ray: 15-30 s)
-constexpr int kNodeRestartDelayMs = 1000;  // before a lost local agent is started again
-constexpr double kStopGraceS = 20;  // a trial still running this long after the experiment began
-                                    // to stop is left to its agent, which kills it on shutdown
+constexpr int kTickMs = 1000;         // trial heartbeats, trial-row saves, node liveness
+constexpr double kNodeTimeoutS = 15;  // a silent agent is a lost node (Ray: 15-30 s)
+constexpr double kStopGraceS = 20;    // a trial still running this long after the experiment began
+                                      // to stop is left to its agent, which kills it on shutdown
 
 }  // namespace
 
@@ -123,109 +122,13 @@ Status ExperimentRunner::recover() {
     return Status::ok();
 }
 
-void ExperimentRunner::openNode() {
-    nodeReady_ = false;
-    nodes_.clear();
-    node_ = std::make_unique<LocalNodeLink>(options_.workerPath);
-    connect(node_.get(), &NodeLink::messageReceived, this, &ExperimentRunner::onNodeMessage);
-    connect(node_.get(), &NodeLink::closed, this, &ExperimentRunner::onNodeClosed);
-    nodeSilence_.start();
-    node_->open();
-}
-
-void ExperimentRunner::onNodeMessage(const QJsonObject& message) {
-    nodeSilence_.start();
-    const QString ev = message.value("ev").toString();
-    if (ev == QLatin1String("heartbeat")) {
-        return;
-    }
-    if (ev == QLatin1String("hello")) {
-        onHello(message);
-        return;
-    }
-    if (ev == QLatin1String("error")) {
-        emitEvent(events::type::kWarning,
-                  events::warning(tr("worker agent: %1").arg(message.value("message").toString())));
-        return;
-    }
-    LiveTrial* live = findTrial(message);
-    if (live == nullptr) {
-        return;  // a trial from before a restart of the agent; nothing to do
-    }
-    if (ev == QLatin1String("trial")) {
-        onTrialMessage(*live, message.value("msg").toObject());
-    } else if (ev == QLatin1String("started")) {
-        live->processRunning = true;
-        live->lastActivity.start();
-    } else if (ev == QLatin1String("trial_error")) {
-        killTrial(*live, LiveTrial::Ending::Kill, FailureCause::ProtocolViolation,
-                  message.value("message").toString());
-    } else if (ev == QLatin1String("committed")) {
-        onCommitted(*live, message);
-    } else if (ev == QLatin1String("exited")) {
-        onTrialExited(*live, message);
-    }
-}
-
-ExperimentRunner::LiveTrial* ExperimentRunner::findTrial(const QJsonObject& message) {
-    auto it = trials_.find(message.value("trial").toString());
-    return it == trials_.end() ? nullptr : &it->second;
-}
-
-void ExperimentRunner::onHello(const QJsonObject& hello) {
-    NodeCapacity node;
-    node.nodeId = node_->nodeId();
-    node.cpuTotalMilli = toMilli(hello.value("cpus").toDouble(1));
-    for (const QJsonValue& gpu : hello.value("gpus").toArray()) {
-        node.gpuUsedMilli.push_back(0);
-        node.gpuIds.push_back(gpu.toObject().value("uuid").toString());
-    }
-    nodes_ = {node};
-    QString why;
-    if (!fitsAnyNode(spec_.resourcesPerTrial, nodes_, &why)) {
-        failExperiment(kExitBadInput,
-                       QStringLiteral("%1: resources_per_trial: %2")
-                           .arg(spec_.locationOf("resources_per_trial").toString(), why));
-        return;
-    }
-    emitEvent(events::type::kNode, events::node(node.nodeId, QStringLiteral("up"), hello));
-    nodeReady_ = true;
-    pump();
-}
-
-void ExperimentRunner::onNodeClosed(const QString& reason) {
-    nodeReady_ = false;
-    nodes_.clear();
-    if (finished_) {
-        return;
-    }
-    emitEvent(events::type::kNode,
-              events::node(QStringLiteral("local"), QStringLiteral("lost"), {{"reason", reason}}));
-    for (auto& [id, live] : trials_) {
-        if (live.trial.status == TrialStatus::Running) {
-            live.processRunning = false;
-            live.failureCause = FailureCause::NodeLost;
-            live.failureMessage = tr("node lost: %1").arg(reason);
-            onTrialExited(live, QJsonObject{{"trial", id}});
-        }
-    }
-    if (stopping_) {
-        maybeFinish();
-        return;
-    }
-    QTimer::singleShot(kNodeRestartDelayMs, this, [this] {
-        if (!finished_) {
-            openNode();
-        }
-    });
-}
-
 void ExperimentRunner::pump() {
     if (!nodeReady_ || stopping_ || finished_) {
         maybeFinish();
         return;
     }
     applyStopOrders();
+    bool toldIdle = false;
     for (;;) {
         int running = 0;
         std::vector<const Trial*> waiting;
@@ -275,10 +178,19 @@ void ExperimentRunner::pump() {
         Suggestion suggestion = searcher_->suggest(id);
         if (suggestion.kind == Suggestion::Kind::Finished) {
             searcherFinished_ = true;
+            // Brackets waiting for more trials are judged now; their winners may start.
+            scheduler_->onSearcherIdle();
+            applyStopOrders();
             savePolicyState(true);
-            break;
+            continue;
         }
         if (suggestion.kind == Suggestion::Kind::Wait) {
+            if (running == 0 && !toldIdle) {
+                toldIdle = true;  // a searcher waiting on trials that wait on it: break the tie
+                scheduler_->onSearcherIdle();
+                applyStopOrders();
+                continue;
+            }
             break;
         }
         addTrial(std::move(suggestion.config));
@@ -583,50 +495,13 @@ void ExperimentRunner::emitEvent(const QString& type, const QJsonObject& payload
 }
 
 ProgressSnapshot ExperimentRunner::snapshot() const {
-    ProgressSnapshot s;
+    std::vector<const Trial*> trials;
+    trials.reserve(trials_.size());
     for (const auto& [id, live] : trials_) {
-        s.trials.push_back(&live.trial);
+        trials.push_back(&live.trial);
     }
-    // Best by each trial's latest result, as `best` ranks by default (scope last).
-    for (const auto& [id, live] : trials_) {
-        const QJsonValue v = live.trial.lastResult.value(spec_.metric);
-        if (spec_.metric.isEmpty() || !v.isDouble()) {
-            continue;
-        }
-        const double value = v.toDouble();
-        if (!s.bestValue ||
-            (spec_.mode == MetricMode::Max ? value > *s.bestValue : value < *s.bestValue)) {
-            s.bestValue = value;
-            s.bestTrialId = id;
-        }
-    }
-    if (spec_.objectives.size() > 1) {
-        std::vector<const Trial*> reported;
-        std::vector<std::vector<double>> losses;
-        for (const Trial* t : s.trials) {
-            if (auto l = pareto::lossesOf(spec_.objectives, t->lastResult)) {
-                reported.push_back(t);
-                losses.push_back(std::move(*l));
-            }
-        }
-        const std::vector<int> ranks = pareto::frontRanks(losses);
-        for (std::size_t i = 0; i < reported.size(); ++i) {
-            if (ranks[i] == 0) {
-                s.paretoFront << reported[i]->id;
-            }
-        }
-    }
-    s.totalResults = resultCount_;
-    s.totalTrials = searcher_->totalTrials();
-    for (const NodeCapacity& n : nodes_) {
-        s.cpuTotal += double(n.cpuTotalMilli) / kMilliPerUnit;
-        s.cpuUsed += double(n.cpuUsedMilli) / kMilliPerUnit;
-        s.gpuTotal += double(n.gpuUsedMilli.size());
-        for (std::int64_t used : n.gpuUsedMilli) {
-            s.gpuUsed += double(used) / kMilliPerUnit;
-        }
-    }
-    return s;
+    return snapshotProgress(spec_, std::move(trials), nodes_, resultCount_,
+                            searcher_->totalTrials());
 }
 
 }  // namespace tunedeck

@@ -96,10 +96,6 @@ class ExperimentRunner : public QObject {
 
     // experiment_runner.cpp: lifecycle and scheduling
     Status recover();
-    void openNode();
-    void onNodeMessage(const QJsonObject& message);
-    void onNodeClosed(const QString& reason);
-    void onHello(const QJsonObject& hello);
     void pump();
     LiveTrial& addTrial(QJsonObject config);
     void startTrial(LiveTrial& live);
@@ -123,6 +119,12 @@ class ExperimentRunner : public QObject {
     // A result lacking a key the scheduler needs (time_attr): the experiment cannot work.
     bool checkRequiredKeys(LiveTrial& live, const QJsonObject& result);
     ProgressSnapshot snapshot() const;
+
+    // node_messages.cpp: the worker agent (its hello, what it relays, the node's loss)
+    void openNode();
+    void onNodeMessage(const QJsonObject& message);
+    void onNodeClosed(const QString& reason);
+    void onHello(const QJsonObject& hello);
     LiveTrial* findTrial(const QJsonObject& message);
 
     // trial_messages.cpp: what a trial says and how it ends

@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <QStringList>
 #include <cstdio>
+#include <cstdlib>
 
 #include "bench_spec.h"
 #include "bench_table.h"
@@ -52,6 +53,7 @@ QJsonArray ints(const std::vector<int>& values) {
 QJsonObject sizesToJson(const BenchSizes& sizes) {
     return {{QStringLiteral("quality_seeds"), sizes.qualitySeeds},
             {QStringLiteral("quality_at"), ints(sizes.qualityAt)},
+            {QStringLiteral("quality_problems"), QJsonArray::fromStringList(sizes.qualityProblems)},
             {QStringLiteral("quality_row_budget_s"), sizes.qualityRowBudgetSeconds},
             {QStringLiteral("stopping_seeds"), sizes.stoppingSeeds},
             {QStringLiteral("stopping_fifo_trials"), sizes.stoppingFifoTrials},
@@ -91,9 +93,62 @@ int main(int argc, char** argv) {
     const QCommandLineOption printSizes(
         QStringLiteral("print-sizes"),
         QStringLiteral("Print the sizes (seeds, evaluations, ...) as JSON for optuna_side.py."));
-    parser.addOptions({quick, sections, optuna, save, table, digits, printSizes});
+    const QCommandLineOption qualitySeeds(QStringLiteral("quality-seeds"),
+                                          QStringLiteral("Seeds per quality row (default 20)."),
+                                          QStringLiteral("n"));
+    const QCommandLineOption qualityAt(
+        QStringLiteral("quality-at"),
+        QStringLiteral("Evaluations after which the best is read (default 50,200)."),
+        QStringLiteral("list"));
+    const QCommandLineOption problemsOption(
+        QStringLiteral("problems"),
+        QStringLiteral("Quality problems: branin,hartmann6,digits_mlp (default all)."),
+        QStringLiteral("list"));
+    const QCommandLineOption stoppingSeeds(
+        QStringLiteral("stopping-seeds"),
+        QStringLiteral("Seeds per early-stopping row (default 5)."), QStringLiteral("n"));
+    parser.addOptions({quick, sections, optuna, save, table, digits, printSizes, qualitySeeds,
+                       qualityAt, problemsOption, stoppingSeeds});
     parser.process(app);
-    const BenchSizes sizes = parser.isSet(quick) ? BenchSizes::quick() : BenchSizes();
+    BenchSizes sizes = parser.isSet(quick) ? BenchSizes::quick() : BenchSizes();
+    const auto count = [&](const QCommandLineOption& option, int* out) {
+        bool ok = false;
+        const int n = parser.value(option).toInt(&ok);
+        if (!ok || n < 1) {
+            std::fprintf(stderr, "bench_search: --%s wants a whole number >= 1\n",
+                         qPrintable(option.names().front()));
+            std::exit(2);
+        }
+        *out = n;
+    };
+    if (parser.isSet(qualitySeeds)) {
+        count(qualitySeeds, &sizes.qualitySeeds);
+    }
+    if (parser.isSet(stoppingSeeds)) {
+        count(stoppingSeeds, &sizes.stoppingSeeds);
+    }
+    if (parser.isSet(qualityAt)) {
+        sizes.qualityAt.clear();
+        for (const QString& part : parser.value(qualityAt).split(QLatin1Char(','))) {
+            bool ok = false;
+            const int n = part.toInt(&ok);
+            if (!ok || n < 1 || (!sizes.qualityAt.empty() && n <= sizes.qualityAt.back())) {
+                std::fprintf(stderr, "bench_search: --quality-at wants increasing counts >= 1\n");
+                return 2;
+            }
+            sizes.qualityAt.push_back(n);
+        }
+    }
+    if (parser.isSet(problemsOption)) {
+        sizes.qualityProblems = parser.value(problemsOption).split(QLatin1Char(','));
+        for (const QString& name : sizes.qualityProblems) {
+            if (!findProblem(name)) {
+                std::fprintf(stderr, "bench_search: --problems: no problem '%s'\n",
+                             qPrintable(name));
+                return 2;
+            }
+        }
+    }
     if (parser.isSet(printSizes)) {
         std::puts(QJsonDocument(sizesToJson(sizes)).toJson(QJsonDocument::Compact).constData());
         return 0;

@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <vector>
 
@@ -30,6 +31,7 @@ std::vector<double> numbersOf(const QJsonValue& array);
 struct BenchSizes {
     int qualitySeeds = 20;
     std::vector<int> qualityAt{50, 200};  // evaluations after which the best value is read
+    QStringList qualityProblems;          // problem names; empty: all
     // A row (one sampler on one problem) starts no new seed past this; a sampler whose cost
     // grows fast with the history then reports fewer seeds instead of holding the run for hours.
     double qualityRowBudgetSeconds = 600;

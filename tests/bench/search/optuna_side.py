@@ -301,7 +301,8 @@ def main():
     problems = server.problems()
     out = {"optuna_version": optuna.__version__}
     if "quality" in sections:
-        out["quality"] = run_quality(server, problems, sizes)
+        wanted = sizes.get("quality_problems") or [p["name"] for p in problems]
+        out["quality"] = run_quality(server, [p for p in problems if p["name"] in wanted], sizes)
     if "stopping" in sections:
         out["early_stopping"] = run_stopping(server, problems, sizes)
     if "overhead" in sections:

@@ -82,6 +82,9 @@ QJsonObject runQuality(const BenchSizes& sizes) {
     QJsonObject evalMs;
     const int evaluations = sizes.qualityAt.back();
     for (const Problem& problem : problems()) {
+        if (!sizes.qualityProblems.isEmpty() && !sizes.qualityProblems.contains(problem.name)) {
+            continue;
+        }
         QJsonArray rows;
         double evalSeconds = 0;
         int evalCount = 0;

@@ -1,6 +1,7 @@
 #include "trial_simulation.h"
 
 #include <QJsonValue>
+#include <algorithm>
 #include <limits>
 
 #include "core/checkpoint_policy.h"
@@ -67,10 +68,11 @@ SimOutcome TrialSimulation::run(std::int64_t iterationBudget) {
 }
 
 // ExperimentRunner::pump: apply stop orders, start waiting trials the scheduler picks while a
-// slot is free, and ask the searcher for one more trial only when none is waiting (it is then
-// kept queued).
+// slot is free, and ask the searcher for one more trial only when no new one is waiting (it is
+// then kept queued); tell the scheduler when the searcher has nothing to add.
 void TrialSimulation::pump() {
     takeStopOrders();
+    bool toldIdle = false;
     for (;;) {
         std::vector<const Trial*> waiting;
         for (const auto& [id, sim] : trials_) {
@@ -92,16 +94,28 @@ void TrialSimulation::pump() {
                 continue;
             }
         }
-        if (searcherFinished_ || !waiting.empty()) {
+        // Trials the scheduler keeps PAUSED (at a HyperBand rung) do not hold new ones back.
+        const bool newOneWaiting = std::any_of(waiting.begin(), waiting.end(), [](const Trial* t) {
+            return t->status == TrialStatus::Pending;
+        });
+        if (searcherFinished_ || newOneWaiting) {
             break;
         }
         const QString id = trialIdForIndex(nextIndex_);
         Suggestion suggestion = searcher_->suggest(id);
         if (suggestion.kind == Suggestion::Kind::Finished) {
             searcherFinished_ = true;
-            break;
+            scheduler_->onSearcherIdle();
+            takeStopOrders();
+            continue;
         }
         if (suggestion.kind == Suggestion::Kind::Wait) {
+            if (runningCount() == 0 && !toldIdle) {
+                toldIdle = true;
+                scheduler_->onSearcherIdle();
+                takeStopOrders();
+                continue;
+            }
             break;
         }
         SimTrial& sim = trials_[id];

@@ -1,0 +1,23 @@
+// What the progress table and the closing summary show of a run at one moment: the best trial by
+// each trial's latest result (as `best` ranks by default, scope last), the Pareto front when there
+// are several objectives, and the CPUs and GPUs in use. A pure function; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/experiment_spec.h"
+#include "core/placement.h"
+#include "core/trial.h"
+#include "runtime/progress_reporter.h"
+
+namespace tunedeck {
+
+// `trials` in creation order (the snapshot keeps them so, and a tie for best goes to the older);
+// `totalTrials` when the searcher knows its budget.
+ProgressSnapshot snapshotProgress(const ExperimentSpec& spec, std::vector<const Trial*> trials,
+                                  const std::vector<NodeCapacity>& nodes, std::int64_t totalResults,
+                                  std::optional<std::int64_t> totalTrials);
+
+}  // namespace tunedeck
