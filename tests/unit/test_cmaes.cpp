@@ -13,6 +13,7 @@
 #include "core/searcher.h"
 #include "core/unit_cube.h"
 #include "space_builders.h"
+#include "test_objectives.h"
 
 using namespace tunedeck;
 using namespace tunedeck::testing;
@@ -101,36 +102,6 @@ double value(const QJsonObject& config, const QString& name) {
 
 SearchSpace unitSquare() {
     return space({param("x", uniform(0, 1)), param("y", uniform(0, 1))});
-}
-
-double branin(const QJsonObject& c) {
-    const double x1 = value(c, "x1");
-    const double x2 = value(c, "x2");
-    const double pi = std::numbers::pi;
-    const double t = x2 - 5.1 / (4 * pi * pi) * x1 * x1 + 5 / pi * x1 - 6;
-    return t * t + 10 * (1 - 1 / (8 * pi)) * std::cos(x1) + 10;
-}
-
-double hartmann6(const QJsonObject& c) {
-    static const double alpha[4] = {1.0, 1.2, 3.0, 3.2};
-    static const double a[4][6] = {{10, 3, 17, 3.5, 1.7, 8},
-                                   {0.05, 10, 17, 0.1, 8, 14},
-                                   {3, 3.5, 1.7, 10, 17, 8},
-                                   {17, 8, 0.05, 10, 0.1, 14}};
-    static const double p[4][6] = {{1312, 1696, 5569, 124, 8283, 5886},
-                                   {2329, 4135, 8307, 3736, 1004, 9991},
-                                   {2348, 1451, 3522, 2883, 3047, 6650},
-                                   {4047, 8828, 8732, 5743, 1091, 381}};
-    double sum = 0;
-    for (int i = 0; i < 4; ++i) {
-        double inner = 0;
-        for (int j = 0; j < 6; ++j) {
-            const double d = value(c, QStringLiteral("x%1").arg(j)) - p[i][j] * 1e-4;
-            inner += a[i][j] * d * d;
-        }
-        sum += alpha[i] * std::exp(-inner);
-    }
-    return -sum;
 }
 
 QString rejection(const ExperimentSpec& spec, QString* badKey) {

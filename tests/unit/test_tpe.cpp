@@ -15,6 +15,7 @@
 #include "core/searcher.h"
 #include "core/tpe_searcher.h"
 #include "space_builders.h"
+#include "test_objectives.h"
 
 using namespace tunedeck;
 using namespace tunedeck::testing;
@@ -103,15 +104,6 @@ double quadratic(const QJsonObject& c) {
     const double x = number(c, "x") - 0.3;
     const double y = number(c, "y") + 0.2;
     return x * x + y * y;
-}
-
-double branin(const QJsonObject& c) {
-    const double x1 = number(c, "x1");
-    const double x2 = number(c, "x2");
-    const double pi = std::numbers::pi;
-    const double b = 5.1 / (4 * pi * pi);
-    const double t = x2 - b * x1 * x1 + 5 / pi * x1 - 6;
-    return t * t + 10 * (1 - 1 / (8 * pi)) * std::cos(x1) + 10;
 }
 
 // A space with every kind of condition: `when`, a nested group, and a choice of groups whose
