@@ -151,7 +151,11 @@ QStringList ProgressReporter::renderTable(const ProgressSnapshot& snapshot, int 
         }
         row << pad(QString::number(t->iteration), 6)
             << pad(QString::number(t->timeTotalS, 'f', 1), 8) << pad(metricText(*t), 12);
-        const QString& info = t->status == TrialStatus::Error ? t->errorMessage : t->pendingReason;
+        // Why a trial waits, or why it failed; a reason it waited for once is stale later.
+        const bool waits = t->status == TrialStatus::Pending || t->status == TrialStatus::Paused;
+        const QString info = t->status == TrialStatus::Error ? t->errorMessage
+                             : waits                         ? t->pendingReason
+                                                             : QString();
         row << info.section('\n', 0, 0).left(60);
         lines << row.join(' ');
         ++shown;

@@ -85,8 +85,10 @@ void TestProgressReporter::tableShowsCountsConfigsMetricAndBest() {
     const ExperimentSpec s = spec();
     ProgressReporter reporter(s, QStringLiteral("/results/demo"), ProgressReporter::Style::Table,
                               stdout);
-    const std::vector<Trial> ts = trials(3);
+    std::vector<Trial> ts = trials(3);
+    ts[1].pendingReason = QStringLiteral("max_concurrent_trials (2) reached");  // before it ran
     const QString table = reporter.renderTable(snapshotOf(ts), 20).join('\n');
+    QVERIFY2(!table.contains("max_concurrent_trials"), qPrintable(table));  // it ended since
     QVERIFY2(table.contains("1 RUNNING | 1 PENDING | 1 TERMINATED"), qPrintable(table));
     QVERIFY2(table.contains("Best loss (min): 0.3333 in t00002"), qPrintable(table));
     QVERIFY(table.contains("lr"));
