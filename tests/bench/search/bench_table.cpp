@@ -122,6 +122,9 @@ QString qualitySection(const QJsonObject& tunedeck, const QJsonObject& optuna, N
                       "(lower is better) ==\n")
                       .arg(seeds);
     for (const Problem& problem : problems()) {
+        if (rowsOf(ours.value(problem.name), theirs.value(problem.name)).isEmpty()) {
+            continue;  // left out of this run (--problems)
+        }
         const double evalMs =
             ours.value(QStringLiteral("eval_ms")).toObject().value(problem.name).toDouble(kNaN);
         out += QStringLiteral("%1: %2 parameters%3; one evaluation %4 ms in-process\n")
