@@ -20,6 +20,7 @@ class TestSearchExamples : public QObject {
     void cmaesFindsBraninsMinimum();
     void multiObjectiveBestPrintsTheParetoFront();
     void hyperbandPausesAtRungsAndStopsTheLosers();
+    void medianStopsTrialsBelowTheMedianAfterTheGracePeriod();
     void bohbRunsInsideHyperbandBrackets();
     void pbtExploitsAreRecordedAndReplayReproducesTheWinner();
     void pb2Runs();
@@ -181,6 +182,23 @@ void TestSearchExamples::hyperbandPausesAtRungsAndStopsTheLosers() {
                                        "SELECT count(*) FROM events WHERE type = 'trial_status' "
                                        "AND payload LIKE '%\"PAUSED\"%'");
     QVERIFY2(paused.toInt() >= 2, qPrintable(paused));
+}
+
+void TestSearchExamples::medianStopsTrialsBelowTheMedianAfterTheGracePeriod() {
+    EngineHarness h;
+    const EngineResult r = runExample(h, "median/experiment.yaml");
+    QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+    const QJsonArray exported = h.exportJson(h.experimentFolder("median"));
+    QCOMPARE(exported.size(), 10);
+    int early = 0;
+    int full = 0;
+    for (const QJsonValue& t : exported) {
+        const qsizetype n = t.toObject().value("results").toArray().size();
+        QVERIFY2(n >= 3, qPrintable(QString::number(n)));  // nobody is judged in its grace period
+        early += n < 12 ? 1 : 0;
+        full += n == 12 ? 1 : 0;
+    }
+    QVERIFY2(early >= 3 && full >= 2, qPrintable(QStringLiteral("%1 %2").arg(early).arg(full)));
 }
 
 void TestSearchExamples::bohbRunsInsideHyperbandBrackets() {
