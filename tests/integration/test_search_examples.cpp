@@ -20,6 +20,7 @@ class TestSearchExamples : public QObject {
     void cmaesFindsBraninsMinimum();
     void multiObjectiveBestPrintsTheParetoFront();
     void hyperbandPausesAtRungsAndStopsTheLosers();
+    void gridRunsEveryCombinationOnce();
     void medianStopsTrialsBelowTheMedianAfterTheGracePeriod();
     void bohbRunsInsideHyperbandBrackets();
     void pbtExploitsAreRecordedAndReplayReproducesTheWinner();
@@ -182,6 +183,24 @@ void TestSearchExamples::hyperbandPausesAtRungsAndStopsTheLosers() {
                                        "SELECT count(*) FROM events WHERE type = 'trial_status' "
                                        "AND payload LIKE '%\"PAUSED\"%'");
     QVERIFY2(paused.toInt() >= 2, qPrintable(paused));
+}
+
+void TestSearchExamples::gridRunsEveryCombinationOnce() {
+    EngineHarness h;
+    const EngineResult r = runExample(h, "grid/experiment.yaml");
+    QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+    const QJsonArray exported = h.exportJson(h.experimentFolder("grid"));
+    QCOMPARE(exported.size(), 12);
+    QSet<QString> seen;
+    for (const QJsonValue& t : exported) {
+        const QJsonObject config = t.toObject().value("config").toObject();
+        seen.insert(QStringLiteral("%1/%2/%3")
+                        .arg(config.value("lr").toDouble())
+                        .arg(config.value("batch_size").toInt())
+                        .arg(config.value("momentum").toDouble()));
+        QCOMPARE(config.value("l2").toDouble(), 1e-4);
+    }
+    QCOMPARE(seen.size(), 12);
 }
 
 void TestSearchExamples::medianStopsTrialsBelowTheMedianAfterTheGracePeriod() {
