@@ -251,8 +251,7 @@ int pbtReplay(const QStringList& args) {
     }
     std::vector<RecordedExploit> exploits;
     for (const ExploitRecord& r : e.store->loadExploits()) {
-        exploits.push_back({r.id, r.trialId, r.sourceTrialId, r.iteration, r.sourceIteration,
-                            r.oldConfig, r.newConfig});
+        exploits.push_back(r);  // what the schedule needs, without the reason and time
     }
     PbtReplaySchedule schedule;
     if (Status s = computePbtReplaySchedule(trialId, lastIteration, exploits, configs, &schedule);

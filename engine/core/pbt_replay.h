@@ -36,7 +36,7 @@
 
 namespace tunedeck {
 
-// One exploit as the history recorded it (the store's ExploitRecord, without its bookkeeping):
+// One exploit as the history recorded it (the store's ExploitRecord adds why and when):
 // `trialId` at its own iteration `iteration` went on from `sourceTrialId`'s checkpoint at
 // `sourceIteration`, with `newConfig` instead of `oldConfig`. `id` orders exploits in time.
 struct RecordedExploit {

@@ -21,6 +21,7 @@
 
 #include "core/checkpoint_policy.h"
 #include "core/experiment_spec.h"
+#include "core/pbt_replay.h"
 #include "core/status.h"
 #include "core/trial.h"
 
@@ -72,18 +73,10 @@ struct EventRecord {
     QJsonObject payload;
 };
 
-// One PBT exploit: `trialId` continued from `sourceTrialId`'s checkpoint at `sourceIteration`,
-// with `newConfig` instead of `oldConfig`, when it had reached `iteration` (its own count: the
-// trial keeps its training_iteration across an exploit). A trial that only changed its config
-// (pbt-replay) has itself as the source.
-struct ExploitRecord {
-    std::int64_t id = 0;
-    QString trialId;
-    QString sourceTrialId;
-    std::int64_t iteration = 0;
-    std::int64_t sourceIteration = 0;
-    QJsonObject oldConfig;
-    QJsonObject newConfig;
+// One PBT exploit as stored (core/pbt_replay.h: who copied whom, at which iterations, old and
+// new config; `iteration` is the trial's own count, kept across an exploit; a trial that only
+// changed its config, under pbt-replay, has itself as the source), with why and when.
+struct ExploitRecord : RecordedExploit {
     QString reason;
     double timestamp = 0;
 };
