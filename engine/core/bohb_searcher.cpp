@@ -145,30 +145,30 @@ Status validateBohbOptions(const ExperimentSpec& spec, QString* badKey) {
     if (isSet(options, kMinPointsInModel) &&
         !isWholeNumber(options.value(kMinPointsInModel), 1, kMostSamples)) {
         return optionError(badKey, kMinPointsInModel, QStringLiteral("must be a whole number >= 1"),
-                           options.value(kMinPointsInModel), kShortDigits);
+                           options.value(kMinPointsInModel));
     }
     if (options.contains(kTopNPercent) &&
         !isNumberIn(options.value(kTopNPercent), 0, 100, true, true)) {
         return optionError(badKey, kTopNPercent,
                            QStringLiteral("must be a number between 0 and 100, the per cent of "
                                           "observations modelled as good"),
-                           options.value(kTopNPercent), kShortDigits);
+                           options.value(kTopNPercent));
     }
     if (options.contains(kNumSamples) &&
         !isWholeNumber(options.value(kNumSamples), 1, kMostSamples)) {
         return optionError(badKey, kNumSamples,
                            QStringLiteral("must be a whole number >= 1, the candidates drawn "
                                           "per proposal"),
-                           options.value(kNumSamples), kShortDigits);
+                           options.value(kNumSamples));
     }
     if (options.contains(kRandomFraction) && !isNumberIn(options.value(kRandomFraction), 0, 1)) {
         return optionError(badKey, kRandomFraction, QStringLiteral("must be a number in [0, 1]"),
-                           options.value(kRandomFraction), kShortDigits);
+                           options.value(kRandomFraction));
     }
     for (const QString& key : {kBandwidthFactor, kMinBandwidth}) {
         if (options.contains(key) && !isNumberIn(options.value(key), 0, kMostSamples, true)) {
             return optionError(badKey, key, QStringLiteral("must be a number > 0"),
-                               options.value(key), kShortDigits);
+                               options.value(key));
         }
     }
     if (spec.isMultiObjective()) {

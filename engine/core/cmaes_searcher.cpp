@@ -51,7 +51,7 @@ Status checkX0(const ExperimentSpec& spec, const UnitCube& cube, QString* badKey
     if (!x0.isObject()) {
         return optionError(
             badKey, kX0, QStringLiteral("must be a mapping of parameter names to starting values"),
-            x0, kShortDigits);
+            x0);
     }
     std::vector<std::pair<QString, QJsonValue>> entries;
     flatten(x0.toObject(), QString(), entries);
@@ -66,9 +66,9 @@ Status checkX0(const ExperimentSpec& spec, const UnitCube& cube, QString* badKey
                                 .arg(path, coordinates.join(QStringLiteral(", "))));
         }
         if (!value.isDouble() || !std::isfinite(value.toDouble())) {
-            return keyError(badKey, entryKey,
-                            QStringLiteral("x0: '%1' must be a number (got %2)")
-                                .arg(path, shown(value, kShortDigits)));
+            return keyError(
+                badKey, entryKey,
+                QStringLiteral("x0: '%1' must be a number (got %2)").arg(path, shown(value)));
         }
         for (const auto& [domainPath, domain] : domains) {
             if (domainPath != path) {
@@ -139,7 +139,7 @@ Status validateCmaesOptions(const ExperimentSpec& spec, QString* badKey) {
         return optionError(
             badKey, kSigma0,
             QStringLiteral("must be a number > 0, a fraction of each parameter's range"),
-            options.value(kSigma0), kShortDigits);
+            options.value(kSigma0));
     }
     const struct {
         const QString& option;
@@ -152,19 +152,17 @@ Status validateCmaesOptions(const ExperimentSpec& spec, QString* badKey) {
         const QJsonValue v = options.value(option);
         if (isSet(options, option) && !isWholeNumber(v, minimum)) {
             return optionError(badKey, option,
-                               QStringLiteral("must be a whole number >= %1").arg(minimum), v,
-                               kShortDigits);
+                               QStringLiteral("must be a whole number >= %1").arg(minimum), v);
         }
         if (v.toDouble() > maximum) {
-            return optionError(badKey, option, QStringLiteral("must be at most %1").arg(maximum), v,
-                               kShortDigits);
+            return optionError(badKey, option, QStringLiteral("must be at most %1").arg(maximum),
+                               v);
         }
     }
     if (isSet(options, kRestartStrategy)) {
         const QJsonValue v = options.value(kRestartStrategy);
         if (v.toString() != QLatin1String("none") && v.toString() != QLatin1String("ipop")) {
-            return optionError(badKey, kRestartStrategy, QStringLiteral("must be none or ipop"), v,
-                               kShortDigits);
+            return optionError(badKey, kRestartStrategy, QStringLiteral("must be none or ipop"), v);
         }
     }
     if (isSet(options, kX0)) {

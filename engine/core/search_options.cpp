@@ -4,12 +4,12 @@
 
 namespace tunedeck::search_options {
 
-QString shown(const QJsonValue& value, int digits) {
+QString shown(const QJsonValue& value) {
     switch (value.type()) {
         case QJsonValue::Bool:
             return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
         case QJsonValue::Double:
-            return QString::number(value.toDouble(), 'g', digits);
+            return QString::number(value.toDouble(), 'g', 12);
         case QJsonValue::String:
             return QLatin1Char('\'') + value.toString() + QLatin1Char('\'');
         case QJsonValue::Array:
@@ -29,9 +29,9 @@ Status keyError(QString* badKey, const QString& key, const QString& message) {
 }
 
 Status optionError(QString* badKey, const QString& option, const QString& problem,
-                   const QJsonValue& value, int digits) {
+                   const QJsonValue& value) {
     return keyError(badKey, QStringLiteral("search.") + option,
-                    QStringLiteral("%1 %2 (got %3)").arg(option, problem, shown(value, digits)));
+                    QStringLiteral("%1 %2 (got %3)").arg(option, problem, shown(value)));
 }
 
 bool isSet(const QJsonObject& options, const QString& key) {

@@ -17,21 +17,17 @@ namespace tunedeck::search_options {
 inline constexpr double kLargestCount = 1e9;
 inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
-// Significant digits of a number in "(got ...)": tpe and bayesopt have always shown 12, bohb
-// and cmaes 6 (as scheduler messages do); each keeps its own so no message changes.
-inline constexpr int kPreciseDigits = 12;
-inline constexpr int kShortDigits = 6;
-
-// A value as the user wrote it, for "(got ...)": a number with `digits` significant digits, a
-// string quoted, anything else named ("a list", "a mapping", "nothing").
-QString shown(const QJsonValue& value, int digits = kPreciseDigits);
+// A value as the user wrote it, for "(got ...)": a number with up to 12 significant digits (so
+// 0.1234567891 reads back as written), a string quoted, anything else named ("a list", "a
+// mapping", "nothing").
+QString shown(const QJsonValue& value);
 
 // An invalid status with `message`; *badKey (when given) is set to `key`, a full key such as
 // "metric" or "search.x0.lr".
 Status keyError(QString* badKey, const QString& key, const QString& message);
 // "<option> <problem> (got <value>)", at "search.<option>".
 Status optionError(QString* badKey, const QString& option, const QString& problem,
-                   const QJsonValue& value, int digits = kPreciseDigits);
+                   const QJsonValue& value);
 
 // The option is there and not null (a null asks for the default).
 bool isSet(const QJsonObject& options, const QString& key);

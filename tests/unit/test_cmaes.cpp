@@ -527,6 +527,10 @@ class TestCmaes : public QObject {
         QTest::newRow("sigma0") << QJsonObject{{"sigma0", 0}} << "search.sigma0"
                                 << "sigma0 must be a number > 0, a fraction of each parameter's "
                                    "range (got 0)";
+        // The value reads back as the user wrote it, as in every searcher's messages.
+        QTest::newRow("sigma0 long") << QJsonObject{{"sigma0", -0.1234567891}} << "search.sigma0"
+                                     << "sigma0 must be a number > 0, a fraction of each "
+                                        "parameter's range (got -0.1234567891)";
         QTest::newRow("restart") << QJsonObject{{"restart_strategy", "bipop"}}
                                  << "search.restart_strategy"
                                  << "restart_strategy must be none or ipop (got 'bipop')";
