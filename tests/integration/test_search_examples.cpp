@@ -26,6 +26,7 @@ class TestSearchExamples : public QObject {
     void pbtExploitsAreRecordedAndReplayReproducesTheWinner();
     void pb2Runs();
     void repeatRunsEachConfigSeveralTimes();
+    void hyperbandDoesNotWaitForTrialsTheSearcherHoldsBack();
     void aTimeAttrNoTrialReportsEndsTheRunWithExit2();
 };
 
@@ -295,6 +296,27 @@ seed: 4
             QCOMPARE(config.value("x").toDouble(), first.value("x").toDouble());
         }
     }
+}
+
+void TestSearchExamples::hyperbandDoesNotWaitForTrialsTheSearcherHoldsBack() {
+    // max_concurrent 2: the two trials paused at bracket 1's first rung are all the searcher
+    // lets run, so the bracket (room for 5) is judged with them instead of waiting for ever.
+    EngineHarness h;
+    const QString file = h.writeFile("limited.yaml", R"(name: limited
+trainable:
+  command: python3 @TRIAL@
+search_space:
+  x: {uniform: [0, 1]}
+  iterations: 9
+num_samples: 6
+metric: score
+mode: max
+search: {algorithm: random, max_concurrent: 2}
+scheduler: {type: hyperband, max_t: 9, reduction_factor: 3}
+)");
+    const EngineResult r = h.run({"run", file, "--quiet"}, 120000);
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.all()));
+    QCOMPARE(h.exportJson(h.experimentFolder("limited")).size(), 6);
 }
 
 void TestSearchExamples::aTimeAttrNoTrialReportsEndsTheRunWithExit2() {
