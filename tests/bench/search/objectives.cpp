@@ -6,6 +6,8 @@
 #include <memory>
 #include <numbers>
 
+#include "classic_functions.h"
+
 namespace tunedeck::bench {
 
 namespace {
@@ -107,33 +109,11 @@ QJsonObject describeProblem(const Problem& problem) {
 }
 
 double branin(double x1, double x2) {
-    constexpr double pi = std::numbers::pi;
-    const double b = 5.1 / (4 * pi * pi);
-    const double c = 5 / pi;
-    const double t = 1 / (8 * pi);
-    const double a = x2 - b * x1 * x1 + c * x1 - 6;
-    return a * a + 10 * (1 - t) * std::cos(x1) + 10;
+    return testing::classic::branin(x1, x2);
 }
 
 double hartmann6(const double x[6]) {
-    static constexpr double alpha[4] = {1.0, 1.2, 3.0, 3.2};
-    static constexpr double A[4][6] = {{10, 3, 17, 3.5, 1.7, 8},
-                                       {0.05, 10, 17, 0.1, 8, 14},
-                                       {3, 3.5, 1.7, 10, 17, 8},
-                                       {17, 8, 0.05, 10, 0.1, 14}};
-    static constexpr double P[4][6] = {{0.1312, 0.1696, 0.5569, 0.0124, 0.8283, 0.5886},
-                                       {0.2329, 0.4135, 0.8307, 0.3736, 0.1004, 0.9991},
-                                       {0.2348, 0.1451, 0.3522, 0.2883, 0.3047, 0.6650},
-                                       {0.4047, 0.8828, 0.8732, 0.5743, 0.1091, 0.0381}};
-    double sum = 0;
-    for (int i = 0; i < 4; ++i) {
-        double inner = 0;
-        for (int j = 0; j < 6; ++j) {
-            inner += A[i][j] * (x[j] - P[i][j]) * (x[j] - P[i][j]);
-        }
-        sum += alpha[i] * std::exp(-inner);
-    }
-    return -sum;
+    return testing::classic::hartmann6(x);
 }
 
 MlpConfig mlpConfigFrom(const QJsonObject& params) {
