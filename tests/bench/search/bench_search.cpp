@@ -15,7 +15,6 @@
 #include <QJsonObject>
 #include <QStringList>
 #include <cstdio>
-#include <cstdlib>
 
 #include "bench_spec.h"
 #include "bench_table.h"
@@ -111,21 +110,24 @@ int main(int argc, char** argv) {
                        qualityAt, problemsOption, stoppingSeeds});
     parser.process(app);
     BenchSizes sizes = parser.isSet(quick) ? BenchSizes::quick() : BenchSizes();
-    const auto count = [&](const QCommandLineOption& option, int* out) {
+    // A count option into *out when given; false (after saying why) when it is not a count.
+    const auto readCount = [&](const QCommandLineOption& option, int* out) {
+        if (!parser.isSet(option)) {
+            return true;
+        }
         bool ok = false;
         const int n = parser.value(option).toInt(&ok);
         if (!ok || n < 1) {
             std::fprintf(stderr, "bench_search: --%s wants a whole number >= 1\n",
                          qPrintable(option.names().front()));
-            std::exit(2);
+            return false;
         }
         *out = n;
+        return true;
     };
-    if (parser.isSet(qualitySeeds)) {
-        count(qualitySeeds, &sizes.qualitySeeds);
-    }
-    if (parser.isSet(stoppingSeeds)) {
-        count(stoppingSeeds, &sizes.stoppingSeeds);
+    if (!readCount(qualitySeeds, &sizes.qualitySeeds) ||
+        !readCount(stoppingSeeds, &sizes.stoppingSeeds)) {
+        return 2;
     }
     if (parser.isSet(qualityAt)) {
         sizes.qualityAt.clear();
