@@ -14,6 +14,7 @@ int show(const QStringList& args);
 int best(const QStringList& args);
 int exportResults(const QStringList& args);
 int pbtReplay(const QStringList& args);
+int cluster(const QStringList& args);
 
 // Writes `text` to `path`, or to stdout when `path` is empty; false (with a message on stderr)
 // when the file cannot be written.

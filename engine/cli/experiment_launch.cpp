@@ -64,6 +64,7 @@ RunnerOptions runnerOptions(const QCommandLineParser& parser, const QString& fol
     options.eventsFile = parser.value(QStringLiteral("events"));
     options.workerPath = workerBinaryPath();
     options.pythonSdkDir = pythonSdkDir();
+    options.acceptNewHostKeys = parser.isSet(QStringLiteral("accept-new-host-keys"));
     return options;
 }
 
@@ -74,8 +75,17 @@ int fail(const QString& message, int code) {
     return code;
 }
 
+void printWarnings(const QStringList& warnings) {
+    for (const QString& warning : warnings) {
+        std::fprintf(stderr, "warning: %s\n", qPrintable(warning));
+    }
+}
+
 void addRunOptions(QCommandLineParser& parser) {
     parser.addOption({QStringLiteral("quiet"), QStringLiteral("Print only the final summary.")});
+    parser.addOption({QStringLiteral("accept-new-host-keys"),
+                      QStringLiteral("Trust cluster nodes whose host key is not in known_hosts "
+                                     "yet, and add it there (a changed key is always refused).")});
     parser.addOption({QStringLiteral("events"),
                       QStringLiteral("Also write every event as a JSON line to FILE."),
                       QStringLiteral("FILE")});

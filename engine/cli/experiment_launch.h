@@ -16,6 +16,9 @@ namespace tunedeck::cli {
 // Prints `message` on stderr and returns `code`.
 int fail(const QString& message, int code = kExitBadInput);
 
+// Each on stderr as "warning: ..." (keys of a Ray cluster file that Tunedeck ignores, ...).
+void printWarnings(const QStringList& warnings);
+
 // --quiet and --events FILE, read by runExperiment.
 void addRunOptions(QCommandLineParser& parser);
 

@@ -1,5 +1,5 @@
 // tunedeck-engine: run, resume and inspect hyperparameter-tuning experiments from the command
-// line (headless), on this machine.
+// line (headless), on this machine or on the nodes of a cluster reached over SSH.
 #include <QCoreApplication>
 #include <csignal>
 #include <cstdio>
@@ -32,6 +32,18 @@ Commands:
   pbt-replay EXPERIMENT_DIR TRIAL_ID
                                  re-run the config schedule of a PBT trial's lineage
       [--results DIR] [--quiet] [--events FILE.jsonl] [--dry-run]
+  cluster up|down|status CLUSTER.yaml
+                                 set up the nodes of a cluster file (copy the agent
+                                 and file mounts, run setup), stop their agents and
+                                 trials, or show their health and what runs there
+  cluster exec CLUSTER.yaml COMMAND
+                                 run a shell command on every node
+  cluster rsync-up|rsync-down CLUSTER.yaml SOURCE TARGET
+                                 copy files to every node, or from the head node,
+                                 only what changed
+      [--node NAME]...           only these nodes
+      [--accept-new-host-keys]   trust nodes not yet in known_hosts (also for run
+                                 and resume); a changed host key is always refused
 
 Options:
   -h, --help                     this text
@@ -70,6 +82,7 @@ int main(int argc, char** argv) {
         {"best", tunedeck::cli::best},
         {"export", tunedeck::cli::exportResults},
         {"pbt-replay", tunedeck::cli::pbtReplay},
+        {"cluster", tunedeck::cli::cluster},
     };
     for (const auto& [name, function] : commands) {
         if (command == QLatin1String(name)) {

@@ -282,7 +282,10 @@ int pbtReplay(const QStringList& args) {
             .arg(original.completeBaseName(), trialId,
                  original.suffix().isEmpty() ? QStringLiteral("yaml") : original.suffix()));
     ExperimentSpec spec;
-    if (Status s = loadExperimentText(replayText, replayFile, &spec); !s) {
+    QStringList warnings;
+    const Status loaded = loadExperimentText(replayText, replayFile, &spec, &warnings);
+    printWarnings(warnings);
+    if (Status s = loaded; !s) {
         return fail(QStringLiteral("pbt-replay: the replay experiment is not valid (--dry-run "
                                    "prints it):\n%1")
                         .arg(s.message()));

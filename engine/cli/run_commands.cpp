@@ -23,7 +23,11 @@ int validate(const QStringList& args) {
         return kExitBadInput;
     }
     ExperimentSpec spec;
-    if (Status s = loadExperimentFile(parser.positionalArguments().first(), &spec); !s) {
+    QStringList warnings;
+    const Status loaded =
+        loadExperimentFile(parser.positionalArguments().first(), &spec, &warnings);
+    printWarnings(warnings);
+    if (Status s = loaded; !s) {
         return fail(s.message());
     }
     const std::unique_ptr<Searcher> searcher = makeSearcher(spec);
@@ -47,7 +51,11 @@ int run(const QStringList& args) {
         return kExitBadInput;
     }
     ExperimentSpec spec;
-    if (Status s = loadExperimentFile(parser.positionalArguments().first(), &spec); !s) {
+    QStringList warnings;
+    const Status loaded =
+        loadExperimentFile(parser.positionalArguments().first(), &spec, &warnings);
+    printWarnings(warnings);
+    if (Status s = loaded; !s) {
         return fail(s.message());
     }
     return startExperiment(std::move(spec),
@@ -86,7 +94,10 @@ int resume(const QStringList& args) {
         return fail(QStringLiteral("cannot read the history: %1").arg(s.message()));
     }
     ExperimentSpec spec;
-    if (Status s = loadExperimentText(record.specText, record.specFile, &spec); !s) {
+    QStringList warnings;
+    const Status loaded = loadExperimentText(record.specText, record.specFile, &spec, &warnings);
+    printWarnings(warnings);
+    if (Status s = loaded; !s) {
         return fail(s.message());
     }
     spec.seed = record.seed;

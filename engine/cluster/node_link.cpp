@@ -5,6 +5,60 @@
 
 namespace tunedeck {
 
+namespace {
+
+bool holds(const QString& dir, const QString& path) {
+    return path == dir || (path.startsWith(dir) && path.at(dir.size()) == QLatin1Char('/'));
+}
+
+QString remap(const QString& path, const std::vector<std::pair<QString, QString>>& dirs,
+              bool toNode) {
+    const std::pair<QString, QString>* best = nullptr;
+    for (const auto& entry : dirs) {
+        const QString& from = toNode ? entry.first : entry.second;
+        if (holds(from, path) &&
+            (!best || from.size() > (toNode ? best->first : best->second).size())) {
+            best = &entry;
+        }
+    }
+    if (!best) {
+        return path;
+    }
+    const QString& from = toNode ? best->first : best->second;
+    const QString& to = toNode ? best->second : best->first;
+    return to + path.mid(from.size());
+}
+
+}  // namespace
+
+void PathMap::add(const QString& headDir, const QString& nodeDir) {
+    dirs_.emplace_back(headDir, nodeDir);
+}
+
+QString PathMap::toNode(const QString& path) const {
+    return remap(path, dirs_, true);
+}
+
+QString PathMap::toHead(const QString& path) const {
+    return remap(path, dirs_, false);
+}
+
+bool NodeLink::receive(const QByteArray& data) {
+    return framer_.feed(data, [this](QByteArrayView line) {
+        if (line.isEmpty()) {
+            return;
+        }
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(line.toByteArray(), &error);
+        if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+            qWarning("worker agent of %s sent a malformed line: %s", qPrintable(nodeId()),
+                     line.toByteArray().left(200).constData());
+            return;
+        }
+        emit messageReceived(doc.object());
+    });
+}
+
 LocalNodeLink::LocalNodeLink(QString workerPath, QObject* parent)
     : NodeLink(parent), workerPath_(std::move(workerPath)) {
     process_.setProgram(workerPath_);
@@ -90,20 +144,7 @@ void LocalNodeLink::abort() {
 }
 
 void LocalNodeLink::readAvailable() {
-    const bool ok = framer_.feed(process_.readAllStandardOutput(), [this](QByteArrayView line) {
-        if (line.isEmpty()) {
-            return;
-        }
-        QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(line.toByteArray(), &error);
-        if (error.error != QJsonParseError::NoError || !doc.isObject()) {
-            qWarning("worker agent sent a malformed line: %s",
-                     line.toByteArray().left(200).constData());
-            return;
-        }
-        emit messageReceived(doc.object());
-    });
-    if (!ok && !closedSignalled_) {
+    if (!receive(process_.readAllStandardOutput()) && !closedSignalled_) {
         closedSignalled_ = true;
         process_.kill();
         emit closed(tr("the worker agent sent a line longer than %1 bytes").arg(kMaxNodeLinkLine));

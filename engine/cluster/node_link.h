@@ -1,6 +1,6 @@
 // A node is "a worker agent at the other end of a byte stream" (DESIGN.md). NodeLink frames that
-// stream into JSON objects both ways; LocalNodeLink runs the agent on this machine over a pipe.
-// The SSH link of the cluster issue implements the same interface.
+// stream into JSON objects both ways; LocalNodeLink runs the agent on this machine over a pipe,
+// SshNodeLink (cluster/ssh_node_link.h) on another machine over one SSH session.
 // Thread-safety: a link lives on the thread of the event loop that created it.
 #pragma once
 
@@ -10,33 +10,11 @@
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include <functional>
+#include <utility>
+#include <vector>
 
 namespace tunedeck {
-
-class NodeLink : public QObject {
-    Q_OBJECT
-  public:
-    using QObject::QObject;
-    ~NodeLink() override = default;
-
-    virtual QString nodeId() const = 0;
-    virtual void open() = 0;
-    // Queues one message for the agent; messages arrive in order.
-    virtual void send(const QJsonObject& message) = 0;
-    // The same for a message already serialised as one JSON line (with its newline): the answer
-    // to every report goes this way, without building a document for it.
-    virtual void sendLine(const QByteArray& line) = 0;
-    // Asks the agent to stop its trials and exit; `closed` follows.
-    virtual void shutdown() = 0;
-    // Ends the link now, without waiting for trials (a second Ctrl-C); they die with the agent.
-    virtual void abort() = 0;
-    virtual bool isOpen() const = 0;
-
-  signals:
-    void messageReceived(const QJsonObject& message);
-    // The stream ended or broke; `reason` says why in the user's words.
-    void closed(const QString& reason);
-};
 
 // Longest line accepted from an agent; longer ones mean a broken agent or stream.
 inline constexpr qsizetype kMaxNodeLinkLine = 4 * 1024 * 1024;
@@ -66,6 +44,68 @@ class LineFramer {
     QByteArray buffer_;
 };
 
+// Where a node keeps what the engine keeps in a folder of this machine. Empty for nodes that see
+// this machine's files (the local agent, shared storage): every path is then the same there.
+class PathMap {
+  public:
+    void add(const QString& headDir, const QString& nodeDir);
+    // The longest mapped folder that holds `path` decides; other paths are returned unchanged.
+    QString toNode(const QString& path) const;
+    QString toHead(const QString& path) const;
+    bool isEmpty() const { return dirs_.empty(); }
+
+  private:
+    std::vector<std::pair<QString, QString>> dirs_;  // head folder, node folder
+};
+
+// Copies folders between this machine and a node that does not share its files. Requests run in
+// the background; `done` is called once, on the link's thread.
+class NodeFiles {
+  public:
+    using Done = std::function<void(bool ok, const QString& error)>;
+    virtual ~NodeFiles() = default;
+    virtual void fetchFolder(const QString& nodeDir, const QString& headDir, Done done) = 0;
+    virtual void pushFolder(const QString& headDir, const QString& nodeDir, Done done) = 0;
+};
+
+class NodeLink : public QObject {
+    Q_OBJECT
+  public:
+    using QObject::QObject;
+    ~NodeLink() override = default;
+
+    virtual QString nodeId() const = 0;
+    virtual void open() = 0;
+    // Queues one message for the agent; messages arrive in order.
+    virtual void send(const QJsonObject& message) = 0;
+    // The same for a message already serialised as one JSON line (with its newline): the answer
+    // to every report goes this way, without building a document for it.
+    virtual void sendLine(const QByteArray& line) = 0;
+    // Asks the agent to stop its trials and exit; `closed` follows.
+    virtual void shutdown() = 0;
+    // Ends the link now, without waiting for trials (a second Ctrl-C); they die with the agent.
+    virtual void abort() = 0;
+    virtual bool isOpen() const = 0;
+    // Valid once the agent has said hello.
+    virtual const PathMap& paths() const { return noPaths_; }
+    // Null when the node sees this machine's files.
+    virtual NodeFiles* files() { return nullptr; }
+
+  signals:
+    void messageReceived(const QJsonObject& message);
+    // The stream ended or broke; `reason` says why in the user's words.
+    void closed(const QString& reason);
+
+  protected:
+    // Frames `data` from the agent into messages (`messageReceived`); false when a line was
+    // longer than kMaxNodeLinkLine, after which the stream cannot be trusted.
+    bool receive(const QByteArray& data);
+
+  private:
+    PathMap noPaths_;
+    LineFramer framer_;
+};
+
 class LocalNodeLink : public NodeLink {
     Q_OBJECT
   public:
@@ -89,7 +129,6 @@ class LocalNodeLink : public NodeLink {
 
     QString workerPath_;
     QProcess process_;
-    LineFramer framer_;
     QByteArray outbox_;
     bool flushQueued_ = false;
     bool closedSignalled_ = false;

@@ -5,8 +5,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <exception>
 
+#include "config/cluster_loader.h"
 #include "config/command_line.h"
 #include "config/experiment_sections.h"
 #include "config/nni_search_space.h"
@@ -37,25 +37,20 @@ const QStringList& topLevelKeys() {
         "max_concurrent_trials",
         "seed",
         "cluster",
+        "placement",
     };
     return keys;
-}
-
-// A {placeholder} inside YAML's inline {...} or [...] syntax ends it early, and yaml-cpp's words
-// for that ("end of map flow not found") do not say what to do.
-QString flowHint(const std::string& message) {
-    return QString::fromStdString(message).contains(QLatin1String("flow"))
-               ? QStringLiteral(
-                     " (inside {...} or [...], quote values that contain '{', '}', "
-                     "'[', ']' or ',')")
-               : QString();
 }
 
 class ExperimentReader {
   public:
     ExperimentReader(YamlReader& reader, FilePlace place, ProblemList* problems,
-                     ExperimentSpec* spec)
-        : reader_(reader), place_(std::move(place)), problems_(problems), spec_(spec) {}
+                     ProblemList* warnings, ExperimentSpec* spec)
+        : reader_(reader),
+          place_(std::move(place)),
+          problems_(problems),
+          warnings_(warnings),
+          spec_(spec) {}
 
     void read(const YAML::Node& root) {
         const SourceLocation rootLocation = reader_.locationOf(root);
@@ -124,6 +119,9 @@ class ExperimentReader {
         }
         if (const YamlEntry* cluster = entry("cluster")) {
             readCluster(*cluster);
+        }
+        if (const YamlEntry* placement = entry("placement")) {
+            readPlacement(*placement);
         }
 
         // Checks that need several sections at once.
@@ -321,6 +319,9 @@ class ExperimentReader {
                             .arg(describeYaml(entry.value)));
     }
 
+    // The cluster file is validated here too, so `validate` finds its mistakes before `run`
+    // reaches for the nodes; its problems carry its own file:line:column and are listed where
+    // `cluster` is written.
     void readCluster(const YamlEntry& entry) {
         const auto path = reader_.string(entry);
         if (!path) {
@@ -336,6 +337,31 @@ class ExperimentReader {
             return;
         }
         spec_->cluster = file.absoluteFilePath();
+        ClusterLoadResult cluster = loadClusterFile(place_.display(*path));
+        for (const QString& line : cluster.errors) {
+            problems_->addLine(entry.valueLocation, line);
+        }
+        for (const QString& line : cluster.warnings) {
+            warnings_->addLine(entry.valueLocation, line);
+        }
+        spec_->clusterSpec = std::move(cluster.spec);
+    }
+
+    void readPlacement(const YamlEntry& entry) {
+        if (entry.value.IsScalar()) {
+            const QString text = yamlText(entry.value);
+            if (text == QLatin1String("pack")) {
+                spec_->placement = PlacementStrategy::Pack;
+                return;
+            }
+            if (text == QLatin1String("spread")) {
+                spec_->placement = PlacementStrategy::Spread;
+                return;
+            }
+        }
+        reader_.problem(
+            entry.valueLocation, entry.path,
+            QStringLiteral("expected 'pack' or 'spread', got %1").arg(describeYaml(entry.value)));
     }
 
     void checkPlaceholders(const SourceLocation& commandValue) {
@@ -388,53 +414,35 @@ class ExperimentReader {
     YamlReader& reader_;
     FilePlace place_;
     ProblemList* problems_;
+    ProblemList* warnings_;
     ExperimentSpec* spec_;
     bool mutationsValid_ = true;
 };
 
 }  // namespace
 
-Status loadExperimentText(const QString& text, const QString& fileName, ExperimentSpec* out) {
+Status loadExperimentText(const QString& text, const QString& fileName, ExperimentSpec* out,
+                          QStringList* warnings) {
     const QByteArray utf8 = text.toUtf8();
     const TextPositions positions(fileName, utf8);
     ProblemList problems;
+    ProblemList cautions;
     ExperimentSpec spec;
     spec.sourceFile = QFileInfo(fileName).absoluteFilePath();
     spec.sourceText = text;
-    try {
-        const std::vector<YAML::Node> documents = YAML::LoadAll(utf8.toStdString());
-        if (documents.empty() || documents.front().IsNull()) {
-            problems.add({fileName}, QString(),
-                         QStringLiteral("the file is empty; an experiment needs at least name "
-                                        "and trainable.command"));
-            return Status::invalid(problems.text());
-        }
-        const YAML::Node& root = documents.front();
-        if (documents.size() > 1) {
-            const YAML::Mark mark = documents[1].Mark();
-            problems.add(positions.at(mark.line, mark.column), QString(),
-                         QStringLiteral("an experiment file holds one YAML document; this is "
-                                        "a second one"));
-        }
-        if (!root.IsMap()) {
-            const YAML::Mark mark = root.Mark();
-            problems.add(positions.at(mark.line, mark.column), QString(),
-                         QStringLiteral("expected a mapping of keys (name, trainable, "
-                                        "search_space, ...), got %1")
-                             .arg(describeYaml(root)));
-            return Status::invalid(problems.text());
-        }
+    const YamlFileKind kind{
+        QStringLiteral("an experiment file"),
+        QStringLiteral("an experiment needs at least name and trainable.command"),
+        QStringLiteral("name, trainable, search_space, ..."),
+    };
+    readYamlFile(positions, utf8, kind, &problems, [&](const YAML::Node& root) {
         YamlReader reader(positions, &problems, &spec.locations);
         ExperimentReader experiment(reader, FilePlace{fileName, QFileInfo(fileName).absolutePath()},
-                                    &problems, &spec);
+                                    &problems, &cautions, &spec);
         experiment.read(root);
-    } catch (const YAML::Exception& error) {
-        problems.add(positions.at(error.mark.line, error.mark.column), QString(),
-                     QStringLiteral("invalid YAML: %1%2")
-                         .arg(QString::fromStdString(error.msg), flowHint(error.msg)));
-    } catch (const std::exception& error) {
-        problems.add({fileName}, QString(),
-                     QStringLiteral("cannot read: %1").arg(QString::fromUtf8(error.what())));
+    });
+    if (warnings) {
+        *warnings = cautions.lines();
     }
     if (!problems.isEmpty()) {
         return Status::invalid(problems.text());
@@ -443,7 +451,10 @@ Status loadExperimentText(const QString& text, const QString& fileName, Experime
     return Status::ok();
 }
 
-Status loadExperimentFile(const QString& path, ExperimentSpec* out) {
+Status loadExperimentFile(const QString& path, ExperimentSpec* out, QStringList* warnings) {
+    if (warnings) {
+        warnings->clear();
+    }
     QFile file(path);
     if (!file.exists()) {
         return Status::notFound(QStringLiteral("%1: no such file").arg(path));
@@ -451,7 +462,7 @@ Status loadExperimentFile(const QString& path, ExperimentSpec* out) {
     if (!file.open(QIODevice::ReadOnly)) {
         return Status::ioError(QStringLiteral("%1: cannot read: %2").arg(path, file.errorString()));
     }
-    return loadExperimentText(QString::fromUtf8(file.readAll()), path, out);
+    return loadExperimentText(QString::fromUtf8(file.readAll()), path, out, warnings);
 }
 
 }  // namespace tunedeck

@@ -11,30 +11,6 @@
 
 namespace tunedeck {
 
-const YamlEntry* findEntry(const std::vector<YamlEntry>& entries, const QString& key) {
-    for (const YamlEntry& entry : entries) {
-        if (entry.key == key) {
-            return &entry;
-        }
-    }
-    return nullptr;
-}
-
-std::optional<int> readInt(YamlReader& reader, const YamlEntry& entry, int min) {
-    const auto value = reader.integerAtLeast(entry, min);
-    if (!value) {
-        return std::nullopt;
-    }
-    if (*value > std::numeric_limits<int>::max()) {
-        reader.problem(entry.valueLocation, entry.path,
-                       QStringLiteral("must be <= %1, got %2")
-                           .arg(std::numeric_limits<int>::max())
-                           .arg(*value));
-        return std::nullopt;
-    }
-    return int(*value);
-}
-
 std::optional<MetricMode> readMode(YamlReader& reader, const YamlEntry& entry) {
     if (entry.value.IsScalar()) {
         const QString text = yamlText(entry.value);
@@ -49,18 +25,6 @@ std::optional<MetricMode> readMode(YamlReader& reader, const YamlEntry& entry) {
         entry.valueLocation, entry.path,
         QStringLiteral("expected 'min' or 'max', got %1").arg(describeYaml(entry.value)));
     return std::nullopt;
-}
-
-QString FilePlace::resolve(const QString& path) const {
-    return QDir::cleanPath(QDir(folder).absoluteFilePath(path));
-}
-
-QString FilePlace::display(const QString& path) const {
-    const QString dir = QFileInfo(displayFile).path();
-    if (QDir::isAbsolutePath(path) || dir == QLatin1String(".")) {
-        return QDir::cleanPath(path);
-    }
-    return QDir::cleanPath(dir + QLatin1Char('/') + path);
 }
 
 namespace {

@@ -8,25 +8,13 @@
 #include <optional>
 #include <vector>
 
+#include "config/file_place.h"
 #include "config/yaml_reader.h"
 #include "core/experiment_spec.h"
 
 namespace tunedeck {
 
-// The entry named `key`, or null.
-const YamlEntry* findEntry(const std::vector<YamlEntry>& entries, const QString& key);
-// An `int` field: an integer >= min that fits in an int.
-std::optional<int> readInt(YamlReader& reader, const YamlEntry& entry, int min);
 std::optional<MetricMode> readMode(YamlReader& reader, const YamlEntry& entry);
-
-// Where relative paths of an experiment file start, and how to show them in messages.
-struct FilePlace {
-    QString displayFile;  // the experiment file as the user named it
-    QString folder;       // its folder, absolute
-
-    QString resolve(const QString& path) const;  // absolute, cleaned
-    QString display(const QString& path) const;  // as a path beside displayFile
-};
 
 // trainable: command, working_dir, env. `commandValue` receives where the command was written.
 void readTrainable(YamlReader& reader, const YamlEntry& entry, const FilePlace& place,

@@ -4,6 +4,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <cmath>
+#include <exception>
 #include <limits>
 
 namespace tunedeck {
@@ -49,7 +50,51 @@ QString quotedHint(const YAML::Node& node) {
                : QString();
 }
 
+// A {placeholder} inside YAML's inline {...} or [...] syntax ends it early, and yaml-cpp's words
+// for that ("end of map flow not found") do not say what to do.
+QString flowHint(const std::string& message) {
+    return QString::fromStdString(message).contains(QLatin1String("flow"))
+               ? QStringLiteral(
+                     " (inside {...} or [...], quote values that contain '{', '}', "
+                     "'[', ']' or ',')")
+               : QString();
+}
+
 }  // namespace
+
+void readYamlFile(const TextPositions& positions, const QByteArray& utf8, const YamlFileKind& kind,
+                  ProblemList* problems, const std::function<void(const YAML::Node&)>& read) {
+    try {
+        const std::vector<YAML::Node> documents = YAML::LoadAll(utf8.toStdString());
+        if (documents.empty() || documents.front().IsNull()) {
+            problems->add({positions.file()}, QString(),
+                          QStringLiteral("the file is empty; %1").arg(kind.emptyHint));
+            return;
+        }
+        const YAML::Node& root = documents.front();
+        if (documents.size() > 1) {
+            const YAML::Mark mark = documents[1].Mark();
+            problems->add(positions.at(mark.line, mark.column), QString(),
+                          QStringLiteral("%1 holds one YAML document; this is a second one")
+                              .arg(kind.article));
+        }
+        if (!root.IsMap()) {
+            const YAML::Mark mark = root.Mark();
+            problems->add(positions.at(mark.line, mark.column), QString(),
+                          QStringLiteral("expected a mapping of keys (%1), got %2")
+                              .arg(kind.someKeys, describeYaml(root)));
+            return;
+        }
+        read(root);
+    } catch (const YAML::Exception& error) {
+        problems->add(positions.at(error.mark.line, error.mark.column), QString(),
+                      QStringLiteral("invalid YAML: %1%2")
+                          .arg(QString::fromStdString(error.msg), flowHint(error.msg)));
+    } catch (const std::exception& error) {
+        problems->add({positions.file()}, QString(),
+                      QStringLiteral("cannot read: %1").arg(QString::fromUtf8(error.what())));
+    }
+}
 
 std::optional<std::int64_t> parseYamlInteger(const QString& text) {
     bool ok = false;
@@ -112,6 +157,10 @@ bool isQuoted(const YAML::Node& node) {
     return node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str";
 }
 
+bool isText(const YAML::Node& node) {
+    return node.IsScalar() && (isQuoted(node) || !isNullText(yamlText(node)));
+}
+
 QString describeYaml(const YAML::Node& node) {
     switch (node.Type()) {
         case YAML::NodeType::Sequence:
@@ -135,6 +184,11 @@ YamlReader::YamlReader(TextPositions positions, ProblemList* problems,
 SourceLocation YamlReader::locationOf(const YAML::Node& node) const {
     const YAML::Mark mark = node.Mark();
     return positions_.at(mark.line, mark.column);
+}
+
+SourceLocation YamlReader::itemLocation(const YAML::Node& sequence, std::size_t index) const {
+    const YAML::Node item = sequence[index];
+    return item.IsNull() ? locationOf(sequence) : locationOf(item);
 }
 
 void YamlReader::problem(const SourceLocation& at, const QString& key, const QString& message) {
@@ -217,7 +271,7 @@ bool YamlReader::isMap(const YamlEntry& entry) {
 }
 
 std::optional<QString> YamlReader::string(const YamlEntry& entry) {
-    if (entry.value.IsScalar() && (isQuoted(entry.value) || !isNullText(yamlText(entry.value)))) {
+    if (isText(entry.value)) {
         return yamlText(entry.value);
     }
     problem(entry.valueLocation, entry.path,
@@ -319,6 +373,30 @@ QJsonValue YamlReader::toJson(const YAML::Node& node) const {
         default:
             return QJsonValue::Null;
     }
+}
+
+const YamlEntry* findEntry(const std::vector<YamlEntry>& entries, const QString& key) {
+    for (const YamlEntry& entry : entries) {
+        if (entry.key == key) {
+            return &entry;
+        }
+    }
+    return nullptr;
+}
+
+std::optional<int> readInt(YamlReader& reader, const YamlEntry& entry, int min) {
+    const auto value = reader.integerAtLeast(entry, min);
+    if (!value) {
+        return std::nullopt;
+    }
+    if (*value > std::numeric_limits<int>::max()) {
+        reader.problem(entry.valueLocation, entry.path,
+                       QStringLiteral("must be <= %1, got %2")
+                           .arg(std::numeric_limits<int>::max())
+                           .arg(*value));
+        return std::nullopt;
+    }
+    return int(*value);
 }
 
 }  // namespace tunedeck

@@ -1,4 +1,5 @@
-// Typed, located access to a parsed YAML document for the experiment loader: every read either
+// Typed, located access to a parsed YAML document for the experiment and cluster loaders: every
+// read either
 // yields a value or records a "file:line:column: key: problem" and yields nothing.
 // Scalars are typed by the YAML 1.2 core schema (quoted text is always a string).
 // Internal to engine/config; one reader per load, not shared between threads.
@@ -11,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -40,6 +42,9 @@ class YamlReader {
 
     const QString& file() const { return positions_.file(); }
     SourceLocation locationOf(const YAML::Node& node) const;
+    // Where item `index` of a sequence is written; an empty item (a bare "-") has no place of
+    // its own in yaml-cpp, so the sequence's is used rather than the next token's.
+    SourceLocation itemLocation(const YAML::Node& sequence, std::size_t index) const;
     void problem(const SourceLocation& at, const QString& key, const QString& message);
 
     // The entries of a mapping in written order. Records each key's location under
@@ -71,9 +76,28 @@ class YamlReader {
     QMap<QString, SourceLocation>* locations_;
 };
 
+// The entry named `key`, or null.
+const YamlEntry* findEntry(const std::vector<YamlEntry>& entries, const QString& key);
+// An `int` field: an integer >= min that fits in an int.
+std::optional<int> readInt(YamlReader& reader, const YamlEntry& entry, int min);
+
+// The words a kind of file uses when its text is not one mapping of keys.
+struct YamlFileKind {
+    QString article;    // "an experiment file"
+    QString emptyHint;  // after "the file is empty; ": "an experiment needs at least name ..."
+    QString someKeys;   // "name, trainable, search_space, ..."
+};
+
+// Parses `utf8` as a file of `kind` and hands its root mapping to `read`. An empty file, a
+// second document, a root that is no mapping, invalid YAML and any yaml-cpp exception thrown
+// while `read` runs are recorded in `problems` with their place.
+void readYamlFile(const TextPositions& positions, const QByteArray& utf8, const YamlFileKind& kind,
+                  ProblemList* problems, const std::function<void(const YAML::Node&)>& read);
+
 // How a value reads in a message: "'abc'", "a list", "a mapping", "nothing".
 QString describeYaml(const YAML::Node& node);
 bool isQuoted(const YAML::Node& node);
+bool isText(const YAML::Node& node);       // a scalar that is not null: quoted, or any plain text
 QString yamlText(const YAML::Node& node);  // the scalar as written, UTF-8 decoded
 
 }  // namespace tunedeck

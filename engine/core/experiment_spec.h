@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/cluster_spec.h"
 #include "core/search_space.h"
 #include "core/source_location.h"
 
@@ -32,6 +33,10 @@ struct TrainableSpec {
     QString workingDir;          // absolute after loading (relative to the YAML's folder)
     QMap<QString, QString> env;  // extra environment for every trial
 };
+
+// How placement chooses among the nodes a trial fits on (engine/core/placement.h).
+// Pack fills nodes one by one, so whole nodes stay free for large trials; Spread balances load.
+enum class PlacementStrategy { Pack, Spread };
 
 struct ResourceRequest {
     double cpu = 1;
@@ -98,8 +103,10 @@ struct ExperimentSpec {
     FailureSpec failure;
     int maxConcurrentTrials = 0;  // 0 = as many as resources allow
     std::uint64_t seed = 0;
-    bool seedGiven = false;  // false: the engine picks one and records it
-    QString cluster;         // cluster YAML path; empty = this machine
+    bool seedGiven = false;                  // false: the engine picks one and records it
+    QString cluster;                         // cluster YAML path; empty = this machine
+    std::optional<ClusterSpec> clusterSpec;  // the cluster file, loaded; absent = this machine
+    PlacementStrategy placement = PlacementStrategy::Pack;
 
     QString sourceFile;  // the YAML (or JSON) it was read from
     QString sourceText;  // its text, stored with the experiment for resume

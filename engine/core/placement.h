@@ -24,7 +24,7 @@ struct NodeCapacity {
     std::vector<QString> gpuIds;             // per card, what CUDA_VISIBLE_DEVICES names (UUID)
 };
 
-enum class PlacementStrategy { Pack, Spread };
+// PlacementStrategy (Pack, Spread) is declared in experiment_spec.h, which chooses it.
 
 struct Placement {
     bool placed = false;

@@ -15,10 +15,9 @@ namespace tunedeck {
 
 namespace {
 
-constexpr int kTickMs = 1000;         // trial heartbeats, trial-row saves, node liveness
-constexpr double kNodeTimeoutS = 15;  // a silent agent is a lost node (Ray: 15-30 s)
-constexpr double kStopGraceS = 20;    // a trial still running this long after the experiment began
-                                      // to stop is left to its agent, which kills it on shutdown
+constexpr int kTickMs = 1000;       // trial heartbeats, trial-row saves, node liveness
+constexpr double kStopGraceS = 20;  // a trial still running this long after the experiment began
+                                    // to stop is left to its agent, which kills it on shutdown
 
 }  // namespace
 
@@ -42,9 +41,9 @@ ExperimentRunner::ExperimentRunner(ExperimentSpec spec, std::unique_ptr<Experime
 
 ExperimentRunner::~ExperimentRunner() {
     // The link may still report the agent's exit while it shuts down; nobody listens any more.
-    if (node_) {
-        node_->disconnect(this);
-        node_.reset();
+    if (pool_) {
+        pool_->disconnect(this);
+        pool_.reset();
     }
 }
 
@@ -63,7 +62,7 @@ void ExperimentRunner::start() {
         return;
     }
     tickTimer_.start();
-    openNode();
+    openNodes();
 }
 
 Status ExperimentRunner::recover() {
@@ -123,7 +122,7 @@ Status ExperimentRunner::recover() {
 }
 
 void ExperimentRunner::pump() {
-    if (!nodeReady_ || stopping_ || finished_) {
+    if (!pool_ || !pool_->anyReady() || stopping_ || finished_) {
         maybeFinish();
         return;
     }
@@ -152,11 +151,15 @@ void ExperimentRunner::pump() {
             }
             if (std::optional<QString> pick = scheduler_->chooseTrialToRun(waiting)) {
                 LiveTrial& live = trials_[*pick];
-                Placement placement = place(spec_.resourcesPerTrial, nodes_);
+                Placement placement =
+                    place(spec_.resourcesPerTrial, pool_->capacities(), spec_.placement);
                 if (!placement.placed) {
+                    QString why = tr("waiting for resources: %1").arg(placement.reason);
+                    if (const QString down = pool_->describeUnavailable(); !down.isEmpty()) {
+                        why += tr("; nodes not up: %1").arg(down);
+                    }
                     for (const Trial* t : waiting) {
-                        setPendingReason(trials_[t->id],
-                                         tr("waiting for resources: %1").arg(placement.reason));
+                        setPendingReason(trials_[t->id], why);
                     }
                     break;
                 }
@@ -223,9 +226,14 @@ void ExperimentRunner::startTrial(LiveTrial& live) {
     context.pythonSdkDir = options_.pythonSdkDir;
     context.inheritedPythonPath = qEnvironmentVariable("PYTHONPATH");
     QStringList gpus;
-    for (int slot : live.placement.gpuSlots) {
-        const auto& ids = nodes_.front().gpuIds;
-        gpus << (slot < int(ids.size()) ? ids[size_t(slot)] : QString::number(slot));
+    for (const NodeCapacity& node : pool_->capacities()) {
+        if (node.nodeId != live.placement.nodeId) {
+            continue;
+        }
+        for (int slot : live.placement.gpuSlots) {
+            const auto& ids = node.gpuIds;
+            gpus << (slot < int(ids.size()) ? ids[size_t(slot)] : QString::number(slot));
+        }
     }
     context.cudaVisibleDevices = gpus.join(',');
     TrialLaunch launch;
@@ -238,7 +246,8 @@ void ExperimentRunner::startTrial(LiveTrial& live) {
     store_->deleteResultsAfter(trial.id, trial.checkpointIteration);
     trial.iteration = trial.checkpointIteration;
     trial.nodeId = live.placement.nodeId;
-    reserve(nodes_, spec_.resourcesPerTrial, live.placement);
+    reserve(pool_->capacities(), spec_.resourcesPerTrial, live.placement);
+    ++live.attempt;
     live.processRunning = false;
     live.doneReceived = false;
     live.ending = LiveTrial::Ending::None;
@@ -253,21 +262,12 @@ void ExperimentRunner::startTrial(LiveTrial& live) {
         live.startedAt = now();
     }
 
-    // The agent starts trials with its own environment plus these variables.
-    QJsonObject env;
-    for (auto it = launch.env.cbegin(); it != launch.env.cend(); ++it) {
-        env.insert(it.key(), it.value());
-    }
-    node_->send(QJsonObject{{"op", "start"},
-                            {"trial", trial.id},
-                            {"argv", QJsonArray::fromStringList(launch.argv)},
-                            {"env", env},
-                            {"cwd", launch.cwd},
-                            {"trial_dir", launch.trialDir}});
     setStatus(live, TrialStatus::Running,
               trial.checkpointPath.isEmpty()
                   ? QString()
                   : tr("restored from iteration %1").arg(trial.checkpointIteration));
+    // The agent starts trials with its own environment plus the launch's variables.
+    pushCheckpointThenLaunch(live, std::move(launch));
 }
 
 void ExperimentRunner::setStatus(LiveTrial& live, TrialStatus status, const QString& reason) {
@@ -351,7 +351,8 @@ void ExperimentRunner::tick() {
         if (live.dirty) {
             saveTrial(live);
         }
-        const bool silent = live.trial.status == TrialStatus::Running &&
+        // A trial whose checkpoint is still travelling to its node has not started yet.
+        const bool silent = live.trial.status == TrialStatus::Running && live.processRunning &&
                             live.ending == LiveTrial::Ending::None &&
                             live.lastActivity.elapsed() > spec_.failure.heartbeatTimeoutS * 1000;
         if (silent) {
@@ -368,8 +369,8 @@ void ExperimentRunner::tick() {
             }
         }
     }
-    if (nodeReady_ && nodeSilence_.elapsed() > kNodeTimeoutS * 1000) {
-        onNodeClosed(tr("no heartbeat from the worker agent for %1 s").arg(kNodeTimeoutS));
+    if (pool_) {
+        pool_->checkLiveness();
     }
     if (Status s = store_->lastError(); !s && !stopping_) {
         failExperiment(kExitTrialErrors, tr("cannot write the history: %1").arg(s.message()));
@@ -422,9 +423,9 @@ void ExperimentRunner::interrupt() {
 }
 
 void ExperimentRunner::quitNow() {
-    if (node_) {
-        node_->disconnect(this);
-        node_->abort();
+    if (pool_) {
+        pool_->disconnect(this);
+        pool_->abort();
     }
     store_->setExperimentStatus(QStringLiteral("interrupted"), now());
     store_->flush();
@@ -468,8 +469,8 @@ void ExperimentRunner::finish(int exitCode, const QString& outcome) {
     emitEvent(events::type::kExperimentFinished,
               events::experimentFinished(status, terminated, errored));
     const Status flushed = store_->flush();
-    if (node_) {
-        node_->shutdown();
+    if (pool_) {
+        pool_->shutdown();
     }
     reporter_->finish(snapshot(), outcome);
     if (!flushed) {
@@ -500,7 +501,8 @@ ProgressSnapshot ExperimentRunner::snapshot() const {
     for (const auto& [id, live] : trials_) {
         trials.push_back(&live.trial);
     }
-    return snapshotProgress(spec_, std::move(trials), nodes_, resultCount_,
+    return snapshotProgress(spec_, std::move(trials),
+                            pool_ ? pool_->capacities() : std::vector<NodeCapacity>{}, resultCount_,
                             searcher_->totalTrials());
 }
 

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "cluster/node_link.h"
@@ -21,7 +22,9 @@
 #include "core/scheduler.h"
 #include "core/searcher.h"
 #include "core/trial.h"
+#include "runtime/node_pool.h"
 #include "runtime/progress_reporter.h"
+#include "runtime/trial_command.h"
 #include "store/experiment_store.h"
 
 namespace tunedeck {
@@ -38,6 +41,7 @@ struct RunnerOptions {
     QString eventsFile;  // --events: every event as a JSON line
     QString workerPath;
     QString pythonSdkDir;
+    bool acceptNewHostKeys = false;  // --accept-new-host-keys: trust unknown cluster nodes
 };
 
 class ExperimentRunner : public QObject {
@@ -47,7 +51,7 @@ class ExperimentRunner : public QObject {
                      RunnerOptions options, QObject* parent = nullptr);
     ~ExperimentRunner() override;
 
-    // Recovers from the store, opens the node link and starts scheduling. `finished` follows.
+    // Recovers from the store, opens the node links and starts scheduling. `finished` follows.
     void start();
     // Ctrl-C: stop every trial (each resumes later from its latest checkpoint), exit code 3.
     void interrupt();
@@ -63,6 +67,7 @@ class ExperimentRunner : public QObject {
     struct LiveTrial {
         Trial trial;
         Placement placement;
+        int attempt = 0;  // counts starts: a late callback of an earlier attempt is ignored
         std::vector<CheckpointRecord> checkpoints;
         std::map<std::int64_t, QString> checkpointPaths;
         bool processRunning = false;
@@ -120,11 +125,21 @@ class ExperimentRunner : public QObject {
     bool checkRequiredKeys(LiveTrial& live, const QJsonObject& result);
     ProgressSnapshot snapshot() const;
 
-    // node_messages.cpp: the worker agent (its hello, what it relays, the node's loss)
-    void openNode();
-    void onNodeMessage(const QJsonObject& message);
-    void onNodeClosed(const QString& reason);
-    void onHello(const QJsonObject& hello);
+    // node_messages.cpp: the worker agents (their hello, what they relay, a node's loss) and
+    // checkpoints travelling between a node and this machine
+    void openNodes();
+    NodeLink* linkOf(const LiveTrial& live) const;
+    QString onNodePath(const LiveTrial& live, const QString& headPath) const;
+    void sendToNode(const LiveTrial& live, const QJsonObject& op);
+    void onNodeUp(const QString& nodeId, const QJsonObject& hello);
+    void onNodeLost(const QString& nodeId, const QString& reason);
+    void onNodeMessage(const QString& nodeId, const QJsonObject& message);
+    void onNodeCommitted(LiveTrial& live, const QJsonObject& message);
+    // Whether some node could ever fit a trial; stops the run (exit 2) once none can.
+    bool checkRequestFits();
+    void pushCheckpointThenLaunch(LiveTrial& live, TrialLaunch launch);
+    void launchOnNode(LiveTrial& live, const TrialLaunch& launch);
+    void deleteCheckpointFolder(const LiveTrial& live, const QString& headPath);
     LiveTrial* findTrial(const QJsonObject& message);
 
     // trial_messages.cpp: what a trial says and how it ends
@@ -148,11 +163,12 @@ class ExperimentRunner : public QObject {
     RunnerOptions options_;
     std::unique_ptr<Searcher> searcher_;
     std::unique_ptr<Scheduler> scheduler_;
-    std::unique_ptr<NodeLink> node_;
-    std::vector<NodeCapacity> nodes_;
+    std::unique_ptr<NodePool> pool_;
+    std::map<QString, NodeCapacity> nodesSeen_;  // every node that said hello, empty
+    // Checkpoints (this machine's paths) a node holds a copy of, for nodes without shared files.
+    std::map<QString, std::set<QString>> checkpointsOnNode_;
     std::map<QString, LiveTrial> trials_;  // ids sort in creation order
     std::int64_t nextTrialIndex_ = 0;
-    bool nodeReady_ = false;
     bool searcherFinished_ = false;
     bool policyStateDirty_ = false;
     std::vector<StopOrder> heldStopOrders_;  // for trials still pausing when ordered
@@ -165,7 +181,6 @@ class ExperimentRunner : public QObject {
     QString pendingOutcome_;
     std::int64_t resultCount_ = 0;
     QTimer tickTimer_;
-    QElapsedTimer nodeSilence_;
     QElapsedTimer stoppingFor_;  // since the experiment began to stop
     std::unique_ptr<QFile> eventsFile_;
     std::unique_ptr<ProgressReporter> reporter_;

@@ -1,46 +1,58 @@
-// The part of ExperimentRunner that talks with the node's worker agent: its hello (the node's
-// CPUs and GPUs), the trial messages and exits it relays, and the node's loss and restart.
+// The part of ExperimentRunner that talks with the nodes' worker agents: their hello (CPUs and
+// GPUs), the trial messages and exits they relay, checkpoints travelling between a node and this
+// machine, and a node's loss and return.
+#include <QDir>
 #include <QJsonArray>
 
 #include "api/events.h"
 #include "runtime/experiment_runner.h"
+#include "runtime/node_plans.h"
+#include "runtime/recovery.h"
 
 namespace tunedeck {
 
-namespace {
-
-constexpr int kNodeRestartDelayMs = 1000;  // before a lost local agent is started again
-
-}  // namespace
-
-void ExperimentRunner::openNode() {
-    nodeReady_ = false;
-    nodes_.clear();
-    node_ = std::make_unique<LocalNodeLink>(options_.workerPath);
-    connect(node_.get(), &NodeLink::messageReceived, this, &ExperimentRunner::onNodeMessage);
-    connect(node_.get(), &NodeLink::closed, this, &ExperimentRunner::onNodeClosed);
-    nodeSilence_.start();
-    node_->open();
+void ExperimentRunner::openNodes() {
+    NodePlanContext context;
+    context.experimentDir = options_.experimentDir;
+    context.workerPath = options_.workerPath;
+    context.pythonSdkDir = options_.pythonSdkDir;
+    context.acceptNewHostKeys = options_.acceptNewHostKeys;
+    pool_ = std::make_unique<NodePool>(
+        planNodes(spec_, context),
+        spec_.clusterSpec ? spec_.clusterSpec->nodeTimeoutS : kLocalNodeTimeoutS);
+    connect(pool_.get(), &NodePool::nodeUp, this, &ExperimentRunner::onNodeUp);
+    connect(pool_.get(), &NodePool::nodeLost, this, &ExperimentRunner::onNodeLost);
+    connect(pool_.get(), &NodePool::message, this, &ExperimentRunner::onNodeMessage);
+    pool_->open();
 }
 
-void ExperimentRunner::onNodeMessage(const QJsonObject& message) {
-    nodeSilence_.start();
+NodeLink* ExperimentRunner::linkOf(const LiveTrial& live) const {
+    return pool_ && !live.placement.nodeId.isEmpty() ? pool_->link(live.placement.nodeId) : nullptr;
+}
+
+QString ExperimentRunner::onNodePath(const LiveTrial& live, const QString& headPath) const {
+    const NodeLink* link = linkOf(live);
+    return link ? link->paths().toNode(headPath) : headPath;
+}
+
+void ExperimentRunner::sendToNode(const LiveTrial& live, const QJsonObject& op) {
+    if (NodeLink* link = linkOf(live)) {
+        link->send(op);
+    }
+}
+
+void ExperimentRunner::onNodeMessage(const QString& nodeId, const QJsonObject& message) {
     const QString ev = message.value("ev").toString();
-    if (ev == QLatin1String("heartbeat")) {
-        return;
-    }
-    if (ev == QLatin1String("hello")) {
-        onHello(message);
-        return;
-    }
     if (ev == QLatin1String("error")) {
-        emitEvent(events::type::kWarning,
-                  events::warning(tr("worker agent: %1").arg(message.value("message").toString())));
+        emitEvent(
+            events::type::kWarning,
+            events::warning(
+                tr("worker agent on %1: %2").arg(nodeId, message.value("message").toString())));
         return;
     }
     LiveTrial* live = findTrial(message);
-    if (live == nullptr) {
-        return;  // a trial from before a restart of the agent; nothing to do
+    if (live == nullptr || live->placement.nodeId != nodeId) {
+        return;  // a trial from before a restart of the agent, or moved since; nothing to do
     }
     if (ev == QLatin1String("trial")) {
         onTrialMessage(*live, message.value("msg").toObject());
@@ -51,7 +63,7 @@ void ExperimentRunner::onNodeMessage(const QJsonObject& message) {
         killTrial(*live, LiveTrial::Ending::Kill, FailureCause::ProtocolViolation,
                   message.value("message").toString());
     } else if (ev == QLatin1String("committed")) {
-        onCommitted(*live, message);
+        onNodeCommitted(*live, message);
     } else if (ev == QLatin1String("exited")) {
         onTrialExited(*live, message);
     }
@@ -62,40 +74,95 @@ ExperimentRunner::LiveTrial* ExperimentRunner::findTrial(const QJsonObject& mess
     return it == trials_.end() ? nullptr : &it->second;
 }
 
-void ExperimentRunner::onHello(const QJsonObject& hello) {
-    NodeCapacity node;
-    node.nodeId = node_->nodeId();
-    node.cpuTotalMilli = toMilli(hello.value("cpus").toDouble(1));
-    for (const QJsonValue& gpu : hello.value("gpus").toArray()) {
-        node.gpuUsedMilli.push_back(0);
-        node.gpuIds.push_back(gpu.toObject().value("uuid").toString());
-    }
-    nodes_ = {node};
-    QString why;
-    if (!fitsAnyNode(spec_.resourcesPerTrial, nodes_, &why)) {
-        failExperiment(kExitBadInput,
-                       QStringLiteral("%1: resources_per_trial: %2")
-                           .arg(spec_.locationOf("resources_per_trial").toString(), why));
+void ExperimentRunner::onNodeCommitted(LiveTrial& live, const QJsonObject& message) {
+    NodeLink* link = linkOf(live);
+    const QString nodeTo = message.value("to").toString();
+    QJsonObject onHead = message;
+    onHead.insert("to", link ? link->paths().toHead(nodeTo) : nodeTo);
+    NodeFiles* files = link ? link->files() : nullptr;
+    if (files == nullptr || !message.value("ok").toBool()) {
+        onCommitted(live, onHead);
         return;
     }
-    emitEvent(events::type::kNode, events::node(node.nodeId, QStringLiteral("up"), hello));
-    nodeReady_ = true;
+    // The node has the checkpoint; the history records it once this machine has it too. Results
+    // go on meanwhile; only the trial's exit waits for the copy (pendingCommits).
+    const QString headTo = onHead.value("to").toString();
+    const QString scratch = headTo + QStringLiteral(".tmp");
+    QDir(scratch).removeRecursively();
+    const QString trialId = live.trial.id;
+    const QString nodeId = live.placement.nodeId;
+    files->fetchFolder(
+        nodeTo, scratch,
+        [this, trialId, nodeId, headTo, scratch, onHead](bool ok, const QString& error) mutable {
+            auto it = trials_.find(trialId);
+            if (it == trials_.end() || finished_) {
+                return;
+            }
+            if (ok) {
+                QDir(headTo).removeRecursively();
+                ok = QDir().rename(scratch, headTo);
+                if (ok) {
+                    checkpointsOnNode_[nodeId].insert(headTo);
+                }
+            }
+            if (!ok) {
+                QDir(scratch).removeRecursively();
+                onHead.insert("ok", false);
+                onHead.insert("error",
+                              tr("copying it from %1 failed: %2")
+                                  .arg(nodeId, error.isEmpty() ? tr("cannot rename") : error));
+            }
+            onCommitted(it->second, onHead);
+        });
+}
+
+void ExperimentRunner::onNodeUp(const QString& nodeId, const QJsonObject& hello) {
+    for (const NodeCapacity& node : pool_->capacities()) {
+        if (node.nodeId == nodeId) {
+            NodeCapacity empty = node;
+            std::fill(empty.gpuUsedMilli.begin(), empty.gpuUsedMilli.end(), 0);
+            empty.cpuUsedMilli = 0;
+            nodesSeen_[nodeId] = empty;
+        }
+    }
+    emitEvent(events::type::kNode, events::node(nodeId, QStringLiteral("up"), hello));
+    if (!checkRequestFits()) {
+        return;
+    }
     pump();
 }
 
-void ExperimentRunner::onNodeClosed(const QString& reason) {
-    nodeReady_ = false;
-    nodes_.clear();
+bool ExperimentRunner::checkRequestFits() {
+    if (!pool_->allHeardFrom() || nodesSeen_.empty()) {
+        return true;  // a node still connecting may be the one that fits
+    }
+    std::vector<NodeCapacity> seen;
+    for (const auto& [id, node] : nodesSeen_) {
+        seen.push_back(node);
+    }
+    QString why;
+    if (fitsAnyNode(spec_.resourcesPerTrial, seen, &why)) {
+        return true;
+    }
+    failExperiment(kExitBadInput,
+                   QStringLiteral("%1: resources_per_trial: %2")
+                       .arg(spec_.locationOf("resources_per_trial").toString(), why));
+    return false;
+}
+
+void ExperimentRunner::onNodeLost(const QString& nodeId, const QString& reason) {
+    checkpointsOnNode_.erase(nodeId);
     if (finished_) {
         return;
     }
     emitEvent(events::type::kNode,
-              events::node(QStringLiteral("local"), QStringLiteral("lost"), {{"reason", reason}}));
+              events::node(nodeId, QStringLiteral("lost"), {{"reason", reason}}));
     for (auto& [id, live] : trials_) {
-        if (live.trial.status == TrialStatus::Running) {
+        if (live.trial.status == TrialStatus::Running && live.placement.nodeId == nodeId) {
             live.processRunning = false;
+            live.pendingCommits.clear();  // copies from that node will not arrive
             live.failureCause = FailureCause::NodeLost;
-            live.failureMessage = tr("node lost: %1").arg(reason);
+            live.failureMessage = tr("node %1 lost: %2").arg(nodeId, reason);
             onTrialExited(live, QJsonObject{{"trial", id}});
         }
     }
@@ -103,11 +170,95 @@ void ExperimentRunner::onNodeClosed(const QString& reason) {
         maybeFinish();
         return;
     }
-    QTimer::singleShot(kNodeRestartDelayMs, this, [this] {
-        if (!finished_) {
-            openNode();
+    checkRequestFits();
+    pump();
+}
+
+void ExperimentRunner::pushCheckpointThenLaunch(LiveTrial& live, TrialLaunch launch) {
+    NodeLink* link = linkOf(live);
+    NodeFiles* files = link ? link->files() : nullptr;
+    const QString checkpoint = live.trial.checkpointPath;
+    const QString nodeId = live.placement.nodeId;
+    if (files == nullptr || checkpoint.isEmpty() ||
+        checkpointsOnNode_[nodeId].count(checkpoint) != 0) {
+        launchOnNode(live, launch);
+        return;
+    }
+    // Restored on a node that does not have its checkpoint: the checkpoint goes there first.
+    const QString nodeCheckpoint = link->paths().toNode(checkpoint);
+    const QString trialId = live.trial.id;
+    const int attempt = live.attempt;
+    live.trial.pendingReason = tr("copying its checkpoint to %1").arg(nodeId);
+    files->pushFolder(
+        checkpoint, nodeCheckpoint,
+        [this, trialId, attempt, nodeId, checkpoint, launch = std::move(launch)](
+            bool ok, const QString& error) {
+            auto it = trials_.find(trialId);
+            if (it == trials_.end() || finished_) {
+                return;
+            }
+            LiveTrial& live = it->second;
+            if (live.attempt != attempt || live.trial.status != TrialStatus::Running) {
+                return;  // the node was lost meanwhile; the trial waits again
+            }
+            if (live.ending != LiveTrial::Ending::None) {
+                // stopped or interrupted while its checkpoint travelled
+                onTrialExited(live, QJsonObject{{"trial", trialId}});
+                return;
+            }
+            if (!ok) {
+                live.failureCause = FailureCause::NodeLost;
+                live.failureMessage = tr("cannot copy its checkpoint to %1: %2").arg(nodeId, error);
+                onTrialExited(live, QJsonObject{{"trial", trialId}});
+                return;
+            }
+            checkpointsOnNode_[nodeId].insert(checkpoint);
+            launchOnNode(live, launch);
+        });
+}
+
+void ExperimentRunner::launchOnNode(LiveTrial& live, const TrialLaunch& launch) {
+    NodeLink* link = linkOf(live);
+    if (link == nullptr) {
+        return;
+    }
+    live.lastActivity.start();  // the trial's silence counts from its start on the node
+    const PathMap& paths = link->paths();
+    QJsonObject env;
+    for (auto it = launch.env.cbegin(); it != launch.env.cend(); ++it) {
+        // Search paths (PYTHONPATH) are lists: each folder in them is mapped on its own.
+        QStringList parts = it.value().split(QLatin1Char(':'));
+        for (QString& part : parts) {
+            part = paths.toNode(part);
         }
-    });
+        env.insert(it.key(), parts.join(QLatin1Char(':')));
+    }
+    QJsonArray argv;
+    for (const QString& argument : launch.argv) {
+        argv.append(paths.toNode(argument));
+    }
+    link->send(QJsonObject{{"op", "start"},
+                           {"trial", live.trial.id},
+                           {"argv", argv},
+                           {"env", env},
+                           {"cwd", paths.toNode(launch.cwd)},
+                           {"trial_dir", paths.toNode(launch.trialDir)}});
+}
+
+void ExperimentRunner::deleteCheckpointFolder(const LiveTrial& live, const QString& headPath) {
+    NodeLink* link = linkOf(live);
+    const bool nodeSharesFiles = link != nullptr && link->files() == nullptr;
+    if (nodeSharesFiles) {
+        link->send(QJsonObject{{"op", "delete_checkpoint"}, {"path", headPath}});
+        return;  // the agent removes it without holding up the engine
+    }
+    if (link != nullptr && checkpointsOnNode_[live.placement.nodeId].erase(headPath) != 0) {
+        link->send(
+            QJsonObject{{"op", "delete_checkpoint"}, {"path", link->paths().toNode(headPath)}});
+    }
+    if (Status s = removeCheckpoint(headPath); !s) {
+        emitEvent(events::type::kWarning, events::warning(s.message(), live.trial.id));
+    }
 }
 
 }  // namespace tunedeck

@@ -53,6 +53,24 @@ bool isCommittedCheckpoint(const QString& folder) {
     return QFileInfo::exists(folder + QStringLiteral("/.tunedeck_checkpoint.json"));
 }
 
+}  // namespace
+
+Status removeCheckpoint(const QString& folder) {
+    if (!QFileInfo::exists(folder)) {
+        return Status::ok();
+    }
+    if (!isCommittedCheckpoint(folder) && !folder.endsWith(QStringLiteral(".tmp"))) {
+        return Status::invalid(
+            QStringLiteral("refusing to delete %1: it is not a checkpoint folder").arg(folder));
+    }
+    if (!QDir(folder).removeRecursively()) {
+        return Status::ioError(QStringLiteral("cannot delete %1").arg(folder));
+    }
+    return Status::ok();
+}
+
+namespace {
+
 // Removes checkpoint folders of `trialId` that SQLite does not list (a crash between the
 // agent's rename and the database commit, or a half-written .tmp).
 void removeUnknownCheckpointFolders(const QString& experimentDir, const QString& trialId,

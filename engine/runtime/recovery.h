@@ -46,4 +46,8 @@ QString checkpointFolder(const QString& experimentDir, const QString& trialId,
 // committed, so sharing them is safe and costs no space), copied otherwise.
 Status copyCheckpoint(const QString& from, const QString& to);
 
+// Removes a checkpoint folder of this machine (the head's copy of a node's checkpoint). Only a
+// committed checkpoint or a leftover `.tmp` folder is removed, as the agent's delete_checkpoint.
+Status removeCheckpoint(const QString& folder);
+
 }  // namespace tunedeck

@@ -196,16 +196,17 @@ void ExperimentRunner::answer(LiveTrial& live, const SchedulerDecision& decision
     line += live.trial.id.toLatin1();  // ids are "t" and digits
     line += stop ? QByteArrayLiteral("\",\"answer\":{\"action\":\"stop\"}}\n")
                  : QByteArrayLiteral("\",\"answer\":{\"action\":\"continue\"}}\n");
-    node_->sendLine(line);
+    if (NodeLink* link = linkOf(live)) {
+        link->sendLine(line);
+    }
 }
 
 void ExperimentRunner::requestCheckpoint(LiveTrial& live, const QJsonObject& result,
                                          const SchedulerDecision& after) {
     const std::int64_t iteration = live.trial.iteration;
     const QString target = checkpointFolder(options_.experimentDir, live.trial.id, iteration);
+    // The agent makes it, empty, on the trial's node (removing what a dead attempt left there).
     const QString scratch = target + QStringLiteral(".tmp");
-    QDir(scratch).removeRecursively();  // left by an attempt that died while saving
-    QDir().mkpath(scratch);
     live.awaitingCheckpoint = true;
     live.afterCheckpoint = after;
     live.checkpointTarget = target;
@@ -222,10 +223,10 @@ void ExperimentRunner::requestCheckpoint(LiveTrial& live, const QJsonObject& res
             live.exploitCheckpoint.clear();  // its own latest, once committed
         }
     }
-    node_->send(QJsonObject{
-        {"op", "answer"},
-        {"trial", live.trial.id},
-        {"answer", QJsonObject{{"action", pause ? "pause" : "save"}, {"path", scratch}}}});
+    sendToNode(live, QJsonObject{{"op", "answer"},
+                                 {"trial", live.trial.id},
+                                 {"answer", QJsonObject{{"action", pause ? "pause" : "save"},
+                                                        {"path", onNodePath(live, scratch)}}}});
 }
 
 void ExperimentRunner::onCheckpointWritten(LiveTrial& live, const QJsonObject& msg) {
@@ -243,7 +244,9 @@ void ExperimentRunner::onCheckpointWritten(LiveTrial& live, const QJsonObject& m
         commitCheckpoint(live, path.toString(), live.checkpointIterationPending,
                          live.checkpointResult);
     } else {
-        QDir(live.checkpointTarget + QStringLiteral(".tmp")).removeRecursively();
+        sendToNode(live, QJsonObject{{"op", "delete_checkpoint"},
+                                     {"path", onNodePath(live, live.checkpointTarget +
+                                                                   QStringLiteral(".tmp"))}});
         emitEvent(events::type::kWarning,
                   events::warning(tr("trial %1 cannot save a checkpoint on request (register "
                                      "a save function with tunedeck.on_save)")
@@ -265,11 +268,11 @@ void ExperimentRunner::commitCheckpoint(LiveTrial& live, const QString& from,
                                {"iteration", qint64(iteration)},
                                {"result", result},
                                {"created_at", now()}};
-    node_->send(QJsonObject{{"op", "commit_checkpoint"},
-                            {"trial", live.trial.id},
-                            {"from", from},
-                            {"to", to},
-                            {"manifest", manifest}});
+    sendToNode(live, QJsonObject{{"op", "commit_checkpoint"},
+                                 {"trial", live.trial.id},
+                                 {"from", from},
+                                 {"to", onNodePath(live, to)},
+                                 {"manifest", manifest}});
 }
 
 void ExperimentRunner::onCommitted(LiveTrial& live, const QJsonObject& message) {
@@ -319,7 +322,7 @@ void ExperimentRunner::applyRetention(LiveTrial& live) {
         if (pinnedCheckpoints_.count(live.checkpointPaths[id])) {
             continue;  // an exploit will copy it; the next retention pass removes it
         }
-        node_->send(QJsonObject{{"op", "delete_checkpoint"}, {"path", live.checkpointPaths[id]}});
+        deleteCheckpointFolder(live, live.checkpointPaths[id]);
         store_->markCheckpointDeleted(id);
         live.checkpointPaths.erase(id);
         std::erase_if(live.checkpoints, [id](const CheckpointRecord& c) { return c.id == id; });
@@ -337,7 +340,7 @@ void ExperimentRunner::killTrial(LiveTrial& live, LiveTrial::Ending ending, Fail
         live.failureCause = cause;
         live.failureMessage = message;
     }
-    node_->send(QJsonObject{{"op", "kill"}, {"trial", live.trial.id}, {"reason", message}});
+    sendToNode(live, QJsonObject{{"op", "kill"}, {"trial", live.trial.id}, {"reason", message}});
 }
 
 void ExperimentRunner::onTrialExited(LiveTrial& live, const QJsonObject& message) {
@@ -352,7 +355,7 @@ void ExperimentRunner::onTrialExited(LiveTrial& live, const QJsonObject& message
     }
     live.processRunning = false;
     live.pendingCommits.clear();
-    release(nodes_, spec_.resourcesPerTrial, live.placement);
+    release(pool_->capacities(), spec_.resourcesPerTrial, live.placement);
     live.placement = {};
 
     const QJsonValue code = message.value("code");

@@ -324,4 +324,22 @@ FileOutcome deleteCheckpoint(const std::string& rawPath) {
     return {};
 }
 
+FileOutcome prepareScratchFolder(const std::string& rawPath) {
+    const std::string path = withoutTrailingSlashes(rawPath);
+    if (path.size() <= 4 || path.compare(path.size() - 4, 4, ".tmp") != 0) {
+        return {false, "refusing to prepare '" + path +
+                           "' for a checkpoint: its name does not "
+                           "end in .tmp"};
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+    if (!ec) {
+        std::filesystem::create_directories(path, ec);
+    }
+    if (ec) {
+        return {false, "cannot prepare '" + path + "' for a checkpoint: " + ec.message()};
+    }
+    return {};
+}
+
 }  // namespace tunedeck::worker

@@ -25,4 +25,8 @@ FileOutcome commitCheckpoint(const std::string& from, const std::string& to,
 // ends in ".tmp"); refuses anything else. A path that does not exist is already deleted.
 FileOutcome deleteCheckpoint(const std::string& path);
 
+// Makes `path` (whose name must end in ".tmp") an empty folder, with its parents, for a trial to
+// save into: what an attempt that died while saving left there is removed first.
+FileOutcome prepareScratchFolder(const std::string& path);
+
 }  // namespace tunedeck::worker

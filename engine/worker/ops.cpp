@@ -188,6 +188,13 @@ void Worker::opAnswer(const json& op) {
     if (!trial || trial->answerFd < 0) {
         return;  // the trial has ended; its `exited` is on its way or already sent
     }
+    // `save` and `pause` name a folder on this node: it must exist, empty, before the trial
+    // writes into it (the engine may be on another machine).
+    if (const std::string* path = stringField(*answer, "path"); path && !path->empty()) {
+        if (const FileOutcome outcome = prepareScratchFolder(*path); !outcome.ok) {
+            reportError(outcome.error);
+        }
+    }
     trial->answers += toLine(*answer);
 }
 

@@ -48,6 +48,21 @@ QString modeName(MetricMode mode) {
     return metricModeName(mode);
 }
 
+QString machineFreePath(const QString& baseDir, const QString& path) {
+    const QString home = QDir::cleanPath(QDir::homePath());
+    if (path.startsWith(baseDir + QLatin1Char('/'))) {
+        return path.mid(baseDir.size() + 1);
+    }
+    if (path.startsWith(home + QLatin1Char('/'))) {
+        return QStringLiteral("~") + path.mid(home.size());
+    }
+    return path;
+}
+
+QJsonValue optionalNumber(const std::optional<double>& value) {
+    return value ? QJsonValue(*value) : QJsonValue();
+}
+
 }  // namespace
 
 QJsonArray dumpSearchSpace(const SearchSpace& space) {
@@ -129,6 +144,48 @@ QJsonObject dumpExperiment(const ExperimentSpec& spec, const QString& baseDir) {
         // uint64 does not fit a JSON number exactly; a string keeps every digit.
         {"seed", spec.seedGiven ? QJsonValue(QString::number(spec.seed)) : QJsonValue()},
         {"cluster", relativeTo(baseDir, spec.cluster)},
+        {"cluster_spec", spec.clusterSpec ? dumpCluster(*spec.clusterSpec, baseDir) : QJsonValue()},
+        {"placement", spec.placement == PlacementStrategy::Pack ? "pack" : "spread"},
+    };
+}
+
+QJsonObject dumpCluster(const ClusterSpec& spec, const QString& baseDir) {
+    QJsonArray nodes;
+    for (const ClusterNodeSpec& node : spec.nodes) {
+        nodes.append(QJsonObject{
+            {"name", node.name()},
+            {"host", node.host},
+            {"port", node.port},
+            {"head", node.isHead},
+            {"cpu", optionalNumber(node.resources.cpu)},
+            {"gpu", optionalNumber(node.resources.gpu)},
+            {"at", QStringLiteral("%1:%2").arg(node.location.line).arg(node.location.column)},
+        });
+    }
+    QJsonArray mounts;
+    for (const FileMount& mount : spec.fileMounts) {
+        mounts.append(QJsonObject{{"remote", mount.remotePath},
+                                  {"local", machineFreePath(baseDir, mount.localPath)}});
+    }
+    return {
+        {"source_file", machineFreePath(baseDir, spec.sourceFile)},
+        {"cluster_name", spec.clusterName},
+        {"provider", spec.provider == ClusterProvider::Local ? "local" : "ssh"},
+        {"nodes", nodes},
+        {"min_workers", spec.minWorkers},
+        {"max_workers", spec.maxWorkers},
+        {"auth", QJsonObject{{"ssh_user", spec.sshUser},
+                             {"ssh_private_key", machineFreePath(baseDir, spec.sshPrivateKey)},
+                             {"ssh_port", spec.sshPort},
+                             {"known_hosts", machineFreePath(baseDir, spec.knownHosts)}}},
+        {"file_mounts", mounts},
+        {"rsync_exclude", QJsonArray::fromStringList(spec.rsyncExclude)},
+        {"initialization_commands", QJsonArray::fromStringList(spec.initializationCommands)},
+        {"setup_commands", QJsonArray::fromStringList(spec.setupCommands)},
+        {"worker_setup_commands", QJsonArray::fromStringList(spec.workerSetupCommands)},
+        {"storage", spec.storage == ClusterStorage::Copy ? "copy" : "shared"},
+        {"node_timeout_s", spec.nodeTimeoutS},
+        {"remote_root", spec.remoteRoot},
     };
 }
 

@@ -7,12 +7,16 @@
 #include <QJsonObject>
 #include <QString>
 
+#include "core/cluster_spec.h"
 #include "core/experiment_spec.h"
 #include "core/search_space.h"
 
 namespace tunedeck::testing {
 
 QJsonObject dumpExperiment(const ExperimentSpec& spec, const QString& baseDir);
+// Every field of a cluster; paths below `baseDir` relative to it, paths in the home folder as
+// "~/...", so the files do not depend on the machine.
+QJsonObject dumpCluster(const ClusterSpec& spec, const QString& baseDir);
 // Parameters in the order written: name, then constant / domain / group, and when.
 QJsonArray dumpSearchSpace(const SearchSpace& space);
 // The document as indented text, ending with a newline.

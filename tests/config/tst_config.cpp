@@ -9,49 +9,36 @@
 
 #include "config/command_line.h"
 #include "config/experiment_loader.h"
+#include "golden_files.h"
 #include "spec_dump.h"
 
 using namespace tunedeck;
+using namespace tunedeck::testing;
 
 namespace {
 
-QString goldenDir() {
-    return QDir::cleanPath(QStringLiteral(TUNEDECK_TEST_DATA_DIR "/golden"));
-}
-
-QString readText(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
-}
-
-bool writeText(const QString& path, const QString& text) {
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
-           file.write(text.toUtf8()) == text.toUtf8().size();
-}
-
-// What a golden case produces: the error text, or the canonical dump of what was loaded. Paths
-// are shown relative to the golden folder so the files do not depend on the checkout's place.
+// What a golden case produces: the error text, or the canonical dump of what was loaded, then
+// the warnings. Paths are shown relative to the golden folder so the files do not depend on the
+// checkout's place.
 QString goldenOutput(const QString& input) {
-    QString text;
     if (input.endsWith(QLatin1String(".json"))) {
         SearchSpace space;
         const Status status = loadNniSearchSpace(input, &space);
-        text = status.isOk()
-                   ? testing::toGoldenText({{"search_space", testing::dumpSearchSpace(space)}})
-                   : status.message() + QLatin1Char('\n');
-    } else {
-        ExperimentSpec spec;
-        const Status status = loadExperimentFile(input, &spec);
-        text = status.isOk() ? testing::toGoldenText(testing::dumpExperiment(spec, goldenDir()))
-                             : status.message() + QLatin1Char('\n');
+        return goldenText(status.isOk() ? toGoldenText({{"search_space", dumpSearchSpace(space)}})
+                                        : status.message() + QLatin1Char('\n'),
+                          {});
     }
-    return text.replace(goldenDir() + QLatin1Char('/'), QString());
+    ExperimentSpec spec;
+    QStringList warnings;
+    const Status status = loadExperimentFile(input, &spec, &warnings);
+    return goldenText(status.isOk() ? toGoldenText(dumpExperiment(spec, goldenDir()))
+                                    : status.message() + QLatin1Char('\n'),
+                      warnings);
 }
 
 // Loads `yaml` as if it were a file in the golden folder (so `data/` paths resolve).
-Status loadInline(const QString& yaml, ExperimentSpec* spec) {
-    return loadExperimentText(yaml, goldenDir() + QStringLiteral("/inline.yaml"), spec);
+Status loadInline(const QString& yaml, ExperimentSpec* spec, QStringList* warnings = nullptr) {
+    return loadExperimentText(yaml, goldenDir() + QStringLiteral("/inline.yaml"), spec, warnings);
 }
 
 // 1-based line and column of the first occurrence of `needle` in `text`.
@@ -83,6 +70,10 @@ class TestConfig : public QObject {
     void missingFileIsNotFound();
     void yamlSyntaxErrorIsLocatedOneBased();
 
+    void clusterProblemsNameTheClusterFilesLine();
+    void clusterWarningsReachTheCaller();
+    void placementIsReadAndDefaultsToPack();
+
     void commandSplitting_data();
     void commandSplitting();
     void commandSplittingRejectsUnterminatedQuotes_data();
@@ -104,31 +95,14 @@ class TestConfig : public QObject {
 
 void TestConfig::golden_data() {
     QTest::addColumn<QString>("input");
-    const QDir dir(goldenDir());
-    for (const QString& name : dir.entryList({QStringLiteral("*.yaml"), QStringLiteral("*.json")},
-                                             QDir::Files, QDir::Name)) {
-        QTest::newRow(qPrintable(name)) << dir.filePath(name);
+    for (const QString& input : goldenInputs(goldenDir(), true)) {
+        QTest::newRow(qPrintable(QFileInfo(input).fileName())) << input;
     }
 }
 
 void TestConfig::golden() {
     QFETCH(QString, input);
-    const QString expectedPath =
-        input.section(QLatin1Char('.'), 0, -2) + QStringLiteral(".expected");
-    const QString actual = goldenOutput(input);
-    if (qEnvironmentVariableIsSet("TUNEDECK_UPDATE_GOLDEN")) {
-        QVERIFY(writeText(expectedPath, actual));
-        QSKIP("expected output rewritten; review the diff before committing it");
-    }
-    QVERIFY2(QFile::exists(expectedPath),
-             qPrintable(QStringLiteral("%1 is missing; run with TUNEDECK_UPDATE_GOLDEN=1 and "
-                                       "review what it wrote")
-                            .arg(expectedPath)));
-    const QString expected = readText(expectedPath);
-    if (actual != expected) {
-        qWarning().noquote() << "\n--- expected\n" << expected << "--- actual\n" << actual;
-    }
-    QCOMPARE(actual, expected);
+    compareWithExpected(input, goldenOutput(input));
 }
 
 void TestConfig::goldenFolderCoversEveryKindOfCase() {
@@ -178,6 +152,9 @@ void TestConfig::fullExampleFillsEverySection() {
     QCOMPARE(spec.seed, std::uint64_t(18446744073709551615ULL));
     QVERIFY(spec.seedGiven);
     QCOMPARE(spec.cluster, goldenDir() + QStringLiteral("/data/cluster.yaml"));
+    QVERIFY(spec.clusterSpec.has_value());
+    QCOMPARE(spec.clusterSpec->clusterName, QStringLiteral("golden"));
+    QCOMPARE(spec.clusterSpec->sourceFile, spec.cluster);
     QCOMPARE(spec.searchSpace.parameters.size(), size_t(14));
     QCOMPARE(spec.search.options.value("points_to_evaluate").toArray().size(), 1);
     QCOMPARE(spec.stop.trainingIteration, std::optional<std::int64_t>(20));
@@ -271,6 +248,62 @@ void TestConfig::yamlSyntaxErrorIsLocatedOneBased() {
     QVERIFY2(status.message().startsWith(goldenDir() + "/inline.yaml:3:"),
              qPrintable(status.message()));
     QVERIFY(status.message().contains("invalid YAML"));
+}
+
+void TestConfig::clusterProblemsNameTheClusterFilesLine() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString cluster =
+        "cluster_name: lab\nprovider:\n  type: ssh\n  head_ip: 'a b'\n"
+        "auth: {ssh_user: alice}\n";
+    QVERIFY(writeText(dir.filePath("cluster.yaml"), cluster));
+    ExperimentSpec spec;
+    const Status status =
+        loadExperimentText("name: c\ntrainable: {command: sh}\ncluster: cluster.yaml\n",
+                           dir.filePath("exp.yaml"), &spec);
+    QVERIFY(!status.isOk());
+    const auto [line, column] = positionOf(cluster, "'a b'");
+    QCOMPARE(status.message(), QStringLiteral("%1:%2:%3: provider.head_ip: 'a b' is not a "
+                                              "hostname, an IPv4 address or an IPv6 address in "
+                                              "brackets")
+                                   .arg(dir.filePath("cluster.yaml"))
+                                   .arg(line)
+                                   .arg(column));
+    QVERIFY(!spec.clusterSpec.has_value());
+}
+
+void TestConfig::clusterWarningsReachTheCaller() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(writeText(dir.filePath("cluster.yaml"),
+                      "cluster_name: lab\nprovider: {type: local}\nupscaling_speed: 1.0\n"));
+    QVERIFY(writeText(dir.filePath("exp.yaml"),
+                      "name: c\ntrainable: {command: sh}\ncluster: cluster.yaml\n"));
+    ExperimentSpec spec;
+    QStringList warnings{"stale"};
+    const Status status = loadExperimentFile(dir.filePath("exp.yaml"), &spec, &warnings);
+    QVERIFY2(status.isOk(), qPrintable(status.message()));
+    QCOMPARE(warnings, QStringList{dir.filePath("cluster.yaml") +
+                                   ":3:1: upscaling_speed: ignored by Tunedeck (no autoscaling: "
+                                   "the nodes listed are used, up to max_workers)"});
+    QVERIFY(spec.clusterSpec.has_value());
+    QCOMPARE(spec.clusterSpec->nodes.size(), size_t(1));
+    // Without the cluster, nothing is left over from the previous load.
+    QVERIFY(loadInline("name: c\ntrainable: {command: sh}\n", &spec, &warnings).isOk());
+    QVERIFY(warnings.isEmpty());
+    QVERIFY(!spec.clusterSpec.has_value());
+}
+
+void TestConfig::placementIsReadAndDefaultsToPack() {
+    ExperimentSpec spec;
+    QVERIFY(loadInline("name: p\ntrainable: {command: sh}\n", &spec).isOk());
+    QCOMPARE(spec.placement, PlacementStrategy::Pack);
+    QVERIFY(loadInline("name: p\ntrainable: {command: sh}\nplacement: spread\n", &spec).isOk());
+    QCOMPARE(spec.placement, PlacementStrategy::Spread);
+    const Status status =
+        loadInline("name: p\ntrainable: {command: sh}\nplacement: Spread\n", &spec);
+    QVERIFY(status.message().endsWith(
+        "inline.yaml:3:12: placement: expected 'pack' or 'spread', got 'Spread'"));
 }
 
 void TestConfig::commandSplitting_data() {

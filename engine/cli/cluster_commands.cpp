@@ -1,0 +1,129 @@
+// `tunedeck-engine cluster up|down|status|exec|rsync-up|rsync-down CLUSTER.yaml`: the cluster
+// launcher on the command line, each node's output streamed under its name.
+#include <QCoreApplication>
+#include <QDir>
+#include <cstdio>
+
+#include "cli/arguments.h"
+#include "cli/commands.h"
+#include "cli/experiment_launch.h"
+#include "cluster/cluster_launcher.h"
+#include "config/cluster_loader.h"
+#include "runtime/experiment_runner.h"
+#include "runtime/install_layout.h"
+
+namespace tunedeck::cli {
+
+namespace {
+
+struct ClusterVerb {
+    const char* name;
+    int positional;  // after CLUSTER.yaml
+    const char* description;
+};
+
+constexpr ClusterVerb kVerbs[] = {
+    {"up", 0, "Set up every node: copy the agent and file mounts, run the setup commands."},
+    {"down", 0, "Stop the agents and trials on every node."},
+    {"status", 0, "Show each node's health and what runs on it."},
+    {"exec", 1, "Run a shell command on every node (or --node)."},
+    {"rsync-up", 2, "Copy SOURCE of this machine to TARGET on every node, only what changed."},
+    {"rsync-down", 2, "Copy SOURCE of the head node (or --node) to TARGET here."},
+};
+
+}  // namespace
+
+int cluster(const QStringList& args) {
+    const QString verbName = args.value(0);
+    const ClusterVerb* verb = nullptr;
+    for (const ClusterVerb& v : kVerbs) {
+        if (verbName == QLatin1String(v.name)) {
+            verb = &v;
+        }
+    }
+    if (verb == nullptr) {
+        return fail(QStringLiteral("tunedeck-engine cluster: expected up, down, status, exec, "
+                                   "rsync-up or rsync-down, not '%1'")
+                        .arg(verbName));
+    }
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromLatin1(verb->description));
+    parser.addPositionalArgument(QStringLiteral("CLUSTER"), QStringLiteral("cluster YAML"));
+    parser.addOption({QStringLiteral("accept-new-host-keys"),
+                      QStringLiteral("Trust nodes whose host key is not in known_hosts yet, and "
+                                     "add it there (a changed key is always refused).")});
+    parser.addOption({QStringLiteral("node"),
+                      QStringLiteral("Only this node (as `status` names it); may repeat."),
+                      QStringLiteral("NAME")});
+    if (!parseArguments(parser, QStringLiteral("cluster ") + verbName, args.mid(1),
+                        1 + verb->positional)) {
+        return kExitBadInput;
+    }
+    const QStringList positional = parser.positionalArguments();
+    const ClusterLoadResult loaded = loadClusterFile(positional.first());
+    printWarnings(loaded.warnings);
+    if (!loaded.spec) {
+        return fail(loaded.errors.join('\n'));
+    }
+    const ClusterSpec& spec = *loaded.spec;
+    if (spec.provider == ClusterProvider::Local) {
+        std::printf("%s: provider local: trials run on this machine; there is nothing to %s.\n",
+                    qPrintable(spec.clusterName), verb->name);
+        return 0;
+    }
+    LauncherOptions options;
+    options.workerBinary = workerBinaryPath();
+    options.pythonSdkDir = pythonSdkDir();
+    options.acceptNewHostKeys = parser.isSet(QStringLiteral("accept-new-host-keys"));
+    options.onlyNodes = parser.values(QStringLiteral("node"));
+
+    ClusterLauncher launcher(spec, options, [](const QString& node, const QString& line, bool err) {
+        std::fprintf(err ? stderr : stdout, "[%s] %s\n", qPrintable(node), qPrintable(line));
+        std::fflush(err ? stderr : stdout);
+    });
+    int exitCode = 0;
+    QObject::connect(
+        &launcher, &ClusterLauncher::finished, &launcher,
+        [&](const std::vector<NodeOutcome>& outcomes) {
+            int failed = 0;
+            int workersUp = 0;
+            for (const NodeOutcome& outcome : outcomes) {
+                failed += outcome.ok ? 0 : 1;
+                const bool head = !spec.nodes.empty() && spec.nodes.front().name() == outcome.node;
+                workersUp += outcome.ok && !head ? 1 : 0;
+            }
+            std::printf("%s %s: %zu node(s) ok, %d failed%s\n", qPrintable(spec.clusterName),
+                        verb->name, outcomes.size() - size_t(failed), failed, failed ? ":" : ".");
+            for (const NodeOutcome& outcome : outcomes) {
+                if (!outcome.ok) {
+                    std::printf("  %s: %s\n", qPrintable(outcome.node),
+                                qPrintable(outcome.message));
+                }
+            }
+            exitCode = failed ? kExitTrialErrors : 0;
+            if (verbName == QLatin1String("up") && options.onlyNodes.isEmpty() &&
+                workersUp < spec.minWorkers) {
+                std::printf("only %d worker node(s) are up; min_workers is %d\n", workersUp,
+                            spec.minWorkers);
+                exitCode = kExitTrialErrors;
+            }
+            QCoreApplication::exit(exitCode);
+        });
+    if (verbName == QLatin1String("up")) {
+        launcher.up();
+    } else if (verbName == QLatin1String("down")) {
+        launcher.down();
+    } else if (verbName == QLatin1String("status")) {
+        launcher.status();
+    } else if (verbName == QLatin1String("exec")) {
+        launcher.exec(positional.at(1));
+    } else if (verbName == QLatin1String("rsync-up")) {
+        launcher.rsyncUp(QDir::current().absoluteFilePath(positional.at(1)), positional.at(2));
+    } else {
+        launcher.rsyncDown(positional.at(1), QDir::current().absoluteFilePath(positional.at(2)));
+    }
+    QCoreApplication::exec();
+    return exitCode;
+}
+
+}  // namespace tunedeck::cli

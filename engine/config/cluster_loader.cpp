@@ -1,0 +1,406 @@
+#include "config/cluster_loader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include "config/cluster_sections.h"
+#include "config/file_place.h"
+#include "config/problem_list.h"
+#include "config/yaml_reader.h"
+
+namespace tunedeck {
+
+namespace {
+
+const QStringList& topLevelKeys() {
+    static const QStringList keys = {
+        "cluster_name",
+        "provider",
+        "auth",
+        "min_workers",
+        "max_workers",
+        "resources",
+        "file_mounts",
+        "rsync_exclude",
+        "initialization_commands",
+        "setup_commands",
+        "worker_setup_commands",
+        "storage",
+        "node_timeout_s",
+        "remote_root",
+    };
+    return keys;
+}
+
+// Keys of Ray's cluster files that have no meaning here. They are accepted, with a warning
+// saying why, so that a user's Ray on-prem file loads unchanged.
+struct IgnoredRayKey {
+    const char* key;
+    const char* reason;
+};
+constexpr IgnoredRayKey kIgnoredRayKeys[] = {
+    {"head_setup_commands", "the engine runs on your machine, not on head_ip; use setup_commands"},
+    {"head_start_ray_commands", "its own agent is started on each node, not Ray"},
+    {"worker_start_ray_commands", "its own agent is started on each node, not Ray"},
+    {"upscaling_speed", "no autoscaling: the nodes listed are used, up to max_workers"},
+    {"idle_timeout_minutes", "no autoscaling: nodes are let go when the experiment ends"},
+    {"docker", "trials run directly on the nodes, not in containers"},
+    {"cluster_synced_files", "checkpoints and results are moved by the engine; see storage"},
+    {"file_mounts_sync_continuously", "file_mounts are copied once, when the cluster starts"},
+    {"head_node_type", "node types describe cloud machines; on-prem nodes are listed in provider"},
+    {"available_node_types",
+     "node types describe cloud machines; on-prem nodes are listed in provider"},
+    {"rsync_filter", "filter files are not read; list patterns in rsync_exclude"},
+};
+
+const char* ignoredReason(const QString& key) {
+    for (const IgnoredRayKey& ignored : kIgnoredRayKeys) {
+        if (key == QLatin1String(ignored.key)) {
+            return ignored.reason;
+        }
+    }
+    return nullptr;
+}
+
+class ClusterReader {
+  public:
+    ClusterReader(YamlReader& reader, FilePlace place, ProblemList* warnings, ClusterSpec* spec)
+        : reader_(reader), place_(std::move(place)), warnings_(warnings), spec_(spec) {}
+
+    void read(const YAML::Node& root) {
+        const SourceLocation rootLocation = reader_.locationOf(root);
+        std::vector<YamlEntry> entries;
+        for (YamlEntry& entry : reader_.entries(root, QString())) {
+            if (const char* reason = ignoredReason(entry.key)) {
+                warnings_->add(entry.keyLocation, entry.path,
+                               QStringLiteral("ignored by Tunedeck (%1)").arg(reason));
+            } else {
+                entries.push_back(std::move(entry));
+            }
+        }
+        reader_.rejectUnknown(entries, topLevelKeys());
+        const auto entry = [&](const char* key) { return findEntry(entries, QLatin1String(key)); };
+
+        readName(entry("cluster_name"), rootLocation);
+        if (const YamlEntry* resources = entry("resources")) {
+            readNodeResources(reader_, *resources, &defaultResources_);
+        }
+        readProvider(entry("provider"), rootLocation);
+        spec_->knownHosts = QDir::cleanPath(QDir::homePath() + QStringLiteral("/.ssh/known_hosts"));
+        const bool ssh = providerType_ == QLatin1String("ssh");
+        if (const YamlEntry* auth = entry("auth")) {
+            readAuth(reader_, *auth, place_, ssh, spec_);
+        } else if (ssh) {
+            reader_.problem(rootLocation, QStringLiteral("auth.ssh_user"),
+                            QStringLiteral("required key is missing (the user to log in as on "
+                                           "every node, e.g. auth: {ssh_user: alice})"));
+        }
+        readWorkerCounts(entry("min_workers"), entry("max_workers"));
+        placeNodes();
+
+        if (const YamlEntry* mounts = entry("file_mounts")) {
+            readFileMounts(reader_, *mounts, place_, &spec_->fileMounts);
+        }
+        readList(entry("rsync_exclude"), &spec_->rsyncExclude);
+        readList(entry("initialization_commands"), &spec_->initializationCommands);
+        readList(entry("setup_commands"), &spec_->setupCommands);
+        readList(entry("worker_setup_commands"), &spec_->workerSetupCommands);
+        if (const YamlEntry* storage = entry("storage")) {
+            readStorage(*storage);
+        }
+        if (const YamlEntry* timeout = entry("node_timeout_s")) {
+            spec_->nodeTimeoutS = reader_.numberAbove(*timeout, 0).value_or(spec_->nodeTimeoutS);
+        }
+        if (const YamlEntry* root = entry("remote_root")) {
+            spec_->remoteRoot = readRemoteRoot(reader_, *root).value_or(spec_->remoteRoot);
+        }
+    }
+
+  private:
+    void readName(const YamlEntry* entry, const SourceLocation& rootLocation) {
+        if (!entry) {
+            reader_.problem(rootLocation, QStringLiteral("cluster_name"),
+                            QStringLiteral("required key is missing (it names the cluster's "
+                                           "folder on every node, e.g. cluster_name: lab)"));
+            return;
+        }
+        const auto name = reader_.string(*entry);
+        if (!name) {
+            return;
+        }
+        static const QRegularExpression valid(QStringLiteral("^[A-Za-z0-9_.-]+$"));
+        if (name->isEmpty()) {
+            reader_.problem(entry->valueLocation, entry->path,
+                            QStringLiteral("is empty; name the cluster (letters, digits, '_', "
+                                           "'.' and '-')"));
+            return;
+        }
+        if (!valid.match(*name).hasMatch() || *name == QLatin1String(".") ||
+            *name == QLatin1String("..")) {
+            reader_.problem(entry->valueLocation, entry->path,
+                            QStringLiteral("'%1' is not a valid name (use letters, digits, "
+                                           "'_', '.' and '-'; it becomes a folder name on the "
+                                           "nodes)")
+                                .arg(*name));
+            return;
+        }
+        spec_->clusterName = *name;
+    }
+
+    void readProvider(const YamlEntry* provider, const SourceLocation& rootLocation) {
+        if (!provider) {
+            reader_.problem(rootLocation, QStringLiteral("provider.type"),
+                            QStringLiteral("required key is missing (local for this machine, "
+                                           "ssh for nodes reached over SSH)"));
+            return;
+        }
+        if (!provider->value.IsMap()) {
+            reader_.problem(provider->valueLocation, provider->path,
+                            QStringLiteral("expected a mapping with a type, e.g. {type: local}, "
+                                           "got %1")
+                                .arg(describeYaml(provider->value)));
+            return;
+        }
+        providerLocation_ = provider->keyLocation;
+        const std::vector<YamlEntry> entries = reader_.entries(provider->value, provider->path);
+        reader_.rejectUnknown(entries, {"type", "head_ip", "worker_ips"});
+        const YamlEntry* type = findEntry(entries, QStringLiteral("type"));
+        const YamlEntry* head = findEntry(entries, QStringLiteral("head_ip"));
+        const YamlEntry* workers = findEntry(entries, QStringLiteral("worker_ips"));
+        if (!type) {
+            reader_.problem(provider->keyLocation, QStringLiteral("provider.type"),
+                            QStringLiteral("required key is missing (local or ssh)"));
+        } else if (const auto name = reader_.string(*type)) {
+            if (*name == QLatin1String("local") || *name == QLatin1String("ssh")) {
+                providerType_ = *name;
+                providerLocation_ = type->valueLocation;
+            } else {
+                reader_.problem(type->valueLocation, type->path,
+                                QStringLiteral("expected 'local' or 'ssh', got '%1'").arg(*name));
+            }
+        }
+        if (providerType_ == QLatin1String("local")) {
+            spec_->provider = ClusterProvider::Local;
+            // Ray's on-prem provider is called "local" and lists hosts; here that is `ssh`.
+            const QString hint = QStringLiteral(
+                "type local means this machine only; to reach other machines write type: ssh");
+            if (head) {
+                reader_.problem(head->keyLocation, head->path, hint);
+            }
+            if (workers && !(workers->value.IsSequence() && workers->value.size() == 0) &&
+                !workers->value.IsNull()) {
+                reader_.problem(workers->keyLocation, workers->path, hint);
+            }
+            return;
+        }
+        if (providerType_ == QLatin1String("ssh")) {
+            spec_->provider = ClusterProvider::Ssh;
+            if (!head) {
+                reader_.problem(provider->keyLocation, QStringLiteral("provider.head_ip"),
+                                QStringLiteral("required key is missing for type ssh (the first "
+                                               "node, e.g. head_ip: 10.0.0.1)"));
+            }
+        }
+        if (head) {
+            head_ = readNode(reader_, head->value, head->path, head->valueLocation);
+        }
+        if (workers) {
+            readWorkers(*workers);
+        }
+    }
+
+    void readWorkers(const YamlEntry& entry) {
+        if (entry.value.IsNull()) {
+            return;
+        }
+        if (!entry.value.IsSequence()) {
+            reader_.problem(
+                entry.valueLocation, entry.path,
+                QStringLiteral("expected a list of hosts, got %1").arg(describeYaml(entry.value)));
+            return;
+        }
+        workersWritten_ = int(entry.value.size());
+        for (std::size_t i = 0; i < entry.value.size(); ++i) {
+            const QString path = QStringLiteral("%1[%2]").arg(entry.path).arg(i);
+            if (auto node =
+                    readNode(reader_, entry.value[i], path, reader_.itemLocation(entry.value, i))) {
+                workers_.push_back(std::move(*node));
+            }
+        }
+    }
+
+    void readWorkerCounts(const YamlEntry* minEntry, const YamlEntry* maxEntry) {
+        spec_->maxWorkers = workersWritten_;
+        if (minEntry) {
+            const int min = readInt(reader_, *minEntry, 0).value_or(0);
+            if (min > workersWritten_) {
+                reader_.problem(minEntry->valueLocation, minEntry->path,
+                                QStringLiteral("must be at most the number of worker_ips (%1), "
+                                               "got %2")
+                                    .arg(workersWritten_)
+                                    .arg(min));
+            } else {
+                spec_->minWorkers = min;
+            }
+        }
+        if (!maxEntry) {
+            return;
+        }
+        const auto max = readInt(reader_, *maxEntry, 0);
+        if (!max) {
+            return;
+        }
+        if (*max < spec_->minWorkers) {
+            reader_.problem(maxEntry->valueLocation, maxEntry->path,
+                            QStringLiteral("must be at least min_workers (%1), got %2")
+                                .arg(spec_->minWorkers)
+                                .arg(*max));
+        } else if (*max > workersWritten_) {
+            // Ray does the same: there are no more machines to start.
+            warnings_->add(maxEntry->valueLocation, maxEntry->path,
+                           QStringLiteral("%1, but provider.worker_ips lists %2; %2 are used")
+                               .arg(*max)
+                               .arg(workersWritten_));
+        } else {
+            spec_->maxWorkers = *max;
+        }
+    }
+
+    // Head first, then the first max_workers workers, each with the cluster's port and resources
+    // unless it names its own. A host written twice is refused: two agents on one machine would
+    // offer its CPUs and GPUs twice.
+    void placeNodes() {
+        if (spec_->provider == ClusterProvider::Local) {
+            if (providerType_ == QLatin1String("local")) {
+                ClusterNodeSpec local;
+                local.host = QStringLiteral("localhost");
+                local.isHead = true;
+                local.resources = defaultResources_;
+                local.location = providerLocation_;
+                spec_->nodes.push_back(local);
+            }
+            return;
+        }
+        std::vector<const WrittenNode*> written;
+        if (head_) {
+            written.push_back(&*head_);
+        }
+        for (const WrittenNode& worker : workers_) {
+            written.push_back(&worker);
+        }
+        QMap<QString, const WrittenNode*> seen;
+        int workersPlaced = 0;
+        for (const WrittenNode* node : written) {
+            ClusterNodeSpec spec;
+            spec.host = node->host;
+            spec.port = node->port.value_or(spec_->sshPort);
+            spec.isHead = node == written.front() && head_.has_value();
+            spec.resources = defaultResources_;
+            if (node->resources.cpu) {
+                spec.resources.cpu = node->resources.cpu;
+            }
+            if (node->resources.gpu) {
+                spec.resources.gpu = node->resources.gpu;
+            }
+            spec.location = node->location;
+            if (!spec_->locations.contains(node->path)) {
+                spec_->locations.insert(node->path, node->location);
+            }
+            const QString key = spec.host.toLower() + QLatin1Char(' ') + QString::number(spec.port);
+            if (const WrittenNode* first = seen.value(key)) {
+                reader_.problem(node->location, node->path,
+                                QStringLiteral("'%1' is already listed at line %2 (%3); list each "
+                                               "node once")
+                                    .arg(spec.name())
+                                    .arg(first->location.line)
+                                    .arg(first->path));
+                continue;
+            }
+            seen.insert(key, node);
+            if (!spec.isHead && workersPlaced++ >= spec_->maxWorkers) {
+                continue;
+            }
+            spec_->nodes.push_back(spec);
+        }
+    }
+
+    void readList(const YamlEntry* entry, QStringList* out) {
+        if (entry) {
+            *out = readStringList(reader_, *entry).value_or(*out);
+        }
+    }
+
+    void readStorage(const YamlEntry& entry) {
+        if (entry.value.IsScalar()) {
+            const QString text = yamlText(entry.value);
+            if (text == QLatin1String("copy")) {
+                spec_->storage = ClusterStorage::Copy;
+                return;
+            }
+            if (text == QLatin1String("shared")) {
+                spec_->storage = ClusterStorage::Shared;
+                return;
+            }
+        }
+        reader_.problem(
+            entry.valueLocation, entry.path,
+            QStringLiteral("expected 'copy' or 'shared', got %1").arg(describeYaml(entry.value)));
+    }
+
+    YamlReader& reader_;
+    FilePlace place_;
+    ProblemList* warnings_;
+    ClusterSpec* spec_;
+    QString providerType_;  // "local" or "ssh" once read without problems
+    SourceLocation providerLocation_;
+    NodeResources defaultResources_;
+    std::optional<WrittenNode> head_;
+    std::vector<WrittenNode> workers_;
+    int workersWritten_ = 0;
+};
+
+}  // namespace
+
+ClusterLoadResult loadClusterText(const QString& text, const QString& sourceFile) {
+    const QByteArray utf8 = text.toUtf8();
+    const TextPositions positions(sourceFile, utf8);
+    ProblemList problems;
+    ProblemList warnings;
+    ClusterSpec spec;
+    spec.sourceFile = QFileInfo(sourceFile).absoluteFilePath();
+    const YamlFileKind kind{
+        QStringLiteral("a cluster file"),
+        QStringLiteral("a cluster needs at least cluster_name and provider.type"),
+        QStringLiteral("cluster_name, provider, auth, ..."),
+    };
+    readYamlFile(positions, utf8, kind, &problems, [&](const YAML::Node& root) {
+        YamlReader reader(positions, &problems, &spec.locations);
+        ClusterReader cluster(reader, FilePlace{sourceFile, QFileInfo(sourceFile).absolutePath()},
+                              &warnings, &spec);
+        cluster.read(root);
+    });
+    ClusterLoadResult result;
+    result.errors = problems.lines();
+    result.warnings = warnings.lines();
+    if (result.errors.isEmpty()) {
+        result.spec = std::move(spec);
+    }
+    return result;
+}
+
+ClusterLoadResult loadClusterFile(const QString& path) {
+    QFile file(path);
+    if (!file.exists()) {
+        return {std::nullopt, {QStringLiteral("%1: no such file").arg(path)}, {}};
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {std::nullopt,
+                {QStringLiteral("%1: cannot read: %2").arg(path, file.errorString())},
+                {}};
+    }
+    return loadClusterText(QString::fromUtf8(file.readAll()), path);
+}
+
+}  // namespace tunedeck

@@ -1,0 +1,73 @@
+// A cluster file (Ray's on-prem cluster-launcher shape) as a value: the nodes to reach over SSH,
+// how to log in, what to copy and run on them, and per-node resource overrides.
+// The engine is the head of the cluster: it runs where the user starts it, and every node listed
+// (head_ip first, then worker_ips) is a worker node reached over SSH. Value type.
+#pragma once
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+#include <optional>
+#include <vector>
+
+#include "core/source_location.h"
+
+namespace tunedeck {
+
+struct NodeResources {
+    std::optional<double> cpu;  // overrides what the node's agent counts
+    std::optional<double> gpu;  // whole cards offered (the first N the agent finds)
+};
+
+struct ClusterNodeSpec {
+    QString host;             // a hostname or an IP address (IPv6 without brackets)
+    int port = 22;            // the cluster's `auth.ssh_port` unless the entry names its own
+    bool isHead = false;      // `provider.head_ip`
+    NodeResources resources;  // the cluster's `resources`, overridden by the entry's own
+    SourceLocation location;  // of the entry, for errors naming the node
+
+    // "host" or "host:port" when the port is not 22 ("[v6]:port" for IPv6): how messages and
+    // `status` name the node.
+    QString name() const;
+};
+
+struct FileMount {
+    QString remotePath;  // as written (may start with "~/"); relative paths are under the home
+    QString localPath;   // absolute, resolved against the cluster file's folder
+    SourceLocation location;
+};
+
+enum class ClusterProvider { Local, Ssh };
+// Copy: checkpoints travel over SFTP to the head. Shared: every node sees the head's experiment
+// folder at the same path (NFS), so nothing is copied.
+enum class ClusterStorage { Copy, Shared };
+
+struct ClusterSpec {
+    QString sourceFile;  // absolute path of the YAML
+    QString clusterName;
+    ClusterProvider provider = ClusterProvider::Local;
+    std::vector<ClusterNodeSpec> nodes;  // head first; workers capped at max_workers
+    int minWorkers = 0;
+    int maxWorkers = 0;
+
+    QString sshUser;
+    QString sshPrivateKey;  // absolute; empty: keys from ssh-agent
+    int sshPort = 22;
+    QString knownHosts;  // absolute; default ~/.ssh/known_hosts
+
+    std::vector<FileMount> fileMounts;
+    QStringList rsyncExclude;  // glob patterns, matched against paths relative to a mount
+    QStringList initializationCommands;
+    QStringList setupCommands;
+    QStringList workerSetupCommands;  // run on worker nodes after setup_commands (not the head)
+
+    ClusterStorage storage = ClusterStorage::Copy;
+    double nodeTimeoutS = 15;  // heartbeat silence after which a node is declared dead
+    // Where Tunedeck keeps its files on a node: `<remoteRoot>/<cluster_name>/<node name>/`.
+    QString remoteRoot = QStringLiteral("~/.tunedeck");
+
+    QMap<QString, SourceLocation> locations;  // key path ("auth.ssh_user") -> where it was written
+    SourceLocation locationOf(const QString& keyPath) const;
+};
+
+}  // namespace tunedeck

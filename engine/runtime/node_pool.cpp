@@ -1,0 +1,188 @@
+#include "runtime/node_pool.h"
+
+#include <QJsonArray>
+#include <algorithm>
+
+namespace tunedeck {
+
+namespace {
+
+// A lost node is tried again after 1 s, then 2, 4, 8 and every 10 s: a preempted machine that
+// comes back within minutes is re-admitted without flooding its sshd.
+constexpr int kFirstRetryMs = 1000;
+constexpr int kLongestRetryMs = 10000;
+
+int retryDelayMs(int failuresInARow) {
+    const int doublings = std::clamp(failuresInARow - 1, 0, 4);
+    return std::min(kFirstRetryMs << doublings, kLongestRetryMs);
+}
+
+NodeCapacity capacityOf(const QString& nodeId, const QJsonObject& hello,
+                        const NodeResources& overrides) {
+    NodeCapacity node;
+    node.nodeId = nodeId;
+    node.cpuTotalMilli = toMilli(overrides.cpu.value_or(hello.value("cpus").toDouble(1)));
+    const QJsonArray gpus = hello.value("gpus").toArray();
+    qsizetype offered = gpus.size();
+    if (overrides.gpu) {
+        offered = std::min(offered, qsizetype(*overrides.gpu));
+    }
+    for (qsizetype i = 0; i < offered; ++i) {
+        node.gpuUsedMilli.push_back(0);
+        node.gpuIds.push_back(gpus.at(i).toObject().value("uuid").toString());
+    }
+    return node;
+}
+
+}  // namespace
+
+NodePool::NodePool(std::vector<NodePlan> plans, double nodeTimeoutS, QObject* parent)
+    : QObject(parent), nodeTimeoutS_(nodeTimeoutS) {
+    for (NodePlan& plan : plans) {
+        auto node = std::make_unique<Node>();
+        node->plan = std::move(plan);
+        node->retry.setSingleShot(true);
+        Node* raw = node.get();
+        connect(&node->retry, &QTimer::timeout, this, [this, raw] {
+            if (!shuttingDown_) {
+                openNode(*raw);
+            }
+        });
+        nodes_.push_back(std::move(node));
+    }
+}
+
+NodePool::~NodePool() {
+    for (auto& node : nodes_) {
+        if (node->link) {
+            node->link->disconnect(this);
+        }
+    }
+}
+
+void NodePool::open() {
+    for (auto& node : nodes_) {
+        openNode(*node);
+    }
+}
+
+void NodePool::openNode(Node& node) {
+    dropLink(node);
+    node.problem = tr("connecting");
+    node.link = node.plan.makeLink();
+    NodeLink* link = node.link.get();
+    connect(link, &NodeLink::messageReceived, this, [this, &node](const QJsonObject& message) {
+        node.silence.start();
+        const QString ev = message.value("ev").toString();
+        if (ev == QLatin1String("heartbeat")) {
+            return;
+        }
+        if (ev == QLatin1String("hello")) {
+            onHello(node, message);
+            return;
+        }
+        if (node.ready) {
+            emit this->message(node.plan.id, message);
+        }
+    });
+    connect(link, &NodeLink::closed, this,
+            [this, &node](const QString& reason) { onClosed(node, reason); });
+    node.silence.start();
+    link->open();
+}
+
+void NodePool::onHello(Node& node, const QJsonObject& hello) {
+    node.ready = true;
+    node.heardFrom = true;
+    node.failuresInARow = 0;
+    node.problem.clear();
+    std::erase_if(capacities_, [&](const NodeCapacity& c) { return c.nodeId == node.plan.id; });
+    capacities_.push_back(capacityOf(node.plan.id, hello, node.plan.overrides));
+    emit nodeUp(node.plan.id, hello);
+}
+
+void NodePool::onClosed(Node& node, const QString& reason) {
+    const bool wasReady = node.ready;
+    node.ready = false;
+    node.heardFrom = true;
+    ++node.failuresInARow;
+    node.problem = wasReady ? tr("lost: %1").arg(reason) : reason;
+    dropLink(node);
+    if (wasReady) {
+        emit nodeLost(node.plan.id, reason);
+    }
+    std::erase_if(capacities_, [&](const NodeCapacity& c) { return c.nodeId == node.plan.id; });
+    if (!shuttingDown_) {
+        node.retry.start(retryDelayMs(node.failuresInARow));
+    }
+}
+
+void NodePool::dropLink(Node& node) {
+    if (!node.link) {
+        return;
+    }
+    node.link->disconnect(this);
+    // The link may be inside one of its own signals: it goes once that returns.
+    NodeLink* link = node.link.release();
+    link->abort();
+    link->deleteLater();
+}
+
+NodeLink* NodePool::link(const QString& nodeId) const {
+    for (const auto& node : nodes_) {
+        if (node->plan.id == nodeId) {
+            return node->ready ? node->link.get() : nullptr;
+        }
+    }
+    return nullptr;
+}
+
+bool NodePool::anyReady() const {
+    return std::any_of(nodes_.begin(), nodes_.end(), [](const auto& n) { return n->ready; });
+}
+
+bool NodePool::allHeardFrom() const {
+    return std::all_of(nodes_.begin(), nodes_.end(), [](const auto& n) { return n->heardFrom; });
+}
+
+QString NodePool::describeUnavailable() const {
+    QStringList parts;
+    for (const auto& node : nodes_) {
+        if (!node->ready) {
+            parts << QStringLiteral("%1 (%2)").arg(node->plan.id, node->problem);
+        }
+    }
+    return parts.join(QStringLiteral("; "));
+}
+
+void NodePool::checkLiveness() {
+    for (auto& node : nodes_) {
+        if (node->ready && node->silence.elapsed() > nodeTimeoutS_ * 1000) {
+            onClosed(*node, tr("no heartbeat from its worker agent for %1 s (node_timeout_s)")
+                                .arg(nodeTimeoutS_));
+        }
+    }
+}
+
+void NodePool::shutdown() {
+    shuttingDown_ = true;
+    for (auto& node : nodes_) {
+        node->retry.stop();
+        if (node->link) {
+            node->link->shutdown();
+        }
+    }
+}
+
+void NodePool::abort() {
+    shuttingDown_ = true;
+    for (auto& node : nodes_) {
+        node->retry.stop();
+        if (node->link) {
+            node->link->disconnect(this);
+            node->link->abort();
+        }
+    }
+}
+
+}  // namespace tunedeck

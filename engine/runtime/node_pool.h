@@ -1,0 +1,82 @@
+// The experiment's nodes: one link per node, opened at start, declared lost when its stream ends
+// or its agent is silent for node_timeout_s, and opened again on its own after a loss (a node
+// that comes back is re-admitted). Each ready node's capacity is what its agent counted, with
+// the cluster file's overrides applied. Thread-safety: lives on its event loop's thread.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QObject>
+#include <QTimer>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "cluster/node_link.h"
+#include "core/cluster_spec.h"
+#include "core/placement.h"
+
+namespace tunedeck {
+
+// One node the experiment may use, and how to reach it.
+struct NodePlan {
+    QString id;
+    std::function<std::unique_ptr<NodeLink>()> makeLink;
+    NodeResources overrides;
+};
+
+class NodePool : public QObject {
+    Q_OBJECT
+  public:
+    NodePool(std::vector<NodePlan> plans, double nodeTimeoutS, QObject* parent = nullptr);
+    ~NodePool() override;
+
+    void open();
+    // The link of a ready node, else null (the node is connecting, or lost).
+    NodeLink* link(const QString& nodeId) const;
+    bool anyReady() const;
+    // Whether every node has either said hello or failed once: until then, a request that fits
+    // no ready node may still fit one that is connecting.
+    bool allHeardFrom() const;
+    // Ready nodes only.
+    std::vector<NodeCapacity>& capacities() { return capacities_; }
+    const std::vector<NodeCapacity>& capacities() const { return capacities_; }
+    // Nodes not ready, with why: "lab2 (lost: no heartbeat for 15 s)", for waiting trials.
+    QString describeUnavailable() const;
+    // Called about once a second: a ready node silent for node_timeout_s is declared lost.
+    void checkLiveness();
+    // The experiment ends: agents stop their trials and exit; nothing is reopened.
+    void shutdown();
+    // Ends every link now, without waiting for trials.
+    void abort();
+
+  signals:
+    void nodeUp(const QString& nodeId, const QJsonObject& hello);
+    // The node's trials are gone (its agent kills them when its stream ends).
+    void nodeLost(const QString& nodeId, const QString& reason);
+    void message(const QString& nodeId, const QJsonObject& message);
+
+  private:
+    struct Node {
+        NodePlan plan;
+        std::unique_ptr<NodeLink> link;
+        bool ready = false;
+        bool heardFrom = false;
+        int failuresInARow = 0;
+        QString problem;  // why it is not ready
+        QElapsedTimer silence;
+        QTimer retry;
+    };
+
+    void openNode(Node& node);
+    void onHello(Node& node, const QJsonObject& hello);
+    void onClosed(Node& node, const QString& reason);
+    void dropLink(Node& node);
+
+    std::vector<std::unique_ptr<Node>> nodes_;
+    std::vector<NodeCapacity> capacities_;
+    double nodeTimeoutS_;
+    bool shuttingDown_ = false;
+};
+
+}  // namespace tunedeck

@@ -1,0 +1,477 @@
+// Clusters over SSH with real parts: OpenSSH servers started by the test on loopback ports (each
+// one a "node"), the real tunedeck-engine (`cluster ...`, `run`) and the real agent copied to
+// every node, real SQLite files. The nodes share this machine's disk, but each keeps its files in
+// a folder of its own (storage: copy), so checkpoints really travel over SFTP.
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QRegularExpression>
+#include <QtTest>
+#include <memory>
+#include <vector>
+
+#include "engine_harness.h"
+#include "sshd_fixture.h"
+
+namespace {
+
+struct Cluster {
+    std::vector<std::unique_ptr<SshdFixture>> nodes;
+    QString knownHosts;
+    QString remoteRoot;
+};
+
+class TestCluster : public QObject {
+    Q_OBJECT
+
+  private:
+    // Starts `count` sshd nodes; their keys go into a known_hosts file of the test unless
+    // `trusted` is false.
+    bool startNodes(EngineHarness& harness, Cluster& cluster, int count, bool trusted = true) {
+        QString why;
+        if (!sshdAvailable(&why)) {
+            skipReason_ = why;
+            return false;
+        }
+        cluster.knownHosts = harness.root() + QStringLiteral("/known_hosts");
+        cluster.remoteRoot = harness.root() + QStringLiteral("/nodes");
+        QFile known(cluster.knownHosts);
+        if (!known.open(QIODevice::WriteOnly)) {
+            return false;
+        }
+        for (int i = 0; i < count; ++i) {
+            auto node = std::make_unique<SshdFixture>();
+            QString error;
+            if (!node->start(&error)) {
+                skipReason_ = QStringLiteral("sshd did not start: ") + error;
+                return false;
+            }
+            if (trusted) {
+                known.write(node->knownHostsLine().toUtf8() + '\n');
+            }
+            if (i > 0) {  // one cluster, one key: every node trusts the first node's user key
+                QFile publicKey(cluster.nodes.front()->userKeyPath() + ".pub");
+                QFile authorized(node->dir() + "/authorized_keys");
+                if (!publicKey.open(QIODevice::ReadOnly) || !authorized.open(QIODevice::Append)) {
+                    return false;
+                }
+                authorized.write(publicKey.readAll());
+            }
+            cluster.nodes.push_back(std::move(node));
+        }
+        return true;
+    }
+
+    QString nodeName(const SshdFixture& node) const {
+        return QStringLiteral("127.0.0.1:%1").arg(node.port());
+    }
+    // The node's own folder under remote_root.
+    QString nodeFolder(const Cluster& cluster, const SshdFixture& node) const {
+        return QStringLiteral("%1/lab/127.0.0.1_%2").arg(cluster.remoteRoot).arg(node.port());
+    }
+
+    // A cluster file for `cluster`, with `extra` YAML appended.
+    QString writeCluster(EngineHarness& harness, const Cluster& cluster, const QString& extra,
+                         const QString& fileName = QStringLiteral("cluster.yaml")) {
+        QString yaml = QStringLiteral(
+                           "cluster_name: lab\n"
+                           "provider:\n"
+                           "  type: ssh\n"
+                           "  head_ip: \"127.0.0.1:%1\"\n"
+                           "  worker_ips: [")
+                           .arg(cluster.nodes.front()->port());
+        QStringList workers;
+        for (std::size_t i = 1; i < cluster.nodes.size(); ++i) {
+            workers << QStringLiteral("\"127.0.0.1:%1\"").arg(cluster.nodes[i]->port());
+        }
+        yaml += workers.join(QStringLiteral(", ")) + QStringLiteral("]\n");
+        yaml += QStringLiteral(
+                    "auth:\n"
+                    "  ssh_user: %1\n"
+                    "  ssh_private_key: %2\n"
+                    "  known_hosts: %3\n"
+                    "remote_root: %4\n")
+                    .arg(cluster.nodes.front()->user(), cluster.nodes.front()->userKeyPath(),
+                         cluster.knownHosts, cluster.remoteRoot);
+        return harness.writeFile(fileName, yaml + extra);
+    }
+
+    static int countLines(const QString& path) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            return 0;
+        }
+        return int(file.readAll().count('\n'));
+    }
+
+    QString skipReason_;
+
+  private slots:
+    void upTwiceDoesNoWorkTheSecondTime();
+    void setupFailureOnOneNodeNamesItAndLeavesTheOthers();
+    void unknownHostKeyIsRefusedUnlessAccepted();
+    void changedHostKeyIsAlwaysRefused();
+    void wrongKeyIsRefused();
+    void unreachableNodeIsReportedQuickly();
+    void configValuesAndPathsCannotInjectShellCommands();
+    void experimentRunsAcrossNodesAndCheckpointsComeHome();
+    void nodeKilledMidRunLosesNothing();
+};
+
+void TestCluster::upTwiceDoesNoWorkTheSecondTime() {
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 2)) {
+        QSKIP(qPrintable(skipReason_));
+    }
+    QDir().mkpath(harness.root() + "/mount");
+    harness.writeFile("mount/data.txt", "some data\n");
+    const QString log = harness.root() + "/setup.log";
+    const QString file =
+        writeCluster(harness, cluster,
+                     QStringLiteral("file_mounts: {\"~/td-test-mount-%1\": ./mount}\n"
+                                    "setup_commands: [\"echo ran >> %2\"]\n")
+                         .arg(cluster.nodes.front()->port())
+                         .arg(log));
+    const EngineResult first = harness.run({"cluster", "up", file});
+    QVERIFY2(first.exitCode == 0, qPrintable(first.all()));
+    QCOMPARE(countLines(log), 2);                                   // once per node
+    QVERIFY2(first.out.contains("CPU(s)"), qPrintable(first.out));  // each node's inventory
+    QVERIFY2(first.out.contains("copied"), qPrintable(first.out));
+
+    const EngineResult second = harness.run({"cluster", "up", file});
+    QVERIFY2(second.exitCode == 0, qPrintable(second.all()));
+    QCOMPARE(countLines(log), 2);  // the setup did not run again
+    QVERIFY2(!second.out.contains("copied"), qPrintable(second.out));  // nothing was sent
+    QCOMPARE(second.out.count("setup unchanged"), 2);
+
+    // A changed setup runs again.
+    writeCluster(harness, cluster,
+                 QStringLiteral("file_mounts: {\"~/td-test-mount-%1\": ./mount}\n"
+                                "setup_commands: [\"echo ran >> %2\", \"true\"]\n")
+                     .arg(cluster.nodes.front()->port())
+                     .arg(log));
+    const EngineResult third = harness.run({"cluster", "up", file});
+    QVERIFY2(third.exitCode == 0, qPrintable(third.all()));
+    QCOMPARE(countLines(log), 4);
+    // The mount landed in each node's home folder.
+    for (const auto& node : cluster.nodes) {
+        QVERIFY(QFile::exists(
+            node->homeDir() +
+            QStringLiteral("/td-test-mount-%1/data.txt").arg(cluster.nodes.front()->port())));
+    }
+}
+
+void TestCluster::setupFailureOnOneNodeNamesItAndLeavesTheOthers() {
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 2)) {
+        QSKIP(qPrintable(skipReason_));
+    }
+    // The second node's home holds a file that makes the setup fail there only.
+    QFile marker(cluster.nodes[1]->homeDir() + "/broken");
+    QVERIFY(marker.open(QIODevice::WriteOnly));
+    marker.close();
+    const QString file = writeCluster(
+        harness, cluster, QStringLiteral("setup_commands: [\"test ! -e \\\"$HOME/broken\\\"\"]\n"));
+    const EngineResult result = harness.run({"cluster", "up", file});
+    QCOMPARE(result.exitCode, 1);
+    const QString broken = nodeName(*cluster.nodes[1]);
+    QVERIFY2(result.err.contains(QStringLiteral("[%1] setup command failed").arg(broken)),
+             qPrintable(result.all()));
+    QVERIFY2(result.out.contains("1 node(s) ok, 1 failed"), qPrintable(result.out));
+    // The healthy node finished its setup (its stamp is there); the broken one has none.
+    QVERIFY(QFile::exists(nodeFolder(cluster, *cluster.nodes[0]) + "/setup.sha256"));
+    QVERIFY(!QFile::exists(nodeFolder(cluster, *cluster.nodes[1]) + "/setup.sha256"));
+}
+
+void TestCluster::unknownHostKeyIsRefusedUnlessAccepted() {
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 1, false)) {
+        QSKIP(qPrintable(skipReason_));
+    }
+    const QString file = writeCluster(harness, cluster, {});
+    const EngineResult refused = harness.run({"cluster", "status", file});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.all().contains(cluster.nodes[0]->hostKeyFingerprint()),
+             qPrintable(refused.all()));
+    QCOMPARE(countLines(cluster.knownHosts), 0);
+
+    const EngineResult accepted =
+        harness.run({"cluster", "status", file, "--accept-new-host-keys"});
+    QVERIFY2(accepted.exitCode == 0, qPrintable(accepted.all()));
+    QCOMPARE(countLines(cluster.knownHosts), 1);
+    const EngineResult again = harness.run({"cluster", "status", file});
+    QVERIFY2(again.exitCode == 0, qPrintable(again.all()));
+}
+
+void TestCluster::changedHostKeyIsAlwaysRefused() {
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 1)) {
+        QSKIP(qPrintable(skipReason_));
+    }
+    const QString file = writeCluster(harness, cluster, {});
+    QString error;
+    QVERIFY2(cluster.nodes[0]->regenerateHostKey(&error), qPrintable(error));
+    const EngineResult result = harness.run({"cluster", "status", file, "--accept-new-host-keys"});
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(result.all().contains("changed", Qt::CaseInsensitive), qPrintable(result.all()));
+    QVERIFY2(result.all().contains(cluster.nodes[0]->hostKeyFingerprint()),
+             qPrintable(result.all()));
+    QCOMPARE(countLines(cluster.knownHosts), 1);  // the old line is left for the user to judge
+}
+
+void TestCluster::wrongKeyIsRefused() {
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 1)) {
+        QSKIP(qPrintable(skipReason_));
+    }
+    const QString otherKey = harness.root() + "/other_key";
+    QCOMPARE(QProcess::execute("ssh-keygen", {"-q", "-t", "ed25519", "-N", "", "-f", otherKey}), 0);
+    QString file = writeCluster(harness, cluster, {});
+    QFile yaml(file);
+    QVERIFY(yaml.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(yaml.readAll());
+    yaml.close();
+    text.replace(cluster.nodes[0]->userKeyPath(), otherKey);
+    file = harness.writeFile("cluster.yaml", text);
+    const EngineResult result = harness.run({"cluster", "status", file});
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(result.all().contains("authentication", Qt::CaseInsensitive),
+             qPrintable(result.all()));
+    QFile key(otherKey);
+    QVERIFY(key.open(QIODevice::ReadOnly));
+    const QByteArray keyText = key.readAll();
+    const QByteArray keyBody = keyText.split('\n').value(1);
+    QVERIFY(!keyBody.isEmpty());
+    QVERIFY2(!result.all().toUtf8().contains(keyBody), "key material in a message");
+}
+
+void TestCluster::unreachableNodeIsReportedQuickly() {
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 1)) {
+        QSKIP(qPrintable(skipReason_));
+    }
+    const int port = cluster.nodes[0]->port();
+    cluster.nodes[0]->stop();  // nothing listens there now
+    const QString file = writeCluster(harness, cluster, {});
+    QElapsedTimer clock;
+    clock.start();
+    const EngineResult result = harness.run({"cluster", "status", file});
+    QCOMPARE(result.exitCode, 1);
+    QVERIFY2(result.all().contains(QStringLiteral("127.0.0.1:%1").arg(port)),
+             qPrintable(result.all()));
+    QVERIFY2(clock.elapsed() < 15000, "an unreachable node held the command up");
+}
+
+void TestCluster::configValuesAndPathsCannotInjectShellCommands() {
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 1)) {
+        QSKIP(qPrintable(skipReason_));
+    }
+    const QString work = harness.root() + "/inject";
+    QDir().mkpath(work);
+    QDir().mkpath(harness.root() + "/mount");
+    harness.writeFile("mount/a.txt", "a\n");
+    // A remote_root, a mount target and an rsync target that would each run a command if they
+    // reached a shell unquoted.
+    const QString evil =
+        QStringLiteral("x $(touch %1/PWNED1) `touch %1/PWNED2` '; touch %1/PWNED3; '").arg(work);
+    QString file =
+        writeCluster(harness, cluster,
+                     QStringLiteral("file_mounts: {\"%1/mount %2\": ./mount}\n").arg(work, evil));
+    // A remote_root is refused before anything runs: it becomes part of commands on the nodes.
+    QFile yaml(file);
+    QVERIFY(yaml.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(yaml.readAll());
+    yaml.close();
+    text.replace(QStringLiteral("remote_root: ") + cluster.remoteRoot,
+                 QStringLiteral("remote_root: \"%1/root %2\"").arg(work, evil));
+    const QString evilRoot = harness.writeFile("evil-root.yaml", text);
+    const EngineResult refused = harness.run({"cluster", "up", evilRoot});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains("evil-root.yaml:") && refused.err.contains("remote_root"),
+             qPrintable(refused.all()));
+    // Mount targets and rsync targets may hold any character: they never reach a shell unquoted.
+    const EngineResult up = harness.run({"cluster", "up", file});
+    QVERIFY2(up.exitCode == 0, qPrintable(up.all()));
+    const EngineResult rsync = harness.run({"cluster", "rsync-up", file, harness.root() + "/mount",
+                                            QStringLiteral("%1/target %2").arg(work, evil)});
+    QVERIFY2(rsync.exitCode == 0, qPrintable(rsync.all()));
+    for (const char* pwned : {"PWNED1", "PWNED2", "PWNED3"}) {
+        QVERIFY2(!QFile::exists(work + "/" + pwned), pwned);
+    }
+    // The folders exist under their literal names.
+    QVERIFY(QFile::exists(QStringLiteral("%1/mount %2/a.txt").arg(work, evil)));
+    QVERIFY(QFile::exists(QStringLiteral("%1/target %2/a.txt").arg(work, evil)));
+    QVERIFY(QFile::exists(nodeFolder(cluster, *cluster.nodes[0]) + "/bin/tunedeck-worker"));
+}
+
+void TestCluster::experimentRunsAcrossNodesAndCheckpointsComeHome() {
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 2)) {
+        QSKIP(qPrintable(skipReason_));
+    }
+    writeCluster(harness, cluster, QStringLiteral("resources: {cpu: 2}\n"));
+    QDir().mkpath(harness.root() + "/code");
+    QVERIFY(QFile::copy(EngineHarness::trialScript("behaviour.py"),
+                        harness.root() + "/code/behaviour.py"));
+    const QString experiment = harness.writeFile("experiment.yaml", R"(
+name: spread
+cluster: cluster.yaml
+trainable:
+  command: [python3, behaviour.py]
+  working_dir: code
+search_space:
+  x: {grid: [1, 2, 3, 4]}
+  iterations: 9
+  sleep: 0.05
+metric: score
+mode: max
+placement: spread
+checkpoint: {frequency: 3, keep: 2}
+)");
+    const EngineResult result = harness.run({"run", experiment});
+    if (result.exitCode != 0) {
+        QDirIterator logs(cluster.remoteRoot, {"trial.log"}, QDir::Files,
+                          QDirIterator::Subdirectories);
+        while (logs.hasNext()) {
+            QFile log(logs.next());
+            log.open(QIODevice::ReadOnly);
+            qWarning("%s:\n%s", qPrintable(log.fileName()), log.readAll().constData());
+        }
+    }
+    QVERIFY2(result.exitCode == 0, qPrintable(result.all()));
+    const QString folder = harness.experimentFolder("spread");
+    const QJsonObject statuses = EngineHarness::statuses(harness.exportJson(folder));
+    QCOMPARE(statuses.size(), 4);
+    for (const QString& id : statuses.keys()) {
+        QCOMPARE(statuses.value(id).toString(), QStringLiteral("TERMINATED"));
+        // Each trial's last checkpoint is in this machine's experiment folder, whole.
+        QVERIFY2(QFile::exists(folder + "/trials/" + id +
+                               "/checkpoints/checkpoint_000009/.tunedeck_checkpoint.json"),
+                 qPrintable(id));
+    }
+    const QString db = folder + "/experiment.sqlite";
+    QCOMPARE(sqliteQuery(db, "SELECT COUNT(DISTINCT node_id) FROM trials"), QStringLiteral("2"));
+    // The trials ran from each node's own copy of the code.
+    for (const auto& node : cluster.nodes) {
+        QVERIFY(
+            QFile::exists(nodeFolder(cluster, *node) + "/experiments/spread/code/behaviour.py"));
+    }
+}
+
+void TestCluster::nodeKilledMidRunLosesNothing() {
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 3)) {
+        QSKIP(qPrintable(skipReason_));
+    }
+    writeCluster(harness, cluster, QStringLiteral("resources: {cpu: 3}\nnode_timeout_s: 5\n"));
+    QDir().mkpath(harness.root() + "/code");
+    QVERIFY(QFile::copy(EngineHarness::trialScript("behaviour.py"),
+                        harness.root() + "/code/behaviour.py"));
+    const QString experiment = harness.writeFile("experiment.yaml", R"(
+name: chaos
+cluster: cluster.yaml
+trainable:
+  command: [python3, behaviour.py]
+  working_dir: code
+search_space:
+  x: {uniform: [0, 1]}
+  iterations: 30
+  sleep: 0.15
+num_samples: 16
+metric: score
+mode: max
+checkpoint: {frequency: 5}
+failure: {max_failures: 0}
+)");
+    const QString events = harness.root() + "/events.jsonl";
+    std::unique_ptr<QProcess> engine =
+        harness.start({"run", experiment, "--quiet", "--events", events});
+    // Once trials run on the victim, it goes away (sshd, its sessions and the agent), and comes
+    // back a few seconds later.
+    SshdFixture& victim = *cluster.nodes[1];
+    const QString victimName = nodeName(victim);
+    QElapsedTimer clock;
+    clock.start();
+    bool running = false;
+    while (!running && clock.elapsed() < 60000) {
+        QTest::qWait(200);
+        QFile file(events);
+        if (!file.open(QIODevice::ReadOnly)) {
+            continue;
+        }
+        for (const QByteArray& line : file.readAll().split('\n')) {
+            const QJsonObject event = QJsonDocument::fromJson(line).object();
+            running = running || (event.value("type").toString() == QLatin1String("trial_status") &&
+                                  event.value("status").toString() == QLatin1String("RUNNING") &&
+                                  event.value("node").toString() == victimName);
+        }
+    }
+    QVERIFY2(running, "no trial started on the victim node");
+    QTest::qWait(2500);
+    victim.stop();
+    const QString victimWorker = nodeFolder(cluster, victim) + "/bin/tunedeck-worker";
+    QProcess::execute("pkill", {"-KILL", "-f", victimWorker});
+    QTest::qWait(6000);
+    QString error;
+    QVERIFY2(victim.start(&error), qPrintable(error));
+    const EngineResult result = EngineHarness::finish(*engine, 300000);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.all()));
+
+    const QString folder = harness.experimentFolder("chaos");
+    const QJsonObject statuses = EngineHarness::statuses(harness.exportJson(folder));
+    QCOMPARE(statuses.size(), 16);
+    for (const QString& id : statuses.keys()) {
+        QCOMPARE(statuses.value(id).toString(), QStringLiteral("TERMINATED"));
+    }
+    // Every result event, per trial: at most 5 iterations were reported twice.
+    QFile file(events);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QMap<QString, int> reports;
+    bool lost = false;
+    bool readmitted = false;
+    for (const QByteArray& line : file.readAll().split('\n')) {
+        const QJsonObject event = QJsonDocument::fromJson(line).object();
+        const QString type = event.value("type").toString();
+        const QJsonObject& payload = event;
+        if (type == QLatin1String("result")) {
+            ++reports[payload.value("trial").toString()];
+        } else if (type == QLatin1String("node") &&
+                   payload.value("node").toString() == victimName) {
+            if (payload.value("state").toString() == QLatin1String("lost")) {
+                lost = true;
+            } else if (lost && payload.value("state").toString() == QLatin1String("up")) {
+                readmitted = true;
+            }
+        }
+    }
+    QVERIFY2(lost, "the victim was never declared lost");
+    QVERIFY2(readmitted, "the victim was not re-admitted after it came back");
+    int repeatedTrials = 0;
+    for (auto it = reports.cbegin(); it != reports.cend(); ++it) {
+        QVERIFY2(
+            it.value() <= 30 + 5,
+            qPrintable(QStringLiteral("%1 reported %2 results").arg(it.key()).arg(it.value())));
+        repeatedTrials += it.value() > 30 ? 1 : 0;
+    }
+    QVERIFY2(repeatedTrials > 0, "no trial was cut short on the victim");
+    QCOMPARE(sqliteQuery(folder + "/experiment.sqlite", "PRAGMA integrity_check"),
+             QStringLiteral("ok"));
+    // Nothing counted against the trials: a lost node is not their fault.
+    QCOMPARE(sqliteQuery(folder + "/experiment.sqlite", "SELECT MAX(failures) FROM trials"),
+             QStringLiteral("0"));
+}
+
+}  // namespace
+
+QTEST_GUILESS_MAIN(TestCluster)
+#include "test_cluster.moc"
