@@ -219,7 +219,10 @@ void ExperimentRunner::pushCheckpointThenLaunch(LiveTrial& live, TrialLaunch lau
 
 void ExperimentRunner::launchOnNode(LiveTrial& live, const TrialLaunch& launch) {
     NodeLink* link = linkOf(live);
-    if (link == nullptr) {
+    if (link == nullptr) {  // the node went away while the trial was being placed
+        live.failureCause = FailureCause::NodeLost;
+        live.failureMessage = tr("node %1 is not up").arg(live.placement.nodeId);
+        onTrialExited(live, QJsonObject{{"trial", live.trial.id}});
         return;
     }
     live.lastActivity.start();  // the trial's silence counts from its start on the node

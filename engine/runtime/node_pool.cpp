@@ -108,10 +108,12 @@ void NodePool::onClosed(Node& node, const QString& reason) {
     ++node.failuresInARow;
     node.problem = wasReady ? tr("lost: %1").arg(reason) : reason;
     dropLink(node);
+    // Gone from placement before anyone hears of the loss: trials sent back to PENDING by the
+    // loss must not be placed on this node again.
+    std::erase_if(capacities_, [&](const NodeCapacity& c) { return c.nodeId == node.plan.id; });
     if (wasReady) {
         emit nodeLost(node.plan.id, reason);
     }
-    std::erase_if(capacities_, [&](const NodeCapacity& c) { return c.nodeId == node.plan.id; });
     if (!shuttingDown_) {
         node.retry.start(retryDelayMs(node.failuresInARow));
     }

@@ -6,7 +6,9 @@
 //
 //   bench_checkpoint_transfer [--repeats N] [--large N] [--large-mb N] [--small N]
 //                             [--small-kb N] [--chunk-kb N] [--in-flight-mb N] [--files N]
-//                             [--smoke]
+//                             [--scp-cipher NAME] [--smoke]
+// (--scp-cipher gives scp the cipher libssh2 negotiated, e.g. aes128-ctr, to compare like with
+// like; by default scp uses OpenSSH's own choice, chacha20-poly1305.)
 //
 // Defaults: 4 x 40 MB + 200 x 200 KB (~200 MB), 5 repeats. `--smoke` runs a few MB once (used by
 // ctest so that the benchmark keeps working; no figure is asserted).
@@ -40,6 +42,7 @@ struct Options {
     int smallFiles = 200;
     qint64 smallBytes = 200 * 1024;
     SftpClient::Tuning tuning;
+    QString scpCipher;
     bool smoke = false;
 };
 
@@ -90,15 +93,19 @@ QMap<QString, QByteArray> digestTree(const QString& root) {
 }
 
 // Seconds taken by `scp -r from to`, or -1 when it failed.
-double timeScp(const SshdFixture& sshd, const QString& knownHosts, const QString& from,
-               const QString& to) {
+double timeScp(const SshdFixture& sshd, const QString& knownHosts, const QString& cipher,
+               const QString& from, const QString& to) {
     QProcess scp;
     scp.setProcessChannelMode(QProcess::MergedChannels);
+    QStringList arguments = {"-q", "-r", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes",
+                             "-o", "UserKnownHostsFile=" + knownHosts, "-i", sshd.userKeyPath(),
+                             "-P", QString::number(sshd.port())};
+    if (!cipher.isEmpty()) {
+        arguments += {"-c", cipher};
+    }
     QElapsedTimer clock;
     clock.start();
-    scp.start("scp", {"-q", "-r", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes", "-o",
-                      "UserKnownHostsFile=" + knownHosts, "-i", sshd.userKeyPath(), "-P",
-                      QString::number(sshd.port()), from, to});
+    scp.start("scp", arguments + QStringList{from, to});
     if (!scp.waitForFinished(600000) || scp.exitCode() != 0) {
         std::fprintf(stderr, "scp failed: %s\n", scp.readAll().constData());
         return -1;
@@ -155,6 +162,8 @@ bool parse(const QStringList& args, Options* options) {
             options->tuning.chunkBytes = value * 1024;
         } else if (arg == "--in-flight-mb" && next(&value)) {
             options->tuning.maxBytesInFlight = value * 1024 * 1024;
+        } else if (arg == "--scp-cipher" && i + 1 < args.size()) {
+            options->scpCipher = args.at(++i);
         } else if (arg == "--files" && next(&value)) {
             options->tuning.maxOpenFiles = static_cast<int>(value);
         } else {
@@ -227,10 +236,13 @@ int main(int argc, char** argv) {
                 options.largeFiles, options.largeBytes / 1e6, options.smallFiles,
                 options.smallBytes / 1e3, megabytes, options.repeats,
                 qPrintable(session.negotiatedAlgorithms()));
-    std::printf("SftpClient tuning: %lld KB per request, %lld MB in flight, %d files at once\n",
+    std::printf("SftpClient tuning: %lld KB per request, %lld MB in flight, %d files at once; "
+                "scp cipher: %s\n",
                 static_cast<long long>(options.tuning.chunkBytes / 1024),
                 static_cast<long long>(options.tuning.maxBytesInFlight / (1024 * 1024)),
-                options.tuning.maxOpenFiles);
+                options.tuning.maxOpenFiles,
+                options.scpCipher.isEmpty() ? "OpenSSH's default (chacha20-poly1305)"
+                                            : qPrintable(options.scpCipher));
 
     std::vector<double> oursPut, oursGet, scpPut, scpGet;
     bool verified = false;
@@ -254,8 +266,10 @@ int main(int argc, char** argv) {
             oursGet.push_back(megabytes / get);
         };
         const auto runScp = [&] {
-            const double put = timeScp(sshd, knownHosts, checkpoint, target + scpRemote);
-            const double get = timeScp(sshd, knownHosts, target + scpRemote, scpBack);
+            const double put =
+                timeScp(sshd, knownHosts, options.scpCipher, checkpoint, target + scpRemote);
+            const double get =
+                timeScp(sshd, knownHosts, options.scpCipher, target + scpRemote, scpBack);
             allWorked &= put > 0 && get > 0;
             scpPut.push_back(megabytes / put);
             scpGet.push_back(megabytes / get);
