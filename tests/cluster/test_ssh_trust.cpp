@@ -112,7 +112,7 @@ void TestSshTrust::refusesAnUnknownHostKeyNamingHostAndFingerprint() {
 void TestSshTrust::acceptsANewHostKeyWhenAskedAndKnowsItAfterwards() {
     // A known_hosts file with another host in it, and no final newline.
     writeFile(knownHosts_, "[10.9.8.7]:2200 ssh-ed25519 "
-                           "AAAAC3NzaC1lZDI1NTE5AAAAIH1XqBmuZ6YnZkGeAU3Z5+eM4yBcsWy6YzquWkxyVZ+D");
+                           "AAAAC3NzaC1lZDI1NTE5AAAAIIwAEWdXTtXr3qTD5Oq14LHod2pZaRn28hCyDExwKTym");
     SshEndpoint accepting = endpoint();
     accepting.acceptNewHostKey = true;
     const OpenResult first = openSession(accepting);
@@ -219,7 +219,7 @@ void TestSshTrust::keepsPort22EntriesApartFromOtherPorts() {
     // OpenSSH looks a host on another port up as "[host]:port" only: a different key for plain
     // "127.0.0.1" (port 22) neither matches nor counts as a change.
     writeFile(knownHosts_, "127.0.0.1 ssh-ed25519 "
-                           "AAAAC3NzaC1lZDI1NTE5AAAAIH1XqBmuZ6YnZkGeAU3Z5+eM4yBcsWy6YzquWkxyVZ+D\n");
+                           "AAAAC3NzaC1lZDI1NTE5AAAAIIwAEWdXTtXr3qTD5Oq14LHod2pZaRn28hCyDExwKTym\n");
     const OpenResult refused = openSession(endpoint());
     QVERIFY(refused.failure);
     QCOMPARE(refused.failure->kind, SshFailureKind::HostKeyUnknown);
