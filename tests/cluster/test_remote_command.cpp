@@ -108,9 +108,8 @@ void TestRemoteCommand::runsHostileArgumentsOnANodeAsPlainText() {
     QVERIFY(!cwd.isEmpty());
     const bool pwnedBefore = QFile::exists(cwd + "/PWNED");
 
-    const QString command =
-        "cd " + remotePathExpression("~") + " && " +
-        shellCommand(QStringList{"printf", "%s\\0"} + kHostileWords);
+    const QString command = "cd " + remotePathExpression("~") + " && " +
+                            shellCommand(QStringList{"printf", "%s\\0"} + kHostileWords);
     const CommandResult result = runCommand(*opened.session, command);
     QVERIFY(result.finished);
     QCOMPARE(result.exitStatus, 0);
@@ -153,7 +152,8 @@ void TestRemoteCommand::createsAndListsAHostilePathUnderTheRemoteHome() {
     QFile written(local + "/`touch PWNED`; $(touch PWNED).txt");
     QVERIFY(written.open(QIODevice::ReadOnly));
     QCOMPARE(written.readAll(), QByteArray("payload"));
-    const QStringList everything = QDir(sshd.homeDir()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
+    const QStringList everything =
+        QDir(sshd.homeDir()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
     QCOMPARE(everything, QStringList{"dir with 'quote' $(x)"});
     QVERIFY(!QFile::exists(local + "/PWNED"));
 }

@@ -5,9 +5,9 @@
 #include <QDir>
 #include <QFile>
 #include <QMessageAuthenticationCode>
-#include <QtEndian>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QtEndian>
 
 #include "cluster/ssh/known_hosts.h"
 #include "cluster/ssh/sftp_protocol.h"
@@ -71,8 +71,8 @@ void TestSshParts::cleanupTestCase() {
 
 void TestSshParts::buildsAndParsesSftpPackets() {
     sftp::Attributes attributes;
-    attributes.flags = sftp::Attributes::kSize | sftp::Attributes::kPermissions |
-                       sftp::Attributes::kTimes;
+    attributes.flags =
+        sftp::Attributes::kSize | sftp::Attributes::kPermissions | sftp::Attributes::kTimes;
     attributes.size = 0x123456789ull;
     attributes.permissions = 0100640;
     attributes.atime = 1600000000;
@@ -121,7 +121,9 @@ void TestSshParts::framesPacketsSplitAnywhereInTheStream() {
     QByteArray stream;
     for (quint32 id = 1; id <= 5; ++id) {
         sftp::PacketWriter writer(sftp::kStatus, id);
-        writer.u32(id == 5 ? sftp::kEof : sftp::kOk).string(QByteArray(int(id) * 100, 'x')).string("");
+        writer.u32(id == 5 ? sftp::kEof : sftp::kOk)
+            .string(QByteArray(int(id) * 100, 'x'))
+            .string("");
         stream += writer.finish();
     }
     // Fed one byte at a time, then all at once: the same five packets come out.
@@ -154,9 +156,10 @@ void TestSshParts::refusesMalformedSftpInput() {
     QVERIFY(framer.broken());
 
     // A string whose length runs past the packet.
-    const QByteArray shortString("\x65\0\0\0\1\0\0\0\x40"
-                                 "abc",
-                                 12);
+    const QByteArray shortString(
+        "\x65\0\0\0\1\0\0\0\x40"
+        "abc",
+        12);
     sftp::PacketReader reader(shortString);
     reader.u8();
     reader.u32();
@@ -209,8 +212,8 @@ void TestSshParts::namesHostsOnOtherPortsInBrackets() {
     QCOMPARE(endpoint.name(), QString("10.0.0.5:2222"));
 
     const QString file = dir_.filePath("known_hosts_ports");
-    writeFile(file, "10.0.0.5 ssh-ed25519 " + kKeyA + "\n[10.0.0.5]:2222 ssh-ed25519 " + kKeyB +
-                        "\n");
+    writeFile(file,
+              "10.0.0.5 ssh-ed25519 " + kKeyA + "\n[10.0.0.5]:2222 ssh-ed25519 " + kKeyB + "\n");
     KnownHosts hosts;
     QString error;
     QVERIFY(hosts.load(session_, file, &error));
@@ -232,15 +235,17 @@ void TestSshParts::matchesHashedNames() {
     const QByteArray name = "[node.example]:2200";
     const QByteArray hash = QMessageAuthenticationCode::hash(name, salt, QCryptographicHash::Sha1);
     const QString file = dir_.filePath("known_hosts_hashed");
-    writeFile(file, "|1|" + salt.toBase64() + "|" + hash.toBase64() + " ssh-ed25519 " + kKeyA + "\n");
+    writeFile(file,
+              "|1|" + salt.toBase64() + "|" + hash.toBase64() + " ssh-ed25519 " + kKeyA + "\n");
     KnownHosts hosts;
     QString error;
     QVERIFY(hosts.load(session_, file, &error));
     QCOMPARE(hosts.check(name, QByteArray::fromBase64(kKeyA), LIBSSH2_HOSTKEY_TYPE_ED25519).kind,
              HostKeyVerdict::Kind::Match);
-    QCOMPARE(hosts.check("node.example", QByteArray::fromBase64(kKeyA), LIBSSH2_HOSTKEY_TYPE_ED25519)
-                 .kind,
-             HostKeyVerdict::Kind::Unknown);
+    QCOMPARE(
+        hosts.check("node.example", QByteArray::fromBase64(kKeyA), LIBSSH2_HOSTKEY_TYPE_ED25519)
+            .kind,
+        HostKeyVerdict::Kind::Unknown);
     QCOMPARE(hosts.knownKeyAlgorithms(name), QStringList{"ssh-ed25519"});
 }
 
@@ -262,10 +267,11 @@ void TestSshParts::listsTheKeyTypesHeldForAHost() {
 
 void TestSshParts::skipsLinesItCannotParse() {
     const QString file = dir_.filePath("known_hosts_odd");
-    writeFile(file, "@cert-authority *.example ssh-ed25519 " + kKeyB +
-                        "\nnode1 sk-ssh-ed25519@openssh.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29t\n"
-                        "garbage\nnode1 ssh-ed25519 " +
-                        kKeyA + "\n");
+    writeFile(file,
+              "@cert-authority *.example ssh-ed25519 " + kKeyB +
+                  "\nnode1 sk-ssh-ed25519@openssh.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29t\n"
+                  "garbage\nnode1 ssh-ed25519 " +
+                  kKeyA + "\n");
     KnownHosts hosts;
     QString error;
     QVERIFY2(hosts.load(session_, file, &error), qPrintable(error));
@@ -296,8 +302,9 @@ void TestSshParts::appendsWithoutRewritingTheFile() {
     const QString fresh = dir_.filePath("new home/.ssh/known_hosts");
     KnownHosts empty;
     QVERIFY(empty.load(session_, fresh, &error));
-    QVERIFY2(empty.append("node", QByteArray::fromBase64(kKeyA), LIBSSH2_HOSTKEY_TYPE_ED25519, &error),
-             qPrintable(error));
+    QVERIFY2(
+        empty.append("node", QByteArray::fromBase64(kKeyA), LIBSSH2_HOSTKEY_TYPE_ED25519, &error),
+        qPrintable(error));
     QCOMPARE(readFile(fresh), "node ssh-ed25519 " + kKeyA + "\n");
 }
 

@@ -111,8 +111,9 @@ void TestSshTrust::refusesAnUnknownHostKeyNamingHostAndFingerprint() {
 
 void TestSshTrust::acceptsANewHostKeyWhenAskedAndKnowsItAfterwards() {
     // A known_hosts file with another host in it, and no final newline.
-    writeFile(knownHosts_, "[10.9.8.7]:2200 ssh-ed25519 "
-                           "AAAAC3NzaC1lZDI1NTE5AAAAIIwAEWdXTtXr3qTD5Oq14LHod2pZaRn28hCyDExwKTym");
+    writeFile(knownHosts_,
+              "[10.9.8.7]:2200 ssh-ed25519 "
+              "AAAAC3NzaC1lZDI1NTE5AAAAIIwAEWdXTtXr3qTD5Oq14LHod2pZaRn28hCyDExwKTym");
     SshEndpoint accepting = endpoint();
     accepting.acceptNewHostKey = true;
     const OpenResult first = openSession(accepting);
@@ -218,20 +219,23 @@ void TestSshTrust::matchesHashedKnownHostsEntries() {
 void TestSshTrust::keepsPort22EntriesApartFromOtherPorts() {
     // OpenSSH looks a host on another port up as "[host]:port" only: a different key for plain
     // "127.0.0.1" (port 22) neither matches nor counts as a change.
-    writeFile(knownHosts_, "127.0.0.1 ssh-ed25519 "
-                           "AAAAC3NzaC1lZDI1NTE5AAAAIIwAEWdXTtXr3qTD5Oq14LHod2pZaRn28hCyDExwKTym\n");
+    writeFile(knownHosts_,
+              "127.0.0.1 ssh-ed25519 "
+              "AAAAC3NzaC1lZDI1NTE5AAAAIIwAEWdXTtXr3qTD5Oq14LHod2pZaRn28hCyDExwKTym\n");
     const OpenResult refused = openSession(endpoint());
     QVERIFY(refused.failure);
     QCOMPARE(refused.failure->kind, SshFailureKind::HostKeyUnknown);
     SshEndpoint accepting = endpoint();
     accepting.acceptNewHostKey = true;
     const OpenResult accepted = openSession(accepting);
-    QVERIFY2(accepted.connected, qPrintable(accepted.failure ? accepted.failure->message : "timeout"));
+    QVERIFY2(accepted.connected,
+             qPrintable(accepted.failure ? accepted.failure->message : "timeout"));
 }
 
 void TestSshTrust::refusesAWrongUserKeyWithoutShowingIt() {
     QString error;
-    const QString stranger = sshd_->addUserKey("stranger_ed25519", {"-t", "ed25519"}, false, &error);
+    const QString stranger =
+        sshd_->addUserKey("stranger_ed25519", {"-t", "ed25519"}, false, &error);
     QVERIFY2(!stranger.isEmpty(), qPrintable(error));
     SshEndpoint wrong = endpoint();
     wrong.privateKeyFile = stranger;
@@ -255,9 +259,9 @@ void TestSshTrust::refusesAMissingKeyFile() {
     const OpenResult opened = openSession(missing);
     QVERIFY(opened.failure);
     QCOMPARE(opened.failure->kind, SshFailureKind::AuthFailed);
-    QVERIFY2(opened.failure->message.contains("cannot read private key file " +
-                                              missing.privateKeyFile),
-             qPrintable(opened.failure->message));
+    QVERIFY2(
+        opened.failure->message.contains("cannot read private key file " + missing.privateKeyFile),
+        qPrintable(opened.failure->message));
 }
 
 void TestSshTrust::usesAnEncryptedKeyWithItsPassphrase() {
@@ -296,7 +300,8 @@ void TestSshTrust::authenticatesWithRsaKeysWhereTheServerAcceptsThem() {
         legacy.addUserKey("rsa_pem", {"-t", "rsa", "-b", "2048", "-m", "PEM"}, true, &error);
     QVERIFY2(!pem.isEmpty(), qPrintable(error));
     QVERIFY(readFile(pem).startsWith("-----BEGIN RSA PRIVATE KEY-----"));
-    const QString openssh = legacy.addUserKey("rsa_openssh", {"-t", "rsa", "-b", "2048"}, true, &error);
+    const QString openssh =
+        legacy.addUserKey("rsa_openssh", {"-t", "rsa", "-b", "2048"}, true, &error);
     QVERIFY2(!openssh.isEmpty(), qPrintable(error));
     QVERIFY(readFile(openssh).startsWith("-----BEGIN OPENSSH PRIVATE KEY-----"));
     const QString knownHosts = dir_.filePath("known_hosts_legacy");

@@ -129,8 +129,9 @@ void killDescendants(qint64 root) {
 bool sshdAvailable(QString* why) {
     for (const QString& tool : {kSshd, kSshKeygen}) {
         if (!QFileInfo(tool).isExecutable()) {
-            *why = QStringLiteral("%1 is not installed (Debian package openssh-server / "
-                                  "openssh-client)")
+            *why = QStringLiteral(
+                       "%1 is not installed (Debian package openssh-server / "
+                       "openssh-client)")
                        .arg(tool);
             return false;
         }
@@ -209,8 +210,8 @@ QString SshdFixture::addUserKey(const QString& name, const QStringList& keygenAr
     if (!keygenArguments.contains(QStringLiteral("-N"))) {
         arguments += {QStringLiteral("-N"), QString()};
     }
-    arguments += {QStringLiteral("-C"), QStringLiteral("tunedeck-test-") + name,
-                  QStringLiteral("-f"), path};
+    arguments +=
+        {QStringLiteral("-C"), QStringLiteral("tunedeck-test-") + name, QStringLiteral("-f"), path};
     if (!runTool(kSshKeygen, arguments, nullptr, error)) {
         return {};
     }
@@ -232,7 +233,8 @@ bool SshdFixture::writeConfig(QString* error) const {
         QStringLiteral("ListenAddress 127.0.0.1"),
         QStringLiteral("Port %1").arg(port_),
         QStringLiteral("HostKey %1").arg(hostKeyPath()),
-        QStringLiteral("AuthorizedKeysFile %1").arg(dir_.filePath(QStringLiteral("authorized_keys"))),
+        QStringLiteral("AuthorizedKeysFile %1")
+            .arg(dir_.filePath(QStringLiteral("authorized_keys"))),
         QStringLiteral("PidFile %1").arg(dir_.filePath(QStringLiteral("sshd.pid"))),
         QStringLiteral("StrictModes no"),
         QStringLiteral("UsePAM no"),
@@ -298,7 +300,8 @@ bool SshdFixture::start(QString* error) {
             sshd_.reset();
             return false;
         }
-        const QString listening = QStringLiteral("Server listening on 127.0.0.1 port %1").arg(port_);
+        const QString listening =
+            QStringLiteral("Server listening on 127.0.0.1 port %1").arg(port_);
         while (!deadline.hasExpired() && sshd_->state() == QProcess::Running &&
                !log().contains(listening)) {
             sshd_->waitForFinished(20);

@@ -22,8 +22,7 @@ QString libssh2Detail(LIBSSH2_SESSION* session) {
 
 }  // namespace
 
-ChannelCore::ChannelCore(SshSession* session, Start start, QByteArray argument,
-                         unsigned windowSize)
+ChannelCore::ChannelCore(SshSession* session, Start start, QByteArray argument, unsigned windowSize)
     : session_(session), start_(start), argument_(std::move(argument)), windowSize_(windowSize) {}
 
 ChannelCore::~ChannelCore() {
@@ -67,8 +66,8 @@ bool ChannelCore::pumpOpen(Output& output) {
         return false;
     }
     LIBSSH2_SESSION* raw = session_->raw();
-    LIBSSH2_CHANNEL* channel = libssh2_channel_open_ex(
-        raw, "session", 7, windowSize_, LIBSSH2_CHANNEL_PACKET_DEFAULT, nullptr, 0);
+    LIBSSH2_CHANNEL* channel = libssh2_channel_open_ex(raw, "session", 7, windowSize_,
+                                                       LIBSSH2_CHANNEL_PACKET_DEFAULT, nullptr, 0);
     if (!channel) {
         const int rc = libssh2_session_last_errno(raw);
         if (rc == LIBSSH2_ERROR_EAGAIN) {
@@ -116,8 +115,9 @@ bool ChannelCore::pumpWrite() {
     LIBSSH2_CHANNEL* channel = channel_.get();
     while (!queue_.empty() && !writeBroken_) {
         const QByteArray& head = queue_.front();
-        const ssize_t written = libssh2_channel_write_ex(
-            channel, 0, head.constData() + headOffset_, static_cast<size_t>(head.size() - headOffset_));
+        const ssize_t written =
+            libssh2_channel_write_ex(channel, 0, head.constData() + headOffset_,
+                                     static_cast<size_t>(head.size() - headOffset_));
         if (written == LIBSSH2_ERROR_EAGAIN || written == LIBSSH2_ERROR_CHANNEL_WINDOW_FULL) {
             headInFlight_ = true;
             return progress;

@@ -9,7 +9,7 @@ namespace tunedeck::ssh {
 namespace {
 
 struct KeyType {
-    int hostKeyType;  // LIBSSH2_HOSTKEY_TYPE_*
+    int hostKeyType;    // LIBSSH2_HOSTKEY_TYPE_*
     int knownHostBits;  // LIBSSH2_KNOWNHOST_KEY_*
     const char* name;
 };
@@ -159,9 +159,8 @@ HostKeyVerdict KnownHosts::check(const QByteArray& hostName, const QByteArray& k
         // Key type 0 compares against entries of every type: any entry for this name is then a
         // key the host no longer presents.
         found = nullptr;
-        rc = libssh2_knownhost_checkp(hosts_.get(), hostName.constData(), -1,
-                                      keyBlob.constData(), static_cast<size_t>(keyBlob.size()),
-                                      kPlainRaw, &found);
+        rc = libssh2_knownhost_checkp(hosts_.get(), hostName.constData(), -1, keyBlob.constData(),
+                                      static_cast<size_t>(keyBlob.size()), kPlainRaw, &found);
     }
     if (rc == LIBSSH2_KNOWNHOST_CHECK_MISMATCH && found) {
         verdict.kind = HostKeyVerdict::Kind::Changed;
@@ -208,7 +207,8 @@ bool KnownHosts::append(const QByteArray& hostName, const QByteArray& keyBlob, i
     }
     QFile out(file_);
     if (!out.open(QIODevice::ReadWrite | QIODevice::Append)) {
-        *error = QStringLiteral("cannot write known_hosts file %1: %2").arg(file_, out.errorString());
+        *error =
+            QStringLiteral("cannot write known_hosts file %1: %2").arg(file_, out.errorString());
         return false;
     }
     QByteArray text(line, static_cast<qsizetype>(length));
@@ -221,7 +221,8 @@ bool KnownHosts::append(const QByteArray& hostName, const QByteArray& keyBlob, i
         }
     }
     if (out.write(text) != text.size() || !out.flush()) {
-        *error = QStringLiteral("cannot write known_hosts file %1: %2").arg(file_, out.errorString());
+        *error =
+            QStringLiteral("cannot write known_hosts file %1: %2").arg(file_, out.errorString());
         return false;
     }
     lines_.emplace_back(entry, 0);

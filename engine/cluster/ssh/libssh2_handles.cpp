@@ -12,28 +12,28 @@ void initialiseLibssh2() {
 
 bool isSessionFatal(int rc) {
     switch (rc) {
-    case LIBSSH2_ERROR_SOCKET_NONE:
-    case LIBSSH2_ERROR_BANNER_RECV:
-    case LIBSSH2_ERROR_BANNER_SEND:
-    case LIBSSH2_ERROR_INVALID_MAC:
-    case LIBSSH2_ERROR_KEX_FAILURE:
-    case LIBSSH2_ERROR_ALLOC:
-    case LIBSSH2_ERROR_SOCKET_SEND:
-    case LIBSSH2_ERROR_KEY_EXCHANGE_FAILURE:
-    case LIBSSH2_ERROR_TIMEOUT:
-    case LIBSSH2_ERROR_DECRYPT:
-    case LIBSSH2_ERROR_SOCKET_DISCONNECT:
-    case LIBSSH2_ERROR_PROTO:
-    case LIBSSH2_ERROR_ZLIB:
-    case LIBSSH2_ERROR_SOCKET_TIMEOUT:
-    case LIBSSH2_ERROR_COMPRESS:
-    case LIBSSH2_ERROR_OUT_OF_BOUNDARY:
-    case LIBSSH2_ERROR_SOCKET_RECV:
-    case LIBSSH2_ERROR_ENCRYPT:
-    case LIBSSH2_ERROR_BAD_SOCKET:
-        return true;
-    default:
-        return false;
+        case LIBSSH2_ERROR_SOCKET_NONE:
+        case LIBSSH2_ERROR_BANNER_RECV:
+        case LIBSSH2_ERROR_BANNER_SEND:
+        case LIBSSH2_ERROR_INVALID_MAC:
+        case LIBSSH2_ERROR_KEX_FAILURE:
+        case LIBSSH2_ERROR_ALLOC:
+        case LIBSSH2_ERROR_SOCKET_SEND:
+        case LIBSSH2_ERROR_KEY_EXCHANGE_FAILURE:
+        case LIBSSH2_ERROR_TIMEOUT:
+        case LIBSSH2_ERROR_DECRYPT:
+        case LIBSSH2_ERROR_SOCKET_DISCONNECT:
+        case LIBSSH2_ERROR_PROTO:
+        case LIBSSH2_ERROR_ZLIB:
+        case LIBSSH2_ERROR_SOCKET_TIMEOUT:
+        case LIBSSH2_ERROR_COMPRESS:
+        case LIBSSH2_ERROR_OUT_OF_BOUNDARY:
+        case LIBSSH2_ERROR_SOCKET_RECV:
+        case LIBSSH2_ERROR_ENCRYPT:
+        case LIBSSH2_ERROR_BAD_SOCKET:
+            return true;
+        default:
+            return false;
     }
 }
 

@@ -86,16 +86,16 @@ void SftpClient::launch(std::shared_ptr<detail::SftpOperation> operation, Done d
     };
     operations_.emplace(key, operation);
     switch (state_) {
-    case State::Broken:
-        operation->finish(false, brokenReason_);
-        return;
-    case State::Ready:
-        startOperation(operation);
-        flushSoon();
-        return;
-    default:
-        waitingForReady_.push_back(std::move(operation));
-        return;
+        case State::Broken:
+            operation->finish(false, brokenReason_);
+            return;
+        case State::Ready:
+            startOperation(operation);
+            flushSoon();
+            return;
+        default:
+            waitingForReady_.push_back(std::move(operation));
+            return;
     }
 }
 
@@ -154,9 +154,10 @@ bool SftpClient::pump() {
         return true;
     }
     if (io_.finished && state_ != State::Broken) {
-        breakDown(io_.error.isEmpty() ? QStringLiteral("the SFTP server on %1 exited")
-                                            .arg(session_->endpoint().name())
-                                      : io_.error);
+        breakDown(
+            io_.error.isEmpty()
+                ? QStringLiteral("the SFTP server on %1 exited").arg(session_->endpoint().name())
+                : io_.error);
         return true;
     }
     if (handled) {
@@ -299,8 +300,7 @@ void SftpClient::queryHome() {
 
 void SftpClient::becomeReady() {
     state_ = State::Ready;
-    const std::vector<std::shared_ptr<detail::SftpOperation>> waiting =
-        std::move(waitingForReady_);
+    const std::vector<std::shared_ptr<detail::SftpOperation>> waiting = std::move(waitingForReady_);
     waitingForReady_.clear();
     for (const auto& operation : waiting) {
         if (!operation->over()) {

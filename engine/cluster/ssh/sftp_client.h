@@ -134,7 +134,7 @@ class SftpClient : public QObject, private detail::SessionUser {
     std::unordered_map<quint32, Pending> pending_;
     qint64 bytesInFlight_ = 0;
     bool posixRename_ = false;
-    qsizetype serverMaxRead_ = 32 * 1024;   // what every SFTP server must accept
+    qsizetype serverMaxRead_ = 32 * 1024;  // what every SFTP server must accept
     qsizetype serverMaxWrite_ = 32 * 1024;
     QString home_;
     Tuning tuning_;

@@ -176,26 +176,26 @@ bool PacketFramer::next(const QByteArray& buffer, qsizetype& pos, QByteArrayView
 
 QString statusText(quint32 code) {
     switch (code) {
-    case kOk:
-        return QStringLiteral("success");
-    case kEof:
-        return QStringLiteral("end of file");
-    case kNoSuchFile:
-        return QStringLiteral("no such file or folder");
-    case kPermissionDenied:
-        return QStringLiteral("permission denied");
-    case kFailure:
-        return QStringLiteral("failure");
-    case kBadMessage:
-        return QStringLiteral("bad message");
-    case kNoConnection:
-        return QStringLiteral("no connection");
-    case kConnectionLost:
-        return QStringLiteral("connection lost");
-    case kOpUnsupported:
-        return QStringLiteral("operation not supported by the server");
-    default:
-        return QStringLiteral("error %1").arg(code);
+        case kOk:
+            return QStringLiteral("success");
+        case kEof:
+            return QStringLiteral("end of file");
+        case kNoSuchFile:
+            return QStringLiteral("no such file or folder");
+        case kPermissionDenied:
+            return QStringLiteral("permission denied");
+        case kFailure:
+            return QStringLiteral("failure");
+        case kBadMessage:
+            return QStringLiteral("bad message");
+        case kNoConnection:
+            return QStringLiteral("no connection");
+        case kConnectionLost:
+            return QStringLiteral("connection lost");
+        case kOpUnsupported:
+            return QStringLiteral("operation not supported by the server");
+        default:
+            return QStringLiteral("error %1").arg(code);
     }
 }
 

@@ -79,7 +79,8 @@ class PutFile final : public FileTransfer {
             return false;
         }
         next_ += length;
-        send(id, writer, [this, length](SftpReply& reply) { written(reply, length); }, length);
+        send(
+            id, writer, [this, length](SftpReply& reply) { written(reply, length); }, length);
         return true;
     }
 
@@ -122,7 +123,8 @@ class PutFile final : public FileTransfer {
         attributes.mtime = mtime_;
         // Both on the same handle: the server answers them in order.
         request(
-            sftp::kFsetstat, [&](sftp::PacketWriter& w) { w.string(handle_).attributes(attributes); },
+            sftp::kFsetstat,
+            [&](sftp::PacketWriter& w) { w.string(handle_).attributes(attributes); },
             [this](SftpReply& reply) {
                 if (!reply.ok()) {
                     setstatError_ = failure(QStringLiteral("set mode and time of"), part_, reply);
@@ -166,11 +168,13 @@ class PutFile final : public FileTransfer {
         }
         file_.close();
         if (!handle_.isEmpty()) {
-            request(sftp::kClose, [&](sftp::PacketWriter& w) { w.string(handle_); }, nullptr);
+            request(
+                sftp::kClose, [&](sftp::PacketWriter& w) { w.string(handle_); }, nullptr);
             handle_.clear();
         }
         if (removePart) {
-            request(sftp::kRemove, [&](sftp::PacketWriter& w) { w.string(part_); }, nullptr);
+            request(
+                sftp::kRemove, [&](sftp::PacketWriter& w) { w.string(part_); }, nullptr);
         }
         finish(false, error);
         scheduleTransfers();
@@ -216,7 +220,8 @@ class GetFile final : public FileTransfer {
                     return;
                 }
                 attributes_ = reply.body.attributes();
-                if (!attributes_.isRegularFile() && (attributes_.flags & sftp::Attributes::kPermissions)) {
+                if (!attributes_.isRegularFile() &&
+                    (attributes_.flags & sftp::Attributes::kPermissions)) {
                     fail(QStringLiteral("cannot download %1: not a file").arg(describe(remote_)));
                     return;
                 }
@@ -245,8 +250,7 @@ class GetFile final : public FileTransfer {
             // Past the size seen in STAT one READ more asks for the end of file, sent along
             // with the last data request so that it costs no extra round trip.
             offset = next_;
-            length = next_ < size_ ? qMin<qint64>(readChunk(), size_ - next_)
-                                   : readChunk();
+            length = next_ < size_ ? qMin<qint64>(readChunk(), size_ - next_) : readChunk();
         } else {
             return false;
         }
@@ -289,8 +293,8 @@ class GetFile final : public FileTransfer {
                      .arg(describe(remote_), target.absolutePath()));
             return;
         }
-        fd_ = ::open(QFile::encodeName(part_).constData(),
-                     O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        fd_ = ::open(QFile::encodeName(part_).constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                     0600);
         if (fd_ < 0) {
             fail(QStringLiteral("cannot download %1: cannot write %2: %3")
                      .arg(describe(remote_), part_, errnoText(errno)));
@@ -334,15 +338,13 @@ class GetFile final : public FileTransfer {
         }
     }
 
-    void noteEnd(qint64 offset) {
-        eofAt_ = eofAt_ < 0 ? offset : qMin(eofAt_, offset);
-    }
+    void noteEnd(qint64 offset) { eofAt_ = eofAt_ < 0 ? offset : qMin(eofAt_, offset); }
 
     bool writeAt(QByteArrayView data, qint64 offset) {
         qint64 done = 0;
         while (done < data.size()) {
-            const ssize_t n = ::pwrite(fd_, data.data() + done, static_cast<size_t>(data.size() - done),
-                                       offset + done);
+            const ssize_t n = ::pwrite(fd_, data.data() + done,
+                                       static_cast<size_t>(data.size() - done), offset + done);
             if (n < 0 && errno == EINTR) {
                 continue;
             }
@@ -358,7 +360,8 @@ class GetFile final : public FileTransfer {
 
     void complete() {
         finishing_ = true;
-        request(sftp::kClose, [&](sftp::PacketWriter& w) { w.string(handle_); }, nullptr);
+        request(
+            sftp::kClose, [&](sftp::PacketWriter& w) { w.string(handle_); }, nullptr);
         handle_.clear();
         bool ok = ::ftruncate(fd_, eofAt_) == 0;
         if (ok && (attributes_.flags & sftp::Attributes::kPermissions)) {
@@ -393,7 +396,8 @@ class GetFile final : public FileTransfer {
             return;
         }
         if (!handle_.isEmpty()) {
-            request(sftp::kClose, [&](sftp::PacketWriter& w) { w.string(handle_); }, nullptr);
+            request(
+                sftp::kClose, [&](sftp::PacketWriter& w) { w.string(handle_); }, nullptr);
             handle_.clear();
         }
         if (fd_ >= 0) {

@@ -118,10 +118,12 @@ class MakePath final : public SftpOperation {
     // Every missing level at once: a server answers requests in the order they came (OpenSSH
     // does), so this costs one round trip; the STAT after it tells whether it worked.
     void createAll() {
-        for (qsizetype slash = path_.indexOf('/', 1); slash > 0; slash = path_.indexOf('/', slash + 1)) {
+        for (qsizetype slash = path_.indexOf('/', 1); slash > 0;
+             slash = path_.indexOf('/', slash + 1)) {
             const QByteArray prefix = path_.left(slash);
-            request(sftp::kMkdir, [&](sftp::PacketWriter& w) { w.string(prefix).attributes({}); },
-                    nullptr);
+            request(
+                sftp::kMkdir, [&](sftp::PacketWriter& w) { w.string(prefix).attributes({}); },
+                nullptr);
         }
         request(
             sftp::kMkdir, [&](sftp::PacketWriter& w) { w.string(path_).attributes({}); },
@@ -163,7 +165,8 @@ class ListTree final : public SftpOperation {
                     return;
                 }
                 if (!reply.body.attributes().isDirectory()) {
-                    finish(false, QStringLiteral("cannot list %1: not a folder").arg(describe(root_)));
+                    finish(false,
+                           QStringLiteral("cannot list %1: not a folder").arg(describe(root_)));
                     return;
                 }
                 waiting_.push_back(QString());
@@ -204,7 +207,8 @@ class ListTree final : public SftpOperation {
                     readMore(handle, relative, path);
                     return;
                 }
-                request(sftp::kClose, [&](sftp::PacketWriter& w) { w.string(handle); }, nullptr);
+                request(
+                    sftp::kClose, [&](sftp::PacketWriter& w) { w.string(handle); }, nullptr);
                 if (!reply.isStatus() || reply.status != sftp::kEof) {
                     finish(false, failure(QStringLiteral("list"), path, reply));
                     return;
@@ -259,7 +263,9 @@ class RemoveTree final : public SftpOperation {
                 } else if (!reply.body.attributes().isDirectory()) {
                     request(
                         sftp::kRemove, [&](sftp::PacketWriter& w) { w.string(path_); },
-                        [this](SftpReply& removed) { checked(removed, path_, [this] { finish(true); }); });
+                        [this](SftpReply& removed) {
+                            checked(removed, path_, [this] { finish(true); });
+                        });
                 } else {
                     listThenRemove();
                 }

@@ -96,7 +96,8 @@ class PutTree final : public TreeCopy {
         }
         folders_.push_back(QString());
         const QDir base(local_);
-        QDirIterator it(local_, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+        QDirIterator it(local_,
+                        QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
                         QDirIterator::Subdirectories);
         while (it.hasNext()) {
             it.next();
@@ -177,7 +178,8 @@ class PutTree final : public TreeCopy {
             attributes.atime = static_cast<quint32>(info.st_atime);
             attributes.mtime = static_cast<quint32>(info.st_mtime);
             request(
-                sftp::kSetstat, [&](sftp::PacketWriter& w) { w.string(path).attributes(attributes); },
+                sftp::kSetstat,
+                [&](sftp::PacketWriter& w) { w.string(path).attributes(attributes); },
                 [this, path](SftpReply& reply) {
                     if (!reply.ok()) {
                         finish(false,
@@ -286,7 +288,8 @@ class GetTree final : public TreeCopy {
 
     bool applyTimesAndMode(const QString& path, quint32 mode, qint64 mtime) {
         const QByteArray name = QFile::encodeName(path);
-        const timespec times[2] = {{static_cast<time_t>(mtime), 0}, {static_cast<time_t>(mtime), 0}};
+        const timespec times[2] = {{static_cast<time_t>(mtime), 0},
+                                   {static_cast<time_t>(mtime), 0}};
         if (::utimensat(AT_FDCWD, name.constData(), times, 0) != 0 ||
             ::chmod(name.constData(), mode) != 0) {
             finish(false, QStringLiteral("cannot set mode and time of folder %1: %2")

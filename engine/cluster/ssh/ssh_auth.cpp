@@ -103,21 +103,21 @@ SshAuthenticator::Step SshAuthenticator::step() {
         Step result = Step::Again;
         const Stage before = stage_;
         switch (stage_) {
-        case Stage::ListMethods:
-            result = stepListMethods();
-            break;
-        case Stage::KeyFile:
-            result = stepKeyFile();
-            break;
-        case Stage::AgentConnect:
-            result = stepAgentConnect();
-            break;
-        case Stage::AgentNextIdentity:
-        case Stage::AgentTry:
-            result = stepAgentTry();
-            break;
-        case Stage::Done:
-            return Step::Done;
+            case Stage::ListMethods:
+                result = stepListMethods();
+                break;
+            case Stage::KeyFile:
+                result = stepKeyFile();
+                break;
+            case Stage::AgentConnect:
+                result = stepAgentConnect();
+                break;
+            case Stage::AgentNextIdentity:
+            case Stage::AgentTry:
+                result = stepAgentTry();
+                break;
+            case Stage::Done:
+                return Step::Done;
         }
         if (result != Step::Again || stage_ == before) {
             return result;
@@ -128,8 +128,8 @@ SshAuthenticator::Step SshAuthenticator::step() {
 SshAuthenticator::Step SshAuthenticator::stepListMethods() {
     // Asking for the methods is the "none" attempt: it also tells a host that needs no
     // authentication apart from one that takes no public keys.
-    const char* methods = libssh2_userauth_list(session_, user_.constData(),
-                                                static_cast<unsigned>(user_.size()));
+    const char* methods =
+        libssh2_userauth_list(session_, user_.constData(), static_cast<unsigned>(user_.size()));
     if (!methods) {
         if (libssh2_userauth_authenticated(session_)) {
             stage_ = Stage::Done;
@@ -163,8 +163,8 @@ SshAuthenticator::Step SshAuthenticator::stepKeyFile() {
     const QByteArray file = QFile::encodeName(path);
     const QByteArray passphrase = endpoint_.privateKeyPassphrase.toUtf8();
     const int rc = libssh2_userauth_publickey_fromfile_ex(
-        session_, user_.constData(), static_cast<unsigned>(user_.size()), nullptr,
-        file.constData(), passphrase.isEmpty() ? nullptr : passphrase.constData());
+        session_, user_.constData(), static_cast<unsigned>(user_.size()), nullptr, file.constData(),
+        passphrase.isEmpty() ? nullptr : passphrase.constData());
     if (rc == LIBSSH2_ERROR_EAGAIN) {
         return Step::Again;
     }
@@ -174,10 +174,12 @@ SshAuthenticator::Step SshAuthenticator::stepKeyFile() {
     }
     if (rc == LIBSSH2_ERROR_FILE) {
         const QString why = endpoint_.privateKeyPassphrase.isEmpty()
-                                ? QStringLiteral("it is encrypted (no passphrase was given) or its "
-                                                 "format is not supported")
-                                : QStringLiteral("the passphrase is wrong or its format is not "
-                                                 "supported");
+                                ? QStringLiteral(
+                                      "it is encrypted (no passphrase was given) or its "
+                                      "format is not supported")
+                                : QStringLiteral(
+                                      "the passphrase is wrong or its format is not "
+                                      "supported");
         return fail(SshFailureKind::AuthFailed,
                     QStringLiteral("authentication failed for %1: cannot use private key file %2: "
                                    "%3")

@@ -27,9 +27,7 @@ struct SshEndpoint {
     int keepaliveIntervalS = 5;
 
     // "host" or "host:port": how messages name the node.
-    QString name() const {
-        return port == 22 ? host : QStringLiteral("%1:%2").arg(host).arg(port);
-    }
+    QString name() const { return port == 22 ? host : QStringLiteral("%1:%2").arg(host).arg(port); }
     // The name known_hosts files use: "host", or "[host]:port" for another port (as OpenSSH).
     QString knownHostsName() const {
         return port == 22 ? host : QStringLiteral("[%1]:%2").arg(host).arg(port);

@@ -25,18 +25,18 @@ struct SshFailure {
 
 inline QString failureKindName(SshFailureKind kind) {
     switch (kind) {
-    case SshFailureKind::Unreachable:
-        return QStringLiteral("unreachable");
-    case SshFailureKind::HostKeyUnknown:
-        return QStringLiteral("host key unknown");
-    case SshFailureKind::HostKeyChanged:
-        return QStringLiteral("host key changed");
-    case SshFailureKind::AuthFailed:
-        return QStringLiteral("authentication failed");
-    case SshFailureKind::Protocol:
-        return QStringLiteral("protocol error");
-    case SshFailureKind::Disconnected:
-        return QStringLiteral("disconnected");
+        case SshFailureKind::Unreachable:
+            return QStringLiteral("unreachable");
+        case SshFailureKind::HostKeyUnknown:
+            return QStringLiteral("host key unknown");
+        case SshFailureKind::HostKeyChanged:
+            return QStringLiteral("host key changed");
+        case SshFailureKind::AuthFailed:
+            return QStringLiteral("authentication failed");
+        case SshFailureKind::Protocol:
+            return QStringLiteral("protocol error");
+        case SshFailureKind::Disconnected:
+            return QStringLiteral("disconnected");
     }
     return {};
 }

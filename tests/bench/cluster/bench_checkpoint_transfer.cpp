@@ -97,8 +97,11 @@ double timeScp(const SshdFixture& sshd, const QString& knownHosts, const QString
                const QString& from, const QString& to) {
     QProcess scp;
     scp.setProcessChannelMode(QProcess::MergedChannels);
-    QStringList arguments = {"-q", "-r", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes",
-                             "-o", "UserKnownHostsFile=" + knownHosts, "-i", sshd.userKeyPath(),
+    QStringList arguments = {"-q", "-r",
+                             "-o", "BatchMode=yes",
+                             "-o", "StrictHostKeyChecking=yes",
+                             "-o", "UserKnownHostsFile=" + knownHosts,
+                             "-i", sshd.userKeyPath(),
                              "-P", QString::number(sshd.port())};
     if (!cipher.isEmpty()) {
         arguments += {"-c", cipher};
@@ -231,18 +234,19 @@ int main(int argc, char** argv) {
     SftpClient* sftp = session.sftp();
     sftp->setTuning(options.tuning);
 
-    std::printf("checkpoint: %d x %.1f MB + %d x %.0f KB = %.1f MB, %d repeats, one session "
-                "(%s)\n",
-                options.largeFiles, options.largeBytes / 1e6, options.smallFiles,
-                options.smallBytes / 1e3, megabytes, options.repeats,
-                qPrintable(session.negotiatedAlgorithms()));
-    std::printf("SftpClient tuning: %lld KB per request, %lld MB in flight, %d files at once; "
-                "scp cipher: %s\n",
-                static_cast<long long>(options.tuning.chunkBytes / 1024),
-                static_cast<long long>(options.tuning.maxBytesInFlight / (1024 * 1024)),
-                options.tuning.maxOpenFiles,
-                options.scpCipher.isEmpty() ? "OpenSSH's default (chacha20-poly1305)"
-                                            : qPrintable(options.scpCipher));
+    std::printf(
+        "checkpoint: %d x %.1f MB + %d x %.0f KB = %.1f MB, %d repeats, one session "
+        "(%s)\n",
+        options.largeFiles, options.largeBytes / 1e6, options.smallFiles, options.smallBytes / 1e3,
+        megabytes, options.repeats, qPrintable(session.negotiatedAlgorithms()));
+    std::printf(
+        "SftpClient tuning: %lld KB per request, %lld MB in flight, %d files at once; "
+        "scp cipher: %s\n",
+        static_cast<long long>(options.tuning.chunkBytes / 1024),
+        static_cast<long long>(options.tuning.maxBytesInFlight / (1024 * 1024)),
+        options.tuning.maxOpenFiles,
+        options.scpCipher.isEmpty() ? "OpenSSH's default (chacha20-poly1305)"
+                                    : qPrintable(options.scpCipher));
 
     std::vector<double> oursPut, oursGet, scpPut, scpGet;
     bool verified = false;
@@ -289,9 +293,10 @@ int main(int argc, char** argv) {
             std::printf("SftpClient copies are byte-identical: %s\n", same ? "yes" : "NO");
             allWorked &= same;
         }
-        std::printf("repeat %d: put ours %.0f MB/s, scp %.0f MB/s; get ours %.0f MB/s, scp %.0f "
-                    "MB/s\n",
-                    repeat + 1, oursPut.back(), scpPut.back(), oursGet.back(), scpGet.back());
+        std::printf(
+            "repeat %d: put ours %.0f MB/s, scp %.0f MB/s; get ours %.0f MB/s, scp %.0f "
+            "MB/s\n",
+            repeat + 1, oursPut.back(), scpPut.back(), oursGet.back(), scpGet.back());
         std::fflush(stdout);
         QDir(remoteHome + "/" + oursRemote).removeRecursively();
         QDir(remoteHome + "/" + scpRemote).removeRecursively();
