@@ -14,24 +14,7 @@ QString ClusterNodeSpec::name() const {
 }
 
 SourceLocation ClusterSpec::locationOf(const QString& keyPath) const {
-    // A key that was not recorded (a list item, a default) is reported at the closest key above
-    // it that was, so the user still lands near the problem.
-    QString path = keyPath;
-    while (!path.isEmpty()) {
-        const auto it = locations.constFind(path);
-        if (it != locations.constEnd()) {
-            return it.value();
-        }
-        const qsizetype cut =
-            std::max(path.lastIndexOf(QLatin1Char('.')), path.lastIndexOf(QLatin1Char('[')));
-        if (cut < 0) {
-            break;
-        }
-        path.truncate(cut);
-    }
-    SourceLocation fileOnly;
-    fileOnly.file = sourceFile;
-    return fileOnly;
+    return nearestLocation(locations, keyPath, sourceFile);
 }
 
 }  // namespace tunedeck

@@ -20,9 +20,8 @@ QString SourceLocation::toString() const {
     return parts.join(QLatin1Char(':'));
 }
 
-SourceLocation ExperimentSpec::locationOf(const QString& keyPath) const {
-    // A key that was not recorded (a list item, a default filled in) is reported at the closest
-    // key above it that was, so the user still lands near the problem.
+SourceLocation nearestLocation(const QMap<QString, SourceLocation>& locations,
+                               const QString& keyPath, const QString& file) {
     QString path = keyPath;
     while (!path.isEmpty()) {
         const auto it = locations.constFind(path);
@@ -37,8 +36,12 @@ SourceLocation ExperimentSpec::locationOf(const QString& keyPath) const {
         path.truncate(cut);
     }
     SourceLocation fileOnly;
-    fileOnly.file = sourceFile;
+    fileOnly.file = file;
     return fileOnly;
+}
+
+SourceLocation ExperimentSpec::locationOf(const QString& keyPath) const {
+    return nearestLocation(locations, keyPath, sourceFile);
 }
 
 }  // namespace tunedeck

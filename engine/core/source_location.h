@@ -2,6 +2,7 @@
 // Value type.
 #pragma once
 
+#include <QMap>
 #include <QString>
 
 namespace tunedeck {
@@ -15,5 +16,11 @@ struct SourceLocation {
     // "file:line:column" (or just "file" when the position is unknown).
     QString toString() const;
 };
+
+// Where `keyPath` ("search.options.gamma", "nodes[2].host") was written. A key that was not
+// recorded (a list item, a default filled in) is reported at the closest key above it that was,
+// so the user still lands near the problem; failing all, the file alone.
+SourceLocation nearestLocation(const QMap<QString, SourceLocation>& locations,
+                               const QString& keyPath, const QString& file);
 
 }  // namespace tunedeck

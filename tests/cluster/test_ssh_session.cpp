@@ -25,6 +25,7 @@ class TestSshSession : public QObject {
     void streamsStdinThroughCatInOrder();
     void runsTwoChannelsAtOnce();
     void closesFinishedChannelsOnTheServer();
+    void reportsAChannelTheHostRefuses();
     void echoesSmallMessagesWithoutAddedLatency();
     void execNeedsAConnectedSession();
     void closingTheSessionFinishesItsChannels();
@@ -189,6 +190,36 @@ void TestSshSession::closesFinishedChannelsOnTheServer() {
     }
     const CommandResult after = runCommand(*opened.session, "echo still room");
     QVERIFY2(after.finished && after.exitStatus == 0, qPrintable(after.error));
+}
+
+void TestSshSession::reportsAChannelTheHostRefuses() {
+    SshdFixture single;
+    single.extraConfig = "MaxSessions 1";
+    QString error;
+    QVERIFY2(single.start(&error), qPrintable(error));
+    const QString knownHosts = dir_.filePath("known_hosts_single");
+    QVERIFY(single.writeKnownHosts(knownHosts));
+    OpenResult opened = openSession(endpointFor(single, knownHosts));
+    QVERIFY(opened.connected);
+    CommandResult first;
+    CommandResult second;
+    std::unique_ptr<ExecChannel> running = opened.session->exec("cat");
+    record(running.get(), &first);
+    QVERIFY(waitUntil([&] { return first.started; }, 10000));
+    std::unique_ptr<ExecChannel> refused = opened.session->exec("echo never");
+    record(refused.get(), &second);
+    QVERIFY(waitUntil([&] { return second.finished; }, 10000));
+    QCOMPARE(second.exitStatus, -1);
+    QVERIFY(!second.started);
+    QVERIFY2(
+        second.error.contains(QString("127.0.0.1:%1 refused to open a channel").arg(single.port())),
+        qPrintable(second.error));
+    // The session and its other channel carry on.
+    running->write("still here\n");
+    running->closeStdin();
+    QVERIFY(waitUntil([&] { return first.finished; }, 10000));
+    QCOMPARE(first.standardOutput, QByteArray("still here\n"));
+    QVERIFY(opened.session->isConnected());
 }
 
 void TestSshSession::echoesSmallMessagesWithoutAddedLatency() {

@@ -35,6 +35,10 @@ ChannelCore::~ChannelCore() {
     retire();
 }
 
+QString ChannelCore::hostName() const {
+    return session_ ? session_->endpoint().name() : QStringLiteral("the node");
+}
+
 void ChannelCore::retire() {
     if (channel_ && session_) {
         session_->retireChannel(std::move(channel_));
@@ -74,7 +78,7 @@ bool ChannelCore::pumpOpen(Output& output) {
             return false;
         }
         session_->releaseChannelOpening(this);
-        failChannel(output, QStringLiteral("the host refused to open a channel"), rc);
+        failChannel(output, QStringLiteral("%1 refused to open a channel").arg(hostName()), rc);
         return true;
     }
     session_->releaseChannelOpening(this);
@@ -99,9 +103,9 @@ bool ChannelCore::pumpStart(Output& output) {
     }
     if (rc != 0) {
         failChannel(output,
-                    exec ? QStringLiteral("the host refused to run the command")
-                         : QStringLiteral("the host refused the '%1' subsystem")
-                               .arg(QString::fromUtf8(argument_)),
+                    exec ? QStringLiteral("%1 refused to run the command").arg(hostName())
+                         : QStringLiteral("%1 refused the '%2' subsystem")
+                               .arg(hostName(), QString::fromUtf8(argument_)),
                     rc);
         return true;
     }

@@ -68,6 +68,7 @@ class ChannelCore {
     bool pumpEnd(Output& output);
     void failChannel(Output& output, const QString& what, int rc);
     void retire();
+    QString hostName() const;
 
     SshSession* session_;
     Start start_;

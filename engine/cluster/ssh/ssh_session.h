@@ -54,10 +54,12 @@ class SshSession : public QObject {
     Q_OBJECT
   public:
     explicit SshSession(SshEndpoint endpoint, QObject* parent = nullptr);
-    // Closes everything, channels first; emits nothing.
+    // Closes everything, channels first; emits nothing. Channels still held by callers go idle
+    // (isOpen() false); SFTP callbacks still pending are dropped.
     ~SshSession() override;
 
-    // Asynchronous: connected() or failed() follows, never from inside open().
+    // Asynchronous: connected() or failed() follows, never from inside open(). A session opens
+    // once; reconnecting is a new SshSession.
     void open();
     bool isConnected() const { return phase_ == Phase::Connected; }
     // "SHA256:..." once the handshake is done, also when the key was then refused.
@@ -69,7 +71,8 @@ class SshSession : public QObject {
     // "kex curve25519-sha256, host key ssh-ed25519, cipher aes128-ctr, mac hmac-sha2-256" once
     // the handshake is done: for logs and benchmarks.
     QString negotiatedAlgorithms() const;
-    // Ends the session. Open channels finish (-1) and pending SFTP requests fail, afterwards.
+    // Ends the session (no disconnected()). Open channels then finish (-1) and pending SFTP
+    // requests fail, from the event loop.
     void close();
 
     // Only when connected (nullptr otherwise). The channel is the caller's but must not outlive
