@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QTimer>
 
 #include "cluster/ssh/exec_channel.h"
 #include "cluster/ssh/ssh_session.h"
@@ -19,11 +20,15 @@
 
 namespace tunedeck::ssh::testing {
 
-// Turns the event loop until `done()` or the timeout; returns done().
+// Turns the event loop until `done()` or the timeout; returns done(). It sleeps in the event
+// dispatcher between events (a timer bounds each sleep), so `done()` is seen as soon as the
+// event that makes it true has been handled, and an idle wait costs no CPU.
 inline bool waitUntil(const std::function<bool()>& done, int timeoutMs) {
     QDeadlineTimer deadline(timeoutMs);
+    QTimer wake;
+    wake.start(10);
     while (!done() && !deadline.hasExpired()) {
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     }
     return done();
 }

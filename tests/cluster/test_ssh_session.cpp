@@ -1,12 +1,15 @@
 // SshSession and ExecChannel against a real OpenSSH server on 127.0.0.1: connecting, commands
 // with their output and exit status, stdin streamed both ways, channels side by side, and a
 // node that goes away and comes back.
+#include <sys/resource.h>
+
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "cluster/ssh/sftp_client.h"
 #include "ssh_test_support.h"
 
 using namespace tunedeck::ssh;
@@ -27,6 +30,7 @@ class TestSshSession : public QObject {
     void closesFinishedChannelsOnTheServer();
     void reportsAChannelTheHostRefuses();
     void echoesSmallMessagesWithoutAddedLatency();
+    void staysQuietWhenIdle();
     void execNeedsAConnectedSession();
     void closingTheSessionFinishesItsChannels();
     void destroyingTheSessionWithOpenChannelsIsSafe();
@@ -182,9 +186,10 @@ void TestSshSession::closesFinishedChannelsOnTheServer() {
                  qPrintable(QString("command %1: %2").arg(i).arg(result.error)));
         QCOMPARE(result.standardOutput, QByteArray::number(i) + '\n');
     }
-    // Channels dropped by the caller mid-command are closed too.
+    // Channels dropped by the caller mid-command are closed too (cat then sees the end of its
+    // input and exits; the server keeps a session while its command runs).
     for (int i = 0; i < 6; ++i) {
-        std::unique_ptr<ExecChannel> dropped = opened.session->exec("sleep 30");
+        std::unique_ptr<ExecChannel> dropped = opened.session->exec("cat");
         QVERIFY(dropped);
         waitUntil([] { return false; }, 50);
     }
@@ -249,6 +254,32 @@ void TestSshSession::echoesSmallMessagesWithoutAddedLatency() {
     QVERIFY2(median < 20000, qPrintable(QString("median round trip %1 us").arg(median)));
     cat->closeStdin();
     QVERIFY(waitUntil([&] { return result.finished; }, 10000));
+}
+
+void TestSshSession::staysQuietWhenIdle() {
+    // An idle session (an open channel, the SFTP subsystem up, and one without any channel)
+    // must not spin: no CPU but the keepalive ticks.
+    auto busy = connected();
+    auto bare = connected();
+    QVERIFY(busy && bare);
+    CommandResult idle;
+    std::unique_ptr<ExecChannel> cat = busy->exec("cat");
+    record(cat.get(), &idle);
+    bool sftpReady = false;
+    busy->sftp()->makePath("~", [&](bool ok, const QString&) { sftpReady = ok; });
+    QVERIFY(waitUntil([&] { return idle.started && sftpReady; }, 10000));
+    const auto cpuMs = [] {
+        rusage usage{};
+        getrusage(RUSAGE_SELF, &usage);
+        return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000 +
+               (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000;
+    };
+    const long before = cpuMs();
+    waitUntil([] { return false; }, 2500);
+    const long used = cpuMs() - before;
+    qInfo("CPU used in 2.5 s of idle: %ld ms", used);
+    QVERIFY2(used < 100, qPrintable(QString("%1 ms").arg(used)));
+    QVERIFY(busy->isConnected() && bare->isConnected());
 }
 
 void TestSshSession::execNeedsAConnectedSession() {

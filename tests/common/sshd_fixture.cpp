@@ -7,6 +7,7 @@
 
 #include <netinet/in.h>
 #include <pwd.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -44,6 +45,11 @@ bool runTool(const QString& program, const QStringList& arguments, QString* outp
         return false;
     }
     return true;
+}
+
+// A test that crashes must not leave a listening sshd (or an agent) behind.
+void dieWithTheTest(QProcess* process) {
+    process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
 }
 
 quint16 freeLoopbackPort() {
@@ -229,7 +235,12 @@ QString SshdFixture::addUserKey(const QString& name, const QStringList& keygenAr
 }
 
 bool SshdFixture::writeConfig(QString* error) const {
-    QStringList lines = {
+    // sshd keeps the first value it reads for a keyword: the test's lines go first.
+    QStringList lines;
+    if (!extraConfig.isEmpty()) {
+        lines += extraConfig;
+    }
+    lines += QStringList{
         QStringLiteral("ListenAddress 127.0.0.1"),
         QStringLiteral("Port %1").arg(port_),
         QStringLiteral("HostKey %1").arg(hostKeyPath()),
@@ -237,7 +248,9 @@ bool SshdFixture::writeConfig(QString* error) const {
             .arg(dir_.filePath(QStringLiteral("authorized_keys"))),
         QStringLiteral("PidFile %1").arg(dir_.filePath(QStringLiteral("sshd.pid"))),
         QStringLiteral("StrictModes no"),
-        QStringLiteral("UsePAM no"),
+        // As root, no PAM (nothing outside the fixture is consulted). An ordinary user's sshd
+        // cannot read /etc/shadow and, without PAM, refuses the account as "locked".
+        geteuid() == 0 ? QStringLiteral("UsePAM no") : QStringLiteral("UsePAM yes"),
         QStringLiteral("PasswordAuthentication no"),
         QStringLiteral("KbdInteractiveAuthentication no"),
         QStringLiteral("PubkeyAuthentication yes"),
@@ -253,9 +266,6 @@ bool SshdFixture::writeConfig(QString* error) const {
         lines += QStringLiteral("Subsystem sftp internal-sftp -d %1").arg(homeDir());
     } else {
         lines += QStringLiteral("Subsystem sftp internal-sftp");
-    }
-    if (!extraConfig.isEmpty()) {
-        lines += extraConfig;
     }
     QFile config(configPath());
     if (!config.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
@@ -291,6 +301,7 @@ bool SshdFixture::start(QString* error) {
         }
         QFile::remove(logPath());
         sshd_ = std::make_unique<QProcess>();
+        dieWithTheTest(sshd_.get());
         sshd_->setStandardOutputFile(logPath(), QIODevice::Append);
         sshd_->setStandardErrorFile(logPath(), QIODevice::Append);
         sshd_->start(kSshd, {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
@@ -436,6 +447,7 @@ QString SshAgentFixture::socketPath() const {
 
 bool SshAgentFixture::start(QString* error) {
     agent_ = std::make_unique<QProcess>();
+    dieWithTheTest(agent_.get());
     agent_->setProcessChannelMode(QProcess::MergedChannels);
     agent_->start(QStringLiteral("/usr/bin/ssh-agent"),
                   {QStringLiteral("-D"), QStringLiteral("-a"), socketPath()});

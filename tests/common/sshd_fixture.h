@@ -3,9 +3,11 @@
 // SshdFixture runs Debian's /usr/sbin/sshd (`sshd -D -e -f CONFIG`) from a temporary folder that
 // holds everything it needs: an ed25519 host key, an ed25519 user key pair whose public half is
 // the only line of `authorized_keys`, the config, the pid file and sshd's log. Only the user
-// running the test can log in (PasswordAuthentication no, UsePAM no, StrictModes no); as root
-// (CI) PermitRootLogin is prohibit-password and /run/sshd, the privilege separation folder, is
-// created when missing; as an ordinary user sshd runs without privilege separation.
+// running the test can log in, with that key (PasswordAuthentication no, StrictModes no). As root
+// (CI): UsePAM no, PermitRootLogin prohibit-password, and /run/sshd, the privilege separation
+// folder, is created when missing. As an ordinary user sshd runs without privilege separation
+// and with UsePAM yes (without PAM it refuses the account as locked: it cannot read
+// /etc/shadow).
 //
 // By default the session's $HOME (sshd_config SetEnv) and the SFTP start folder (internal-sftp
 // -d) are homeDir(), a folder of the fixture: a test never writes into the real home folder, and
@@ -45,7 +47,9 @@ class SshdFixture {
     SshdFixture(const SshdFixture&) = delete;
     SshdFixture& operator=(const SshdFixture&) = delete;
 
-    // sshd_config lines appended at every start(), e.g. "PubkeyAcceptedAlgorithms +ssh-rsa".
+    // sshd_config lines written at every start(), e.g. "PubkeyAcceptedAlgorithms +ssh-rsa" or
+    // "MaxSessions 1". They come before the fixture's own lines, so they override them (sshd
+    // keeps the first value of a keyword); a Match block would swallow those lines: none here.
     QString extraConfig;
     // $HOME and the SFTP start folder are homeDir() (see above). Set before start().
     bool isolatedHome = true;

@@ -44,7 +44,9 @@ class SftpClient : public QObject, private detail::SessionUser {
     using Listed =
         std::function<void(bool ok, const QString& error, std::vector<RemoteEntry> entries)>;
 
-    // How transfers are pipelined; the defaults keep a 1 Gbit/s, 50 ms link busy.
+    // How transfers are pipelined. The defaults keep a 1 Gbit/s, 50 ms link busy downloading;
+    // uploads are held to the window the server grants the channel (OpenSSH: 2 MiB, about
+    // 40 MB/s at 50 ms), as scp's are.
     struct Tuning {
         qsizetype chunkBytes = 255 * 1024;  // per READ/WRITE (capped by the server's limits)
         qint64 maxBytesInFlight = 16 * 1024 * 1024;

@@ -26,6 +26,7 @@
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
+#include <QTimer>
 
 #include "cluster/ssh/sftp_client.h"
 #include "cluster/ssh/ssh_session.h"
@@ -46,10 +47,13 @@ struct Options {
     bool smoke = false;
 };
 
+// Sleeps in the event dispatcher between events: waiting must not take CPU from the transfer.
 bool waitUntil(const std::function<bool()>& done, int timeoutMs) {
     QDeadlineTimer deadline(timeoutMs);
+    QTimer wake;
+    wake.start(50);
     while (!done() && !deadline.hasExpired()) {
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     }
     return done();
 }
