@@ -25,6 +25,18 @@ QString ClusterLauncher::nodeRoot(const ClusterSpec& cluster, const ClusterNodeS
     return QStringLiteral("%1/%2/%3").arg(cluster.remoteRoot, cluster.clusterName, folder);
 }
 
+ssh::SshEndpoint ClusterLauncher::endpointOf(const ClusterSpec& cluster,
+                                             const ClusterNodeSpec& node, bool acceptNewHostKeys) {
+    ssh::SshEndpoint endpoint;
+    endpoint.host = node.host;
+    endpoint.port = node.port;
+    endpoint.user = cluster.sshUser;
+    endpoint.privateKeyFile = cluster.sshPrivateKey;
+    endpoint.knownHostsFile = cluster.knownHosts;
+    endpoint.acceptNewHostKey = acceptNewHostKeys;
+    return endpoint;
+}
+
 QString ClusterLauncher::setupDigest(const ClusterSpec& cluster, const ClusterNodeSpec& node) {
     QCryptographicHash hash(QCryptographicHash::Sha256);
     auto add = [&hash](const QStringList& commands) {

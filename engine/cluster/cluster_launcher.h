@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "cluster/ssh/ssh_endpoint.h"
 #include "core/cluster_spec.h"
 
 namespace tunedeck {
@@ -52,6 +53,9 @@ class ClusterLauncher : public QObject {
 
     // The folder a node keeps Tunedeck's files in (may start with "~/").
     static QString nodeRoot(const ClusterSpec& cluster, const ClusterNodeSpec& node);
+    // How to reach a node of the cluster file: its address and the file's `auth`.
+    static ssh::SshEndpoint endpointOf(const ClusterSpec& cluster, const ClusterNodeSpec& node,
+                                       bool acceptNewHostKeys);
     // What `up` stores on a node to know whether its setup must run again: a digest of the
     // setup commands that apply to that node.
     static QString setupDigest(const ClusterSpec& cluster, const ClusterNodeSpec& node);

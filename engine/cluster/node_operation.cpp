@@ -34,13 +34,11 @@ QString agentScan(const QString& worker) {
 
 NodeOperation::NodeOperation(const ClusterSpec& cluster, const ClusterNodeSpec& node,
                              const LauncherOptions& options, ClusterLauncher::Output output)
-    : cluster_(cluster), node_(node), options_(options), output_(std::move(output)) {
-    endpoint_.host = node.host;
-    endpoint_.port = node.port;
-    endpoint_.user = cluster.sshUser;
-    endpoint_.privateKeyFile = cluster.sshPrivateKey;
-    endpoint_.knownHostsFile = cluster.knownHosts;
-    endpoint_.acceptNewHostKey = options.acceptNewHostKeys;
+    : cluster_(cluster),
+      node_(node),
+      options_(options),
+      output_(std::move(output)),
+      endpoint_(ClusterLauncher::endpointOf(cluster, node, options.acceptNewHostKeys)) {
     outcome_.node = node.name();
 }
 
@@ -107,10 +105,7 @@ void NodeOperation::connectStep(Next next) {
                 fail(tr("cannot create %1: %2").arg(wanted, error));
                 return;
             }
-            root_ = wanted.startsWith(QLatin1String("~/")) ? sftp()->homeDirectory() + wanted.mid(1)
-                    : wanted.startsWith(QLatin1Char('/'))
-                        ? wanted
-                        : sftp()->homeDirectory() + QLatin1Char('/') + wanted;
+            root_ = sftp()->absolutePath(wanted);
             outcome_.message = tr("reachable (%1 ms)").arg(clock->elapsed());
             next();
         });

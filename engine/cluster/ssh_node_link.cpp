@@ -48,13 +48,7 @@ void SshNodeLink::onConnected() {
             fail(tr("cannot create %1 on %2: %3").arg(options_.nodeRoot, options_.nodeId, error));
             return;
         }
-        QString root = options_.nodeRoot;
-        if (root.startsWith(QLatin1String("~/"))) {
-            root = session_->sftp()->homeDirectory() + root.mid(1);
-        } else if (!root.startsWith(QLatin1Char('/'))) {
-            root = session_->sftp()->homeDirectory() + QLatin1Char('/') + root;
-        }
-        root_ = root;
+        root_ = session_->sftp()->absolutePath(options_.nodeRoot);
         paths_ = PathMap();
         for (const NodeMirror& mirror : options_.mirrors) {
             if (mirror.mapPaths) {

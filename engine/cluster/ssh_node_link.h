@@ -31,8 +31,8 @@ struct NodeMirror {
 struct SshNodeOptions {
     QString nodeId;
     ssh::SshEndpoint endpoint;
-    QString nodeRoot;      // Tunedeck's folder on the node; may start with "~/"
-    QString workerBinary;  // this machine's tunedeck-worker, sent to <root>/bin/
+    QString nodeRoot;  // Tunedeck's folder on the node; may start with "~/"
+    // What the node needs copied, this machine's tunedeck-worker (to bin/) among them.
     std::vector<NodeMirror> mirrors;
     // Storage "copy": the experiment folder lives at <root>/experiments/<its name> on the node
     // and checkpoints travel over SFTP. Empty for shared storage (the same path everywhere).

@@ -21,14 +21,8 @@ SshNodeOptions sshOptions(const ExperimentSpec& spec, const ClusterSpec& cluster
                           const ClusterNodeSpec& node, const NodePlanContext& context) {
     SshNodeOptions options;
     options.nodeId = node.name();
-    options.endpoint.host = node.host;
-    options.endpoint.port = node.port;
-    options.endpoint.user = cluster.sshUser;
-    options.endpoint.privateKeyFile = cluster.sshPrivateKey;
-    options.endpoint.knownHostsFile = cluster.knownHosts;
-    options.endpoint.acceptNewHostKey = context.acceptNewHostKeys;
+    options.endpoint = ClusterLauncher::endpointOf(cluster, node, context.acceptNewHostKeys);
     options.nodeRoot = ClusterLauncher::nodeRoot(cluster, node);
-    options.workerBinary = context.workerPath;
     options.mirrors.push_back(
         {context.workerPath, QStringLiteral("bin/tunedeck-worker"), {}, false});
     if (!context.pythonSdkDir.isEmpty() && QFileInfo(context.pythonSdkDir).isDir()) {

@@ -332,14 +332,21 @@ void SftpClient::breakDown(const QString& reason) {
 
 // --- For operations ------------------------------------------------------------------------
 
-QByteArray SftpClient::resolve(const QString& remotePath) const {
+QString SftpClient::absolutePath(const QString& remotePath) const {
     if (remotePath == QLatin1String("~")) {
-        return home_.toUtf8();
+        return home_;
     }
     if (remotePath.startsWith(QLatin1String("~/"))) {
-        return (home_ + remotePath.mid(1)).toUtf8();
+        return home_ + remotePath.mid(1);
     }
-    return remotePath.toUtf8();
+    if (!remotePath.startsWith(QLatin1Char('/'))) {
+        return home_ + QLatin1Char('/') + remotePath;  // the server starts SFTP in the home
+    }
+    return remotePath;
+}
+
+QByteArray SftpClient::resolve(const QString& remotePath) const {
+    return absolutePath(remotePath).toUtf8();
 }
 
 QString SftpClient::describe(const QByteArray& remotePath) const {

@@ -77,6 +77,10 @@ class SftpClient : public QObject, private detail::SessionUser {
 
     // realpath(".") on the server, once the subsystem is up (empty before).
     QString homeDirectory() const { return home_; }
+    // `remotePath` as an absolute path on the node: "~", "~/x" and relative paths are under
+    // homeDirectory() (an exec'd command may start elsewhere, so callers building command lines
+    // need this form). Valid once the subsystem is up.
+    QString absolutePath(const QString& remotePath) const;
     bool isReady() const { return state_ == State::Ready; }
     void setTuning(const Tuning& tuning) { tuning_ = tuning; }
 
