@@ -1,5 +1,7 @@
 #include "sshd_fixture.h"
 
+#include "netns_fixture.h"
+
 #include <cerrno>
 #include <csignal>
 #include <map>
@@ -241,7 +243,7 @@ bool SshdFixture::writeConfig(QString* error) const {
         lines += extraConfig;
     }
     lines += QStringList{
-        QStringLiteral("ListenAddress 127.0.0.1"),
+        QStringLiteral("ListenAddress %1").arg(host_),
         QStringLiteral("Port %1").arg(port_),
         QStringLiteral("HostKey %1").arg(hostKeyPath()),
         QStringLiteral("AuthorizedKeysFile %1")
@@ -304,15 +306,17 @@ bool SshdFixture::start(QString* error) {
         dieWithTheTest(sshd_.get());
         sshd_->setStandardOutputFile(logPath(), QIODevice::Append);
         sshd_->setStandardErrorFile(logPath(), QIODevice::Append);
-        sshd_->start(kSshd, {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
-                             configPath()});
+        QStringList command = launchPrefix_;
+        command << kSshd << QStringLiteral("-D") << QStringLiteral("-e") << QStringLiteral("-f")
+                << configPath();
+        sshd_->start(command.takeFirst(), command);
         if (!sshd_->waitForStarted(kStartTimeoutMs)) {
             *error = QStringLiteral("cannot start %1: %2").arg(kSshd, sshd_->errorString());
             sshd_.reset();
             return false;
         }
         const QString listening =
-            QStringLiteral("Server listening on 127.0.0.1 port %1").arg(port_);
+            QStringLiteral("Server listening on %1 port %2").arg(host_).arg(port_);
         while (!deadline.hasExpired() && sshd_->state() == QProcess::Running &&
                !log().contains(listening)) {
             sshd_->waitForFinished(20);
@@ -328,11 +332,17 @@ bool SshdFixture::start(QString* error) {
             QThread::msleep(100);
             continue;
         }
-        *error = QStringLiteral("sshd did not start listening on 127.0.0.1:%1:\n%2")
+        *error = QStringLiteral("sshd did not start listening on %1:%2:\n%3")
+                     .arg(host_)
                      .arg(port_)
                      .arg(output);
         return false;
     }
+}
+
+void SshdFixture::runIn(const NetworkNamespace& space) {
+    host_ = space.address();
+    launchPrefix_ = space.execPrefix();
 }
 
 bool SshdFixture::isRunning() const {
@@ -399,7 +409,8 @@ QString SshdFixture::knownHostsLine() const {
     if (fields.size() < 2) {
         return {};
     }
-    return QStringLiteral("[127.0.0.1]:%1 %2 %3")
+    return QStringLiteral("[%1]:%2 %3 %4")
+        .arg(host_)
         .arg(port_)
         .arg(QString::fromLatin1(fields.at(0)), QString::fromLatin1(fields.at(1)));
 }

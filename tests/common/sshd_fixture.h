@@ -1,4 +1,5 @@
-// A real OpenSSH server on 127.0.0.1 for a test, and an ssh-agent beside it.
+// A real OpenSSH server on 127.0.0.1 (or in a network namespace) for a test, and an ssh-agent
+// beside it.
 //
 // SshdFixture runs Debian's /usr/sbin/sshd (`sshd -D -e -f CONFIG`) from a temporary folder that
 // holds everything it needs: an ed25519 host key, an ed25519 user key pair whose public half is
@@ -24,6 +25,9 @@
 //                     packets; thawSessions() lets them go on.
 //   regenerateHostKey() gives the node a new host key (a reinstalled host, or an impostor).
 //
+// A server of its own on the network: runIn(namespace) before start() starts sshd inside that
+// NetworkNamespace (netns_fixture.h), listening on the namespace's address instead of 127.0.0.1.
+//
 // Use: `if (QString why; !sshdAvailable(&why)) QSKIP(qPrintable(why));`, then
 // `SshdFixture sshd; QVERIFY2(sshd.start(&error), qPrintable(error));`.
 // Thread-safety: none; use it from the test's thread. It needs no event loop.
@@ -36,6 +40,8 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+
+class NetworkNamespace;
 
 // Whether sshd and ssh-keygen are installed; `why` says what is missing.
 bool sshdAvailable(QString* why);
@@ -53,6 +59,8 @@ class SshdFixture {
     QString extraConfig;
     // $HOME and the SFTP start folder are homeDir() (see above). Set before start().
     bool isolatedHome = true;
+    // sshd runs inside `space` (which must outlive it) and listens on its address. Before start().
+    void runIn(const NetworkNamespace& space);
 
     // The first start generates the keys and picks a free port; later starts reuse both.
     // Returns once sshd listens; false (with sshd's log in `error`) if it did not.
@@ -68,14 +76,15 @@ class SshdFixture {
     bool regenerateHostKey(QString* error);
     bool isRunning() const;
 
-    QString host() const { return QStringLiteral("127.0.0.1"); }
+    // The address sshd listens on: 127.0.0.1, or the namespace's.
+    QString host() const { return host_; }
     quint16 port() const { return port_; }
     // The user tests log in as: the one running the test.
     QString user() const;
     QString userKeyPath() const;
     QString dir() const { return dir_.path(); }
     QString homeDir() const;
-    // "[127.0.0.1]:PORT ssh-ed25519 AAAA...": what known_hosts holds for this server.
+    // "[HOST]:PORT ssh-ed25519 AAAA...": what known_hosts holds for this server.
     QString knownHostsLine() const;
     // "SHA256:...", as `ssh-keygen -l -E sha256` prints it for the host key.
     QString hostKeyFingerprint() const;
@@ -102,6 +111,8 @@ class SshdFixture {
 
     QTemporaryDir dir_;
     quint16 port_ = 0;
+    QString host_ = QStringLiteral("127.0.0.1");
+    QStringList launchPrefix_;  // `ip netns exec NAME` when in a namespace
     bool keysReady_ = false;
     std::unique_ptr<QProcess> sshd_;
 };

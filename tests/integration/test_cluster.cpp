@@ -1,7 +1,10 @@
-// Clusters over SSH with real parts: OpenSSH servers started by the test on loopback ports (each
-// one a "node"), the real tunedeck-engine (`cluster ...`, `run`) and the real agent copied to
-// every node, real SQLite files. The nodes share this machine's disk, but each keeps its files in
-// a folder of its own (storage: copy), so checkpoints really travel over SFTP.
+// Clusters over SSH with real parts: OpenSSH servers started by the test (each one a "node"), the
+// real tunedeck-engine (`cluster ...`, `run`) and the real agent copied to every node, real SQLite
+// files. Each node is a network namespace of its own, reached over a veth pair, where the test
+// may make namespaces (root, outside a locked-down container); otherwise the nodes are sshd on
+// loopback ports, said once in the output, and the partition test is skipped. The nodes share
+// this machine's disk, but each keeps its files in a folder of its own (storage: copy), so
+// checkpoints really travel over SFTP.
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -11,11 +14,14 @@
 #include <vector>
 
 #include "engine_harness.h"
+#include "netns_fixture.h"
 #include "sshd_fixture.h"
 
 namespace {
 
 struct Cluster {
+    // Declared first, destroyed last: the servers stop before their namespaces go.
+    std::vector<std::unique_ptr<NetworkNamespace>> namespaces;
     std::vector<std::unique_ptr<SshdFixture>> nodes;
     QString knownHosts;
     QString remoteRoot;
@@ -39,9 +45,26 @@ class TestCluster : public QObject {
         if (!known.open(QIODevice::WriteOnly)) {
             return false;
         }
+        QString noNamespaces;
+        const bool namespaces = NetworkNamespace::available(&noNamespaces);
+        static bool told = false;
+        if (!namespaces && !told) {
+            qInfo("nodes are sshd on loopback ports, not network namespaces: %s",
+                  qPrintable(noNamespaces));
+            told = true;
+        }
         for (int i = 0; i < count; ++i) {
             auto node = std::make_unique<SshdFixture>();
             QString error;
+            if (namespaces) {
+                auto space = std::make_unique<NetworkNamespace>();
+                if (!space->create(&error)) {
+                    skipReason_ = error;
+                    return false;
+                }
+                node->runIn(*space);
+                cluster.namespaces.push_back(std::move(space));
+            }
             if (!node->start(&error)) {
                 skipReason_ = QStringLiteral("sshd did not start: ") + error;
                 return false;
@@ -62,12 +85,12 @@ class TestCluster : public QObject {
         return true;
     }
 
-    QString nodeName(const SshdFixture& node) const {
-        return QStringLiteral("127.0.0.1:%1").arg(node.port());
+    static QString nodeName(const SshdFixture& node) {
+        return QStringLiteral("%1:%2").arg(node.host()).arg(node.port());
     }
     // The node's own folder under remote_root.
-    QString nodeFolder(const Cluster& cluster, const SshdFixture& node) const {
-        return QStringLiteral("%1/lab/127.0.0.1_%2").arg(cluster.remoteRoot).arg(node.port());
+    static QString nodeFolder(const Cluster& cluster, const SshdFixture& node) {
+        return QStringLiteral("%1/lab/%2_%3").arg(cluster.remoteRoot, node.host()).arg(node.port());
     }
 
     // A cluster file for `cluster`, with `extra` YAML appended.
@@ -77,12 +100,12 @@ class TestCluster : public QObject {
                            "cluster_name: lab\n"
                            "provider:\n"
                            "  type: ssh\n"
-                           "  head_ip: \"127.0.0.1:%1\"\n"
+                           "  head_ip: \"%1\"\n"
                            "  worker_ips: [")
-                           .arg(cluster.nodes.front()->port());
+                           .arg(nodeName(*cluster.nodes.front()));
         QStringList workers;
         for (std::size_t i = 1; i < cluster.nodes.size(); ++i) {
-            workers << QStringLiteral("\"127.0.0.1:%1\"").arg(cluster.nodes[i]->port());
+            workers << QStringLiteral("\"%1\"").arg(nodeName(*cluster.nodes[i]));
         }
         yaml += workers.join(QStringLiteral(", ")) + QStringLiteral("]\n");
         yaml += QStringLiteral(
@@ -104,6 +127,89 @@ class TestCluster : public QObject {
         return int(file.readAll().count('\n'));
     }
 
+    // Polls the engine's --events file until an event satisfies `wanted` or `timeoutMs` passes;
+    // returns that event, or an empty object.
+    template <typename Predicate>
+    static QJsonObject waitForEvent(const QString& events, Predicate wanted, int timeoutMs) {
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < timeoutMs) {
+            QFile file(events);
+            if (file.open(QIODevice::ReadOnly)) {
+                for (const QByteArray& line : file.readAll().split('\n')) {
+                    if (const QJsonObject event = QJsonDocument::fromJson(line).object();
+                        wanted(event)) {
+                        return event;
+                    }
+                }
+            }
+            QTest::qWait(100);
+        }
+        return {};
+    }
+
+    static bool isNodeEvent(const QJsonObject& event, const QString& node, const char* state) {
+        return event.value("type").toString() == QLatin1String("node") &&
+               event.value("node").toString() == node &&
+               event.value("state").toString() == QLatin1String(state);
+    }
+
+    // Waits until a trial runs on `node`, then a little longer, so that it has checkpoints.
+    static bool waitForTrialOn(const QString& events, const QString& node) {
+        const bool running =
+            !waitForEvent(
+                 events,
+                 [&](const QJsonObject& event) {
+                     return event.value("type").toString() == QLatin1String("trial_status") &&
+                            event.value("status").toString() == QLatin1String("RUNNING") &&
+                            event.value("node").toString() == node;
+                 },
+                 60000)
+                 .isEmpty();
+        QTest::qWait(2500);
+        return running;
+    }
+
+    // After a run with `trials` trials of `iterations` each that lost `victim` for a while:
+    // every trial finished, none repeated more than 5 iterations, at least one was cut short,
+    // the node was lost and re-admitted, nothing counted against the trials, SQLite is whole.
+    static void checkNothingWasLost(const EngineHarness& harness, const QString& folder,
+                                    const QString& events, const QString& victim, int trials,
+                                    int iterations) {
+        const QJsonObject statuses = EngineHarness::statuses(harness.exportJson(folder));
+        QCOMPARE(statuses.size(), trials);
+        for (const QString& id : statuses.keys()) {
+            QCOMPARE(statuses.value(id).toString(), QStringLiteral("TERMINATED"));
+        }
+        QFile file(events);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QMap<QString, int> reports;
+        bool lost = false;
+        bool readmitted = false;
+        for (const QByteArray& line : file.readAll().split('\n')) {
+            const QJsonObject event = QJsonDocument::fromJson(line).object();
+            if (event.value("type").toString() == QLatin1String("result")) {
+                ++reports[event.value("trial").toString()];
+            }
+            lost = lost || isNodeEvent(event, victim, "lost");
+            readmitted = readmitted || (lost && isNodeEvent(event, victim, "up"));
+        }
+        QVERIFY2(lost, "the victim was never declared lost");
+        QVERIFY2(readmitted, "the victim was not re-admitted after it came back");
+        int repeatedTrials = 0;
+        for (auto it = reports.cbegin(); it != reports.cend(); ++it) {
+            QVERIFY2(
+                it.value() <= iterations + 5,
+                qPrintable(QStringLiteral("%1 reported %2 results").arg(it.key()).arg(it.value())));
+            repeatedTrials += it.value() > iterations ? 1 : 0;
+        }
+        QVERIFY2(repeatedTrials > 0, "no trial was cut short on the victim");
+        const QString db = folder + "/experiment.sqlite";
+        QCOMPARE(sqliteQuery(db, "PRAGMA integrity_check"), QStringLiteral("ok"));
+        // Nothing counted against the trials: a lost node is not their fault.
+        QCOMPARE(sqliteQuery(db, "SELECT MAX(failures) FROM trials"), QStringLiteral("0"));
+    }
+
     QString skipReason_;
 
   private slots:
@@ -116,6 +222,7 @@ class TestCluster : public QObject {
     void configValuesAndPathsCannotInjectShellCommands();
     void experimentRunsAcrossNodesAndCheckpointsComeHome();
     void nodeKilledMidRunLosesNothing();
+    void partitionedNodeIsDeclaredLostAfterItsTimeout();
 };
 
 void TestCluster::upTwiceDoesNoWorkTheSecondTime() {
@@ -263,7 +370,7 @@ void TestCluster::unreachableNodeIsReportedQuickly() {
     clock.start();
     const EngineResult result = harness.run({"cluster", "status", file});
     QCOMPARE(result.exitCode, 1);
-    QVERIFY2(result.all().contains(QStringLiteral("127.0.0.1:%1").arg(port)),
+    QVERIFY2(result.all().contains(QStringLiteral("%1:%2").arg(cluster.nodes[0]->host()).arg(port)),
              qPrintable(result.all()));
     QVERIFY2(clock.elapsed() < 15000, "an unreachable node held the command up");
 }
@@ -399,25 +506,7 @@ failure: {max_failures: 0}
     // Once trials run on the victim, it goes away (sshd, its sessions and the agent), and comes
     // back a few seconds later.
     SshdFixture& victim = *cluster.nodes[1];
-    const QString victimName = nodeName(victim);
-    QElapsedTimer clock;
-    clock.start();
-    bool running = false;
-    while (!running && clock.elapsed() < 60000) {
-        QTest::qWait(200);
-        QFile file(events);
-        if (!file.open(QIODevice::ReadOnly)) {
-            continue;
-        }
-        for (const QByteArray& line : file.readAll().split('\n')) {
-            const QJsonObject event = QJsonDocument::fromJson(line).object();
-            running = running || (event.value("type").toString() == QLatin1String("trial_status") &&
-                                  event.value("status").toString() == QLatin1String("RUNNING") &&
-                                  event.value("node").toString() == victimName);
-        }
-    }
-    QVERIFY2(running, "no trial started on the victim node");
-    QTest::qWait(2500);
+    QVERIFY2(waitForTrialOn(events, nodeName(victim)), "no trial started on the victim node");
     victim.stop();
     const QString victimWorker = nodeFolder(cluster, victim) + "/bin/tunedeck-worker";
     QProcess::execute("pkill", {"-KILL", "-f", victimWorker});
@@ -426,49 +515,69 @@ failure: {max_failures: 0}
     QVERIFY2(victim.start(&error), qPrintable(error));
     const EngineResult result = EngineHarness::finish(*engine, 300000);
     QVERIFY2(result.exitCode == 0, qPrintable(result.all()));
+    checkNothingWasLost(harness, harness.experimentFolder("chaos"), events, nodeName(victim), 16,
+                        30);
+}
 
-    const QString folder = harness.experimentFolder("chaos");
-    const QJsonObject statuses = EngineHarness::statuses(harness.exportJson(folder));
-    QCOMPARE(statuses.size(), 16);
-    for (const QString& id : statuses.keys()) {
-        QCOMPARE(statuses.value(id).toString(), QStringLiteral("TERMINATED"));
+// A pulled cable: the node's packets are dropped, so no connection closes and nothing is
+// refused. Only the agent's silence tells, and the engine must act on it within node_timeout_s.
+void TestCluster::partitionedNodeIsDeclaredLostAfterItsTimeout() {
+    if (QString why; !NetworkNamespace::available(&why)) {
+        QSKIP(qPrintable(QStringLiteral("a partition needs network namespaces: ") + why));
     }
-    // Every result event, per trial: at most 5 iterations were reported twice.
-    QFile file(events);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    QMap<QString, int> reports;
-    bool lost = false;
-    bool readmitted = false;
-    for (const QByteArray& line : file.readAll().split('\n')) {
-        const QJsonObject event = QJsonDocument::fromJson(line).object();
-        const QString type = event.value("type").toString();
-        const QJsonObject& payload = event;
-        if (type == QLatin1String("result")) {
-            ++reports[payload.value("trial").toString()];
-        } else if (type == QLatin1String("node") &&
-                   payload.value("node").toString() == victimName) {
-            if (payload.value("state").toString() == QLatin1String("lost")) {
-                lost = true;
-            } else if (lost && payload.value("state").toString() == QLatin1String("up")) {
-                readmitted = true;
-            }
-        }
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 2)) {
+        QSKIP(qPrintable(skipReason_));
     }
-    QVERIFY2(lost, "the victim was never declared lost");
-    QVERIFY2(readmitted, "the victim was not re-admitted after it came back");
-    int repeatedTrials = 0;
-    for (auto it = reports.cbegin(); it != reports.cend(); ++it) {
-        QVERIFY2(
-            it.value() <= 30 + 5,
-            qPrintable(QStringLiteral("%1 reported %2 results").arg(it.key()).arg(it.value())));
-        repeatedTrials += it.value() > 30 ? 1 : 0;
-    }
-    QVERIFY2(repeatedTrials > 0, "no trial was cut short on the victim");
-    QCOMPARE(sqliteQuery(folder + "/experiment.sqlite", "PRAGMA integrity_check"),
-             QStringLiteral("ok"));
-    // Nothing counted against the trials: a lost node is not their fault.
-    QCOMPARE(sqliteQuery(folder + "/experiment.sqlite", "SELECT MAX(failures) FROM trials"),
-             QStringLiteral("0"));
+    constexpr int kNodeTimeoutS = 4;
+    writeCluster(harness, cluster,
+                 QStringLiteral("resources: {cpu: 2}\nnode_timeout_s: %1\n").arg(kNodeTimeoutS));
+    QDir().mkpath(harness.root() + "/code");
+    QVERIFY(QFile::copy(EngineHarness::trialScript("behaviour.py"),
+                        harness.root() + "/code/behaviour.py"));
+    const QString experiment = harness.writeFile("experiment.yaml", R"(
+name: partition
+cluster: cluster.yaml
+trainable:
+  command: [python3, behaviour.py]
+  working_dir: code
+search_space:
+  x: {uniform: [0, 1]}
+  iterations: 30
+  sleep: 0.3
+num_samples: 8
+metric: score
+mode: max
+placement: spread
+checkpoint: {frequency: 5}
+failure: {max_failures: 0}
+)");
+    const QString events = harness.root() + "/events.jsonl";
+    std::unique_ptr<QProcess> engine =
+        harness.start({"run", experiment, "--quiet", "--events", events});
+    SshdFixture& victim = *cluster.nodes[1];
+    const QString victimName = nodeName(victim);
+    QVERIFY2(waitForTrialOn(events, victimName), "no trial started on the victim node");
+    QString error;
+    QVERIFY2(cluster.namespaces[1]->setLinkUp(false, &error), qPrintable(error));
+    const double partitionedAt = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    // The events file is written in batches: the event's own time says when the engine acted.
+    const QJsonObject lost = waitForEvent(
+        events, [&](const QJsonObject& event) { return isNodeEvent(event, victimName, "lost"); },
+        (kNodeTimeoutS + 10) * 1000);
+    QVERIFY2(!lost.isEmpty(), "the partitioned node was never declared lost");
+    const double noticedS = lost.value("time").toDouble() - partitionedAt;
+    // Within the timeout, plus the agent's heartbeat period and the engine's check interval.
+    QVERIFY2(noticedS <= kNodeTimeoutS + 2.5,
+             qPrintable(QStringLiteral("lost after %1 s").arg(noticedS)));
+    qInfo("partitioned node declared lost after %.2f s (node_timeout_s: %d)", noticedS,
+          kNodeTimeoutS);
+    QTest::qWait(3000);
+    QVERIFY2(cluster.namespaces[1]->setLinkUp(true, &error), qPrintable(error));
+    const EngineResult result = EngineHarness::finish(*engine, 300000);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.all()));
+    checkNothingWasLost(harness, harness.experimentFolder("partition"), events, victimName, 8, 30);
 }
 
 }  // namespace
