@@ -15,6 +15,7 @@ int best(const QStringList& args);
 int exportResults(const QStringList& args);
 int pbtReplay(const QStringList& args);
 int cluster(const QStringList& args);
+int serve(const QStringList& args);
 
 // Writes `text` to `path`, or to stdout when `path` is empty; false (with a message on stderr)
 // when the file cannot be written.

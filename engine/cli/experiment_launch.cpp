@@ -12,6 +12,7 @@
 #include "cli/unix_signals.h"
 #include "runtime/experiment_lock.h"
 #include "runtime/install_layout.h"
+#include "runtime/run_control.h"
 
 namespace tunedeck::cli {
 
@@ -86,6 +87,9 @@ void addRunOptions(QCommandLineParser& parser) {
     parser.addOption({QStringLiteral("accept-new-host-keys"),
                       QStringLiteral("Trust cluster nodes whose host key is not in known_hosts "
                                      "yet, and add it there (a changed key is always refused).")});
+    parser.addOption({QStringLiteral("control-stdin"),
+                      QStringLiteral("Take orders as JSON lines on stdin and answer them on "
+                                     "stdout (used by `serve`).")});
     parser.addOption({QStringLiteral("events"),
                       QStringLiteral("Also write every event as a JSON line to FILE."),
                       QStringLiteral("FILE")});
@@ -134,7 +138,12 @@ int startExperiment(ExperimentSpec spec, const QString& resultsRoot,
 
 int runExperiment(ExperimentSpec spec, std::unique_ptr<ExperimentStore> store,
                   const QString& folder, const QCommandLineParser& parser) {
+    const QString name = spec.name;
     ExperimentRunner runner(std::move(spec), std::move(store), runnerOptions(parser, folder));
+    std::unique_ptr<RunControl> control;
+    if (parser.isSet(QStringLiteral("control-stdin"))) {
+        control = std::make_unique<RunControl>(&runner, name, folder);
+    }
     return drive(runner);
 }
 

@@ -87,40 +87,12 @@ int list(const QStringList& args) {
                              ? parser.value(QStringLiteral("results"))
                              : defaultResultsRoot();
     std::vector<QStringList> rows{{"FOLDER", "STATUS", "CREATED", "TRIALS", "ERRORS", "BEST"}};
-    const QFileInfoList entries =
-        QDir(root).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time | QDir::Reversed);
-    for (const QFileInfo& entry : entries) {
-        if (!QFileInfo::exists(entry.absoluteFilePath() + QStringLiteral("/experiment.sqlite"))) {
-            continue;
-        }
-        OpenedExperiment e;
-        if (!openExperiment(entry.absoluteFilePath(), &e)) {
-            continue;
-        }
-        int errors = 0;
-        const std::vector<TrialRecord> trials = e.store->loadTrials();
-        for (const TrialRecord& t : trials) {
-            errors += t.trial.status == TrialStatus::Error ? 1 : 0;
-        }
-        QString bestText = QStringLiteral("-");
-        if (e.spec.isMultiObjective()) {
-            const std::size_t size =
-                paretoFront(*e.store, trials, e.spec.objectives, ScoreScope::Last).size();
-            if (size > 0) {
-                bestText = QStringLiteral("Pareto front of %1").arg(size);
-            }
-        } else if (!e.spec.metric.isEmpty()) {
-            const auto scores = e.store->trialScores(e.spec.metric, e.spec.mode, ScoreScope::Last);
-            if (!scores.empty()) {
-                bestText =
-                    QStringLiteral("%1=%2 (%3)")
-                        .arg(e.spec.metric, number(scores.front().value), scores.front().trialId);
-            }
-        }
-        rows.push_back({entry.fileName(), e.record.status,
-                        QDateTime::fromSecsSinceEpoch(qint64(e.record.createdAt))
+    for (const ExperimentSummary& e : summarizeExperiments(root)) {
+        rows.push_back({e.folderName, e.status,
+                        QDateTime::fromSecsSinceEpoch(qint64(e.createdAt))
                             .toString(QStringLiteral("yyyy-MM-dd hh:mm")),
-                        QString::number(trials.size()), QString::number(errors), bestText});
+                        QString::number(e.trials), QString::number(e.errors),
+                        e.best.isEmpty() ? QStringLiteral("-") : e.best});
     }
     if (rows.size() == 1) {
         std::printf("No experiments in %s\n", qPrintable(root));

@@ -20,6 +20,8 @@ Commands:
       [--results DIR]            results root (default $TUNEDECK_RESULTS or ~/tunedeck-results)
       [--quiet]                  print only the final summary
       [--events FILE.jsonl]      also write every event as a JSON line
+      [--as FILE]                resolve relative paths as if the file were FILE
+      [--control-stdin]          take orders as JSON lines on stdin (serve uses it)
   resume EXPERIMENT_DIR          continue an interrupted run [--quiet] [--events FILE.jsonl]
   ls [--results DIR]             past experiments, one line each
   show EXPERIMENT_DIR            the trials with their configs and metrics
@@ -44,6 +46,14 @@ Commands:
       [--node NAME]...           only these nodes
       [--accept-new-host-keys]   trust nodes not yet in known_hosts (also for run
                                  and resume); a changed host key is always refused
+
+  serve                          the control API for the desktop app; runs each
+                                 experiment it starts as its own process
+      [--listen unix:PATH|tcp:HOST:PORT]
+                                 default unix:$XDG_RUNTIME_DIR/tunedeck/engine.sock,
+                                 private to this user; TCP needs --token-file
+      [--token-file FILE]        clients send its first line in their hello
+      [--results DIR]
 
 Options:
   -h, --help                     this text
@@ -83,6 +93,7 @@ int main(int argc, char** argv) {
         {"export", tunedeck::cli::exportResults},
         {"pbt-replay", tunedeck::cli::pbtReplay},
         {"cluster", tunedeck::cli::cluster},
+        {"serve", tunedeck::cli::serve},
     };
     for (const auto& [name, function] : commands) {
         if (command == QLatin1String(name)) {

@@ -1,5 +1,6 @@
 // validate, run and resume: the commands that load an experiment and drive the runtime.
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <cstdio>
 
@@ -46,14 +47,27 @@ int run(const QStringList& args) {
     parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("experiment YAML"));
     parser.addOption(
         {QStringLiteral("results"), QStringLiteral("Results root folder."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("as"),
+                      QStringLiteral("Resolve the experiment's relative paths as if its file were "
+                                     "FILE (serve uses it for experiments sent as text)."),
+                      QStringLiteral("FILE")});
     addRunOptions(parser);
     if (!parseArguments(parser, QStringLiteral("run"), args, 1)) {
         return kExitBadInput;
     }
     ExperimentSpec spec;
     QStringList warnings;
-    const Status loaded =
-        loadExperimentFile(parser.positionalArguments().first(), &spec, &warnings);
+    const QString file = parser.positionalArguments().first();
+    Status loaded = Status::ok();
+    if (parser.isSet(QStringLiteral("as"))) {
+        QFile text(file);
+        loaded = text.open(QIODevice::ReadOnly)
+                     ? loadExperimentText(QString::fromUtf8(text.readAll()),
+                                          parser.value(QStringLiteral("as")), &spec, &warnings)
+                     : Status::ioError(QStringLiteral("%1: %2").arg(file, text.errorString()));
+    } else {
+        loaded = loadExperimentFile(file, &spec, &warnings);
+    }
     printWarnings(warnings);
     if (Status s = loaded; !s) {
         return fail(s.message());

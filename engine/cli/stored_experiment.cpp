@@ -77,3 +77,48 @@ std::vector<ParetoMember> paretoFront(const ExperimentStore& store,
 }
 
 }  // namespace tunedeck::cli
+
+namespace tunedeck::cli {
+
+std::vector<ExperimentSummary> summarizeExperiments(const QString& root) {
+    std::vector<ExperimentSummary> summaries;
+    const QFileInfoList entries =
+        QDir(root).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time | QDir::Reversed);
+    for (const QFileInfo& entry : entries) {
+        if (!QFileInfo::exists(entry.absoluteFilePath() + QStringLiteral("/experiment.sqlite"))) {
+            continue;
+        }
+        OpenedExperiment e;
+        if (!openExperiment(entry.absoluteFilePath(), &e)) {
+            continue;
+        }
+        ExperimentSummary summary;
+        summary.folderName = entry.fileName();
+        summary.status = e.record.status;
+        summary.createdAt = e.record.createdAt;
+        const std::vector<TrialRecord> trials = e.store->loadTrials();
+        summary.trials = int(trials.size());
+        for (const TrialRecord& t : trials) {
+            summary.errors += t.trial.status == TrialStatus::Error ? 1 : 0;
+        }
+        if (e.spec.isMultiObjective()) {
+            const std::size_t size =
+                paretoFront(*e.store, trials, e.spec.objectives, ScoreScope::Last).size();
+            if (size > 0) {
+                summary.best = QStringLiteral("Pareto front of %1").arg(size);
+            }
+        } else if (!e.spec.metric.isEmpty()) {
+            const auto scores = e.store->trialScores(e.spec.metric, e.spec.mode, ScoreScope::Last);
+            if (!scores.empty()) {
+                summary.best =
+                    QStringLiteral("%1=%2 (%3)")
+                        .arg(e.spec.metric, QString::number(scores.front().value, 'g', 6),
+                             scores.front().trialId);
+            }
+        }
+        summaries.push_back(std::move(summary));
+    }
+    return summaries;
+}
+
+}  // namespace tunedeck::cli

@@ -21,6 +21,19 @@ struct OpenedExperiment {
 // Opens <folder>/experiment.sqlite read-only; prints why and returns false when it cannot.
 bool openExperiment(const QString& folderArgument, OpenedExperiment* out);
 
+// One line of `ls` (and of the control API's `list`).
+struct ExperimentSummary {
+    QString folderName;
+    QString status;  // running, finished, interrupted, failed
+    double createdAt = 0;
+    int trials = 0;
+    int errors = 0;
+    QString best;  // "metric=value (trial)", "Pareto front of N", or empty
+};
+
+// The experiments under `root`, oldest first; folders without a readable history are skipped.
+std::vector<ExperimentSummary> summarizeExperiments(const QString& root);
+
 // The trials no other trial dominates on `objectives` (each scored with `scope`, max objectives
 // negated), best first in NSGA-II's order (extremes and sparse regions first, ties by creation
 // order). Trials that have not reported every objective are left out.

@@ -44,19 +44,24 @@ QString PathMap::toHead(const QString& path) const {
 }
 
 bool NodeLink::receive(const QByteArray& data) {
-    return framer_.feed(data, [this](QByteArrayView line) {
-        if (line.isEmpty()) {
-            return;
-        }
-        QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(line.toByteArray(), &error);
-        if (error.error != QJsonParseError::NoError || !doc.isObject()) {
-            qWarning("worker agent of %s sent a malformed line: %s", qPrintable(nodeId()),
-                     line.toByteArray().left(200).constData());
-            return;
-        }
-        emit messageReceived(doc.object());
-    });
+    bool overlong = false;
+    framer_.feed(
+        data,
+        [this](QByteArrayView line) {
+            if (line.isEmpty()) {
+                return;
+            }
+            QJsonParseError error;
+            const QJsonDocument doc = QJsonDocument::fromJson(line.toByteArray(), &error);
+            if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+                qWarning("worker agent of %s sent a malformed line: %s", qPrintable(nodeId()),
+                         line.toByteArray().left(200).constData());
+                return;
+            }
+            emit messageReceived(doc.object());
+        },
+        [&overlong] { overlong = true; });
+    return !overlong;
 }
 
 LocalNodeLink::LocalNodeLink(QString workerPath, QObject* parent)

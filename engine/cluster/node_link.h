@@ -14,35 +14,12 @@
 #include <utility>
 #include <vector>
 
+#include "core/line_framer.h"
+
 namespace tunedeck {
 
 // Longest line accepted from an agent; longer ones mean a broken agent or stream.
 inline constexpr qsizetype kMaxNodeLinkLine = 4 * 1024 * 1024;
-
-// Splits a byte stream into lines, bounded; shared by every link implementation.
-class LineFramer {
-  public:
-    // Appends `data`; calls `onLine` for each complete line. Returns false when a line exceeded
-    // kMaxNodeLinkLine (the stream is then unusable).
-    template <typename F>
-    bool feed(const QByteArray& data, F&& onLine) {
-        buffer_.append(data);
-        qsizetype start = 0;
-        for (;;) {
-            const qsizetype nl = buffer_.indexOf('\n', start);
-            if (nl < 0) {
-                break;
-            }
-            onLine(QByteArrayView(buffer_).sliced(start, nl - start));
-            start = nl + 1;
-        }
-        buffer_.remove(0, start);
-        return buffer_.size() <= kMaxNodeLinkLine;
-    }
-
-  private:
-    QByteArray buffer_;
-};
 
 // Where a node keeps what the engine keeps in a folder of this machine. Empty for nodes that see
 // this machine's files (the local agent, shared storage): every path is then the same there.
@@ -103,7 +80,7 @@ class NodeLink : public QObject {
 
   private:
     PathMap noPaths_;
-    LineFramer framer_;
+    LineFramer framer_{kMaxNodeLinkLine};
 };
 
 class LocalNodeLink : public NodeLink {

@@ -134,8 +134,9 @@ void ExperimentRunner::pump() {
         for (const auto& [id, live] : trials_) {
             if (live.trial.status == TrialStatus::Running) {
                 ++running;
-            } else if (live.trial.status == TrialStatus::Pending ||
-                       live.trial.status == TrialStatus::Paused) {
+            } else if ((live.trial.status == TrialStatus::Pending ||
+                        live.trial.status == TrialStatus::Paused) &&
+                       !live.heldByUser) {
                 waiting.push_back(&live.trial);
             }
         }
@@ -334,9 +335,7 @@ void ExperimentRunner::applyStopOrders() {
         if (status != TrialStatus::Paused && status != TrialStatus::Pending) {
             continue;  // running ones are stopped at their next result; finished ones are done
         }
-        setStatus(live, TrialStatus::Terminated, order.reason);
-        scheduler_->onComplete(live.trial, live.trial.lastResult);
-        searcher_->onComplete(live.trial.id, live.trial.lastResult, false);
+        terminateWaiting(live, order.reason);
     }
     if (!orders.empty()) {
         savePolicyState(true);

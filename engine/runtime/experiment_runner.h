@@ -59,6 +59,17 @@ class ExperimentRunner : public QObject {
     void quitNow();
     int exitCode() const { return exitCode_; }
 
+    // The user's orders (the control API, through `run --control-stdin`); runner_orders.cpp.
+    // A running trial obeys at its next report: stop ends it (TERMINATED), pause saves a
+    // checkpoint and gives its slot back (PAUSED). A waiting trial is stopped at once, or held
+    // (not started) until resumeTrial. Each returns why it cannot apply, naming the trial.
+    Status stopTrial(const QString& id);
+    Status pauseTrial(const QString& id);
+    Status resumeTrial(const QString& id);
+    // Ends the experiment early and for good: no new trials, waiting ones are TERMINATED,
+    // running ones stop at their next report; then it finishes as if its budget were spent.
+    void stopExperiment();
+
   signals:
     void finished(int exitCode);
 
@@ -94,6 +105,9 @@ class ExperimentRunner : public QObject {
         // Checkpoints sent to the agent for commit, by target folder: (iteration, result).
         std::map<QString, std::pair<std::int64_t, QJsonObject>> pendingCommits;
         QJsonObject deferredExit;  // an exit seen while commits were pending
+        // The user's order for its next report, and whether it waits for resumeTrial.
+        enum class UserOrder { None, Stop, Pause } userOrder = UserOrder::None;
+        bool heldByUser = false;
     };
 
     // Seconds since the epoch: timestamps of results, checkpoints and events.
@@ -124,6 +138,12 @@ class ExperimentRunner : public QObject {
     // A result lacking a key the scheduler needs (time_attr): the experiment cannot work.
     bool checkRequiredKeys(LiveTrial& live, const QJsonObject& result);
     ProgressSnapshot snapshot() const;
+
+    // runner_orders.cpp: the user's orders applied to a trial at its report, or at once
+    LiveTrial* findTrialForOrder(const QString& id, Status* why);
+    // The scheduler's decision replaced by the user's order, if the trial has one.
+    void applyUserOrder(LiveTrial& live, SchedulerDecision* decision) const;
+    void terminateWaiting(LiveTrial& live, const QString& reason);
 
     // node_messages.cpp: the worker agents (their hello, what they relay, a node's loss) and
     // checkpoints travelling between a node and this machine

@@ -131,6 +131,7 @@ void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
     } else {
         decision = scheduler_->onResult(trial, result);
     }
+    applyUserOrder(live, &decision);
     using Action = SchedulerDecision::Action;
     if (decision.action == Action::Exploit && decision.source != trial.id) {
         auto source = trials_.find(decision.source);

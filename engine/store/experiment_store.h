@@ -137,6 +137,10 @@ class ExperimentStore {
     // Every exploit, by id (one trial's when `trialId` is set).
     std::vector<ExploitRecord> loadExploits(const QString& trialId = {}) const;
     std::vector<EventRecord> loadEvents(std::int64_t sinceSeq, int limit = -1) const;
+    // Events and results after `sinceSeq` in one list, in sequence order, at most `limit`: what
+    // the control API replays. A result comes as type "result" with its trial and, as payload,
+    // the result itself.
+    std::vector<EventRecord> loadEventStream(std::int64_t sinceSeq, int limit) const;
     std::int64_t resultCount() const;
     std::int64_t lastSeq() const;
     // One score per trial that reported `metric` as a number, best first for `mode` (ties by

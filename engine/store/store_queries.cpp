@@ -215,6 +215,21 @@ std::vector<ExploitRecord> ExperimentStore::loadExploits(const QString& trialId)
     return exploits;
 }
 
+namespace {
+
+// A row of (seq, timestamp, type, trial_id, payload).
+EventRecord eventFromRow(Statement& row) {
+    EventRecord event;
+    event.seq = row.columnInt(0);
+    event.timestamp = row.columnDouble(1);
+    event.type = row.columnText(2);
+    event.trialId = row.columnText(3);  // NULL reads as an empty string
+    event.payload = row.columnJson(4);
+    return event;
+}
+
+}  // namespace
+
 std::vector<EventRecord> ExperimentStore::loadEvents(std::int64_t sinceSeq, int limit) const {
     std::vector<EventRecord> events;
     forEachRow(
@@ -225,15 +240,23 @@ std::vector<EventRecord> ExperimentStore::loadEvents(std::int64_t sinceSeq, int 
             query.bindInt(1, sinceSeq);
             query.bindInt(2, limit < 0 ? -1 : limit);  // a negative LIMIT means no limit
         },
-        [&](Statement& row) {
-            EventRecord event;
-            event.seq = row.columnInt(0);
-            event.timestamp = row.columnDouble(1);
-            event.type = row.columnText(2);
-            event.trialId = row.columnText(3);  // NULL reads as an empty string
-            event.payload = row.columnJson(4);
-            events.push_back(std::move(event));
-        });
+        [&](Statement& row) { events.push_back(eventFromRow(row)); });
+    return events;
+}
+
+std::vector<EventRecord> ExperimentStore::loadEventStream(std::int64_t sinceSeq, int limit) const {
+    std::vector<EventRecord> events;
+    forEachRow(
+        impl_->readHandle(),
+        "SELECT seq, timestamp, type, trial_id, payload FROM events WHERE seq > ?1 "
+        "UNION ALL "
+        "SELECT seq, timestamp, 'result', trial_id, data FROM results WHERE seq > ?1 "
+        "ORDER BY seq LIMIT ?2",
+        [&](Statement& query) {
+            query.bindInt(1, sinceSeq);
+            query.bindInt(2, limit);
+        },
+        [&](Statement& row) { events.push_back(eventFromRow(row)); });
     return events;
 }
 

@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 #include <QtTest>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "engine_harness.h"
@@ -154,25 +155,36 @@ class TestCluster : public QObject {
                event.value("state").toString() == QLatin1String(state);
     }
 
-    // Waits until a trial runs on `node`, then a little longer, so that it has checkpoints.
+    // Waits until a trial that runs on `node` has reported a few results.
     static bool waitForTrialOn(const QString& events, const QString& node) {
-        const bool running =
-            !waitForEvent(
-                 events,
-                 [&](const QJsonObject& event) {
-                     return event.value("type").toString() == QLatin1String("trial_status") &&
-                            event.value("status").toString() == QLatin1String("RUNNING") &&
-                            event.value("node").toString() == node;
-                 },
-                 60000)
-                 .isEmpty();
-        QTest::qWait(2500);
-        return running;
+        const QJsonObject running = waitForEvent(
+            events,
+            [&](const QJsonObject& event) {
+                return event.value("type").toString() == QLatin1String("trial_status") &&
+                       event.value("status").toString() == QLatin1String("RUNNING") &&
+                       event.value("node").toString() == node;
+            },
+            60000);
+        const QString trial = running.value("trial").toString();
+        return !trial.isEmpty() &&
+               !waitForEvent(
+                    events,
+                    [&](const QJsonObject& event) {
+                        return event.value("trial").toString() == trial &&
+                               event.value("type").toString() == QLatin1String("result") &&
+                               event.value("result")
+                                       .toObject()
+                                       .value("training_iteration")
+                                       .toInt() >= 3;
+                    },
+                    60000)
+                    .isEmpty();
     }
 
     // After a run with `trials` trials of `iterations` each that lost `victim` for a while:
-    // every trial finished, none repeated more than 5 iterations, at least one was cut short,
-    // the node was lost and re-admitted, nothing counted against the trials, SQLite is whole.
+    // every trial finished, none repeated more than 5 iterations, at least one that ran on the
+    // victim was started again after the loss, the node was lost and re-admitted, nothing
+    // counted against the trials, SQLite is whole.
     static void checkNothingWasLost(const EngineHarness& harness, const QString& folder,
                                     const QString& events, const QString& victim, int trials,
                                     int iterations) {
@@ -184,12 +196,23 @@ class TestCluster : public QObject {
         QFile file(events);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QMap<QString, int> reports;
+        std::set<QString> ranOnVictim;
+        std::set<QString> resumed;
         bool lost = false;
         bool readmitted = false;
         for (const QByteArray& line : file.readAll().split('\n')) {
             const QJsonObject event = QJsonDocument::fromJson(line).object();
             if (event.value("type").toString() == QLatin1String("result")) {
                 ++reports[event.value("trial").toString()];
+            }
+            if (event.value("type").toString() == QLatin1String("trial_status") &&
+                event.value("status").toString() == QLatin1String("RUNNING")) {
+                const QString trial = event.value("trial").toString();
+                if (lost && ranOnVictim.count(trial)) {
+                    resumed.insert(trial);
+                } else if (!lost && event.value("node").toString() == victim) {
+                    ranOnVictim.insert(trial);
+                }
             }
             lost = lost || isNodeEvent(event, victim, "lost");
             readmitted = readmitted || (lost && isNodeEvent(event, victim, "up"));

@@ -1,0 +1,458 @@
+#include "cli/experiment_supervisor.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QUuid>
+
+#include "api/events.h"
+#include "cli/stored_experiment.h"
+#include "config/experiment_loader.h"
+#include "core/searcher.h"
+#include "tunedeck/version.h"
+
+namespace tunedeck::cli {
+
+namespace {
+
+constexpr int kFeedIntervalMs = 100;
+constexpr int kFeedBatch = 2000;                      // events per subscription per round
+constexpr qint64 kMaxBacklogBytes = 8 * 1024 * 1024;  // a slow reader is fed no more
+constexpr int kStderrTailLines = 20;
+
+// "file:12:5: message" lines → [{"file", "line", "column", "message"}], so an editor can pin each
+// problem to its line; a line without a position continues the message before it.
+QJsonArray describeProblems(const QString& text) {
+    static const QRegularExpression located(QStringLiteral("^(.*?):(\\d+):(\\d+): (.*)$"));
+    QJsonArray problems;
+    QJsonObject current;
+    for (const QString& line : text.split('\n')) {
+        const QRegularExpressionMatch match = located.match(line);
+        if (match.hasMatch() || current.isEmpty()) {
+            if (!current.isEmpty()) {
+                problems.append(current);
+            }
+            current = match.hasMatch() ? QJsonObject{{"file", match.captured(1)},
+                                                     {"line", match.captured(2).toInt()},
+                                                     {"column", match.captured(3).toInt()},
+                                                     {"message", match.captured(4)}}
+                                       : QJsonObject{{"message", line}};
+        } else {
+            current.insert("message", current.value("message").toString() + '\n' + line);
+        }
+    }
+    if (!current.isEmpty()) {
+        problems.append(current);
+    }
+    return problems;
+}
+
+// The experiment a request names: its `path` on the server's disk, or its text as `yaml`, with
+// `file_name` saying where its relative paths start from (default: the results root).
+Status loadRequestedSpec(const api::Request& request, const QString& resultsRoot,
+                         ExperimentSpec* spec, QStringList* warnings) {
+    if (request.arguments.contains("path")) {
+        return loadExperimentFile(request.text("path"), spec, warnings);
+    }
+    if (!request.arguments.value("yaml").isString()) {
+        return Status::invalid(QStringLiteral("give the experiment as \"path\" or as \"yaml\""));
+    }
+    QString fileName = request.text("file_name");
+    if (fileName.isEmpty()) {
+        fileName = resultsRoot + QStringLiteral("/experiment.yaml");
+    }
+    return loadExperimentText(request.text("yaml"), fileName, spec, warnings);
+}
+
+}  // namespace
+
+ExperimentSupervisor::ExperimentSupervisor(QString resultsRoot, QString engineBinary,
+                                           QObject* parent)
+    : QObject(parent),
+      resultsRoot_(std::move(resultsRoot)),
+      engineBinary_(std::move(engineBinary)) {
+    feedTimer_.setInterval(kFeedIntervalMs);
+    connect(&feedTimer_, &QTimer::timeout, this, &ExperimentSupervisor::feed);
+}
+
+ExperimentSupervisor::~ExperimentSupervisor() {
+    for (auto& child : children_) {
+        child->process->disconnect(this);
+    }
+}
+
+void ExperimentSupervisor::handle(api::ControlConnection& connection, const api::Request& r) {
+    using Handler = void (ExperimentSupervisor::*)(api::ControlConnection&, const api::Request&);
+    const std::pair<const QString*, Handler> handlers[] = {
+        {&api::op::kHello, &ExperimentSupervisor::hello},
+        {&api::op::kValidate, &ExperimentSupervisor::validate},
+        {&api::op::kList, &ExperimentSupervisor::list},
+        {&api::op::kStart, &ExperimentSupervisor::start},
+        {&api::op::kResume, &ExperimentSupervisor::resume},
+        {&api::op::kStop, &ExperimentSupervisor::order},
+        {&api::op::kPause, &ExperimentSupervisor::order},
+        {&api::op::kStopTrial, &ExperimentSupervisor::order},
+        {&api::op::kPauseTrial, &ExperimentSupervisor::order},
+        {&api::op::kResumeTrial, &ExperimentSupervisor::order},
+        {&api::op::kSubscribe, &ExperimentSupervisor::subscribe},
+        {&api::op::kUnsubscribe, &ExperimentSupervisor::unsubscribe},
+    };
+    for (const auto& [name, handler] : handlers) {
+        if (r.op == *name) {
+            (this->*handler)(connection, r);
+            return;
+        }
+    }
+    connection.send(api::answerError(r.id, api::code::kUnknownOp,
+                                     QStringLiteral("unknown op '%1'").arg(r.op.left(40))));
+}
+
+void ExperimentSupervisor::hello(api::ControlConnection& connection, const api::Request& r) {
+    connection.send(api::answerOk(r.id, {{"api", api::kControlApiVersion},
+                                         {"events", events::kEventSchemaVersion},
+                                         {"engine", QStringLiteral(TUNEDECK_VERSION)},
+                                         {"results", resultsRoot_}}));
+}
+
+void ExperimentSupervisor::validate(api::ControlConnection& connection, const api::Request& r) {
+    ExperimentSpec spec;
+    QStringList warnings;
+    const Status loaded = loadRequestedSpec(r, resultsRoot_, &spec, &warnings);
+    QJsonArray warningList;
+    for (const QString& warning : warnings) {
+        for (const QJsonValue& problem : describeProblems(warning)) {
+            warningList.append(problem);
+        }
+    }
+    if (!loaded) {
+        connection.send(api::answerOk(r.id, {{"valid", false},
+                                             {"errors", describeProblems(loaded.message())},
+                                             {"warnings", warningList}}));
+        return;
+    }
+    const std::unique_ptr<Searcher> searcher = makeSearcher(spec);
+    const std::optional<std::int64_t> total = searcher->totalTrials();
+    connection.send(
+        api::answerOk(r.id, {{"valid", true},
+                             {"errors", QJsonArray{}},
+                             {"warnings", warningList},
+                             {"name", spec.name},
+                             {"parameters", qint64(spec.searchSpace.flatDomains().size())},
+                             {"search", spec.search.name},
+                             {"scheduler", spec.scheduler.name},
+                             {"trials", total ? QJsonValue(qint64(*total)) : QJsonValue()}}));
+}
+
+void ExperimentSupervisor::list(api::ControlConnection& connection, const api::Request& r) {
+    QJsonArray experiments;
+    for (const ExperimentSummary& e : summarizeExperiments(resultsRoot_)) {
+        const bool running =
+            std::any_of(children_.begin(), children_.end(),
+                        [&](const auto& child) { return child->name == e.folderName; });
+        experiments.append(QJsonObject{{"experiment", e.folderName},
+                                       {"status", e.status},
+                                       {"created_at", e.createdAt},
+                                       {"trials", e.trials},
+                                       {"errors", e.errors},
+                                       {"best", e.best},
+                                       {"served", running}});
+    }
+    connection.send(api::answerOk(r.id, {{"experiments", experiments}}));
+}
+
+void ExperimentSupervisor::start(api::ControlConnection& connection, const api::Request& r) {
+    ExperimentSpec spec;
+    QStringList warnings;
+    if (const Status loaded = loadRequestedSpec(r, resultsRoot_, &spec, &warnings); !loaded) {
+        connection.send(api::answerError(r.id, api::code::kInvalidSpec, loaded.message()));
+        return;
+    }
+    QStringList arguments{QStringLiteral("run")};
+    if (r.arguments.contains("path")) {
+        arguments << QFileInfo(r.text("path")).absoluteFilePath();
+    } else {
+        // The text goes to a file of the results root; --as keeps its relative paths where the
+        // client meant them.
+        const QString submitted = resultsRoot_ + QStringLiteral("/.submitted");
+        QDir().mkpath(submitted);
+        const QString file =
+            QStringLiteral("%1/%2-%3.yaml")
+                .arg(submitted, QDateTime::currentDateTimeUtc().toString("yyyyMMdd-hhmmss"),
+                     QUuid::createUuid().toString(QUuid::Id128).left(8));
+        QFile out(file);
+        if (!out.open(QIODevice::WriteOnly) || out.write(r.text("yaml").toUtf8()) < 0) {
+            connection.send(api::answerError(r.id, api::code::kFailed,
+                                             QStringLiteral("cannot write %1").arg(file)));
+            return;
+        }
+        arguments << file << QStringLiteral("--as") << spec.sourceFile;
+    }
+    arguments << QStringLiteral("--results") << resultsRoot_;
+    launch(connection, r, arguments, {});
+}
+
+void ExperimentSupervisor::resume(api::ControlConnection& connection, const api::Request& r) {
+    const QString folder = experimentFolder(connection, r);
+    if (folder.isEmpty()) {
+        return;
+    }
+    launch(connection, r, {QStringLiteral("resume"), folder}, r.text("experiment"));
+}
+
+void ExperimentSupervisor::launch(api::ControlConnection& connection, const api::Request& r,
+                                  const QStringList& arguments, const QString& name) {
+    if (!name.isEmpty() && std::any_of(children_.begin(), children_.end(),
+                                       [&](const auto& c) { return c->name == name; })) {
+        connection.send(api::answerError(r.id, api::code::kConflict,
+                                         QStringLiteral("experiment '%1' is running").arg(name)));
+        return;
+    }
+    auto child = std::make_unique<Child>();
+    child->name = name;
+    child->startAnswer = {&connection, r.id};
+    child->process = std::make_unique<QProcess>();
+    QStringList all = arguments;
+    all << QStringLiteral("--quiet") << QStringLiteral("--control-stdin");
+    if (r.arguments.value("accept_new_host_keys").toBool()) {
+        all << QStringLiteral("--accept-new-host-keys");
+    }
+    Child* raw = child.get();
+    connect(raw->process.get(), &QProcess::readyReadStandardOutput, this,
+            [this, raw] { onChildOutput(*raw); });
+    connect(raw->process.get(), &QProcess::readyReadStandardError, this, [raw] {
+        for (const QByteArray& line : raw->process->readAllStandardError().split('\n')) {
+            if (!line.trimmed().isEmpty()) {
+                raw->stderrTail << QString::fromUtf8(line);
+            }
+        }
+        while (raw->stderrTail.size() > kStderrTailLines) {
+            raw->stderrTail.removeFirst();
+        }
+    });
+    connect(raw->process.get(), &QProcess::finished, this,
+            [this, raw](int code, QProcess::ExitStatus) { onChildFinished(*raw, code); });
+    connect(raw->process.get(), &QProcess::errorOccurred, this,
+            [this, raw](QProcess::ProcessError e) {
+                if (e == QProcess::FailedToStart) {
+                    raw->stderrTail << raw->process->errorString();
+                    onChildFinished(*raw, -1);
+                }
+            });
+    children_.push_back(std::move(child));
+    raw->process->start(engineBinary_, all);
+}
+
+void ExperimentSupervisor::onChildOutput(Child& child) {
+    child.stdoutBuffer += child.process->readAllStandardOutput();
+    qsizetype newline;
+    while ((newline = child.stdoutBuffer.indexOf('\n')) >= 0) {
+        const QByteArray line = child.stdoutBuffer.left(newline);
+        child.stdoutBuffer.remove(0, newline + 1);
+        if (!line.startsWith("{\"control\"")) {
+            continue;  // text for people
+        }
+        const QJsonObject control =
+            QJsonDocument::fromJson(line).object().value("control").toObject();
+        if (control.contains("started")) {
+            const QJsonObject started = control.value("started").toObject();
+            child.folder = started.value("folder").toString();
+            child.name = QFileInfo(child.folder).fileName();
+            child.started = true;
+            if (child.startAnswer.connection) {
+                child.startAnswer.connection->send(api::answerOk(
+                    child.startAnswer.id, {{"experiment", child.name}, {"folder", child.folder}}));
+            }
+            continue;
+        }
+        const auto it = child.orders.find(control.value("id").toInt());
+        if (it == child.orders.end()) {
+            continue;
+        }
+        if (it->second.connection) {
+            it->second.connection->send(control.value("ok").toBool()
+                                            ? api::answerOk(it->second.id)
+                                            : api::answerError(it->second.id, api::code::kConflict,
+                                                               control.value("error").toString()));
+        }
+        child.orders.erase(it);
+    }
+}
+
+void ExperimentSupervisor::onChildFinished(Child& child, int exitCode) {
+    const QString tail = child.stderrTail.join('\n');
+    if (!child.started && child.startAnswer.connection) {
+        child.startAnswer.connection->send(api::answerError(
+            child.startAnswer.id, api::code::kFailed,
+            tail.isEmpty() ? QStringLiteral("the experiment ended at once (exit %1)").arg(exitCode)
+                           : tail));
+    }
+    for (auto& [number, pending] : child.orders) {
+        if (pending.connection) {
+            pending.connection->send(api::answerError(
+                pending.id, api::code::kConflict,
+                QStringLiteral("experiment '%1' ended before it took the order").arg(child.name)));
+        }
+    }
+    child.orders.clear();
+    child.process->disconnect(this);
+    child.process.release()->deleteLater();  // this runs inside one of its signals
+    std::erase_if(children_, [&](const auto& c) { return c.get() == &child; });
+    if (children_.empty() && shutdownDone_) {
+        std::exchange(shutdownDone_, nullptr)();
+    }
+}
+
+void ExperimentSupervisor::order(api::ControlConnection& connection, const api::Request& r) {
+    const QString name = r.text("experiment");
+    const auto child = std::find_if(children_.begin(), children_.end(),
+                                    [&](const auto& c) { return c->started && c->name == name; });
+    if (child == children_.end()) {
+        connection.send(api::answerError(
+            r.id, api::code::kNotFound,
+            QStringLiteral("experiment '%1' is not running on this server").arg(name)));
+        return;
+    }
+    const bool trialOrder = r.op.endsWith(QLatin1String("_trial"));
+    if (trialOrder && r.text("trial").isEmpty()) {
+        connection.send(api::answerError(r.id, api::code::kBadRequest,
+                                         QStringLiteral("%1 needs \"trial\"").arg(r.op)));
+        return;
+    }
+    Child& c = **child;
+    const int number = c.nextOrder++;
+    c.orders[number] = {&connection, r.id};
+    QJsonObject line{{"id", number}, {"op", r.op}};
+    if (trialOrder) {
+        line.insert("trial", r.text("trial"));
+    }
+    c.process->write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
+}
+
+QString ExperimentSupervisor::experimentFolder(api::ControlConnection& connection,
+                                               const api::Request& r) {
+    const QString name = r.text("experiment");
+    if (name.isEmpty() || name.contains('/') || name.startsWith('.')) {
+        connection.send(api::answerError(
+            r.id, api::code::kBadRequest,
+            QStringLiteral("\"experiment\" must name a folder of the results root, got '%1'")
+                .arg(name.left(80))));
+        return {};
+    }
+    const QString folder = resultsRoot_ + '/' + name;
+    if (!QFileInfo::exists(folder + QStringLiteral("/experiment.sqlite"))) {
+        connection.send(
+            api::answerError(r.id, api::code::kNotFound,
+                             QStringLiteral("no experiment '%1' in %2").arg(name, resultsRoot_)));
+        return {};
+    }
+    return folder;
+}
+
+void ExperimentSupervisor::subscribe(api::ControlConnection& connection, const api::Request& r) {
+    const QString folder = experimentFolder(connection, r);
+    if (folder.isEmpty()) {
+        return;
+    }
+    const QJsonValue since = r.arguments.value("since");
+    if (!since.isUndefined() && (!since.isDouble() || since.toDouble() < 0)) {
+        connection.send(api::answerError(r.id, api::code::kBadRequest,
+                                         QStringLiteral("\"since\" must be a sequence number")));
+        return;
+    }
+    if (!reader(r.text("experiment"))) {
+        connection.send(api::answerError(
+            r.id, api::code::kFailed, QStringLiteral("cannot read the history of %1").arg(folder)));
+        return;
+    }
+    Subscription subscription;
+    subscription.id = nextSubscription_++;
+    subscription.connection = &connection;
+    subscription.experiment = r.text("experiment");
+    subscription.cursor = std::int64_t(since.toDouble());
+    subscriptions_.push_back(subscription);
+    connection.send(api::answerOk(r.id, {{"subscription", subscription.id}}));
+    feedTimer_.start();
+    QTimer::singleShot(0, this, &ExperimentSupervisor::feed);
+}
+
+void ExperimentSupervisor::unsubscribe(api::ControlConnection& connection, const api::Request& r) {
+    const int id = r.arguments.value("subscription").toInt();
+    const auto removed = std::erase_if(subscriptions_, [&](const Subscription& s) {
+        return s.id == id && s.connection == &connection;
+    });
+    if (removed == 0) {
+        connection.send(
+            api::answerError(r.id, api::code::kNotFound,
+                             QStringLiteral("no subscription %1 on this connection").arg(id)));
+        return;
+    }
+    connection.send(api::answerOk(r.id));
+}
+
+void ExperimentSupervisor::forget(api::ControlConnection* connection) {
+    std::erase_if(subscriptions_, [&](const Subscription& s) {
+        return !s.connection || s.connection == connection;
+    });
+}
+
+ExperimentStore* ExperimentSupervisor::reader(const QString& experiment) {
+    auto it = readers_.find(experiment);
+    if (it == readers_.end()) {
+        std::unique_ptr<ExperimentStore> store;
+        const QString path = resultsRoot_ + '/' + experiment + QStringLiteral("/experiment.sqlite");
+        if (!ExperimentStore::open(path, ExperimentStore::Mode::ReadOnly, &store)) {
+            return nullptr;
+        }
+        it = readers_.emplace(experiment, std::move(store)).first;
+    }
+    return it->second.get();
+}
+
+void ExperimentSupervisor::feed() {
+    std::erase_if(subscriptions_, [](const Subscription& s) { return !s.connection; });
+    for (Subscription& s : subscriptions_) {
+        if (s.connection->backlog() > kMaxBacklogBytes) {
+            continue;  // it reads slowly; its cursor waits, nothing is lost
+        }
+        ExperimentStore* store = reader(s.experiment);
+        if (!store) {
+            continue;
+        }
+        const std::vector<EventRecord> batch = store->loadEventStream(s.cursor, kFeedBatch);
+        for (const EventRecord& e : batch) {
+            const QJsonObject payload =
+                e.type == events::type::kResult ? events::result(e.trialId, e.payload) : e.payload;
+            s.connection->send(api::eventMessage(
+                s.id, s.experiment, events::envelope(e.type, e.seq, e.timestamp, payload)));
+            s.cursor = e.seq;
+        }
+        if (!s.caughtUp && int(batch.size()) < kFeedBatch) {
+            s.caughtUp = true;
+            s.connection->send(api::caughtUpMessage(s.id, s.experiment, s.cursor));
+        }
+    }
+    if (subscriptions_.empty()) {
+        feedTimer_.stop();
+    }
+}
+
+void ExperimentSupervisor::shutdown(int graceMs, std::function<void()> done) {
+    if (children_.empty()) {
+        done();
+        return;
+    }
+    shutdownDone_ = std::move(done);
+    for (auto& child : children_) {
+        child->process->write("{\"id\":0,\"op\":\"pause\"}\n");
+    }
+    QTimer::singleShot(graceMs, this, [this] {
+        for (auto& child : children_) {
+            child->process->kill();
+        }
+    });
+}
+
+}  // namespace tunedeck::cli

@@ -1,0 +1,89 @@
+// What `tunedeck-engine serve` does with control requests (api/control_server.h carries them):
+// validates specs, lists the experiments under its results root, starts and resumes each
+// experiment as its own `tunedeck-engine run|resume --control-stdin` process (so one crashing
+// experiment takes nothing else down), relays orders to them, and feeds subscribers every event
+// from the experiments' SQLite histories: a replay from any sequence number, then live, through
+// one path, so a reconnect loses nothing. Thread-safety: main thread only.
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+#include <QProcess>
+#include <QTimer>
+#include <functional>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "api/control_server.h"
+#include "store/experiment_store.h"
+
+namespace tunedeck::cli {
+
+class ExperimentSupervisor : public QObject {
+    Q_OBJECT
+  public:
+    ExperimentSupervisor(QString resultsRoot, QString engineBinary, QObject* parent = nullptr);
+    ~ExperimentSupervisor() override;
+
+    void handle(api::ControlConnection& connection, const api::Request& request);
+    void forget(api::ControlConnection* connection);
+    // Pauses every running experiment (their trials resume later with `resume`) and calls
+    // `done` once all have ended, or after `graceMs`.
+    void shutdown(int graceMs, std::function<void()> done);
+
+  private:
+    struct PendingAnswer {
+        QPointer<api::ControlConnection> connection;
+        QJsonValue id;
+    };
+    // An experiment this server runs, as a child process.
+    struct Child {
+        QString name;  // the folder's name under the results root
+        QString folder;
+        std::unique_ptr<QProcess> process;
+        QByteArray stdoutBuffer;
+        QStringList stderrTail;  // the last lines, for error answers
+        bool started = false;
+        PendingAnswer startAnswer;
+        int nextOrder = 1;
+        std::map<int, PendingAnswer> orders;
+    };
+    struct Subscription {
+        int id = 0;
+        QPointer<api::ControlConnection> connection;
+        QString experiment;
+        std::int64_t cursor = 0;
+        bool caughtUp = false;
+    };
+
+    void hello(api::ControlConnection& connection, const api::Request& request);
+    void validate(api::ControlConnection& connection, const api::Request& request);
+    void list(api::ControlConnection& connection, const api::Request& request);
+    void start(api::ControlConnection& connection, const api::Request& request);
+    void resume(api::ControlConnection& connection, const api::Request& request);
+    void order(api::ControlConnection& connection, const api::Request& request);
+    void subscribe(api::ControlConnection& connection, const api::Request& request);
+    void unsubscribe(api::ControlConnection& connection, const api::Request& request);
+
+    // The folder of experiment `name` under the results root; empty (with the answer sent) when
+    // the name is not one.
+    QString experimentFolder(api::ControlConnection& connection, const api::Request& request);
+    void launch(api::ControlConnection& connection, const api::Request& request,
+                const QStringList& arguments, const QString& name);
+    void onChildOutput(Child& child);
+    void onChildFinished(Child& child, int exitCode);
+    void feed();
+    ExperimentStore* reader(const QString& experiment);
+
+    QString resultsRoot_;
+    QString engineBinary_;
+    std::vector<std::unique_ptr<Child>> children_;
+    std::vector<Subscription> subscriptions_;
+    std::map<QString, std::unique_ptr<ExperimentStore>> readers_;
+    int nextSubscription_ = 1;
+    QTimer feedTimer_;
+    std::function<void()> shutdownDone_;
+};
+
+}  // namespace tunedeck::cli

@@ -1,0 +1,121 @@
+// The part of ExperimentRunner that applies the user's orders (stop, pause, resume a trial; stop
+// the experiment), given through the control API. Orders act where the scheduler's decisions
+// act (at a trial's report, or at once on a waiting trial), so they go through the same paths.
+#include "api/events.h"
+#include "runtime/experiment_runner.h"
+
+namespace tunedeck {
+
+ExperimentRunner::LiveTrial* ExperimentRunner::findTrialForOrder(const QString& id, Status* why) {
+    auto it = trials_.find(id);
+    if (it == trials_.end()) {
+        *why = Status::invalid(tr("there is no trial '%1' in experiment '%2'").arg(id, spec_.name));
+        return nullptr;
+    }
+    if (isFinished(it->second.trial.status)) {
+        *why = Status::invalid(tr("trial %1 has already finished (%2)")
+                                   .arg(id, trialStatusName(it->second.trial.status)));
+        return nullptr;
+    }
+    if (finished_ || stopping_) {
+        *why = Status::invalid(tr("experiment '%1' is ending").arg(spec_.name));
+        return nullptr;
+    }
+    *why = Status::ok();
+    return &it->second;
+}
+
+void ExperimentRunner::applyUserOrder(LiveTrial& live, SchedulerDecision* decision) const {
+    switch (std::exchange(live.userOrder, LiveTrial::UserOrder::None)) {
+        case LiveTrial::UserOrder::Stop:
+            *decision = SchedulerDecision::stop(tr("stopped by the user"));
+            break;
+        case LiveTrial::UserOrder::Pause:
+            *decision = SchedulerDecision::pause(tr("paused by the user"));
+            break;
+        case LiveTrial::UserOrder::None:
+            break;
+    }
+}
+
+void ExperimentRunner::terminateWaiting(LiveTrial& live, const QString& reason) {
+    live.heldByUser = false;
+    setStatus(live, TrialStatus::Terminated, reason);
+    scheduler_->onComplete(live.trial, live.trial.lastResult);
+    searcher_->onComplete(live.trial.id, live.trial.lastResult, false);
+}
+
+Status ExperimentRunner::stopTrial(const QString& id) {
+    Status why;
+    LiveTrial* live = findTrialForOrder(id, &why);
+    if (!live) {
+        return why;
+    }
+    if (live->trial.status == TrialStatus::Running) {
+        live->userOrder = LiveTrial::UserOrder::Stop;
+    } else {
+        terminateWaiting(*live, tr("stopped by the user"));
+        savePolicyState(true);
+        pump();
+    }
+    return Status::ok();
+}
+
+Status ExperimentRunner::pauseTrial(const QString& id) {
+    Status why;
+    LiveTrial* live = findTrialForOrder(id, &why);
+    if (!live) {
+        return why;
+    }
+    live->heldByUser = true;
+    if (live->trial.status == TrialStatus::Running) {
+        live->userOrder = LiveTrial::UserOrder::Pause;
+    } else {
+        setPendingReason(*live, tr("paused by the user"));
+        pump();  // its place goes to another trial
+    }
+    return Status::ok();
+}
+
+Status ExperimentRunner::resumeTrial(const QString& id) {
+    Status why;
+    LiveTrial* live = findTrialForOrder(id, &why);
+    if (!live) {
+        return why;
+    }
+    if (!live->heldByUser) {
+        return Status::invalid(tr("trial %1 is not paused by the user (it is %2)")
+                                   .arg(id, trialStatusName(live->trial.status)));
+    }
+    live->heldByUser = false;
+    if (live->userOrder == LiveTrial::UserOrder::Pause) {
+        live->userOrder = LiveTrial::UserOrder::None;  // not carried out yet: it just goes on
+    }
+    if (live->trial.status != TrialStatus::Running) {
+        setPendingReason(*live, tr("resumed by the user"));
+    }
+    pump();
+    return Status::ok();
+}
+
+void ExperimentRunner::stopExperiment() {
+    if (finished_ || stopping_) {
+        return;
+    }
+    searcherFinished_ = true;
+    emitEvent(events::type::kWarning,
+              events::warning(tr("experiment '%1' stopped by the user: no new trials; running "
+                                 "ones stop at their next report")
+                                  .arg(spec_.name)));
+    for (auto& [id, live] : trials_) {
+        if (live.trial.status == TrialStatus::Running) {
+            live.userOrder = LiveTrial::UserOrder::Stop;
+        } else if (!isFinished(live.trial.status)) {
+            terminateWaiting(live, tr("stopped by the user"));
+        }
+    }
+    savePolicyState(true);
+    maybeFinish();
+}
+
+}  // namespace tunedeck

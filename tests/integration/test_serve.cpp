@@ -1,0 +1,464 @@
+// The control API with real parts: `tunedeck-engine serve` on a private local socket or on TCP
+// with a token, the app's EngineClient, experiments run by the server as real engine processes
+// with real trials, and their SQLite histories replayed to subscribers.
+#include <sys/stat.h>
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QLocalSocket>
+#include <QRegularExpression>
+#include <QTcpSocket>
+#include <QtTest>
+#include <csignal>
+#include <memory>
+#include <set>
+
+#include "client/engine_client.h"
+#include "engine_harness.h"
+
+using tunedeck::client::EngineClient;
+
+namespace {
+
+// A running `serve` and what it printed; stopped like a service is (SIGTERM, which pauses its
+// experiments) when the test ends.
+struct Server {
+    std::unique_ptr<QProcess> process;
+    QString address;  // as printed: unix:PATH or tcp:HOST:PORT
+
+    ~Server() {
+        if (process && process->state() == QProcess::Running) {
+            ::kill(pid_t(process->processId()), SIGTERM);
+            if (!process->waitForFinished(30000)) {
+                process->kill();
+                process->waitForFinished();
+            }
+        }
+    }
+};
+
+class TestServe : public QObject {
+    Q_OBJECT
+
+  private:
+    // Starts serve with `arguments` and waits for its "Listening on ..." line.
+    static bool startServer(const EngineHarness& harness, const QStringList& arguments,
+                            Server* server) {
+        server->process =
+            harness.start(QStringList{"serve", "--results", harness.resultsRoot()} + arguments);
+        QElapsedTimer clock;
+        clock.start();
+        QByteArray output;
+        static const QRegularExpression listening(QStringLiteral("Listening on (\\S+)"));
+        while (clock.elapsed() < 20000 && server->process->state() == QProcess::Running) {
+            server->process->waitForReadyRead(100);
+            output += server->process->readAllStandardOutput();
+            const QRegularExpressionMatch match = listening.match(QString::fromUtf8(output));
+            if (match.hasMatch()) {
+                server->address = match.captured(1);
+                return true;
+            }
+        }
+        qWarning("serve did not start: %s %s", output.constData(),
+                 server->process->readAllStandardError().constData());
+        return false;
+    }
+
+    static QString socketPath(const EngineHarness& harness) {
+        return harness.root() + QStringLiteral("/run/engine.sock");
+    }
+
+    // Sends raw lines on a local socket and returns the answers, one per line sent.
+    static QList<QJsonObject> exchange(const QString& path, const QList<QByteArray>& lines) {
+        QLocalSocket socket;
+        socket.connectToServer(path);
+        if (!socket.waitForConnected(5000)) {
+            return {};
+        }
+        QList<QJsonObject> answers;
+        for (const QByteArray& line : lines) {
+            socket.write(line + '\n');
+        }
+        QByteArray received;
+        QElapsedTimer clock;
+        clock.start();
+        while (answers.size() < lines.size() && clock.elapsed() < 20000) {
+            socket.waitForReadyRead(100);
+            received += socket.readAll();
+            qsizetype newline;
+            while ((newline = received.indexOf('\n')) >= 0) {
+                answers << QJsonDocument::fromJson(received.left(newline)).object();
+                received.remove(0, newline + 1);
+            }
+        }
+        return answers;
+    }
+
+    // Waits until `done` holds, running the event loop.
+    template <typename Condition>
+    static bool waitFor(Condition done, int timeoutMs) {
+        QElapsedTimer clock;
+        clock.start();
+        while (!done() && clock.elapsed() < timeoutMs) {
+            QTest::qWait(50);
+        }
+        return done();
+    }
+
+    // One request through the client, waited for.
+    static QJsonObject ask(EngineClient& client, const QString& op, const QJsonObject& arguments) {
+        QJsonObject answer;
+        bool answered = false;
+        client.request(op, arguments, [&](const QJsonObject& a) {
+            answer = a;
+            answered = true;
+        });
+        waitFor([&] { return answered; }, 30000);
+        return answer;
+    }
+
+    static QString writeExperiment(const EngineHarness& harness, const QString& name,
+                                   int iterations, double sleep, int samples) {
+        return harness.writeFile(name + QStringLiteral(".yaml"),
+                                 QStringLiteral("name: %1\n"
+                                                "trainable: {command: [python3, \"@TRIAL@\"]}\n"
+                                                "search_space:\n"
+                                                "  x: {grid: [%2]}\n"
+                                                "  iterations: %3\n"
+                                                "  sleep: %4\n"
+                                                "metric: score\n"
+                                                "mode: max\n"
+                                                "max_concurrent_trials: 2\n"
+                                                "checkpoint: {frequency: 2}\n")
+                                     .arg(name)
+                                     .arg([samples] {
+                                         QStringList values;
+                                         for (int i = 1; i <= samples; ++i) {
+                                             values << QString::number(i);
+                                         }
+                                         return values.join(", ");
+                                     }())
+                                     .arg(iterations)
+                                     .arg(sleep));
+    }
+
+  private slots:
+    void malformedRequestsGetClearErrorsAndTheServerGoesOn();
+    void localSocketIsPrivateToItsUser();
+    void tcpNeedsTheToken();
+    void validateNamesTheLineOfEachProblem();
+    void clientRunsAnExperimentAndStopsOneTrial();
+    void pausedTrialWaitsUntilResumed();
+    void reconnectReplaysWhatWasMissed();
+    void stoppingTheServerPausesItsExperiments();
+};
+
+void TestServe::malformedRequestsGetClearErrorsAndTheServerGoesOn() {
+    EngineHarness harness;
+    Server server;
+    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
+    const QByteArray overlong(5 * 1024 * 1024, 'x');
+    const QList<QJsonObject> answers = exchange(
+        socketPath(harness),
+        {"{\"id\": 1, \"op\": ", "[1, 2]", "{\"id\": 3}", "{\"id\": 4, \"op\": \"launch_rockets\"}",
+         overlong, "{\"id\": 6, \"op\": \"subscribe\", \"experiment\": \"../x\"}",
+         "{\"id\": 7, \"op\": \"hello\"}"});
+    QCOMPARE(answers.size(), 7);
+    auto message = [&](int i) {
+        return answers[i].value("error").toObject().value("message").toString();
+    };
+    QVERIFY2(message(0).contains("request line 1, byte"), qPrintable(message(0)));
+    QVERIFY2(message(1).contains("request line 2: not a JSON object"), qPrintable(message(1)));
+    QVERIFY2(message(2).contains("\"op\""), qPrintable(message(2)));
+    QCOMPARE(answers[2].value("id").toInt(), 3);
+    QVERIFY2(message(3).contains("launch_rockets"), qPrintable(message(3)));
+    QVERIFY2(message(4).contains("request line 5: longer than"), qPrintable(message(4)));
+    QVERIFY2(message(5).contains("results root"), qPrintable(message(5)));
+    QVERIFY(answers[6].value("ok").toBool());  // the same connection still works
+    QCOMPARE(server.process->state(), QProcess::Running);
+}
+
+void TestServe::localSocketIsPrivateToItsUser() {
+    EngineHarness harness;
+    Server server;
+    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
+    struct stat folder {};
+    struct stat socket {};
+    QCOMPARE(::stat(QFile::encodeName(harness.root() + "/run").constData(), &folder), 0);
+    QCOMPARE(::stat(QFile::encodeName(socketPath(harness)).constData(), &socket), 0);
+    QCOMPARE(folder.st_mode & 0777, 0700u);
+    QCOMPARE(socket.st_mode & 0077, 0u);
+    // A second server on the same socket is refused, and the first keeps it.
+    const EngineResult second =
+        harness.run({"serve", "--listen", "unix:" + socketPath(harness)}, 20000);
+    QCOMPARE(second.exitCode, 2);
+    QVERIFY2(second.err.contains("already listens"), qPrintable(second.err));
+    QCOMPARE(exchange(socketPath(harness), {"{\"op\": \"hello\"}"}).value(0).value("ok"),
+             QJsonValue(true));
+}
+
+void TestServe::tcpNeedsTheToken() {
+    EngineHarness harness;
+    // No token file: refused before listening.
+    const EngineResult noToken = harness.run({"serve", "--listen", "tcp:127.0.0.1:0"}, 20000);
+    QCOMPARE(noToken.exitCode, 2);
+    QVERIFY2(noToken.err.contains("--token-file"), qPrintable(noToken.err));
+    // A token file others can read: refused.
+    const QString tokenFile = harness.writeFile("token", "s3cret-token\n");
+    QFile::setPermissions(tokenFile, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadOther);
+    const EngineResult readable =
+        harness.run({"serve", "--listen", "tcp:127.0.0.1:0", "--token-file", tokenFile}, 20000);
+    QCOMPARE(readable.exitCode, 2);
+    QVERIFY2(readable.err.contains("chmod 600"), qPrintable(readable.err));
+    QFile::setPermissions(tokenFile, QFile::ReadOwner | QFile::WriteOwner);
+
+    Server server;
+    QVERIFY(
+        startServer(harness, {"--listen", "tcp:127.0.0.1:0", "--token-file", tokenFile}, &server));
+    const quint16 port = server.address.section(':', -1).toUShort();
+    QVERIFY(port != 0);
+    QTcpSocket socket;
+    socket.connectToHost(QStringLiteral("127.0.0.1"), port);
+    QVERIFY(socket.waitForConnected(5000));
+    auto askRaw = [&](const QByteArray& line) {
+        socket.write(line + '\n');
+        QByteArray answer;
+        while (!answer.contains('\n') && socket.waitForReadyRead(5000)) {
+            answer += socket.readAll();
+        }
+        return QJsonDocument::fromJson(answer).object();
+    };
+    const QJsonObject early = askRaw("{\"id\": 1, \"op\": \"list\"}");
+    QCOMPARE(early.value("error").toObject().value("code").toString(),
+             QStringLiteral("unauthorized"));
+    const QJsonObject wrong = askRaw("{\"id\": 2, \"op\": \"hello\", \"token\": \"guess\"}");
+    QCOMPARE(wrong.value("error").toObject().value("code").toString(),
+             QStringLiteral("unauthorized"));
+    const QJsonObject right = askRaw("{\"id\": 3, \"op\": \"hello\", \"token\": \"s3cret-token\"}");
+    QVERIFY(right.value("ok").toBool());
+    QVERIFY(askRaw("{\"id\": 4, \"op\": \"list\"}").value("ok").toBool());
+
+    // The client does the same with its token.
+    EngineClient client;
+    client.setTcpServer(QStringLiteral("127.0.0.1"), port, QStringLiteral("s3cret-token"));
+    client.open();
+    QVERIFY(waitFor([&] { return client.isReady(); }, 10000));
+}
+
+void TestServe::validateNamesTheLineOfEachProblem() {
+    EngineHarness harness;
+    Server server;
+    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
+    EngineClient client;
+    client.setLocalServer(socketPath(harness));
+    client.open();
+    const QJsonObject bad = ask(client, "validate",
+                                {{"yaml",
+                                  "name: x\ntrainable: {command: [python3, t.py]}\nsearch_space:\n"
+                                  "  lr: {loguniform: [0.1]}\n"},
+                                 {"file_name", harness.root() + "/x.yaml"}});
+    QVERIFY(bad.value("ok").toBool());
+    QCOMPARE(bad.value("valid").toBool(), false);
+    const QJsonObject problem = bad.value("errors").toArray().first().toObject();
+    QCOMPARE(problem.value("line").toInt(), 4);
+    QVERIFY2(problem.value("message").toString().contains("search_space.lr"),
+             qPrintable(QJsonDocument(bad).toJson()));
+    const QJsonObject good =
+        ask(client, "validate", {{"path", writeExperiment(harness, "ok", 3, 0, 2)}});
+    QVERIFY2(good.value("valid").toBool(), qPrintable(QJsonDocument(good).toJson()));
+    QCOMPARE(good.value("trials").toInt(), 2);
+    // Starting an invalid experiment is refused with the same message, and nothing runs.
+    const QJsonObject refused = ask(client, "start", {{"yaml", "name: [\n"}});
+    QCOMPARE(refused.value("error").toObject().value("code").toString(),
+             QStringLiteral("invalid_spec"));
+}
+
+void TestServe::clientRunsAnExperimentAndStopsOneTrial() {
+    EngineHarness harness;
+    Server server;
+    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
+    EngineClient client;
+    client.setLocalServer(socketPath(harness));
+    client.open();
+    const QJsonObject started =
+        ask(client, "start", {{"path", writeExperiment(harness, "race", 40, 0.05, 3)}});
+    QVERIFY2(started.value("ok").toBool(), qPrintable(QJsonDocument(started).toJson()));
+    const QString experiment = started.value("experiment").toString();
+    QCOMPARE(experiment, QStringLiteral("race"));
+
+    QMap<QString, int> results;
+    QMap<QString, QString> status;
+    QMap<QString, QString> reason;
+    bool finished = false;
+    QString victim;
+    connect(&client, &EngineClient::event, this, [&](const QString&, const QJsonObject& e) {
+        const QString type = e.value("type").toString();
+        const QString trial = e.value("trial").toString();
+        if (type == QLatin1String("result")) {
+            ++results[trial];
+            if (victim.isEmpty() && results[trial] == 3) {
+                victim = trial;
+                client.request("stop_trial", {{"experiment", experiment}, {"trial", trial}});
+            }
+        } else if (type == QLatin1String("trial_status")) {
+            status[trial] = e.value("status").toString();
+            reason[trial] = e.value("reason").toString();
+        } else if (type == QLatin1String("experiment_finished")) {
+            finished = true;
+        }
+    });
+    client.subscribe(experiment);
+    QVERIFY(waitFor([&] { return finished; }, 120000));
+    QCOMPARE(status.size(), 3);
+    QVERIFY(!victim.isEmpty());
+    QCOMPARE(status[victim], QStringLiteral("TERMINATED"));
+    QVERIFY2(reason[victim].contains("stopped by the user"), qPrintable(reason[victim]));
+    QVERIFY2(results[victim] < 10, qPrintable(QString::number(results[victim])));
+    for (const QString& trial : status.keys()) {
+        QCOMPARE(status[trial], QStringLiteral("TERMINATED"));
+        if (trial != victim) {
+            QCOMPARE(results[trial], 40);
+        }
+    }
+    // Orders for unknown trials and experiments are answered, not dropped.
+    const QJsonObject unknown =
+        ask(client, "stop_trial", {{"experiment", "nothing-here"}, {"trial", "t00000"}});
+    QCOMPARE(unknown.value("error").toObject().value("code").toString(),
+             QStringLiteral("not_found"));
+}
+
+void TestServe::pausedTrialWaitsUntilResumed() {
+    EngineHarness harness;
+    Server server;
+    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
+    EngineClient client;
+    client.setLocalServer(socketPath(harness));
+    client.open();
+    const QJsonObject started =
+        ask(client, "start", {{"path", writeExperiment(harness, "hold", 30, 0.05, 2)}});
+    QVERIFY2(started.value("ok").toBool(), qPrintable(QJsonDocument(started).toJson()));
+    const QString experiment = started.value("experiment").toString();
+    QMap<QString, int> results;
+    QMap<QString, QString> status;
+    bool finished = false;
+    connect(&client, &EngineClient::event, this, [&](const QString&, const QJsonObject& e) {
+        const QString type = e.value("type").toString();
+        if (type == QLatin1String("result")) {
+            ++results[e.value("trial").toString()];
+        } else if (type == QLatin1String("trial_status")) {
+            status[e.value("trial").toString()] = e.value("status").toString();
+        } else if (type == QLatin1String("experiment_finished")) {
+            finished = true;
+        }
+    });
+    client.subscribe(experiment);
+    QVERIFY(waitFor([&] { return results.value("t00000") >= 3; }, 60000));
+    QVERIFY(ask(client, "pause_trial", {{"experiment", experiment}, {"trial", "t00000"}})
+                .value("ok")
+                .toBool());
+    QVERIFY(waitFor([&] { return status.value("t00000") == QLatin1String("PAUSED"); }, 30000));
+    // The other trial finishes; the paused one stays paused and the experiment waits for it.
+    QVERIFY(waitFor([&] { return status.value("t00001") == QLatin1String("TERMINATED"); }, 60000));
+    const int heldAt = results.value("t00000");
+    QTest::qWait(1500);
+    QCOMPARE(status.value("t00000"), QStringLiteral("PAUSED"));
+    QCOMPARE(results.value("t00000"), heldAt);
+    QVERIFY(!finished);
+    QVERIFY(ask(client, "resume_trial", {{"experiment", experiment}, {"trial", "t00000"}})
+                .value("ok")
+                .toBool());
+    QVERIFY(waitFor([&] { return finished; }, 60000));
+    QCOMPARE(status.value("t00000"), QStringLiteral("TERMINATED"));
+    // It went on from its checkpoint: at most the iterations since it were reported twice.
+    QVERIFY2(results.value("t00000") >= 30 && results.value("t00000") <= 32,
+             qPrintable(QString::number(results.value("t00000"))));
+}
+
+void TestServe::reconnectReplaysWhatWasMissed() {
+    EngineHarness harness;
+    Server server;
+    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
+    EngineClient client;
+    client.setLocalServer(socketPath(harness));
+    client.open(200);
+    const QJsonObject started =
+        ask(client, "start", {{"path", writeExperiment(harness, "replay", 25, 0.04, 4)}});
+    QVERIFY(started.value("ok").toBool());
+    const QString experiment = started.value("experiment").toString();
+    std::set<qint64> seen;
+    int duplicates = 0;
+    bool finished = false;
+    connect(&client, &EngineClient::event, this, [&](const QString&, const QJsonObject& e) {
+        const qint64 seq = qint64(e.value("seq").toDouble());
+        duplicates += seen.count(seq) ? 1 : 0;
+        seen.insert(seq);
+        finished = finished || e.value("type").toString() == QLatin1String("experiment_finished");
+    });
+    client.subscribe(experiment);
+    // Drop the connection twice while results stream; the client reconnects on its own.
+    for (int i = 0; i < 2; ++i) {
+        QVERIFY(waitFor([&] { return seen.size() > std::size_t(30 * (i + 1)); }, 60000));
+        client.close();
+        QTest::qWait(700);  // events keep coming meanwhile
+        client.open(200);
+    }
+    QVERIFY(waitFor([&] { return finished; }, 120000));
+    QCOMPARE(duplicates, 0);
+    // Every sequence number the history holds arrived, none missing.
+    EngineClient fresh;
+    fresh.setLocalServer(socketPath(harness));
+    fresh.open();
+    std::set<qint64> all;
+    bool caughtUp = false;
+    connect(&fresh, &EngineClient::event, this, [&](const QString&, const QJsonObject& e) {
+        all.insert(qint64(e.value("seq").toDouble()));
+    });
+    connect(&fresh, &EngineClient::caughtUp, this, [&] { caughtUp = true; });
+    fresh.subscribe(experiment);
+    QVERIFY(waitFor([&] { return caughtUp; }, 30000));
+    QCOMPARE(seen.size(), all.size());
+    QVERIFY(seen == all);
+    QVERIFY(all.size() > 100);
+}
+
+void TestServe::stoppingTheServerPausesItsExperiments() {
+    EngineHarness harness;
+    Server server;
+    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
+    EngineClient client;
+    client.setLocalServer(socketPath(harness));
+    client.open();
+    const QJsonObject started =
+        ask(client, "start", {{"path", writeExperiment(harness, "long", 200, 0.05, 2)}});
+    QVERIFY(started.value("ok").toBool());
+    int results = 0;
+    connect(&client, &EngineClient::event, this, [&](const QString&, const QJsonObject& e) {
+        results += e.value("type").toString() == QLatin1String("result") ? 1 : 0;
+    });
+    client.subscribe(started.value("experiment").toString());
+    QVERIFY(waitFor([&] { return results > 10; }, 60000));
+    ::kill(pid_t(server.process->processId()), SIGTERM);
+    const EngineResult stopped = EngineHarness::finish(*server.process, 60000);
+    QCOMPARE(stopped.exitCode, 0);
+    const QString db = harness.experimentFolder("long") + "/experiment.sqlite";
+    QCOMPARE(sqliteQuery(db, "SELECT status FROM experiment"), QStringLiteral("interrupted"));
+    // A new server resumes it where it was.
+    Server again;
+    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &again));
+    EngineClient second;
+    second.setLocalServer(socketPath(harness));
+    second.open();
+    const QJsonObject resumed = ask(second, "resume", {{"experiment", "long"}});
+    QVERIFY2(resumed.value("ok").toBool(), qPrintable(QJsonDocument(resumed).toJson()));
+    QVERIFY(ask(second, "stop", {{"experiment", "long"}}).value("ok").toBool());
+    QVERIFY(waitFor(
+        [&] {
+            return sqliteQuery(db, "SELECT status FROM experiment") == QLatin1String("finished");
+        },
+        60000));
+}
+
+}  // namespace
+
+QTEST_GUILESS_MAIN(TestServe)
+#include "test_serve.moc"
