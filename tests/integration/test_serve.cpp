@@ -37,6 +37,27 @@ struct Server {
     }
 };
 
+// What a subscriber saw of an experiment.
+struct Watched {
+    QMap<QString, int> results;
+    QMap<QString, QString> status;
+    QMap<QString, QString> reason;
+    bool finished = false;
+
+    void take(const QJsonObject& e) {
+        const QString type = e.value("type").toString();
+        const QString trial = e.value("trial").toString();
+        if (type == QLatin1String("result")) {
+            ++results[trial];
+        } else if (type == QLatin1String("trial_status")) {
+            status[trial] = e.value("status").toString();
+            reason[trial] = e.value("reason").toString();
+        } else if (type == QLatin1String("experiment_finished")) {
+            finished = true;
+        }
+    }
+};
+
 class TestServe : public QObject {
     Q_OBJECT
 
@@ -66,6 +87,17 @@ class TestServe : public QObject {
 
     static QString socketPath(const EngineHarness& harness) {
         return harness.root() + QStringLiteral("/run/engine.sock");
+    }
+
+    // serve on a socket of the harness, and `client` connected to it.
+    static bool startLocal(const EngineHarness& harness, Server* server, EngineClient* client,
+                           int retryMs = 1000) {
+        if (!startServer(harness, {"--listen", "unix:" + socketPath(harness)}, server)) {
+            return false;
+        }
+        client->setLocalServer(socketPath(harness));
+        client->open(retryMs);
+        return true;
     }
 
     // Sends raw lines on a local socket and returns the answers, one per line sent.
@@ -248,10 +280,8 @@ void TestServe::tcpNeedsTheToken() {
 void TestServe::validateNamesTheLineOfEachProblem() {
     EngineHarness harness;
     Server server;
-    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
     EngineClient client;
-    client.setLocalServer(socketPath(harness));
-    client.open();
+    QVERIFY(startLocal(harness, &server, &client));
     const QJsonObject bad = ask(client, "validate",
                                 {{"yaml",
                                   "name: x\ntrainable: {command: [python3, t.py]}\nsearch_space:\n"
@@ -276,48 +306,36 @@ void TestServe::validateNamesTheLineOfEachProblem() {
 void TestServe::clientRunsAnExperimentAndStopsOneTrial() {
     EngineHarness harness;
     Server server;
-    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
     EngineClient client;
-    client.setLocalServer(socketPath(harness));
-    client.open();
+    QVERIFY(startLocal(harness, &server, &client));
     const QJsonObject started =
         ask(client, "start", {{"path", writeExperiment(harness, "race", 40, 0.05, 3)}});
     QVERIFY2(started.value("ok").toBool(), qPrintable(QJsonDocument(started).toJson()));
     const QString experiment = started.value("experiment").toString();
     QCOMPARE(experiment, QStringLiteral("race"));
 
-    QMap<QString, int> results;
-    QMap<QString, QString> status;
-    QMap<QString, QString> reason;
-    bool finished = false;
+    Watched watched;
     QString victim;
     connect(&client, &EngineClient::event, this, [&](const QString&, const QJsonObject& e) {
-        const QString type = e.value("type").toString();
+        watched.take(e);
         const QString trial = e.value("trial").toString();
-        if (type == QLatin1String("result")) {
-            ++results[trial];
-            if (victim.isEmpty() && results[trial] == 3) {
-                victim = trial;
-                client.request("stop_trial", {{"experiment", experiment}, {"trial", trial}});
-            }
-        } else if (type == QLatin1String("trial_status")) {
-            status[trial] = e.value("status").toString();
-            reason[trial] = e.value("reason").toString();
-        } else if (type == QLatin1String("experiment_finished")) {
-            finished = true;
+        if (victim.isEmpty() && watched.results.value(trial) == 3) {
+            victim = trial;
+            client.request("stop_trial", {{"experiment", experiment}, {"trial", trial}});
         }
     });
     client.subscribe(experiment);
-    QVERIFY(waitFor([&] { return finished; }, 120000));
-    QCOMPARE(status.size(), 3);
+    QVERIFY(waitFor([&] { return watched.finished; }, 120000));
+    QCOMPARE(watched.status.size(), 3);
     QVERIFY(!victim.isEmpty());
-    QCOMPARE(status[victim], QStringLiteral("TERMINATED"));
-    QVERIFY2(reason[victim].contains("stopped by the user"), qPrintable(reason[victim]));
-    QVERIFY2(results[victim] < 10, qPrintable(QString::number(results[victim])));
-    for (const QString& trial : status.keys()) {
-        QCOMPARE(status[trial], QStringLiteral("TERMINATED"));
+    QCOMPARE(watched.status[victim], QStringLiteral("TERMINATED"));
+    QVERIFY2(watched.reason[victim].contains("stopped by the user"),
+             qPrintable(watched.reason[victim]));
+    QVERIFY2(watched.results[victim] < 10, qPrintable(QString::number(watched.results[victim])));
+    for (const QString& trial : watched.status.keys()) {
+        QCOMPARE(watched.status[trial], QStringLiteral("TERMINATED"));
         if (trial != victim) {
-            QCOMPARE(results[trial], 40);
+            QCOMPARE(watched.results[trial], 40);
         }
     }
     // Orders for unknown trials and experiments are answered, not dropped.
@@ -330,27 +348,18 @@ void TestServe::clientRunsAnExperimentAndStopsOneTrial() {
 void TestServe::pausedTrialWaitsUntilResumed() {
     EngineHarness harness;
     Server server;
-    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
     EngineClient client;
-    client.setLocalServer(socketPath(harness));
-    client.open();
+    QVERIFY(startLocal(harness, &server, &client));
     const QJsonObject started =
         ask(client, "start", {{"path", writeExperiment(harness, "hold", 30, 0.05, 2)}});
     QVERIFY2(started.value("ok").toBool(), qPrintable(QJsonDocument(started).toJson()));
     const QString experiment = started.value("experiment").toString();
-    QMap<QString, int> results;
-    QMap<QString, QString> status;
-    bool finished = false;
-    connect(&client, &EngineClient::event, this, [&](const QString&, const QJsonObject& e) {
-        const QString type = e.value("type").toString();
-        if (type == QLatin1String("result")) {
-            ++results[e.value("trial").toString()];
-        } else if (type == QLatin1String("trial_status")) {
-            status[e.value("trial").toString()] = e.value("status").toString();
-        } else if (type == QLatin1String("experiment_finished")) {
-            finished = true;
-        }
-    });
+    Watched watched;
+    connect(&client, &EngineClient::event, this,
+            [&](const QString&, const QJsonObject& e) { watched.take(e); });
+    const auto& results = watched.results;
+    const auto& status = watched.status;
+    const bool& finished = watched.finished;
     client.subscribe(experiment);
     QVERIFY(waitFor([&] { return results.value("t00000") >= 3; }, 60000));
     QVERIFY(ask(client, "pause_trial", {{"experiment", experiment}, {"trial", "t00000"}})
@@ -377,10 +386,8 @@ void TestServe::pausedTrialWaitsUntilResumed() {
 void TestServe::reconnectReplaysWhatWasMissed() {
     EngineHarness harness;
     Server server;
-    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
     EngineClient client;
-    client.setLocalServer(socketPath(harness));
-    client.open(200);
+    QVERIFY(startLocal(harness, &server, &client, 200));
     const QJsonObject started =
         ask(client, "start", {{"path", writeExperiment(harness, "replay", 25, 0.04, 4)}});
     QVERIFY(started.value("ok").toBool());
@@ -424,10 +431,8 @@ void TestServe::reconnectReplaysWhatWasMissed() {
 void TestServe::stoppingTheServerPausesItsExperiments() {
     EngineHarness harness;
     Server server;
-    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
     EngineClient client;
-    client.setLocalServer(socketPath(harness));
-    client.open();
+    QVERIFY(startLocal(harness, &server, &client));
     const QJsonObject started =
         ask(client, "start", {{"path", writeExperiment(harness, "long", 200, 0.05, 2)}});
     QVERIFY(started.value("ok").toBool());
