@@ -162,6 +162,7 @@ void EngineClient::sendSubscribe(const QString& experiment) {
         }
         if (answer.value("ok").toBool()) {
             it->second.serverId = answer.value("subscription").toInt();
+            emit subscribed(experiment, answer);
         } else {
             emit problem(answer.value("error").toObject().value("message").toString());
         }

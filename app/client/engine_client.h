@@ -46,6 +46,8 @@ class EngineClient : public QObject {
 
   signals:
     void ready(const QJsonObject& hello);
+    // The answer to a subscription (name, metric, mode, status, spec), after each (re)connect.
+    void subscribed(const QString& experiment, const QJsonObject& info);
     void connectionLost(const QString& reason);
     void event(const QString& experiment, const QJsonObject& event);
     // Everything recorded so far was delivered; what follows is live.

@@ -36,6 +36,8 @@ inline const QString kPauseTrial = QStringLiteral("pause_trial");
 inline const QString kResumeTrial = QStringLiteral("resume_trial");
 inline const QString kSubscribe = QStringLiteral("subscribe");
 inline const QString kUnsubscribe = QStringLiteral("unsubscribe");
+inline const QString kBest = QStringLiteral("best");
+inline const QString kExport = QStringLiteral("export");
 }  // namespace op
 
 namespace code {

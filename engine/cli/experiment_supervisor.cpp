@@ -9,6 +9,7 @@
 #include <QUuid>
 
 #include "api/events.h"
+#include "cli/output_formats.h"
 #include "cli/stored_experiment.h"
 #include "config/experiment_loader.h"
 #include "core/searcher.h"
@@ -99,6 +100,8 @@ void ExperimentSupervisor::handle(api::ControlConnection& connection, const api:
         {&api::op::kResumeTrial, &ExperimentSupervisor::order},
         {&api::op::kSubscribe, &ExperimentSupervisor::subscribe},
         {&api::op::kUnsubscribe, &ExperimentSupervisor::unsubscribe},
+        {&api::op::kBest, &ExperimentSupervisor::report},
+        {&api::op::kExport, &ExperimentSupervisor::report},
     };
     for (const auto& [name, handler] : handlers) {
         if (r.op == *name) {
@@ -362,7 +365,9 @@ void ExperimentSupervisor::subscribe(api::ControlConnection& connection, const a
                                          QStringLiteral("\"since\" must be a sequence number")));
         return;
     }
-    if (!reader(r.text("experiment"))) {
+    ExperimentStore* store = reader(r.text("experiment"));
+    ExperimentRecord record;
+    if (!store || !store->loadExperiment(&record)) {
         connection.send(api::answerError(
             r.id, api::code::kFailed, QStringLiteral("cannot read the history of %1").arg(folder)));
         return;
@@ -373,7 +378,16 @@ void ExperimentSupervisor::subscribe(api::ControlConnection& connection, const a
     subscription.experiment = r.text("experiment");
     subscription.cursor = std::int64_t(since.toDouble());
     subscriptions_.push_back(subscription);
-    connection.send(api::answerOk(r.id, {{"subscription", subscription.id}}));
+    // What a client needs to show the events: the objective, and the spec itself.
+    const SpecSummary spec = summarizeSpec(record.specText);
+    connection.send(api::answerOk(
+        r.id,
+        {{"subscription", subscription.id},
+         {"name", record.name},
+         {"metric", spec.metric},
+         {"mode", spec.mode == MetricMode::Min ? QStringLiteral("min") : QStringLiteral("max")},
+         {"status", record.status},
+         {"spec", record.specText}}));
     feedTimer_.start();
     QTimer::singleShot(0, this, &ExperimentSupervisor::feed);
 }
@@ -390,6 +404,44 @@ void ExperimentSupervisor::unsubscribe(api::ControlConnection& connection, const
         return;
     }
     connection.send(api::answerOk(r.id));
+}
+
+void ExperimentSupervisor::report(api::ControlConnection& connection, const api::Request& r) {
+    const QString folder = experimentFolder(connection, r);
+    if (folder.isEmpty()) {
+        return;
+    }
+    const bool best = r.op == api::op::kBest;
+    const QString format = r.text("format").isEmpty()
+                               ? (best ? QStringLiteral("yaml") : QStringLiteral("csv"))
+                               : r.text("format");
+    const QStringList formats =
+        best ? QStringList{"yaml", "json", "flags"} : QStringList{"csv", "json"};
+    if (!formats.contains(format)) {
+        connection.send(api::answerError(
+            r.id, api::code::kBadRequest,
+            QStringLiteral("%1: \"format\" is one of %2").arg(r.op, formats.join(", "))));
+        return;
+    }
+    // The command line's own code, so the app's export is exactly what `best`/`export` print.
+    auto* process = new QProcess(this);
+    QPointer<api::ControlConnection> to = &connection;
+    const QJsonValue id = r.id;
+    connect(process, &QProcess::finished, this, [process, to, id](int code, QProcess::ExitStatus) {
+        process->deleteLater();
+        if (!to) {
+            return;
+        }
+        if (code == 0) {
+            to->send(
+                api::answerOk(id, {{"text", QString::fromUtf8(process->readAllStandardOutput())}}));
+        } else {
+            to->send(
+                api::answerError(id, api::code::kFailed,
+                                 QString::fromUtf8(process->readAllStandardError()).trimmed()));
+        }
+    });
+    process->start(engineBinary_, {r.op, folder, QStringLiteral("--format"), format});
 }
 
 void ExperimentSupervisor::forget(api::ControlConnection* connection) {

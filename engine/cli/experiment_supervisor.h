@@ -65,6 +65,8 @@ class ExperimentSupervisor : public QObject {
     void order(api::ControlConnection& connection, const api::Request& request);
     void subscribe(api::ControlConnection& connection, const api::Request& request);
     void unsubscribe(api::ControlConnection& connection, const api::Request& request);
+    // best and export: what `tunedeck-engine best|export FOLDER --format F` prints, as `text`.
+    void report(api::ControlConnection& connection, const api::Request& request);
 
     // The folder of experiment `name` under the results root; empty (with the answer sent) when
     // the name is not one.

@@ -1,0 +1,209 @@
+#include "models/experiment_data.h"
+
+#include <QJsonArray>
+#include <algorithm>
+
+namespace tunedeck::app {
+
+namespace {
+
+constexpr int kMaxLogLines = 2000;  // per trial; the whole log stays in trial.log
+
+void flattenInto(const QJsonObject& object, const QString& prefix, QJsonObject* out) {
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const QString key = prefix.isEmpty() ? it.key() : prefix + '.' + it.key();
+        if (it.value().isObject()) {
+            flattenInto(it.value().toObject(), key, out);
+        } else {
+            out->insert(key, it.value());
+        }
+    }
+}
+
+// The metric in a result: a top-level key, or a path through nested objects ("val/loss" is a
+// key of its own when the trainable reported it so).
+double metricIn(const QJsonObject& result, const QString& metric) {
+    QJsonValue value = result.value(metric);
+    if (value.isUndefined() && metric.contains('/')) {
+        QJsonObject level = result;
+        const QStringList parts = metric.split('/');
+        for (int i = 0; i < parts.size(); ++i) {
+            value = level.value(parts[i]);
+            if (i + 1 < parts.size()) {
+                level = value.toObject();
+            }
+        }
+    }
+    return value.isDouble() ? value.toDouble() : kNoValue;
+}
+
+}  // namespace
+
+void ExperimentData::setObjective(const QString& metric, bool minimize) {
+    metric_ = metric;
+    minimize_ = minimize;
+}
+
+void ExperimentData::clear() {
+    trials_.clear();
+    rowById_.clear();
+    configKeys_.clear();
+    status_.clear();
+    startTime_ = 0;
+    logs_.clear();
+    changes_ = {};
+    changes_.rowsAdded = true;
+    changes_.configKeysChanged = true;
+    changes_.curvesChanged = true;
+    changes_.logsChanged = true;
+}
+
+int ExperimentData::rowOf(const QString& trialId) const {
+    auto it = rowById_.find(trialId);
+    return it == rowById_.end() ? -1 : it->second;
+}
+
+TrialRow& ExperimentData::rowFor(const QString& trialId, double time) {
+    auto it = rowById_.find(trialId);
+    if (it != rowById_.end()) {
+        return trials_[std::size_t(it->second)];
+    }
+    TrialRow row;
+    row.id = trialId;
+    row.addedAt = time;
+    trials_.push_back(row);
+    rowById_.emplace(trialId, int(trials_.size()) - 1);
+    changes_.rowsAdded = true;
+    return trials_.back();
+}
+
+void ExperimentData::apply(const QJsonObject& event) {
+    const QString type = event.value("type").toString();
+    const double time = event.value("time").toDouble();
+    if (startTime_ == 0 && time > 0) {
+        startTime_ = time;
+    }
+    const QString trialId = event.value("trial").toString();
+    if (type == QLatin1String("result")) {
+        TrialRow& row = rowFor(trialId, time);
+        onResult(row, event.value("result").toObject(), time);
+        changes_.rows.insert(rowOf(trialId));
+    } else if (type == QLatin1String("trial_added")) {
+        TrialRow& row = rowFor(trialId, time);
+        row.config = event.value("config").toObject();
+        row.flatConfig = flatten(row.config);
+        bool added = false;
+        for (const QString& key : row.flatConfig.keys()) {
+            if (!configKeys_.contains(key)) {
+                configKeys_.append(key);
+                added = true;
+            }
+        }
+        if (added) {
+            configKeys_.sort();
+            changes_.configKeysChanged = true;
+        }
+        changes_.rows.insert(rowOf(trialId));
+    } else if (type == QLatin1String("trial_status")) {
+        TrialRow& row = rowFor(trialId, time);
+        row.status = event.value("status").toString();
+        row.reason = event.value("reason").toString();
+        if (event.contains("node")) {
+            row.node = event.value("node").toString();
+        }
+        row.lastAt = std::max(row.lastAt, time);
+        changes_.rows.insert(rowOf(trialId));
+    } else if (type == QLatin1String("exploit")) {
+        TrialRow& row = rowFor(trialId, time);
+        row.config = event.value("new_config").toObject();
+        row.flatConfig = flatten(row.config);
+        changes_.rows.insert(rowOf(trialId));
+    } else if (type == QLatin1String("log") || type == QLatin1String("warning")) {
+        QStringList& lines = logs_[trialId];
+        lines.append(event.value("message").toString());
+        if (lines.size() > kMaxLogLines) {
+            lines.remove(0, lines.size() - kMaxLogLines);
+        }
+        changes_.logsChanged = true;
+    } else if (type == QLatin1String("experiment_started")) {
+        status_ = QStringLiteral("running");
+    } else if (type == QLatin1String("experiment_finished")) {
+        status_ = event.value("status").toString();
+    }
+}
+
+void ExperimentData::onResult(TrialRow& row, const QJsonObject& result, double time) {
+    const qint64 iteration = qint64(result.value("training_iteration").toDouble());
+    // A trial restored from a checkpoint reports some iterations again: its curve goes back to
+    // that point, as the history does.
+    while (!row.iterations.empty() && row.iterations.back() >= double(iteration)) {
+        row.iterations.pop_back();
+        row.times.pop_back();
+        row.values.pop_back();
+    }
+    row.iteration = iteration;
+    row.lastAt = std::max(row.lastAt, time);
+    const double value = metricIn(result, metric_);
+    if (std::isnan(value)) {
+        return;
+    }
+    row.latest = value;
+    if (std::isnan(row.best) || (minimize_ ? value < row.best : value > row.best)) {
+        row.best = value;
+    }
+    row.iterations.push_back(double(iteration));
+    row.times.push_back(time - startTime_);
+    row.values.push_back(value);
+    changes_.curvesChanged = true;
+}
+
+int ExperimentData::bestRow() const {
+    int best = -1;
+    for (int i = 0; i < int(trials_.size()); ++i) {
+        const double v = trials_[std::size_t(i)].best;
+        if (std::isnan(v)) {
+            continue;
+        }
+        if (best < 0 || (minimize_ ? v < trials_[std::size_t(best)].best
+                                   : v > trials_[std::size_t(best)].best)) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+StatusCounts ExperimentData::counts() const {
+    StatusCounts c;
+    for (const TrialRow& row : trials_) {
+        if (row.status == QLatin1String("RUNNING")) {
+            ++c.running;
+        } else if (row.status == QLatin1String("PAUSED")) {
+            ++c.paused;
+        } else if (row.status == QLatin1String("TERMINATED")) {
+            ++c.terminated;
+        } else if (row.status == QLatin1String("ERROR")) {
+            ++c.error;
+        } else {
+            ++c.pending;
+        }
+    }
+    return c;
+}
+
+const QStringList& ExperimentData::logOf(const QString& trialId) const {
+    static const QStringList none;
+    auto it = logs_.find(trialId);
+    return it == logs_.end() ? none : it->second;
+}
+
+ExperimentData::Changes ExperimentData::takeChanges() {
+    return std::exchange(changes_, {});
+}
+
+QJsonObject ExperimentData::flatten(const QJsonObject& config) {
+    QJsonObject out;
+    flattenInto(config, {}, &out);
+    return out;
+}
+
+}  // namespace tunedeck::app

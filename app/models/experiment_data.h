@@ -1,0 +1,99 @@
+// Everything the app knows of one experiment, built from its event stream (the envelopes of
+// engine/api/events.h, from a live run or replayed from history): its trials with their
+// configs, statuses and nodes, and each trial's curve of the experiment's metric. Views read it;
+// they are told what changed by polling takeChanges() on their own timer, so a stream of
+// thousands of results a second costs one update per frame, not one per result.
+// Thread-safety: GUI thread only.
+#pragma once
+
+#include <QJsonObject>
+#include <QObject>
+#include <QStringList>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace tunedeck::app {
+
+inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+
+struct TrialRow {
+    QString id;
+    QJsonObject config;
+    QJsonObject flatConfig;  // config with dotted keys, as the table shows it
+    QString status = QStringLiteral("PENDING");
+    QString reason;
+    QString node;
+    qint64 iteration = 0;
+    double addedAt = 0;  // seconds since the epoch
+    double lastAt = 0;
+    double latest = kNoValue;  // the metric in its last result
+    double best = kNoValue;    // the best over its results, by the experiment's mode
+    // Its curve: one entry per result that had the metric.
+    std::vector<double> iterations;
+    std::vector<double> times;  // seconds since the experiment's first event
+    std::vector<double> values;
+};
+
+// Progress of one experiment, by status.
+struct StatusCounts {
+    int pending = 0, running = 0, paused = 0, terminated = 0, error = 0;
+    int total() const { return pending + running + paused + terminated + error; }
+};
+
+class ExperimentData {
+  public:
+    // The metric the curves and the best use; `minimize` for mode min.
+    void setObjective(const QString& metric, bool minimize);
+    QString metric() const { return metric_; }
+    bool minimize() const { return minimize_; }
+
+    // Applies one event; unknown types are ignored (a newer engine may send more).
+    void apply(const QJsonObject& event);
+    // Forgets everything (another experiment, or a replay from the start).
+    void clear();
+
+    const std::vector<TrialRow>& trials() const { return trials_; }
+    int rowOf(const QString& trialId) const;
+    // The flattened config keys of all trials ("model.depth" for nested groups), sorted.
+    const QStringList& configKeys() const { return configKeys_; }
+    // The best trial's row by its best value, or -1.
+    int bestRow() const;
+    StatusCounts counts() const;
+    QString experimentStatus() const { return status_; }  // running, finished, ...
+    double startTime() const { return startTime_; }
+    // Log and warning lines of `trialId` (warnings without a trial under "").
+    const QStringList& logOf(const QString& trialId) const;
+
+    // What changed since the last call: rows whose values changed, whether rows were added,
+    // whether any curve grew.
+    struct Changes {
+        std::set<int> rows;
+        bool rowsAdded = false;
+        bool configKeysChanged = false;
+        bool curvesChanged = false;
+        bool logsChanged = false;
+    };
+    Changes takeChanges();
+
+    // A config flattened to dotted keys, as the table shows it.
+    static QJsonObject flatten(const QJsonObject& config);
+
+  private:
+    TrialRow& rowFor(const QString& trialId, double time);
+    void onResult(TrialRow& row, const QJsonObject& result, double time);
+
+    QString metric_;
+    bool minimize_ = false;
+    std::vector<TrialRow> trials_;
+    std::map<QString, int> rowById_;
+    QStringList configKeys_;
+    QString status_;
+    double startTime_ = 0;
+    std::map<QString, QStringList> logs_;
+    Changes changes_;
+};
+
+}  // namespace tunedeck::app

@@ -1,0 +1,215 @@
+#include "models/trial_table_model.h"
+
+#include <QColor>
+#include <QFont>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace tunedeck::app {
+
+namespace {
+
+QString formatNumber(double value) {
+    return std::isnan(value) ? QString() : QString::number(value, 'g', 6);
+}
+
+QString formatDuration(double seconds) {
+    if (seconds <= 0) {
+        return {};
+    }
+    if (seconds < 60) {
+        return QStringLiteral("%1 s").arg(seconds, 0, 'f', 1);
+    }
+    const qint64 s = qint64(seconds);
+    return s >= 3600 ? QStringLiteral("%1:%2:%3")
+                           .arg(s / 3600)
+                           .arg(s / 60 % 60, 2, 10, QLatin1Char('0'))
+                           .arg(s % 60, 2, 10, QLatin1Char('0'))
+                     : QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+QString valueText(const QJsonValue& value) {
+    if (value.isDouble()) {
+        return QString::number(value.toDouble(), 'g', 6);
+    }
+    if (value.isString()) {
+        return value.toString();
+    }
+    if (value.isBool()) {
+        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    }
+    if (value.isArray()) {
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    }
+    return {};
+}
+
+}  // namespace
+
+TrialTableModel::TrialTableModel(const ExperimentData* data, QObject* parent)
+    : QAbstractTableModel(parent), data_(data) {}
+
+QColor TrialTableModel::statusColor(const QString& status) {
+    if (status == QLatin1String("RUNNING")) {
+        return QColor(0x1e, 0x88, 0xe5);
+    }
+    if (status == QLatin1String("TERMINATED")) {
+        return QColor(0x43, 0xa0, 0x47);
+    }
+    if (status == QLatin1String("ERROR")) {
+        return QColor(0xe5, 0x39, 0x35);
+    }
+    if (status == QLatin1String("PAUSED")) {
+        return QColor(0xfb, 0x8c, 0x00);
+    }
+    return QColor(0x9e, 0x9e, 0x9e);
+}
+
+void TrialTableModel::reset() {
+    beginResetModel();
+    rows_ = int(data_->trials().size());
+    configKeys_ = data_->configKeys();
+    endResetModel();
+}
+
+void TrialTableModel::refresh(const ExperimentData::Changes& changes) {
+    if (changes.configKeysChanged && configKeys_ != data_->configKeys()) {
+        reset();
+        return;
+    }
+    const int now = int(data_->trials().size());
+    if (now > rows_) {
+        beginInsertRows({}, rows_, now - 1);
+        rows_ = now;
+        endInsertRows();
+    }
+    if (!changes.rows.empty()) {
+        const int first = *changes.rows.begin();
+        const int last = std::min(*changes.rows.rbegin(), rows_ - 1);
+        if (first >= 0 && first <= last) {
+            emit dataChanged(index(first, 0), index(last, columnCount() - 1));
+        }
+    }
+}
+
+QString TrialTableModel::trialAt(int row) const {
+    return row >= 0 && row < rows_ ? data_->trials()[std::size_t(row)].id : QString();
+}
+
+int TrialTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : rows_;
+}
+
+int TrialTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : FirstConfig + int(configKeys_.size());
+}
+
+QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rows_) {
+        return {};
+    }
+    const TrialRow& t = data_->trials()[std::size_t(index.row())];
+    const double runtime = t.lastAt > t.addedAt ? t.lastAt - t.addedAt : 0;
+    const int column = index.column();
+    if (role == Qt::ForegroundRole && column == Status) {
+        return statusColor(t.status);
+    }
+    if (role == Qt::ToolTipRole && column == Status && !t.reason.isEmpty()) {
+        return t.reason;
+    }
+    if (role == Qt::TextAlignmentRole && column >= Iteration && column <= Runtime) {
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    if (role == Qt::FontRole && index.row() == data_->bestRow()) {
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
+    if (role != Qt::DisplayRole && role != Qt::UserRole) {
+        return {};
+    }
+    const bool sortValue = role == Qt::UserRole;
+    switch (column) {
+        case Trial:
+            return t.id;
+        case Status:
+            return t.status;
+        case Node:
+            return t.node;
+        case Iteration:
+            return t.iteration;
+        case Latest:
+            return sortValue ? QVariant(t.latest) : QVariant(formatNumber(t.latest));
+        case Best:
+            return sortValue ? QVariant(t.best) : QVariant(formatNumber(t.best));
+        case Runtime:
+            return sortValue ? QVariant(runtime) : QVariant(formatDuration(runtime));
+        default: {
+            const QJsonValue value = t.flatConfig.value(configKeys_.value(column - FirstConfig));
+            return sortValue && value.isDouble() ? QVariant(value.toDouble())
+                                                 : QVariant(valueText(value));
+        }
+    }
+}
+
+QVariant TrialTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    const QString metric = data_->metric().isEmpty() ? tr("metric") : data_->metric();
+    switch (section) {
+        case Trial:
+            return tr("Trial");
+        case Status:
+            return tr("Status");
+        case Node:
+            return tr("Node");
+        case Iteration:
+            return tr("Iteration");
+        case Latest:
+            return metric;
+        case Best:
+            return tr("best %1").arg(metric);
+        case Runtime:
+            return tr("Runtime");
+        default:
+            return configKeys_.value(section - FirstConfig);
+    }
+}
+
+TrialFilter::TrialFilter(QObject* parent) : QSortFilterProxyModel(parent) {
+    setSortRole(Qt::UserRole);
+}
+
+void TrialFilter::setSearch(const QString& text) {
+    search_ = text.trimmed();
+    invalidateFilter();
+}
+
+void TrialFilter::setStatus(const QString& status) {
+    status_ = status;
+    invalidateFilter();
+}
+
+bool TrialFilter::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
+    const QAbstractItemModel* source = sourceModel();
+    if (!status_.isEmpty() &&
+        source->index(sourceRow, TrialTableModel::Status, sourceParent).data().toString() !=
+            status_) {
+        return false;
+    }
+    if (search_.isEmpty()) {
+        return true;
+    }
+    for (int column = 0; column < source->columnCount(sourceParent); ++column) {
+        if (source->index(sourceRow, column, sourceParent)
+                .data()
+                .toString()
+                .contains(search_, Qt::CaseInsensitive)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace tunedeck::app

@@ -1,0 +1,57 @@
+// The trial table of the monitor: one row per trial of an ExperimentData, with its status (in
+// colour), node, iteration, latest and best metric, runtime, then one column per config key.
+// Updates arrive in batches from refresh() (called on the view's timer), never per result.
+// Sorting and searching go through a QSortFilterProxyModel (TrialFilter); Qt::UserRole gives the
+// value to sort by. Thread-safety: GUI thread only.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+
+#include "models/experiment_data.h"
+
+namespace tunedeck::app {
+
+class TrialTableModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    enum Column { Trial, Status, Node, Iteration, Latest, Best, Runtime, FirstConfig };
+
+    explicit TrialTableModel(const ExperimentData* data, QObject* parent = nullptr);
+
+    // Applies what changed in the data since the last call (rows added, values changed).
+    void refresh(const ExperimentData::Changes& changes);
+    // After ExperimentData::clear() or a new objective: everything anew.
+    void reset();
+    QString trialAt(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+    static QColor statusColor(const QString& status);
+
+  private:
+    const ExperimentData* data_;
+    int rows_ = 0;
+    QStringList configKeys_;
+};
+
+// Sorting by value, and a search over every column plus a status filter.
+class TrialFilter : public QSortFilterProxyModel {
+    Q_OBJECT
+  public:
+    explicit TrialFilter(QObject* parent = nullptr);
+    void setSearch(const QString& text);
+    void setStatus(const QString& status);  // empty: all
+
+  protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+  private:
+    QString search_;
+    QString status_;
+};
+
+}  // namespace tunedeck::app

@@ -1,0 +1,530 @@
+#include "views/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QProgressBar>
+#include <QSet>
+#include <QSettings>
+#include <QSlider>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "charts/metric_chart.h"
+
+namespace tunedeck::app {
+
+namespace {
+
+constexpr int kTickMs = 100;          // models and status bar follow the stream at 10 Hz
+constexpr int kListRefreshMs = 5000;  // the experiments list
+
+QString errorText(const QJsonObject& answer) {
+    return answer.value("error").toObject().value("message").toString();
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle(tr("Tunedeck"));
+    model_ = new TrialTableModel(&data_, this);
+    filter_ = new TrialFilter(this);
+    filter_->setSourceModel(model_);
+    buildLayout();
+    buildMenus();
+    connect(&client_, &EngineClient::ready, this, [this](const QJsonObject& hello) {
+        connection_->setText(
+            tr("Engine %1, results in %2")
+                .arg(hello.value("engine").toString(), hello.value("results").toString()));
+        refreshExperimentList();
+    });
+    connect(&client_, &EngineClient::connectionLost, this, [this](const QString& reason) {
+        connection_->setText(tr("Engine connection lost (%1); reconnecting...").arg(reason));
+    });
+    connect(&client_, &EngineClient::problem, this, &MainWindow::requestFailed);
+    connect(&client_, &EngineClient::event, this, &MainWindow::onEvent);
+    connect(&client_, &EngineClient::subscribed, this,
+            [this](const QString& experiment, const QJsonObject& info) {
+                if (experiment != experiment_ || !data_.trials().empty()) {
+                    return;  // a resubscription after a reconnect: the data is there
+                }
+                data_.setObjective(info.value("metric").toString(),
+                                   info.value("mode").toString() == QLatin1String("min"));
+                model_->reset();
+                chart_->setLogScale(false);
+                setWindowTitle(tr("%1 - Tunedeck").arg(experiment));
+            });
+    connect(&client_, &EngineClient::caughtUp, this, [this](const QString& experiment) {
+        caughtUp_ = caughtUp_ || experiment == experiment_;
+    });
+    connect(this, &MainWindow::requestFailed, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    tick_.setInterval(kTickMs);
+    connect(&tick_, &QTimer::timeout, this, &MainWindow::onTick);
+    tick_.start();
+    listTimer_.setInterval(kListRefreshMs);
+    connect(&listTimer_, &QTimer::timeout, this, &MainWindow::refreshExperimentList);
+    listTimer_.start();
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    event->accept();
+}
+
+void MainWindow::buildLayout() {
+    // Left: the experiments of the attached engine.
+    experiments_ = new QTreeWidget;
+    experiments_->setHeaderLabels({tr("Experiment"), tr("Status"), tr("Trials"), tr("Best")});
+    experiments_->setRootIsDecorated(false);
+    experiments_->header()->setStretchLastSection(true);
+    connect(experiments_, &QTreeWidget::itemActivated, this,
+            [this](QTreeWidgetItem* item) { openExperiment(item->text(0)); });
+    auto* dock = new QDockWidget(tr("Experiments"), this);
+    dock->setObjectName(QStringLiteral("experiments"));
+    dock->setWidget(experiments_);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+
+    // Top: the trial table with its search and status filter.
+    search_ = new QLineEdit;
+    search_->setPlaceholderText(tr("Search trials, configs, nodes..."));
+    search_->setClearButtonEnabled(true);
+    connect(search_, &QLineEdit::textChanged, filter_, &TrialFilter::setSearch);
+    statusFilter_ = new QComboBox;
+    statusFilter_->addItem(tr("All statuses"), QString());
+    for (const char* status : {"PENDING", "RUNNING", "PAUSED", "TERMINATED", "ERROR"}) {
+        statusFilter_->addItem(QString::fromLatin1(status), QString::fromLatin1(status));
+    }
+    connect(statusFilter_, &QComboBox::currentIndexChanged, this,
+            [this] { filter_->setStatus(statusFilter_->currentData().toString()); });
+    table_ = new QTableView;
+    table_->setObjectName(QStringLiteral("trials"));
+    table_->setModel(filter_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(TrialTableModel::Trial, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &MainWindow::onSelectionChanged);
+    auto* tablePane = new QWidget;
+    auto* tableLayout = new QVBoxLayout(tablePane);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    auto* filterRow = new QHBoxLayout;
+    filterRow->addWidget(search_, 1);
+    filterRow->addWidget(statusFilter_);
+    tableLayout->addLayout(filterRow);
+    tableLayout->addWidget(table_);
+
+    // Bottom: curves, compare, log.
+    chart_ = new MetricChart(&data_);
+    auto* xAxis = new QComboBox;
+    xAxis->addItem(tr("by iteration"));
+    xAxis->addItem(tr("by wall time"));
+    connect(xAxis, &QComboBox::currentIndexChanged, this, [this](int index) {
+        chart_->setXAxis(index == 0 ? MetricChart::XAxis::Iteration : MetricChart::XAxis::WallTime);
+    });
+    auto* logScale = new QCheckBox(tr("Log scale"));
+    connect(logScale, &QCheckBox::toggled, chart_, &MetricChart::setLogScale);
+    auto* smoothing = new QSlider(Qt::Horizontal);
+    smoothing->setRange(0, 99);
+    smoothing->setToolTip(tr("Smoothing"));
+    connect(smoothing, &QSlider::valueChanged, this,
+            [this](int value) { chart_->setSmoothing(value / 100.0); });
+    auto* chartPane = new QWidget;
+    auto* chartLayout = new QVBoxLayout(chartPane);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    auto* chartControls = new QHBoxLayout;
+    chartControls->addWidget(xAxis);
+    chartControls->addWidget(logScale);
+    chartControls->addWidget(new QLabel(tr("Smoothing")));
+    chartControls->addWidget(smoothing);
+    chartControls->addStretch();
+    chartLayout->addLayout(chartControls);
+    chartLayout->addWidget(chart_, 1);
+
+    compare_ = new QTableWidget;
+    compare_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    log_ = new QPlainTextEdit;
+    log_->setReadOnly(true);
+    log_->setMaximumBlockCount(5000);
+    auto* tabs = new QTabWidget;
+    tabs->addTab(chartPane, tr("Curves"));
+    tabs->addTab(compare_, tr("Compare"));
+    tabs->addTab(log_, tr("Log"));
+
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(tablePane);
+    splitter->addWidget(tabs);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    setCentralWidget(splitter);
+
+    counts_ = new QLabel;
+    progress_ = new QProgressBar;
+    progress_->setMinimumWidth(180);
+    progress_->setMaximumWidth(240);
+    progress_->setFormat(tr("%v of %m trials done"));
+    connection_ = new QLabel(tr("Not attached to an engine"));
+    statusBar()->addWidget(counts_, 1);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(connection_);
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Run experiment file..."), QKeySequence(tr("Ctrl+R")), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Run experiment"), {},
+                                                          tr("Experiment files (*.yaml *.yml)"));
+        if (!path.isEmpty()) {
+            runExperimentFile(path);
+        }
+    });
+    file->addAction(tr("Export &best config..."), QKeySequence(tr("Ctrl+E")), this,
+                    &MainWindow::exportBest);
+    file->addAction(tr("&Copy best config as YAML"), QKeySequence(tr("Ctrl+Shift+C")), this,
+                    [this] { copyBestConfig(QStringLiteral("yaml")); });
+    file->addAction(tr("Copy best config as command-line &flags"), this,
+                    [this] { copyBestConfig(QStringLiteral("flags")); });
+    file->addAction(tr("Export all results as CSV..."), this, &MainWindow::exportResults);
+    file->addAction(tr("Export chart as PNG..."), this, &MainWindow::exportChart);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* experiment = menuBar()->addMenu(tr("&Experiment"));
+    experiment->addAction(tr("Refresh list"), QKeySequence::Refresh, this,
+                          &MainWindow::refreshExperimentList);
+    experiment->addAction(tr("&Pause (resume later)"), this,
+                          [this] { orderExperiment(QStringLiteral("pause")); });
+    experiment->addAction(tr("&Resume"), this,
+                          [this] { orderExperiment(QStringLiteral("resume")); });
+    experiment->addAction(tr("&Stop for good"), this,
+                          [this] { orderExperiment(QStringLiteral("stop")); });
+
+    QMenu* trial = menuBar()->addMenu(tr("&Trial"));
+    trial->addAction(tr("&Stop selected trials"), QKeySequence(tr("Ctrl+T")), this,
+                     [this] { orderSelectedTrials(QStringLiteral("stop_trial")); });
+    trial->addAction(tr("&Pause selected trials"), QKeySequence(tr("Ctrl+P")), this,
+                     [this] { orderSelectedTrials(QStringLiteral("pause_trial")); });
+    trial->addAction(tr("&Resume selected trials"), QKeySequence(tr("Ctrl+Shift+P")), this,
+                     [this] { orderSelectedTrials(QStringLiteral("resume_trial")); });
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("Reset chart zoom"), QKeySequence(tr("Ctrl+0")), chart_,
+                    &MetricChart::resetZoom);
+    view->addAction(tr("Find trials"), QKeySequence::Find, search_,
+                    qOverload<>(&QWidget::setFocus));
+}
+
+void MainWindow::attachLocal(const QString& socketPath, const QString& engineBinary) {
+    socketPath_ = socketPath;
+    engineBinary_ = engineBinary;
+    client_.setLocalServer(socketPath);
+    // No engine there yet: start one, once, and let the client's retries find it.
+    if (!engineBinary_.isEmpty() && !QFileInfo::exists(socketPath)) {
+        triedToStartEngine_ = true;
+        QProcess::startDetached(engineBinary_, {QStringLiteral("serve"), QStringLiteral("--listen"),
+                                                QStringLiteral("unix:") + socketPath});
+    }
+    client_.open(500);
+}
+
+void MainWindow::attachTcp(const QString& host, quint16 port, const QString& token) {
+    client_.setTcpServer(host, port, token);
+    client_.open(1000);
+}
+
+void MainWindow::refreshExperimentList() {
+    if (!client_.isReady()) {
+        return;
+    }
+    client_.request(QStringLiteral("list"), {}, [this](const QJsonObject& answer) {
+        if (!answer.value("ok").toBool()) {
+            return;
+        }
+        const QString selected =
+            experiments_->currentItem() ? experiments_->currentItem()->text(0) : QString();
+        experiments_->clear();
+        const QJsonArray list = answer.value("experiments").toArray();
+        for (qsizetype i = list.size() - 1; i >= 0; --i) {  // newest first
+            const QJsonObject e = list.at(i).toObject();
+            auto* item = new QTreeWidgetItem(
+                experiments_,
+                {e.value("experiment").toString(), e.value("status").toString(),
+                 QString::number(e.value("trials").toInt()), e.value("best").toString()});
+            if (item->text(0) == selected || item->text(0) == experiment_) {
+                experiments_->setCurrentItem(item);
+            }
+        }
+    });
+}
+
+void MainWindow::runExperimentFile(const QString& path) {
+    client_.request(QStringLiteral("start"), {{"path", QFileInfo(path).absoluteFilePath()}},
+                    [this](const QJsonObject& answer) {
+                        if (!answer.value("ok").toBool()) {
+                            emit requestFailed(errorText(answer));
+                            return;
+                        }
+                        refreshExperimentList();
+                        openExperiment(answer.value("experiment").toString());
+                    });
+}
+
+void MainWindow::openExperiment(const QString& name) {
+    if (name.isEmpty() || name == experiment_) {
+        return;
+    }
+    if (!experiment_.isEmpty()) {
+        client_.unsubscribe(experiment_);
+    }
+    experiment_ = name;
+    caughtUp_ = false;
+    data_.clear();
+    data_.takeChanges();
+    model_->reset();
+    client_.subscribe(name, 0);
+}
+
+void MainWindow::onEvent(const QString& experiment, const QJsonObject& event) {
+    if (experiment != experiment_) {
+        return;
+    }
+    data_.apply(event);
+    const QString type = event.value("type").toString();
+    if (caughtUp_ && (type == QLatin1String("experiment_finished") ||
+                      type == QLatin1String("experiment_started"))) {
+        refreshExperimentList();  // its status in the list changed
+    }
+}
+
+void MainWindow::onTick() {
+    const ExperimentData::Changes changes = data_.takeChanges();
+    if (changes.rowsAdded || !changes.rows.empty() || changes.configKeysChanged) {
+        model_->refresh(changes);
+        updateStatusBar();
+    }
+    if (changes.curvesChanged || changes.rowsAdded) {
+        chart_->markDirty();
+    }
+    if (changes.logsChanged) {
+        updateLog();
+    }
+    if (!changes.rows.empty()) {
+        updateCompare();
+    }
+}
+
+QStringList MainWindow::selectedTrials() const {
+    QStringList ids;
+    for (const QModelIndex& index : table_->selectionModel()->selectedRows()) {
+        ids << model_->trialAt(filter_->mapToSource(index).row());
+    }
+    return ids;
+}
+
+void MainWindow::onSelectionChanged() {
+    const QStringList ids = selectedTrials();
+    chart_->setVisibleTrials(std::set<QString>(ids.begin(), ids.end()));
+    updateCompare();
+    updateLog();
+}
+
+void MainWindow::updateStatusBar() {
+    const StatusCounts c = data_.counts();
+    counts_->setText(tr("%1 running, %2 pending, %3 paused, %4 terminated, %5 errors")
+                         .arg(c.running)
+                         .arg(c.pending)
+                         .arg(c.paused)
+                         .arg(c.terminated)
+                         .arg(c.error));
+    progress_->setMaximum(std::max(c.total(), 1));
+    progress_->setValue(c.terminated + c.error);
+}
+
+void MainWindow::updateCompare() {
+    const QStringList ids = selectedTrials();
+    compare_->clear();
+    if (ids.isEmpty()) {
+        compare_->setRowCount(0);
+        compare_->setColumnCount(0);
+        return;
+    }
+    const QStringList keys = data_.configKeys();
+    compare_->setColumnCount(int(ids.size()));
+    compare_->setHorizontalHeaderLabels(ids);
+    QStringList rows = keys;
+    rows << tr("best %1").arg(data_.metric()) << tr("iteration") << tr("status");
+    compare_->setRowCount(int(rows.size()));
+    compare_->setVerticalHeaderLabels(rows);
+    for (int column = 0; column < ids.size(); ++column) {
+        const int row = data_.rowOf(ids[column]);
+        if (row < 0) {
+            continue;
+        }
+        const TrialRow& t = data_.trials()[std::size_t(row)];
+        for (int k = 0; k < keys.size(); ++k) {
+            const QJsonValue value = t.flatConfig.value(keys[k]);
+            compare_->setItem(
+                k, column,
+                new QTableWidgetItem(value.isDouble() ? QString::number(value.toDouble(), 'g', 6)
+                                                      : value.toVariant().toString()));
+        }
+        compare_->setItem(int(keys.size()), column,
+                          new QTableWidgetItem(QString::number(t.best, 'g', 6)));
+        compare_->setItem(int(keys.size()) + 1, column,
+                          new QTableWidgetItem(QString::number(t.iteration)));
+        compare_->setItem(int(keys.size()) + 2, column, new QTableWidgetItem(t.status));
+    }
+    // Rows where the selected trials differ are marked: that is what a comparison is for.
+    for (int k = 0; k < rows.size(); ++k) {
+        QSet<QString> values;
+        for (int column = 0; column < ids.size(); ++column) {
+            values.insert(compare_->item(k, column) ? compare_->item(k, column)->text()
+                                                    : QString());
+        }
+        if (values.size() > 1) {
+            for (int column = 0; column < ids.size(); ++column) {
+                if (QTableWidgetItem* item = compare_->item(k, column)) {
+                    QFont font = item->font();
+                    font.setBold(true);
+                    item->setFont(font);
+                    item->setBackground(QColor(255, 196, 0, 60));
+                }
+            }
+        }
+    }
+}
+
+void MainWindow::updateLog() {
+    const QStringList ids = selectedTrials();
+    QStringList lines;
+    for (const QString& id : ids.isEmpty() ? QStringList{QString()} : ids) {
+        for (const QString& line : data_.logOf(id)) {
+            lines << (id.isEmpty() ? line : QStringLiteral("[%1] %2").arg(id, line));
+        }
+    }
+    log_->setPlainText(lines.join('\n'));
+    log_->moveCursor(QTextCursor::End);
+}
+
+void MainWindow::orderSelectedTrials(const QString& op) {
+    for (const QString& trial : selectedTrials()) {
+        client_.request(op, {{"experiment", experiment_}, {"trial", trial}},
+                        [this](const QJsonObject& answer) { report(tr("Trial"), answer); });
+    }
+}
+
+void MainWindow::orderExperiment(const QString& op) {
+    if (experiment_.isEmpty()) {
+        return;
+    }
+    if (op == QLatin1String("stop") &&
+        QMessageBox::question(this, tr("Stop experiment"),
+                              tr("Stop %1 for good? Running trials stop at their next report; "
+                                 "waiting ones never start.")
+                                  .arg(experiment_)) != QMessageBox::Yes) {
+        return;
+    }
+    client_.request(op, {{"experiment", experiment_}}, [this](const QJsonObject& answer) {
+        report(tr("Experiment"), answer);
+        refreshExperimentList();
+    });
+}
+
+void MainWindow::report(const QString& what, const QJsonObject& answer) {
+    if (!answer.value("ok").toBool()) {
+        emit requestFailed(QStringLiteral("%1: %2").arg(what, errorText(answer)));
+    }
+}
+
+void MainWindow::copyBestConfig(const QString& format) {
+    client_.request(QStringLiteral("best"), {{"experiment", experiment_}, {"format", format}},
+                    [this](const QJsonObject& answer) {
+                        if (!answer.value("ok").toBool()) {
+                            emit requestFailed(errorText(answer));
+                            return;
+                        }
+                        QApplication::clipboard()->setText(answer.value("text").toString());
+                        statusBar()->showMessage(tr("Best config copied"), 5000);
+                    });
+}
+
+void MainWindow::exportBest() {
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export best config"), experiment_ + QStringLiteral("-best.yaml"),
+        tr("YAML (*.yaml);;JSON (*.json);;Command-line flags (*.txt)"), &filter);
+    if (path.isEmpty()) {
+        return;
+    }
+    const QString format = filter.startsWith(QLatin1String("JSON"))      ? QStringLiteral("json")
+                           : filter.startsWith(QLatin1String("Command")) ? QStringLiteral("flags")
+                                                                         : QStringLiteral("yaml");
+    client_.request(QStringLiteral("best"), {{"experiment", experiment_}, {"format", format}},
+                    [this, path](const QJsonObject& answer) {
+                        QFile file(path);
+                        if (!answer.value("ok").toBool() || !file.open(QIODevice::WriteOnly) ||
+                            file.write(answer.value("text").toString().toUtf8()) < 0) {
+                            emit requestFailed(answer.value("ok").toBool() ? file.errorString()
+                                                                           : errorText(answer));
+                        }
+                    });
+}
+
+void MainWindow::exportResults() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export results"), experiment_ + QStringLiteral(".csv"), tr("CSV (*.csv)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    client_.request(QStringLiteral("export"), {{"experiment", experiment_}, {"format", "csv"}},
+                    [this, path](const QJsonObject& answer) {
+                        QFile file(path);
+                        if (!answer.value("ok").toBool() || !file.open(QIODevice::WriteOnly) ||
+                            file.write(answer.value("text").toString().toUtf8()) < 0) {
+                            emit requestFailed(answer.value("ok").toBool() ? file.errorString()
+                                                                           : errorText(answer));
+                        }
+                    });
+}
+
+void MainWindow::exportChart() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), experiment_ + QStringLiteral(".png"), tr("PNG image (*.png)"));
+    if (!path.isEmpty() && !chart_->grab().save(path)) {
+        emit requestFailed(tr("cannot write %1").arg(path));
+    }
+}
+
+}  // namespace tunedeck::app

@@ -1,0 +1,101 @@
+// The desktop app's window: the experiments of the engine it is attached to (left), the chosen
+// experiment's trial table (sortable, searchable, filtered by status) over its live curves, the
+// selected trials compared, and their log lines; menus and shortcuts for running an experiment
+// file, stopping, pausing and resuming trials and experiments, and exporting the best config,
+// the results and the chart. Everything reaches the engine through EngineClient; nothing here
+// blocks the GUI thread. Thread-safety: GUI thread only.
+#pragma once
+
+#include <QMainWindow>
+#include <QTimer>
+#include <memory>
+
+#include "client/engine_client.h"
+#include "models/experiment_data.h"
+#include "models/trial_table_model.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QTableView;
+class QTableWidget;
+class QTreeWidget;
+
+namespace tunedeck::app {
+
+using client::EngineClient;
+class MetricChart;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Attaches to the engine at `socketPath`; with `engineBinary` set, starts a local
+    // `tunedeck-engine serve` there first when none answers.
+    void attachLocal(const QString& socketPath, const QString& engineBinary);
+    void attachTcp(const QString& host, quint16 port, const QString& token);
+
+    // The actions of the menus, also for tests.
+    void runExperimentFile(const QString& path);
+    void openExperiment(const QString& name);
+    void orderSelectedTrials(const QString& op);  // stop_trial, pause_trial, resume_trial
+    void orderExperiment(const QString& op);      // stop, pause, resume
+    void copyBestConfig(const QString& format);   // to the clipboard
+
+    QString currentExperiment() const { return experiment_; }
+    const ExperimentData& data() const { return data_; }
+    MetricChart* chart() const { return chart_; }
+    EngineClient& client() { return client_; }
+
+  signals:
+    // For tests and the status bar: a request failed, with the engine's message.
+    void requestFailed(const QString& message);
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    void buildMenus();
+    void buildLayout();
+    void refreshExperimentList();
+    void onEvent(const QString& experiment, const QJsonObject& event);
+    void onTick();
+    void onSelectionChanged();
+    void updateStatusBar();
+    void updateCompare();
+    void updateLog();
+    QStringList selectedTrials() const;
+    void exportBest();
+    void exportResults();
+    void exportChart();
+    void report(const QString& what, const QJsonObject& answer);
+
+    EngineClient client_;
+    ExperimentData data_;
+    TrialTableModel* model_ = nullptr;
+    TrialFilter* filter_ = nullptr;
+    QString experiment_;
+    bool caughtUp_ = false;
+
+    QTreeWidget* experiments_ = nullptr;
+    QTableView* table_ = nullptr;
+    QLineEdit* search_ = nullptr;
+    QComboBox* statusFilter_ = nullptr;
+    MetricChart* chart_ = nullptr;
+    QTableWidget* compare_ = nullptr;
+    QPlainTextEdit* log_ = nullptr;
+    QLabel* counts_ = nullptr;
+    QLabel* connection_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QTimer tick_;
+    QTimer listTimer_;
+    QString engineBinary_;
+    QString socketPath_;
+    bool triedToStartEngine_ = false;
+};
+
+}  // namespace tunedeck::app
