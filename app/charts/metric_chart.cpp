@@ -1,30 +1,53 @@
 #include "charts/metric_chart.h"
 
-#include "charts/decimate.h"
-
+#include <QGraphicsScene>
 #include <QKeyEvent>
 #include <QLogValueAxis>
+#include <QPainter>
 #include <QValueAxis>
 #include <cmath>
+
+#include "charts/decimate.h"
 
 namespace tunedeck::app {
 
 namespace {
 
-constexpr int kFrameMs = 33;  // at most 30 redraws a second
+constexpr int kFrameMs = 34;  // at most 30 redraws a second (29.4)
 
 }  // namespace
+
+void CurvesItem::setCurves(QRectF area, std::vector<Curve> curves) {
+    prepareGeometryChange();
+    area_ = area;
+    curves_ = std::move(curves);
+    update();
+}
+
+void CurvesItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
+    painter->setClipRect(area_);
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    for (const Curve& curve : curves_) {
+        painter->setPen(curve.pen);
+        painter->drawPolyline(curve.points);
+    }
+}
 
 MetricChart::MetricChart(const ExperimentData* data, QWidget* parent)
     : QChartView(parent), data_(data) {
     chart()->legend()->hide();
     chart()->setMargins(QMargins(4, 4, 4, 4));
-    setRenderHint(QPainter::Antialiasing, false);  // thousands of lines: speed over smoothness
-    setRubberBand(QChartView::RectangleRubberBand);
+    setRenderHint(QPainter::Antialiasing, false);
     setFocusPolicy(Qt::StrongFocus);
+    setRubberBand(QChartView::NoRubberBand);  // our own: the chart has no series to zoom
+    curves_ = new CurvesItem;
+    curves_->setZValue(10);
+    chart()->scene()->addItem(curves_);
+    band_ = new QRubberBand(QRubberBand::Rectangle, this);
     frame_.setInterval(kFrameMs);
     connect(&frame_, &QTimer::timeout, this, &MetricChart::onFrame);
     frame_.start();
+    connect(chart(), &QChart::plotAreaChanged, this, [this] { dirty_ = true; });
     rebuildAxes();
 }
 
@@ -39,7 +62,6 @@ void MetricChart::setVisibleTrials(const std::set<QString>& trialIds) {
 
 void MetricChart::setXAxis(XAxis axis) {
     xAxis_ = axis;
-    zoomed_ = false;
     rebuildAxes();
 }
 
@@ -80,27 +102,33 @@ void MetricChart::rebuildAxes() {
     y->setTitleText(data_->metric());
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
-    for (auto& [id, series] : series_) {
-        series->attachAxis(x);
-        series->attachAxis(y);
-    }
     zoomed_ = false;
     dirty_ = true;
 }
 
-QLineSeries* MetricChart::seriesFor(const QString& trialId) {
-    auto it = series_.find(trialId);
-    if (it != series_.end()) {
-        return it->second;
+void MetricChart::setView(double xMin, double xMax, double yMin, double yMax) {
+    viewXMin_ = xMin;
+    viewXMax_ = xMax > xMin ? xMax : xMin + 1;
+    viewYMin_ = yMin;
+    viewYMax_ = yMax > yMin ? yMax : yMin + 1;
+    const QList<QAbstractAxis*> xs = chart()->axes(Qt::Horizontal);
+    const QList<QAbstractAxis*> ys = chart()->axes(Qt::Vertical);
+    if (!xs.isEmpty() && !ys.isEmpty()) {
+        xs.first()->setRange(viewXMin_, viewXMax_);
+        ys.first()->setRange(viewYMin_, viewYMax_);
     }
-    auto* series = new QLineSeries;
-    series->setName(trialId);
-    chart()->addSeries(series);
-    for (QAbstractAxis* axis : chart()->axes()) {
-        series->attachAxis(axis);
-    }
-    series_.emplace(trialId, series);
-    return series;
+}
+
+QPointF MetricChart::toValue(QPointF pixel) const {
+    const QRectF area = chart()->plotArea();
+    const double fx = (pixel.x() - area.left()) / area.width();
+    const double fy = (area.bottom() - pixel.y()) / area.height();
+    const double x = viewXMin_ + fx * (viewXMax_ - viewXMin_);
+    const double y = logScale_
+                         ? std::pow(10.0, std::log10(viewYMin_) +
+                                              fy * (std::log10(viewYMax_) - std::log10(viewYMin_)))
+                         : viewYMin_ + fy * (viewYMax_ - viewYMin_);
+    return {x, y};
 }
 
 void MetricChart::onFrame() {
@@ -114,76 +142,104 @@ int MetricChart::redraw() {
     ++redraws_;
     const auto& trials = data_->trials();
     const int best = data_->bestRow();
-    // The data's extent decides the axes unless the user zoomed.
-    double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
-    bool any = false;
-    for (const TrialRow& t : trials) {
-        if (t.values.empty() || (!visible_.empty() && !visible_.count(t.id))) {
-            continue;
-        }
-        const std::vector<double>& xs = xAxis_ == XAxis::Iteration ? t.iterations : t.times;
-        for (std::size_t i = 0; i < t.values.size(); ++i) {
-            const double y = t.values[i];
-            if (logScale_ && y <= 0) {
+    auto shown = [&](const TrialRow& t) {
+        return !t.values.empty() && (visible_.empty() || visible_.count(t.id));
+    };
+    if (!zoomed_) {
+        // The data's extent decides the axes unless the user zoomed.
+        double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
+        bool any = false;
+        for (const TrialRow& t : trials) {
+            if (!shown(t)) {
                 continue;
             }
-            if (!any) {
-                xMin = xMax = xs[i];
-                yMin = yMax = y;
-                any = true;
+            const std::vector<double>& xs = xAxis_ == XAxis::Iteration ? t.iterations : t.times;
+            for (std::size_t i = 0; i < t.values.size(); ++i) {
+                const double y = t.values[i];
+                if (logScale_ && y <= 0) {
+                    continue;
+                }
+                if (!any) {
+                    xMin = xMax = xs[i];
+                    yMin = yMax = y;
+                    any = true;
+                }
+                xMin = std::min(xMin, xs[i]);
+                xMax = std::max(xMax, xs[i]);
+                yMin = std::min(yMin, y);
+                yMax = std::max(yMax, y);
             }
-            xMin = std::min(xMin, xs[i]);
-            xMax = std::max(xMax, xs[i]);
-            yMin = std::min(yMin, y);
-            yMax = std::max(yMax, y);
+        }
+        if (logScale_) {
+            setView(xMin, xMax, any ? yMin / 1.1 : 0.1, any ? yMax * 1.1 : 1);
+        } else {
+            const double pad = yMax > yMin ? (yMax - yMin) * 0.05 : std::abs(yMax) * 0.05 + 1e-9;
+            setView(xMin, xMax, yMin - pad, yMax + pad);
+            // Round tick values (0.25, 0.3, ...) rather than the data's own extremes.
+            if (auto* y = qobject_cast<QValueAxis*>(chart()->axes(Qt::Vertical).value(0))) {
+                y->applyNiceNumbers();
+                viewYMin_ = y->min();
+                viewYMax_ = y->max();
+            }
         }
     }
-    QList<QAbstractAxis*> xAxes = chart()->axes(Qt::Horizontal);
-    QList<QAbstractAxis*> yAxes = chart()->axes(Qt::Vertical);
-    if (!zoomed_ && any && !xAxes.isEmpty() && !yAxes.isEmpty()) {
-        const double pad = (yMax - yMin) * 0.05 + (yMax == yMin ? 1e-9 + std::abs(yMax) * 0.05 : 0);
-        xAxes.first()->setRange(xMin, xMax > xMin ? xMax : xMin + 1);
-        yAxes.first()->setRange(logScale_ ? yMin / 1.1 : yMin - pad,
-                                logScale_ ? yMax * 1.1 : yMax + pad);
-        // Round tick values (0.25, 0.3, ...) rather than the data's own extremes.
-        if (auto* x = qobject_cast<QValueAxis*>(xAxes.first())) {
-            x->applyNiceNumbers();
-        }
-        if (auto* y = qobject_cast<QValueAxis*>(yAxes.first())) {
-            y->applyNiceNumbers();
-        }
-    }
-    auto* shownX = qobject_cast<QValueAxis*>(xAxes.value(0));
-    const double viewMin = shownX ? shownX->min() : xMin;
-    const double viewMax = shownX ? shownX->max() : xMax;
-    const int columns = std::max(int(chart()->plotArea().width()), 50);
+    const QRectF area = chart()->plotArea();
+    const int columns = std::max(int(area.width()), 50);
+    const double xSpan = viewXMax_ - viewXMin_;
+    const double yLow = logScale_ ? std::log10(std::max(viewYMin_, 1e-300)) : viewYMin_;
+    const double ySpan = (logScale_ ? std::log10(std::max(viewYMax_, 1e-300)) : viewYMax_) - yLow;
+    std::vector<CurvesItem::Curve> curves;
+    CurvesItem::Curve bestCurve;
     int points = 0;
     for (int row = 0; row < int(trials.size()); ++row) {
         const TrialRow& t = trials[std::size_t(row)];
-        QLineSeries* series = seriesFor(t.id);
-        const bool shown = !t.values.empty() && (visible_.empty() || visible_.count(t.id));
-        series->setVisible(shown);
-        if (!shown) {
+        if (!shown(t)) {
             continue;
         }
         const std::vector<double>& xs = xAxis_ == XAxis::Iteration ? t.iterations : t.times;
-        std::vector<double> ys = smooth(t.values, 1.0 - smoothing_);
-        if (logScale_) {
-            for (double& y : ys) {
-                y = y > 0 ? y : std::numeric_limits<double>::min();
-            }
-        }
-        const QList<QPointF> drawn = decimate(xs, ys, viewMin, viewMax, columns);
+        const std::vector<double> ys = smooth(t.values, 1.0 - smoothing_);
+        const QList<QPointF> drawn = decimate(xs, ys, viewXMin_, viewXMax_, columns);
         points += int(drawn.size());
-        series->replace(drawn);
-        QPen pen = series->pen();
+        CurvesItem::Curve curve;
+        curve.points.reserve(drawn.size());
+        for (const QPointF& p : drawn) {
+            const double y = logScale_ ? std::log10(std::max(p.y(), 1e-300)) : p.y();
+            curve.points.append(QPointF(area.left() + (p.x() - viewXMin_) / xSpan * area.width(),
+                                        area.bottom() - (y - yLow) / ySpan * area.height()));
+        }
         const bool isBest = row == best;
-        pen.setWidthF(isBest ? 3.0 : 1.0);
-        pen.setColor(isBest ? QColor(0xd8, 0x1b, 0x60)
-                            : QColor::fromHsv((row * 47) % 360, 140, 200, 170));
-        series->setPen(pen);
+        curve.pen = QPen(
+            isBest ? QColor(0xd8, 0x1b, 0x60) : QColor::fromHsv((row * 47) % 360, 140, 200, 170),
+            isBest ? 3.0 : 1.0);
+        if (isBest) {
+            bestCurve = std::move(curve);  // drawn last, on top
+        } else {
+            curves.push_back(std::move(curve));
+        }
     }
+    if (!bestCurve.points.isEmpty()) {
+        curves.push_back(std::move(bestCurve));
+    }
+    curves_->setCurves(area, std::move(curves));
     return points;
+}
+
+void MetricChart::zoomAround(QPointF pixel, double factor) {
+    const QPointF center = toValue(pixel);
+    zoomed_ = true;
+    if (logScale_) {
+        const double c = std::log10(center.y());
+        setView(center.x() - (center.x() - viewXMin_) / factor,
+                center.x() + (viewXMax_ - center.x()) / factor,
+                std::pow(10.0, c - (c - std::log10(viewYMin_)) / factor),
+                std::pow(10.0, c + (std::log10(viewYMax_) - c) / factor));
+    } else {
+        setView(center.x() - (center.x() - viewXMin_) / factor,
+                center.x() + (viewXMax_ - center.x()) / factor,
+                center.y() - (center.y() - viewYMin_) / factor,
+                center.y() + (viewYMax_ - center.y()) / factor);
+    }
+    dirty_ = true;
 }
 
 void MetricChart::resizeEvent(QResizeEvent* event) {
@@ -192,26 +248,31 @@ void MetricChart::resizeEvent(QResizeEvent* event) {
 }
 
 void MetricChart::wheelEvent(QWheelEvent* event) {
-    chart()->zoom(event->angleDelta().y() > 0 ? 1.25 : 0.8);
-    zoomed_ = true;
-    dirty_ = true;
+    zoomAround(event->position(), event->angleDelta().y() > 0 ? 1.25 : 0.8);
 }
 
 void MetricChart::keyPressEvent(QKeyEvent* event) {
-    const qreal step = 20;
+    const QRectF area = chart()->plotArea();
+    QPointF shift;
     switch (event->key()) {
         case Qt::Key_Left:
-            chart()->scroll(-step, 0);
+            shift = {-area.width() / 10, 0};
             break;
         case Qt::Key_Right:
-            chart()->scroll(step, 0);
+            shift = {area.width() / 10, 0};
             break;
         case Qt::Key_Up:
-            chart()->scroll(0, step);
+            shift = {0, -area.height() / 10};
             break;
         case Qt::Key_Down:
-            chart()->scroll(0, -step);
+            shift = {0, area.height() / 10};
             break;
+        case Qt::Key_Plus:
+            zoomAround(area.center(), 1.25);
+            return;
+        case Qt::Key_Minus:
+            zoomAround(area.center(), 0.8);
+            return;
         case Qt::Key_Home:
         case Qt::Key_0:
             resetZoom();
@@ -220,7 +281,11 @@ void MetricChart::keyPressEvent(QKeyEvent* event) {
             QChartView::keyPressEvent(event);
             return;
     }
+    const QPointF from = toValue(area.center());
+    const QPointF to = toValue(area.center() + shift);
     zoomed_ = true;
+    setView(viewXMin_ + to.x() - from.x(), viewXMax_ + to.x() - from.x(),
+            viewYMin_ + to.y() - from.y(), viewYMax_ + to.y() - from.y());
     dirty_ = true;
 }
 
@@ -228,25 +293,27 @@ void MetricChart::mousePressEvent(QMouseEvent* event) {
     if (event->button() == Qt::MiddleButton) {
         panning_ = true;
         panFrom_ = event->pos();
-        return;
-    }
-    if (event->button() == Qt::RightButton) {
+    } else if (event->button() == Qt::RightButton) {
         resetZoom();
-        return;
+    } else if (event->button() == Qt::LeftButton) {
+        bandFrom_ = event->pos();
+        band_->setGeometry(QRect(bandFrom_, QSize()));
+        band_->show();
     }
-    QChartView::mousePressEvent(event);
 }
 
 void MetricChart::mouseMoveEvent(QMouseEvent* event) {
     if (panning_) {
-        const QPoint delta = event->pos() - panFrom_;
-        chart()->scroll(-delta.x(), delta.y());
+        const QPointF from = toValue(panFrom_);
+        const QPointF to = toValue(event->pos());
         panFrom_ = event->pos();
         zoomed_ = true;
+        setView(viewXMin_ - (to.x() - from.x()), viewXMax_ - (to.x() - from.x()),
+                viewYMin_ - (to.y() - from.y()), viewYMax_ - (to.y() - from.y()));
         dirty_ = true;
-        return;
+    } else if (band_->isVisible()) {
+        band_->setGeometry(QRect(bandFrom_, event->pos()).normalized());
     }
-    QChartView::mouseMoveEvent(event);
 }
 
 void MetricChart::mouseReleaseEvent(QMouseEvent* event) {
@@ -254,10 +321,16 @@ void MetricChart::mouseReleaseEvent(QMouseEvent* event) {
         panning_ = false;
         return;
     }
-    QChartView::mouseReleaseEvent(event);
-    if (event->button() == Qt::LeftButton) {
-        zoomed_ = true;  // a rubber band zoomed in
-        dirty_ = true;
+    if (event->button() == Qt::LeftButton && band_->isVisible()) {
+        band_->hide();
+        const QRect picked = QRect(bandFrom_, event->pos()).normalized();
+        if (picked.width() > 4 && picked.height() > 4) {
+            const QPointF low = toValue(picked.bottomLeft());
+            const QPointF high = toValue(picked.topRight());
+            zoomed_ = true;
+            setView(low.x(), high.x(), low.y(), high.y());
+            dirty_ = true;
+        }
     }
 }
 

@@ -466,24 +466,32 @@ ExperimentStore* ExperimentSupervisor::reader(const QString& experiment) {
 void ExperimentSupervisor::feed() {
     std::erase_if(subscriptions_, [](const Subscription& s) { return !s.connection; });
     for (Subscription& s : subscriptions_) {
-        if (s.connection->backlog() > kMaxBacklogBytes) {
-            continue;  // it reads slowly; its cursor waits, nothing is lost
-        }
         ExperimentStore* store = reader(s.experiment);
         if (!store) {
             continue;
         }
-        const std::vector<EventRecord> batch = store->loadEventStream(s.cursor, kFeedBatch);
-        for (const EventRecord& e : batch) {
-            const QJsonObject payload =
-                e.type == events::type::kResult ? events::result(e.trialId, e.payload) : e.payload;
-            s.connection->send(api::eventMessage(
-                s.id, s.experiment, events::envelope(e.type, e.seq, e.timestamp, payload)));
-            s.cursor = e.seq;
-        }
-        if (!s.caughtUp && int(batch.size()) < kFeedBatch) {
-            s.caughtUp = true;
-            s.connection->send(api::caughtUpMessage(s.id, s.experiment, s.cursor));
+        // Batch after batch while the reader keeps up: a history replays at the speed the
+        // connection takes it; live events come one round (100 ms) after they are recorded.
+        for (;;) {
+            if (s.connection->backlog() > kMaxBacklogBytes) {
+                break;  // it reads slowly; its cursor waits, nothing is lost
+            }
+            const std::vector<EventRecord> batch = store->loadEventStream(s.cursor, kFeedBatch);
+            for (const EventRecord& e : batch) {
+                const QJsonObject payload = e.type == events::type::kResult
+                                                ? events::result(e.trialId, e.payload)
+                                                : e.payload;
+                s.connection->send(api::eventMessage(
+                    s.id, s.experiment, events::envelope(e.type, e.seq, e.timestamp, payload)));
+                s.cursor = e.seq;
+            }
+            if (int(batch.size()) < kFeedBatch) {
+                if (!s.caughtUp) {
+                    s.caughtUp = true;
+                    s.connection->send(api::caughtUpMessage(s.id, s.experiment, s.cursor));
+                }
+                break;
+            }
         }
     }
     if (subscriptions_.empty()) {

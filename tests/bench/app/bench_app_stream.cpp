@@ -1,0 +1,289 @@
+// The desktop app under load, against a fake engine process that speaks the control API
+// (a real socket, the real wire format): 1,000 trials streaming 5,000 results a second, then a
+// finished experiment of 1,000 trials and 1,000,000 results opened from scratch. Prints the GUI
+// thread's event-loop lag, chart redraws per second, resident memory, and the time to show the
+// history, each beside its reference measured in the same run (the idle window's lag; the
+// client alone receiving the same replay). `--smoke`: 5 s and 100,000 results, for ctest.
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QProcess>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+
+#include "api/control_server.h"
+#include "api/events.h"
+#include "charts/metric_chart.h"
+#include "client/engine_client.h"
+#include "models/experiment_data.h"
+#include "views/main_window.h"
+
+using namespace tunedeck;
+
+namespace {
+
+// ---- the fake engine (a child process: its memory and CPU are not the app's) ----
+
+int fakeEngine(const QString& socket, int trials, int rate, int historyIterations) {
+    qint64 seq = 0;
+    std::vector<QPointer<api::ControlConnection>> live;
+    std::vector<int> iteration(std::size_t(trials), 0);
+    auto send = [&](api::ControlConnection& c, const QString& type, QJsonObject payload) {
+        ++seq;
+        c.send(api::eventMessage(
+            1, "fake", events::envelope(type, seq, 1e9 + double(seq) * 1e-4, std::move(payload))));
+    };
+    auto resultPayload = [&](int t, int it) {
+        const double score = 1.0 - 1.0 / (1 + it * (1 + t % 7)) + (it % 97 == 0 ? 0.5 : 0);
+        return events::result(QStringLiteral("t%1").arg(t, 5, 10, QLatin1Char('0')),
+                              QJsonObject{{"training_iteration", it}, {"score", score}});
+    };
+    api::ControlServer server([&](api::ControlConnection& c, const api::Request& r) {
+        if (r.op != api::op::kSubscribe) {
+            c.send(api::answerOk(r.id, {{"experiments", QJsonArray{}}}));
+            return;
+        }
+        c.send(api::answerOk(
+            r.id,
+            {{"subscription", 1}, {"metric", "score"}, {"mode", "max"}, {"status", "running"}}));
+        for (int t = 0; t < trials; ++t) {
+            const QString id = QStringLiteral("t%1").arg(t, 5, 10, QLatin1Char('0'));
+            send(c, events::type::kTrialAdded,
+                 {{"trial", id}, {"config", QJsonObject{{"lr", 0.001 * (t + 1)}, {"width", t}}}});
+            send(c, events::type::kTrialStatus,
+                 {{"trial", id}, {"status", "RUNNING"}, {"node", "local"}});
+        }
+        // A finished history: every result at once, as fast as the socket takes it.
+        for (int it = 1; it <= historyIterations; ++it) {
+            for (int t = 0; t < trials; ++t) {
+                send(c, events::type::kResult, resultPayload(t, it));
+            }
+            while (c.backlog() > 64 * 1024 * 1024) {
+                QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+            }
+        }
+        c.send(api::caughtUpMessage(1, "fake", seq));
+        live.push_back(&c);
+    });
+    api::ListenAddress address;
+    address.path = socket;
+    if (!server.listen(address, {})) {
+        return 1;
+    }
+    // Live results: `rate` a second, round robin over the trials, in 100 ticks a second.
+    QTimer tick;
+    int next = 0;
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        for (auto& c : live) {
+            if (!c || historyIterations > 0) {
+                continue;
+            }
+            for (int i = 0; i < rate / 100; ++i) {
+                const int t = next++ % trials;
+                send(*c, events::type::kResult, resultPayload(t, ++iteration[std::size_t(t)]));
+            }
+        }
+    });
+    tick.start(10);
+    return QCoreApplication::exec();
+}
+
+// ---- measurements on the app's side ----
+
+long residentKb() {
+    QFile status(QStringLiteral("/proc/self/status"));
+    status.open(QIODevice::ReadOnly);
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:")) {
+            return line.mid(6).trimmed().split(' ').first().toLong();
+        }
+    }
+    return 0;
+}
+
+// Measures how late a 5 ms timer fires on this thread while `run` events for `ms`.
+struct Lag {
+    std::vector<double> samples;
+    double max() const {
+        return samples.empty() ? 0 : *std::max_element(samples.begin(), samples.end());
+    }
+    double percentile(double p) const {
+        if (samples.empty()) {
+            return 0;
+        }
+        std::vector<double> s = samples;
+        std::sort(s.begin(), s.end());
+        return s[std::size_t(p * double(s.size() - 1))];
+    }
+    int over(double ms) const {
+        return int(
+            std::count_if(samples.begin(), samples.end(), [ms](double v) { return v > ms; }));
+    }
+};
+
+Lag measureLag(int ms, const std::function<void()>& everySecond = {}) {
+    Lag lag;
+    QElapsedTimer clock;
+    clock.start();
+    QElapsedTimer since;
+    since.start();
+    QTimer probe;
+    probe.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&probe, &QTimer::timeout, [&] {
+        lag.samples.push_back(std::max(0.0, double(since.nsecsElapsed()) / 1e6 - 5.0));
+        since.restart();
+    });
+    probe.start(5);
+    qint64 lastSecond = 0;
+    while (clock.elapsed() < ms) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        if (everySecond && clock.elapsed() / 1000 != lastSecond) {
+            lastSecond = clock.elapsed() / 1000;
+            everySecond();
+        }
+    }
+    return lag;
+}
+
+std::unique_ptr<QProcess> startFake(const QString& socket, int trials, int rate, int history) {
+    auto process = std::make_unique<QProcess>();
+    process->setProcessChannelMode(QProcess::ForwardedChannels);
+    process->start(QCoreApplication::applicationFilePath(),
+                   {"--fake-engine", socket, QString::number(trials), QString::number(rate),
+                    QString::number(history)});
+    process->waitForStarted();
+    QElapsedTimer wait;
+    wait.start();
+    while (!QFile::exists(socket) && wait.elapsed() < 10000) {
+        QThread::msleep(20);
+    }
+    return process;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const QStringList args = [&] {
+        QStringList list;
+        for (int i = 1; i < argc; ++i) {
+            list << QString::fromLocal8Bit(argv[i]);
+        }
+        return list;
+    }();
+    if (args.value(0) == QLatin1String("--fake-engine")) {
+        QCoreApplication app(argc, argv);
+        return fakeEngine(args.value(1), args.value(2).toInt(), args.value(3).toInt(),
+                          args.value(4).toInt());
+    }
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    const bool smoke = args.contains(QStringLiteral("--smoke"));
+    const int trials = 1000;
+    const int rate = 5000;
+    const int streamMs = smoke ? 5000 : 120000;
+    const int historyIterations = smoke ? 100 : 1000;
+    QTemporaryDir dir;
+
+    std::printf("Tunedeck app under load (offscreen platform, fake engine process)%s\n\n",
+                smoke ? " [smoke]" : "");
+    // 1. Live: 1,000 trials, 5,000 results a second.
+    {
+        const QString socket = dir.filePath("live.sock");
+        auto fake = startFake(socket, trials, rate, 0);
+        app::MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        window.attachLocal(socket, {});
+        measureLag(1000);
+        const Lag idle = measureLag(smoke ? 2000 : 10000);  // attached, nothing streaming yet
+        window.openExperiment(QStringLiteral("fake"));
+        const int redrawsBefore = window.chart()->redrawCount();
+        long peakKb = 0;
+        const Lag streaming =
+            measureLag(streamMs, [&] { peakKb = std::max(peakKb, residentKb()); });
+        const double seconds = streamMs / 1000.0;
+        const double redrawRate = (window.chart()->redrawCount() - redrawsBefore) / seconds;
+        std::size_t results = 0;
+        int withCurves = 0;
+        for (const auto& t : window.data().trials()) {
+            results += t.values.size();
+            withCurves += t.values.empty() ? 0 : 1;
+        }
+        const int points = window.chart()->redraw();
+        std::printf(
+            "live stream, %d trials at %d results/s for %.0f s (%zu results received, "
+            "%.0f/s):\n",
+            trials, rate, seconds, results, double(results) / seconds);
+        std::printf(
+            "  event-loop lag, ms       idle: p50 %.2f  p99 %.2f  max %.1f   "
+            "streaming: p50 %.2f  p99 %.2f  max %.1f  (%d over 50 ms; goal: 0)\n",
+            idle.percentile(0.5), idle.percentile(0.99), idle.max(), streaming.percentile(0.5),
+            streaming.percentile(0.99), streaming.max(), streaming.over(50));
+        std::printf(
+            "  chart redraws per second  %.1f (goal: at most 30); %d of %d trials drawn, "
+            "%d points after decimation\n",
+            redrawRate, withCurves, trials, points);
+        std::printf("  resident memory           %.0f MB peak (goal: under 500 MB)\n\n",
+                    double(peakKb) / 1024.0);
+        fake->kill();
+        fake->waitForFinished();
+    }
+    // 2. A finished history opened from scratch, against the client alone (same replay).
+    {
+        const QString socket = dir.filePath("history.sock");
+        auto fake = startFake(socket, trials, rate, historyIterations);
+        const qint64 total = qint64(trials) * historyIterations;
+
+        QElapsedTimer clock;
+        client::EngineClient bare;
+        app::ExperimentData data;
+        data.setObjective("score", false);
+        bool caught = false;
+        QObject::connect(&bare, &client::EngineClient::event,
+                         [&](const QString&, const QJsonObject& e) { data.apply(e); });
+        QObject::connect(&bare, &client::EngineClient::caughtUp, [&] { caught = true; });
+        bare.setLocalServer(socket);
+        bare.open();
+        clock.start();
+        bare.subscribe(QStringLiteral("fake"));
+        while (!caught) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        }
+        const double clientMs = double(clock.nsecsElapsed()) / 1e6;
+        bare.close();
+
+        app::MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        window.attachLocal(socket, {});
+        measureLag(500);
+        auto* table = window.findChild<QTableView*>(QStringLiteral("trials"));
+        clock.restart();
+        window.openExperiment(QStringLiteral("fake"));
+        std::size_t shown = 0;
+        while (table->model()->rowCount() < trials || shown < std::size_t(total)) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+            shown = 0;
+            for (const auto& t : window.data().trials()) {
+                shown += t.values.size();
+            }
+        }
+        window.chart()->redraw();
+        const double windowMs = double(clock.nsecsElapsed()) / 1e6;
+        std::printf("history of %d trials and %lld results opened from scratch:\n", trials,
+                    static_cast<long long>(total));
+        std::printf(
+            "  client alone (receive and parse): %.0f ms   window (table and curves "
+            "shown): %.0f ms   ratio %.2f (goal: window under 2,000 ms)\n",
+            clientMs, windowMs, windowMs / clientMs);
+        std::printf("  resident memory           %.0f MB\n", double(residentKb()) / 1024.0);
+        fake->kill();
+        fake->waitForFinished();
+    }
+    return 0;
+}
