@@ -65,8 +65,16 @@ int main(int argc, char** argv) {
         if (given.suffix() == QLatin1String("yaml") || given.suffix() == QLatin1String("yml")) {
             window.runExperimentFile(given.absoluteFilePath());
         } else {
-            // An experiment folder, or its experiment.sqlite: its name under the results root.
-            window.openExperiment(given.isDir() ? given.fileName() : given.dir().dirName());
+            // An experiment folder, or its experiment.sqlite: shown at once from its file, and
+            // live as well once the engine says the folder is one of its experiments.
+            const QString folder = given.isDir() ? given.absoluteFilePath() : given.absolutePath();
+            window.openFolder(folder);
+            auto once = std::make_shared<QMetaObject::Connection>();
+            *once = QObject::connect(&window.client(), &tunedeck::client::EngineClient::ready,
+                                     &window, [&window, folder, once] {
+                                         QObject::disconnect(*once);
+                                         window.openFolder(folder);
+                                     });
         }
     }
     window.resize(1280, 800);

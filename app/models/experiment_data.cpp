@@ -51,11 +51,31 @@ void ExperimentData::clear() {
     status_.clear();
     startTime_ = 0;
     logs_.clear();
+    exploits_.clear();
     changes_ = {};
     changes_.rowsAdded = true;
     changes_.configKeysChanged = true;
     changes_.curvesChanged = true;
     changes_.logsChanged = true;
+    changes_.exploitsChanged = true;
+}
+
+void ExperimentData::load(std::vector<TrialRow> trials, std::vector<QJsonObject> exploits,
+                          QString status, double startTime) {
+    clear();
+    trials_ = std::move(trials);
+    exploits_ = std::move(exploits);
+    status_ = std::move(status);
+    startTime_ = startTime;
+    for (int i = 0; i < int(trials_.size()); ++i) {
+        rowById_.emplace(trials_[std::size_t(i)].id, i);
+        for (const QString& key : trials_[std::size_t(i)].flatConfig.keys()) {
+            if (!configKeys_.contains(key)) {
+                configKeys_.append(key);
+            }
+        }
+    }
+    configKeys_.sort();
 }
 
 int ExperimentData::rowOf(const QString& trialId) const {
@@ -118,6 +138,8 @@ void ExperimentData::apply(const QJsonObject& event) {
         row.config = event.value("new_config").toObject();
         row.flatConfig = flatten(row.config);
         changes_.rows.insert(rowOf(trialId));
+        exploits_.push_back(event);
+        changes_.exploitsChanged = true;
     } else if (type == QLatin1String("log") || type == QLatin1String("warning")) {
         QStringList& lines = logs_[trialId];
         lines.append(event.value("message").toString());

@@ -54,6 +54,10 @@ class ExperimentData {
     void apply(const QJsonObject& event);
     // Forgets everything (another experiment, or a replay from the start).
     void clear();
+    // Replaces everything with what was read from a history (history_reader.h); events that
+    // come later apply on top.
+    void load(std::vector<TrialRow> trials, std::vector<QJsonObject> exploits, QString status,
+              double startTime);
 
     const std::vector<TrialRow>& trials() const { return trials_; }
     int rowOf(const QString& trialId) const;
@@ -66,6 +70,9 @@ class ExperimentData {
     double startTime() const { return startTime_; }
     // Log and warning lines of `trialId` (warnings without a trial under "").
     const QStringList& logOf(const QString& trialId) const;
+    // PBT's exploits, in order: the "exploit" events as they came (trial, source, iteration,
+    // source_iteration, old_config, new_config, reason, time).
+    const std::vector<QJsonObject>& exploits() const { return exploits_; }
 
     // What changed since the last call: rows whose values changed, whether rows were added,
     // whether any curve grew.
@@ -75,6 +82,7 @@ class ExperimentData {
         bool configKeysChanged = false;
         bool curvesChanged = false;
         bool logsChanged = false;
+        bool exploitsChanged = false;
     };
     Changes takeChanges();
 
@@ -93,6 +101,7 @@ class ExperimentData {
     QString status_;
     double startTime_ = 0;
     std::map<QString, QStringList> logs_;
+    std::vector<QJsonObject> exploits_;
     Changes changes_;
 };
 

@@ -28,10 +28,12 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QThread>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include "charts/metric_chart.h"
+#include "models/history_reader.h"
 
 namespace tunedeck::app {
 
@@ -210,6 +212,13 @@ void MainWindow::buildMenus() {
             runExperimentFile(path);
         }
     });
+    file->addAction(tr("&Open experiment folder..."), QKeySequence::Open, this, [this] {
+        const QString folder =
+            QFileDialog::getExistingDirectory(this, tr("Open experiment"), resultsRoot_);
+        if (!folder.isEmpty()) {
+            openFolder(folder);
+        }
+    });
     file->addAction(tr("Export &best config..."), QKeySequence(tr("Ctrl+E")), this,
                     &MainWindow::exportBest);
     file->addAction(tr("&Copy best config as YAML"), QKeySequence(tr("Ctrl+Shift+C")), this,
@@ -311,9 +320,64 @@ void MainWindow::openExperiment(const QString& name) {
     experiment_ = name;
     caughtUp_ = false;
     data_.clear();
-    data_.takeChanges();
     model_->reset();
-    client_.subscribe(name, 0);
+    const QString folder = resultsRoot_ + '/' + name;
+    if (!resultsRoot_.isEmpty() && QFileInfo(folder + "/experiment.sqlite").isReadable()) {
+        loadHistory(folder, name);  // fast, then live from where it ends
+    } else {
+        client_.subscribe(name, 0);  // a remote engine: everything over the connection
+    }
+}
+
+void MainWindow::openFolder(const QString& folder) {
+    const QFileInfo info(folder);
+    const bool ours =
+        !resultsRoot_.isEmpty() && QFileInfo(info.absolutePath()).canonicalFilePath() ==
+                                       QFileInfo(resultsRoot_).canonicalFilePath();
+    if (ours) {
+        experiment_.clear();
+        openExperiment(info.fileName());
+        return;
+    }
+    if (!experiment_.isEmpty()) {
+        client_.unsubscribe(experiment_);
+    }
+    experiment_ = info.fileName();
+    caughtUp_ = true;
+    data_.clear();
+    model_->reset();
+    loadHistory(info.absoluteFilePath(), {});  // read-only: nothing more will come
+}
+
+void MainWindow::loadHistory(const QString& folder, const QString& name) {
+    const int load = ++historyLoads_;
+    auto history = std::make_shared<History>();
+    auto error = std::make_shared<QString>();
+    QThread* reader = QThread::create(
+        [folder, history, error] { readHistory(folder, history.get(), error.get()); });
+    connect(reader, &QThread::finished, this, [this, reader, load, name, history, error] {
+        reader->deleteLater();
+        if (load != historyLoads_) {
+            return;  // the user opened something else meanwhile
+        }
+        if (!error->isEmpty()) {
+            emit requestFailed(*error);
+            if (!name.isEmpty()) {
+                client_.subscribe(name, 0);
+            }
+            return;
+        }
+        data_.setObjective(history->metric, history->minimize);
+        data_.load(std::move(history->trials), std::move(history->exploits), history->status,
+                   history->startTime);
+        model_->reset();
+        chart_->setLogScale(false);
+        setWindowTitle(tr("%1 - Tunedeck").arg(history->name));
+        if (!name.isEmpty()) {
+            client_.subscribe(name, history->lastSeq);
+        }
+    });
+    reader->start();
 }
 
 void MainWindow::onEvent(const QString& experiment, const QJsonObject& event) {

@@ -42,6 +42,9 @@ class MainWindow : public QMainWindow {
     // The actions of the menus, also for tests.
     void runExperimentFile(const QString& path);
     void openExperiment(const QString& name);
+    // A folder on this machine, straight from its SQLite file; live too when it is one of the
+    // attached engine's experiments.
+    void openFolder(const QString& folder);
     void orderSelectedTrials(const QString& op);  // stop_trial, pause_trial, resume_trial
     void orderExperiment(const QString& op);      // stop, pause, resume
     void copyBestConfig(const QString& format);   // to the clipboard
@@ -73,6 +76,9 @@ class MainWindow : public QMainWindow {
     void exportResults();
     void exportChart();
     void report(const QString& what, const QJsonObject& answer);
+    // Reads `folder`'s history on a worker thread, then shows it and subscribes to `name`
+    // (when not empty) from where the history ended.
+    void loadHistory(const QString& folder, const QString& name);
 
     EngineClient client_;
     ExperimentData data_;
@@ -94,6 +100,8 @@ class MainWindow : public QMainWindow {
     QTimer tick_;
     QTimer listTimer_;
     QString engineBinary_;
+    QString resultsRoot_;   // the attached engine's, from its hello
+    int historyLoads_ = 0;  // a newer open makes an older read's result stale
     QString socketPath_;
     bool triedToStartEngine_ = false;
 };

@@ -75,6 +75,7 @@ class TestAppWindow : public QObject {
   private slots:
     void runningAFileShowsItsTrialsAndCurves();
     void stopFromTheWindowStopsTheTrial();
+    void aFolderOpensStraightFromItsHistory();
 };
 
 void TestAppWindow::runningAFileShowsItsTrialsAndCurves() {
@@ -131,6 +132,33 @@ void TestAppWindow::stopFromTheWindowStopsTheTrial() {
     QVERIFY(window.data().trials()[0].iteration < 60);
     window.orderExperiment("pause");  // nothing left running when the test ends
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "interrupted"; }, 60000));
+}
+
+void TestAppWindow::aFolderOpensStraightFromItsHistory() {
+    EngineHarness harness;
+    const EngineResult ran = harness.run({"run", experimentFile(harness, 12, 0)});
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.all()));
+    MainWindow window;  // attached to no engine at all
+    window.resize(1280, 800);
+    window.show();
+    window.openFolder(harness.experimentFolder("race"));
+    QVERIFY(waitFor([&] { return window.data().trials().size() == 4; }, 20000));
+    QCOMPARE(window.data().experimentStatus(), QStringLiteral("finished"));
+    QCOMPARE(window.data().metric(), QStringLiteral("score"));
+    for (const auto& trial : window.data().trials()) {
+        QCOMPARE(trial.status, QStringLiteral("TERMINATED"));
+        QCOMPARE(trial.values.size(), std::size_t(12));
+        QCOMPARE(trial.best, 12.0 * trial.flatConfig.value("x").toDouble());  // score = x * it
+    }
+    QTest::qWait(300);
+    QCOMPARE(window.findChild<QTableView*>("trials")->model()->rowCount(), 4);
+    screenshot(window, "history-folder");
+    // Not a Tunedeck folder: a clear message, nothing shown.
+    QSignalSpy failed(&window, &MainWindow::requestFailed);
+    window.openFolder(harness.root());
+    QVERIFY(failed.wait(10000));
+    QVERIFY2(failed.first().first().toString().contains("no experiment.sqlite"),
+             qPrintable(failed.first().first().toString()));
 }
 
 QTEST_MAIN(TestAppWindow)

@@ -1,0 +1,32 @@
+// Opens a finished (or running) experiment straight from its experiment.sqlite, read-only, as
+// DESIGN.md promises: copy a folder off a server and browse it. Much faster than replaying its
+// events over the control API (SQLite extracts the metric from each result itself), so the
+// window uses it for whatever is already recorded when the folder is readable here, and then
+// subscribes from the last sequence number it read. Reads the history schema v2
+// (engine/store/schema.cpp). Thread-safety: readHistory() touches nothing shared; run it on a
+// worker thread and hand the result to the GUI thread.
+#pragma once
+
+#include <QString>
+#include <vector>
+
+#include "models/experiment_data.h"
+
+namespace tunedeck::app {
+
+struct History {
+    QString name;
+    QString status;  // running, finished, interrupted, failed
+    QString metric;  // the first objective
+    bool minimize = false;
+    double startTime = 0;
+    std::vector<TrialRow> trials;
+    std::vector<QJsonObject> exploits;  // as "exploit" event payloads
+    qint64 lastSeq = 0;                 // subscribe from here for what comes later
+    qint64 results = 0;
+};
+
+// Reads <folder>/experiment.sqlite. On failure returns false with a message naming the file.
+bool readHistory(const QString& folder, History* out, QString* error);
+
+}  // namespace tunedeck::app
