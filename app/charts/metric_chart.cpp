@@ -17,20 +17,33 @@ constexpr int kFrameMs = 34;  // at most 30 redraws a second (29.4)
 
 }  // namespace
 
-void CurvesItem::setCurves(QRectF area, std::vector<Curve> curves) {
-    prepareGeometryChange();
-    area_ = area;
-    curves_ = std::move(curves);
+void CurvesItem::redrawAll(QRectF area, const std::vector<Curve>& curves) {
+    if (area != area_) {
+        prepareGeometryChange();
+        area_ = area;
+    }
+    image_ =
+        QImage(area.size().toSize().expandedTo(QSize(1, 1)), QImage::Format_ARGB32_Premultiplied);
+    image_.fill(Qt::transparent);
+    add(curves);
+}
+
+void CurvesItem::add(const std::vector<Curve>& curves) {
+    if (image_.isNull() || curves.empty()) {
+        return;
+    }
+    QPainter painter(&image_);
+    painter.translate(-area_.topLeft());
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    for (const Curve& curve : curves) {
+        painter.setPen(curve.pen);
+        painter.drawPolyline(curve.points);
+    }
     update();
 }
 
 void CurvesItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
-    painter->setClipRect(area_);
-    painter->setRenderHint(QPainter::Antialiasing, false);
-    for (const Curve& curve : curves_) {
-        painter->setPen(curve.pen);
-        painter->drawPolyline(curve.points);
-    }
+    painter->drawImage(area_.topLeft(), image_);
 }
 
 MetricChart::MetricChart(const ExperimentData* data, QWidget* parent)
@@ -57,6 +70,8 @@ void MetricChart::markDirty() {
 
 void MetricChart::setVisibleTrials(const std::set<QString>& trialIds) {
     visible_ = trialIds;
+    zoomed_ = false;
+    drawnPoints_.clear();
     dirty_ = true;
 }
 
@@ -77,6 +92,7 @@ void MetricChart::setSmoothing(double amount) {
 
 void MetricChart::resetZoom() {
     zoomed_ = false;
+    drawnPoints_.clear();
     dirty_ = true;
 }
 
@@ -103,10 +119,12 @@ void MetricChart::rebuildAxes() {
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
     zoomed_ = false;
+    drawnPoints_.clear();
     dirty_ = true;
 }
 
 void MetricChart::setView(double xMin, double xMax, double yMin, double yMax) {
+    drawnPoints_.clear();  // the image no longer matches: the next frame draws all
     viewXMin_ = xMin;
     viewXMax_ = xMax > xMin ? xMax : xMin + 1;
     viewYMin_ = yMin;
@@ -133,67 +151,129 @@ QPointF MetricChart::toValue(QPointF pixel) const {
 
 void MetricChart::onFrame() {
     if (dirty_ && isVisible()) {
-        redraw();
+        advance();
     }
 }
 
-int MetricChart::redraw() {
+QPen MetricChart::penFor(int row, int best) const {
+    return row == best ? QPen(QColor(0xd8, 0x1b, 0x60), 3.0)
+                       : QPen(QColor::fromHsv((row * 47) % 360, 140, 200, 170), 1.0);
+}
+
+QPointF MetricChart::toPixel(double x, double y) const {
+    const QRectF area = chart()->plotArea();
+    const double yLow = logScale_ ? std::log10(std::max(viewYMin_, 1e-300)) : viewYMin_;
+    const double yHigh = logScale_ ? std::log10(std::max(viewYMax_, 1e-300)) : viewYMax_;
+    const double v = logScale_ ? std::log10(std::max(y, 1e-300)) : y;
+    return {area.left() + (x - viewXMin_) / (viewXMax_ - viewXMin_) * area.width(),
+            area.bottom() - (v - yLow) / (yHigh - yLow) * area.height()};
+}
+
+bool MetricChart::autoView(double* xMin, double* xMax, double* yMin, double* yMax) const {
+    bool any = false;
+    for (const TrialRow& t : data_->trials()) {
+        if (t.values.empty() || (!visible_.empty() && !visible_.count(t.id))) {
+            continue;
+        }
+        const std::vector<double>& xs = xAxis_ == XAxis::Iteration ? t.iterations : t.times;
+        for (std::size_t i = 0; i < t.values.size(); ++i) {
+            const double y = t.values[i];
+            if (logScale_ && y <= 0) {
+                continue;
+            }
+            if (!any) {
+                *xMin = *xMax = xs[i];
+                *yMin = *yMax = y;
+                any = true;
+            }
+            *xMin = std::min(*xMin, xs[i]);
+            *xMax = std::max(*xMax, xs[i]);
+            *yMin = std::min(*yMin, y);
+            *yMax = std::max(*yMax, y);
+        }
+    }
+    return any;
+}
+
+int MetricChart::advance() {
     dirty_ = false;
     ++redraws_;
     const auto& trials = data_->trials();
-    const int best = data_->bestRow();
-    auto shown = [&](const TrialRow& t) {
-        return !t.values.empty() && (visible_.empty() || visible_.count(t.id));
-    };
+    // The automatic view: it changes only when data leaves it, so most frames just add segments.
+    bool full = drawnArea_ != chart()->plotArea() || data_->bestRow() != drawnBest_ ||
+                drawnPoints_.size() > trials.size();
     if (!zoomed_) {
-        // The data's extent decides the axes unless the user zoomed.
         double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
-        bool any = false;
-        for (const TrialRow& t : trials) {
-            if (!shown(t)) {
-                continue;
-            }
-            const std::vector<double>& xs = xAxis_ == XAxis::Iteration ? t.iterations : t.times;
-            for (std::size_t i = 0; i < t.values.size(); ++i) {
-                const double y = t.values[i];
-                if (logScale_ && y <= 0) {
-                    continue;
+        if (autoView(&xMin, &xMax, &yMin, &yMax) &&
+            (xMin < viewXMin_ || xMax > viewXMax_ || yMin < viewYMin_ || yMax > viewYMax_ ||
+             drawnPoints_.empty())) {
+            // Room to grow: a quarter more iterations, a tenth more of the metric's range.
+            const double xRoom = (xMax - xMin) * 0.25 + 1;
+            if (logScale_) {
+                setView(xMin, xMax + xRoom, yMin / 1.5, yMax * 1.5);
+            } else {
+                const double pad = yMax > yMin ? (yMax - yMin) * 0.1 : std::abs(yMax) * 0.1 + 1e-9;
+                setView(xMin, xMax + xRoom, yMin - pad, yMax + pad);
+                if (auto* y = qobject_cast<QValueAxis*>(chart()->axes(Qt::Vertical).value(0))) {
+                    y->applyNiceNumbers();  // round ticks (0.25, 0.3, ...)
+                    viewYMin_ = y->min();
+                    viewYMax_ = y->max();
                 }
-                if (!any) {
-                    xMin = xMax = xs[i];
-                    yMin = yMax = y;
-                    any = true;
-                }
-                xMin = std::min(xMin, xs[i]);
-                xMax = std::max(xMax, xs[i]);
-                yMin = std::min(yMin, y);
-                yMax = std::max(yMax, y);
             }
-        }
-        if (logScale_) {
-            setView(xMin, xMax, any ? yMin / 1.1 : 0.1, any ? yMax * 1.1 : 1);
-        } else {
-            const double pad = yMax > yMin ? (yMax - yMin) * 0.05 : std::abs(yMax) * 0.05 + 1e-9;
-            setView(xMin, xMax, yMin - pad, yMax + pad);
-            // Round tick values (0.25, 0.3, ...) rather than the data's own extremes.
-            if (auto* y = qobject_cast<QValueAxis*>(chart()->axes(Qt::Vertical).value(0))) {
-                y->applyNiceNumbers();
-                viewYMin_ = y->min();
-                viewYMax_ = y->max();
+            if (auto* x = qobject_cast<QValueAxis*>(chart()->axes(Qt::Horizontal).value(0))) {
+                x->applyNiceNumbers();
+                viewXMin_ = x->min();
+                viewXMax_ = x->max();
             }
+            full = true;
         }
     }
-    const QRectF area = chart()->plotArea();
-    const int columns = std::max(int(area.width()), 50);
-    const double xSpan = viewXMax_ - viewXMin_;
-    const double yLow = logScale_ ? std::log10(std::max(viewYMin_, 1e-300)) : viewYMin_;
-    const double ySpan = (logScale_ ? std::log10(std::max(viewYMax_, 1e-300)) : viewYMax_) - yLow;
-    std::vector<CurvesItem::Curve> curves;
-    CurvesItem::Curve bestCurve;
+    full = full || drawnPoints_.empty();  // a new view, selection or experiment
+    for (std::size_t row = 0; !full && row < drawnPoints_.size(); ++row) {
+        full = trials[row].values.size() < drawnPoints_[row];  // restored: its curve went back
+    }
+    if (full || smoothing_ > 0) {
+        return redraw();
+    }
+    // Only what arrived since the last frame, each trial's piece joined to what was drawn.
+    drawnPoints_.resize(trials.size(), 0);
+    const int best = data_->bestRow();
+    std::vector<CurvesItem::Curve> pieces;
     int points = 0;
     for (int row = 0; row < int(trials.size()); ++row) {
         const TrialRow& t = trials[std::size_t(row)];
-        if (!shown(t)) {
+        std::size_t& drawn = drawnPoints_[std::size_t(row)];
+        if (t.values.size() <= drawn || (!visible_.empty() && !visible_.count(t.id))) {
+            drawn = t.values.size();
+            continue;
+        }
+        const std::vector<double>& xs = xAxis_ == XAxis::Iteration ? t.iterations : t.times;
+        CurvesItem::Curve piece;
+        piece.pen = penFor(row, best);
+        for (std::size_t i = drawn > 0 ? drawn - 1 : 0; i < t.values.size(); ++i) {
+            piece.points.append(toPixel(xs[i], t.values[i]));
+        }
+        points += int(piece.points.size());
+        drawn = t.values.size();
+        pieces.push_back(std::move(piece));
+    }
+    curves_->add(pieces);
+    return points;
+}
+
+int MetricChart::redraw() {
+    const auto& trials = data_->trials();
+    const int best = data_->bestRow();
+    const QRectF area = chart()->plotArea();
+    const int columns = std::max(int(area.width()), 50);
+    std::vector<CurvesItem::Curve> curves;
+    CurvesItem::Curve bestCurve;
+    int points = 0;
+    drawnPoints_.assign(trials.size(), 0);
+    for (int row = 0; row < int(trials.size()); ++row) {
+        const TrialRow& t = trials[std::size_t(row)];
+        drawnPoints_[std::size_t(row)] = t.values.size();
+        if (t.values.empty() || (!visible_.empty() && !visible_.count(t.id))) {
             continue;
         }
         const std::vector<double>& xs = xAxis_ == XAxis::Iteration ? t.iterations : t.times;
@@ -201,17 +281,12 @@ int MetricChart::redraw() {
         const QList<QPointF> drawn = decimate(xs, ys, viewXMin_, viewXMax_, columns);
         points += int(drawn.size());
         CurvesItem::Curve curve;
+        curve.pen = penFor(row, best);
         curve.points.reserve(drawn.size());
         for (const QPointF& p : drawn) {
-            const double y = logScale_ ? std::log10(std::max(p.y(), 1e-300)) : p.y();
-            curve.points.append(QPointF(area.left() + (p.x() - viewXMin_) / xSpan * area.width(),
-                                        area.bottom() - (y - yLow) / ySpan * area.height()));
+            curve.points.append(toPixel(p.x(), p.y()));
         }
-        const bool isBest = row == best;
-        curve.pen = QPen(
-            isBest ? QColor(0xd8, 0x1b, 0x60) : QColor::fromHsv((row * 47) % 360, 140, 200, 170),
-            isBest ? 3.0 : 1.0);
-        if (isBest) {
+        if (row == best) {
             bestCurve = std::move(curve);  // drawn last, on top
         } else {
             curves.push_back(std::move(curve));
@@ -220,7 +295,9 @@ int MetricChart::redraw() {
     if (!bestCurve.points.isEmpty()) {
         curves.push_back(std::move(bestCurve));
     }
-    curves_->setCurves(area, std::move(curves));
+    curves_->redrawAll(area, curves);
+    drawnBest_ = best;
+    drawnArea_ = area;
     return points;
 }
 

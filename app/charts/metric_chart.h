@@ -3,13 +3,15 @@
 // the chart's pixel columns so no spike is lost, redrawn at most 30 times a second and only when
 // something changed. Log axis, smoothing, zoom (rubber band, wheel) and pan (drag with the
 // middle button, arrow keys). QtCharts draws the axes, grid and titles; the curves are one
-// graphics item in the chart's scene that paints every polyline in one pass, because a
-// QLineSeries per trial costs QtCharts 150-250 ms a frame at 1,000 trials (bench_app_stream).
+// graphics item in the chart's scene holding an image that grows by the new segments of each
+// frame, because a QLineSeries per trial costs QtCharts 150-250 ms a frame at 1,000 trials and
+// even one polyline pass over every point grows with the run (bench_app_stream).
 // Thread-safety: GUI thread only.
 #pragma once
 
 #include <QChartView>
 #include <QGraphicsItem>
+#include <QImage>
 #include <QPen>
 #include <QRubberBand>
 #include <QTimer>
@@ -20,20 +22,25 @@
 
 namespace tunedeck::app {
 
-// Every curve of the chart, in the scene's pixels, painted in one pass.
+// Every curve of the chart, rasterised into one image of the plot area. Curves only grow while
+// an experiment runs, so a frame usually adds just the new segments to the image; the whole
+// image is drawn again only when the view, the size, the selection or the best trial changes.
 class CurvesItem : public QGraphicsItem {
   public:
     struct Curve {
         QPolygonF points;
         QPen pen;
     };
-    void setCurves(QRectF area, std::vector<Curve> curves);
+    // Starts a new image of `area` with `curves`.
+    void redrawAll(QRectF area, const std::vector<Curve>& curves);
+    // Adds `curves` to the current image.
+    void add(const std::vector<Curve>& curves);
     QRectF boundingRect() const override { return area_; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
   private:
     QRectF area_;
-    std::vector<Curve> curves_;
+    QImage image_;
 };
 
 class MetricChart : public QChartView {
@@ -52,7 +59,7 @@ class MetricChart : public QChartView {
     // 0 (none) to 0.99 (heavy), as TensorBoard's slider.
     void setSmoothing(double amount);
     void resetZoom();
-    // Redraws now (also what the frame timer calls). Returns the number of points drawn.
+    // Draws every curve anew now. Returns the number of points drawn (after decimation).
     int redraw();
     int redrawCount() const { return redraws_; }
 
@@ -67,6 +74,12 @@ class MetricChart : public QChartView {
   private:
     void rebuildAxes();
     void onFrame();
+    // The view that shows all the data, with room to grow; false when none is shown.
+    bool autoView(double* xMin, double* xMax, double* yMin, double* yMax) const;
+    // Adds the segments that arrived since the last frame, or draws all when it must.
+    int advance();
+    QPointF toPixel(double x, double y) const;
+    QPen penFor(int row, int best) const;
     // The axes' ranges, for zoom and pan (the chart has no series to zoom through).
     void setView(double xMin, double xMax, double yMin, double yMax);
     void zoomAround(QPointF pixel, double factor);
@@ -85,6 +98,10 @@ class MetricChart : public QChartView {
     bool zoomed_ = false;
     QTimer frame_;
     int redraws_ = 0;
+    // What the image holds: per trial row, the points drawn; and what it was drawn for.
+    std::vector<std::size_t> drawnPoints_;
+    int drawnBest_ = -1;
+    QRectF drawnArea_;
     QPoint panFrom_;
     bool panning_ = false;
 };
