@@ -195,6 +195,34 @@ bool MetricChart::autoView(double* xMin, double* xMax, double* yMin, double* yMa
     return any;
 }
 
+bool MetricChart::fitView(bool onlyWhenOutside) {
+    double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
+    if (!autoView(&xMin, &xMax, &yMin, &yMax) ||
+        (onlyWhenOutside && xMin >= viewXMin_ && xMax <= viewXMax_ && yMin >= viewYMin_ &&
+         yMax <= viewYMax_)) {
+        return false;
+    }
+    // Room to grow: a quarter more iterations, a tenth more of the metric's range.
+    const double xRoom = (xMax - xMin) * 0.25 + 1;
+    if (logScale_) {
+        setView(xMin, xMax + xRoom, yMin / 1.5, yMax * 1.5);
+    } else {
+        const double pad = yMax > yMin ? (yMax - yMin) * 0.1 : std::abs(yMax) * 0.1 + 1e-9;
+        setView(xMin, xMax + xRoom, yMin - pad, yMax + pad);
+        if (auto* y = qobject_cast<QValueAxis*>(chart()->axes(Qt::Vertical).value(0))) {
+            y->applyNiceNumbers();  // round ticks (0.25, 0.3, ...)
+            viewYMin_ = y->min();
+            viewYMax_ = y->max();
+        }
+    }
+    if (auto* x = qobject_cast<QValueAxis*>(chart()->axes(Qt::Horizontal).value(0))) {
+        x->applyNiceNumbers();
+        viewXMin_ = x->min();
+        viewXMax_ = x->max();
+    }
+    return true;
+}
+
 int MetricChart::advance() {
     dirty_ = false;
     ++redraws_;
@@ -202,31 +230,8 @@ int MetricChart::advance() {
     // The automatic view: it changes only when data leaves it, so most frames just add segments.
     bool full = drawnArea_ != chart()->plotArea() || data_->bestRow() != drawnBest_ ||
                 drawnPoints_.size() > trials.size();
-    if (!zoomed_) {
-        double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
-        if (autoView(&xMin, &xMax, &yMin, &yMax) &&
-            (xMin < viewXMin_ || xMax > viewXMax_ || yMin < viewYMin_ || yMax > viewYMax_ ||
-             drawnPoints_.empty())) {
-            // Room to grow: a quarter more iterations, a tenth more of the metric's range.
-            const double xRoom = (xMax - xMin) * 0.25 + 1;
-            if (logScale_) {
-                setView(xMin, xMax + xRoom, yMin / 1.5, yMax * 1.5);
-            } else {
-                const double pad = yMax > yMin ? (yMax - yMin) * 0.1 : std::abs(yMax) * 0.1 + 1e-9;
-                setView(xMin, xMax + xRoom, yMin - pad, yMax + pad);
-                if (auto* y = qobject_cast<QValueAxis*>(chart()->axes(Qt::Vertical).value(0))) {
-                    y->applyNiceNumbers();  // round ticks (0.25, 0.3, ...)
-                    viewYMin_ = y->min();
-                    viewYMax_ = y->max();
-                }
-            }
-            if (auto* x = qobject_cast<QValueAxis*>(chart()->axes(Qt::Horizontal).value(0))) {
-                x->applyNiceNumbers();
-                viewXMin_ = x->min();
-                viewXMax_ = x->max();
-            }
-            full = true;
-        }
+    if (!zoomed_ && fitView(!drawnPoints_.empty())) {
+        full = true;
     }
     full = full || drawnPoints_.empty();  // a new view, selection or experiment
     for (std::size_t row = 0; !full && row < drawnPoints_.size(); ++row) {
@@ -262,6 +267,9 @@ int MetricChart::advance() {
 }
 
 int MetricChart::redraw() {
+    if (!zoomed_) {
+        fitView(false);
+    }
     const auto& trials = data_->trials();
     const int best = data_->bestRow();
     const QRectF area = chart()->plotArea();

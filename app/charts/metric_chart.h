@@ -74,8 +74,11 @@ class MetricChart : public QChartView {
   private:
     void rebuildAxes();
     void onFrame();
-    // The view that shows all the data, with room to grow; false when none is shown.
+    // The extent of the shown data; false when none is shown.
     bool autoView(double* xMin, double* xMax, double* yMin, double* yMax) const;
+    // Sets the view to the data with room to grow (only when the data left the current view, if
+    // asked); true when the view changed.
+    bool fitView(bool onlyWhenOutside);
     // Adds the segments that arrived since the last frame, or draws all when it must.
     int advance();
     QPointF toPixel(double x, double y) const;
