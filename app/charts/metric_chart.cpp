@@ -42,8 +42,16 @@ void CurvesItem::add(const std::vector<Curve>& curves) {
     update();
 }
 
+void CurvesItem::setOverlay(Curve curve) {
+    overlay_ = std::move(curve);
+    update();
+}
+
 void CurvesItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
     painter->drawImage(area_.topLeft(), image_);
+    painter->setClipRect(area_);
+    painter->setPen(overlay_.pen);
+    painter->drawPolyline(overlay_.points);
 }
 
 MetricChart::MetricChart(const ExperimentData* data, QWidget* parent)
@@ -228,8 +236,7 @@ int MetricChart::advance() {
     ++redraws_;
     const auto& trials = data_->trials();
     // The automatic view: it changes only when data leaves it, so most frames just add segments.
-    bool full = drawnArea_ != chart()->plotArea() || data_->bestRow() != drawnBest_ ||
-                drawnPoints_.size() > trials.size();
+    bool full = drawnArea_ != chart()->plotArea() || drawnPoints_.size() > trials.size();
     if (!zoomed_ && fitView(!drawnPoints_.empty())) {
         full = true;
     }
@@ -240,15 +247,24 @@ int MetricChart::advance() {
     if (full || smoothing_ > 0) {
         return redraw();
     }
-    // Only what arrived since the last frame, each trial's piece joined to what was drawn.
+    // Only what arrived since the last frame, each trial's piece joined to what was drawn. The
+    // best trial lives in the overlay; one that lost that place joins the image, thin.
     drawnPoints_.resize(trials.size(), 0);
     const int best = data_->bestRow();
     std::vector<CurvesItem::Curve> pieces;
     int points = 0;
+    if (best != drawnBest_) {
+        if (drawnBest_ >= 0 && drawnBest_ < int(trials.size())) {
+            pieces.push_back(curveOf(drawnBest_, best));
+            drawnPoints_[std::size_t(drawnBest_)] = trials[std::size_t(drawnBest_)].values.size();
+        }
+        drawnBest_ = best;
+    }
     for (int row = 0; row < int(trials.size()); ++row) {
         const TrialRow& t = trials[std::size_t(row)];
         std::size_t& drawn = drawnPoints_[std::size_t(row)];
-        if (t.values.size() <= drawn || (!visible_.empty() && !visible_.count(t.id))) {
+        if (row == best || t.values.size() <= drawn ||
+            (!visible_.empty() && !visible_.count(t.id))) {
             drawn = t.values.size();
             continue;
         }
@@ -263,7 +279,26 @@ int MetricChart::advance() {
         pieces.push_back(std::move(piece));
     }
     curves_->add(pieces);
+    curves_->setOverlay(best >= 0 ? curveOf(best, best) : CurvesItem::Curve{});
     return points;
+}
+
+CurvesItem::Curve MetricChart::curveOf(int row, int best) const {
+    CurvesItem::Curve curve;
+    const TrialRow& t = data_->trials()[std::size_t(row)];
+    if (t.values.empty() || (!visible_.empty() && !visible_.count(t.id))) {
+        return curve;
+    }
+    const std::vector<double>& xs = xAxis_ == XAxis::Iteration ? t.iterations : t.times;
+    const std::vector<double> ys = smooth(t.values, 1.0 - smoothing_);
+    const QList<QPointF> drawn =
+        decimate(xs, ys, viewXMin_, viewXMax_, std::max(int(chart()->plotArea().width()), 50));
+    curve.pen = penFor(row, best);
+    curve.points.reserve(drawn.size());
+    for (const QPointF& p : drawn) {
+        curve.points.append(toPixel(p.x(), p.y()));
+    }
+    return curve;
 }
 
 int MetricChart::redraw() {
@@ -272,37 +307,23 @@ int MetricChart::redraw() {
     }
     const auto& trials = data_->trials();
     const int best = data_->bestRow();
-    const QRectF area = chart()->plotArea();
-    const int columns = std::max(int(area.width()), 50);
     std::vector<CurvesItem::Curve> curves;
-    CurvesItem::Curve bestCurve;
     int points = 0;
     drawnPoints_.assign(trials.size(), 0);
     for (int row = 0; row < int(trials.size()); ++row) {
-        const TrialRow& t = trials[std::size_t(row)];
-        drawnPoints_[std::size_t(row)] = t.values.size();
-        if (t.values.empty() || (!visible_.empty() && !visible_.count(t.id))) {
-            continue;
-        }
-        const std::vector<double>& xs = xAxis_ == XAxis::Iteration ? t.iterations : t.times;
-        const std::vector<double> ys = smooth(t.values, 1.0 - smoothing_);
-        const QList<QPointF> drawn = decimate(xs, ys, viewXMin_, viewXMax_, columns);
-        points += int(drawn.size());
-        CurvesItem::Curve curve;
-        curve.pen = penFor(row, best);
-        curve.points.reserve(drawn.size());
-        for (const QPointF& p : drawn) {
-            curve.points.append(toPixel(p.x(), p.y()));
-        }
-        if (row == best) {
-            bestCurve = std::move(curve);  // drawn last, on top
-        } else {
+        drawnPoints_[std::size_t(row)] = trials[std::size_t(row)].values.size();
+        CurvesItem::Curve curve = curveOf(row, best);
+        points += int(curve.points.size());
+        if (row != best && !curve.points.isEmpty()) {
             curves.push_back(std::move(curve));
+        } else if (row == best) {
+            curves_->setOverlay(std::move(curve));
         }
     }
-    if (!bestCurve.points.isEmpty()) {
-        curves.push_back(std::move(bestCurve));
+    if (best < 0) {
+        curves_->setOverlay({});
     }
+    const QRectF area = chart()->plotArea();
     curves_->redrawAll(area, curves);
     drawnBest_ = best;
     drawnArea_ = area;

@@ -35,12 +35,15 @@ class CurvesItem : public QGraphicsItem {
     void redrawAll(QRectF area, const std::vector<Curve>& curves);
     // Adds `curves` to the current image.
     void add(const std::vector<Curve>& curves);
+    // The best trial's curve, painted over the image (it changes often; the image does not).
+    void setOverlay(Curve curve);
     QRectF boundingRect() const override { return area_; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
   private:
     QRectF area_;
     QImage image_;
+    Curve overlay_;
 };
 
 class MetricChart : public QChartView {
@@ -83,6 +86,8 @@ class MetricChart : public QChartView {
     int advance();
     QPointF toPixel(double x, double y) const;
     QPen penFor(int row, int best) const;
+    // Row `row`'s whole curve in pixels, decimated to the plot's columns.
+    CurvesItem::Curve curveOf(int row, int best) const;
     // The axes' ranges, for zoom and pan (the chart has no series to zoom through).
     void setView(double xMin, double xMax, double yMin, double yMax);
     void zoomAround(QPointF pixel, double factor);
