@@ -556,14 +556,21 @@ void MainWindow::exportBest() {
                            : filter.startsWith(QLatin1String("Command")) ? QStringLiteral("flags")
                                                                          : QStringLiteral("yaml");
     client_.request(QStringLiteral("best"), {{"experiment", experiment_}, {"format", format}},
-                    [this, path](const QJsonObject& answer) {
-                        QFile file(path);
-                        if (!answer.value("ok").toBool() || !file.open(QIODevice::WriteOnly) ||
-                            file.write(answer.value("text").toString().toUtf8()) < 0) {
-                            emit requestFailed(answer.value("ok").toBool() ? file.errorString()
-                                                                           : errorText(answer));
-                        }
-                    });
+                    [this, path](const QJsonObject& answer) { saveText(path, answer); });
+}
+
+void MainWindow::saveText(const QString& path, const QJsonObject& answer) {
+    if (!answer.value("ok").toBool()) {
+        emit requestFailed(errorText(answer));
+        return;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(answer.value("text").toString().toUtf8()) < 0) {
+        emit requestFailed(tr("cannot write %1: %2").arg(path, file.errorString()));
+        return;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
 }
 
 void MainWindow::exportResults() {
@@ -573,14 +580,7 @@ void MainWindow::exportResults() {
         return;
     }
     client_.request(QStringLiteral("export"), {{"experiment", experiment_}, {"format", "csv"}},
-                    [this, path](const QJsonObject& answer) {
-                        QFile file(path);
-                        if (!answer.value("ok").toBool() || !file.open(QIODevice::WriteOnly) ||
-                            file.write(answer.value("text").toString().toUtf8()) < 0) {
-                            emit requestFailed(answer.value("ok").toBool() ? file.errorString()
-                                                                           : errorText(answer));
-                        }
-                    });
+                    [this, path](const QJsonObject& answer) { saveText(path, answer); });
 }
 
 void MainWindow::exportChart() {

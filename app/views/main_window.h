@@ -75,6 +75,8 @@ class MainWindow : public QMainWindow {
     void exportBest();
     void exportResults();
     void exportChart();
+    // Writes the `text` of an answer (best, export) to `path`, or says why not.
+    void saveText(const QString& path, const QJsonObject& answer);
     void report(const QString& what, const QJsonObject& answer);
     // Reads `folder`'s history on a worker thread, then shows it and subscribes to `name`
     // (when not empty) from where the history ended.
