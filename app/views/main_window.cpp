@@ -32,7 +32,11 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "analysis/lineage_view.h"
+#include "analysis/parallel_coordinates_view.h"
+#include "charts/importance_view.h"
 #include "charts/metric_chart.h"
+#include "charts/scatter_view.h"
 #include "models/history_reader.h"
 
 namespace tunedeck::app {
@@ -180,9 +184,20 @@ void MainWindow::buildLayout() {
     log_ = new QPlainTextEdit;
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(5000);
+    parallel_ = new ParallelCoordinatesView(&data_);
+    scatter_ = new ScatterView(&data_);
+    importance_ = new ImportanceView(&data_);
+    lineage_ = new LineageView(&data_);
+    connect(parallel_, &ParallelCoordinatesView::trialClicked, this, &MainWindow::selectTrial);
+    connect(scatter_, &ScatterView::trialClicked, this, &MainWindow::selectTrial);
+    connect(lineage_, &LineageView::trialClicked, this, &MainWindow::selectTrial);
     auto* tabs = new QTabWidget;
     tabs->addTab(chartPane, tr("Curves"));
     tabs->addTab(compare_, tr("Compare"));
+    tabs->addTab(parallel_, tr("Parallel coordinates"));
+    tabs->addTab(scatter_, tr("Parameter vs metric"));
+    tabs->addTab(importance_, tr("Importance"));
+    tabs->addTab(lineage_, tr("PBT lineage"));
     tabs->addTab(log_, tr("Log"));
 
     auto* splitter = new QSplitter(Qt::Vertical);
@@ -407,6 +422,25 @@ void MainWindow::onTick() {
     if (!changes.rows.empty()) {
         updateCompare();
     }
+    if (changes.rowsAdded || !changes.rows.empty() || changes.exploitsChanged) {
+        // Each view limits its own work (and does none while hidden).
+        parallel_->refresh();
+        scatter_->refresh();
+        importance_->refresh();
+        lineage_->refresh();
+    }
+}
+
+void MainWindow::selectTrial(const QString& trialId) {
+    const int row = data_.rowOf(trialId);
+    if (row < 0) {
+        return;
+    }
+    const QModelIndex index = filter_->mapFromSource(model_->index(row, 0));
+    if (index.isValid()) {
+        table_->selectRow(index.row());
+        table_->scrollTo(index);
+    }
 }
 
 QStringList MainWindow::selectedTrials() const {
@@ -420,6 +454,9 @@ QStringList MainWindow::selectedTrials() const {
 void MainWindow::onSelectionChanged() {
     const QStringList ids = selectedTrials();
     chart_->setVisibleTrials(std::set<QString>(ids.begin(), ids.end()));
+    parallel_->setSelectedTrials(ids);
+    scatter_->setSelectedTrials(ids);
+    lineage_->setSelectedTrials(ids);
     updateCompare();
     updateLog();
 }

@@ -27,6 +27,10 @@ namespace tunedeck::app {
 
 using client::EngineClient;
 class MetricChart;
+class ParallelCoordinatesView;
+class ScatterView;
+class ImportanceView;
+class LineageView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -68,6 +72,8 @@ class MainWindow : public QMainWindow {
     void onEvent(const QString& experiment, const QJsonObject& event);
     void onTick();
     void onSelectionChanged();
+    // Selects `trialId`'s row in the table (a click in an analysis view).
+    void selectTrial(const QString& trialId);
     void updateStatusBar();
     void updateCompare();
     void updateLog();
@@ -94,6 +100,10 @@ class MainWindow : public QMainWindow {
     QLineEdit* search_ = nullptr;
     QComboBox* statusFilter_ = nullptr;
     MetricChart* chart_ = nullptr;
+    ParallelCoordinatesView* parallel_ = nullptr;
+    ScatterView* scatter_ = nullptr;
+    ImportanceView* importance_ = nullptr;
+    LineageView* lineage_ = nullptr;
     QTableWidget* compare_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
     QLabel* counts_ = nullptr;

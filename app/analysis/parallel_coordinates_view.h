@@ -1,0 +1,93 @@
+// The parallel-coordinates plot of the monitor: one vertical axis per hyperparameter that varies
+// between trials (linear, log or categorical, see ParameterScale) and the metric last, one
+// polyline per trial coloured by its best metric value, the selected trials drawn thick over the
+// others, the trial under the mouse named in a tooltip. Painted with QPainter: the lines of all
+// trials are drawn into an image a slice per event-loop turn (~8 ms each), anew only when the
+// data (at most four times a second) or the size change; a selection fades that image and draws
+// its lines on top, and hovering repaints only the highlighted line. Thread-safety: GUI thread
+// only.
+#pragma once
+
+#include <QImage>
+#include <QTimer>
+#include <QWidget>
+#include <set>
+#include <vector>
+
+#include "analysis/parameter_scale.h"
+#include "analysis/refresh_throttle.h"
+#include "models/experiment_data.h"
+
+namespace tunedeck::app {
+
+class ParallelCoordinatesView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ParallelCoordinatesView(const ExperimentData* data, QWidget* parent = nullptr);
+
+    // The data changed: recomputed now, or once the throttle's interval has passed; while the
+    // view is hidden, when it is shown again.
+    void refresh();
+    void setSelectedTrials(const QStringList& ids);
+
+    // The axes, left to right: the hyperparameters that vary, then the metric (trials' best).
+    const std::vector<ParameterScale>& axes() const { return axes_; }
+    // Where a trial's line crosses an axis, in this widget's pixels; NaN coordinates when the
+    // trial has no value there.
+    QPointF vertexOf(const QString& trialId, int axis) const;
+    // The trial whose line passes nearest `pos`, within a few pixels; empty when none does.
+    QString trialAt(QPointF pos) const;
+    QString toolTipFor(const QString& trialId) const;
+    // The colour of a trial's best value on the colour scale, as its line shows when selected.
+    QColor colourOf(const QString& trialId) const;
+    // Whether the lines are being drawn anew (a few event-loop turns at a thousand trials).
+    bool rendering() const { return render_.isActive(); }
+
+  signals:
+    void trialClicked(const QString& trialId);
+
+  protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+  private:
+    struct Line {
+        QString id;
+        double goodness = kNoValue;     // 0 worst to 1 best on the colour scale; NaN: none
+        QColor colour;                  // as drawn among the others
+        std::vector<double> fractions;  // per axis, 0 bottom to 1 top, NaN absent
+        std::vector<QPointF> points;    // per axis, in pixels
+    };
+
+    void recompute();
+    void placeLines();
+    void startRender();
+    void renderSlice();
+    void drawAxes(QPainter& painter) const;
+    void drawLegend(QPainter& painter) const;
+    void drawLine(QPainter& painter, const Line& line, const QPen& pen) const;
+    QRectF plotArea() const;
+    double axisX(int axis) const;
+    QColor lineColour(double goodness) const;
+    const Line* lineOf(const QString& trialId) const;
+
+    const ExperimentData* data_;
+    RefreshThrottle throttle_;
+    bool stale_ = true;
+    std::vector<ParameterScale> axes_;
+    std::vector<Line> lines_;  // worst first, so the best are drawn on top
+    std::set<QString> selected_;
+    QString hovered_;
+    QImage front_;  // every line, as last rendered
+    QImage back_;   // the next, being rendered a slice per event-loop turn
+    int backNext_ = 0;
+    QTimer render_;
+};
+
+}  // namespace tunedeck::app

@@ -1,0 +1,356 @@
+#include "editors/experiment_editor.h"
+
+#include <QAction>
+#include <QFile>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QLabel>
+#include <QListWidget>
+#include <QSaveFile>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTextBlock>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "editors/experiment_form.h"
+#include "editors/search_space_table.h"
+
+namespace tunedeck::app {
+
+namespace {
+
+enum Tab { FormTab = 0, YamlTab = 1 };
+
+QToolButton* toolButton(QAction* action) {
+    auto* button = new QToolButton;
+    button->setDefaultAction(action);
+    button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    button->setAutoRaise(true);
+    return button;
+}
+
+}  // namespace
+
+ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent)
+    : QWidget(parent), client_(client) {
+    qRegisterMetaType<FormField>();
+    form_ = new ExperimentForm;
+    table_ = new SearchSpaceTable;
+    textEdit_ = new YamlTextEdit;
+    textEdit_->setObjectName(QStringLiteral("yamlText"));
+
+    auto* space = new QGroupBox(tr("Search space"));
+    auto* spaceLayout = new QVBoxLayout(space);
+    spaceLayout->addWidget(table_);
+    auto* formPage = new QWidget;
+    auto* formLayout = new QVBoxLayout(formPage);
+    formLayout->addWidget(form_);
+    formLayout->addWidget(space, 1);
+
+    tabs_ = new QTabWidget;
+    tabs_->setObjectName(QStringLiteral("editorTabs"));
+    tabs_->addTab(formPage, tr("Form"));
+    tabs_->addTab(textEdit_, tr("YAML"));
+
+    undo_ = new QAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("Undo"), this);
+    undo_->setShortcut(QKeySequence::Undo);
+    redo_ = new QAction(style()->standardIcon(QStyle::SP_ArrowForward), tr("Redo"), this);
+    redo_->setShortcut(QKeySequence::Redo);
+    for (QAction* action : {undo_, redo_}) {
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        action->setEnabled(false);
+        addAction(action);
+    }
+    connect(undo_, &QAction::triggered, this, &ExperimentEditor::undo);
+    connect(redo_, &QAction::triggered, this, &ExperimentEditor::redo);
+    QTextDocument* document = textEdit_->document();
+    connect(document, &QTextDocument::undoAvailable, undo_, &QAction::setEnabled);
+    connect(document, &QTextDocument::redoAvailable, redo_, &QAction::setEnabled);
+    connect(document, &QTextDocument::modificationChanged, this,
+            &ExperimentEditor::modificationChanged);
+    connect(document, &QTextDocument::contentsChanged, this, &ExperimentEditor::onTextChanged);
+
+    pathLabel_ = new QLabel(tr("Untitled experiment"));
+    pathLabel_->setObjectName(QStringLiteral("editorPath"));
+    pathLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* top = new QHBoxLayout;
+    top->addWidget(pathLabel_, 1);
+    top->addWidget(toolButton(undo_));
+    top->addWidget(toolButton(redo_));
+
+    status_ = new QLabel;
+    status_->setObjectName(QStringLiteral("validationStatus"));
+    status_->setWordWrap(true);
+    problemList_ = new QListWidget;
+    problemList_->setObjectName(QStringLiteral("problems"));
+    problemList_->setIconSize(QSize(16, 16));
+    problemList_->hide();
+    problemList_->setMaximumHeight(problemList_->fontMetrics().height() * 8);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(tabs_, 1);
+    layout->addWidget(status_);
+    layout->addWidget(problemList_);
+
+    connect(form_, &ExperimentForm::fieldEdited, this, &ExperimentEditor::onFieldEdited);
+    connect(table_, &SearchSpaceTable::editsRequested, this, &ExperimentEditor::applyEdits);
+    connect(problemList_, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { showProblem(problemList_->row(item)); });
+    connect(problemList_, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem* item) { showProblem(problemList_->row(item)); });
+
+    validateTimer_.setSingleShot(true);
+    validateTimer_.setInterval(kValidateDelayMs);
+    connect(&validateTimer_, &QTimer::timeout, this, &ExperimentEditor::validateNow);
+    if (client_) {
+        connect(client_, &client::EngineClient::ready, this, [this] {
+            if (waitingForEngine_) {
+                validateNow();
+            }
+        });
+        connect(client_, &client::EngineClient::connectionLost, this,
+                [this] { showNotConnected(); });
+    }
+    onTextChanged();
+}
+
+ExperimentEditor::~ExperimentEditor() = default;
+
+bool ExperimentEditor::load(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        error_ = tr("Cannot read %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    const QString text = QString::fromUtf8(file.readAll());
+    path_ = QFileInfo(path).absoluteFilePath();
+    pathLabel_->setText(path_);
+    setText(text);
+    emit pathChanged(path_);
+    return true;
+}
+
+bool ExperimentEditor::save() {
+    if (path_.isEmpty()) {
+        error_ = tr("The experiment has no file yet: save it as one.");
+        return false;
+    }
+    QSaveFile file(path_);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text().toUtf8()) < 0 || !file.commit()) {
+        error_ = tr("Cannot write %1: %2").arg(path_, file.errorString());
+        return false;
+    }
+    textEdit_->document()->setModified(false);
+    return true;
+}
+
+bool ExperimentEditor::saveAs(const QString& path) {
+    const QString previous = path_;
+    path_ = QFileInfo(path).absoluteFilePath();
+    if (!save()) {
+        path_ = previous;
+        return false;
+    }
+    pathLabel_->setText(path_);
+    emit pathChanged(path_);
+    validateTimer_.start();  // relative paths now start from the new folder
+    return true;
+}
+
+bool ExperimentEditor::isModified() const {
+    return textEdit_->document()->isModified();
+}
+
+QString ExperimentEditor::text() const {
+    return textEdit_->toPlainText();
+}
+
+void ExperimentEditor::setText(const QString& text) {
+    // Positions are counted in the text as the document holds it: \n line ends, no BOM.
+    QString plain = text;
+    plain.replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
+    if (plain.startsWith(QChar(0xFEFF))) {
+        plain.remove(0, 1);
+    }
+    textEdit_->setPlainText(plain);
+    textEdit_->document()->setModified(false);
+}
+
+void ExperimentEditor::undo() {
+    textEdit_->undo();
+}
+
+void ExperimentEditor::redo() {
+    textEdit_->redo();
+}
+
+void ExperimentEditor::applyEdits(const QList<TextEdit>& edits) {
+    QList<TextEdit> ordered = edits;
+    std::sort(ordered.begin(), ordered.end(),
+              [](const TextEdit& a, const TextEdit& b) { return a.start > b.start; });
+    QTextCursor cursor(textEdit_->document());
+    cursor.beginEditBlock();  // one undo step, one change signal
+    for (const TextEdit& edit : ordered) {
+        cursor.setPosition(int(edit.start));
+        cursor.setPosition(int(edit.end), QTextCursor::KeepAnchor);
+        cursor.insertText(edit.text);
+    }
+    cursor.endEditBlock();
+}
+
+void ExperimentEditor::onTextChanged() {
+    yaml_ = std::make_shared<const YamlText>(text());
+    if (yaml_->isParsed()) {
+        lastFields_ = readExperimentFields(*yaml_);
+        form_->showFields(lastFields_, true);
+    } else {  // the form keeps the last values it could read, read-only
+        form_->showFields(lastFields_, false,
+                          tr("The YAML text does not parse (line %1: %2). Fix it in the YAML "
+                             "tab to use the form.")
+                              .arg(yaml_->parseErrorLine())
+                              .arg(yaml_->parseError()));
+    }
+    table_->showText(yaml_, lastFields_.numSamples);
+    validateTimer_.start();
+}
+
+void ExperimentEditor::onFieldEdited(FormField field, const QVariant& value) {
+    const std::optional<TextEdit> edit = yaml_ ? fieldEdit(*yaml_, field, value) : std::nullopt;
+    if (edit) {
+        applyEdits({*edit});
+    } else if (yaml_) {
+        form_->showFields(readExperimentFields(*yaml_), yaml_->isParsed());  // undo the widget
+    }
+}
+
+void ExperimentEditor::showNotConnected() {
+    waitingForEngine_ = true;
+    ++generation_;  // an answer still on its way belongs to a connection that is gone
+    problems_.clear();
+    showProblems();
+    status_->setText(
+        tr("No engine connected: the experiment is checked once the app is "
+           "attached to one."));
+}
+
+void ExperimentEditor::validateNow() {
+    validateTimer_.stop();
+    if (!client_ || !client_->isReady()) {
+        showNotConnected();
+        return;
+    }
+    waitingForEngine_ = false;
+    const quint64 generation = ++generation_;
+    QJsonObject arguments{{QStringLiteral("yaml"), text()}};
+    if (!path_.isEmpty()) {
+        arguments.insert(QStringLiteral("file_name"), path_);
+    }
+    status_->setText(tr("Checking…"));
+    const QString sent = path_;
+    QPointer<ExperimentEditor> self(this);
+    client_->request(QStringLiteral("validate"), arguments,
+                     [self, generation, sent](const QJsonObject& answer) {
+                         if (self && generation == self->generation_) {
+                             self->onValidated(answer, sent);
+                         }
+                     });
+}
+
+bool ExperimentEditor::isThisFile(const QString& file, const QString& sentFileName) const {
+    if (sentFileName.isEmpty()) {  // the engine names an unsaved text after its results root
+        return file.endsWith(QLatin1String("experiment.yaml"));
+    }
+    return file == sentFileName ||
+           QFileInfo(file).absoluteFilePath() == QFileInfo(sentFileName).absoluteFilePath();
+}
+
+void ExperimentEditor::onValidated(const QJsonObject& answer, const QString& sentFileName) {
+    if (!answer.value(QStringLiteral("ok")).toBool()) {
+        problems_.clear();
+        showProblems();
+        status_->setText(tr("The engine could not check the experiment: %1")
+                             .arg(answer.value(QStringLiteral("error"))
+                                      .toObject()
+                                      .value(QStringLiteral("message"))
+                                      .toString()));
+        return;
+    }
+    problems_.clear();
+    for (const bool warning : {false, true}) {
+        const QJsonArray list =
+            answer.value(warning ? QStringLiteral("warnings") : QStringLiteral("errors")).toArray();
+        for (const QJsonValue& value : list) {
+            const QJsonObject item = value.toObject();
+            ValidationProblem problem;
+            problem.file = item.value(QStringLiteral("file")).toString();
+            problem.line = item.value(QStringLiteral("line")).toInt();
+            problem.column = item.value(QStringLiteral("column")).toInt();
+            problem.message = item.value(QStringLiteral("message")).toString();
+            problem.warning = warning;
+            problem.pinned = problem.line > 0 && isThisFile(problem.file, sentFileName);
+            problems_ << problem;
+        }
+    }
+    std::stable_sort(problems_.begin(), problems_.end(),
+                     [](const ValidationProblem& a, const ValidationProblem& b) {
+                         return a.pinned && b.pinned ? a.line < b.line : a.pinned > b.pinned;
+                     });
+    showProblems();
+    const bool valid = answer.value(QStringLiteral("valid")).toBool();
+    const int count = int(problems_.size());
+    if (valid) {
+        const QJsonValue trials = answer.value(QStringLiteral("trials"));
+        status_->setText(
+            tr("Valid: %1 parameter(s), search %2, scheduler %3, %4 trial(s).")
+                .arg(answer.value(QStringLiteral("parameters")).toInt())
+                .arg(answer.value(QStringLiteral("search")).toString(),
+                     answer.value(QStringLiteral("scheduler")).toString(),
+                     trials.isDouble() ? QString::number(trials.toInteger()) : tr("unbounded")) +
+            (count ? QLatin1Char(' ') + tr("%n warning(s).", nullptr, count) : QString()));
+    } else {
+        status_->setText(tr("%n problem(s) to fix before it can run.", nullptr, count));
+    }
+    emit validated(valid, count);
+}
+
+void ExperimentEditor::showProblems() {
+    QList<LineProblem> pinned;
+    problemList_->clear();
+    for (const ValidationProblem& problem : problems_) {
+        QString text = problem.message;
+        if (problem.pinned) {
+            pinned << LineProblem{problem.line, problem.column, problem.message, problem.warning};
+            text = tr("Line %1: %2").arg(problem.line).arg(problem.message);
+        } else if (!problem.file.isEmpty()) {
+            text = tr("%1, line %2: %3")
+                       .arg(QFileInfo(problem.file).fileName())
+                       .arg(problem.line)
+                       .arg(problem.message);
+        }
+        auto* item = new QListWidgetItem(
+            style()->standardIcon(problem.warning ? QStyle::SP_MessageBoxWarning
+                                                  : QStyle::SP_MessageBoxCritical),
+            text, problemList_);
+        item->setToolTip(problem.message);
+    }
+    textEdit_->setProblems(pinned);
+    problemList_->setVisible(!problems_.isEmpty());
+    const int errors = int(std::count_if(problems_.begin(), problems_.end(),
+                                         [](const ValidationProblem& p) { return !p.warning; }));
+    tabs_->setTabText(YamlTab, errors ? tr("YAML (%n error(s))", nullptr, errors) : tr("YAML"));
+}
+
+void ExperimentEditor::showProblem(int row) {
+    if (row < 0 || row >= problems_.size() || !problems_[row].pinned) {
+        return;
+    }
+    tabs_->setCurrentIndex(YamlTab);
+    textEdit_->goTo(problems_[row].line, problems_[row].column);
+    textEdit_->setFocus();
+}
+
+}  // namespace tunedeck::app

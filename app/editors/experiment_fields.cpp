@@ -1,0 +1,254 @@
+#include "editors/experiment_fields.h"
+
+#include <QCoreApplication>
+
+namespace tunedeck::app {
+
+namespace {
+
+const QStringList kCommand{QStringLiteral("trainable"), QStringLiteral("command")};
+const QStringList kWorkingDir{QStringLiteral("trainable"), QStringLiteral("working_dir")};
+
+QStringList pathOf(FormField field) {
+    switch (field) {
+        case FormField::Name:
+            return {QStringLiteral("name")};
+        case FormField::Command:
+            return kCommand;
+        case FormField::WorkingDir:
+            return kWorkingDir;
+        case FormField::Metric:
+            return {QStringLiteral("metric")};
+        case FormField::Mode:
+            return {QStringLiteral("mode")};
+        case FormField::NumSamples:
+            return {QStringLiteral("num_samples")};
+        case FormField::MaxConcurrentTrials:
+            return {QStringLiteral("max_concurrent_trials")};
+        case FormField::SearchAlgorithm:
+            return {QStringLiteral("search")};
+        case FormField::SchedulerType:
+            return {QStringLiteral("scheduler")};
+        case FormField::CheckpointFrequency:
+            return {QStringLiteral("checkpoint"), QStringLiteral("frequency")};
+        case FormField::MaxFailures:
+            return {QStringLiteral("failure"), QStringLiteral("max_failures")};
+    }
+    return {};
+}
+
+int intAt(const YamlText& yaml, const QStringList& path, int fallback) {
+    bool ok = false;
+    const int value = yaml.scalar(path).toInt(&ok);
+    return ok ? value : fallback;
+}
+
+// A string or a list of strings (metric, mode).
+QStringList stringsAt(const YamlText& yaml, const QStringList& path) {
+    switch (yaml.kind(path)) {
+        case YamlText::Kind::Scalar:
+            return {yaml.scalar(path)};
+        case YamlText::Kind::Sequence:
+            return yaml.items(path);
+        default:
+            return {};
+    }
+}
+
+// `search: tpe` is short for `search: {algorithm: tpe}`; the name sits in either place.
+QStringList namePath(const YamlText& yaml, const QString& section, const QString& nameKey) {
+    return yaml.kind({section}) == YamlText::Kind::Mapping ? QStringList{section, nameKey}
+                                                           : QStringList{section};
+}
+
+QString listText(const QStringList& values) {
+    QStringList items;
+    for (const QString& value : values) {
+        items << yamlString(value, true);
+    }
+    return QStringLiteral("[") + items.join(QStringLiteral(", ")) + QStringLiteral("]");
+}
+
+// A command list in the style it was written: [a, b] or one `- a` line per argument.
+QString commandText(const YamlText& yaml, const QStringList& argv) {
+    if (yaml.kind(kCommand) != YamlText::Kind::Sequence || yaml.isFlow(kCommand) ||
+        argv.isEmpty()) {
+        return listText(argv);
+    }
+    const TextSpan where = yaml.span(kCommand);
+    const QString& text = yaml.text();
+    const qsizetype lineStart = text.lastIndexOf(QLatin1Char('\n'), where.start - 1) + 1;
+    const QString indent(where.start - lineStart, QLatin1Char(' '));
+    QStringList lines;
+    for (const QString& argument : argv) {
+        lines << QStringLiteral("- ") + yamlString(argument);
+    }
+    return lines.join(QLatin1Char('\n') + indent);
+}
+
+// A string scalar for `path`, quoted as its mapping's style needs.
+QString stringFor(const YamlText& yaml, const QStringList& path, const QString& value) {
+    return yamlString(value, yaml.isFlow(path.mid(0, path.size() - 1)));
+}
+
+}  // namespace
+
+QVariant ExperimentFields::value(FormField field) const {
+    switch (field) {
+        case FormField::Name:
+            return name;
+        case FormField::Command:
+            return command;
+        case FormField::WorkingDir:
+            return workingDir;
+        case FormField::Metric:
+            return metric;
+        case FormField::Mode:
+            return mode;
+        case FormField::NumSamples:
+            return numSamples;
+        case FormField::MaxConcurrentTrials:
+            return maxConcurrentTrials;
+        case FormField::SearchAlgorithm:
+            return searchAlgorithm;
+        case FormField::SchedulerType:
+            return schedulerType;
+        case FormField::CheckpointFrequency:
+            return checkpointFrequency;
+        case FormField::MaxFailures:
+            return maxFailures;
+    }
+    return {};
+}
+
+ExperimentFields readExperimentFields(const YamlText& yaml) {
+    ExperimentFields fields;
+    fields.name = yaml.scalar({QStringLiteral("name")});
+    if (yaml.kind(kCommand) == YamlText::Kind::Sequence) {
+        fields.command = yaml.items(kCommand);
+    } else if (yaml.kind(kCommand) == YamlText::Kind::Scalar) {
+        const QString line = yaml.scalar(kCommand);
+        if (auto words = splitCommandWords(line, &fields.commandProblem)) {
+            fields.command = *words;
+        } else {
+            fields.command = {line};
+        }
+    }
+    fields.workingDir = yaml.scalar(kWorkingDir);
+    fields.metric = stringsAt(yaml, pathOf(FormField::Metric));
+    fields.mode = stringsAt(yaml, pathOf(FormField::Mode));
+    fields.numSamples = intAt(yaml, pathOf(FormField::NumSamples), fields.numSamples);
+    fields.maxConcurrentTrials =
+        intAt(yaml, pathOf(FormField::MaxConcurrentTrials), fields.maxConcurrentTrials);
+    const QString search =
+        yaml.scalar(namePath(yaml, QStringLiteral("search"), QStringLiteral("algorithm")));
+    fields.searchAlgorithm = search.isEmpty() ? fields.searchAlgorithm : search;
+    const QString scheduler =
+        yaml.scalar(namePath(yaml, QStringLiteral("scheduler"), QStringLiteral("type")));
+    fields.schedulerType = scheduler.isEmpty() ? fields.schedulerType : scheduler;
+    fields.checkpointFrequency =
+        intAt(yaml, pathOf(FormField::CheckpointFrequency), fields.checkpointFrequency);
+    fields.maxFailures = intAt(yaml, pathOf(FormField::MaxFailures), fields.maxFailures);
+    return fields;
+}
+
+std::optional<TextEdit> fieldEdit(const YamlText& yaml, FormField field, const QVariant& value) {
+    QStringList path = pathOf(field);
+    switch (field) {
+        case FormField::Name:
+            return yaml.setValue(path, stringFor(yaml, path, value.toString()));
+        case FormField::Command:
+            return yaml.setValue(path, commandText(yaml, value.toStringList()));
+        case FormField::WorkingDir:
+            if (value.toString().isEmpty()) {
+                return yaml.remove(path);
+            }
+            return yaml.setValue(path, stringFor(yaml, path, value.toString()));
+        case FormField::Metric:
+        case FormField::Mode: {
+            const QStringList values = value.toStringList();
+            if (values.isEmpty()) {
+                return yaml.remove(path);
+            }
+            return yaml.setValue(
+                path, values.size() == 1 ? stringFor(yaml, path, values[0]) : listText(values));
+        }
+        case FormField::SearchAlgorithm:
+            path = namePath(yaml, path[0], QStringLiteral("algorithm"));
+            return yaml.setValue(path, stringFor(yaml, path, value.toString()));
+        case FormField::SchedulerType:
+            path = namePath(yaml, path[0], QStringLiteral("type"));
+            return yaml.setValue(path, stringFor(yaml, path, value.toString()));
+        case FormField::NumSamples:
+        case FormField::MaxConcurrentTrials:
+        case FormField::CheckpointFrequency:
+        case FormField::MaxFailures:
+            return yaml.setValue(path, QString::number(value.toInt()));
+    }
+    return std::nullopt;
+}
+
+std::optional<QStringList> splitCommandWords(const QString& command, QString* problem) {
+    enum class Quote { None, Single, Double };
+    QStringList words;
+    QString word;
+    bool inWord = false;  // '' is an argument of its own, so emptiness alone cannot tell
+    Quote quote = Quote::None;
+    for (qsizetype i = 0; i < command.size(); ++i) {
+        const QChar c = command[i];
+        if (quote == Quote::Single) {
+            if (c == QLatin1Char('\'')) {
+                quote = Quote::None;
+            } else {
+                word += c;
+            }
+        } else if (quote == Quote::Double) {
+            if (c == QLatin1Char('"')) {
+                quote = Quote::None;
+            } else if (c == QLatin1Char('\\') && i + 1 < command.size() &&
+                       QStringLiteral("\"\\$`\n").contains(command[i + 1])) {
+                if (command[++i] != QLatin1Char('\n')) {
+                    word += command[i];
+                }
+            } else {
+                word += c;
+            }
+        } else if (c == QLatin1Char(' ') || c == QLatin1Char('\t') || c == QLatin1Char('\n')) {
+            if (inWord) {
+                words << word;
+                word.clear();
+                inWord = false;
+            }
+        } else if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
+            quote = c == QLatin1Char('\'') ? Quote::Single : Quote::Double;
+            inWord = true;
+        } else if (c == QLatin1Char('\\')) {
+            if (i + 1 == command.size()) {
+                *problem = QCoreApplication::translate("ExperimentFields",
+                                                       "the command ends with a lone backslash");
+                return std::nullopt;
+            }
+            if (command[++i] != QLatin1Char('\n')) {
+                word += command[i];
+                inWord = true;
+            }
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (quote != Quote::None) {
+        *problem = quote == Quote::Single
+                       ? QCoreApplication::translate("ExperimentFields",
+                                                     "the command has an unterminated ' quote")
+                       : QCoreApplication::translate("ExperimentFields",
+                                                     "the command has an unterminated \" quote");
+        return std::nullopt;
+    }
+    if (inWord) {
+        words << word;
+    }
+    return words;
+}
+
+}  // namespace tunedeck::app
