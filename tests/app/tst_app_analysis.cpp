@@ -16,49 +16,23 @@
 #include <cmath>
 #include <ctime>
 
-#include "charts/importance_view.h"
 #include "analysis/lineage_view.h"
 #include "analysis/parallel_coordinates_view.h"
 #include "analysis/random_forest.h"
+#include "charts/importance_view.h"
 #include "charts/scatter_view.h"
 #include "models/experiment_data.h"
+#include "scripted_events.h"
 
 using namespace tunedeck::app;
 
 namespace {
 
-qint64 seq = 0;
-
-QJsonObject event(const QString& type, QJsonObject payload, double time = 1000) {
-    payload.insert("type", type);
-    payload.insert("seq", ++seq);
-    payload.insert("time", time);
-    payload.insert("v", 1);
-    return payload;
-}
-
-QJsonObject added(const QString& trial, const QJsonObject& config) {
-    return event("trial_added", {{"trial", trial}, {"config", config}});
-}
-
-QJsonObject status(const QString& trial, const QString& s) {
-    return event("trial_status", {{"trial", trial}, {"status", s}});
-}
-
-QJsonObject result(const QString& trial, int iteration, double loss, double time = 1000) {
-    return event("result",
-                 {{"trial", trial},
-                  {"result", QJsonObject{{"training_iteration", iteration}, {"loss", loss}}}},
-                 time);
-}
-
-QJsonObject metricResult(const QString& trial, int iteration, const QString& metric, double value,
-                         double time) {
-    return event("result",
-                 {{"trial", trial},
-                  {"result", QJsonObject{{"training_iteration", iteration}, {metric, value}}}},
-                 time);
-}
+using scripted::added;
+using scripted::event;
+using scripted::metricResult;
+using scripted::result;
+using scripted::status;
 
 QJsonObject exploit(const QString& trial, const QString& source, int iteration, int sourceIteration,
                     const QJsonObject& before, const QJsonObject& after) {

@@ -7,39 +7,17 @@
 #include "charts/decimate.h"
 #include "models/experiment_data.h"
 #include "models/trial_table_model.h"
+#include "scripted_events.h"
 
 using namespace tunedeck::app;
 
 namespace {
 
-qint64 seq = 0;
-
-QJsonObject event(const QString& type, QJsonObject payload, double time = 1000) {
-    payload.insert("type", type);
-    payload.insert("seq", ++seq);
-    payload.insert("time", time);
-    payload.insert("v", 1);
-    return payload;
-}
-
-QJsonObject added(const QString& trial, const QJsonObject& config) {
-    return event("trial_added", {{"trial", trial}, {"config", config}});
-}
-
-QJsonObject status(const QString& trial, const QString& s, const QString& node = {}) {
-    QJsonObject payload{{"trial", trial}, {"status", s}};
-    if (!node.isEmpty()) {
-        payload.insert("node", node);
-    }
-    return event("trial_status", payload);
-}
-
-QJsonObject result(const QString& trial, int iteration, double loss, double time = 1000) {
-    return event("result",
-                 {{"trial", trial},
-                  {"result", QJsonObject{{"training_iteration", iteration}, {"loss", loss}}}},
-                 time);
-}
+using scripted::added;
+using scripted::event;
+using scripted::metricResult;
+using scripted::result;
+using scripted::status;
 
 }  // namespace
 
