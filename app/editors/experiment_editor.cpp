@@ -203,6 +203,7 @@ void ExperimentEditor::applyEdits(const QList<TextEdit>& edits) {
 }
 
 void ExperimentEditor::onTextChanged() {
+    ++generation_;  // an answer about the text before this change would pin to the wrong lines
     yaml_ = std::make_shared<const YamlText>(text());
     if (yaml_->isParsed()) {
         lastFields_ = readExperimentFields(*yaml_);

@@ -105,10 +105,18 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
 
     auto* scheduling = new QGroupBox(tr("Search and scheduling"));
     auto* right = new QFormLayout;
-    right->addRow(tr("Search algorithm"), search_);
-    right->addRow(QString(), searchOptions_);
-    right->addRow(tr("Scheduler"), scheduler_);
-    right->addRow(QString(), schedulerOptions_);
+    // Each picker with its options below it, in one cell so the caption wraps to the cell.
+    auto pickerCell = [](QComboBox* picker, QLabel* caption) {
+        auto* cell = new QWidget;
+        auto* stack = new QVBoxLayout(cell);
+        stack->setContentsMargins(0, 0, 0, 0);
+        stack->setSpacing(2);
+        stack->addWidget(picker);
+        stack->addWidget(caption);
+        return cell;
+    };
+    right->addRow(tr("Search algorithm"), pickerCell(search_, searchOptions_));
+    right->addRow(tr("Scheduler"), pickerCell(scheduler_, schedulerOptions_));
     right->addRow(tr("Checkpoint every"), checkpointFrequency_);
     right->addRow(tr("Retries per trial"), maxFailures_);
     checkpointFrequency_->setSuffix(tr(" iterations"));

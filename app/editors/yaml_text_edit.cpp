@@ -2,6 +2,7 @@
 
 #include <QFontDatabase>
 #include <QHelpEvent>
+#include <QKeyEvent>
 #include <QPainter>
 #include <QTextBlock>
 #include <QToolTip>
@@ -90,6 +91,16 @@ void YamlTextEdit::resizeEvent(QResizeEvent* event) {
     QPlainTextEdit::resizeEvent(event);
     const QRect area = contentsRect();
     gutter_->setGeometry(QRect(area.left(), area.top(), gutterWidth(), area.height()));
+}
+
+void YamlTextEdit::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Tab && event->modifiers() == Qt::NoModifier &&
+        !textCursor().hasSelection()) {
+        const int column = textCursor().positionInBlock();
+        insertPlainText(QString(2 - column % 2, QLatin1Char(' ')));
+        return;
+    }
+    QPlainTextEdit::keyPressEvent(event);
 }
 
 void YamlTextEdit::updateGutter(const QRect& rect, int dy) {

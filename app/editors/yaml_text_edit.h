@@ -29,6 +29,8 @@ class YamlTextEdit : public QPlainTextEdit {
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
+    // Tab indents with spaces: YAML does not allow tabs in indentation.
+    void keyPressEvent(QKeyEvent* event) override;
 
   private:
     class Gutter;

@@ -37,6 +37,7 @@
 #include "charts/importance_view.h"
 #include "charts/metric_chart.h"
 #include "charts/scatter_view.h"
+#include "editors/experiment_editor.h"
 #include "models/history_reader.h"
 
 namespace tunedeck::app {
@@ -227,6 +228,13 @@ void MainWindow::buildMenus() {
             runExperimentFile(path);
         }
     });
+    file->addAction(tr("&Edit experiment file..."), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Edit experiment"), {},
+                                                          tr("Experiment files (*.yaml *.yml)"));
+        if (!path.isEmpty()) {
+            editExperimentFile(path);
+        }
+    });
     file->addAction(tr("&Open experiment folder..."), QKeySequence::Open, this, [this] {
         const QString folder =
             QFileDialog::getExistingDirectory(this, tr("Open experiment"), resultsRoot_);
@@ -323,6 +331,40 @@ void MainWindow::runExperimentFile(const QString& path) {
                         refreshExperimentList();
                         openExperiment(answer.value("experiment").toString());
                     });
+}
+
+void MainWindow::editExperimentFile(const QString& path) {
+    // A window of its own beside the monitor: form and YAML, live validation, Save and Run.
+    auto* window = new QMainWindow(this);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    auto* editor = new ExperimentEditor(&client_, window);
+    if (!editor->load(path)) {
+        emit requestFailed(editor->errorString());
+        window->deleteLater();
+        return;
+    }
+    window->setCentralWidget(editor);
+    window->setWindowTitle(tr("%1 - Tunedeck editor").arg(QFileInfo(path).fileName()));
+    QMenu* menu = window->menuBar()->addMenu(tr("&Experiment"));
+    menu->addAction(tr("&Save"), QKeySequence::Save, editor, [this, editor] {
+        if (!editor->save()) {
+            emit requestFailed(editor->errorString());
+        }
+    });
+    menu->addAction(tr("&Run"), QKeySequence(tr("Ctrl+Return")), editor, [this, editor, window] {
+        if (!editor->save()) {
+            emit requestFailed(editor->errorString());
+            return;
+        }
+        runExperimentFile(editor->path());
+        raise();
+        activateWindow();
+        window->lower();
+    });
+    menu->addAction(tr("&Undo"), QKeySequence::Undo, editor, &ExperimentEditor::undo);
+    menu->addAction(tr("Re&do"), QKeySequence::Redo, editor, &ExperimentEditor::redo);
+    window->resize(1000, 760);
+    window->show();
 }
 
 void MainWindow::openExperiment(const QString& name) {

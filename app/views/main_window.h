@@ -45,6 +45,8 @@ class MainWindow : public QMainWindow {
 
     // The actions of the menus, also for tests.
     void runExperimentFile(const QString& path);
+    // Opens `path` in the experiment editor (form and YAML, live validation), with Save and Run.
+    void editExperimentFile(const QString& path);
     void openExperiment(const QString& name);
     // A folder on this machine, straight from its SQLite file; live too when it is one of the
     // attached engine's experiments.

@@ -9,6 +9,7 @@
 #include <csignal>
 
 #include "charts/metric_chart.h"
+#include "editors/experiment_editor.h"
 #include "engine_harness.h"
 #include "views/main_window.h"
 
@@ -76,6 +77,7 @@ class TestAppWindow : public QObject {
     void runningAFileShowsItsTrialsAndCurves();
     void stopFromTheWindowStopsTheTrial();
     void aFolderOpensStraightFromItsHistory();
+    void theEditorValidatesAndRunsItsFile();
 };
 
 void TestAppWindow::runningAFileShowsItsTrialsAndCurves() {
@@ -159,6 +161,34 @@ void TestAppWindow::aFolderOpensStraightFromItsHistory() {
     QVERIFY(failed.wait(10000));
     QVERIFY2(failed.first().first().toString().contains("no experiment.sqlite"),
              qPrintable(failed.first().first().toString()));
+}
+
+void TestAppWindow::theEditorValidatesAndRunsItsFile() {
+    EngineHarness harness;
+    Engine engine;
+    QVERIFY(startEngine(harness, &engine));
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    window.attachLocal(engine.socket, {});
+    QVERIFY(waitFor([&] { return window.client().isReady(); }, 20000));
+    window.editExperimentFile(experimentFile(harness, 5, 0));
+    auto* editor = window.findChild<tunedeck::app::ExperimentEditor*>();
+    QVERIFY(editor);
+    QSignalSpy validated(editor, &tunedeck::app::ExperimentEditor::validated);
+    QVERIFY(validated.wait(20000));
+    QCOMPARE(validated.last().at(0).toBool(), true);
+    editor->grab();
+    screenshot(*editor->window(), "editor");
+    // Its Run action saves and starts the experiment, which the monitor then shows.
+    QAction* run = nullptr;
+    for (QAction* action : editor->window()->findChildren<QAction*>()) {
+        run = action->shortcut() == QKeySequence(QStringLiteral("Ctrl+Return")) ? action : run;
+    }
+    QVERIFY(run);
+    run->trigger();
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 120000));
+    QCOMPARE(window.data().counts().terminated, 4);
 }
 
 QTEST_MAIN(TestAppWindow)
