@@ -86,7 +86,7 @@ void EngineClient::onConnected() {
     }
     waiting_[0] = [this](const QJsonObject& answer) {
         if (!answer.value("ok").toBool()) {
-            emit problem(answer.value("error").toObject().value("message").toString());
+            emit problem(errorOf(answer));
             return;
         }
         ready_ = true;
@@ -164,7 +164,7 @@ void EngineClient::sendSubscribe(const QString& experiment) {
             it->second.serverId = answer.value("subscription").toInt();
             emit subscribed(experiment, answer);
         } else {
-            emit problem(answer.value("error").toObject().value("message").toString());
+            emit problem(errorOf(answer));
         }
     };
     send({{"id", id},
@@ -187,6 +187,10 @@ void EngineClient::unsubscribe(const QString& experiment) {
 qint64 EngineClient::lastSeq(const QString& experiment) const {
     auto it = subscriptions_.find(experiment);
     return it == subscriptions_.end() ? 0 : it->second.lastSeq;
+}
+
+QString EngineClient::errorOf(const QJsonObject& answer) {
+    return answer.value("error").toObject().value("message").toString();
 }
 
 void EngineClient::send(const QJsonObject& message) {
@@ -238,7 +242,7 @@ void EngineClient::onMessage(const QJsonObject& message) {
     auto handler = waiting_.find(id);
     if (message.value("id").isNull() || handler == waiting_.end()) {
         if (!message.value("ok").toBool()) {
-            emit problem(message.value("error").toObject().value("message").toString());
+            emit problem(errorOf(message));
         }
         return;
     }
@@ -247,7 +251,7 @@ void EngineClient::onMessage(const QJsonObject& message) {
     if (onAnswer) {
         onAnswer(message);
     } else if (!message.value("ok").toBool()) {
-        emit problem(message.value("error").toObject().value("message").toString());
+        emit problem(errorOf(message));
     }
 }
 

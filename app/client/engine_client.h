@@ -43,6 +43,8 @@ class EngineClient : public QObject {
     void unsubscribe(const QString& experiment);
     // The last sequence number received for `experiment` (0 when none).
     qint64 lastSeq(const QString& experiment) const;
+    // The message of an error answer (empty for an ok one).
+    static QString errorOf(const QJsonObject& answer);
 
   signals:
     void ready(const QJsonObject& hello);

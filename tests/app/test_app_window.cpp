@@ -58,6 +58,17 @@ class TestAppWindow : public QObject {
         return waitFor([&] { return QFile::exists(engine->socket); }, 20000);
     }
 
+    // A serve of the harness, and `window` shown and attached to it.
+    static bool startAttached(const EngineHarness& harness, Engine* engine, MainWindow* window) {
+        if (!startEngine(harness, engine)) {
+            return false;
+        }
+        window->resize(1280, 800);
+        window->show();
+        window->attachLocal(engine->socket, {});
+        return true;
+    }
+
     static QString experimentFile(const EngineHarness& harness, int iterations, double sleep) {
         return harness.writeFile("race.yaml",
                                  QStringLiteral("name: race\n"
@@ -83,11 +94,8 @@ class TestAppWindow : public QObject {
 void TestAppWindow::runningAFileShowsItsTrialsAndCurves() {
     EngineHarness harness;
     Engine engine;
-    QVERIFY(startEngine(harness, &engine));
     MainWindow window;
-    window.resize(1280, 800);
-    window.show();
-    window.attachLocal(engine.socket, {});
+    QVERIFY(startAttached(harness, &engine, &window));
     window.runExperimentFile(experimentFile(harness, 15, 0.02));
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 120000));
     QTest::qWait(300);  // a frame of the table and the chart
@@ -112,11 +120,8 @@ void TestAppWindow::runningAFileShowsItsTrialsAndCurves() {
 void TestAppWindow::stopFromTheWindowStopsTheTrial() {
     EngineHarness harness;
     Engine engine;
-    QVERIFY(startEngine(harness, &engine));
     MainWindow window;
-    window.resize(1280, 800);
-    window.show();
-    window.attachLocal(engine.socket, {});
+    QVERIFY(startAttached(harness, &engine, &window));
     window.runExperimentFile(experimentFile(harness, 60, 0.05));
     QVERIFY(waitFor(
         [&] {
@@ -166,11 +171,8 @@ void TestAppWindow::aFolderOpensStraightFromItsHistory() {
 void TestAppWindow::theEditorValidatesAndRunsItsFile() {
     EngineHarness harness;
     Engine engine;
-    QVERIFY(startEngine(harness, &engine));
     MainWindow window;
-    window.resize(1280, 800);
-    window.show();
-    window.attachLocal(engine.socket, {});
+    QVERIFY(startAttached(harness, &engine, &window));
     QVERIFY(waitFor([&] { return window.client().isReady(); }, 20000));
     window.editExperimentFile(experimentFile(harness, 5, 0));
     auto* editor = window.findChild<tunedeck::app::ExperimentEditor*>();
