@@ -174,6 +174,20 @@ class TestServe : public QObject {
                                      .arg(sleep));
     }
 
+    // Starts a run of writeExperiment(...) through the client; its experiment name, or empty
+    // (with the answer printed) when the server refused.
+    static QString startRun(EngineClient& client, const EngineHarness& harness, const QString& name,
+                            int iterations, double sleep, int samples) {
+        const QJsonObject started =
+            ask(client, "start",
+                {{"path", writeExperiment(harness, name, iterations, sleep, samples)}});
+        if (!started.value("ok").toBool()) {
+            qWarning("start refused: %s", QJsonDocument(started).toJson().constData());
+            return {};
+        }
+        return started.value("experiment").toString();
+    }
+
   private slots:
     void malformedRequestsGetClearErrorsAndTheServerGoesOn();
     void localSocketIsPrivateToItsUser();
@@ -308,10 +322,8 @@ void TestServe::clientRunsAnExperimentAndStopsOneTrial() {
     Server server;
     EngineClient client;
     QVERIFY(startLocal(harness, &server, &client));
-    const QJsonObject started =
-        ask(client, "start", {{"path", writeExperiment(harness, "race", 40, 0.05, 3)}});
-    QVERIFY2(started.value("ok").toBool(), qPrintable(QJsonDocument(started).toJson()));
-    const QString experiment = started.value("experiment").toString();
+    const QString experiment = startRun(client, harness, "race", 40, 0.05, 3);
+    QVERIFY(!experiment.isEmpty());
     QCOMPARE(experiment, QStringLiteral("race"));
 
     Watched watched;
@@ -350,10 +362,8 @@ void TestServe::pausedTrialWaitsUntilResumed() {
     Server server;
     EngineClient client;
     QVERIFY(startLocal(harness, &server, &client));
-    const QJsonObject started =
-        ask(client, "start", {{"path", writeExperiment(harness, "hold", 30, 0.05, 2)}});
-    QVERIFY2(started.value("ok").toBool(), qPrintable(QJsonDocument(started).toJson()));
-    const QString experiment = started.value("experiment").toString();
+    const QString experiment = startRun(client, harness, "hold", 30, 0.05, 2);
+    QVERIFY(!experiment.isEmpty());
     Watched watched;
     connect(&client, &EngineClient::event, this,
             [&](const QString&, const QJsonObject& e) { watched.take(e); });
@@ -388,10 +398,8 @@ void TestServe::reconnectReplaysWhatWasMissed() {
     Server server;
     EngineClient client;
     QVERIFY(startLocal(harness, &server, &client, 200));
-    const QJsonObject started =
-        ask(client, "start", {{"path", writeExperiment(harness, "replay", 25, 0.04, 4)}});
-    QVERIFY(started.value("ok").toBool());
-    const QString experiment = started.value("experiment").toString();
+    const QString experiment = startRun(client, harness, "replay", 25, 0.04, 4);
+    QVERIFY(!experiment.isEmpty());
     std::set<qint64> seen;
     int duplicates = 0;
     bool finished = false;
@@ -433,14 +441,13 @@ void TestServe::stoppingTheServerPausesItsExperiments() {
     Server server;
     EngineClient client;
     QVERIFY(startLocal(harness, &server, &client));
-    const QJsonObject started =
-        ask(client, "start", {{"path", writeExperiment(harness, "long", 200, 0.05, 2)}});
-    QVERIFY(started.value("ok").toBool());
+    const QString experiment = startRun(client, harness, "long", 200, 0.05, 2);
+    QVERIFY(!experiment.isEmpty());
     int results = 0;
     connect(&client, &EngineClient::event, this, [&](const QString&, const QJsonObject& e) {
         results += e.value("type").toString() == QLatin1String("result") ? 1 : 0;
     });
-    client.subscribe(started.value("experiment").toString());
+    client.subscribe(experiment);
     QVERIFY(waitFor([&] { return results > 10; }, 60000));
     ::kill(pid_t(server.process->processId()), SIGTERM);
     const EngineResult stopped = EngineHarness::finish(*server.process, 60000);
