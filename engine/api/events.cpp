@@ -1,5 +1,7 @@
 #include "api/events.h"
 
+#include <QJsonArray>
+
 namespace tunedeck::events {
 
 QJsonObject experimentStarted(const QString& name, const QString& folder, bool resumed) {
@@ -50,6 +52,42 @@ QJsonObject exploit(const QString& trialId, const QString& sourceTrialId, std::i
 
 QJsonObject node(const QString& nodeId, const QString& state, const QJsonObject& details) {
     return {{"node", nodeId}, {"state", state}, {"details", details}};
+}
+
+namespace {
+
+// A number, or null when the agent had none (a JSON null stays null, anything else is dropped).
+QJsonValue reading(const QJsonValue& value) {
+    return value.isDouble() ? value : QJsonValue(QJsonValue::Null);
+}
+
+}  // namespace
+
+QJsonObject nodeUsage(const QString& nodeId, const QJsonObject& sample) {
+    QJsonArray gpus;
+    for (const QJsonValue& entry : sample.value("gpus").toArray()) {
+        const QJsonObject gpu = entry.toObject();
+        QJsonArray trials;
+        for (const QJsonValue& trial : gpu.value("trials").toArray()) {
+            trials.append(trial.isString() ? trial
+                                           : QJsonValue(QString::number(trial.toInteger())));
+        }
+        gpus.append(QJsonObject{{"index", gpu.value("index").toInt()},
+                                {"uuid", gpu.value("uuid").toString()},
+                                {"name", gpu.value("name").toString()},
+                                {"utilization_percent", reading(gpu.value("utilization_percent"))},
+                                {"memory_used_mb", gpu.value("memory_used_mb").toInteger()},
+                                {"memory_total_mb", gpu.value("memory_total_mb").toInteger()},
+                                {"temperature_c", reading(gpu.value("temperature_c"))},
+                                {"power_w", reading(gpu.value("power_w"))},
+                                {"trials", trials},
+                                {"lost", gpu.value("lost").toBool()}});
+    }
+    return {{"node", nodeId},
+            {"cpu_percent", reading(sample.value("cpu_percent"))},
+            {"memory_used_mb", sample.value("memory_used_mb").toInteger()},
+            {"memory_total_mb", sample.value("memory_total_mb").toInteger()},
+            {"gpus", gpus}};
 }
 
 QJsonObject log(const QString& trialId, const QString& message) {

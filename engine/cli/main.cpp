@@ -16,6 +16,7 @@ Run and inspect hyperparameter-tuning experiments.
 
 Commands:
   validate EXPERIMENT.yaml       check an experiment file; errors name file:line:column
+      [--file-only]              skip checking that some node can hold a trial's resources
   run EXPERIMENT.yaml            run an experiment on this machine
       [--results DIR]            results root (default $TUNEDECK_RESULTS or ~/tunedeck-results)
       [--quiet]                  print only the final summary

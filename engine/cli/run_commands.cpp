@@ -12,6 +12,7 @@
 #include "runtime/experiment_lock.h"
 #include "runtime/experiment_runner.h"
 #include "runtime/install_layout.h"
+#include "runtime/resource_check.h"
 #include "store/experiment_store.h"
 
 namespace tunedeck::cli {
@@ -20,6 +21,9 @@ int validate(const QStringList& args) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Check an experiment file."));
     parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("experiment YAML"));
+    parser.addOption({QStringLiteral("file-only"),
+                      QStringLiteral("Check the file only, not whether a node (this machine, or "
+                                     "the cluster file's) can hold a trial's resources.")});
     if (!parseArguments(parser, QStringLiteral("validate"), args, 1)) {
         return kExitBadInput;
     }
@@ -30,6 +34,11 @@ int validate(const QStringList& args) {
     printWarnings(warnings);
     if (Status s = loaded; !s) {
         return fail(s.message());
+    }
+    if (!parser.isSet(QStringLiteral("file-only"))) {
+        if (Status s = checkResourcesFit(spec, workerBinaryPath()); !s) {
+            return fail(s.message());
+        }
     }
     const std::unique_ptr<Searcher> searcher = makeSearcher(spec);
     const std::optional<std::int64_t> total = searcher->totalTrials();

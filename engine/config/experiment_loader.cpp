@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <algorithm>
 
 #include "config/cluster_loader.h"
 #include "config/command_line.h"
@@ -13,6 +14,7 @@
 #include "config/problem_list.h"
 #include "config/search_space_yaml.h"
 #include "config/yaml_reader.h"
+#include "core/placement.h"
 #include "core/scheduler.h"
 #include "core/searcher.h"
 
@@ -38,6 +40,7 @@ const QStringList& topLevelKeys() {
         "seed",
         "cluster",
         "placement",
+        "gpu_sample_s",
     };
     return keys;
 }
@@ -123,8 +126,14 @@ class ExperimentReader {
         if (const YamlEntry* placement = entry("placement")) {
             readPlacement(*placement);
         }
+        if (const YamlEntry* sample = entry("gpu_sample_s")) {
+            readSampleInterval(*sample);
+        }
 
         // Checks that need several sections at once.
+        if (const YamlEntry* resources = entry("resources_per_trial")) {
+            checkDeclaredNodes(*resources);
+        }
         if (spaceComplete) {
             checkPlaceholders(commandValue);
         }
@@ -345,6 +354,53 @@ class ExperimentReader {
             warnings_->addLine(entry.valueLocation, line);
         }
         spec_->clusterSpec = std::move(cluster.spec);
+    }
+
+    // SSH nodes whose cluster file states their GPUs (or CPUs) already tell whether a trial can
+    // ever fit; what the file leaves to the agents is checked when they answer. This machine's
+    // own is asked by `validate` (runtime/resource_check.h).
+    void checkDeclaredNodes(const YamlEntry& resources) {
+        if (!spec_->clusterSpec || spec_->clusterSpec->provider != ClusterProvider::Ssh) {
+            return;
+        }
+        const std::vector<ClusterNodeSpec>& listed = spec_->clusterSpec->nodes;
+        ResourceRequest request = spec_->resourcesPerTrial;
+        if (!std::all_of(listed.begin(), listed.end(),
+                         [](const ClusterNodeSpec& n) { return n.resources.cpu.has_value(); })) {
+            request.cpu = 0;
+        }
+        if (!std::all_of(listed.begin(), listed.end(),
+                         [](const ClusterNodeSpec& n) { return n.resources.gpu.has_value(); })) {
+            request.gpu = 0;
+        }
+        std::vector<NodeCapacity> declared;
+        for (const ClusterNodeSpec& listedNode : listed) {
+            NodeCapacity node;
+            node.nodeId = listedNode.name();
+            node.cpuTotalMilli = toMilli(listedNode.resources.cpu.value_or(0));
+            node.gpuUsedMilli.assign(std::size_t(listedNode.resources.gpu.value_or(0)), 0);
+            declared.push_back(std::move(node));
+        }
+        QString why;
+        if (!listed.empty() && !fitsAnyNode(request, declared, &why)) {
+            reader_.problem(resources.keyLocation, resources.path, why);
+        }
+    }
+
+    // 0 turns monitoring off; otherwise the agent's own limits (PROTOCOL.md, `monitor`) apply.
+    void readSampleInterval(const YamlEntry& entry) {
+        const std::optional<double> value = reader_.number(entry);
+        if (!value) {
+            return;
+        }
+        if (*value != 0 && !(*value >= 0.1 && *value <= 3600)) {
+            reader_.problem(entry.valueLocation, entry.path,
+                            QStringLiteral("must be 0 (no monitoring) or between 0.1 and 3600 "
+                                           "seconds, got %1")
+                                .arg(yamlText(entry.value)));
+            return;
+        }
+        spec_->gpuSampleS = *value;
     }
 
     void readPlacement(const YamlEntry& entry) {

@@ -146,7 +146,7 @@ void readResources(YamlReader& reader, const YamlEntry& entry, ResourceRequest* 
         return;
     }
     const std::vector<YamlEntry> entries = reader.entries(entry.value, entry.path);
-    reader.rejectUnknown(entries, {"cpu", "gpu"});
+    reader.rejectUnknown(entries, {"cpu", "gpu", "gpu_memory_mb"});
     if (const YamlEntry* cpu = findEntry(entries, QStringLiteral("cpu"))) {
         if (const auto value = reader.numberAbove(*cpu, 0)) {
             out->cpu = *value;
@@ -165,6 +165,18 @@ void readResources(YamlReader& reader, const YamlEntry& entry, ResourceRequest* 
                                    .arg(yamlText(gpu->value)));
             } else {
                 out->gpu = *value;
+            }
+        }
+    }
+    if (const YamlEntry* memory = findEntry(entries, QStringLiteral("gpu_memory_mb"))) {
+        if (const auto value = reader.integerAtLeast(*memory, 0)) {
+            if (*value > 0 && out->gpu <= 0) {
+                // Memory on a card only means something for a trial that gets one.
+                reader.problem(memory->keyLocation, memory->path,
+                               QStringLiteral("needs a gpu request (gpu: 1, or a share such as "
+                                              "0.25) beside it"));
+            } else {
+                out->gpuMemoryMb = *value;
             }
         }
     }

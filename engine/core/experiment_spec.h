@@ -41,6 +41,8 @@ enum class PlacementStrategy { Pack, Spread };
 struct ResourceRequest {
     double cpu = 1;
     double gpu = 0;  // fractions below 1 share a card
+    // GPU memory the trial needs free on each card it is placed on (0: not checked).
+    std::int64_t gpuMemoryMb = 0;
 };
 
 // One threshold of `stop:`. A trial stops once `metric` crosses `value` in `direction`.
@@ -107,6 +109,8 @@ struct ExperimentSpec {
     QString cluster;                         // cluster YAML path; empty = this machine
     std::optional<ClusterSpec> clusterSpec;  // the cluster file, loaded; absent = this machine
     PlacementStrategy placement = PlacementStrategy::Pack;
+    // How often each node's agent samples CPU, memory and GPU use (0: never).
+    double gpuSampleS = 2;
 
     QString sourceFile;  // the YAML (or JSON) it was read from
     QString sourceText;  // its text, stored with the experiment for resume

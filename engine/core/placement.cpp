@@ -1,7 +1,9 @@
 #include "core/placement.h"
 
+#include <QStringList>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace tunedeck {
 
@@ -21,14 +23,49 @@ std::int64_t freeCpu(const NodeCapacity& node) {
     return node.cpuTotalMilli - node.cpuUsedMilli;
 }
 
+template <typename T>
+T cardValue(const std::vector<T>& values, std::size_t card, T otherwise) {
+    return card < values.size() ? values[card] : otherwise;
+}
+
+bool cardLost(const NodeCapacity& node, std::size_t card) {
+    return cardValue(node.gpuLost, card, false);
+}
+
+// Memory a new trial may still ask of a card: its size less the reservations of the trials on
+// it, capped by what its agent last saw free. Empty when neither is known.
+std::optional<std::int64_t> cardMemoryRoom(const NodeCapacity& node, std::size_t card) {
+    std::optional<std::int64_t> room;
+    if (const std::int64_t total = cardValue<std::int64_t>(node.gpuMemoryTotalMb, card, 0);
+        total > 0) {
+        room = total - cardValue<std::int64_t>(node.gpuMemoryReservedMb, card, 0);
+    }
+    if (const std::int64_t free = cardValue<std::int64_t>(node.gpuMemoryFreeMb, card, -1);
+        free >= 0) {
+        room = room ? std::min(*room, free) : free;
+    }
+    return room;
+}
+
+bool memoryFits(const NodeCapacity& node, std::size_t card, std::int64_t memoryMb) {
+    const std::optional<std::int64_t> room = cardMemoryRoom(node, card);
+    return memoryMb <= 0 || !room || *room >= memoryMb;
+}
+
 std::int64_t wholeFreeCards(const NodeCapacity& node) {
-    return std::count(node.gpuUsedMilli.begin(), node.gpuUsedMilli.end(), 0);
+    std::int64_t free = 0;
+    for (std::size_t i = 0; i < node.gpuUsedMilli.size(); ++i) {
+        free += node.gpuUsedMilli[i] == 0 && !cardLost(node, i) ? 1 : 0;
+    }
+    return free;
 }
 
 std::int64_t largestCardRoom(const NodeCapacity& node) {
     std::int64_t room = 0;
-    for (const std::int64_t used : node.gpuUsedMilli) {
-        room = std::max(room, kMilliPerUnit - used);
+    for (std::size_t i = 0; i < node.gpuUsedMilli.size(); ++i) {
+        if (!cardLost(node, i)) {
+            room = std::max(room, kMilliPerUnit - node.gpuUsedMilli[i]);
+        }
     }
     return room;
 }
@@ -41,7 +78,7 @@ struct GpuFit {
 
 // Fractions go to the fullest card that still has room (best fit), so shares pack onto as few
 // cards as possible and whole cards stay free for whole-GPU trials.
-GpuFit fitGpus(const NodeCapacity& node, std::int64_t gpuMilli) {
+GpuFit fitGpus(const NodeCapacity& node, std::int64_t gpuMilli, std::int64_t memoryMb) {
     GpuFit fit;
     if (gpuMilli <= 0) {
         fit.fits = true;
@@ -51,7 +88,7 @@ GpuFit fitGpus(const NodeCapacity& node, std::int64_t gpuMilli) {
         int best = -1;
         for (std::size_t i = 0; i < node.gpuUsedMilli.size(); ++i) {
             const std::int64_t room = kMilliPerUnit - node.gpuUsedMilli[i];
-            if (room >= gpuMilli &&
+            if (room >= gpuMilli && !cardLost(node, i) && memoryFits(node, i, memoryMb) &&
                 (best < 0 ||
                  room < kMilliPerUnit - node.gpuUsedMilli[static_cast<std::size_t>(best)])) {
                 best = static_cast<int>(i);
@@ -64,7 +101,7 @@ GpuFit fitGpus(const NodeCapacity& node, std::int64_t gpuMilli) {
     }
     const std::int64_t cards = gpuMilli / kMilliPerUnit;
     for (std::size_t i = 0; i < node.gpuUsedMilli.size() && std::ssize(fit.cards) < cards; ++i) {
-        if (node.gpuUsedMilli[i] == 0) {
+        if (node.gpuUsedMilli[i] == 0 && !cardLost(node, i) && memoryFits(node, i, memoryMb)) {
             fit.cards.push_back(static_cast<int>(i));
         }
     }
@@ -91,12 +128,16 @@ NodeCapacity* findNode(std::vector<NodeCapacity>& nodes, const QString& nodeId) 
 }
 
 // Why no alive node takes the request: the resource that is short, with the best on offer.
-QString whyNotPlaced(std::int64_t cpuMilli, std::int64_t gpuMilli,
+QString whyNotPlaced(std::int64_t cpuMilli, std::int64_t gpuMilli, std::int64_t memoryMb,
                      const std::vector<NodeCapacity>& nodes) {
     const NodeCapacity* mostCpu = nullptr;
     const NodeCapacity* mostGpu = nullptr;
+    const NodeCapacity* mostMemory = nullptr;
+    std::int64_t mostMemoryMb = -1;
     bool cpuFitsSomewhere = false;
     bool gpuFitsSomewhere = false;
+    bool sharesFitSomewhere = false;
+    QStringList lost;
     auto gpuOffer = [&](const NodeCapacity& node) {
         return gpuMilli < kMilliPerUnit ? largestCardRoom(node)
                                         : wholeFreeCards(node) * kMilliPerUnit;
@@ -112,7 +153,20 @@ QString whyNotPlaced(std::int64_t cpuMilli, std::int64_t gpuMilli,
             mostGpu = &node;
         }
         cpuFitsSomewhere = cpuFitsSomewhere || freeCpu(node) >= cpuMilli;
-        gpuFitsSomewhere = gpuFitsSomewhere || fitGpus(node, gpuMilli).fits;
+        gpuFitsSomewhere = gpuFitsSomewhere || fitGpus(node, gpuMilli, memoryMb).fits;
+        sharesFitSomewhere = sharesFitSomewhere || fitGpus(node, gpuMilli, 0).fits;
+        for (std::size_t i = 0; i < node.gpuUsedMilli.size(); ++i) {
+            if (cardLost(node, i)) {
+                lost << QStringLiteral("%1 on node '%2'")
+                            .arg(cardValue(node.gpuIds, i, QString::number(i)), node.nodeId);
+                continue;
+            }
+            const std::optional<std::int64_t> room = cardMemoryRoom(node, i);
+            if (room && *room > mostMemoryMb) {
+                mostMemoryMb = *room;
+                mostMemory = &node;
+            }
+        }
     }
     if (!mostCpu) {
         return nodes.empty() ? QStringLiteral("no nodes are known")
@@ -123,19 +177,46 @@ QString whyNotPlaced(std::int64_t cpuMilli, std::int64_t gpuMilli,
             .arg(amount(cpuMilli), amount(std::max<std::int64_t>(0, freeCpu(*mostCpu))),
                  mostCpu->nodeId);
     }
-    if (!gpuFitsSomewhere) {
+    // Lost cards are named, so a shortfall they cause is not a mystery.
+    const QString lostNote =
+        lost.isEmpty() ? QString()
+                       : QStringLiteral(" (lost GPUs are not offered: %1)").arg(lost.join(", "));
+    if (!sharesFitSomewhere) {
         if (gpuMilli < kMilliPerUnit) {
             return QStringLiteral("needs %1 GPU, largest free on one card is %2 GPU on node '%3'")
-                .arg(amount(gpuMilli), amount(gpuOffer(*mostGpu)), mostGpu->nodeId);
+                       .arg(amount(gpuMilli), amount(gpuOffer(*mostGpu)), mostGpu->nodeId) +
+                   lostNote;
         }
         return QStringLiteral("needs %1 GPU, largest free is %2 GPU on node '%3'")
-            .arg(amount(gpuMilli), amount(gpuOffer(*mostGpu)), mostGpu->nodeId);
+                   .arg(amount(gpuMilli), amount(gpuOffer(*mostGpu)), mostGpu->nodeId) +
+               lostNote;
+    }
+    if (!gpuFitsSomewhere) {
+        if (!mostMemory) {
+            return QStringLiteral("needs %1 MB of GPU memory free on a card; none has it")
+                .arg(memoryMb);
+        }
+        return QStringLiteral(
+                   "needs %1 MB of GPU memory free on a card, the most free is %2 MB "
+                   "on node '%3'")
+            .arg(memoryMb)
+            .arg(mostMemoryMb)
+            .arg(mostMemory->nodeId);
     }
     return QStringLiteral("needs %1 CPU and %2 GPU on one node; no node has both free")
         .arg(amount(cpuMilli), amount(gpuMilli));
 }
 
 }  // namespace
+
+NodeCapacity emptyCapacity(NodeCapacity node) {
+    std::fill(node.gpuUsedMilli.begin(), node.gpuUsedMilli.end(), 0);
+    node.cpuUsedMilli = 0;
+    node.gpuMemoryFreeMb.clear();
+    node.gpuMemoryReservedMb.clear();
+    node.gpuLost.clear();
+    return node;
+}
 
 std::int64_t toMilli(double amount) {
     return std::llround(amount * kMilliPerUnit);
@@ -145,6 +226,7 @@ Placement place(const ResourceRequest& request, const std::vector<NodeCapacity>&
                 PlacementStrategy strategy) {
     const std::int64_t cpuMilli = std::max<std::int64_t>(0, toMilli(request.cpu));
     const std::int64_t gpuMilli = std::max<std::int64_t>(0, toMilli(request.gpu));
+    const std::int64_t memoryMb = std::max<std::int64_t>(0, request.gpuMemoryMb);
     Placement placement;
     if (!isShareable(gpuMilli)) {
         placement.reason = QStringLiteral("a GPU request above 1 must be a whole number (got %1)")
@@ -157,7 +239,7 @@ Placement place(const ResourceRequest& request, const std::vector<NodeCapacity>&
         if (!node.alive || freeCpu(node) < cpuMilli) {
             continue;
         }
-        GpuFit fit = fitGpus(node, gpuMilli);
+        GpuFit fit = fitGpus(node, gpuMilli, memoryMb);
         if (!fit.fits) {
             continue;
         }
@@ -171,7 +253,7 @@ Placement place(const ResourceRequest& request, const std::vector<NodeCapacity>&
         }
     }
     if (!chosen) {
-        placement.reason = whyNotPlaced(cpuMilli, gpuMilli, nodes);
+        placement.reason = whyNotPlaced(cpuMilli, gpuMilli, memoryMb, nodes);
         return placement;
     }
     placement.placed = true;
@@ -187,9 +269,13 @@ void reserve(std::vector<NodeCapacity>& nodes, const ResourceRequest& request, c
         return;
     }
     node->cpuUsedMilli += std::max<std::int64_t>(0, toMilli(request.cpu));
+    node->gpuMemoryReservedMb.resize(
+        std::max(node->gpuMemoryReservedMb.size(), node->gpuUsedMilli.size()), 0);
     for (const int slot : p.gpuSlots) {
         if (slot >= 0 && static_cast<std::size_t>(slot) < node->gpuUsedMilli.size()) {
             node->gpuUsedMilli[static_cast<std::size_t>(slot)] += p.gpuMilliPerSlot;
+            node->gpuMemoryReservedMb[static_cast<std::size_t>(slot)] +=
+                std::max<std::int64_t>(0, request.gpuMemoryMb);
         }
     }
 }
@@ -205,6 +291,11 @@ void release(std::vector<NodeCapacity>& nodes, const ResourceRequest& request, c
         if (slot >= 0 && static_cast<std::size_t>(slot) < node->gpuUsedMilli.size()) {
             auto& used = node->gpuUsedMilli[static_cast<std::size_t>(slot)];
             used = std::max<std::int64_t>(0, used - p.gpuMilliPerSlot);
+            if (static_cast<std::size_t>(slot) < node->gpuMemoryReservedMb.size()) {
+                auto& reserved = node->gpuMemoryReservedMb[static_cast<std::size_t>(slot)];
+                reserved = std::max<std::int64_t>(
+                    0, reserved - std::max<std::int64_t>(0, request.gpuMemoryMb));
+            }
         }
     }
 }
@@ -227,28 +318,45 @@ bool fitsAnyNode(const ResourceRequest& request, const std::vector<NodeCapacity>
         return say(QStringLiteral("no nodes are known"));
     }
     // A node that is down now may come back, so every known node counts, as if it were empty.
+    const std::int64_t memoryMb = gpuMilli > 0 ? std::max<std::int64_t>(0, request.gpuMemoryMb) : 0;
     auto cards = [](const NodeCapacity& node) {
         return static_cast<std::int64_t>(node.gpuUsedMilli.size()) * kMilliPerUnit;
     };
-    auto gpuFits = [&](const NodeCapacity& node) {
-        return gpuMilli == 0 ||
-               (gpuMilli < kMilliPerUnit ? cards(node) > 0 : cards(node) >= gpuMilli);
+    // Cards large enough for gpu_memory_mb (a card of unknown size may be).
+    auto roomyCards = [&](const NodeCapacity& node) {
+        std::int64_t roomy = 0;
+        for (std::size_t i = 0; i < node.gpuUsedMilli.size(); ++i) {
+            const std::int64_t total = cardValue<std::int64_t>(node.gpuMemoryTotalMb, i, 0);
+            roomy += total <= 0 || total >= memoryMb ? 1 : 0;
+        }
+        return roomy * kMilliPerUnit;
+    };
+    auto fitsOn = [&](std::int64_t offered) {
+        return gpuMilli == 0 || (gpuMilli < kMilliPerUnit ? offered > 0 : offered >= gpuMilli);
     };
     const NodeCapacity* mostCpu = &nodes.front();
     const NodeCapacity* mostGpu = &nodes.front();
+    const NodeCapacity* largestCard = nullptr;
+    std::int64_t largestCardMb = 0;
     bool cpuFits = false;
-    bool gpuFitsSomewhere = false;
+    bool cardsFitSomewhere = false;
     for (const auto& node : nodes) {
-        if (node.cpuTotalMilli >= cpuMilli && gpuFits(node)) {
+        if (node.cpuTotalMilli >= cpuMilli && fitsOn(roomyCards(node))) {
             return true;
         }
         cpuFits = cpuFits || node.cpuTotalMilli >= cpuMilli;
-        gpuFitsSomewhere = gpuFitsSomewhere || gpuFits(node);
+        cardsFitSomewhere = cardsFitSomewhere || fitsOn(cards(node));
         if (node.cpuTotalMilli > mostCpu->cpuTotalMilli) {
             mostCpu = &node;
         }
         if (cards(node) > cards(*mostGpu)) {
             mostGpu = &node;
+        }
+        for (const std::int64_t total : node.gpuMemoryTotalMb) {
+            if (total > largestCardMb) {
+                largestCardMb = total;
+                largestCard = &node;
+            }
         }
     }
     if (!cpuFits) {
@@ -256,9 +364,16 @@ bool fitsAnyNode(const ResourceRequest& request, const std::vector<NodeCapacity>
             QStringLiteral("no node has %1 (the largest, '%2', has %3)")
                 .arg(countOf(cpuMilli, "CPU"), mostCpu->nodeId, amount(mostCpu->cpuTotalMilli)));
     }
-    if (!gpuFitsSomewhere) {
+    if (!cardsFitSomewhere) {
         return say(QStringLiteral("no node has %1 (the largest, '%2', has %3)")
                        .arg(countOf(gpuMilli, "GPU"), mostGpu->nodeId, amount(cards(*mostGpu))));
+    }
+    if (largestCard && largestCardMb < memoryMb) {
+        return say(QStringLiteral("no GPU has %1 MB of memory (gpu_memory_mb; the largest, on "
+                                  "node '%2', has %3 MB)")
+                       .arg(memoryMb)
+                       .arg(largestCard->nodeId)
+                       .arg(largestCardMb));
     }
     return say(QStringLiteral("no node has %1 and %2 together")
                    .arg(countOf(cpuMilli, "CPU"), countOf(gpuMilli, "GPU")));

@@ -486,9 +486,14 @@ void ExperimentRunner::emitEvent(const QString& type, const QJsonObject& payload
     const double t = now();
     const QString trialId = payload.value("trial").toString();
     const std::int64_t seq = store_->appendEvent(type, trialId, payload, t);
+    writeEventLine(type, seq, t, payload);
+}
+
+void ExperimentRunner::writeEventLine(const QString& type, std::int64_t seq, double time,
+                                      const QJsonObject& payload) {
     if (eventsFile_) {
-        QByteArray line =
-            QJsonDocument(events::envelope(type, seq, t, payload)).toJson(QJsonDocument::Compact);
+        QByteArray line = QJsonDocument(events::envelope(type, seq, time, payload))
+                              .toJson(QJsonDocument::Compact);
         line.append('\n');
         eventsFile_->write(line);
     }

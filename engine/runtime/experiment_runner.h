@@ -126,6 +126,9 @@ class ExperimentRunner : public QObject {
     void finish(int exitCode, const QString& outcome);
     void failExperiment(int exitCode, const QString& message);
     void emitEvent(const QString& type, const QJsonObject& payload);
+    // The --events file's line of an event already recorded with `seq`.
+    void writeEventLine(const QString& type, std::int64_t seq, double time,
+                        const QJsonObject& payload);
     void saveTrial(LiveTrial& live);
     // The searcher's and scheduler's state: `now` writes it at once (a scheduler decision that
     // moves trials, the end); otherwise it is written by the next tick, at most once a second,
@@ -162,6 +165,15 @@ class ExperimentRunner : public QObject {
     void deleteCheckpointFolder(const LiveTrial& live, const QString& headPath);
     LiveTrial* findTrial(const QJsonObject& message);
 
+    // node_usage.cpp: what the agents measure: usage samples (recorded, streamed, and each
+    // card's free memory for placement) and cards that stop answering
+    void startMonitoring(const QString& nodeId, const QJsonObject& hello);
+    void onNodeUsage(const QString& nodeId, const QJsonObject& sample);
+    void onGpuLost(const QString& nodeId, const QJsonObject& message);
+    // The agents' reasons for offering fewer GPUs than asked for ("local: no NVIDIA driver"),
+    // appended to a refusal of a GPU request; empty when there are none.
+    QString gpuNotes() const;
+
     // trial_messages.cpp: what a trial says and how it ends
     void onTrialMessage(LiveTrial& live, const QJsonObject& msg);
     void onReport(LiveTrial& live, const QJsonObject& msg);
@@ -185,6 +197,7 @@ class ExperimentRunner : public QObject {
     std::unique_ptr<Scheduler> scheduler_;
     std::unique_ptr<NodePool> pool_;
     std::map<QString, NodeCapacity> nodesSeen_;  // every node that said hello, empty
+    std::map<QString, QString> gpuNotes_;        // per node, its agent's `gpu_note`
     // Checkpoints (this machine's paths) a node holds a copy of, for nodes without shared files.
     std::map<QString, std::set<QString>> checkpointsOnNode_;
     std::map<QString, LiveTrial> trials_;  // ids sort in creation order

@@ -43,6 +43,14 @@ void ExperimentRunner::sendToNode(const LiveTrial& live, const QJsonObject& op) 
 
 void ExperimentRunner::onNodeMessage(const QString& nodeId, const QJsonObject& message) {
     const QString ev = message.value("ev").toString();
+    if (ev == QLatin1String("usage")) {
+        onNodeUsage(nodeId, message);
+        return;
+    }
+    if (ev == QLatin1String("gpu_lost")) {
+        onGpuLost(nodeId, message);
+        return;
+    }
     if (ev == QLatin1String("error")) {
         emitEvent(
             events::type::kWarning,
@@ -119,13 +127,11 @@ void ExperimentRunner::onNodeCommitted(LiveTrial& live, const QJsonObject& messa
 void ExperimentRunner::onNodeUp(const QString& nodeId, const QJsonObject& hello) {
     for (const NodeCapacity& node : pool_->capacities()) {
         if (node.nodeId == nodeId) {
-            NodeCapacity empty = node;
-            std::fill(empty.gpuUsedMilli.begin(), empty.gpuUsedMilli.end(), 0);
-            empty.cpuUsedMilli = 0;
-            nodesSeen_[nodeId] = empty;
+            nodesSeen_[nodeId] = emptyCapacity(node);
         }
     }
     emitEvent(events::type::kNode, events::node(nodeId, QStringLiteral("up"), hello));
+    startMonitoring(nodeId, hello);
     if (!checkRequestFits()) {
         return;
     }
@@ -143,6 +149,9 @@ bool ExperimentRunner::checkRequestFits() {
     QString why;
     if (fitsAnyNode(spec_.resourcesPerTrial, seen, &why)) {
         return true;
+    }
+    if (spec_.resourcesPerTrial.gpu > 0) {
+        why += gpuNotes();
     }
     failExperiment(kExitBadInput,
                    QStringLiteral("%1: resources_per_trial: %2")

@@ -17,8 +17,10 @@ int retryDelayMs(int failuresInARow) {
     return std::min(kFirstRetryMs << doublings, kLongestRetryMs);
 }
 
-NodeCapacity capacityOf(const QString& nodeId, const QJsonObject& hello,
-                        const NodeResources& overrides) {
+}  // namespace
+
+NodeCapacity nodeCapacityFromHello(const QString& nodeId, const QJsonObject& hello,
+                                   const NodeResources& overrides) {
     NodeCapacity node;
     node.nodeId = nodeId;
     node.cpuTotalMilli = toMilli(overrides.cpu.value_or(hello.value("cpus").toDouble(1)));
@@ -28,13 +30,13 @@ NodeCapacity capacityOf(const QString& nodeId, const QJsonObject& hello,
         offered = std::min(offered, qsizetype(*overrides.gpu));
     }
     for (qsizetype i = 0; i < offered; ++i) {
+        const QJsonObject gpu = gpus.at(i).toObject();
         node.gpuUsedMilli.push_back(0);
-        node.gpuIds.push_back(gpus.at(i).toObject().value("uuid").toString());
+        node.gpuIds.push_back(gpu.value("uuid").toString());
+        node.gpuMemoryTotalMb.push_back(gpu.value("memory_mb").toInteger());
     }
     return node;
 }
-
-}  // namespace
 
 NodePool::NodePool(std::vector<NodePlan> plans, double nodeTimeoutS, QObject* parent)
     : QObject(parent), nodeTimeoutS_(nodeTimeoutS) {
@@ -97,7 +99,7 @@ void NodePool::onHello(Node& node, const QJsonObject& hello) {
     node.failuresInARow = 0;
     node.problem.clear();
     std::erase_if(capacities_, [&](const NodeCapacity& c) { return c.nodeId == node.plan.id; });
-    capacities_.push_back(capacityOf(node.plan.id, hello, node.plan.overrides));
+    capacities_.push_back(nodeCapacityFromHello(node.plan.id, hello, node.plan.overrides));
     emit nodeUp(node.plan.id, hello);
 }
 

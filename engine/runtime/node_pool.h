@@ -25,6 +25,11 @@ struct NodePlan {
     NodeResources overrides;
 };
 
+// What a node offers, from its agent's hello with the cluster file's overrides applied (the first
+// `gpu` cards of those the agent lists).
+NodeCapacity nodeCapacityFromHello(const QString& nodeId, const QJsonObject& hello,
+                                   const NodeResources& overrides);
+
 class NodePool : public QObject {
     Q_OBJECT
   public:

@@ -5,10 +5,13 @@
 #include <QFileInfo>
 #include <QUrl>
 #include <QtDebug>
+#include <cmath>
+#include <iterator>
 #include <utility>
 
 #include "store/schema.h"
 #include "store/store_impl.h"
+#include "store/usage_retention.h"
 
 namespace tunedeck {
 namespace {
@@ -45,6 +48,7 @@ Status readCounters(sqlite3* db, Counters* out) {
     Status status = query.prepare(db, R"sql(
 SELECT max(coalesce((SELECT max(seq) FROM results), 0),
            coalesce((SELECT max(seq) FROM events), 0),
+           coalesce((SELECT max(seq) FROM node_usage), 0),
            coalesce((SELECT value FROM counters WHERE name = 'last_seq'), 0)),
        coalesce((SELECT max(id) FROM checkpoints), 0),
        coalesce((SELECT max(id) FROM exploits), 0)
@@ -301,6 +305,32 @@ std::int64_t ExperimentStore::appendEvent(const QString& type, const QString& tr
     }
     const std::int64_t seq = ++impl_->lastSeq;
     impl_->writer->enqueue(store::AppendEventOp{seq, timestamp, type, trialId, payload});
+    return seq;
+}
+
+std::int64_t ExperimentStore::appendNodeUsage(const QString& node, double timestamp,
+                                              const QJsonObject& usage) {
+    if (!impl_->acceptsWrites()) {
+        return 0;
+    }
+    const std::int64_t seq = ++impl_->lastSeq;
+    impl_->writer->enqueue(store::AppendNodeUsageOp{seq, timestamp, node, usage});
+    if (timestamp < impl_->nextUsageThinAt) {
+        return seq;
+    }
+    impl_->nextUsageThinAt = timestamp + store::kUsageThinEveryS;
+    std::vector<double>& thinnedUpTo = impl_->usageThinnedUpTo;
+    thinnedUpTo.resize(std::size(store::kUsageTiers), 0);
+    for (std::size_t tier = 0; tier < std::size(store::kUsageTiers); ++tier) {
+        const store::UsageTier& t = store::kUsageTiers[tier];
+        // Whole steps only, so a step is never split between two passes.
+        const double upTo = std::floor((timestamp - t.olderThanS) / t.stepS) * t.stepS;
+        if (upTo > thinnedUpTo[tier]) {
+            impl_->writer->enqueue(
+                store::ThinNodeUsageOp{thinnedUpTo[tier], upTo, t.stepS, impl_->lastSeq});
+            thinnedUpTo[tier] = upTo;
+        }
+    }
     return seq;
 }
 

@@ -27,7 +27,7 @@
 
 namespace tunedeck {
 
-inline constexpr int kStoreSchemaVersion = 2;
+inline constexpr int kStoreSchemaVersion = 3;
 
 struct ExperimentRecord {
     QString name;
@@ -71,6 +71,15 @@ struct EventRecord {
     QString type;
     QString trialId;  // empty for experiment and node events
     QJsonObject payload;
+};
+
+// One sample of a node's CPU, memory and GPU use: the payload of a `node_usage` event
+// (api/events.h) as it was recorded.
+struct NodeUsageRecord {
+    std::int64_t seq = 0;
+    double timestamp = 0;
+    QString node;
+    QJsonObject usage;
 };
 
 // One PBT exploit as stored (core/pbt_replay.h: who copied whom, at which iterations, old and
@@ -124,6 +133,10 @@ class ExperimentStore {
     std::int64_t addExploit(const ExploitRecord& record);
     std::int64_t appendEvent(const QString& type, const QString& trialId,
                              const QJsonObject& payload, double timestamp);  // returns its seq
+    // A node usage sample (the `node_usage` payload), in the shared sequence; returns its seq.
+    // Older samples are thinned as later ones arrive (store/usage_retention.h), judged by the
+    // samples' own timestamps: every sample of the last 10 minutes stays.
+    std::int64_t appendNodeUsage(const QString& node, double timestamp, const QJsonObject& usage);
 
     Status flush();            // blocks until every queued write is committed
     Status lastError() const;  // the first write error, sticky
@@ -137,10 +150,12 @@ class ExperimentStore {
     // Every exploit, by id (one trial's when `trialId` is set).
     std::vector<ExploitRecord> loadExploits(const QString& trialId = {}) const;
     std::vector<EventRecord> loadEvents(std::int64_t sinceSeq, int limit = -1) const;
-    // Events and results after `sinceSeq` in one list, in sequence order, at most `limit`: what
-    // the control API replays. A result comes as type "result" with its trial and, as payload,
-    // the result itself.
+    // Events, results and node usage samples after `sinceSeq` in one list, in sequence order, at
+    // most `limit`: what the control API replays. A result comes as type "result" with its trial
+    // and, as payload, the result itself; a usage sample as type "node_usage".
     std::vector<EventRecord> loadEventStream(std::int64_t sinceSeq, int limit) const;
+    // The usage samples kept, by seq (one node's when `node` is set).
+    std::vector<NodeUsageRecord> loadNodeUsage(const QString& node = {}) const;
     std::int64_t resultCount() const;
     std::int64_t lastSeq() const;
     // One score per trial that reported `metric` as a number, best first for `mode` (ties by

@@ -103,6 +103,19 @@ CREATE TABLE exploits (
 CREATE INDEX exploits_by_trial ON exploits (trial_id, id);
 )sql";
 
+// Schema v3: samples of each node's CPU, memory and GPU use (the `node_usage` events), in the
+// shared sequence so the control API replays them in order with everything else. `data` is the
+// event's payload; old samples are thinned as they age (usage_retention.h), by time.
+constexpr const char* kSchemaV3 = R"sql(
+CREATE TABLE node_usage (
+    seq INTEGER PRIMARY KEY,
+    timestamp REAL NOT NULL,
+    node TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE INDEX node_usage_by_time ON node_usage (timestamp);
+)sql";
+
 Status queryInt(sqlite3* db, const char* sql, int* out) {
     Statement statement;
     if (Status status = statement.prepare(db, sql, false); !status) {
@@ -151,6 +164,7 @@ const std::vector<Migration>& storeMigrations() {
     static const std::vector<Migration> migrations = {
         {1, kSchemaV1},
         {2, kSchemaV2},
+        {3, kSchemaV3},
     };
     return migrations;
 }

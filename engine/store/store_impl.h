@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "store/batch_writer.h"
 #include "store/experiment_store.h"
@@ -24,6 +25,10 @@ struct ExperimentStore::Impl {
     std::int64_t lastSeq = 0;
     std::int64_t lastCheckpointId = 0;
     std::int64_t lastExploitId = 0;
+    // Node usage thinning (usage_retention.h): when it runs next, and how far each tier has
+    // thinned (nothing yet at open, so the first run also covers what an earlier run left).
+    double nextUsageThinAt = 0;
+    std::vector<double> usageThinnedUpTo;
 
     // A private copy read instead of a file that cannot be read in place (see openReader).
     std::unique_ptr<QTemporaryDir> snapshot;

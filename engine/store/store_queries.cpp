@@ -246,12 +246,25 @@ std::vector<EventRecord> ExperimentStore::loadEvents(std::int64_t sinceSeq, int 
 
 std::vector<EventRecord> ExperimentStore::loadEventStream(std::int64_t sinceSeq, int limit) const {
     std::vector<EventRecord> events;
+    // A history written before node usage was recorded (opened read-only) has no such table.
+    const char* sql = impl_->schemaVersion >= 3
+                          ? "SELECT seq, timestamp, type, trial_id, payload FROM events "
+                            "WHERE seq > ?1 "
+                            "UNION ALL "
+                            "SELECT seq, timestamp, 'result', trial_id, data FROM results "
+                            "WHERE seq > ?1 "
+                            "UNION ALL "
+                            "SELECT seq, timestamp, 'node_usage', NULL, data FROM node_usage "
+                            "WHERE seq > ?1 "
+                            "ORDER BY seq LIMIT ?2"
+                          : "SELECT seq, timestamp, type, trial_id, payload FROM events "
+                            "WHERE seq > ?1 "
+                            "UNION ALL "
+                            "SELECT seq, timestamp, 'result', trial_id, data FROM results "
+                            "WHERE seq > ?1 "
+                            "ORDER BY seq LIMIT ?2";
     forEachRow(
-        impl_->readHandle(),
-        "SELECT seq, timestamp, type, trial_id, payload FROM events WHERE seq > ?1 "
-        "UNION ALL "
-        "SELECT seq, timestamp, 'result', trial_id, data FROM results WHERE seq > ?1 "
-        "ORDER BY seq LIMIT ?2",
+        impl_->readHandle(), sql,
         [&](Statement& query) {
             query.bindInt(1, sinceSeq);
             query.bindInt(2, limit);
@@ -265,11 +278,45 @@ std::int64_t ExperimentStore::resultCount() const {
 }
 
 std::int64_t ExperimentStore::lastSeq() const {
-    return singleInt(impl_->readHandle(), R"sql(
+    if (impl_->schemaVersion < 3) {
+        return singleInt(impl_->readHandle(), R"sql(
 SELECT max(coalesce((SELECT max(seq) FROM results), 0),
            coalesce((SELECT max(seq) FROM events), 0),
            coalesce((SELECT value FROM counters WHERE name = 'last_seq'), 0))
 )sql");
+    }
+    return singleInt(impl_->readHandle(), R"sql(
+SELECT max(coalesce((SELECT max(seq) FROM results), 0),
+           coalesce((SELECT max(seq) FROM events), 0),
+           coalesce((SELECT max(seq) FROM node_usage), 0),
+           coalesce((SELECT value FROM counters WHERE name = 'last_seq'), 0))
+)sql");
+}
+
+std::vector<NodeUsageRecord> ExperimentStore::loadNodeUsage(const QString& node) const {
+    std::vector<NodeUsageRecord> samples;
+    if (impl_->schemaVersion < 3) {
+        return samples;
+    }
+    const QByteArray name = node.toUtf8();
+    forEachRow(
+        impl_->readHandle(),
+        "SELECT seq, timestamp, node, data FROM node_usage WHERE ?1 IS NULL OR node = ?1 "
+        "ORDER BY seq",
+        [&](Statement& query) {
+            if (!node.isEmpty()) {
+                query.bindText(1, name);
+            }
+        },
+        [&](Statement& row) {
+            NodeUsageRecord sample;
+            sample.seq = row.columnInt(0);
+            sample.timestamp = row.columnDouble(1);
+            sample.node = row.columnText(2);
+            sample.usage = row.columnJson(3);
+            samples.push_back(std::move(sample));
+        });
+    return samples;
 }
 
 std::vector<TrialScore> ExperimentStore::trialScores(const QString& metric, MetricMode mode,

@@ -74,8 +74,26 @@ struct AppendEventOp {
     QJsonObject payload;
 };
 
-using WriteOp = std::variant<SaveExperimentOp, SetExperimentStatusOp, SaveSearchStateOp,
-                             SaveTrialOp, AppendResultOp, DeleteResultsAfterOp, AddCheckpointOp,
-                             MarkCheckpointDeletedOp, AddExploitOp, AppendEventOp>;
+// A node usage sample; the payload is serialised on the writer thread, as a result's.
+struct AppendNodeUsageOp {
+    std::int64_t seq = 0;
+    double timestamp = 0;
+    QString node;
+    QJsonObject payload;
+};
+
+// Keeps the first sample per node and per `stepS` (aligned on Unix time) among those with
+// fromTime <= timestamp < toTime; both bounds are multiples of the step (usage_retention.h).
+struct ThinNodeUsageOp {
+    double fromTime = 0;
+    double toTime = 0;
+    double stepS = 0;
+    std::int64_t highestSeq = 0;  // the last seq handed out when the thinning was queued
+};
+
+using WriteOp =
+    std::variant<SaveExperimentOp, SetExperimentStatusOp, SaveSearchStateOp, SaveTrialOp,
+                 AppendResultOp, DeleteResultsAfterOp, AddCheckpointOp, MarkCheckpointDeletedOp,
+                 AddExploitOp, AppendEventOp, AppendNodeUsageOp, ThinNodeUsageOp>;
 
 }  // namespace tunedeck::store

@@ -68,6 +68,17 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
 constexpr const char* kAppendEventSql =
     "INSERT INTO events (seq, timestamp, type, trial_id, payload) VALUES (?1, ?2, ?3, ?4, ?5)";
 
+constexpr const char* kAppendNodeUsageSql =
+    "INSERT INTO node_usage (seq, timestamp, node, data) VALUES (?1, ?2, ?3, ?4)";
+
+// Timestamps are positive, so CAST truncates to the step the sample falls in.
+constexpr const char* kThinNodeUsageSql = R"sql(
+DELETE FROM node_usage
+WHERE timestamp >= ?1 AND timestamp < ?2 AND seq NOT IN (
+    SELECT min(seq) FROM node_usage WHERE timestamp >= ?1 AND timestamp < ?2
+    GROUP BY node, CAST(timestamp / ?3 AS INTEGER))
+)sql";
+
 // Runs a statement that returns no rows and readies it for its next use.
 int execute(Statement& statement) {
     const int code = statement.step();
@@ -130,6 +141,37 @@ int WriteStatements::apply(const AppendEventOp& op) {
     }
     appendEvent_.bindText(5, payload);
     return execute(appendEvent_);
+}
+
+int WriteStatements::apply(const AppendNodeUsageOp& op) {
+    if (int code = prepare(appendNodeUsage_, kAppendNodeUsageSql); code != SQLITE_OK) {
+        return code;
+    }
+    const QByteArray node = op.node.toUtf8();
+    const QByteArray payload = jsonText(op.payload);
+    appendNodeUsage_.bindInt(1, op.seq);
+    appendNodeUsage_.bindDouble(2, op.timestamp);
+    appendNodeUsage_.bindText(3, node);
+    appendNodeUsage_.bindText(4, payload);
+    return execute(appendNodeUsage_);
+}
+
+int WriteStatements::apply(const ThinNodeUsageOp& op) {
+    if (int code = prepare(thinNodeUsage_, kThinNodeUsageSql); code != SQLITE_OK) {
+        return code;
+    }
+    if (int code = prepare(seqMark_, kSeqMarkSql); code != SQLITE_OK) {
+        return code;
+    }
+    thinNodeUsage_.bindDouble(1, op.fromTime);
+    thinNodeUsage_.bindDouble(2, op.toTime);
+    thinNodeUsage_.bindDouble(3, op.stepS);
+    if (int code = execute(thinNodeUsage_); code != SQLITE_OK) {
+        return code;
+    }
+    // As for deleted results: a reopened store never hands out the seq of a thinned sample.
+    seqMark_.bindInt(1, op.highestSeq);
+    return execute(seqMark_);
 }
 
 int WriteStatements::apply(const SaveTrialOp& op) {

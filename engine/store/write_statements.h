@@ -30,6 +30,8 @@ class WriteStatements {
     int apply(const MarkCheckpointDeletedOp& op);
     int apply(const AddExploitOp& op);
     int apply(const AppendEventOp& op);
+    int apply(const AppendNodeUsageOp& op);
+    int apply(const ThinNodeUsageOp& op);
 
     // Prepares `statement` the first time it is needed.
     int prepare(Statement& statement, const char* sql);
@@ -37,7 +39,8 @@ class WriteStatements {
 
     sqlite3* db_;
     Statement saveExperiment_, setExperimentStatus_, saveSearchState_, saveTrial_, appendResult_,
-        deleteResults_, seqMark_, addCheckpoint_, markCheckpointDeleted_, addExploit_, appendEvent_;
+        deleteResults_, seqMark_, addCheckpoint_, markCheckpointDeleted_, addExploit_, appendEvent_,
+        appendNodeUsage_, thinNodeUsage_;
     // A result names the same trial as the one before it most of the time.
     QString lastTrialId_;
     QByteArray lastTrialIdUtf8_;

@@ -45,16 +45,13 @@ long long totalMemoryMb() {
 
 }  // namespace
 
-std::vector<GpuInfo> listGpus() {
-    return {};
-}
-
-NodeInventory takeInventory() {
+NodeInventory takeInventory(std::vector<GpuInfo> gpus, std::string gpuNote) {
     NodeInventory inventory;
     inventory.hostname = hostName();
     inventory.cpus = usableCpus();
     inventory.memoryMb = totalMemoryMb();
-    inventory.gpus = listGpus();
+    inventory.gpus = std::move(gpus);
+    inventory.gpuNote = std::move(gpuNote);
     return inventory;
 }
 
@@ -73,7 +70,8 @@ nlohmann::json helloEvent(const NodeInventory& inventory) {
             {"hostname", inventory.hostname},
             {"cpus", inventory.cpus},
             {"memory_mb", inventory.memoryMb},
-            {"gpus", gpus}};
+            {"gpus", gpus},
+            {"gpu_note", inventory.gpuNote}};
 }
 
 }  // namespace tunedeck::worker

@@ -1,5 +1,6 @@
 // What a node offers to trials, reported once in the `hello` event: host name, usable CPUs,
-// memory and GPUs. Functions read the system on each call; safe from any thread.
+// memory and GPUs (found by GpuMonitor). Functions read the system on each call; safe from any
+// thread.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -20,13 +21,11 @@ struct NodeInventory {
     int cpus = 1;  // the CPUs this process may run on (its affinity), not all the machine has
     long long memoryMb = 0;
     std::vector<GpuInfo> gpus;
+    std::string gpuNote;  // why GPUs are missing (no driver, ...); empty when nothing is amiss
 };
 
-// The seam for GPU discovery. Always empty for now: NVML will be loaded here at run time
-// (dlopen of libnvidia-ml.so.1), so the worker keeps running on nodes without a driver.
-std::vector<GpuInfo> listGpus();
-
-NodeInventory takeInventory();
+// The host's CPUs and memory, with the GPUs the agent's GpuMonitor offers.
+NodeInventory takeInventory(std::vector<GpuInfo> gpus, std::string gpuNote);
 
 // The `hello` event: the inventory plus the worker's version and pid.
 nlohmann::json helloEvent(const NodeInventory& inventory);

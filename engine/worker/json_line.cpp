@@ -1,6 +1,15 @@
 #include "worker/json_line.h"
 
+#include <chrono>
+
 namespace tunedeck::worker {
+
+double unixSeconds() {
+    const auto sinceEpoch = std::chrono::system_clock::now().time_since_epoch();
+    return static_cast<double>(
+               std::chrono::duration_cast<std::chrono::milliseconds>(sinceEpoch).count()) /
+           1000.0;
+}
 
 std::string toLine(const nlohmann::json& value) {
     std::string line = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

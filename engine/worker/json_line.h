@@ -27,4 +27,7 @@ std::string_view preview(std::string_view text, std::size_t maxBytes);
 // `text` without JSON whitespace at either end.
 std::string_view trimmed(std::string_view text);
 
+// The `time` of an event: Unix time in seconds, with millisecond precision.
+double unixSeconds();
+
 }  // namespace tunedeck::worker

@@ -7,17 +7,22 @@
 #include <cstring>
 
 #include "tunedeck/version.h"
+#include "worker/gpu_monitor.h"
+#include "worker/inventory.h"
+#include "worker/json_line.h"
 #include "worker/worker.h"
 
 namespace {
 
 constexpr const char* kUsage =
-    "Usage: tunedeck-worker [--version | --help]\n"
+    "Usage: tunedeck-worker [--version | --help | --inventory]\n"
     "\n"
     "The Tunedeck node agent. It reads ops from stdin and writes events to stdout, one JSON\n"
     "object per line, as described in the trial protocol (engine/sdk/PROTOCOL.md). It is\n"
     "started by tunedeck-engine, locally or over SSH; it is not meant to be run by hand.\n"
-    "When stdin closes it stops every trial it started and exits.\n";
+    "When stdin closes it stops every trial it started and exits.\n"
+    "\n"
+    "  --inventory  print the hello event (CPUs, memory, GPUs) as one JSON line, and exit\n";
 
 // Trial pipes must never land on 0-2: the child's dup2 onto its standard streams would clobber
 // its own channel. A worker started with a closed standard fd gets /dev/null there instead.
@@ -39,6 +44,16 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--version") == 0) {
             std::printf("tunedeck-worker %s (%s)\n", TUNEDECK_VERSION, TUNEDECK_GIT_COMMIT);
+            return 0;
+        }
+        if (std::strcmp(argv[i], "--inventory") == 0) {
+            // What `validate` asks of this machine: the same inventory a run's hello carries.
+            const tunedeck::worker::GpuMonitor gpus;
+            std::fputs(tunedeck::worker::toLine(
+                           tunedeck::worker::helloEvent(
+                               tunedeck::worker::takeInventory(gpus.gpus(), gpus.note())))
+                           .c_str(),
+                       stdout);
             return 0;
         }
         if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {

@@ -1,5 +1,6 @@
 // The engine's side of the loop: decoding each op of the node link and carrying it out. Every
 // op that cannot be understood becomes an `error` event; none can stop the worker but shutdown.
+#include <algorithm>
 #include <csignal>
 #include <exception>
 #include <optional>
@@ -123,6 +124,8 @@ bool Worker::handleOpLine(std::string_view line) {
             opDelete(op);
         } else if (*name == "kill") {
             opKill(op);
+        } else if (*name == "monitor") {
+            opMonitor(op);
         } else if (*name == "shutdown") {
             beginShutdown("the engine asked the worker to shut down");
         } else {
@@ -173,6 +176,7 @@ void Worker::opStart(const json& op) {
     trial->messageFd = launched.messageFd;
     trial->answerFd = launched.answerFd;
     m_trialByPid[launched.pid] = key;
+    m_usage.trialStarted(launched.pid, *id);
     m_trials[key] = std::move(trial);
     m_out.emit({{"ev", "started"}, {"trial", *id}, {"pid", static_cast<long long>(launched.pid)}});
 }
@@ -255,6 +259,17 @@ void Worker::opKill(const json& op) {
     }
     const std::string* reason = stringField(op, "reason");
     stopTrial(*trial, "stopping the trial" + (reason && !reason->empty() ? ": " + *reason : ""));
+}
+
+void Worker::opMonitor(const json& op) {
+    const auto interval = op.find("interval_s");
+    if (interval == op.end() || !interval->is_number() || !(interval->get<double>() >= 0)) {
+        reportError("monitor needs \"interval_s\", a number of seconds (0 stops sampling)");
+        return;
+    }
+    const double seconds = interval->get<double>();
+    m_usage.setInterval(
+        seconds == 0 ? 0 : std::clamp(seconds, kShortestSampleIntervalS, kLongestSampleIntervalS));
 }
 
 void Worker::beginShutdown(const std::string& reason) {

@@ -129,6 +129,7 @@ void Worker::reapChildren() {
         } while (reaped < 0 && errno == EINTR);
         if (byPid != m_trialByPid.end()) {
             m_trialByPid.erase(byPid);
+            m_usage.trialEnded(pid);
         }
         if (entry != m_trials.end() && reaped == pid) {
             reportExit(*entry->second, status);

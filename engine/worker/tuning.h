@@ -48,4 +48,19 @@ inline constexpr std::size_t kLogTailMaxBytes = 16 * 1024;
 // How much of an offending line a `trial_error` quotes.
 inline constexpr std::size_t kErrorPreviewBytes = 200;
 
+// Room for the compute processes of one card asked of NVML at first; grown when a card has more,
+// up to the most any real card runs (a process per MPS client or MIG slice, in the hundreds).
+inline constexpr unsigned int kGpuProcessesFirstAsk = 64;
+inline constexpr unsigned int kGpuProcessesMostAsked = 4096;
+
+// How far up a GPU process's parents the agent looks for the trial that started it: deeper trees
+// than a launcher, a shell and a few worker layers are not trials of this agent.
+inline constexpr int kProcessTreeMaxDepth = 64;
+
+// PROTOCOL.md: `monitor` intervals are clamped to this range. Below 0.1 s the driver's own
+// utilisation window (1/6 s to 1 s) is shorter than the step, so readings would repeat; above an
+// hour nobody is watching.
+inline constexpr double kShortestSampleIntervalS = 0.1;
+inline constexpr double kLongestSampleIntervalS = 3600;
+
 }  // namespace tunedeck::worker

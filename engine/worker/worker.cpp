@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "worker/inventory.h"
+#include "worker/json_line.h"
 #include "worker/signal_pipe.h"
 #include "worker/tuning.h"
 
@@ -17,14 +18,7 @@ namespace tunedeck::worker {
 namespace {
 
 // Fixed slots at the front of the poll set; trial channels follow.
-enum Slot : std::size_t { kSignals, kMover, kOps, kEvents, kFirstTrialSlot };
-
-double unixSeconds() {
-    const auto sinceEpoch = std::chrono::system_clock::now().time_since_epoch();
-    return static_cast<double>(
-               std::chrono::duration_cast<std::chrono::milliseconds>(sinceEpoch).count()) /
-           1000.0;
-}
+enum Slot : std::size_t { kSignals, kMover, kUsage, kOps, kEvents, kFirstTrialSlot };
 
 }  // namespace
 
@@ -36,10 +30,10 @@ Worker::Worker(int opsFd, int eventsFd)
       m_signalFd(installSignalPipe()) {}
 
 int Worker::run() {
-    if (m_signalFd < 0 || m_mover.wakeFd() < 0) {
+    if (m_signalFd < 0 || m_mover.wakeFd() < 0 || m_usage.wakeFd() < 0) {
         return 1;
     }
-    m_out.emit(helloEvent(takeInventory()));
+    m_out.emit(helloEvent(takeInventory(m_usage.gpus(), m_usage.gpuNote())));
     m_out.flush();
     m_nextHeartbeat = Clock::now() + kHeartbeatInterval;
     while (!finished(Clock::now())) {
@@ -56,6 +50,7 @@ void Worker::pollOnce() {
     owners.clear();
     fds.push_back({m_signalFd, POLLIN, 0});
     fds.push_back({m_mover.wakeFd(), POLLIN, 0});
+    fds.push_back({m_usage.wakeFd(), POLLIN, 0});
     fds.push_back({m_opsOpen ? m_opsFd : -1, POLLIN, 0});
     fds.push_back({m_out.pending() ? m_out.fd() : -1, POLLOUT, 0});
     const bool engineIsBehind = m_out.pendingBytes() > kOutputHighWaterBytes;
@@ -98,6 +93,9 @@ void Worker::pollOnce() {
         }
         if (fds[kMover].revents) {
             m_out.appendRaw(m_mover.takeFinished());
+        }
+        if (fds[kUsage].revents) {
+            m_out.appendRaw(m_usage.takeLines());
         }
         if (fds[kOps].revents) {
             readOps();

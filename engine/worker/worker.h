@@ -1,6 +1,7 @@
 // The node agent's event loop: one poll() over the engine's ops (stdin), every trial's channel,
-// the signal pipe and the checkpoint mover, with a heartbeat each second; events leave in one
-// buffered write per iteration. Single-threaded; only CheckpointMover has a thread of its own.
+// the signal pipe, the checkpoint mover and the usage sampler, with a heartbeat each second;
+// events leave in one buffered write per iteration. Single-threaded; only CheckpointMover and
+// UsageSampler have threads of their own.
 #pragma once
 
 #include <poll.h>
@@ -18,6 +19,7 @@
 #include "worker/event_output.h"
 #include "worker/line_framer.h"
 #include "worker/running_trial.h"
+#include "worker/usage_sampler.h"
 
 namespace tunedeck::worker {
 
@@ -46,6 +48,7 @@ class Worker {
     void opCommit(const nlohmann::json& op);
     void opDelete(const nlohmann::json& op);
     void opKill(const nlohmann::json& op);
+    void opMonitor(const nlohmann::json& op);
     void beginShutdown(const std::string& reason);
     void reportError(const std::string& message);
     RunningTrial* findTrial(const nlohmann::json& id);
@@ -71,6 +74,7 @@ class Worker {
     EventOutput m_out;
     int m_signalFd = -1;
     CheckpointMover m_mover;
+    UsageSampler m_usage;
 
     std::map<std::string, std::unique_ptr<RunningTrial>> m_trials;  // by the id's JSON text
     std::unordered_map<pid_t, std::string> m_trialByPid;

@@ -122,7 +122,9 @@ QJsonObject dumpExperiment(const ExperimentSpec& spec, const QString& baseDir) {
                                   {"working_dir", relativeTo(baseDir, spec.trainable.workingDir)},
                                   {"env", env}}},
         {"resources_per_trial",
-         QJsonObject{{"cpu", spec.resourcesPerTrial.cpu}, {"gpu", spec.resourcesPerTrial.gpu}}},
+         QJsonObject{{"cpu", spec.resourcesPerTrial.cpu},
+                     {"gpu", spec.resourcesPerTrial.gpu},
+                     {"gpu_memory_mb", qint64(spec.resourcesPerTrial.gpuMemoryMb)}}},
         {"search_space", dumpSearchSpace(spec.searchSpace)},
         {"num_samples", spec.numSamples},
         {"metric", spec.metric},
@@ -146,6 +148,7 @@ QJsonObject dumpExperiment(const ExperimentSpec& spec, const QString& baseDir) {
         {"cluster", relativeTo(baseDir, spec.cluster)},
         {"cluster_spec", spec.clusterSpec ? dumpCluster(*spec.clusterSpec, baseDir) : QJsonValue()},
         {"placement", spec.placement == PlacementStrategy::Pack ? "pack" : "spread"},
+        {"gpu_sample_s", spec.gpuSampleS},
     };
 }
 

@@ -73,6 +73,7 @@ class TestConfig : public QObject {
     void clusterProblemsNameTheClusterFilesLine();
     void clusterWarningsReachTheCaller();
     void placementIsReadAndDefaultsToPack();
+    void gpuSamplingDefaultsToTwoSecondsAndZeroTurnsItOff();
 
     void commandSplitting_data();
     void commandSplitting();
@@ -147,6 +148,9 @@ void TestConfig::fullExampleFillsEverySection() {
     QCOMPARE(spec.trainable.env.value("OMP_NUM_THREADS"), QStringLiteral("1"));
     QCOMPARE(spec.trainable.env.value("RATE"), QStringLiteral("1.0e-4"));  // as written
     QCOMPARE(spec.resourcesPerTrial.gpu, 0.25);
+    QCOMPARE(spec.resourcesPerTrial.gpuMemoryMb, std::int64_t(2048));
+    QCOMPARE(spec.gpuSampleS, 5.0);
+    QCOMPARE(spec.placement, PlacementStrategy::Spread);
     QCOMPARE(spec.numSamples, 10);
     QCOMPARE(spec.mode, MetricMode::Min);
     QCOMPARE(spec.seed, std::uint64_t(18446744073709551615ULL));
@@ -292,6 +296,15 @@ void TestConfig::clusterWarningsReachTheCaller() {
     QVERIFY(loadInline("name: c\ntrainable: {command: sh}\n", &spec, &warnings).isOk());
     QVERIFY(warnings.isEmpty());
     QVERIFY(!spec.clusterSpec.has_value());
+}
+
+void TestConfig::gpuSamplingDefaultsToTwoSecondsAndZeroTurnsItOff() {
+    ExperimentSpec spec;
+    QVERIFY(loadInline("name: p\ntrainable: {command: sh}\n", &spec).isOk());
+    QCOMPARE(spec.gpuSampleS, 2.0);
+    QCOMPARE(spec.resourcesPerTrial.gpuMemoryMb, std::int64_t(0));
+    QVERIFY(loadInline("name: p\ntrainable: {command: sh}\ngpu_sample_s: 0\n", &spec).isOk());
+    QCOMPARE(spec.gpuSampleS, 0.0);
 }
 
 void TestConfig::placementIsReadAndDefaultsToPack() {

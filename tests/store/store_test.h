@@ -1,5 +1,5 @@
 // Tests of engine/store on real SQLite files in temporary folders. The slots are implemented in
-// one file per theme: records, queries, schema, exploits, failures.
+// one file per theme: records, queries, schema, exploits, node usage, failures.
 #pragma once
 
 #include <QObject>
@@ -46,6 +46,11 @@ class StoreTest : public QObject {
     void exploitNamingAnUnsavedTrialIsRefused();
     void version1HistoryReadsWithoutExploits();
     void version1HistoryIsUpgradedWhenOpenedForWriting();
+
+    // store_usage_test.cpp
+    void nodeUsageSharesTheSequenceAndReplaysInOrder();
+    void oldNodeUsageIsThinnedAsItAges();
+    void version2HistoryReadsWithoutNodeUsage();
 
     // store_failures_test.cpp
     void fileSizeLimitGivesStickyErrorAndKeepsCommittedData();

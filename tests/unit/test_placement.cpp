@@ -19,11 +19,23 @@ NodeCapacity node(const QString& id, double cpus, int gpus, bool alive = true) {
     return n;
 }
 
-ResourceRequest request(double cpu, double gpu) {
+ResourceRequest request(double cpu, double gpu, std::int64_t gpuMemoryMb = 0) {
     ResourceRequest r;
     r.cpu = cpu;
     r.gpu = gpu;
+    r.gpuMemoryMb = gpuMemoryMb;
     return r;
+}
+
+// How many of `placements` sit on each card of a node with `cards` cards.
+std::vector<int> trialsPerCard(const QList<Placement>& placements, int cards) {
+    std::vector<int> count(static_cast<std::size_t>(cards), 0);
+    for (const Placement& p : placements) {
+        for (const int slot : p.gpuSlots) {
+            ++count[static_cast<std::size_t>(slot)];
+        }
+    }
+    return count;
 }
 
 // Places and books `count` identical trials; returns how many found room.
@@ -76,6 +88,96 @@ class TestPlacement : public QObject {
         QCOMPARE(seventh.reason,
                  QStringLiteral("needs 0.15 GPU, largest free on one card is 0.1 GPU on node "
                                 "'local'"));
+    }
+
+    void fifteenPercentSharesPutSixOnEveryCardNeverSeven() {
+        std::vector<NodeCapacity> nodes{node("local", 64, 3)};
+        QList<Placement> placements;
+        QCOMPARE(placeMany(nodes, request(1, 0.15), 30, &placements), 18);
+        QCOMPARE(trialsPerCard(placements, 3), (std::vector<int>{6, 6, 6}));
+        for (const std::int64_t used : nodes[0].gpuUsedMilli) {
+            QCOMPARE(used, std::int64_t(900));  // 0.1 of each card stays idle
+        }
+    }
+
+    void quarterSharesFillCardsOneAfterAnother() {
+        std::vector<NodeCapacity> nodes{node("local", 64, 2)};
+        QList<Placement> placements;
+        QCOMPARE(placeMany(nodes, request(1, 0.25), 9, &placements), 8);
+        // Best fit: the first card is full before the second gets a share.
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(placements[i].gpuSlots, std::vector<int>{0});
+        }
+        QCOMPARE(trialsPerCard(placements, 2), (std::vector<int>{4, 4}));
+    }
+
+    void sharesLeaveRoomForTheNextSizeThatFits() {
+        // 0.15 x 6 = 0.9 leaves 0.1: a 0.1 share still fits there, a 0.25 one goes elsewhere.
+        std::vector<NodeCapacity> nodes{node("local", 64, 2)};
+        QCOMPARE(placeMany(nodes, request(1, 0.15), 6), 6);
+        QCOMPARE(place(request(1, 0.25), nodes).gpuSlots, std::vector<int>{1});
+        QCOMPARE(place(request(1, 0.1), nodes).gpuSlots, std::vector<int>{0});
+    }
+
+    void gpuMemoryIsCheckedOnTheCard() {
+        std::vector<NodeCapacity> nodes{node("local", 64, 2)};
+        nodes[0].gpuMemoryTotalMb = {16000, 16000};
+        // Another program holds most of card 0 (the agent's latest sample says so).
+        nodes[0].gpuMemoryFreeMb = {3000, 16000};
+        const Placement p = place(request(1, 0.25, 4000), nodes);
+        QVERIFY(p.placed);
+        QCOMPARE(p.gpuSlots, std::vector<int>{1});
+        QCOMPARE(place(request(1, 0.25, 2000), nodes).gpuSlots, std::vector<int>{0});
+        QCOMPARE(place(request(1, 1, 4000), nodes).gpuSlots, std::vector<int>{1});
+    }
+
+    void gpuMemoryReservationsAddUp() {
+        std::vector<NodeCapacity> nodes{node("local", 64, 1)};
+        nodes[0].gpuMemoryTotalMb = {10000};
+        const auto r = request(1, 0.25, 4000);
+        QList<Placement> placements;
+        // Shares would allow four; memory allows two (no sample has been taken yet).
+        QCOMPARE(placeMany(nodes, r, 4, &placements), 2);
+        const Placement third = place(r, nodes);
+        QVERIFY(!third.placed);
+        QCOMPARE(third.reason, QStringLiteral("needs 4000 MB of GPU memory free on a card, the "
+                                              "most free is 2000 MB on node 'local'"));
+        release(nodes, r, placements[0]);
+        QCOMPARE(nodes[0].gpuMemoryReservedMb, std::vector<std::int64_t>{4000});
+        QVERIFY(place(r, nodes).placed);
+        // A sample showing less free than the reservations leave is believed.
+        nodes[0].gpuMemoryFreeMb = {3500};
+        QVERIFY(!place(r, nodes).placed);
+    }
+
+    void lostCardsAreNotOffered() {
+        std::vector<NodeCapacity> nodes{node("local", 64, 2)};
+        nodes[0].gpuLost = {true, false};
+        QList<Placement> placements;
+        QCOMPARE(placeMany(nodes, request(1, 0.5), 4, &placements), 2);
+        QCOMPARE(trialsPerCard(placements, 2), (std::vector<int>{0, 2}));
+        const Placement whole = place(request(1, 1), nodes);
+        QVERIFY(!whole.placed);
+        QCOMPARE(whole.reason, QStringLiteral("needs 1 GPU, largest free is 0 GPU on node 'local' "
+                                              "(lost GPUs are not offered: GPU-0 on node "
+                                              "'local')"));
+        // A node that said hello with the card may get it back after a reset: still fits.
+        QVERIFY(fitsAnyNode(request(1, 2), {emptyCapacity(nodes[0])}, nullptr));
+        QVERIFY(emptyCapacity(nodes[0]).gpuLost.empty());
+    }
+
+    void fitsAnyNodeChecksGpuMemoryAgainstCardSizes() {
+        std::vector<NodeCapacity> nodes{node("local", 8, 2), node("small", 8, 1)};
+        nodes[0].gpuMemoryTotalMb = {16384, 16384};
+        nodes[1].gpuMemoryTotalMb = {8192};
+        QString reason;
+        QVERIFY(fitsAnyNode(request(1, 0.5, 16000), nodes, &reason));
+        QVERIFY(!fitsAnyNode(request(1, 0.5, 20000), nodes, &reason));
+        QCOMPARE(reason, QStringLiteral("no GPU has 20000 MB of memory (gpu_memory_mb; the "
+                                        "largest, on node 'local', has 16384 MB)"));
+        // A card of unknown size may be large enough.
+        nodes[1].gpuMemoryTotalMb.clear();
+        QVERIFY(fitsAnyNode(request(1, 0.5, 20000), nodes, &reason));
     }
 
     void fractionsGoToTheFullestCardThatFits() {

@@ -4,7 +4,9 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
-WorkerSession::WorkerSession(const QString& program, const QStringList& arguments) {
+WorkerSession::WorkerSession(const QString& program, const QStringList& arguments,
+                             const QProcessEnvironment& environment) {
+    m_process.setProcessEnvironment(environment);
     m_process.setReadChannel(QProcess::StandardOutput);
     m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     m_process.start(program, arguments);

@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 #include <functional>
@@ -14,9 +15,11 @@
 
 class WorkerSession {
   public:
-    // Starts `program` with `arguments` (the worker, or a tool wrapping it such as strace).
-    explicit WorkerSession(const QString& program = workerPath(),
-                           const QStringList& arguments = {});
+    // Starts `program` with `arguments` (the worker, or a tool wrapping it such as strace), in
+    // `environment` (the test's own by default).
+    explicit WorkerSession(
+        const QString& program = workerPath(), const QStringList& arguments = {},
+        const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment());
     ~WorkerSession();
 
     static QString workerPath();

@@ -52,6 +52,19 @@ class WorkerTest : public QObject {
     void commitFailureIsReportedAndTheWorkerCarriesOn();
     void deleteRefusesAFolderThatIsNoCheckpoint();
 
+    // test_gpus.cpp: GPUs through a fake NVML driver (fake_nvml/)
+    void gpuInventoryComesFromTheDriver();
+    void inventoryFlagPrintsTheHelloAndExits();
+    void cudaVisibleDevicesRestrictsTheOfferedGpus();
+    void missingDriverOffersNoGpusAndTheAgentStillWorks();
+    void driverThatCannotStartOffersNoGpus();
+    void usageIsSampledOnlyWhileAsked();
+    void usageSamplesNameTheTrialsOnEachCard();
+    void legacyDriverStillNamesTheTrials();
+    void lostGpuIsReportedOnceAndTheOthersAreStillSampled();
+    void gpuThatLeavesTheDriversListIsLost();
+    void malformedMonitorOpIsAnError();
+
     // test_throughput.cpp
     void relayKeepsUpWithReportFloods();
     void reportRoundTripsAcrossConcurrentTrials();

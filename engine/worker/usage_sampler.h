@@ -1,0 +1,68 @@
+// Samples the node's CPU, memory and GPUs every `monitor` interval on a thread of its own (an NVML
+// call can take milliseconds, or hang on a failing card, and must hold back neither the relay of
+// reports nor the heartbeat), and hands each sample to the event loop as a `usage` event line,
+// preceded by a `gpu_lost` line for each card found lost. Everything public is for the event
+// loop's thread and takes one short lock; GPU and /proc reads happen on the sampler's thread.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+#include "worker/gpu_monitor.h"
+#include "worker/host_usage.h"
+
+namespace tunedeck::worker {
+
+class UsageSampler {
+  public:
+    // Loads NVML and takes the GPU inventory on the caller's thread; sampling waits for
+    // setInterval.
+    UsageSampler();
+    ~UsageSampler();  // stops the thread (after the sample in progress, if any)
+    UsageSampler(const UsageSampler&) = delete;
+    UsageSampler& operator=(const UsageSampler&) = delete;
+
+    // Fixed at construction, so safe to read while the thread runs.
+    const std::vector<GpuInfo>& gpus() const { return m_gpus.gpus(); }
+    const std::string& gpuNote() const { return m_gpus.note(); }
+
+    // Samples every `seconds` from now on (the first one `seconds` from now, so the CPU share
+    // covers a whole interval); 0 stops sampling.
+    void setInterval(double seconds);
+    // The trials whose processes a GPU's users are matched to, by their root pid.
+    void trialStarted(pid_t pid, const nlohmann::json& id);
+    void trialEnded(pid_t pid);
+
+    // Readable when sample lines wait; poll it with the loop's other fds.
+    int wakeFd() const { return m_wakeRead; }
+    std::string takeLines();
+
+  private:
+    using Clock = std::chrono::steady_clock;
+
+    void run();
+    std::string sampleLines(const std::map<pid_t, nlohmann::json>& trials);
+
+    GpuMonitor m_gpus;  // the sampler's thread's only, after construction
+    HostUsage m_host;   // likewise
+
+    int m_wakeRead = -1;
+    int m_wakeWrite = -1;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    double m_intervalS = 0;
+    bool m_intervalChanged = false;
+    bool m_stopping = false;
+    std::map<pid_t, nlohmann::json> m_trials;
+    std::string m_lines;
+    std::thread m_thread;  // last: starts once everything above is ready
+};
+
+}  // namespace tunedeck::worker
