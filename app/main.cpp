@@ -1,5 +1,6 @@
 // The Tunedeck desktop app: attaches to a local engine (starting `tunedeck-engine serve` beside
-// itself when none runs) or to a remote one over TCP with a token, and shows its experiments.
+// itself when none runs), to a remote one over TCP with a token, or to one on a server through
+// an SSH tunnel (--connect ssh://USER@HOST), and shows its experiments.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -8,7 +9,65 @@
 
 #include "api/control_protocol.h"
 #include "tunedeck/version.h"
+#include "views/appearance.h"
+#include "views/attach_dialog.h"
 #include "views/main_window.h"
+
+namespace {
+
+// --connect ssh://...: the window attaches through a tunnel it owns. Returns 0, or the exit
+// status for a command line that cannot work.
+int attachOverSsh(const QCommandLineParser& parser, const QString& address,
+                  tunedeck::app::MainWindow& window) {
+    using tunedeck::client::SshTunnel;
+    tunedeck::client::SshTarget target;
+    QString error;
+    if (!tunedeck::client::SshTarget::parse(address, &target, &error) ||
+        !tunedeck::client::RemoteEngine::parse(parser.value(QStringLiteral("remote")),
+                                               &target.engine, &error) ||
+        (target.engine.needsToken() &&
+         !tunedeck::app::readTokenFile(parser.value(QStringLiteral("token-file")), &target.token,
+                                       &error))) {
+        qCritical("%s", qPrintable(error));
+        return 2;
+    }
+    target.privateKeyFile = parser.value(QStringLiteral("ssh-key"));
+    target.knownHostsFile = parser.value(QStringLiteral("known-hosts"));
+    target.acceptNewHostKey = parser.isSet(QStringLiteral("accept-new-host-key"));
+    SshTunnel* tunnel = tunedeck::app::attachOverSsh(window, target, &error);
+    if (!tunnel) {
+        qCritical("%s", qPrintable(error));
+        return 1;
+    }
+    QObject::connect(
+        tunnel, &SshTunnel::stateChanged, tunnel,
+        [](SshTunnel::State state, const QString& message) {
+            if (state == SshTunnel::State::Failed || state == SshTunnel::State::WaitingToRetry) {
+                qWarning("%s", qPrintable(message));
+            }
+        });
+    QObject::connect(tunnel, &SshTunnel::engineUnreachable, tunnel,
+                     [last = QString()](const QString& message) mutable {
+                         if (message != last) {  // the client retries: say it once
+                             qWarning("%s", qPrintable(message));
+                             last = message;
+                         }
+                     });
+    // Without --accept-new-host-key, the user's word comes from the same question the dialog
+    // asks; queued, so that its modal loop does not run inside the SSH session's signal.
+    QObject::connect(
+        tunnel, &SshTunnel::hostKeyUnknown, tunnel,
+        [tunnel, &window](const QString& fingerprint, const QString& message) {
+            qWarning("%s", qPrintable(message));
+            if (tunedeck::app::askToTrustHostKey(&window, tunnel->target(), fingerprint)) {
+                tunnel->trustHostKey(fingerprint);
+            }
+        },
+        Qt::QueuedConnection);
+    return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -17,6 +76,7 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion(
         QStringLiteral(TUNEDECK_VERSION " (" TUNEDECK_GIT_COMMIT ")"));
     QApplication::setDesktopFileName(QStringLiteral("org.tunedeck.Tunedeck"));
+    tunedeck::app::applyAppearance(tunedeck::app::savedAppearance());
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::tr("Tunedeck desktop app"));
     parser.addHelpOption();
@@ -30,21 +90,46 @@ int main(int argc, char** argv) {
                       QApplication::tr("The local engine's socket (default %1).")
                           .arg(tunedeck::api::defaultSocketPath()),
                       QStringLiteral("PATH")});
-    parser.addOption({QStringLiteral("connect"),
-                      QApplication::tr("Attach to an engine at tcp:HOST:PORT instead."),
-                      QStringLiteral("ADDRESS")});
+    parser.addOption(
+        {QStringLiteral("connect"),
+         QApplication::tr("Attach to an engine at tcp:HOST:PORT, or to one on a server through an "
+                          "SSH tunnel: ssh://USER@HOST[:PORT]."),
+         QStringLiteral("ADDRESS")});
     parser.addOption({QStringLiteral("token-file"),
-                      QApplication::tr("The token for --connect (its first line)."),
+                      QApplication::tr("The engine's token, when it listens on TCP (the first "
+                                       "line of this file)."),
                       QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("remote"),
+                      QApplication::tr("With ssh://: where the engine listens on the server, "
+                                       "unix:PATH or tcp:127.0.0.1:PORT (default: the SSH user's "
+                                       "own `tunedeck-engine serve` socket)."),
+                      QStringLiteral("ENGINE")});
+    parser.addOption({QStringLiteral("ssh-key"),
+                      QApplication::tr("With ssh://: the private key to log in with (default: "
+                                       "the keys of the ssh-agent)."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("known-hosts"),
+                      QApplication::tr("With ssh://: the known_hosts file (default "
+                                       "~/.ssh/known_hosts)."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("accept-new-host-key"),
+                      QApplication::tr("With ssh://: trust the server's host key when it is not "
+                                       "known yet, and record it. A changed key is refused "
+                                       "anyway.")});
     parser.process(app);
 
     tunedeck::app::MainWindow window;
-    if (parser.isSet(QStringLiteral("connect"))) {
+    const QString connectTo = parser.value(QStringLiteral("connect"));
+    if (connectTo.startsWith(QLatin1String("ssh:")) || connectTo.contains('@')) {
+        if (int status = attachOverSsh(parser, connectTo, window); status != 0) {
+            return status;
+        }
+    } else if (parser.isSet(QStringLiteral("connect"))) {
         tunedeck::api::ListenAddress address;
-        if (tunedeck::Status s = tunedeck::api::parseListenAddress(
-                parser.value(QStringLiteral("connect")), &address);
+        if (tunedeck::Status s = tunedeck::api::parseListenAddress(connectTo, &address);
             !s || address.kind != tunedeck::api::ListenAddress::Kind::Tcp) {
-            qCritical("%s", qPrintable(s ? QStringLiteral("--connect takes tcp:HOST:PORT")
+            qCritical("%s", qPrintable(s ? QStringLiteral("--connect takes tcp:HOST:PORT or "
+                                                          "ssh://USER@HOST[:PORT]")
                                          : s.message()));
             return 2;
         }

@@ -5,54 +5,103 @@
 
 namespace tunedeck::app {
 
-QList<QPointF> decimate(const std::vector<double>& xs, const std::vector<double>& ys, double xMin,
-                        double xMax, int columns) {
-    QList<QPointF> out;
+namespace {
+
+// The curve as drawn: raw, or its exponential average computed on the way.
+class Level {
+  public:
+    explicit Level(double alpha) : alpha_(alpha) {}
+    double next(double y) {
+        if (alpha_ >= 1.0) {
+            return y;
+        }
+        level_ = started_ ? alpha_ * y + (1 - alpha_) * level_ : y;
+        started_ = true;
+        return level_;
+    }
+
+  private:
+    double alpha_;
+    double level_ = 0;
+    bool started_ = false;
+};
+
+}  // namespace
+
+void decimateInto(std::span<const double> xs, std::span<const double> ys, double xMin, double xMax,
+                  int columns, double alpha, std::vector<QPointF>* out, double* lastLevel) {
     const std::size_t n = std::min(xs.size(), ys.size());
     if (n == 0) {
-        return out;
+        return;
     }
     columns = std::max(columns, 1);
     // The visible range, widened by one point each side.
-    std::size_t first =
-        std::size_t(std::lower_bound(xs.begin(), xs.begin() + long(n), xMin) - xs.begin());
-    std::size_t last =
-        std::size_t(std::upper_bound(xs.begin(), xs.begin() + long(n), xMax) - xs.begin());
+    const auto xEnd = xs.begin() + long(n);
+    std::size_t first = std::size_t(std::lower_bound(xs.begin(), xEnd, xMin) - xs.begin());
+    std::size_t last = std::size_t(std::upper_bound(xs.begin(), xEnd, xMax) - xs.begin());
     first = first > 0 ? first - 1 : 0;
     last = std::min(last + 1, n);
+    Level level(alpha);
+    double y = 0;
+    for (std::size_t i = 0; i < first && alpha < 1.0; ++i) {
+        level.next(ys[i]);
+    }
     if (last - first <= std::size_t(columns) * 4) {
+        out->reserve(out->size() + (last - first));
         for (std::size_t i = first; i < last; ++i) {
-            out.append(QPointF(xs[i], ys[i]));
+            y = level.next(ys[i]);
+            out->emplace_back(xs[i], y);
         }
-        return out;
+    } else {
+        const double width = xMax > xMin ? (xMax - xMin) / columns : 1.0;
+        std::size_t i = first;
+        y = level.next(ys[i]);
+        while (i < last) {
+            const double column = std::floor((xs[i] - xMin) / width);
+            struct Kept {
+                std::size_t index;
+                QPointF point;
+            };
+            Kept start{i, {xs[i], y}};
+            Kept low = start;
+            Kept high = start;
+            Kept end = start;
+            for (++i; i < last; ++i) {
+                y = level.next(ys[i]);  // when the column ends here, the next one starts with it
+                if (std::floor((xs[i] - xMin) / width) != column) {
+                    break;
+                }
+                end = {i, {xs[i], y}};
+                if (y < low.point.y()) {
+                    low = end;
+                }
+                if (y > high.point.y()) {
+                    high = end;
+                }
+            }
+            const bool lowFirst = low.index < high.index;
+            std::size_t previous = n;  // none yet
+            for (const Kept* k : {&start, lowFirst ? &low : &high, lowFirst ? &high : &low, &end}) {
+                if (k->index != previous) {
+                    out->push_back(k->point);
+                    previous = k->index;
+                }
+            }
+        }
     }
-    const double width = xMax > xMin ? (xMax - xMin) / columns : 1.0;
-    std::size_t i = first;
-    while (i < last) {
-        const long column = long(std::floor((xs[i] - xMin) / width));
-        const std::size_t start = i;
-        std::size_t low = i;
-        std::size_t high = i;
-        while (i < last && long(std::floor((xs[i] - xMin) / width)) == column) {
-            if (ys[i] < ys[low]) {
-                low = i;
-            }
-            if (ys[i] > ys[high]) {
-                high = i;
-            }
-            ++i;
+    if (lastLevel) {
+        for (std::size_t i = last; i < n; ++i) {
+            y = level.next(ys[i]);
         }
-        const std::size_t end = i - 1;
-        std::size_t keep[4] = {start, std::min(low, high), std::max(low, high), end};
-        std::size_t previous = n;  // none yet
-        for (std::size_t k : keep) {
-            if (k != previous) {
-                out.append(QPointF(xs[k], ys[k]));
-                previous = k;
-            }
-        }
+        *lastLevel = alpha < 1.0 ? y : ys[n - 1];
     }
-    return out;
+}
+
+QList<QPointF> decimate(const std::vector<double>& xs, const std::vector<double>& ys, double xMin,
+                        double xMax, int columns) {
+    std::vector<QPointF> points;
+    decimateInto(xs, ys, xMin, xMax, columns, 1.0, &points);
+    return QList<QPointF>(points.begin(), points.end());
 }
 
 std::vector<double> smooth(const std::vector<double>& ys, double alpha) {

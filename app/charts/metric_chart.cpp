@@ -1,9 +1,12 @@
 #include "charts/metric_chart.h"
 
+#include <QFileInfo>
 #include <QGraphicsScene>
 #include <QKeyEvent>
 #include <QLogValueAxis>
+#include <QPaintEngine>
 #include <QPainter>
+#include <QSvgGenerator>
 #include <QValueAxis>
 #include <cmath>
 
@@ -14,44 +17,118 @@ namespace tunedeck::app {
 namespace {
 
 constexpr int kFrameMs = 34;  // at most 30 redraws a second (29.4)
+// Fewer points than this make a whole image in about a millisecond: drawn at once, without the
+// round trip to the worker (a selected trial or two, the first seconds of a run). Bigger
+// images drawn here cost 5 ms and more a frame (bench_app_stream).
+constexpr std::size_t kDrawNowPoints = 2000;
+// An image scaled further than this into a zoomed view is a blur: not shown while its
+// replacement is drawn.
+constexpr double kMaxScale = 16;
+// The narrowest decimation, for a chart not laid out yet.
+constexpr int kMinColumns = 50;
+
+// Heckbert's loose labels (Graphics Gems I), as QValueAxis::applyNiceNumbers() finds them. That
+// call lays its axis out anew (a text layout per label) at each of its range and tick changes,
+// and a fit made four: computed here, the axes change at most once each.
+struct NiceAxis {
+    double min = 0, max = 1;
+    int ticks = 0;
+};
+
+double niceNumber(double x, bool ceiling) {
+    const double z = std::pow(10.0, std::floor(std::log10(x)));
+    const double q = x / z;
+    if (ceiling) {
+        return (q <= 1.0 ? 1 : q <= 2.0 ? 2 : q <= 5.0 ? 5 : 10) * z;
+    }
+    return (q < 1.5 ? 1 : q < 3.0 ? 2 : q < 7.0 ? 5 : 10) * z;
+}
+
+NiceAxis niceAxis(double min, double max) {
+    constexpr int kTicks = 5;  // QValueAxis's default
+    if (!(max > min) || !std::isfinite(max - min)) {
+        return {min, max, 0};
+    }
+    const double step = niceNumber(niceNumber(max - min, true) / (kTicks - 1), false);
+    const double low = std::floor(min / step);
+    const double high = std::ceil(max / step);
+    return {low * step, high * step, int(high - low) + 1};
+}
+
+// Sets an axis's range (and ticks, when > 0) only where they change: each change lays it out.
+void applyRange(QAbstractAxis* axis, double min, double max, int ticks) {
+    if (auto* value = qobject_cast<QValueAxis*>(axis)) {
+        if (value->min() != min || value->max() != max) {
+            value->setRange(min, max);
+        }
+        if (ticks > 0 && value->tickCount() != ticks) {
+            value->setTickCount(ticks);
+        }
+    } else if (auto* log = qobject_cast<QLogValueAxis*>(axis)) {
+        if (log->min() != min || log->max() != max) {
+            log->setRange(min, max);
+        }
+    } else {
+        axis->setRange(min, max);
+    }
+}
+
+bool isVectorDevice(const QPainter* painter) {
+    const QPaintEngine* engine = painter->paintEngine();
+    return engine && (engine->type() == QPaintEngine::SVG || engine->type() == QPaintEngine::Pdf);
+}
 
 }  // namespace
 
-void CurvesItem::redrawAll(QRectF area, const std::vector<Curve>& curves) {
-    if (area != area_) {
-        prepareGeometryChange();
-        area_ = area;
-    }
-    image_ =
-        QImage(area.size().toSize().expandedTo(QSize(1, 1)), QImage::Format_ARGB32_Premultiplied);
-    image_.fill(Qt::transparent);
-    add(curves);
-}
-
-void CurvesItem::add(const std::vector<Curve>& curves) {
-    if (image_.isNull() || curves.empty()) {
-        return;
-    }
-    QPainter painter(&image_);
-    painter.translate(-area_.topLeft());
-    painter.setRenderHint(QPainter::Antialiasing, false);
-    for (const Curve& curve : curves) {
-        painter.setPen(curve.pen);
-        painter.drawPolyline(curve.points);
-    }
+void CurvesItem::setImage(QImage image, const CurveView& view) {
+    image_ = std::move(image);
+    imageView_ = view;
     update();
 }
 
-void CurvesItem::setOverlay(Curve curve) {
+void CurvesItem::addToImage(std::span<const CurveData> curves) {
+    if (image_.isNull() || curves.empty()) {
+        return;
+    }
+    drawCurves(&image_, imageView_, curves);
+    update();
+}
+
+void CurvesItem::setView(const CurveView& view) {
+    if (view.area != view_.area) {
+        prepareGeometryChange();
+    }
+    if (view != view_) {
+        view_ = view;
+        update();
+    }
+}
+
+void CurvesItem::setOverlay(CurveData curve) {
     overlay_ = std::move(curve);
     update();
 }
 
 void CurvesItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
-    painter->drawImage(area_.topLeft(), image_);
-    painter->setClipRect(area_);
-    painter->setPen(overlay_.pen);
-    painter->drawPolyline(overlay_.points);
+    painter->save();
+    painter->setClipRect(view_.area);
+    if (vectorSource_ && isVectorDevice(painter)) {
+        paintCurves(painter, view_, vectorSource_());
+    } else if (!image_.isNull()) {
+        if (imageView_ == view_) {
+            painter->drawImage(view_.area.topLeft(), image_);
+        } else {
+            // Drawn for an earlier view: placed where its data lies now, until its successor
+            // comes from the worker.
+            const QRectF target = imageView_.placedIn(view_);
+            if (!target.isEmpty() && target.width() < kMaxScale * view_.area.width() &&
+                target.height() < kMaxScale * view_.area.height()) {
+                painter->drawImage(target, image_);
+            }
+        }
+    }
+    paintCurves(painter, view_, std::span(&overlay_, 1));
+    painter->restore();
 }
 
 MetricChart::MetricChart(const ExperimentData* data, QWidget* parent)
@@ -63,8 +140,10 @@ MetricChart::MetricChart(const ExperimentData* data, QWidget* parent)
     setRubberBand(QChartView::NoRubberBand);  // our own: the chart has no series to zoom
     curves_ = new CurvesItem;
     curves_->setZValue(10);
+    curves_->setVectorSource([this] { return allCurves(data_->bestRow(), view_); });
     chart()->scene()->addItem(curves_);
     band_ = new QRubberBand(QRubberBand::Rectangle, this);
+    connect(&renderer_, &CurveRenderer::rendered, this, &MetricChart::onRendered);
     frame_.setInterval(kFrameMs);
     connect(&frame_, &QTimer::timeout, this, &MetricChart::onFrame);
     frame_.start();
@@ -76,11 +155,17 @@ void MetricChart::markDirty() {
     dirty_ = true;
 }
 
+void MetricChart::invalidate() {
+    ++generation_;
+    dirty_ = true;
+}
+
 void MetricChart::setVisibleTrials(const std::set<QString>& trialIds) {
     visible_ = trialIds;
     zoomed_ = false;
-    drawnPoints_.clear();
-    dirty_ = true;
+    refit_ = true;
+    extent_ = {};
+    invalidate();
 }
 
 void MetricChart::setXAxis(XAxis axis) {
@@ -95,12 +180,12 @@ void MetricChart::setLogScale(bool on) {
 
 void MetricChart::setSmoothing(double amount) {
     smoothing_ = std::clamp(amount, 0.0, 0.99);
-    dirty_ = true;
+    invalidate();
 }
 
 void MetricChart::resetZoom() {
     zoomed_ = false;
-    drawnPoints_.clear();
+    refit_ = true;
     dirty_ = true;
 }
 
@@ -126,13 +211,16 @@ void MetricChart::rebuildAxes() {
     y->setTitleText(data_->metric());
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
+    // Called also when another experiment was loaded: nothing drawn or measured still holds.
     zoomed_ = false;
-    drawnPoints_.clear();
-    dirty_ = true;
+    refit_ = true;
+    extent_ = {};
+    rewindsSeen_.clear();
+    invalidate();
 }
 
-void MetricChart::setView(double xMin, double xMax, double yMin, double yMax) {
-    drawnPoints_.clear();  // the image no longer matches: the next frame draws all
+void MetricChart::setView(double xMin, double xMax, double yMin, double yMax, int xTicks,
+                          int yTicks) {
     viewXMin_ = xMin;
     viewXMax_ = xMax > xMin ? xMax : xMin + 1;
     viewYMin_ = yMin;
@@ -140,8 +228,8 @@ void MetricChart::setView(double xMin, double xMax, double yMin, double yMax) {
     const QList<QAbstractAxis*> xs = chart()->axes(Qt::Horizontal);
     const QList<QAbstractAxis*> ys = chart()->axes(Qt::Vertical);
     if (!xs.isEmpty() && !ys.isEmpty()) {
-        xs.first()->setRange(viewXMin_, viewXMax_);
-        ys.first()->setRange(viewYMin_, viewYMax_);
+        applyRange(xs.first(), viewXMin_, viewXMax_, xTicks);
+        applyRange(ys.first(), viewYMin_, viewYMax_, yTicks);
     }
 }
 
@@ -168,166 +256,297 @@ QPen MetricChart::penFor(int row, int best) const {
                        : QPen(QColor::fromHsv((row * 47) % 360, 140, 200, 170), 1.0);
 }
 
-QPointF MetricChart::toPixel(double x, double y) const {
-    const QRectF area = chart()->plotArea();
-    const double yLow = logScale_ ? std::log10(std::max(viewYMin_, 1e-300)) : viewYMin_;
-    const double yHigh = logScale_ ? std::log10(std::max(viewYMax_, 1e-300)) : viewYMax_;
-    const double v = logScale_ ? std::log10(std::max(y, 1e-300)) : y;
-    return {area.left() + (x - viewXMin_) / (viewXMax_ - viewXMin_) * area.width(),
-            area.bottom() - (v - yLow) / (yHigh - yLow) * area.height()};
+bool MetricChart::shows(const TrialRow& trial) const {
+    return !trial.values.empty() && (visible_.empty() || visible_.count(trial.id) > 0);
 }
 
-bool MetricChart::autoView(double* xMin, double* xMax, double* yMin, double* yMax) const {
-    bool any = false;
-    for (const TrialRow& t : data_->trials()) {
-        if (t.values.empty() || (!visible_.empty() && !visible_.count(t.id))) {
+const std::vector<double>& MetricChart::xsOf(const TrialRow& trial) const {
+    return xAxis_ == XAxis::Iteration ? trial.iterations : trial.times;
+}
+
+CurveView MetricChart::currentView() const {
+    CurveView view;
+    view.area = chart()->plotArea();
+    view.xMin = viewXMin_;
+    view.xMax = viewXMax_;
+    view.yMin = viewYMin_;
+    view.yMax = viewYMax_;
+    view.logY = logScale_;
+    view.xKind = int(xAxis_);
+    return view;
+}
+
+void MetricChart::updateExtent() {
+    const auto& trials = data_->trials();
+    extent_.points.resize(trials.size(), 0);
+    for (std::size_t row = 0; row < trials.size(); ++row) {
+        const TrialRow& t = trials[row];
+        std::size_t& counted = extent_.points[row];
+        if (counted >= t.values.size() || !shows(t)) {
             continue;
         }
-        const std::vector<double>& xs = xAxis_ == XAxis::Iteration ? t.iterations : t.times;
-        for (std::size_t i = 0; i < t.values.size(); ++i) {
+        const std::vector<double>& xs = xsOf(t);
+        for (std::size_t i = counted; i < t.values.size(); ++i) {
             const double y = t.values[i];
             if (logScale_ && y <= 0) {
                 continue;
             }
-            if (!any) {
-                *xMin = *xMax = xs[i];
-                *yMin = *yMax = y;
-                any = true;
+            if (!extent_.any) {
+                extent_.xMin = extent_.xMax = xs[i];
+                extent_.yMin = extent_.yMax = y;
+                extent_.any = true;
             }
-            *xMin = std::min(*xMin, xs[i]);
-            *xMax = std::max(*xMax, xs[i]);
-            *yMin = std::min(*yMin, y);
-            *yMax = std::max(*yMax, y);
+            extent_.xMin = std::min(extent_.xMin, xs[i]);
+            extent_.xMax = std::max(extent_.xMax, xs[i]);
+            extent_.yMin = std::min(extent_.yMin, y);
+            extent_.yMax = std::max(extent_.yMax, y);
         }
+        counted = t.values.size();
     }
-    return any;
 }
 
 bool MetricChart::fitView(bool onlyWhenOutside) {
-    double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
-    if (!autoView(&xMin, &xMax, &yMin, &yMax) ||
-        (onlyWhenOutside && xMin >= viewXMin_ && xMax <= viewXMax_ && yMin >= viewYMin_ &&
-         yMax <= viewYMax_)) {
+    if (!extent_.any) {
         return false;
     }
-    // Room to grow: a quarter more iterations, a tenth more of the metric's range.
-    const double xRoom = (xMax - xMin) * 0.25 + 1;
+    const double xMin = extent_.xMin, xMax = extent_.xMax;
+    const double yMin = extent_.yMin, yMax = extent_.yMax;
+    if (onlyWhenOutside && xMin >= viewXMin_ && xMax <= viewXMax_ && yMin >= viewYMin_ &&
+        yMax <= viewYMax_) {
+        return false;
+    }
+    // Room to grow: a quarter more iterations, a tenth more of the metric's range; round ticks
+    // (0.25, 0.3, ...) on linear axes.
+    const NiceAxis x = niceAxis(xMin, xMax + (xMax - xMin) * 0.25 + 1);
     if (logScale_) {
-        setView(xMin, xMax + xRoom, yMin / 1.5, yMax * 1.5);
+        setView(x.min, x.max, yMin / 1.5, yMax * 1.5, x.ticks);
     } else {
         const double pad = yMax > yMin ? (yMax - yMin) * 0.1 : std::abs(yMax) * 0.1 + 1e-9;
-        setView(xMin, xMax + xRoom, yMin - pad, yMax + pad);
-        if (auto* y = qobject_cast<QValueAxis*>(chart()->axes(Qt::Vertical).value(0))) {
-            y->applyNiceNumbers();  // round ticks (0.25, 0.3, ...)
-            viewYMin_ = y->min();
-            viewYMax_ = y->max();
-        }
-    }
-    if (auto* x = qobject_cast<QValueAxis*>(chart()->axes(Qt::Horizontal).value(0))) {
-        x->applyNiceNumbers();
-        viewXMin_ = x->min();
-        viewXMax_ = x->max();
+        const NiceAxis y = niceAxis(yMin - pad, yMax + pad);
+        setView(x.min, x.max, y.min, y.max, x.ticks, y.ticks);
     }
     return true;
 }
 
-int MetricChart::advance() {
-    dirty_ = false;
-    ++redraws_;
+void MetricChart::prepareView(bool refit) {
+    // A restored trial's curve went back, or the data is another experiment's: the image and
+    // the extent no longer hold.
     const auto& trials = data_->trials();
-    // The automatic view: it changes only when data leaves it, so most frames just add segments.
-    bool full = drawnArea_ != chart()->plotArea() || drawnPoints_.size() > trials.size();
-    if (!zoomed_ && fitView(!drawnPoints_.empty())) {
-        full = true;
-    }
-    full = full || drawnPoints_.empty();  // a new view, selection or experiment
-    for (std::size_t row = 0; !full && row < drawnPoints_.size(); ++row) {
-        full = trials[row].values.size() < drawnPoints_[row];  // restored: its curve went back
-    }
-    if (full || smoothing_ > 0) {
-        return redraw();
-    }
-    // Only what arrived since the last frame, each trial's piece joined to what was drawn. The
-    // best trial lives in the overlay; one that lost that place joins the image, thin.
-    drawnPoints_.resize(trials.size(), 0);
-    const int best = data_->bestRow();
-    std::vector<CurvesItem::Curve> pieces;
-    int points = 0;
-    if (best != drawnBest_) {
-        if (drawnBest_ >= 0 && drawnBest_ < int(trials.size())) {
-            pieces.push_back(curveOf(drawnBest_, best));
-            drawnPoints_[std::size_t(drawnBest_)] = trials[std::size_t(drawnBest_)].values.size();
+    bool rewound = trials.size() < rewindsSeen_.size();
+    rewindsSeen_.resize(trials.size(), 0);
+    for (std::size_t row = 0; row < trials.size(); ++row) {
+        if (trials[row].rewinds != rewindsSeen_[row] ||
+            (row < image_.points.size() && trials[row].values.size() < image_.points[row])) {
+            rewindsSeen_[row] = trials[row].rewinds;
+            rewound = true;
         }
-        drawnBest_ = best;
     }
-    for (int row = 0; row < int(trials.size()); ++row) {
-        const TrialRow& t = trials[std::size_t(row)];
-        std::size_t& drawn = drawnPoints_[std::size_t(row)];
-        if (row == best || t.values.size() <= drawn ||
-            (!visible_.empty() && !visible_.count(t.id))) {
-            drawn = t.values.size();
-            continue;
-        }
-        const std::vector<double>& xs = xAxis_ == XAxis::Iteration ? t.iterations : t.times;
-        CurvesItem::Curve piece;
-        piece.pen = penFor(row, best);
-        for (std::size_t i = drawn > 0 ? drawn - 1 : 0; i < t.values.size(); ++i) {
-            piece.points.append(toPixel(xs[i], t.values[i]));
-        }
-        points += int(piece.points.size());
-        drawn = t.values.size();
-        pieces.push_back(std::move(piece));
+    if (rewound) {
+        extent_ = {};
+        invalidate();
     }
-    curves_->add(pieces);
-    curves_->setOverlay(best >= 0 ? curveOf(best, best) : CurvesItem::Curve{});
-    return points;
+    updateExtent();
+    if (!zoomed_) {
+        fitView(!(refit || refit_));
+        refit_ = false;
+    }
+    view_ = currentView();
+    curves_->setView(view_);
 }
 
-CurvesItem::Curve MetricChart::curveOf(int row, int best) const {
-    CurvesItem::Curve curve;
-    const TrialRow& t = data_->trials()[std::size_t(row)];
-    if (t.values.empty() || (!visible_.empty() && !visible_.count(t.id))) {
-        return curve;
+void MetricChart::advance() {
+    dirty_ = false;
+    ++redraws_;
+    prepareView(false);
+    // The automatic view changes only when data leaves it, so most frames just add segments.
+    const bool imageCurrent = image_.generation == generation_ && image_.view == view_;
+    const bool pendingCurrent = pendingTicket_ != 0 && renderer_.busy() &&
+                                pending_.generation == generation_ && pending_.view == view_;
+    if (!imageCurrent && !pendingCurrent) {
+        requestImage(false);
     }
-    const std::vector<double>& xs = xAxis_ == XAxis::Iteration ? t.iterations : t.times;
-    const std::vector<double> ys = smooth(t.values, 1.0 - smoothing_);
-    const QList<QPointF> drawn =
-        decimate(xs, ys, viewXMin_, viewXMax_, std::max(int(chart()->plotArea().width()), 50));
+    if (image_.generation == generation_) {
+        addIncrements();
+    }
+    updateOverlay();
+}
+
+CurveData MetricChart::curveOf(int row, int best, const CurveView& view, double* lastLevel) const {
+    CurveData curve;
     curve.pen = penFor(row, best);
-    curve.points.reserve(drawn.size());
-    for (const QPointF& p : drawn) {
-        curve.points.append(toPixel(p.x(), p.y()));
+    const TrialRow& t = data_->trials()[std::size_t(row)];
+    if (shows(t)) {
+        decimateInto(xsOf(t), t.values, view.xMin, view.xMax,
+                     std::max(int(view.area.width()), kMinColumns), 1.0 - smoothing_, &curve.points,
+                     lastLevel);
     }
     return curve;
 }
 
-int MetricChart::redraw() {
-    if (!zoomed_) {
-        fitView(false);
-    }
+std::vector<CurveData> MetricChart::allCurves(int best, const CurveView& view) const {
+    std::vector<CurveData> curves;
     const auto& trials = data_->trials();
-    const int best = data_->bestRow();
-    std::vector<CurvesItem::Curve> curves;
-    int points = 0;
-    drawnPoints_.assign(trials.size(), 0);
     for (int row = 0; row < int(trials.size()); ++row) {
-        drawnPoints_[std::size_t(row)] = trials[std::size_t(row)].values.size();
-        CurvesItem::Curve curve = curveOf(row, best);
-        points += int(curve.points.size());
-        if (row != best && !curve.points.isEmpty()) {
-            curves.push_back(std::move(curve));
-        } else if (row == best) {
-            curves_->setOverlay(std::move(curve));
+        if (row != best && shows(trials[std::size_t(row)])) {
+            curves.push_back(curveOf(row, best, view));
         }
     }
-    if (best < 0) {
-        curves_->setOverlay({});
+    return curves;
+}
+
+int MetricChart::requestImage(bool now) {
+    const auto& trials = data_->trials();
+    const int best = data_->bestRow();
+    auto snapshot = std::make_shared<CurveSnapshot>();
+    snapshot->view = view_;
+    ImageState state;
+    state.view = view_;
+    state.generation = generation_;
+    state.best = best;
+    state.points.resize(trials.size(), 0);
+    state.levels.resize(trials.size(), 0);
+    std::size_t points = 0;
+    for (int row = 0; row < int(trials.size()); ++row) {
+        const TrialRow& t = trials[std::size_t(row)];
+        state.points[std::size_t(row)] = t.values.size();
+        if (row == best || !shows(t)) {
+            continue;
+        }
+        snapshot->curves.push_back(curveOf(row, best, view_, &state.levels[std::size_t(row)]));
+        points += snapshot->curves.back().points.size();
     }
-    const QRectF area = chart()->plotArea();
-    curves_->redrawAll(area, curves);
-    drawnBest_ = best;
-    drawnArea_ = area;
-    return points;
+    pending_ = std::move(state);
+    if (now || points < kDrawNowPoints) {
+        renderer_.cancel();
+        pendingTicket_ = 0;
+        image_ = std::move(pending_);
+        curves_->setImage(renderCurves(*snapshot), image_.view);
+    } else {
+        pendingTicket_ = renderer_.render(std::move(snapshot));
+    }
+    return int(points);
+}
+
+void MetricChart::onRendered(quint64 ticket, const QImage& image) {
+    if (ticket != pendingTicket_) {
+        return;
+    }
+    pendingTicket_ = 0;
+    image_ = std::move(pending_);
+    curves_->setImage(image, image_.view);
+    if (image_.generation == generation_) {
+        addIncrements();  // what arrived while it was drawn
+    }
+    if (image_.generation != generation_ || image_.view != view_) {
+        dirty_ = true;
+    }
+}
+
+void MetricChart::addIncrements() {
+    const auto& trials = data_->trials();
+    const int best = data_->bestRow();
+    image_.points.resize(trials.size(), 0);
+    image_.levels.resize(trials.size(), 0);
+    std::vector<CurveData> pieces;
+    // The best trial lives in the overlay; one that lost that place joins the image, thin.
+    if (best != image_.best) {
+        const int former = image_.best;
+        if (former >= 0 && former < int(trials.size())) {
+            pieces.push_back(
+                curveOf(former, best, image_.view, &image_.levels[std::size_t(former)]));
+            image_.points[std::size_t(former)] = trials[std::size_t(former)].values.size();
+        }
+        image_.best = best;
+    }
+    // Each trial's new points, joined to the last point drawn.
+    const double alpha = 1.0 - smoothing_;
+    for (int row = 0; row < int(trials.size()); ++row) {
+        const TrialRow& t = trials[std::size_t(row)];
+        std::size_t& drawn = image_.points[std::size_t(row)];
+        double& level = image_.levels[std::size_t(row)];
+        if (row == best || !shows(t)) {
+            drawn = t.values.size();
+            level = t.values.empty() ? 0 : t.values.back();
+            continue;
+        }
+        if (t.values.size() <= drawn) {
+            continue;
+        }
+        const std::vector<double>& xs = xsOf(t);
+        CurveData piece;
+        piece.pen = penFor(row, best);
+        if (drawn > 0) {
+            piece.points.emplace_back(xs[drawn - 1], level);
+        }
+        for (std::size_t i = drawn; i < t.values.size(); ++i) {
+            level = i == 0 ? t.values[i] : alpha * t.values[i] + (1 - alpha) * level;
+            piece.points.emplace_back(xs[i], level);
+        }
+        drawn = t.values.size();
+        pieces.push_back(std::move(piece));
+    }
+    curves_->addToImage(pieces);
+}
+
+void MetricChart::updateOverlay() {
+    const int best = data_->bestRow();
+    const auto& trials = data_->trials();
+    if (best < 0 || !shows(trials[std::size_t(best)])) {
+        curves_->setOverlay({});
+        overlayResults_ = 0;
+        return;
+    }
+    curves_->setOverlay(curveOf(best, best, view_));
+    overlayResults_ = trials[std::size_t(best)].values.size();
+}
+
+int MetricChart::redraw() {
+    prepareView(true);
+    const int points = requestImage(true);
+    updateOverlay();
+    const auto& trials = data_->trials();
+    const int best = data_->bestRow();
+    int overlayPoints = 0;
+    if (best >= 0 && shows(trials[std::size_t(best)])) {
+        overlayPoints = int(curveOf(best, best, view_).points.size());
+    }
+    return points + overlayPoints;
+}
+
+std::size_t MetricChart::shownResults() const {
+    if (image_.generation != generation_ || image_.view != currentView()) {
+        return 0;
+    }
+    std::size_t shown = 0;
+    for (std::size_t points : image_.points) {
+        shown += points;
+    }
+    return shown;
+}
+
+bool MetricChart::saveSvg(const QString& path, QString* error) {
+    advance();  // the view and the best trial's line as of now
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(size());
+    svg.setViewBox(QRect(QPoint(0, 0), size()));
+    svg.setTitle(data_->metric());
+    QPainter painter;
+    if (!painter.begin(&svg)) {
+        if (error) {
+            *error = tr("Cannot write %1").arg(path);
+        }
+        return false;
+    }
+    render(&painter);
+    painter.end();
+    if (QFileInfo(path).size() == 0) {
+        if (error) {
+            *error = tr("Cannot write %1").arg(path);
+        }
+        return false;
+    }
+    return true;
 }
 
 void MetricChart::zoomAround(QPointF pixel, double factor) {

@@ -2,48 +2,56 @@
 // trial (all trials, or the selected ones), the best trial drawn thick, each curve decimated to
 // the chart's pixel columns so no spike is lost, redrawn at most 30 times a second and only when
 // something changed. Log axis, smoothing, zoom (rubber band, wheel) and pan (drag with the
-// middle button, arrow keys). QtCharts draws the axes, grid and titles; the curves are one
-// graphics item in the chart's scene holding an image that grows by the new segments of each
-// frame, because a QLineSeries per trial costs QtCharts 150-250 ms a frame at 1,000 trials and
-// even one polyline pass over every point grows with the run (bench_app_stream).
+// middle button, arrow keys), and export as SVG with the curves as vector polylines. QtCharts
+// draws the axes, grid and titles; the curves are one graphics item in the chart's scene holding
+// an image that grows by the new segments of each frame, because a QLineSeries per trial costs
+// QtCharts 150-250 ms a frame at 1,000 trials (bench_app_stream). When the whole image must be
+// drawn again (a new view, size, selection or smoothing), a worker thread draws it
+// (curve_renderer.h) while the old one is shown scaled into the new view.
 // Thread-safety: GUI thread only.
 #pragma once
 
 #include <QChartView>
 #include <QGraphicsItem>
 #include <QImage>
-#include <QPen>
 #include <QRubberBand>
 #include <QTimer>
+#include <functional>
 #include <set>
+#include <span>
 #include <vector>
 
+#include "charts/curve_renderer.h"
 #include "models/experiment_data.h"
 
 namespace tunedeck::app {
 
-// Every curve of the chart, rasterised into one image of the plot area. Curves only grow while
-// an experiment runs, so a frame usually adds just the new segments to the image; the whole
-// image is drawn again only when the view, the size, the selection or the best trial changes.
+// Every curve of the chart but the best, rasterised into one image of the plot area, and the
+// best trial's curve drawn over it (it changes often; the image does not).
 class CurvesItem : public QGraphicsItem {
   public:
-    struct Curve {
-        QPolygonF points;
-        QPen pen;
-    };
-    // Starts a new image of `area` with `curves`.
-    void redrawAll(QRectF area, const std::vector<Curve>& curves);
-    // Adds `curves` to the current image.
-    void add(const std::vector<Curve>& curves);
-    // The best trial's curve, painted over the image (it changes often; the image does not).
-    void setOverlay(Curve curve);
-    QRectF boundingRect() const override { return area_; }
+    // Shows `image`, drawn for `view`.
+    void setImage(QImage image, const CurveView& view);
+    // Draws `curves` into the image, in the image's own view.
+    void addToImage(std::span<const CurveData> curves);
+    // The view the chart shows now. An image drawn for another view is shown scaled into it
+    // until its own arrives.
+    void setView(const CurveView& view);
+    void setOverlay(CurveData curve);
+    // On a vector device (an SVG file) paint() draws these curves as polylines instead of the
+    // image, so the file holds lines, not pixels.
+    void setVectorSource(std::function<std::vector<CurveData>()> source) {
+        vectorSource_ = std::move(source);
+    }
+    QRectF boundingRect() const override { return view_.area; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
   private:
-    QRectF area_;
+    CurveView view_;
     QImage image_;
-    Curve overlay_;
+    CurveView imageView_;
+    CurveData overlay_;
+    std::function<std::vector<CurveData>()> vectorSource_;
 };
 
 class MetricChart : public QChartView {
@@ -62,9 +70,17 @@ class MetricChart : public QChartView {
     // 0 (none) to 0.99 (heavy), as TensorBoard's slider.
     void setSmoothing(double amount);
     void resetZoom();
-    // Draws every curve anew now. Returns the number of points drawn (after decimation).
+    // Draws every curve anew now, on this thread. Returns the number of points drawn (after
+    // decimation).
     int redraw();
     int redrawCount() const { return redraws_; }
+    // How many results the curves on screen show (the image and the best trial's line);
+    // behind the data while a frame or an image is still to come.
+    std::size_t shownResults() const;
+    // The chart as it is now, as an SVG file: axes, labels and grid as QtCharts draws them, and
+    // every curve as a polyline decimated to the chart's pixel columns. False with a message
+    // when the file cannot be written.
+    bool saveSvg(const QString& path, QString* error);
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -75,26 +91,59 @@ class MetricChart : public QChartView {
     void mouseReleaseEvent(QMouseEvent* event) override;
 
   private:
+    // What an image holds: the view and curve settings it was drawn with, and per trial row
+    // how many points of its curve are in it (and the smoothed value of the last one, where an
+    // increment continues from).
+    struct ImageState {
+        CurveView view;
+        int generation = -1;
+        int best = -1;  // the trial left out of the image (drawn as the overlay)
+        std::vector<std::size_t> points;
+        std::vector<double> levels;
+    };
+    // The extent of the shown data, kept up to date by each frame's new points.
+    struct Extent {
+        bool any = false;
+        double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
+        std::vector<std::size_t> points;  // per trial row, how many were counted
+    };
+
     void rebuildAxes();
     void onFrame();
-    // The extent of the shown data; false when none is shown.
-    bool autoView(double* xMin, double* xMax, double* yMin, double* yMax) const;
+    // Something other than the view changed what the curves show: the image must be redrawn.
+    void invalidate();
+    bool shows(const TrialRow& trial) const;
+    const std::vector<double>& xsOf(const TrialRow& trial) const;
+    void updateExtent();
+    // The frame's view: the data's extent brought up to date, the automatic view fitted to it.
+    void prepareView(bool refit);
     // Sets the view to the data with room to grow (only when the data left the current view, if
     // asked); true when the view changed.
     bool fitView(bool onlyWhenOutside);
-    // Adds the segments that arrived since the last frame, or draws all when it must.
-    int advance();
-    QPointF toPixel(double x, double y) const;
+    CurveView currentView() const;
+    // A frame: the view, a new image when the current one is stale, the segments that arrived
+    // since the last frame, the best trial's line.
+    void advance();
+    // Starts drawing the whole image for the current view, on a worker thread unless it is
+    // small (or `now`); returns the number of points.
+    int requestImage(bool now);
+    void onRendered(quint64 ticket, const QImage& image);
+    // Draws into the image what the data holds beyond what the image shows.
+    void addIncrements();
     QPen penFor(int row, int best) const;
-    // Row `row`'s whole curve in pixels, decimated to the plot's columns.
-    CurvesItem::Curve curveOf(int row, int best) const;
+    // Row `row`'s curve in data coordinates, decimated to the columns of `view`.
+    CurveData curveOf(int row, int best, const CurveView& view, double* lastLevel = nullptr) const;
+    std::vector<CurveData> allCurves(int best, const CurveView& view) const;
+    void updateOverlay();
     // The axes' ranges, for zoom and pan (the chart has no series to zoom through).
-    void setView(double xMin, double xMax, double yMin, double yMax);
+    void setView(double xMin, double xMax, double yMin, double yMax, int xTicks = 0,
+                 int yTicks = 0);
     void zoomAround(QPointF pixel, double factor);
     QPointF toValue(QPointF pixel) const;
 
     const ExperimentData* data_;
     CurvesItem* curves_ = nullptr;
+    CurveRenderer renderer_;
     QRubberBand* band_ = nullptr;
     QPoint bandFrom_;
     double viewXMin_ = 0, viewXMax_ = 1, viewYMin_ = 0, viewYMax_ = 1;
@@ -104,12 +153,17 @@ class MetricChart : public QChartView {
     double smoothing_ = 0;
     bool dirty_ = true;
     bool zoomed_ = false;
+    bool refit_ = true;  // fit the automatic view to the data anew, even if it would fit
     QTimer frame_;
     int redraws_ = 0;
-    // What the image holds: per trial row, the points drawn; and what it was drawn for.
-    std::vector<std::size_t> drawnPoints_;
-    int drawnBest_ = -1;
-    QRectF drawnArea_;
+    int generation_ = 0;
+    CurveView view_;
+    ImageState image_;
+    ImageState pending_;  // what the image being drawn on the worker will hold
+    quint64 pendingTicket_ = 0;
+    Extent extent_;
+    std::vector<int> rewindsSeen_;  // per trial row, as TrialRow::rewinds when last looked at
+    std::size_t overlayResults_ = 0;
     QPoint panFrom_;
     bool panning_ = false;
 };

@@ -30,12 +30,20 @@ void EngineClient::setTcpServer(const QString& host, quint16 port, const QString
 void EngineClient::open(int retryMs) {
     wanted_ = true;
     retryMs_ = retryMs;
+    if (local_ || tcp_) {
+        onDisconnected(tr("attaching elsewhere"));  // answers what waits; retries come below
+        retry_.stop();
+    }
     connectNow();
 }
 
 void EngineClient::close() {
     wanted_ = false;
     retry_.stop();
+    dropSocket();
+}
+
+void EngineClient::dropSocket() {
     if (local_) {
         local_->disconnect(this);
         local_->abort();

@@ -29,8 +29,12 @@ class EngineClient : public QObject {
     // Where to connect; the connection is made (and remade after a loss) by open().
     void setLocalServer(const QString& socketPath);
     void setTcpServer(const QString& host, quint16 port, const QString& token);
+    // The token sent with hello, also over a local socket: the local end of an SSH tunnel
+    // (client/ssh_tunnel.h) may lead to an engine on TCP that wants one. setLocalServer() keeps
+    // it; an engine that needs none ignores it.
+    void setToken(const QString& token) { token_ = token; }
     // Connects, says hello, subscribes again where it was; reconnects after a loss every
-    // `retryMs` until close().
+    // `retryMs` until close(). A connection already open is dropped first (a new address).
     void open(int retryMs = 1000);
     void close();
     bool isReady() const { return ready_; }
@@ -64,6 +68,8 @@ class EngineClient : public QObject {
     };
 
     void connectNow();
+    // Forgets the current socket without a signal.
+    void dropSocket();
     void onConnected();
     void onDisconnected(const QString& reason);
     void onReadable();

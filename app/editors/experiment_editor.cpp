@@ -11,12 +11,14 @@
 #include <QSaveFile>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTextBlock>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include "editors/experiment_form.h"
 #include "editors/search_space_table.h"
+#include "models/experiment_data.h"
 
 namespace tunedeck::app {
 
@@ -44,7 +46,14 @@ ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent
 
     auto* space = new QGroupBox(tr("Search space"));
     auto* spaceLayout = new QVBoxLayout(space);
-    spaceLayout->addWidget(table_);
+    spaceLayout->addWidget(table_, 2);
+    // What the searcher would start with, from the engine's last validation.
+    preview_ = new QTableWidget;
+    preview_->setObjectName(QStringLiteral("samplePreview"));
+    preview_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    preview_->setToolTip(tr("The first configs the run would try, with this seed and searcher"));
+    spaceLayout->addWidget(new QLabel(tr("Sampled configs (the first the run would try):")));
+    spaceLayout->addWidget(preview_, 1);
     auto* formPage = new QWidget;
     auto* formLayout = new QVBoxLayout(formPage);
     formLayout->addWidget(form_);
@@ -303,6 +312,7 @@ void ExperimentEditor::onValidated(const QJsonObject& answer, const QString& sen
     showProblems();
     const bool valid = answer.value(QStringLiteral("valid")).toBool();
     const int count = int(problems_.size());
+    showPreview(answer.value(QStringLiteral("preview")).toArray());
     if (valid) {
         const QJsonValue trials = answer.value(QStringLiteral("trials"));
         status_->setText(
@@ -316,6 +326,33 @@ void ExperimentEditor::onValidated(const QJsonObject& answer, const QString& sen
         status_->setText(tr("%n problem(s) to fix before it can run.", nullptr, count));
     }
     emit validated(valid, count);
+}
+
+void ExperimentEditor::showPreview(const QJsonArray& configs) {
+    QStringList keys;
+    QList<QJsonObject> rows;
+    for (const QJsonValue& value : configs) {
+        rows << ExperimentData::flatten(value.toObject());
+        for (const QString& key : rows.last().keys()) {
+            if (!keys.contains(key)) {
+                keys << key;
+            }
+        }
+    }
+    keys.sort();
+    preview_->clear();
+    preview_->setColumnCount(int(keys.size()));
+    preview_->setRowCount(int(rows.size()));
+    preview_->setHorizontalHeaderLabels(keys);
+    for (int r = 0; r < rows.size(); ++r) {
+        for (int c = 0; c < keys.size(); ++c) {
+            const QJsonValue v = rows[r].value(keys[c]);
+            preview_->setItem(
+                r, c,
+                new QTableWidgetItem(v.isDouble() ? QString::number(v.toDouble(), 'g', 4)
+                                                  : v.toVariant().toString()));
+        }
+    }
 }
 
 void ExperimentEditor::showProblems() {

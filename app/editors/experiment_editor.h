@@ -19,6 +19,7 @@ class QAction;
 class QLabel;
 class QListWidget;
 class QListWidgetItem;
+class QTableWidget;
 class QTabWidget;
 
 namespace tunedeck::app {
@@ -60,6 +61,8 @@ class ExperimentEditor : public QWidget {
     const QList<ValidationProblem>& problems() const { return problems_; }
     ExperimentForm* form() const { return form_; }
     SearchSpaceTable* searchSpace() const { return table_; }
+    // The sampled configs of the last validation, a row each.
+    QTableWidget* samplePreview() const { return preview_; }
     YamlTextEdit* textEdit() const { return textEdit_; }
     QTabWidget* tabs() const { return tabs_; }
 
@@ -87,6 +90,7 @@ class ExperimentEditor : public QWidget {
     void showNotConnected();
     bool isThisFile(const QString& file, const QString& sentFileName) const;
     void showProblems();
+    void showPreview(const QJsonArray& configs);
 
     QPointer<client::EngineClient> client_;
     QString path_;
@@ -96,6 +100,7 @@ class ExperimentEditor : public QWidget {
     QTabWidget* tabs_;
     ExperimentForm* form_;
     SearchSpaceTable* table_;
+    QTableWidget* preview_ = nullptr;
     YamlTextEdit* textEdit_;
     QLabel* pathLabel_;
     QLabel* status_;

@@ -108,6 +108,24 @@ struct Located {
     bool inFlow = false;    // inside [...] or {...}
 };
 
+// The items of the sequence at `at` as byte spans, and whether it is written in [...].
+struct SequenceItems {
+    std::vector<std::pair<int, int>> spans;
+    std::vector<bool> empty;  // `-` alone: yaml-cpp gives no usable position for it
+    bool flow = false;
+    int column = 0;  // of the dashes
+};
+
+// The start of the line of a block item when that line holds only its dash before it.
+static std::optional<int> dashLineStart(const YamlScan& scan, int itemStart) {
+    const int line = scan.lineStart(itemStart);
+    const int dash = scan.skipBlanks(line);
+    if (dash >= itemStart || scan.utf8()[dash] != '-' || scan.skipBlanks(dash + 1) != itemStart) {
+        return std::nullopt;
+    }
+    return line;
+}
+
 struct YamlText::Impl {
     QString text;
     YamlScan scan;
@@ -141,6 +159,17 @@ struct YamlText::Impl {
             ++at.depth;
         }
         return at;
+    }
+
+    SequenceItems sequenceItems(const Located& at) const {
+        SequenceItems items;
+        items.flow = at.inFlow || at.node.Style() == YAML::EmitterStyle::Flow;
+        items.column = at.node.Mark().column;
+        for (auto it = at.node.begin(); it != at.node.end(); ++it) {
+            items.spans.push_back(byteSpan(*it, items.flow ? -1 : items.column, items.flow));
+            items.empty.push_back(it->IsNull() && !isNullToken(scan.utf8(), it->Mark().pos));
+        }
+        return items;
     }
 
     // A null written as nothing (`key:` alone) has the Mark of the token after it.
@@ -452,6 +481,77 @@ std::optional<TextEdit> YamlText::remove(const QStringList& path) const {
         }
     }
     return TextEdit{scan.charPos(cutStart), scan.charPos(cutEnd), QString()};
+}
+
+std::optional<TextEdit> YamlText::insertItem(const QStringList& path, int index,
+                                             const QString& yamlValue) const {
+    if (kind(path) != Kind::Sequence) {
+        return std::nullopt;
+    }
+    const Located at = d_->locate(path);
+    const SequenceItems items = d_->sequenceItems(at);
+    const int count = int(items.spans.size());
+    if (index < 0 || index > count) {
+        return std::nullopt;
+    }
+    const YamlScan& scan = d_->scan;
+    auto insertAt = [&scan](int pos, const QString& text) {
+        return TextEdit{scan.charPos(pos), scan.charPos(pos), text};
+    };
+    if (items.flow) {
+        if (count == 0) {
+            return insertAt(at.node.Mark().pos + 1, yamlValue);
+        }
+        if (index < count) {
+            return insertAt(items.spans[index].first, yamlValue + QStringLiteral(", "));
+        }
+        return insertAt(items.spans.back().second, QStringLiteral(", ") + yamlValue);
+    }
+    const QString line = spaces(items.column) + QStringLiteral("- ") + yamlValue;
+    if (index < count) {
+        const std::optional<int> start =
+            items.empty[index] ? std::nullopt : dashLineStart(scan, items.spans[index].first);
+        if (!start) {
+            return std::nullopt;
+        }
+        return insertAt(*start, line + QLatin1Char('\n'));
+    }
+    const int end = scan.lineEnd(d_->byteSpan(at.node, at.parentIndent, false).second);
+    return insertAt(end, QLatin1Char('\n') + line);
+}
+
+std::optional<TextEdit> YamlText::removeItem(const QStringList& path, int index) const {
+    if (kind(path) != Kind::Sequence) {
+        return std::nullopt;
+    }
+    const Located at = d_->locate(path);
+    const SequenceItems items = d_->sequenceItems(at);
+    const int count = int(items.spans.size());
+    if (index < 0 || index >= count || items.empty[index]) {
+        return std::nullopt;
+    }
+    const YamlScan& scan = d_->scan;
+    auto cut = [&scan](int start, int end) {
+        return TextEdit{scan.charPos(start), scan.charPos(end), QString()};
+    };
+    if (items.flow) {
+        if (count == 1) {
+            return cut(items.spans[0].first, items.spans[0].second);
+        }
+        if (index + 1 < count) {
+            return cut(items.spans[index].first, items.spans[index + 1].first);
+        }
+        return cut(items.spans[index - 1].second, items.spans[index].second);
+    }
+    if (count == 1) {
+        return setValue(path, QStringLiteral("[]"));
+    }
+    const std::optional<int> start = dashLineStart(scan, items.spans[index].first);
+    if (!start) {
+        return std::nullopt;
+    }
+    const int end = scan.lineEnd(items.spans[index].second);
+    return cut(*start, end < scan.utf8().size() ? end + 1 : end);
 }
 
 }  // namespace tunedeck::app

@@ -76,6 +76,14 @@ class YamlText {
     // The edit that removes the key at `path` with its value (and the lines they fill). A mapping
     // left empty is removed with it.
     std::optional<TextEdit> remove(const QStringList& path) const;
+    // The edit that puts `yamlValue` (a scalar or a flow collection) before item `index` of the
+    // sequence at `path` (at the end when `index` is its size), in the sequence's style: a `- `
+    // line at the dashes' column, or `, ` in [...]. Nullopt when `path` holds no sequence.
+    std::optional<TextEdit> insertItem(const QStringList& path, int index,
+                                       const QString& yamlValue) const;
+    // The edit that removes item `index` of the sequence at `path`: its `- ` line(s), or the item
+    // and one comma in [...]. The last item of a block sequence leaves `[]`, not a null.
+    std::optional<TextEdit> removeItem(const QStringList& path, int index) const;
 
   private:
     struct Impl;

@@ -68,7 +68,7 @@ void ExperimentData::load(std::vector<TrialRow> trials, std::vector<QJsonObject>
     status_ = std::move(status);
     startTime_ = startTime;
     for (int i = 0; i < int(trials_.size()); ++i) {
-        rowById_.emplace(trials_[std::size_t(i)].id, i);
+        rowById_.insert(trials_[std::size_t(i)].id, i);
         for (const QString& key : trials_[std::size_t(i)].flatConfig.keys()) {
             if (!configKeys_.contains(key)) {
                 configKeys_.append(key);
@@ -79,22 +79,21 @@ void ExperimentData::load(std::vector<TrialRow> trials, std::vector<QJsonObject>
 }
 
 int ExperimentData::rowOf(const QString& trialId) const {
-    auto it = rowById_.find(trialId);
-    return it == rowById_.end() ? -1 : it->second;
+    return rowById_.value(trialId, -1);
 }
 
-TrialRow& ExperimentData::rowFor(const QString& trialId, double time) {
-    auto it = rowById_.find(trialId);
-    if (it != rowById_.end()) {
-        return trials_[std::size_t(it->second)];
+int ExperimentData::rowFor(const QString& trialId, double time) {
+    const auto it = rowById_.constFind(trialId);
+    if (it != rowById_.constEnd()) {
+        return *it;
     }
     TrialRow row;
     row.id = trialId;
     row.addedAt = time;
     trials_.push_back(row);
-    rowById_.emplace(trialId, int(trials_.size()) - 1);
+    rowById_.insert(trialId, int(trials_.size()) - 1);
     changes_.rowsAdded = true;
-    return trials_.back();
+    return int(trials_.size()) - 1;
 }
 
 void ExperimentData::apply(const QJsonObject& event) {
@@ -105,11 +104,12 @@ void ExperimentData::apply(const QJsonObject& event) {
     }
     const QString trialId = event.value("trial").toString();
     if (type == QLatin1String("result")) {
-        TrialRow& row = rowFor(trialId, time);
-        onResult(row, event.value("result").toObject(), time);
-        changes_.rows.insert(rowOf(trialId));
+        const int index = rowFor(trialId, time);
+        onResult(trials_[std::size_t(index)], event.value("result").toObject(), time);
+        changes_.rows.insert(index);
     } else if (type == QLatin1String("trial_added")) {
-        TrialRow& row = rowFor(trialId, time);
+        const int index = rowFor(trialId, time);
+        TrialRow& row = trials_[std::size_t(index)];
         row.config = event.value("config").toObject();
         row.flatConfig = flatten(row.config);
         bool added = false;
@@ -123,21 +123,23 @@ void ExperimentData::apply(const QJsonObject& event) {
             configKeys_.sort();
             changes_.configKeysChanged = true;
         }
-        changes_.rows.insert(rowOf(trialId));
+        changes_.rows.insert(index);
     } else if (type == QLatin1String("trial_status")) {
-        TrialRow& row = rowFor(trialId, time);
+        const int index = rowFor(trialId, time);
+        TrialRow& row = trials_[std::size_t(index)];
         row.status = event.value("status").toString();
         row.reason = event.value("reason").toString();
         if (event.contains("node")) {
             row.node = event.value("node").toString();
         }
         row.lastAt = std::max(row.lastAt, time);
-        changes_.rows.insert(rowOf(trialId));
+        changes_.rows.insert(index);
     } else if (type == QLatin1String("exploit")) {
-        TrialRow& row = rowFor(trialId, time);
+        const int index = rowFor(trialId, time);
+        TrialRow& row = trials_[std::size_t(index)];
         row.config = event.value("new_config").toObject();
         row.flatConfig = flatten(row.config);
-        changes_.rows.insert(rowOf(trialId));
+        changes_.rows.insert(index);
         exploits_.push_back(event);
         changes_.exploitsChanged = true;
     } else if (type == QLatin1String("log") || type == QLatin1String("warning")) {
@@ -158,10 +160,13 @@ void ExperimentData::onResult(TrialRow& row, const QJsonObject& result, double t
     const qint64 iteration = qint64(result.value("training_iteration").toDouble());
     // A trial restored from a checkpoint reports some iterations again: its curve goes back to
     // that point, as the history does.
-    while (!row.iterations.empty() && row.iterations.back() >= double(iteration)) {
-        row.iterations.pop_back();
-        row.times.pop_back();
-        row.values.pop_back();
+    if (!row.iterations.empty() && row.iterations.back() >= double(iteration)) {
+        ++row.rewinds;
+        while (!row.iterations.empty() && row.iterations.back() >= double(iteration)) {
+            row.iterations.pop_back();
+            row.times.pop_back();
+            row.values.pop_back();
+        }
     }
     row.iteration = iteration;
     row.lastAt = std::max(row.lastAt, time);

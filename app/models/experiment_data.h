@@ -6,6 +6,7 @@
 // Thread-safety: GUI thread only.
 #pragma once
 
+#include <QHash>
 #include <QJsonObject>
 #include <QObject>
 #include <QStringList>
@@ -35,6 +36,9 @@ struct TrialRow {
     std::vector<double> iterations;
     std::vector<double> times;  // seconds since the experiment's first event
     std::vector<double> values;
+    // How often its curve went back (a restore from an earlier checkpoint re-reported
+    // iterations), so a view that drew the old curve knows to draw it anew.
+    int rewinds = 0;
 };
 
 // Progress of one experiment, by status.
@@ -90,13 +94,14 @@ class ExperimentData {
     static QJsonObject flatten(const QJsonObject& config);
 
   private:
-    TrialRow& rowFor(const QString& trialId, double time);
+    // The row of `trialId`, added when new.
+    int rowFor(const QString& trialId, double time);
     void onResult(TrialRow& row, const QJsonObject& result, double time);
 
     QString metric_;
     bool minimize_ = false;
     std::vector<TrialRow> trials_;
-    std::map<QString, int> rowById_;
+    QHash<QString, int> rowById_;  // looked up for each of thousands of events a second
     QStringList configKeys_;
     QString status_;
     double startTime_ = 0;

@@ -5,9 +5,10 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonDocument>
+#include <charconv>
 #include <cmath>
-#include <map>
 #include <memory>
 
 namespace tunedeck::app {
@@ -33,6 +34,159 @@ QJsonObject json(sqlite3_stmt* s, int column) {
     return bytes ? QJsonDocument::fromJson(QByteArray(bytes, sqlite3_column_bytes(s, column)))
                        .object()
                  : QJsonObject();
+}
+
+// A reader of one JSON text that skips what it does not need. Every method returns false on
+// text it does not follow (damaged, or an escaped key), and the caller falls back to a parser.
+class JsonScan {
+  public:
+    explicit JsonScan(std::string_view text) : s_(text) {}
+
+    // At an object: moves to the value of its member `key`; false when it has none.
+    bool enter(std::string_view key, bool* malformed) {
+        space();
+        if (!at('{')) {
+            return fail(malformed);
+        }
+        ++i_;
+        while (true) {
+            space();
+            if (at('}')) {
+                return false;
+            }
+            std::string_view name;
+            bool escaped = false;
+            if (!string(&name, &escaped)) {
+                return fail(malformed);
+            }
+            space();
+            if (!at(':')) {
+                return fail(malformed);
+            }
+            ++i_;
+            space();
+            if (escaped) {
+                return fail(malformed);  // "\u006c" may spell the key: the parser decides
+            }
+            if (name == key) {
+                return true;
+            }
+            if (!skipValue()) {
+                return fail(malformed);
+            }
+            space();
+            if (at(',')) {
+                ++i_;
+            } else if (!at('}')) {
+                return fail(malformed);
+            }
+        }
+    }
+
+    bool atObject() {
+        space();
+        return at('{');
+    }
+
+    // The number here, or kNoValue (a string, null, an object...).
+    double number() const {
+        double value = kNoValue;
+        const char* begin = s_.data() + i_;
+        const char* end = s_.data() + s_.size();
+        if (begin == end || !(*begin == '-' || (*begin >= '0' && *begin <= '9'))) {
+            return kNoValue;  // from_chars would also read "inf" and "nan", JSON has neither
+        }
+        const auto [stop, code] = std::from_chars(begin, end, value);
+        return code == std::errc() && stop != begin ? value : kNoValue;
+    }
+
+  private:
+    bool at(char c) const { return i_ < s_.size() && s_[i_] == c; }
+    bool fail(bool* malformed) {
+        *malformed = true;
+        return false;
+    }
+    void space() {
+        while (i_ < s_.size() &&
+               (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r')) {
+            ++i_;
+        }
+    }
+    // At a '"': the raw text up to the closing quote, which it moves past.
+    bool string(std::string_view* raw, bool* escaped) {
+        if (!at('"')) {
+            return false;
+        }
+        const std::size_t start = ++i_;
+        while (i_ < s_.size() && s_[i_] != '"') {
+            if (s_[i_] == '\\') {
+                *escaped = true;
+                ++i_;
+            }
+            ++i_;
+        }
+        if (i_ >= s_.size()) {
+            return false;
+        }
+        *raw = s_.substr(start, i_ - start);
+        ++i_;
+        return true;
+    }
+    bool skipValue() {
+        if (at('"')) {
+            std::string_view ignored;
+            bool escaped = false;
+            return string(&ignored, &escaped);
+        }
+        if (at('{') || at('[')) {
+            int depth = 0;
+            while (i_ < s_.size()) {
+                const char c = s_[i_];
+                if (c == '"') {
+                    std::string_view ignored;
+                    bool escaped = false;
+                    if (!string(&ignored, &escaped)) {
+                        return false;
+                    }
+                    continue;
+                }
+                ++i_;
+                if (c == '{' || c == '[') {
+                    ++depth;
+                } else if ((c == '}' || c == ']') && --depth == 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        const std::size_t start = i_;  // a number, true, false or null
+        while (i_ < s_.size() && s_[i_] != ',' && s_[i_] != '}' && s_[i_] != ']' && s_[i_] != ' ' &&
+               s_[i_] != '\n' && s_[i_] != '\t' && s_[i_] != '\r') {
+            ++i_;
+        }
+        return i_ > start;
+    }
+
+    std::string_view s_;
+    std::size_t i_ = 0;
+};
+
+// ExperimentData's reading of a result, for the texts the scanner does not follow.
+double metricByParser(std::string_view json, const QString& metric) {
+    const QJsonObject result =
+        QJsonDocument::fromJson(QByteArray(json.data(), qsizetype(json.size()))).object();
+    QJsonValue value = result.value(metric);
+    if (value.isUndefined() && metric.contains('/')) {
+        QJsonObject level = result;
+        const QStringList parts = metric.split('/');
+        for (int i = 0; i < parts.size(); ++i) {
+            value = level.value(parts[i]);
+            if (i + 1 < parts.size()) {
+                level = value.toObject();
+            }
+        }
+    }
+    return value.isDouble() ? value.toDouble() : kNoValue;
 }
 
 // The first objective of a recorded spec: `metric: loss` or `metric: [loss, latency]`.
@@ -77,7 +231,43 @@ class Reader {
     QString path_;
 };
 
+// Read-only, and used by one thread: no locking inside SQLite (a tenth of the read's time).
+constexpr int kOpenFlags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
+
 }  // namespace
+
+ResultMetric::ResultMetric(const QString& metric) : key_(metric.toStdString()), metric_(metric) {
+    if (metric.contains('/')) {
+        for (const QString& part : metric.split('/')) {
+            path_.push_back(part.toStdString());
+        }
+    }
+}
+
+double ResultMetric::in(std::string_view json) const {
+    bool malformed = false;
+    {
+        JsonScan scan(json);
+        if (scan.enter(key_, &malformed)) {
+            return scan.number();
+        }
+    }
+    if (!malformed && !path_.empty()) {
+        JsonScan scan(json);
+        for (std::size_t i = 0; i < path_.size(); ++i) {
+            if (i > 0 && !scan.atObject()) {
+                return kNoValue;
+            }
+            if (!scan.enter(path_[i], &malformed)) {
+                break;
+            }
+            if (i + 1 == path_.size()) {
+                return scan.number();
+            }
+        }
+    }
+    return malformed ? metricByParser(json, metric_) : kNoValue;
+}
 
 bool readHistory(const QString& folder, History* out, QString* error) {
     const QString path = folder + QStringLiteral("/experiment.sqlite");
@@ -89,14 +279,14 @@ bool readHistory(const QString& folder, History* out, QString* error) {
     sqlite3* raw = nullptr;
     // Read-only; on a read-only copy (no -shm can be made) as an immutable file.
     int rc =
-        sqlite3_open_v2(QFile::encodeName(path).constData(), &raw, SQLITE_OPEN_READONLY, nullptr);
+        sqlite3_open_v2(QFile::encodeName(path).constData(), &raw, kOpenFlags, nullptr);
     Db db(raw);
     if (rc == SQLITE_OK &&
         sqlite3_exec(raw, "SELECT 1 FROM experiment", nullptr, nullptr, nullptr) != SQLITE_OK) {
         db.reset();
         const QByteArray uri = "file:" + QFile::encodeName(path) + "?immutable=1";
         rc =
-            sqlite3_open_v2(uri.constData(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+            sqlite3_open_v2(uri.constData(), &raw, kOpenFlags | SQLITE_OPEN_URI, nullptr);
         db.reset(raw);
     }
     if (rc != SQLITE_OK) {
@@ -107,6 +297,8 @@ bool readHistory(const QString& folder, History* out, QString* error) {
     Reader reader(db.get(), path);
     Statement s;
     // One read transaction: a consistent picture while an engine may be writing.
+    // The file mapped rather than read page by page: a tenth less time for a million results.
+    sqlite3_exec(db.get(), "PRAGMA mmap_size = 1073741824", nullptr, nullptr, nullptr);
     sqlite3_exec(db.get(), "BEGIN", nullptr, nullptr, nullptr);
     if (!reader.prepare("SELECT name, status, spec_text, created_at FROM experiment", &s, error)) {
         return false;
@@ -122,7 +314,7 @@ bool readHistory(const QString& folder, History* out, QString* error) {
                         &s, error)) {
         return false;
     }
-    std::map<QString, std::size_t> rowOf;
+    QHash<QByteArray, std::size_t> rowOf;  // by the id's UTF-8 bytes, as results hold it
     while (sqlite3_step(s.get()) == SQLITE_ROW) {
         TrialRow row;
         row.id = text(s.get(), 0);
@@ -134,38 +326,48 @@ bool readHistory(const QString& folder, History* out, QString* error) {
         row.reason = row.status == QLatin1String("ERROR") ? text(s.get(), 6) : text(s.get(), 5);
         row.addedAt = sqlite3_column_double(s.get(), 7);
         row.lastAt = sqlite3_column_double(s.get(), 8);
-        rowOf.emplace(row.id, out->trials.size());
+        // As many results as iterations, but for restores: the curve grows once.
+        const auto expected = std::size_t(std::max<qint64>(row.iteration, 0));
+        row.iterations.reserve(expected);
+        row.times.reserve(expected);
+        row.values.reserve(expected);
+        rowOf.insert(row.id.toUtf8(), out->trials.size());
         out->trials.push_back(std::move(row));
     }
-    // The metric of every result, extracted by SQLite: no JSON document per row here.
+    // One pass over the results in the order they came, each appended to its trial's curve.
     if (!out->metric.isEmpty()) {
-        if (!reader.prepare("SELECT trial_id, iteration, timestamp, "
-                            "json_extract(data, '$.\"' || ?1 || '\"') FROM results ORDER BY seq",
+        if (!reader.prepare("SELECT trial_id, iteration, timestamp, data FROM results ORDER BY seq",
                             &s, error)) {
             return false;
         }
-        const QByteArray metric = out->metric.toUtf8();
-        sqlite3_bind_text(s.get(), 1, metric.constData(), int(metric.size()), SQLITE_TRANSIENT);
-        QByteArray lastId;
+        const ResultMetric metric(out->metric);
         TrialRow* row = nullptr;
+        QByteArrayView rowId;
         while (sqlite3_step(s.get()) == SQLITE_ROW) {
             ++out->results;
             const auto* idBytes = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 0));
-            const QByteArrayView id(idBytes, sqlite3_column_bytes(s.get(), 0));
-            if (!row || lastId != id) {  // results come in runs of one trial: few lookups
-                lastId = id.toByteArray();
-                auto it = rowOf.find(QString::fromUtf8(lastId));
-                row = it == rowOf.end() ? nullptr : &out->trials[it->second];
+            const int idSize = sqlite3_column_bytes(s.get(), 0);
+            if (!row || rowId != QByteArrayView(idBytes, idSize)) {
+                // fromRawData: a look-up without a copy of the id.
+                auto it = rowOf.constFind(QByteArray::fromRawData(idBytes, idSize));
+                row = it == rowOf.constEnd() ? nullptr : &out->trials[*it];
+                rowId = it == rowOf.constEnd() ? QByteArrayView() : QByteArrayView(it.key());
             }
-            const int type = sqlite3_column_type(s.get(), 3);
-            if (!row || (type != SQLITE_FLOAT && type != SQLITE_INTEGER)) {
+            if (!row) {
+                continue;
+            }
+            const auto* data = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 3));
+            const double value = data ? metric.in(std::string_view(
+                                            data, std::size_t(sqlite3_column_bytes(s.get(), 3))))
+                                      : kNoValue;
+            if (std::isnan(value)) {
                 continue;
             }
             const double iteration = double(sqlite3_column_int64(s.get(), 1));
-            const double value = sqlite3_column_double(s.get(), 3);
-            row->lastAt = std::max(row->lastAt, sqlite3_column_double(s.get(), 2));
+            const double timestamp = sqlite3_column_double(s.get(), 2);
+            row->lastAt = std::max(row->lastAt, timestamp);
             row->iterations.push_back(iteration);
-            row->times.push_back(sqlite3_column_double(s.get(), 2) - out->startTime);
+            row->times.push_back(timestamp - out->startTime);
             row->values.push_back(value);
             row->latest = value;
             if (std::isnan(row->best) || (out->minimize ? value < row->best : value > row->best)) {

@@ -24,6 +24,7 @@
 #include <QSettings>
 #include <QSlider>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -36,9 +37,16 @@
 #include "analysis/parallel_coordinates_view.h"
 #include "charts/importance_view.h"
 #include "charts/metric_chart.h"
+#include "charts/node_usage_view.h"
 #include "charts/scatter_view.h"
+#include "editors/cluster_editor.h"
 #include "editors/experiment_editor.h"
 #include "models/history_reader.h"
+#include "views/appearance.h"
+#include "views/attach_dialog.h"
+#include "views/settings_dialog.h"
+#include "views/start_page.h"
+#include "views/trial_log_follower.h"
 
 namespace tunedeck::app {
 
@@ -57,6 +65,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildLayout();
     buildMenus();
     connect(&client_, &EngineClient::ready, this, [this](const QJsonObject& hello) {
+        // Its folders are this machine's only when the engine is; a remote engine's experiments
+        // come over the connection alone.
+        resultsRoot_ = remote_ ? QString() : hello.value("results").toString();
         connection_->setText(
             tr("Engine %1, results in %2")
                 .arg(hello.value("engine").toString(), hello.value("results").toString()));
@@ -90,6 +101,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&listTimer_, &QTimer::timeout, this, &MainWindow::refreshExperimentList);
     listTimer_.start();
 
+    applyChartTheme(this);
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
@@ -180,7 +192,9 @@ void MainWindow::buildLayout() {
     compare_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     log_ = new QPlainTextEdit;
     log_->setReadOnly(true);
-    log_->setMaximumBlockCount(5000);
+    log_->setMaximumBlockCount(20000);
+    log_->setObjectName(QStringLiteral("log"));
+    logFollower_ = new TrialLogFollower(&client_, log_, this);
     parallel_ = new ParallelCoordinatesView(&data_);
     scatter_ = new ScatterView(&data_);
     importance_ = new ImportanceView(&data_);
@@ -188,21 +202,35 @@ void MainWindow::buildLayout() {
     connect(parallel_, &ParallelCoordinatesView::trialClicked, this, &MainWindow::selectTrial);
     connect(scatter_, &ScatterView::trialClicked, this, &MainWindow::selectTrial);
     connect(lineage_, &LineageView::trialClicked, this, &MainWindow::selectTrial);
-    auto* tabs = new QTabWidget;
-    tabs->addTab(chartPane, tr("Curves"));
-    tabs->addTab(compare_, tr("Compare"));
-    tabs->addTab(parallel_, tr("Parallel coordinates"));
-    tabs->addTab(scatter_, tr("Parameter vs metric"));
-    tabs->addTab(importance_, tr("Importance"));
-    tabs->addTab(lineage_, tr("PBT lineage"));
-    tabs->addTab(log_, tr("Log"));
+    nodes_ = new NodeUsageView(&usage_);
+    tabs_ = new QTabWidget;
+    tabs_->setObjectName(QStringLiteral("views"));
+    tabs_->addTab(chartPane, tr("Curves"));
+    tabs_->addTab(compare_, tr("Compare"));
+    tabs_->addTab(parallel_, tr("Parallel coordinates"));
+    tabs_->addTab(scatter_, tr("Parameter vs metric"));
+    tabs_->addTab(importance_, tr("Importance"));
+    tabs_->addTab(lineage_, tr("PBT lineage"));
+    tabs_->addTab(nodes_, tr("Nodes and GPUs"));
+    tabs_->addTab(log_, tr("Log"));
 
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(tablePane);
-    splitter->addWidget(tabs);
+    splitter->addWidget(tabs_);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
-    setCentralWidget(splitter);
+
+    // The start page until an experiment is shown.
+    startPage_ = new StartPage;
+    connect(startPage_, &StartPage::editFile, this, &MainWindow::editExperimentFile);
+    connect(startPage_, &StartPage::openFolder, this, &MainWindow::openFolder);
+    connect(startPage_, &StartPage::openFileRequested, this, &MainWindow::chooseAndEditFile);
+    connect(startPage_, &StartPage::openFolderRequested, this, &MainWindow::chooseAndOpenFolder);
+    connect(startPage_, &StartPage::attachRequested, this, [this] { showAttachDialog(*this); });
+    pages_ = new QStackedWidget;
+    pages_->addWidget(startPage_);
+    pages_->addWidget(splitter);
+    setCentralWidget(pages_);
 
     counts_ = new QLabel;
     progress_ = new QProgressBar;
@@ -224,20 +252,25 @@ void MainWindow::buildMenus() {
             runExperimentFile(path);
         }
     });
-    file->addAction(tr("&Edit experiment file..."), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Edit experiment"), {},
-                                                          tr("Experiment files (*.yaml *.yml)"));
+    file->addAction(tr("&New experiment from template..."), QKeySequence::New, this,
+                    &MainWindow::showStartPage);
+    file->addAction(tr("&Edit experiment file..."), QKeySequence(tr("Ctrl+Shift+E")), this,
+                    &MainWindow::chooseAndEditFile);
+    file->addAction(tr("&Open experiment folder..."), QKeySequence::Open, this,
+                    &MainWindow::chooseAndOpenFolder);
+    file->addAction(tr("&Attach to a server over SSH..."), QKeySequence(tr("Ctrl+Shift+A")), this,
+                    [this] { showAttachDialog(*this); });
+    file->addAction(tr("Edit c&luster file..."), QKeySequence(tr("Ctrl+Shift+L")), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Cluster file"), QString(), tr("Cluster files (*.yaml *.yml)"), nullptr,
+            QFileDialog::DontConfirmOverwrite);
         if (!path.isEmpty()) {
-            editExperimentFile(path);
+            openClusterEditor(this, path, engineBinary_);
         }
     });
-    file->addAction(tr("&Open experiment folder..."), QKeySequence::Open, this, [this] {
-        const QString folder =
-            QFileDialog::getExistingDirectory(this, tr("Open experiment"), resultsRoot_);
-        if (!folder.isEmpty()) {
-            openFolder(folder);
-        }
-    });
+    file->addAction(tr("Compare &two experiments..."), QKeySequence(tr("Ctrl+Shift+K")), this,
+                    &MainWindow::compareExperiments);
+    file->addSeparator();
     file->addAction(tr("Export &best config..."), QKeySequence(tr("Ctrl+E")), this,
                     &MainWindow::exportBest);
     file->addAction(tr("&Copy best config as YAML"), QKeySequence(tr("Ctrl+Shift+C")), this,
@@ -245,7 +278,10 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Copy best config as command-line &flags"), this,
                     [this] { copyBestConfig(QStringLiteral("flags")); });
     file->addAction(tr("Export all results as CSV..."), this, &MainWindow::exportResults);
-    file->addAction(tr("Export chart as PNG..."), this, &MainWindow::exportChart);
+    file->addAction(tr("Export chart as PNG or SVG..."), QKeySequence(tr("Ctrl+Shift+S")), this,
+                    &MainWindow::exportChart);
+    file->addSeparator();
+    file->addAction(tr("&Settings..."), QKeySequence::Preferences, this, &MainWindow::showSettings);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -268,139 +304,22 @@ void MainWindow::buildMenus() {
                      [this] { orderSelectedTrials(QStringLiteral("resume_trial")); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Start page"), QKeySequence(tr("Ctrl+Shift+H")), this,
+                    &MainWindow::showStartPage);
+    view->addAction(tr("&Monitor"), QKeySequence(tr("Ctrl+Shift+M")), this,
+                    [this] { pages_->setCurrentIndex(1); });
     view->addAction(tr("Reset chart zoom"), QKeySequence(tr("Ctrl+0")), chart_,
                     &MetricChart::resetZoom);
     view->addAction(tr("Find trials"), QKeySequence::Find, search_,
                     qOverload<>(&QWidget::setFocus));
 }
 
-void MainWindow::attachLocal(const QString& socketPath, const QString& engineBinary) {
-    socketPath_ = socketPath;
-    engineBinary_ = engineBinary;
-    client_.setLocalServer(socketPath);
-    // No engine there yet: start one, once, and let the client's retries find it.
-    if (!engineBinary_.isEmpty() && !QFileInfo::exists(socketPath)) {
-        triedToStartEngine_ = true;
-        QProcess::startDetached(engineBinary_, {QStringLiteral("serve"), QStringLiteral("--listen"),
-                                                QStringLiteral("unix:") + socketPath});
-    }
-    client_.open(500);
-}
-
-void MainWindow::attachTcp(const QString& host, quint16 port, const QString& token) {
-    client_.setTcpServer(host, port, token);
-    client_.open(1000);
-}
-
-void MainWindow::refreshExperimentList() {
-    if (!client_.isReady()) {
-        return;
-    }
-    client_.request(QStringLiteral("list"), {}, [this](const QJsonObject& answer) {
-        if (!answer.value("ok").toBool()) {
-            return;
-        }
-        const QString selected =
-            experiments_->currentItem() ? experiments_->currentItem()->text(0) : QString();
-        experiments_->clear();
-        const QJsonArray list = answer.value("experiments").toArray();
-        for (qsizetype i = list.size() - 1; i >= 0; --i) {  // newest first
-            const QJsonObject e = list.at(i).toObject();
-            auto* item = new QTreeWidgetItem(
-                experiments_,
-                {e.value("experiment").toString(), e.value("status").toString(),
-                 QString::number(e.value("trials").toInt()), e.value("best").toString()});
-            if (item->text(0) == selected || item->text(0) == experiment_) {
-                experiments_->setCurrentItem(item);
-            }
-        }
-    });
-}
-
-void MainWindow::runExperimentFile(const QString& path) {
-    client_.request(QStringLiteral("start"), {{"path", QFileInfo(path).absoluteFilePath()}},
-                    [this](const QJsonObject& answer) {
-                        if (!answer.value("ok").toBool()) {
-                            emit requestFailed(EngineClient::errorOf(answer));
-                            return;
-                        }
-                        refreshExperimentList();
-                        openExperiment(answer.value("experiment").toString());
-                    });
-}
-
-void MainWindow::openExperiment(const QString& name) {
-    if (name.isEmpty() || name == experiment_) {
-        return;
-    }
-    if (!experiment_.isEmpty()) {
-        client_.unsubscribe(experiment_);
-    }
-    experiment_ = name;
-    caughtUp_ = false;
-    data_.clear();
-    model_->reset();
-    const QString folder = resultsRoot_ + '/' + name;
-    if (!resultsRoot_.isEmpty() && QFileInfo(folder + "/experiment.sqlite").isReadable()) {
-        loadHistory(folder, name);  // fast, then live from where it ends
-    } else {
-        client_.subscribe(name, 0);  // a remote engine: everything over the connection
-    }
-}
-
-void MainWindow::openFolder(const QString& folder) {
-    const QFileInfo info(folder);
-    const bool ours =
-        !resultsRoot_.isEmpty() && QFileInfo(info.absolutePath()).canonicalFilePath() ==
-                                       QFileInfo(resultsRoot_).canonicalFilePath();
-    if (ours) {
-        experiment_.clear();
-        openExperiment(info.fileName());
-        return;
-    }
-    if (!experiment_.isEmpty()) {
-        client_.unsubscribe(experiment_);
-    }
-    experiment_ = info.fileName();
-    caughtUp_ = true;
-    data_.clear();
-    model_->reset();
-    loadHistory(info.absoluteFilePath(), {});  // read-only: nothing more will come
-}
-
-void MainWindow::loadHistory(const QString& folder, const QString& name) {
-    const int load = ++historyLoads_;
-    auto history = std::make_shared<History>();
-    auto error = std::make_shared<QString>();
-    QThread* reader = QThread::create(
-        [folder, history, error] { readHistory(folder, history.get(), error.get()); });
-    connect(reader, &QThread::finished, this, [this, reader, load, name, history, error] {
-        reader->deleteLater();
-        if (load != historyLoads_) {
-            return;  // the user opened something else meanwhile
-        }
-        if (!error->isEmpty()) {
-            emit requestFailed(*error);
-            if (!name.isEmpty()) {
-                client_.subscribe(name, 0);
-            }
-            return;
-        }
-        data_.setObjective(history->metric, history->minimize);
-        data_.load(std::move(history->trials), std::move(history->exploits), history->status,
-                   history->startTime);
-        model_->reset();
-        chart_->setLogScale(false);
-        setWindowTitle(tr("%1 - Tunedeck").arg(history->name));
-        if (!name.isEmpty()) {
-            client_.subscribe(name, history->lastSeq);
-        }
-    });
-    reader->start();
-}
-
 void MainWindow::onEvent(const QString& experiment, const QJsonObject& event) {
     if (experiment != experiment_) {
+        return;
+    }
+    if (usage_.apply(event)) {
+        nodes_->refresh();
         return;
     }
     data_.apply(event);
@@ -533,6 +452,12 @@ void MainWindow::updateCompare() {
 
 void MainWindow::updateLog() {
     const QStringList ids = selectedTrials();
+    // One trial of the attached engine: its whole trial.log, followed as it grows.
+    if (ids.size() == 1 && client_.isReady() && ofEngine_) {
+        logFollower_->follow(experiment_, ids.first());
+        return;
+    }
+    logFollower_->follow({}, {});
     QStringList lines;
     for (const QString& id : ids.isEmpty() ? QStringList{QString()} : ids) {
         for (const QString& line : data_.logOf(id)) {

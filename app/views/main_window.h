@@ -12,6 +12,7 @@
 
 #include "client/engine_client.h"
 #include "models/experiment_data.h"
+#include "models/node_usage.h"
 #include "models/trial_table_model.h"
 
 class QComboBox;
@@ -19,6 +20,8 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
+class QStackedWidget;
+class QTabWidget;
 class QTableView;
 class QTableWidget;
 class QTreeWidget;
@@ -31,6 +34,9 @@ class ParallelCoordinatesView;
 class ScatterView;
 class ImportanceView;
 class LineageView;
+class NodeUsageView;
+class StartPage;
+class TrialLogFollower;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -42,6 +48,9 @@ class MainWindow : public QMainWindow {
     // `tunedeck-engine serve` there first when none answers.
     void attachLocal(const QString& socketPath, const QString& engineBinary);
     void attachTcp(const QString& host, quint16 port, const QString& token);
+    // Attaches through an SSH tunnel's local socket (views/attach_dialog.h): like attachLocal,
+    // but the engine and its folders are on the server.
+    void attachThroughTunnel(const QString& socketPath);
 
     // The actions of the menus, also for tests.
     void runExperimentFile(const QString& path);
@@ -54,10 +63,22 @@ class MainWindow : public QMainWindow {
     void orderSelectedTrials(const QString& op);  // stop_trial, pause_trial, resume_trial
     void orderExperiment(const QString& op);      // stop, pause, resume
     void copyBestConfig(const QString& format);   // to the clipboard
+    // The current analysis tab (curves, parallel coordinates, ...) as PNG or, by the file's
+    // suffix, SVG with vector curves.
+    bool saveChart(const QString& path, QString* error) const;
+    void showStartPage();
+    void chooseAndEditFile();
+    void chooseAndOpenFolder();
+    void showSettings();
+    // Two experiments' best trials side by side, the open one first.
+    void compareExperiments();
 
     QString currentExperiment() const { return experiment_; }
     const ExperimentData& data() const { return data_; }
     MetricChart* chart() const { return chart_; }
+    QTabWidget* tabs() const { return tabs_; }
+    StartPage* startPage() const { return startPage_; }
+    const NodeUsageModel& usage() const { return usage_; }
     EngineClient& client() { return client_; }
 
   signals:
@@ -89,13 +110,21 @@ class MainWindow : public QMainWindow {
     // Reads `folder`'s history on a worker thread, then shows it and subscribes to `name`
     // (when not empty) from where the history ended.
     void loadHistory(const QString& folder, const QString& name);
+    // A new experiment is shown: the monitor replaces the start page, the old data goes.
+    void showMonitor(const QString& experiment);
+    // Another engine is attached: nothing of the old one's stays shown or subscribed.
+    void forgetExperiment();
+    // The folders of the engine's experiments, for the comparison's pickers.
+    QStringList experimentFolders() const;
 
     EngineClient client_;
     ExperimentData data_;
+    NodeUsageModel usage_;
     TrialTableModel* model_ = nullptr;
     TrialFilter* filter_ = nullptr;
     QString experiment_;
     bool caughtUp_ = false;
+    bool ofEngine_ = false;  // the shown experiment is one of the attached engine's
 
     QTreeWidget* experiments_ = nullptr;
     QTableView* table_ = nullptr;
@@ -106,15 +135,21 @@ class MainWindow : public QMainWindow {
     ScatterView* scatter_ = nullptr;
     ImportanceView* importance_ = nullptr;
     LineageView* lineage_ = nullptr;
+    NodeUsageView* nodes_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QStackedWidget* pages_ = nullptr;  // the start page, or the monitor
+    StartPage* startPage_ = nullptr;
     QTableWidget* compare_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
+    TrialLogFollower* logFollower_ = nullptr;
     QLabel* counts_ = nullptr;
     QLabel* connection_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QTimer tick_;
     QTimer listTimer_;
     QString engineBinary_;
-    QString resultsRoot_;   // the attached engine's, from its hello
+    QString resultsRoot_;   // the attached engine's, from its hello; empty when remote
+    bool remote_ = false;   // the engine runs on another machine: its folders are not here
     int historyLoads_ = 0;  // a newer open makes an older read's result stale
     QString socketPath_;
     bool triedToStartEngine_ = false;

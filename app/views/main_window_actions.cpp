@@ -1,17 +1,27 @@
 // The part of MainWindow that acts: orders to the engine for trials and experiments, the
-// exports (best config, results, chart) and the experiment editor's window.
+// exports (best config, results, chart), the experiment editor's window, the settings and the
+// comparison of two experiments.
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPainter>
+#include <QProcess>
+#include <QStackedWidget>
 #include <QStatusBar>
+#include <QSvgGenerator>
+#include <QTreeWidget>
 
 #include "charts/metric_chart.h"
 #include "editors/experiment_editor.h"
+#include "views/experiments_compare.h"
 #include "views/main_window.h"
+#include "views/settings_dialog.h"
+#include "views/start_page.h"
 
 namespace tunedeck::app {
 
@@ -92,16 +102,19 @@ void MainWindow::copyBestConfig(const QString& format) {
 }
 
 void MainWindow::exportBest() {
+    // The format follows the chosen filter by its position, whatever language it is shown in.
+    const QStringList filters{tr("YAML (*.yaml)"), tr("JSON (*.json)"),
+                              tr("Command-line flags (*.txt)")};
+    const QStringList formats{QStringLiteral("yaml"), QStringLiteral("json"),
+                              QStringLiteral("flags")};
     QString filter;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export best config"), experiment_ + QStringLiteral("-best.yaml"),
-        tr("YAML (*.yaml);;JSON (*.json);;Command-line flags (*.txt)"), &filter);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export best config"),
+                                                      experiment_ + QStringLiteral("-best.yaml"),
+                                                      filters.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty()) {
         return;
     }
-    const QString format = filter.startsWith(QLatin1String("JSON"))      ? QStringLiteral("json")
-                           : filter.startsWith(QLatin1String("Command")) ? QStringLiteral("flags")
-                                                                         : QStringLiteral("yaml");
+    const QString format = formats.value(std::max<qsizetype>(0, filters.indexOf(filter)));
     client_.request(QStringLiteral("best"), {{"experiment", experiment_}, {"format", format}},
                     [this, path](const QJsonObject& answer) { saveText(path, answer); });
 }
@@ -131,11 +144,106 @@ void MainWindow::exportResults() {
 }
 
 void MainWindow::exportChart() {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), experiment_ + QStringLiteral(".png"), tr("PNG image (*.png)"));
-    if (!path.isEmpty() && !chart_->grab().save(path)) {
-        emit requestFailed(tr("cannot write %1").arg(path));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export chart"), experiment_ + QStringLiteral(".png"),
+                                     tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    QString error;
+    if (!path.isEmpty() && !saveChart(path, &error)) {
+        emit requestFailed(error);
     }
+}
+
+bool MainWindow::saveChart(const QString& path, QString* error) const {
+    QWidget* view = tabs_->currentWidget();
+    if (view == chart_->parentWidget()) {
+        view = chart_;  // the curves without their controls
+    }
+    if (QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0) {
+        // Painted again into the SVG device, so lines stay lines (the curves item draws its
+        // curves as paths there instead of its raster cache).
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(view->size());
+        svg.setViewBox(view->rect());
+        svg.setTitle(experiment_);
+        svg.setDescription(tabs_->tabText(tabs_->currentIndex()));
+        QPainter painter;
+        if (!painter.begin(&svg)) {
+            *error = tr("cannot write %1").arg(path);
+            return false;
+        }
+        view->render(&painter);
+        painter.end();
+        return QFileInfo(path).size() > 0;
+    }
+    if (!view->grab().save(path)) {
+        *error = tr("cannot write %1").arg(path);
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::showStartPage() {
+    startPage_->refresh();
+    pages_->setCurrentIndex(0);
+}
+
+void MainWindow::chooseAndEditFile() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Edit experiment"), {},
+                                                      tr("Experiment files (*.yaml *.yml)"));
+    if (!path.isEmpty()) {
+        editExperimentFile(path);
+    }
+}
+
+void MainWindow::chooseAndOpenFolder() {
+    const QString folder =
+        QFileDialog::getExistingDirectory(this, tr("Open experiment"), resultsRoot_);
+    if (!folder.isEmpty()) {
+        openFolder(folder);
+    }
+}
+
+void MainWindow::showSettings() {
+    SettingsDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted || !dialog.apply()) {
+        return;
+    }
+    if (QMessageBox::question(this, tr("Language changed"),
+                              tr("Restart Tunedeck now to show every window in the new "
+                                 "language?")) == QMessageBox::Yes) {
+        QProcess::startDetached(QApplication::applicationFilePath(),
+                                QApplication::arguments().mid(1));
+        close();
+    }
+}
+
+QStringList MainWindow::experimentFolders() const {
+    QStringList folders;
+    if (resultsRoot_.isEmpty()) {
+        return folders;
+    }
+    for (int i = 0; i < experiments_->topLevelItemCount(); ++i) {
+        folders << QDir(resultsRoot_).filePath(experiments_->topLevelItem(i)->text(0));
+    }
+    return folders;
+}
+
+void MainWindow::compareExperiments() {
+    const QStringList folders = experimentFolders();
+    const QString current = resultsRoot_.isEmpty() || experiment_.isEmpty()
+                                ? QString()
+                                : QDir(resultsRoot_).filePath(experiment_);
+    QString other;
+    for (const QString& folder : folders) {
+        if (folder != current) {
+            other = folder;
+            break;
+        }
+    }
+    auto* dialog = new ExperimentsCompare(folders, current.isEmpty() ? other : current,
+                                          current.isEmpty() ? QString() : other, this);
+    dialog->show();
 }
 
 }  // namespace tunedeck::app

@@ -38,6 +38,7 @@ inline const QString kSubscribe = QStringLiteral("subscribe");
 inline const QString kUnsubscribe = QStringLiteral("unsubscribe");
 inline const QString kBest = QStringLiteral("best");
 inline const QString kExport = QStringLiteral("export");
+inline const QString kTrialLog = QStringLiteral("trial_log");
 }  // namespace op
 
 namespace code {

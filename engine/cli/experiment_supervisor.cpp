@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,6 +14,9 @@
 #include "cli/stored_experiment.h"
 #include "config/experiment_loader.h"
 #include "core/searcher.h"
+#include "runtime/install_layout.h"
+#include "runtime/recovery.h"
+#include "runtime/resource_check.h"
 #include "tunedeck/version.h"
 
 namespace tunedeck::cli {
@@ -23,6 +27,9 @@ constexpr int kFeedIntervalMs = 100;
 constexpr int kFeedBatch = 2000;                      // events per subscription per round
 constexpr qint64 kMaxBacklogBytes = 8 * 1024 * 1024;  // a slow reader is fed no more
 constexpr int kStderrTailLines = 20;
+constexpr int kStartTimeoutMs = 120 * 1000;         // from launch to the child's "started"
+constexpr std::int64_t kValidatePreviewTrials = 5;  // configs in the answer of `validate`
+constexpr qint64 kLogChunkBytes = 256 * 1024;       // the most of a trial log per answer
 
 // "file:12:5: message" lines → [{"file", "line", "column", "message"}], so an editor can pin each
 // problem to its line; a line without a position continues the message before it.
@@ -102,6 +109,7 @@ void ExperimentSupervisor::handle(api::ControlConnection& connection, const api:
         {&api::op::kUnsubscribe, &ExperimentSupervisor::unsubscribe},
         {&api::op::kBest, &ExperimentSupervisor::report},
         {&api::op::kExport, &ExperimentSupervisor::report},
+        {&api::op::kTrialLog, &ExperimentSupervisor::trialLog},
     };
     for (const auto& [name, handler] : handlers) {
         if (r.op == *name) {
@@ -123,7 +131,12 @@ void ExperimentSupervisor::hello(api::ControlConnection& connection, const api::
 void ExperimentSupervisor::validate(api::ControlConnection& connection, const api::Request& r) {
     ExperimentSpec spec;
     QStringList warnings;
-    const Status loaded = loadRequestedSpec(r, resultsRoot_, &spec, &warnings);
+    Status loaded = loadRequestedSpec(r, resultsRoot_, &spec, &warnings);
+    // GPUs this machine cannot give are refused here, as `tunedeck-engine validate` does. Asking
+    // its agent takes a child process, so only experiments that want GPUs pay for it.
+    if (loaded && spec.resourcesPerTrial.gpu > 0) {
+        loaded = checkResourcesFit(spec, workerBinaryPath());
+    }
     QJsonArray warningList;
     for (const QString& warning : warnings) {
         for (const QJsonValue& problem : describeProblems(warning)) {
@@ -138,8 +151,18 @@ void ExperimentSupervisor::validate(api::ControlConnection& connection, const ap
     }
     const std::unique_ptr<Searcher> searcher = makeSearcher(spec);
     const std::optional<std::int64_t> total = searcher->totalTrials();
+    // The first configs the run would start with (the same seed and searcher), for the editor.
+    QJsonArray preview;
+    for (std::int64_t i = 0; i < kValidatePreviewTrials; ++i) {
+        const Suggestion next = searcher->suggest(trialIdForIndex(i));
+        if (next.kind != Suggestion::Kind::Config) {
+            break;
+        }
+        preview.append(next.config);
+    }
     connection.send(
         api::answerOk(r.id, {{"valid", true},
+                             {"preview", preview},
                              {"errors", QJsonArray{}},
                              {"warnings", warningList},
                              {"name", spec.name},
@@ -246,6 +269,15 @@ void ExperimentSupervisor::launch(api::ControlConnection& connection, const api:
             });
     children_.push_back(std::move(child));
     raw->process->start(engineBinary_, all);
+    // A child that hangs before it has a folder (a stuck file system, say) must not leave the
+    // client waiting for ever: it is killed, and the start answered with why.
+    QTimer::singleShot(kStartTimeoutMs, raw->process.get(), [raw] {
+        if (!raw->started && raw->process->state() != QProcess::NotRunning) {
+            raw->stderrTail << QStringLiteral("the experiment did not start within %1 s; stopped")
+                                   .arg(kStartTimeoutMs / 1000);
+            raw->process->kill();
+        }
+    });
 }
 
 void ExperimentSupervisor::onChildOutput(Child& child) {
@@ -513,6 +545,45 @@ void ExperimentSupervisor::shutdown(int graceMs, std::function<void()> done) {
             child->process->kill();
         }
     });
+}
+
+void ExperimentSupervisor::trialLog(api::ControlConnection& connection, const api::Request& r) {
+    const QString folder = experimentFolder(connection, r);
+    if (folder.isEmpty()) {
+        return;
+    }
+    static const QRegularExpression trialId(QStringLiteral("^t[0-9]+$"));
+    const QString trial = r.text("trial");
+    const QJsonValue from = r.arguments.value("offset");
+    if (!trialId.match(trial).hasMatch() ||
+        (!from.isUndefined() && (!from.isDouble() || from.toDouble() < 0))) {
+        connection.send(api::answerError(
+            r.id, api::code::kBadRequest,
+            QStringLiteral(
+                "trial_log takes \"trial\" (an id like t00003) and an \"offset\" >= 0")));
+        return;
+    }
+    QFile log(trialFolder(folder, trial) + QStringLiteral("/trial.log"));
+    if (!log.open(QIODevice::ReadOnly)) {
+        // Not started yet, or it ran on a node whose log stays there: nothing to show so far.
+        connection.send(api::answerOk(r.id, {{"text", QString()}, {"offset", 0}, {"size", 0}}));
+        return;
+    }
+    const qint64 size = log.size();
+    qint64 offset = qint64(from.toDouble());
+    if (offset > size) {
+        offset = 0;  // the log was replaced (a new attempt): from its start again
+    }
+    log.seek(offset);
+    QByteArray chunk = log.read(kLogChunkBytes);
+    // Whole lines only while more follows, so a multi-byte character or a line is never cut.
+    if (offset + chunk.size() < size) {
+        const qsizetype end = chunk.lastIndexOf('\n');
+        chunk.truncate(end >= 0 ? end + 1 : chunk.size());
+    }
+    connection.send(api::answerOk(
+        r.id,
+        {{"text", QString::fromUtf8(chunk)}, {"offset", offset + chunk.size()}, {"size", size}}));
 }
 
 }  // namespace tunedeck::cli

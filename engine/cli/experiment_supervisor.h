@@ -67,6 +67,8 @@ class ExperimentSupervisor : public QObject {
     void unsubscribe(api::ControlConnection& connection, const api::Request& request);
     // best and export: what `tunedeck-engine best|export FOLDER --format F` prints, as `text`.
     void report(api::ControlConnection& connection, const api::Request& request);
+    // A piece of a trial's trial.log from a byte offset: clients follow a log by asking again.
+    void trialLog(api::ControlConnection& connection, const api::Request& request);
 
     // The folder of experiment `name` under the results root; empty (with the answer sent) when
     // the name is not one.

@@ -3,15 +3,23 @@
 // window stops the trial, and the best config lands on the clipboard. With
 // TUNEDECK_SCREENSHOT_DIR set it saves what the window showed.
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QClipboard>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QStandardPaths>
 #include <QTableView>
+#include <QTableWidget>
 #include <QtTest>
 #include <csignal>
 
 #include "charts/metric_chart.h"
 #include "editors/experiment_editor.h"
 #include "engine_harness.h"
+#include "views/experiments_compare.h"
 #include "views/main_window.h"
+#include "views/start_page.h"
 
 using tunedeck::app::MainWindow;
 
@@ -85,10 +93,14 @@ class TestAppWindow : public QObject {
     }
 
   private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }  // not the user's settings
     void runningAFileShowsItsTrialsAndCurves();
     void stopFromTheWindowStopsTheTrial();
     void aFolderOpensStraightFromItsHistory();
     void theEditorValidatesAndRunsItsFile();
+    void twoExperimentsBestTrialsSideBySide();
+    void chartsExportAsPngAndVectorSvg();
+    void theStartPageLeadsToTheMonitor();
 };
 
 void TestAppWindow::runningAFileShowsItsTrialsAndCurves() {
@@ -132,6 +144,11 @@ void TestAppWindow::stopFromTheWindowStopsTheTrial() {
     auto* table = window.findChild<QTableView*>("trials");
     table->selectRow(0);  // t00000: the table is sorted by trial
     screenshot(window, "monitor-running");
+    // Its log, followed from the engine while the Log tab is shown: what the trial printed.
+    window.tabs()->setCurrentIndex(window.tabs()->count() - 1);
+    auto* log = window.findChild<QPlainTextEdit*>("log");
+    QVERIFY(waitFor([&] { return log->toPlainText().contains("start iteration=0"); }, 10000));
+    window.tabs()->setCurrentIndex(0);
     window.orderSelectedTrials("stop_trial");
     QVERIFY(waitFor([&] { return window.data().trials()[0].status == "TERMINATED"; }, 30000));
     QVERIFY2(window.data().trials()[0].reason.contains("stopped by the user"),
@@ -143,7 +160,8 @@ void TestAppWindow::stopFromTheWindowStopsTheTrial() {
 
 void TestAppWindow::aFolderOpensStraightFromItsHistory() {
     EngineHarness harness;
-    const EngineResult ran = harness.run({"run", experimentFile(harness, 12, 0)});
+    // Long enough (about 6 s) for the engine to sample the node a few times.
+    const EngineResult ran = harness.run({"run", experimentFile(harness, 12, 0.25)});
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.all()));
     MainWindow window;  // attached to no engine at all
     window.resize(1280, 800);
@@ -160,6 +178,13 @@ void TestAppWindow::aFolderOpensStraightFromItsHistory() {
     QTest::qWait(300);
     QCOMPARE(window.findChild<QTableView*>("trials")->model()->rowCount(), 4);
     screenshot(window, "history-folder");
+    // The node's samples come from the same file: every one kept, for the Nodes and GPUs tab.
+    const int samples = sqliteQuery(harness.experimentFolder("race") + "/experiment.sqlite",
+                                    "SELECT COUNT(DISTINCT timestamp) FROM node_usage")
+                            .toInt();
+    QVERIFY2(samples >= 2, qPrintable(QString::number(samples)));
+    QCOMPARE(window.usage().nodes().size(), std::size_t(1));
+    QCOMPARE(window.usage().nodes().begin()->second.cpuSeries.size(), std::size_t(samples));
     // Not a Tunedeck folder: a clear message, nothing shown.
     QSignalSpy failed(&window, &MainWindow::requestFailed);
     window.openFolder(harness.root());
@@ -191,6 +216,97 @@ void TestAppWindow::theEditorValidatesAndRunsItsFile() {
     run->trigger();
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 120000));
     QCOMPARE(window.data().counts().terminated, 4);
+}
+
+void TestAppWindow::twoExperimentsBestTrialsSideBySide() {
+    EngineHarness harness;
+    QVERIFY(harness.run({"run", experimentFile(harness, 6, 0)}).exitCode == 0);
+    QString other = experimentFile(harness, 6, 0);
+    QFile file(other);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll())
+                             .replace("name: race", "name: wider")
+                             .replace("grid: [1, 2, 3, 4]", "grid: [2, 7]");
+    other = harness.writeFile("wider.yaml", text);
+    QVERIFY(harness.run({"run", other}).exitCode == 0);
+
+    tunedeck::app::ExperimentsCompare dialog(
+        {harness.experimentFolder("race"), harness.experimentFolder("wider")},
+        harness.experimentFolder("race"), harness.experimentFolder("wider"));
+    dialog.resize(900, 700);
+    dialog.show();
+    QSignalSpy compared(&dialog, &tunedeck::app::ExperimentsCompare::compared);
+    QVERIFY(compared.wait(20000));
+    QTableWidget* table = dialog.table();
+    QMap<QString, QStringList> rows;
+    for (int r = 0; r < table->rowCount(); ++r) {
+        rows[table->verticalHeaderItem(r)->text()] = {table->item(r, 0)->text(),
+                                                      table->item(r, 1)->text()};
+    }
+    // score = x * iteration: the best of each is its largest x at iteration 6.
+    QCOMPARE(rows.value("x"), QStringList({"4", "7"}));
+    QCOMPARE(rows.value("best value"), QStringList({"24", "42"}));
+    QCOMPARE(rows.value("trial"), QStringList({"t00003", "t00001"}));
+    QVERIFY(table->item(0, 0)->font().bold());  // differing rows stand out
+    QCOMPARE(dialog.chartView()->chart()->series().size(), 2);
+    screenshot(dialog, "compare-experiments");
+}
+
+void TestAppWindow::chartsExportAsPngAndVectorSvg() {
+    EngineHarness harness;
+    QVERIFY(harness.run({"run", experimentFile(harness, 12, 0)}).exitCode == 0);
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    window.openFolder(harness.experimentFolder("race"));
+    QVERIFY(waitFor([&] { return window.data().trials().size() == 4; }, 20000));
+    QTest::qWait(300);
+    QString error;
+    const QString png = harness.root() + "/curves.png";
+    QVERIFY2(window.saveChart(png, &error), qPrintable(error));
+    QVERIFY(QImage(png).width() > 300);
+    const QString svgPath = harness.root() + "/curves.svg";
+    QVERIFY2(window.saveChart(svgPath, &error), qPrintable(error));
+    QFile svg(svgPath);
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(svg.readAll());
+    QVERIFY(text.contains("<svg"));
+    // The curves are lines in the drawing, one path per trial at least, and the axis is labelled.
+    QVERIFY2(text.count("<path") >= 4 || text.count("<polyline") >= 4, qPrintable(text.left(2000)));
+    QVERIFY2(!text.contains("<image"), "the curves were embedded as a picture, not drawn as lines");
+    QVERIFY(text.contains("score"));
+    // Any other view the same way: the parallel coordinates.
+    window.tabs()->setCurrentIndex(2);
+    QTest::qWait(300);
+    QVERIFY2(window.saveChart(harness.root() + "/parallel.svg", &error), qPrintable(error));
+    QVERIFY(QFileInfo(harness.root() + "/parallel.svg").size() > 1000);
+}
+
+void TestAppWindow::theStartPageLeadsToTheMonitor() {
+    QSettings().remove("recent");
+    EngineHarness harness;
+    QVERIFY(harness.run({"run", experimentFile(harness, 3, 0)}).exitCode == 0);
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    auto* start = window.findChild<tunedeck::app::StartPage*>();
+    QVERIFY(start && start->isVisible());
+    auto* templates = start->findChild<QListWidget*>("templates");
+    QVERIFY(templates->count() >= 8);  // the examples, each described
+    screenshot(window, "start-page");
+    window.openFolder(harness.experimentFolder("race"));
+    QVERIFY(waitFor([&] { return window.data().trials().size() == 4; }, 20000));
+    QVERIFY(!start->isVisible());
+    QVERIFY(window.findChild<QTableView*>("trials")->isVisible());
+    // The folder is now a recent experiment on the start page, one activation away.
+    window.showStartPage();
+    auto* recent = start->findChild<QListWidget*>("recent");
+    QVERIFY(start->isVisible());
+    QCOMPARE(recent->item(0)->data(Qt::UserRole).toString(), harness.experimentFolder("race"));
+    QSignalSpy opened(start, &tunedeck::app::StartPage::openFolder);
+    emit recent->itemActivated(recent->item(0));
+    QCOMPARE(opened.size(), 1);
+    QVERIFY(waitFor([&] { return !start->isVisible(); }, 5000));
 }
 
 QTEST_MAIN(TestAppWindow)

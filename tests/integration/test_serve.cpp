@@ -311,6 +311,23 @@ void TestServe::validateNamesTheLineOfEachProblem() {
         ask(client, "validate", {{"path", writeExperiment(harness, "ok", 3, 0, 2)}});
     QVERIFY2(good.value("valid").toBool(), qPrintable(QJsonDocument(good).toJson()));
     QCOMPARE(good.value("trials").toInt(), 2);
+    // The editor's preview: the configs the run would start with, here the grid's two.
+    const QJsonArray preview = good.value("preview").toArray();
+    QCOMPARE(preview.size(), 2);
+    QCOMPARE(preview.at(0).toObject().value("x").toInt(), 1);
+    QCOMPARE(preview.at(1).toObject().value("x").toInt(), 2);
+    // More GPUs than this machine has: refused before anything runs, naming the largest node.
+    const QJsonObject greedy =
+        ask(client, "validate",
+            {{"yaml",
+              "name: g\ntrainable: {command: [python3, t.py]}\nsearch_space:\n"
+              "  lr: {uniform: [0, 1]}\nresources_per_trial: {cpu: 1, gpu: 64}\n"},
+             {"file_name", harness.root() + "/g.yaml"}});
+    QCOMPARE(greedy.value("valid").toBool(), false);
+    QVERIFY2(
+        greedy.value("errors").toArray().first().toObject().value("message").toString().contains(
+            "the largest, 'local'"),
+        qPrintable(QJsonDocument(greedy).toJson()));
     // Starting an invalid experiment is refused with the same message, and nothing runs.
     const QJsonObject refused = ask(client, "start", {{"yaml", "name: [\n"}});
     QCOMPARE(refused.value("error").toObject().value("code").toString(),
@@ -350,6 +367,22 @@ void TestServe::clientRunsAnExperimentAndStopsOneTrial() {
             QCOMPARE(watched.results[trial], 40);
         }
     }
+    // The trial's own log (what it printed), in pieces from an offset, as the app follows it.
+    const QJsonObject log =
+        ask(client, "trial_log", {{"experiment", experiment}, {"trial", victim}});
+    QVERIFY2(log.value("text").toString().contains("start iteration=0"),
+             qPrintable(QJsonDocument(log).toJson()));
+    QCOMPARE(log.value("offset").toInteger(), log.value("size").toInteger());
+    const QJsonObject rest = ask(client, "trial_log",
+                                 {{"experiment", experiment},
+                                  {"trial", victim},
+                                  {"offset", log.value("offset").toInteger()}});
+    QVERIFY(rest.value("ok").toBool());
+    QCOMPARE(rest.value("text").toString(), QString());
+    const QJsonObject escape =
+        ask(client, "trial_log", {{"experiment", experiment}, {"trial", "../../etc"}});
+    QCOMPARE(escape.value("error").toObject().value("code").toString(),
+             QStringLiteral("bad_request"));
     // Orders for unknown trials and experiments are answered, not dropped.
     const QJsonObject unknown =
         ask(client, "stop_trial", {{"experiment", "nothing-here"}, {"trial", "t00000"}});

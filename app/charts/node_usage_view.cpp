@@ -1,0 +1,182 @@
+#include "charts/node_usage_view.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+namespace tunedeck::app {
+
+namespace {
+
+constexpr int kRedrawMs = 1000;
+
+QString percent(double value) {
+    return QStringLiteral("%1 %").arg(value, 0, 'f', 0);
+}
+
+QString megabytes(long long used, long long total) {
+    return QStringLiteral("%1 / %2 MB").arg(used).arg(total);
+}
+
+QLineSeries* seriesOf(const std::deque<UsagePoint>& points, const QString& name) {
+    auto* series = new QLineSeries;
+    series->setName(name);
+    QList<QPointF> list;
+    list.reserve(qsizetype(points.size()));
+    for (const UsagePoint& p : points) {
+        list.append({p.time * 1000.0, p.value});
+    }
+    series->replace(list);
+    return series;
+}
+
+}  // namespace
+
+NodeUsageView::NodeUsageView(const NodeUsageModel* usage, QWidget* parent)
+    : QWidget(parent), usage_(usage), throttle_(kRedrawMs, [this] { redraw(); }) {
+    table_ = new QTableWidget;
+    table_->setObjectName(QStringLiteral("usageTable"));
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    const auto makeChart = [](const QString& title) {
+        auto* chart = new QChart;
+        chart->setTitle(title);
+        chart->legend()->setAlignment(Qt::AlignBottom);
+        auto* view = new QChartView(chart);
+        view->setRenderHint(QPainter::Antialiasing);
+        return view;
+    };
+    utilization_ = makeChart(tr("Utilisation (%)"));
+    memory_ = makeChart(tr("Memory used (%)"));
+    // The table is as tall as its rows (a few nodes and cards); the charts get the rest, side by
+    // side so each keeps the height its time axis needs.
+    table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    table_->setMaximumHeight(220);
+    auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(utilization_);
+    charts->addWidget(memory_);
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(table_);
+    splitter->addWidget(charts);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+
+    empty_ =
+        new QLabel(tr("No node samples yet. The engine records them every gpu_sample_s "
+                      "seconds while an experiment runs."));
+    empty_->setAlignment(Qt::AlignCenter);
+    empty_->setWordWrap(true);
+    stack_ = new QStackedWidget;
+    stack_->addWidget(empty_);
+    stack_->addWidget(splitter);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(stack_);
+}
+
+void NodeUsageView::refresh() {
+    if (!isVisible()) {
+        stale_ = true;
+        return;
+    }
+    throttle_.request();
+}
+
+void NodeUsageView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (stale_) {
+        stale_ = false;
+        throttle_.request();
+    }
+}
+
+void NodeUsageView::redraw() {
+    stack_->setCurrentIndex(usage_->empty() ? 0 : 1);
+    fillTable();
+    fillChart(utilization_, false);
+    fillChart(memory_, true);
+}
+
+void NodeUsageView::fillTable() {
+    const QStringList headers{tr("Node"),        tr("Card"),  tr("Utilisation"), tr("Memory"),
+                              tr("Temperature"), tr("Power"), tr("Trials on it")};
+    table_->setColumnCount(int(headers.size()));
+    table_->setHorizontalHeaderLabels(headers);
+    const std::vector<const GpuCard*> cards = usage_->cards();
+    table_->setRowCount(int(usage_->nodes().size() + cards.size()));
+    int row = 0;
+    const auto set = [this, &row](int column, const QString& text) {
+        table_->setItem(row, column, new QTableWidgetItem(text));
+    };
+    for (const auto& [id, node] : usage_->nodes()) {
+        set(0, id);
+        set(1, tr("CPU"));
+        set(2, percent(node.cpuPercent));
+        set(3, megabytes(node.memoryUsedMb, node.memoryTotalMb));
+        ++row;
+        for (const GpuCard* card : cards) {
+            if (card->node != id) {
+                continue;
+            }
+            set(0, id);
+            set(1, QStringLiteral("GPU %1: %2").arg(card->index).arg(card->name));
+            set(2, card->lost ? tr("lost") : percent(card->utilization));
+            set(3, megabytes(card->memoryUsedMb, card->memoryTotalMb));
+            set(4, QStringLiteral("%1 °C").arg(card->temperatureC, 0, 'f', 0));
+            set(5, QStringLiteral("%1 W").arg(card->powerW, 0, 'f', 0));
+            set(6, card->trials.join(QStringLiteral(", ")));
+            table_->item(row, 1)->setToolTip(card->uuid);
+            if (card->lost) {
+                table_->item(row, 2)->setForeground(QColor(200, 40, 40));
+            }
+            ++row;
+        }
+    }
+    table_->setRowCount(row);
+    table_->resizeColumnsToContents();
+}
+
+void NodeUsageView::fillChart(QChartView* view, bool memory) {
+    QChart* chart = view->chart();
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+    auto* x = new QDateTimeAxis;
+    x->setFormat(QStringLiteral("HH:mm:ss"));
+    x->setTitleText(tr("time"));
+    auto* y = new QValueAxis;
+    y->setRange(0, 100);
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    const auto add = [&](QLineSeries* series) {
+        chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    };
+    for (const auto& [id, node] : usage_->nodes()) {
+        add(seriesOf(memory ? node.memorySeries : node.cpuSeries, tr("%1 CPU").arg(id)));
+    }
+    for (const GpuCard* card : usage_->cards()) {
+        add(seriesOf(memory ? card->memorySeries : card->utilizationSeries,
+                     tr("%1 GPU %2").arg(card->node).arg(card->index)));
+    }
+    const double first = usage_->firstTime();
+    const double last = std::max(usage_->lastTime(), first + 10.0);
+    x->setRange(QDateTime::fromMSecsSinceEpoch(qint64(first * 1000.0)),
+                QDateTime::fromMSecsSinceEpoch(qint64(last * 1000.0)));
+}
+
+}  // namespace tunedeck::app

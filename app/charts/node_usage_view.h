@@ -1,0 +1,50 @@
+// Node and GPU utilisation of the experiment: a table of every node and card as last sampled
+// (CPU, memory, GPU utilisation, memory, temperature, power, and the trials on each card), over
+// two charts against wall time: utilisation and memory in percent, one line per node's CPU and
+// per card. Redrawn at most once a second and not while hidden. GUI thread only.
+#pragma once
+
+#include <QWidget>
+
+#include "analysis/refresh_throttle.h"
+#include "models/node_usage.h"
+
+class QChart;
+class QChartView;
+class QLabel;
+class QStackedWidget;
+class QTableWidget;
+
+namespace tunedeck::app {
+
+class NodeUsageView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit NodeUsageView(const NodeUsageModel* usage, QWidget* parent = nullptr);
+
+    // The samples changed: redraws now or once the throttle allows, and when shown if hidden.
+    void refresh();
+
+    QTableWidget* table() const { return table_; }
+    QChartView* utilizationChart() const { return utilization_; }
+    QChartView* memoryChart() const { return memory_; }
+
+  protected:
+    void showEvent(QShowEvent* event) override;
+
+  private:
+    void redraw();
+    void fillTable();
+    void fillChart(QChartView* view, bool memory);
+
+    const NodeUsageModel* usage_;
+    RefreshThrottle throttle_;
+    bool stale_ = false;
+    QStackedWidget* stack_ = nullptr;
+    QLabel* empty_ = nullptr;
+    QTableWidget* table_ = nullptr;
+    QChartView* utilization_ = nullptr;
+    QChartView* memory_ = nullptr;
+};
+
+}  // namespace tunedeck::app

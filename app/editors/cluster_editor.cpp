@@ -1,0 +1,479 @@
+#include "editors/cluster_editor.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMainWindow>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStyle>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "config/cluster_loader.h"
+#include "editors/cluster_command_runner.h"
+#include "editors/cluster_connection_check.h"
+#include "editors/cluster_form.h"
+
+namespace tunedeck::app {
+
+namespace {
+
+enum Tab { FormTab = 0, YamlTab = 1 };
+enum BottomTab { ConnectionTab = 0, OutputTab = 1 };
+
+QToolButton* toolButton(QAction* action) {
+    auto* button = new QToolButton;
+    button->setDefaultAction(action);
+    button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    button->setAutoRaise(true);
+    return button;
+}
+
+// "file:line:column: key: problem" as a problem of the text when it names `sourceFile`.
+ClusterProblem problemOf(const QString& text, const QString& sourceFile, bool warning) {
+    static const QRegularExpression place(QStringLiteral("^(\\d+):(\\d+): (.*)$"),
+                                          QRegularExpression::DotMatchesEverythingOption);
+    ClusterProblem problem;
+    problem.warning = warning;
+    problem.message = text;
+    if (text.startsWith(sourceFile + QLatin1Char(':'))) {
+        const QRegularExpressionMatch match = place.match(text.mid(sourceFile.size() + 1));
+        if (match.hasMatch()) {
+            problem.line = match.captured(1).toInt();
+            problem.column = match.captured(2).toInt();
+            problem.message = match.captured(3);
+        }
+    }
+    return problem;
+}
+
+const char* const kNewCluster =
+    R"(# A cluster: the machines trials run on and how to reach them (Ray's on-prem shape).
+cluster_name: my-cluster
+provider:
+  type: ssh
+  head_ip: 10.0.0.1
+  worker_ips: []
+auth:
+  ssh_user: me
+  # ssh_private_key: ~/.ssh/id_ed25519   # without it, the keys of ssh-agent
+file_mounts: {}
+setup_commands: []
+)";
+
+}  // namespace
+
+ClusterEditor::ClusterEditor(const QString& engineBinary, QWidget* parent)
+    : QWidget(parent),
+      engineBinary_(engineBinary.isEmpty()
+                        ? QDir(QCoreApplication::applicationDirPath()).filePath("tunedeck-engine")
+                        : engineBinary) {
+    form_ = new ClusterForm;
+    textEdit_ = new YamlTextEdit;
+    textEdit_->setObjectName(QStringLiteral("yamlText"));
+    auto* formPage = new QScrollArea;
+    formPage->setWidget(form_);
+    formPage->setWidgetResizable(true);
+    formPage->setFrameShape(QFrame::NoFrame);
+    tabs_ = new QTabWidget;
+    tabs_->setObjectName(QStringLiteral("editorTabs"));
+    tabs_->addTab(formPage, tr("Form"));
+    tabs_->addTab(textEdit_, tr("YAML"));
+
+    undo_ = new QAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("Undo"), this);
+    undo_->setShortcut(QKeySequence::Undo);
+    redo_ = new QAction(style()->standardIcon(QStyle::SP_ArrowForward), tr("Redo"), this);
+    redo_->setShortcut(QKeySequence::Redo);
+    for (QAction* action : {undo_, redo_}) {
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        action->setEnabled(false);
+        addAction(action);
+    }
+    connect(undo_, &QAction::triggered, this, &ClusterEditor::undo);
+    connect(redo_, &QAction::triggered, this, &ClusterEditor::redo);
+    QTextDocument* document = textEdit_->document();
+    connect(document, &QTextDocument::undoAvailable, undo_, &QAction::setEnabled);
+    connect(document, &QTextDocument::redoAvailable, redo_, &QAction::setEnabled);
+    connect(document, &QTextDocument::modificationChanged, this,
+            &ClusterEditor::modificationChanged);
+    connect(document, &QTextDocument::contentsChanged, this, &ClusterEditor::onTextChanged);
+
+    test_ = new QPushButton(tr("Test connection"));
+    test_->setObjectName(QStringLiteral("testConnection"));
+    test_->setToolTip(tr("Log in to every node with this file's auth, as it is now"));
+    up_ = new QPushButton(tr("Up"));
+    up_->setObjectName(QStringLiteral("clusterUp"));
+    up_->setToolTip(tr("Save, then set up every node: the agent, file mounts, setup commands"));
+    down_ = new QPushButton(tr("Down"));
+    down_->setObjectName(QStringLiteral("clusterDown"));
+    down_->setToolTip(tr("Save, then stop the agents and trials on every node"));
+    connect(test_, &QPushButton::clicked, this, &ClusterEditor::testConnection);
+    connect(up_, &QPushButton::clicked, this, &ClusterEditor::up);
+    connect(down_, &QPushButton::clicked, this, &ClusterEditor::down);
+
+    pathLabel_ = new QLabel(tr("Untitled cluster"));
+    pathLabel_->setObjectName(QStringLiteral("editorPath"));
+    pathLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* top = new QHBoxLayout;
+    top->addWidget(pathLabel_, 1);
+    top->addWidget(toolButton(undo_));
+    top->addWidget(toolButton(redo_));
+    top->addSpacing(12);
+    top->addWidget(test_);
+    top->addWidget(up_);
+    top->addWidget(down_);
+
+    status_ = new QLabel;
+    status_->setObjectName(QStringLiteral("validationStatus"));
+    status_->setWordWrap(true);
+    problemList_ = new QListWidget;
+    problemList_->setObjectName(QStringLiteral("problems"));
+    problemList_->setIconSize(QSize(16, 16));
+    problemList_->hide();
+    problemList_->setMaximumHeight(problemList_->fontMetrics().height() * 8);
+    connect(problemList_, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { showProblem(problemList_->row(item)); });
+    connect(problemList_, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem* item) { showProblem(problemList_->row(item)); });
+
+    check_ = new ClusterConnectionCheck(this);
+    checkView_ = new ClusterConnectionView(check_);
+    runner_ = new ClusterCommandRunner(this);
+    output_ = new ClusterOutputPane(runner_);
+    bottom_ = new QTabWidget;
+    bottom_->setObjectName(QStringLiteral("clusterActivity"));
+    bottom_->addTab(checkView_, tr("Connection"));
+    bottom_->addTab(output_, tr("Output"));
+    connect(runner_, &ClusterCommandRunner::started, this, [this] {
+        bottom_->setCurrentIndex(OutputTab);
+        updateActions();
+    });
+    connect(runner_, &ClusterCommandRunner::finished, this, &ClusterEditor::updateActions);
+
+    auto* editorPart = new QWidget;
+    auto* editorLayout = new QVBoxLayout(editorPart);
+    editorLayout->setContentsMargins(0, 0, 0, 0);
+    editorLayout->addWidget(tabs_, 1);
+    editorLayout->addWidget(status_);
+    editorLayout->addWidget(problemList_);
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(editorPart);
+    splitter->addWidget(bottom_);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(splitter, 1);
+
+    connect(form_, &ClusterForm::editsRequested, this, &ClusterEditor::applyEdits);
+    validateTimer_.setSingleShot(true);
+    validateTimer_.setInterval(kValidateDelayMs);
+    connect(&validateTimer_, &QTimer::timeout, this, &ClusterEditor::validateNow);
+    onTextChanged();
+}
+
+ClusterEditor::~ClusterEditor() = default;
+
+bool ClusterEditor::load(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        error_ = tr("Cannot read %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    const QString text = QString::fromUtf8(file.readAll());
+    path_ = QFileInfo(path).absoluteFilePath();
+    pathLabel_->setText(path_);
+    setText(text);
+    emit pathChanged(path_);
+    return true;
+}
+
+void ClusterEditor::startNew(const QString& path) {
+    path_ = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
+    pathLabel_->setText(path_.isEmpty() ? tr("Untitled cluster") : path_);
+    setText(QString::fromUtf8(kNewCluster));
+    textEdit_->document()->setModified(true);
+    emit pathChanged(path_);
+}
+
+bool ClusterEditor::save() {
+    if (path_.isEmpty()) {
+        error_ = tr("The cluster has no file yet: save it as one.");
+        return false;
+    }
+    QSaveFile file(path_);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text().toUtf8()) < 0 || !file.commit()) {
+        error_ = tr("Cannot write %1: %2").arg(path_, file.errorString());
+        return false;
+    }
+    textEdit_->document()->setModified(false);
+    return true;
+}
+
+bool ClusterEditor::saveAs(const QString& path) {
+    const QString previous = path_;
+    path_ = QFileInfo(path).absoluteFilePath();
+    if (!save()) {
+        path_ = previous;
+        return false;
+    }
+    pathLabel_->setText(path_);
+    emit pathChanged(path_);
+    validateTimer_.start();  // relative paths now start from the new folder
+    return true;
+}
+
+bool ClusterEditor::isModified() const {
+    return textEdit_->document()->isModified();
+}
+
+QString ClusterEditor::text() const {
+    return textEdit_->toPlainText();
+}
+
+void ClusterEditor::setText(const QString& text) {
+    // Positions are counted in the text as the document holds it: \n line ends, no BOM.
+    QString plain = text;
+    plain.replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
+    if (plain.startsWith(QChar(0xFEFF))) {
+        plain.remove(0, 1);
+    }
+    textEdit_->setPlainText(plain);
+    textEdit_->document()->setModified(false);
+}
+
+void ClusterEditor::undo() {
+    textEdit_->undo();
+}
+
+void ClusterEditor::redo() {
+    textEdit_->redo();
+}
+
+void ClusterEditor::applyEdits(const QList<TextEdit>& edits) {
+    QList<TextEdit> ordered = edits;
+    std::sort(ordered.begin(), ordered.end(),
+              [](const TextEdit& a, const TextEdit& b) { return a.start > b.start; });
+    QTextCursor cursor(textEdit_->document());
+    cursor.beginEditBlock();  // one undo step, one change signal
+    for (const TextEdit& edit : ordered) {
+        cursor.setPosition(int(edit.start));
+        cursor.setPosition(int(edit.end), QTextCursor::KeepAnchor);
+        cursor.insertText(edit.text);
+    }
+    cursor.endEditBlock();
+}
+
+void ClusterEditor::onTextChanged() {
+    yaml_ = std::make_shared<const YamlText>(text());
+    form_->showText(yaml_, yaml_->isParsed()
+                               ? QString()
+                               : tr("The YAML text does not parse (line %1: %2). Fix it in the "
+                                    "YAML tab to use the form.")
+                                     .arg(yaml_->parseErrorLine())
+                                     .arg(yaml_->parseError()));
+    validateTimer_.start();
+}
+
+QString ClusterEditor::sourceFile() const {
+    // An unsaved text's relative paths start from the current folder, as the engine's would.
+    return path_.isEmpty() ? QDir::current().absoluteFilePath(QStringLiteral("cluster.yaml"))
+                           : path_;
+}
+
+void ClusterEditor::validateNow() {
+    validateTimer_.stop();
+    const QString source = sourceFile();
+    const ClusterLoadResult loaded = loadClusterText(text(), source);
+    problems_.clear();
+    for (const QString& error : loaded.errors) {
+        problems_ << problemOf(error, source, false);
+    }
+    for (const QString& warning : loaded.warnings) {
+        problems_ << problemOf(warning, source, true);
+    }
+    std::stable_sort(problems_.begin(), problems_.end(),
+                     [](const ClusterProblem& a, const ClusterProblem& b) {
+                         return a.line > 0 && b.line > 0 ? a.line < b.line : a.line > b.line;
+                     });
+    showProblems();
+    const int count = int(problems_.size());
+    if (loaded.spec) {
+        const ClusterSpec& spec = *loaded.spec;
+        status_->setText(
+            (spec.provider == ClusterProvider::Local
+                 ? tr("Valid: %1 runs trials on this machine only.").arg(spec.clusterName)
+                 : tr("Valid: %1 with %n node(s) over SSH.", nullptr, int(spec.nodes.size()))
+                       .arg(spec.clusterName)) +
+            (count ? QLatin1Char(' ') + tr("%n warning(s).", nullptr, count) : QString()));
+    } else {
+        status_->setText(tr("%n problem(s) to fix before the cluster can be used.", nullptr,
+                            int(loaded.errors.size())));
+    }
+    emit validated(loaded.spec.has_value(), count);
+}
+
+void ClusterEditor::showProblems() {
+    QList<LineProblem> pinned;
+    problemList_->clear();
+    for (const ClusterProblem& problem : problems_) {
+        QString text = problem.message;
+        if (problem.line > 0) {
+            pinned << LineProblem{problem.line, problem.column, problem.message, problem.warning};
+            text = tr("Line %1: %2").arg(problem.line).arg(problem.message);
+        }
+        auto* item = new QListWidgetItem(
+            style()->standardIcon(problem.warning ? QStyle::SP_MessageBoxWarning
+                                                  : QStyle::SP_MessageBoxCritical),
+            text, problemList_);
+        item->setToolTip(problem.message);
+    }
+    textEdit_->setProblems(pinned);
+    problemList_->setVisible(!problems_.isEmpty());
+    const int errors = int(std::count_if(problems_.begin(), problems_.end(),
+                                         [](const ClusterProblem& p) { return !p.warning; }));
+    tabs_->setTabText(YamlTab, errors ? tr("YAML (%n error(s))", nullptr, errors) : tr("YAML"));
+}
+
+void ClusterEditor::showProblem(int row) {
+    if (row < 0 || row >= problems_.size() || problems_[row].line <= 0) {
+        return;
+    }
+    tabs_->setCurrentIndex(YamlTab);
+    textEdit_->goTo(problems_[row].line, problems_[row].column);
+    textEdit_->setFocus();
+}
+
+void ClusterEditor::testConnection() {
+    bottom_->setCurrentIndex(ConnectionTab);
+    validateNow();
+    const ClusterLoadResult loaded = loadClusterText(text(), sourceFile());
+    if (!loaded.spec) {
+        status_->setText(
+            tr("Fix the problems first: the nodes cannot be reached from a cluster "
+               "file that does not load."));
+        return;
+    }
+    if (loaded.spec->provider == ClusterProvider::Local) {
+        status_->setText(
+            tr("Provider local: trials run on this machine; there is nothing to "
+               "connect to."));
+    }
+    check_->start(*loaded.spec);
+}
+
+void ClusterEditor::up() {
+    runCommand(QStringLiteral("up"));
+}
+
+void ClusterEditor::down() {
+    runCommand(QStringLiteral("down"));
+}
+
+void ClusterEditor::runCommand(const QString& verb) {
+    if (runner_->isRunning()) {
+        return;
+    }
+    if ((isModified() || !QFileInfo::exists(path_)) && !save()) {
+        QMessageBox::warning(this, tr("Cluster %1").arg(verb), error_);
+        return;
+    }
+    runner_->start(engineBinary_, verb, path_);
+}
+
+void ClusterEditor::updateActions() {
+    const bool running = runner_->isRunning();
+    up_->setEnabled(!running);
+    down_->setEnabled(!running);
+}
+
+namespace {
+
+// The editor's window: asks before unsaved changes are lost, and stops a running command.
+class ClusterEditorWindow : public QMainWindow {
+  public:
+    ClusterEditorWindow(QWidget* parent, ClusterEditor* editor)
+        : QMainWindow(parent), editor_(editor) {}
+
+  protected:
+    void closeEvent(QCloseEvent* event) override {
+        if (editor_->isModified()) {
+            const auto answer = QMessageBox::question(
+                this, tr("Unsaved cluster file"),
+                tr("Save the changes to %1?").arg(QFileInfo(editor_->path()).fileName()),
+                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+            if (answer == QMessageBox::Cancel ||
+                (answer == QMessageBox::Save && !editor_->save())) {
+                event->ignore();
+                return;
+            }
+        }
+        editor_->commandRunner()->cancel();
+        event->accept();
+    }
+
+  private:
+    ClusterEditor* editor_;
+};
+
+}  // namespace
+
+ClusterEditor* openClusterEditor(QWidget* parent, const QString& path,
+                                 const QString& engineBinary) {
+    auto* editor = new ClusterEditor(engineBinary);
+    if (QFileInfo::exists(path)) {
+        if (!editor->load(path)) {
+            QMessageBox::warning(parent, ClusterEditor::tr("Open cluster file"),
+                                 editor->errorString());
+            delete editor;
+            return nullptr;
+        }
+    } else {
+        editor->startNew(path);
+    }
+    auto* window = new ClusterEditorWindow(parent, editor);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setCentralWidget(editor);
+    auto title = [window, editor] {
+        window->setWindowTitle(ClusterEditor::tr("%1%2 - Tunedeck cluster")
+                                   .arg(QFileInfo(editor->path()).fileName(),
+                                        editor->isModified() ? QStringLiteral("*") : QString()));
+    };
+    title();
+    QObject::connect(editor, &ClusterEditor::modificationChanged, window, title);
+    QObject::connect(editor, &ClusterEditor::pathChanged, window, title);
+    QMenu* menu = window->menuBar()->addMenu(ClusterEditor::tr("&Cluster"));
+    menu->addAction(ClusterEditor::tr("&Save"), QKeySequence::Save, editor, [editor, window] {
+        if (!editor->save()) {
+            QMessageBox::warning(window, ClusterEditor::tr("Save"), editor->errorString());
+        }
+    });
+    menu->addAction(ClusterEditor::tr("&Test connection"),
+                    QKeySequence(ClusterEditor::tr("Ctrl+T")), editor,
+                    &ClusterEditor::testConnection);
+    menu->addAction(ClusterEditor::tr("&Up"), QKeySequence(ClusterEditor::tr("Ctrl+U")), editor,
+                    &ClusterEditor::up);
+    menu->addAction(ClusterEditor::tr("&Down"), editor, &ClusterEditor::down);
+    menu->addSeparator();
+    // No shortcuts here: the editor's own Undo and Redo answer Ctrl+Z and Ctrl+Shift+Z.
+    menu->addAction(ClusterEditor::tr("&Undo"), editor, &ClusterEditor::undo);
+    menu->addAction(ClusterEditor::tr("Re&do"), editor, &ClusterEditor::redo);
+    window->resize(1100, 820);
+    window->show();
+    return editor;
+}
+
+}  // namespace tunedeck::app

@@ -1,0 +1,73 @@
+// How busy each node and each GPU card of an experiment is, over time: the engine's `node_usage`
+// events (one per node every gpu_sample_s, engine/api/events.h) kept as bounded series per
+// node and per card, plus the latest sample of each with the trials that sit on each card.
+// Thread-safety: plain value type; the window owns one and feeds it on the GUI thread.
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <deque>
+#include <map>
+#include <vector>
+
+namespace tunedeck::app {
+
+struct UsagePoint {
+    double time = 0;   // unix seconds
+    double value = 0;  // percent
+};
+
+struct GpuCard {
+    QString node;
+    int index = 0;
+    QString uuid;
+    QString name;
+    double utilization = 0;  // percent
+    long long memoryUsedMb = 0;
+    long long memoryTotalMb = 0;
+    double temperatureC = 0;
+    double powerW = 0;
+    QStringList trials;  // the trials whose processes use the card
+    bool lost = false;
+    std::deque<UsagePoint> utilizationSeries;
+    std::deque<UsagePoint> memorySeries;  // percent of the card's memory
+};
+
+struct NodeUsage {
+    QString node;
+    double cpuPercent = 0;
+    long long memoryUsedMb = 0;
+    long long memoryTotalMb = 0;
+    std::deque<UsagePoint> cpuSeries;
+    std::deque<UsagePoint> memorySeries;  // percent of the node's memory
+};
+
+class NodeUsageModel {
+  public:
+    // Points kept per series: an hour at the default 2 s sampling; older ones are dropped.
+    static constexpr std::size_t kMaxPoints = 1800;
+
+    // Applies one event; anything but `node_usage` is ignored. Returns whether it was one.
+    bool apply(const QJsonObject& event);
+    void clear();
+
+    const std::map<QString, NodeUsage>& nodes() const { return nodes_; }
+    // Cards in node, index order.
+    std::vector<const GpuCard*> cards() const;
+    bool empty() const { return nodes_.empty(); }
+    double firstTime() const { return firstTime_; }
+    double lastTime() const { return lastTime_; }
+
+  private:
+    std::map<QString, NodeUsage> nodes_;
+    std::map<std::pair<QString, int>, GpuCard> cards_;
+    double firstTime_ = 0;
+    double lastTime_ = 0;
+};
+
+// Reads the samples kept in <folder>/experiment.sqlite (the node_usage table of history schema
+// v3; none from an older file) into `usage`. Runs anywhere; false with `error` set on failure.
+bool readNodeUsage(const QString& folder, NodeUsageModel* usage, QString* error);
+
+}  // namespace tunedeck::app

@@ -1,0 +1,249 @@
+#include "views/experiments_compare.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QThread>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <cmath>
+#include <set>
+
+#include "views/appearance.h"
+
+namespace tunedeck::app {
+
+namespace {
+
+QString valueText(const QJsonValue& value) {
+    if (value.isUndefined()) {
+        return {};
+    }
+    return value.isDouble() ? QString::number(value.toDouble(), 'g', 6)
+                            : value.toVariant().toString();
+}
+
+QString numberText(double value) {
+    return std::isnan(value) ? QString() : QString::number(value, 'g', 6);
+}
+
+}  // namespace
+
+const TrialRow* bestTrialOf(const History& history) {
+    const TrialRow* best = nullptr;
+    for (const TrialRow& trial : history.trials) {
+        if (std::isnan(trial.best)) {
+            continue;
+        }
+        if (!best || (history.minimize ? trial.best < best->best : trial.best > best->best)) {
+            best = &trial;
+        }
+    }
+    return best;
+}
+
+QList<ComparedRow> bestTrialRows(const History& first, const History& second) {
+    const TrialRow* a = bestTrialOf(first);
+    const TrialRow* b = bestTrialOf(second);
+    QList<ComparedRow> rows;
+    rows << ComparedRow{ExperimentsCompare::tr("trial"), a ? a->id : QString(),
+                        b ? b->id : QString()};
+    rows << ComparedRow{
+        ExperimentsCompare::tr("metric"),
+        first.metric + (first.minimize ? QStringLiteral(" (min)") : QStringLiteral(" (max)")),
+        second.metric + (second.minimize ? QStringLiteral(" (min)") : QStringLiteral(" (max)"))};
+    rows << ComparedRow{ExperimentsCompare::tr("best value"), a ? numberText(a->best) : QString(),
+                        b ? numberText(b->best) : QString()};
+    rows << ComparedRow{ExperimentsCompare::tr("iterations"),
+                        a ? QString::number(a->iteration) : QString(),
+                        b ? QString::number(b->iteration) : QString()};
+    std::set<QString> keys;
+    for (const TrialRow* t : {a, b}) {
+        if (t) {
+            for (auto it = t->flatConfig.begin(); it != t->flatConfig.end(); ++it) {
+                keys.insert(it.key());
+            }
+        }
+    }
+    for (const QString& key : keys) {
+        rows << ComparedRow{key, a ? valueText(a->flatConfig.value(key)) : QString(),
+                            b ? valueText(b->flatConfig.value(key)) : QString()};
+    }
+    return rows;
+}
+
+ExperimentsCompare::ExperimentsCompare(const QStringList& folders, const QString& first,
+                                       const QString& second, QWidget* parent)
+    : QDialog(parent) {
+    setWindowTitle(tr("Compare experiments"));
+    setAttribute(Qt::WA_DeleteOnClose);
+    first_ = pickerFor(folders, first);
+    first_->setObjectName(QStringLiteral("first"));
+    second_ = pickerFor(folders, second);
+    second_->setObjectName(QStringLiteral("second"));
+    const auto browse = [this](QComboBox* picker) {
+        const QString folder = QFileDialog::getExistingDirectory(this, tr("Experiment folder"),
+                                                                 picker->currentData().toString());
+        if (!folder.isEmpty()) {
+            picker->addItem(QFileInfo(folder).fileName(), folder);
+            picker->setCurrentIndex(picker->count() - 1);
+        }
+    };
+    auto* browseFirst = new QPushButton(tr("Browse..."));
+    auto* browseSecond = new QPushButton(tr("Browse..."));
+    connect(browseFirst, &QPushButton::clicked, this, [browse, this] { browse(first_); });
+    connect(browseSecond, &QPushButton::clicked, this, [browse, this] { browse(second_); });
+    connect(first_, &QComboBox::currentIndexChanged, this, &ExperimentsCompare::compare);
+    connect(second_, &QComboBox::currentIndexChanged, this, &ExperimentsCompare::compare);
+
+    auto* pickers = new QGridLayout;
+    pickers->addWidget(new QLabel(tr("First:")), 0, 0);
+    pickers->addWidget(first_, 0, 1);
+    pickers->addWidget(browseFirst, 0, 2);
+    pickers->addWidget(new QLabel(tr("Second:")), 1, 0);
+    pickers->addWidget(second_, 1, 1);
+    pickers->addWidget(browseSecond, 1, 2);
+    pickers->setColumnStretch(1, 1);
+
+    message_ = new QLabel;
+    message_->setWordWrap(true);
+    table_ = new QTableWidget;
+    table_->setObjectName(QStringLiteral("comparison"));
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    auto* chart = new QChart;
+    chart->setTitle(tr("The best trials' curves"));
+    chart_ = new QChartView(chart);
+    chart_->setRenderHint(QPainter::Antialiasing);
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(table_);
+    splitter->addWidget(chart_);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(pickers);
+    layout->addWidget(message_);
+    layout->addWidget(splitter, 1);
+    resize(900, 700);
+    applyChartTheme(this);
+    compare();
+}
+
+QComboBox* ExperimentsCompare::pickerFor(const QStringList& folders, const QString& chosen) {
+    auto* picker = new QComboBox;
+    for (const QString& folder : folders) {
+        picker->addItem(QFileInfo(folder).fileName(), folder);
+    }
+    int index = picker->findData(chosen);
+    if (index < 0 && !chosen.isEmpty()) {
+        picker->addItem(QFileInfo(chosen).fileName(), chosen);
+        index = picker->count() - 1;
+    }
+    picker->setCurrentIndex(std::max(0, index));
+    return picker;
+}
+
+void ExperimentsCompare::compare() {
+    const QString a = first_ ? first_->currentData().toString() : QString();
+    const QString b = second_ ? second_->currentData().toString() : QString();
+    if (a.isEmpty() || b.isEmpty()) {
+        message_->setText(tr("Choose two experiment folders."));
+        return;
+    }
+    const int read = ++reads_;
+    message_->setText(tr("Reading..."));
+    auto histories = std::make_shared<std::pair<History, History>>();
+    auto error = std::make_shared<QString>();
+    QThread* reader = QThread::create([a, b, histories, error] {
+        QString e;
+        if (!readHistory(a, &histories->first, &e) || !readHistory(b, &histories->second, &e)) {
+            *error = e;
+        }
+    });
+    connect(reader, &QThread::finished, this, [this, reader, read, histories, error] {
+        reader->deleteLater();
+        if (read != reads_) {
+            return;
+        }
+        if (!error->isEmpty()) {
+            message_->setText(*error);
+        } else {
+            message_->clear();
+            showComparison(histories->first, histories->second);
+        }
+        emit compared();
+    });
+    reader->start();
+}
+
+void ExperimentsCompare::showComparison(const History& first, const History& second) {
+    const QList<ComparedRow> rows = bestTrialRows(first, second);
+    table_->clear();
+    table_->setColumnCount(2);
+    table_->setHorizontalHeaderLabels({first.name, second.name});
+    table_->setRowCount(int(rows.size()));
+    QStringList keys;
+    for (int r = 0; r < rows.size(); ++r) {
+        keys << rows[r].key;
+        table_->setItem(r, 0, new QTableWidgetItem(rows[r].first));
+        table_->setItem(r, 1, new QTableWidgetItem(rows[r].second));
+        if (rows[r].differs()) {
+            for (int c = 0; c < 2; ++c) {
+                QFont font = table_->item(r, c)->font();
+                font.setBold(true);
+                table_->item(r, c)->setFont(font);
+                table_->item(r, c)->setBackground(QColor(255, 196, 0, 60));
+            }
+        }
+    }
+    table_->setVerticalHeaderLabels(keys);
+
+    QChart* chart = chart_->chart();
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("iteration"));
+    auto* y = new QValueAxis;
+    y->setTitleText(first.metric == second.metric ? first.metric
+                                                  : first.metric + " / " + second.metric);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    double minX = 0, maxX = 1, minY = 0, maxY = 1;
+    bool any = false;
+    for (const History* h : {&first, &second}) {
+        const TrialRow* best = bestTrialOf(*h);
+        if (!best) {
+            continue;
+        }
+        auto* series = new QLineSeries;
+        series->setName(QStringLiteral("%1: %2").arg(h->name, best->id));
+        for (std::size_t i = 0; i < best->values.size(); ++i) {
+            series->append(best->iterations[i], best->values[i]);
+            minX = any ? std::min(minX, best->iterations[i]) : best->iterations[i];
+            maxX = any ? std::max(maxX, best->iterations[i]) : best->iterations[i];
+            minY = any ? std::min(minY, best->values[i]) : best->values[i];
+            maxY = any ? std::max(maxY, best->values[i]) : best->values[i];
+            any = true;
+        }
+        chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    const double padY = maxY > minY ? 0.05 * (maxY - minY) : 1.0;
+    x->setRange(minX, maxX > minX ? maxX : minX + 1);
+    y->setRange(minY - padY, maxY + padY);
+}
+
+}  // namespace tunedeck::app

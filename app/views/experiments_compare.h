@@ -1,0 +1,63 @@
+// Two experiments side by side: each one's best trial (by its own metric and mode), their configs
+// diffed row by row, and both best curves on one chart, against iteration. Each experiment is
+// read from its own folder's SQLite file on a worker thread (history_reader.h), so a finished,
+// a running or a copied experiment compares alike. GUI thread only; bestTrialRows() is pure.
+#pragma once
+
+#include <QDialog>
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+#include "models/history_reader.h"
+
+class QChartView;
+class QComboBox;
+class QLabel;
+class QTableWidget;
+
+namespace tunedeck::app {
+
+// One row of the comparison: a config key (or the metric, the trial, its iteration) and the
+// value in each experiment's best trial ("" where that experiment has no such key).
+struct ComparedRow {
+    QString key;
+    QString first;
+    QString second;
+    bool differs() const { return first != second; }
+};
+
+// The best trial of `history` (by its metric and mode), or nullptr when none has a value.
+const TrialRow* bestTrialOf(const History& history);
+// The rows of the comparison of two histories' best trials: trial, metric, best value,
+// iteration, then the union of their flattened config keys, sorted.
+QList<ComparedRow> bestTrialRows(const History& first, const History& second);
+
+class ExperimentsCompare : public QDialog {
+    Q_OBJECT
+  public:
+    // `folders` are the experiment folders offered in both pickers; more can be browsed to.
+    ExperimentsCompare(const QStringList& folders, const QString& first, const QString& second,
+                       QWidget* parent = nullptr);
+
+    // Reads both folders (again) and shows the comparison when both are read.
+    void compare();
+    QTableWidget* table() const { return table_; }
+    QChartView* chartView() const { return chart_; }
+
+  signals:
+    void compared();  // both read and shown (or an error shown); for tests
+
+  private:
+    QComboBox* pickerFor(const QStringList& folders, const QString& chosen);
+    void showComparison(const History& first, const History& second);
+
+    QComboBox* first_ = nullptr;
+    QComboBox* second_ = nullptr;
+    QLabel* message_ = nullptr;
+    QTableWidget* table_ = nullptr;
+    QChartView* chart_ = nullptr;
+    int reads_ = 0;  // a newer comparison makes an older read stale
+};
+
+}  // namespace tunedeck::app

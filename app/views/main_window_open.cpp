@@ -1,0 +1,195 @@
+// The part of MainWindow that attaches and opens: to a local engine, one over TCP or through an
+// SSH tunnel; the experiments list; running a file; opening an experiment of the engine (its
+// SQLite file first when it is on this machine) or a folder read-only.
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QProcess>
+#include <QStackedWidget>
+#include <QThread>
+#include <QTreeWidget>
+
+#include "charts/metric_chart.h"
+#include "charts/node_usage_view.h"
+#include "models/history_reader.h"
+#include "views/main_window.h"
+#include "views/settings_dialog.h"
+#include "views/start_page.h"
+
+namespace tunedeck::app {
+
+void MainWindow::forgetExperiment() {
+    if (!experiment_.isEmpty()) {
+        client_.unsubscribe(experiment_);
+    }
+    showMonitor({});
+    experiment_.clear();
+    resultsRoot_.clear();
+    experiments_->clear();
+    setWindowTitle(tr("Tunedeck"));
+    showStartPage();
+}
+
+void MainWindow::attachThroughTunnel(const QString& socketPath) {
+    attachLocal(socketPath, {});
+    remote_ = true;  // before its hello arrives: the folders it names are the server's
+}
+
+void MainWindow::attachLocal(const QString& socketPath, const QString& engineBinary) {
+    forgetExperiment();  // another engine: the same name there is another experiment
+    remote_ = false;
+    socketPath_ = socketPath;
+    engineBinary_ = engineBinary;
+    client_.setLocalServer(socketPath);
+    // No engine there yet: start one, once, and let the client's retries find it.
+    if (!engineBinary_.isEmpty() && startsLocalEngine() && !QFileInfo::exists(socketPath)) {
+        triedToStartEngine_ = true;
+        QProcess::startDetached(engineBinary_, {QStringLiteral("serve"), QStringLiteral("--listen"),
+                                                QStringLiteral("unix:") + socketPath});
+    }
+    client_.open(500);
+}
+
+void MainWindow::attachTcp(const QString& host, quint16 port, const QString& token) {
+    forgetExperiment();
+    remote_ = true;
+    client_.setTcpServer(host, port, token);
+    client_.open(1000);
+}
+
+void MainWindow::refreshExperimentList() {
+    if (!client_.isReady()) {
+        return;
+    }
+    client_.request(QStringLiteral("list"), {}, [this](const QJsonObject& answer) {
+        if (!answer.value("ok").toBool()) {
+            return;
+        }
+        const QString selected =
+            experiments_->currentItem() ? experiments_->currentItem()->text(0) : QString();
+        experiments_->clear();
+        const QJsonArray list = answer.value("experiments").toArray();
+        for (qsizetype i = list.size() - 1; i >= 0; --i) {  // newest first
+            const QJsonObject e = list.at(i).toObject();
+            auto* item = new QTreeWidgetItem(
+                experiments_,
+                {e.value("experiment").toString(), e.value("status").toString(),
+                 QString::number(e.value("trials").toInt()), e.value("best").toString()});
+            if (item->text(0) == selected || item->text(0) == experiment_) {
+                experiments_->setCurrentItem(item);
+            }
+        }
+    });
+}
+
+void MainWindow::runExperimentFile(const QString& path) {
+    rememberRecent(RecentKind::File, path);
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QJsonObject arguments{{"path", absolute}};
+    if (remote_) {
+        // The server cannot read this machine's file: its text goes instead, and its relative
+        // paths are resolved on the server from the same folder (a shared or synced one).
+        QFile file(absolute);
+        if (!file.open(QIODevice::ReadOnly)) {
+            emit requestFailed(tr("cannot read %1: %2").arg(absolute, file.errorString()));
+            return;
+        }
+        arguments = {{"yaml", QString::fromUtf8(file.readAll())}, {"file_name", absolute}};
+    }
+    client_.request(QStringLiteral("start"), arguments, [this](const QJsonObject& answer) {
+        if (!answer.value("ok").toBool()) {
+            emit requestFailed(EngineClient::errorOf(answer));
+            return;
+        }
+        refreshExperimentList();
+        openExperiment(answer.value("experiment").toString());
+    });
+}
+
+void MainWindow::openExperiment(const QString& name) {
+    if (name.isEmpty() || name == experiment_) {
+        return;
+    }
+    if (!experiment_.isEmpty()) {
+        client_.unsubscribe(experiment_);
+    }
+    showMonitor(name);
+    ofEngine_ = true;
+    caughtUp_ = false;
+    const QString folder = resultsRoot_ + '/' + name;
+    if (!resultsRoot_.isEmpty() && QFileInfo(folder + "/experiment.sqlite").isReadable()) {
+        loadHistory(folder, name);  // fast, then live from where it ends
+    } else {
+        client_.subscribe(name, 0);  // a remote engine: everything over the connection
+    }
+}
+
+void MainWindow::openFolder(const QString& folder) {
+    const QFileInfo info(folder);
+    const bool ours =
+        !resultsRoot_.isEmpty() && QFileInfo(info.absolutePath()).canonicalFilePath() ==
+                                       QFileInfo(resultsRoot_).canonicalFilePath();
+    if (ours) {
+        experiment_.clear();
+        openExperiment(info.fileName());
+        return;
+    }
+    if (!experiment_.isEmpty()) {
+        client_.unsubscribe(experiment_);
+    }
+    rememberRecent(RecentKind::Folder, info.absoluteFilePath());
+    showMonitor(info.fileName());
+    ofEngine_ = false;  // read-only: the engine does not know it
+    caughtUp_ = true;
+    loadHistory(info.absoluteFilePath(), {});  // read-only: nothing more will come
+}
+
+void MainWindow::loadHistory(const QString& folder, const QString& name) {
+    const int load = ++historyLoads_;
+    auto history = std::make_shared<History>();
+    auto error = std::make_shared<QString>();
+    auto usage = std::make_shared<NodeUsageModel>();
+    QThread* reader = QThread::create([folder, history, usage, error] {
+        if (readHistory(folder, history.get(), error.get())) {
+            QString ignored;  // the samples are a view's extra; the trials are what matters
+            readNodeUsage(folder, usage.get(), &ignored);
+        }
+    });
+    connect(reader, &QThread::finished, this, [this, reader, load, name, history, usage, error] {
+        reader->deleteLater();
+        if (load != historyLoads_) {
+            return;  // the user opened something else meanwhile
+        }
+        if (!error->isEmpty()) {
+            emit requestFailed(*error);
+            if (!name.isEmpty()) {
+                client_.subscribe(name, 0);
+            }
+            return;
+        }
+        data_.setObjective(history->metric, history->minimize);
+        data_.load(std::move(history->trials), std::move(history->exploits), history->status,
+                   history->startTime);
+        model_->reset();
+        usage_ = std::move(*usage);
+        nodes_->refresh();
+        chart_->setLogScale(false);
+        setWindowTitle(tr("%1 - Tunedeck").arg(history->name));
+        if (!name.isEmpty()) {
+            client_.subscribe(name, history->lastSeq);
+        }
+    });
+    reader->start();
+}
+
+void MainWindow::showMonitor(const QString& experiment) {
+    experiment_ = experiment;
+    data_.clear();
+    usage_.clear();
+    model_->reset();
+    nodes_->refresh();
+    pages_->setCurrentIndex(1);
+}
+
+}  // namespace tunedeck::app

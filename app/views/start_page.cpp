@@ -1,0 +1,298 @@
+#include "views/start_page.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSet>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+
+namespace tunedeck::app {
+
+namespace {
+
+constexpr int kRecentLimit = 10;
+constexpr int kPathRole = Qt::UserRole;
+constexpr int kFolderRole = Qt::UserRole + 1;
+
+QString recentKey(RecentKind kind) {
+    return kind == RecentKind::File ? QStringLiteral("recent/files")
+                                    : QStringLiteral("recent/folders");
+}
+
+QString leadingComment(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        return {};
+    }
+    QStringList lines;
+    while (!file.atEnd()) {
+        const QString line = QString::fromUtf8(file.readLine()).trimmed();
+        if (!line.startsWith('#')) {
+            break;
+        }
+        const QString text = line.mid(1).trimmed();
+        if (!text.startsWith(QLatin1String("Run it with"))) {
+            lines << text;
+        }
+    }
+    return lines.join(' ');
+}
+
+bool copyFolder(const QString& from, const QString& to, QString* error) {
+    if (!QDir().mkpath(to)) {
+        *error = StartPage::tr("cannot create %1").arg(to);
+        return false;
+    }
+    QDirIterator it(from, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString source = it.next();
+        const QString target = QDir(to).filePath(QDir(from).relativeFilePath(source));
+        if (it.fileInfo().isDir()) {
+            QDir().mkpath(target);
+        } else if (!QFile::copy(source, target)) {
+            *error = StartPage::tr("cannot copy %1 to %2").arg(source, target);
+            return false;
+        }
+        // Installed templates are read-only; the user's copy is theirs to edit.
+        QFile(target).setPermissions(QFile(target).permissions() | QFileDevice::WriteOwner);
+    }
+    return true;
+}
+
+QString freeName(const QString& parent, const QString& name) {
+    QString candidate = name;
+    for (int n = 2; QFileInfo::exists(QDir(parent).filePath(candidate)); ++n) {
+        candidate = QStringLiteral("%1-%2").arg(name).arg(n);
+    }
+    return candidate;
+}
+
+}  // namespace
+
+QString examplesFolder() {
+    const QString fromEnvironment = qEnvironmentVariable("TUNEDECK_EXAMPLES_DIR");
+    QStringList candidates;
+    if (!fromEnvironment.isEmpty()) {
+        candidates << fromEnvironment;
+    }
+    candidates << QDir(QApplication::applicationDirPath())
+                      .absoluteFilePath(QStringLiteral("../share/tunedeck/examples"));
+#ifdef TUNEDECK_EXAMPLES_SOURCE_DIR
+    candidates << QStringLiteral(TUNEDECK_EXAMPLES_SOURCE_DIR);
+#endif
+    for (const QString& candidate : candidates) {
+        if (QFileInfo(candidate).isDir()) {
+            return QDir(candidate).canonicalPath();
+        }
+    }
+    return {};
+}
+
+QList<ExperimentTemplate> listTemplates(const QString& examplesFolder) {
+    QList<ExperimentTemplate> templates;
+    if (examplesFolder.isEmpty()) {
+        return templates;
+    }
+    const QDir root(examplesFolder);
+    for (const QString& folder : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        const QDir dir(root.filePath(folder));
+        const QStringList files = dir.entryList({QStringLiteral("*.yaml"), QStringLiteral("*.yml")},
+                                                QDir::Files, QDir::Name);
+        for (const QString& file : files) {
+            const QString stem = QFileInfo(file).completeBaseName();
+            ExperimentTemplate t;
+            t.path = dir.filePath(file);
+            t.title = files.size() == 1 || stem == QLatin1String("experiment")
+                          ? folder
+                          : QStringLiteral("%1 / %2").arg(folder, stem);
+            t.description = leadingComment(t.path);
+            templates << t;
+        }
+    }
+    return templates;
+}
+
+QString copyTemplate(const ExperimentTemplate& chosen, const QString& destinationParent,
+                     QString* error) {
+    const QFileInfo file(chosen.path);
+    const QDir source = file.absoluteDir();
+    const QString name = freeName(destinationParent, source.dirName());
+    const QString target = QDir(destinationParent).filePath(name);
+    if (!copyFolder(source.absolutePath(), target, error)) {
+        return {};
+    }
+    // Siblings the template's files use (`../quickstart/train.py`), unless already there.
+    static const QRegularExpression sibling(QStringLiteral(R"(\.\./([A-Za-z0-9_.-]+)/)"));
+    QSet<QString> siblings;
+    for (const QString& f : source.entryList(QDir::Files)) {
+        QFile text(source.filePath(f));
+        if (text.open(QIODevice::ReadOnly)) {
+            auto matches = sibling.globalMatch(QString::fromUtf8(text.readAll()));
+            while (matches.hasNext()) {
+                siblings.insert(matches.next().captured(1));
+            }
+        }
+    }
+    QDir parentOfSource = source;
+    parentOfSource.cdUp();
+    for (const QString& s : siblings) {
+        const QString from = parentOfSource.filePath(s);
+        const QString to = QDir(destinationParent).filePath(s);
+        if (QFileInfo(from).isDir() && !QFileInfo::exists(to) && !copyFolder(from, to, error)) {
+            return {};
+        }
+    }
+    return QDir(target).filePath(file.fileName());
+}
+
+void rememberRecent(RecentKind kind, const QString& path) {
+    QSettings settings;
+    QStringList items = settings.value(recentKey(kind)).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    items.removeAll(absolute);
+    items.prepend(absolute);
+    while (items.size() > kRecentLimit) {
+        items.removeLast();
+    }
+    settings.setValue(recentKey(kind), items);
+}
+
+QStringList recentItems(RecentKind kind) {
+    QStringList items;
+    for (const QString& path : QSettings().value(recentKey(kind)).toStringList()) {
+        if (QFileInfo::exists(path)) {
+            items << path;
+        }
+    }
+    return items;
+}
+
+StartPage::StartPage(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("startPage"));
+    auto* title =
+        new QLabel(tr("<h2>Tunedeck</h2>Start from a template, open a past experiment "
+                      "or attach to an engine on a server."));
+    title->setWordWrap(true);
+
+    auto* openFile = new QPushButton(tr("Open experiment file..."));
+    auto* openFolderButton = new QPushButton(tr("Open experiment folder..."));
+    auto* attach = new QPushButton(tr("Attach to a server over SSH..."));
+    connect(openFile, &QPushButton::clicked, this, &StartPage::openFileRequested);
+    connect(openFolderButton, &QPushButton::clicked, this, &StartPage::openFolderRequested);
+    connect(attach, &QPushButton::clicked, this, &StartPage::attachRequested);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(openFile);
+    buttons->addWidget(openFolderButton);
+    buttons->addWidget(attach);
+    buttons->addStretch();
+
+    templateList_ = new QListWidget;
+    templateList_->setObjectName(QStringLiteral("templates"));
+    templateList_->setWordWrap(true);
+    templateList_->setAlternatingRowColors(true);
+    templates_ = listTemplates(examplesFolder());
+    for (const ExperimentTemplate& t : templates_) {
+        auto* item = new QListWidgetItem(QStringLiteral("%1\n%2").arg(t.title, t.description));
+        item->setToolTip(t.path);
+        templateList_->addItem(item);
+    }
+    if (templates_.isEmpty()) {
+        templateList_->addItem(tr("No examples found (set TUNEDECK_EXAMPLES_DIR)."));
+    }
+    connect(templateList_, &QListWidget::itemActivated, this, [this] { useTemplate(); });
+    auto* useButton = new QPushButton(tr("New experiment from template..."));
+    connect(useButton, &QPushButton::clicked, this, &StartPage::useTemplate);
+
+    recentList_ = new QListWidget;
+    recentList_->setObjectName(QStringLiteral("recent"));
+    connect(recentList_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        const QString path = item->data(kPathRole).toString();
+        if (path.isEmpty()) {
+            return;
+        }
+        if (item->data(kFolderRole).toBool()) {
+            emit openFolder(path);
+        } else {
+            emit editFile(path);
+        }
+    });
+
+    auto* templatesColumn = new QVBoxLayout;
+    templatesColumn->addWidget(new QLabel(tr("<b>Templates</b>")));
+    templatesColumn->addWidget(templateList_, 1);
+    templatesColumn->addWidget(useButton, 0, Qt::AlignLeft);
+    auto* recentColumn = new QVBoxLayout;
+    recentColumn->addWidget(new QLabel(tr("<b>Recent experiments</b>")));
+    recentColumn->addWidget(recentList_, 1);
+    auto* columns = new QHBoxLayout;
+    columns->addLayout(templatesColumn, 3);
+    columns->addLayout(recentColumn, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(title);
+    layout->addLayout(buttons);
+    layout->addLayout(columns, 1);
+    refresh();
+}
+
+void StartPage::refresh() {
+    recentList_->clear();
+    const auto add = [this](const QString& path, bool folder) {
+        const QFileInfo info(path);
+        auto* item = new QListWidgetItem(
+            folder ? tr("%1  (results in %2)").arg(info.fileName(), info.absolutePath())
+                   : tr("%1  (file in %2)").arg(info.fileName(), info.absolutePath()));
+        item->setData(kPathRole, path);
+        item->setData(kFolderRole, folder);
+        item->setToolTip(path);
+        recentList_->addItem(item);
+    };
+    for (const QString& path : recentItems(RecentKind::File)) {
+        add(path, false);
+    }
+    for (const QString& path : recentItems(RecentKind::Folder)) {
+        add(path, true);
+    }
+    if (recentList_->count() == 0) {
+        recentList_->addItem(tr("Nothing yet: experiments you run, edit or open appear here."));
+    }
+}
+
+void StartPage::useTemplate() {
+    const int row = templateList_->currentRow();
+    if (row < 0 || row >= templates_.size()) {
+        return;
+    }
+    const QString defaultParent =
+        QDir(QStandardPaths::writableLocation(QStandardPaths::HomeLocation))
+            .filePath(QStringLiteral("tunedeck-experiments"));
+    QDir().mkpath(defaultParent);
+    const QString parent = QFileDialog::getExistingDirectory(
+        this, tr("Where should the new experiment go?"), defaultParent);
+    if (parent.isEmpty()) {
+        return;
+    }
+    QString error;
+    const QString copy = copyTemplate(templates_[row], parent, &error);
+    if (copy.isEmpty()) {
+        QMessageBox::warning(this, tr("New experiment"), error);
+        return;
+    }
+    rememberRecent(RecentKind::File, copy);
+    refresh();
+    emit editFile(copy);
+}
+
+}  // namespace tunedeck::app

@@ -1,0 +1,238 @@
+// A tour of the app for people to look at, not a test: starts a real `tunedeck-engine serve` in a
+// temporary folder, walks the window through the whole loop (start page, a template copied and
+// edited, a real run watched live, trials compared, the analysis views, two experiments compared,
+// dark palette, German) and saves a PNG of each view in the folder given as its argument.
+// scripts/screenshots runs it under Xvfb.
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <csignal>
+
+#include "editors/cluster_editor.h"
+#include "editors/experiment_editor.h"
+#include "views/appearance.h"
+#include "views/experiments_compare.h"
+#include "views/main_window.h"
+#include "views/start_page.h"
+
+using namespace tunedeck::app;
+
+namespace {
+
+QString outputFolder;
+
+template <typename Condition>
+bool waitFor(Condition done, int timeoutMs) {
+    QElapsedTimer clock;
+    clock.start();
+    while (!done() && clock.elapsed() < timeoutMs) {
+        QTest::qWait(50);
+    }
+    return done();
+}
+
+void shoot(QWidget* widget, const QString& name) {
+    QTest::qWait(400);  // a frame or two of every view
+    const QString path = QDir(outputFolder).filePath(name + ".png");
+    widget->window()->grab().save(path);
+    qInfo("saved %s", qPrintable(path));
+}
+
+void showTab(MainWindow& window, const QString& title) {
+    for (int i = 0; i < window.tabs()->count(); ++i) {
+        if (window.tabs()->tabText(i) == title) {
+            window.tabs()->setCurrentIndex(i);
+        }
+    }
+}
+
+int fail(const char* what) {
+    qCritical("screenshot tour: %s", what);
+    return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("tunedeck-screenshots"));
+    QStandardPaths::setTestModeEnabled(true);  // its own settings and recent lists
+    if (argc < 2) {
+        qCritical("usage: %s OUTPUT_FOLDER", argv[0]);
+        return 2;
+    }
+    outputFolder = QString::fromLocal8Bit(argv[1]);
+    QDir().mkpath(outputFolder);
+    QTemporaryDir work;
+    const QString socket = work.filePath("engine.sock");
+    QProcess engine;
+    engine.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    engine.start(QStringLiteral(TUNEDECK_BIN_DIR "/tunedeck-engine"),
+                 {"serve", "--listen", "unix:" + socket, "--results", work.filePath("results")});
+    if (!waitFor([&] { return QFile::exists(socket); }, 20000)) {
+        return fail("the engine did not start");
+    }
+    const auto stopEngine = [&engine] {
+        ::kill(pid_t(engine.processId()), SIGTERM);
+        engine.waitForFinished(30000);
+    };
+
+    applyAppearance({Theme::Light, QStringLiteral("en")});
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    window.attachLocal(socket, {});
+    if (!waitFor([&] { return window.client().isReady(); }, 20000)) {
+        return fail("not attached");
+    }
+    shoot(&window, "01-start-page");
+
+    // A template, copied and opened in the editor.
+    ExperimentTemplate quickstart;
+    for (const ExperimentTemplate& t : listTemplates(examplesFolder())) {
+        quickstart = t.title == QLatin1String("quickstart") ? t : quickstart;
+    }
+    QString error;
+    const QString file = copyTemplate(quickstart, work.filePath("mine"), &error);
+    if (file.isEmpty()) {
+        return fail(qPrintable(error));
+    }
+    window.editExperimentFile(file);
+    auto* editor = window.findChild<ExperimentEditor*>();
+    if (!editor) {
+        return fail("no editor");
+    }
+    QSignalSpy validated(editor, &ExperimentEditor::validated);
+    validated.wait(20000);
+    editor->window()->resize(1200, 860);
+    shoot(editor, "02-editor-form");
+    editor->tabs()->setCurrentIndex(1);
+    shoot(editor, "03-editor-yaml");
+    editor->window()->close();
+
+    // Run it and watch.
+    window.runExperimentFile(file);
+    if (!waitFor(
+            [&] {
+                int growing = 0;
+                for (const TrialRow& t : window.data().trials()) {
+                    growing += t.values.size() >= 5 ? 1 : 0;
+                }
+                return growing >= 3;
+            },
+            180000)) {
+        return fail("the run did not start");
+    }
+    showTab(window, QObject::tr("Curves"));
+    shoot(&window, "04-monitor-running");
+    showTab(window, QObject::tr("Nodes and GPUs"));
+    shoot(&window, "05-nodes-running");
+    if (!waitFor([&] { return window.data().experimentStatus() == "finished"; }, 300000)) {
+        return fail("the run did not finish");
+    }
+    auto* table = window.findChild<QTableView*>("trials");
+    table->selectionModel()->clear();
+    for (int row : {0, 1, 2}) {
+        table->selectionModel()->select(table->model()->index(row, 0),
+                                        QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    }
+    showTab(window, QObject::tr("Curves"));
+    shoot(&window, "06-curves-selected");
+    showTab(window, QObject::tr("Compare"));
+    shoot(&window, "07-compare-trials");
+    table->selectionModel()->clear();
+    for (const char* tab : {"Parallel coordinates", "Parameter vs metric", "Importance", "Log"}) {
+        showTab(window, QString::fromLatin1(tab));
+        shoot(&window,
+              QStringLiteral("08-%1").arg(QString::fromLatin1(tab).toLower().replace(' ', '-')));
+    }
+    showTab(window, QObject::tr("Curves"));
+    window.saveChart(QDir(outputFolder).filePath("09-curves.svg"), &error);
+
+    // A second experiment, then the two compared.
+    ExperimentTemplate asha;
+    for (const ExperimentTemplate& t : listTemplates(examplesFolder())) {
+        asha = t.title == QLatin1String("asha") ? t : asha;
+    }
+    window.runExperimentFile(copyTemplate(asha, work.filePath("mine"), &error));
+    if (!waitFor(
+            [&] {
+                return window.currentExperiment() == "asha" &&
+                       window.data().experimentStatus() == "finished";
+            },
+            300000)) {
+        return fail("asha did not finish");
+    }
+    shoot(&window, "10-asha-finished");
+    window.compareExperiments();
+    auto* comparison = window.findChild<ExperimentsCompare*>();
+    if (comparison) {
+        QSignalSpy compared(comparison, &ExperimentsCompare::compared);
+        compared.wait(20000);
+        comparison->findChild<QComboBox*>("second")->setCurrentIndex(
+            comparison->findChild<QComboBox*>("second")->findText("quickstart"));
+        compared.wait(20000);
+        shoot(comparison, "11-compare-experiments");
+        comparison->close();
+    }
+
+    // The cluster editor, on a lab's two-node cluster file.
+    QDir().mkpath(work.filePath("keys"));
+    QFile key(work.filePath("keys/id_ed25519"));
+    key.open(QIODevice::WriteOnly);
+    key.close();
+    QFile cluster(work.filePath("lab.yaml"));
+    cluster.open(QIODevice::WriteOnly);
+    cluster.write(
+        "# The lab's two GPU boxes, reached over SSH.\n"
+        "cluster_name: lab\n"
+        "provider:\n"
+        "  type: ssh\n"
+        "  head_ip: 127.0.0.1\n"
+        "  worker_ips: [\"127.0.0.1:2222\"]\n"
+        "auth:\n"
+        "  ssh_user: researcher\n"
+        "  ssh_private_key: keys/id_ed25519\n"
+        "setup_commands:\n"
+        "  - python3 -m pip --version  # the trainables need pip's packages\n"
+        "file_mounts:\n"
+        "  /data/digits: ./data\n"
+        "storage: copy\n");
+    cluster.close();
+    QDir().mkpath(work.filePath("data"));
+    if (QWidget* editor = openClusterEditor(&window, cluster.fileName(), {})) {
+        editor->window()->resize(1200, 860);
+        shoot(editor, "15-cluster-editor");
+        editor->window()->close();
+    }
+
+    // Dark, then German.
+    applyAppearance({Theme::Dark, QStringLiteral("en")});
+    shoot(&window, "12-monitor-dark");
+    applyAppearance({Theme::Light, QStringLiteral("de")});
+    {
+        MainWindow german;
+        german.resize(1400, 900);
+        german.show();
+        german.openFolder(work.filePath("results/quickstart"));
+        waitFor([&] { return german.data().trials().size() == 12; }, 20000);
+        shoot(&german, "13-monitor-german");
+    }
+    applyAppearance({Theme::Light, QStringLiteral("zh_CN")});
+    {
+        MainWindow chinese;
+        chinese.resize(1400, 900);
+        chinese.show();
+        shoot(&chinese, "14-start-page-chinese");
+    }
+    stopEngine();
+    return 0;
+}

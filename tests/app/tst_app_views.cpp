@@ -1,0 +1,301 @@
+// The window's smaller views and the app's settings, without an engine: templates copied with
+// what they use, the recent lists, node and GPU usage from scripted `node_usage` events, the
+// comparison of two experiments' best trials, the palettes, and the translations (complete, and
+// switched by the settings).
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QJsonArray>
+#include <QMenuBar>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "charts/node_usage_view.h"
+#include "models/node_usage.h"
+#include "views/appearance.h"
+#include "views/experiments_compare.h"
+#include "views/main_window.h"
+#include "views/start_page.h"
+
+using namespace tunedeck::app;
+
+namespace {
+
+QJsonObject usageEvent(double time, const QString& node, double cpu, const QJsonArray& gpus) {
+    return {
+        {"v", 1},       {"seq", qint64(time)}, {"time", time},           {"type", "node_usage"},
+        {"node", node}, {"cpu_percent", cpu},  {"memory_used_mb", 4096}, {"memory_total_mb", 16384},
+        {"gpus", gpus}};
+}
+
+QJsonObject gpu(int index, double utilization, const QStringList& trials, bool lost = false) {
+    return {{"index", index},
+            {"uuid", QStringLiteral("GPU-%1").arg(index)},
+            {"name", "Fake H200"},
+            {"utilization_percent", utilization},
+            {"memory_used_mb", 1000 * (index + 1)},
+            {"memory_total_mb", 80000},
+            {"temperature_c", 40 + index},
+            {"power_w", 100.5},
+            {"trials", QJsonArray::fromStringList(trials)},
+            {"lost", lost}};
+}
+
+TrialRow trial(const QString& id, double best, const QJsonObject& config) {
+    TrialRow row;
+    row.id = id;
+    row.config = config;
+    row.flatConfig = ExperimentData::flatten(config);
+    row.best = best;
+    row.iteration = 3;
+    row.iterations = {1, 2, 3};
+    row.values = {best / 3, best / 2, best};
+    return row;
+}
+
+QString examples() {
+    return QStringLiteral(TUNEDECK_SOURCE_DIR "/resources/examples");
+}
+
+}  // namespace
+
+class TestAppViews : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void templatesAreListedWithTheirDescriptions();
+    void aTemplateIsCopiedWithTheFoldersItUses();
+    void recentListsAreNewestFirstAndBounded();
+    void nodeUsageFollowsTheSamples();
+    void nodeUsageViewShowsWhichTrialsSitOnWhichCard();
+    void twoExperimentsBestTrialsAreDiffed();
+    void darkAndLightPalettes();
+    void everyStringIsTranslated();
+    void theLanguageIsSwitchedBySettings();
+};
+
+void TestAppViews::initTestCase() {
+    // QSettings and the home folder of the test, not the user's.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("tunedeck-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_app_views"));
+    QSettings().clear();
+}
+
+void TestAppViews::templatesAreListedWithTheirDescriptions() {
+    const QList<ExperimentTemplate> templates = listTemplates(examples());
+    QStringList titles;
+    for (const ExperimentTemplate& t : templates) {
+        titles << t.title;
+        QVERIFY2(!t.description.isEmpty(), qPrintable(t.title + " has no description"));
+        QVERIFY2(!t.description.contains("Run it with"), qPrintable(t.description));
+    }
+    QVERIFY2(titles.contains("quickstart") && titles.contains("asha") &&
+                 titles.contains("branin / tpe") && titles.contains("hyperband / bohb"),
+             qPrintable(titles.join(", ")));
+    QVERIFY(listTemplates(QString()).isEmpty());
+}
+
+void TestAppViews::aTemplateIsCopiedWithTheFoldersItUses() {
+    QTemporaryDir target;
+    ExperimentTemplate asha;
+    for (const ExperimentTemplate& t : listTemplates(examples())) {
+        asha = t.title == QLatin1String("asha") ? t : asha;
+    }
+    QString error;
+    const QString copy = copyTemplate(asha, target.path(), &error);
+    QVERIFY2(!copy.isEmpty(), qPrintable(error));
+    QCOMPARE(copy, target.path() + "/asha/experiment.yaml");
+    // asha runs ../quickstart/train.py: the copy must too.
+    QVERIFY(QFile::exists(target.path() + "/quickstart/train.py"));
+    QVERIFY(QFileInfo(copy).isWritable());
+    // A second copy does not overwrite the first one, which the user may have edited.
+    QFile edited(copy);
+    QVERIFY(edited.open(QIODevice::Append));
+    edited.write("# mine\n");
+    edited.close();
+    const QString second = copyTemplate(asha, target.path(), &error);
+    QCOMPARE(second, target.path() + "/asha-2/experiment.yaml");
+    QFile first(copy);
+    QVERIFY(first.open(QIODevice::ReadOnly));
+    QVERIFY(first.readAll().endsWith("# mine\n"));
+}
+
+void TestAppViews::recentListsAreNewestFirstAndBounded() {
+    QTemporaryDir dir;
+    QStringList files;
+    for (int i = 0; i < 12; ++i) {
+        files << dir.filePath(QStringLiteral("e%1.yaml").arg(i));
+        QFile f(files.last());
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        rememberRecent(RecentKind::File, files.last());
+    }
+    rememberRecent(RecentKind::File, files[5]);  // again: moves to the top, not twice
+    const QStringList recent = recentItems(RecentKind::File);
+    QCOMPARE(recent.size(), 10);
+    QCOMPARE(recent.first(), files[5]);
+    QCOMPARE(recent.count(files[5]), 1);
+    QCOMPARE(recent.at(1), files[11]);
+    QFile::remove(files[11]);  // gone from disk: not offered any more
+    QVERIFY(!recentItems(RecentKind::File).contains(files[11]));
+    QVERIFY(recentItems(RecentKind::Folder).isEmpty());
+}
+
+void TestAppViews::nodeUsageFollowsTheSamples() {
+    NodeUsageModel usage;
+    QVERIFY(!usage.apply(QJsonObject{{"type", "result"}}));
+    QVERIFY(usage.empty());
+    for (int i = 0; i < 5; ++i) {
+        QVERIFY(usage.apply(usageEvent(1000 + 2 * i, "node-a", 10.0 * i,
+                                       {gpu(0, 50 + i, {"t00000", "t00001"}), gpu(1, 0, {})})));
+    }
+    QVERIFY(usage.apply(usageEvent(1004, "node-a", 99, {})));  // replayed: no point added
+    QCOMPARE(usage.nodes().size(), std::size_t(1));
+    const NodeUsage& node = usage.nodes().at("node-a");
+    QCOMPARE(node.cpuSeries.size(), std::size_t(5));
+    QCOMPARE(node.memorySeries.back().value, 25.0);  // 4096 of 16384 MB
+    const auto cards = usage.cards();
+    QCOMPARE(cards.size(), std::size_t(2));
+    QCOMPARE(cards[0]->utilization, 54.0);
+    QCOMPARE(cards[0]->trials, QStringList({"t00000", "t00001"}));
+    QCOMPARE(usage.firstTime(), 1000.0);
+    QCOMPARE(usage.lastTime(), 1008.0);
+    // Bounded: an hour of samples at most per series.
+    for (std::size_t i = 0; i < NodeUsageModel::kMaxPoints + 50; ++i) {
+        usage.apply(usageEvent(2000 + double(i), "node-a", 1, {}));
+    }
+    QCOMPARE(usage.nodes().at("node-a").cpuSeries.size(), NodeUsageModel::kMaxPoints);
+}
+
+void TestAppViews::nodeUsageViewShowsWhichTrialsSitOnWhichCard() {
+    NodeUsageModel usage;
+    NodeUsageView view(&usage);
+    view.resize(900, 700);
+    view.show();
+    usage.apply(
+        usageEvent(1000, "gpu-box", 30, {gpu(0, 80, {"t00002", "t00003"}), gpu(1, 0, {}, true)}));
+    usage.apply(usageEvent(1002, "cpu-box", 70, {}));
+    view.refresh();
+    QTRY_COMPARE(view.table()->rowCount(), 4);  // two nodes' CPU rows, two cards
+    QStringList rows;
+    for (int r = 0; r < view.table()->rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < view.table()->columnCount(); ++c) {
+            cells << (view.table()->item(r, c) ? view.table()->item(r, c)->text() : QString());
+        }
+        rows << cells.join('|');
+    }
+    QVERIFY2(
+        rows.contains("gpu-box|GPU 0: Fake H200|80 %|1000 / 80000 MB|40 °C|101 W|t00002, t00003"),
+        qPrintable(rows.join('\n')));
+    QVERIFY2(rows.contains("gpu-box|GPU 1: Fake H200|lost|2000 / 80000 MB|41 °C|101 W|"),
+             qPrintable(rows.join('\n')));
+    QVERIFY2(rows.contains("cpu-box|CPU|70 %|4096 / 16384 MB|||"), qPrintable(rows.join('\n')));
+    // One line per node's CPU and per card on each chart.
+    QCOMPARE(view.utilizationChart()->chart()->series().size(), 4);
+    QCOMPARE(view.memoryChart()->chart()->series().size(), 4);
+}
+
+void TestAppViews::twoExperimentsBestTrialsAreDiffed() {
+    History first;
+    first.name = "first";
+    first.metric = "loss";
+    first.minimize = true;
+    first.trials = {trial("t00000", 0.5, {{"lr", 0.1}, {"model", QJsonObject{{"depth", 3}}}}),
+                    trial("t00001", 0.2, {{"lr", 0.01}, {"model", QJsonObject{{"depth", 3}}}})};
+    History second;
+    second.name = "second";
+    second.metric = "loss";
+    second.minimize = true;
+    second.trials = {trial("t00000", 0.3,
+                           {{"lr", 0.01}, {"model", QJsonObject{{"depth", 5}}}, {"dropout", 0.1}}),
+                     trial("t00001", kNoValue, {{"lr", 1.0}})};
+    QCOMPARE(bestTrialOf(first)->id, QStringLiteral("t00001"));   // min: 0.2 beats 0.5
+    QCOMPARE(bestTrialOf(second)->id, QStringLiteral("t00000"));  // no value is never best
+    const QList<ComparedRow> rows = bestTrialRows(first, second);
+    QStringList lines;
+    for (const ComparedRow& row : rows) {
+        lines << QStringLiteral("%1=%2|%3%4")
+                     .arg(row.key, row.first, row.second, row.differs() ? " *" : "");
+    }
+    QCOMPARE(lines, QStringList({"trial=t00001|t00000 *", "metric=loss (min)|loss (min)",
+                                 "best value=0.2|0.3 *", "iterations=3|3", "dropout=|0.1 *",
+                                 "lr=0.01|0.01", "model.depth=3|5 *"}));
+    History empty;
+    QVERIFY(!bestTrialOf(empty));
+    QCOMPARE(bestTrialRows(empty, second).first().first, QString());
+}
+
+void TestAppViews::darkAndLightPalettes() {
+    applyAppearance({Theme::Dark, QStringLiteral("en")});
+    QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 80);
+    QVERIFY(QApplication::palette().color(QPalette::WindowText).lightness() > 180);
+    applyAppearance({Theme::Light, QStringLiteral("en")});
+    QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 180);
+    // The choice is kept for the next start.
+    saveAppearance({Theme::Dark, QStringLiteral("de")});
+    QCOMPARE(int(savedAppearance().theme), int(Theme::Dark));
+    QCOMPARE(savedAppearance().language, QStringLiteral("de"));
+    saveAppearance({});
+}
+
+void TestAppViews::everyStringIsTranslated() {
+    // lupdate over the app's sources into copies of the .ts files: a string added without its
+    // German and Chinese translations shows up as unfinished.
+    const QString lupdate = QLibraryInfo::path(QLibraryInfo::BinariesPath) + "/lupdate";
+    if (!QFileInfo(lupdate).isExecutable()) {
+        QSKIP("lupdate is not installed (Debian's qt6-l10n-tools)");
+    }
+    QTemporaryDir dir;
+    for (const QString language : {"de", "zh_CN"}) {
+        const QString ts = dir.filePath("tunedeck_" + language + ".ts");
+        QVERIFY(QFile::copy(
+            QStringLiteral(TUNEDECK_SOURCE_DIR "/translations/tunedeck_%1.ts").arg(language), ts));
+        QFile::setPermissions(ts, QFile::ReadOwner | QFile::WriteOwner);
+        QProcess run;
+        run.start(lupdate, {"-no-obsolete", "-locations", "none", "-silent",
+                            QStringLiteral(TUNEDECK_SOURCE_DIR "/app"), "-ts", ts});
+        QVERIFY(run.waitForFinished(120000));
+        QCOMPARE(run.exitCode(), 0);
+        QFile file(ts);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY(text.count("<message") > 250);
+        QStringList unfinished;
+        for (const QString& message : text.split("</message>")) {
+            if (message.contains("type=\"unfinished\"")) {
+                unfinished << message.section("<source>", 1).section("</source>", 0, 0);
+            }
+        }
+        QVERIFY2(unfinished.isEmpty(),
+                 qPrintable(QStringLiteral("%1 untranslated in %2: %3")
+                                .arg(unfinished.size())
+                                .arg(language, unfinished.mid(0, 10).join(" | "))));
+    }
+}
+
+void TestAppViews::theLanguageIsSwitchedBySettings() {
+    QVERIFY2(availableLanguages().contains("de") && availableLanguages().contains("zh_CN"),
+             qPrintable(availableLanguages().join(", ")));
+    QCOMPARE(applyAppearance({Theme::System, QStringLiteral("de")}), QStringLiteral("de"));
+    {
+        MainWindow window;
+        QCOMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("&Datei"));
+    }
+    QCOMPARE(applyAppearance({Theme::System, QStringLiteral("zh_CN")}), QStringLiteral("zh_CN"));
+    {
+        MainWindow window;
+        QVERIFY2(window.menuBar()->actions().first()->text().contains(QStringLiteral("文件")),
+                 qPrintable(window.menuBar()->actions().first()->text()));
+    }
+    // A language the app does not speak falls back to English.
+    QCOMPARE(applyAppearance({Theme::System, QStringLiteral("fr")}), QStringLiteral("en"));
+    MainWindow window;
+    QCOMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("&File"));
+}
+
+QTEST_MAIN(TestAppViews)
+#include "tst_app_views.moc"

@@ -1,0 +1,1282 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>AlgorithmCatalog</name>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>random draws, grid parameters swept (Ray&apos;s BasicVariantGenerator)</source>
+        <translation>随机抽样，网格参数逐一遍历（Ray 的 BasicVariantGenerator）</translation>
+    </message>
+    <message>
+        <source>every combination of the finite domains (NNI&apos;s grid search)</source>
+        <translation>有限取值域的所有组合（NNI 的网格搜索）</translation>
+    </message>
+    <message>
+        <source>tree-structured Parzen estimator; one or several objectives (Optuna&apos;s TPESampler)</source>
+        <translation>树结构 Parzen 估计器（TPE）；支持单目标或多目标（Optuna 的 TPESampler）</translation>
+    </message>
+    <message>
+        <source>Gaussian-process Bayesian optimisation of numeric domains (Ray&apos;s BayesOptSearch)</source>
+        <translation>基于高斯过程的数值取值域贝叶斯优化（Ray 的 BayesOptSearch）</translation>
+    </message>
+    <message>
+        <source>CMA-ES over the numeric parameters (Optuna&apos;s CmaEsSampler)</source>
+        <translation>在数值参数上进行 CMA-ES 搜索（Optuna 的 CmaEsSampler）</translation>
+    </message>
+    <message>
+        <source>the centre of each range</source>
+        <translation>各范围的中点</translation>
+    </message>
+    <message>
+        <source>model-based configs for hyperband; needs scheduler hyperband (HpBandSter&apos;s BOHB)</source>
+        <translation>为 HyperBand 提供基于模型的配置；需要调度器 hyperband（HpBandSter 的 BOHB）</translation>
+    </message>
+    <message>
+        <source>the experiment&apos;s</source>
+        <translation>同实验设置</translation>
+    </message>
+    <message>
+        <source>runs every trial to the end, in order (Ray&apos;s FIFOScheduler)</source>
+        <translation>按顺序将每个试验运行到结束（Ray 的 FIFOScheduler）</translation>
+    </message>
+    <message>
+        <source>asynchronous successive halving: stops trials that fall behind at each rung</source>
+        <translation>异步连续减半（ASHA）：在每一级停止落后的试验</translation>
+    </message>
+    <message>
+        <source>median stopping rule: stops trials worse than the median</source>
+        <translation>中位数停止规则：停止差于中位数的试验</translation>
+    </message>
+    <message>
+        <source>synchronous HyperBand: pauses trials at each milestone, resumes the best</source>
+        <translation>同步 HyperBand：在每个里程碑暂停试验，并继续最好的试验</translation>
+    </message>
+    <message>
+        <source>population based training: weak trials copy a strong one and change its config</source>
+        <translation>基于种群的训练（PBT）：弱的试验复制一个强的试验并修改其配置</translation>
+    </message>
+    <message>
+        <source>population based bandits: PBT with the new config chosen by a GP bandit</source>
+        <translation>基于种群的老虎机（PB2）：由 GP 老虎机选择新配置的 PBT</translation>
+    </message>
+    <message>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>replays the config changes of one PBT trial (written by pbt-replay)</source>
+        <translation>重放某个 PBT 试验的配置变更（由 pbt-replay 生成）</translation>
+    </message>
+    <message>
+        <source>no options</source>
+        <translation>无选项</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+</context>
+<context>
+    <name>ExperimentFields</name>
+    <message>
+        <source>the command ends with a lone backslash</source>
+        <translation>命令以单独的反斜杠结尾</translation>
+    </message>
+    <message>
+        <source>the command has an unterminated &apos; quote</source>
+        <translation>命令中的 &apos; 引号未闭合</translation>
+    </message>
+    <message>
+        <source>the command has an unterminated &quot; quote</source>
+        <translation>命令中的 &quot; 引号未闭合</translation>
+    </message>
+</context>
+<context>
+    <name>QApplication</name>
+    <message>
+        <source>Tunedeck desktop app</source>
+        <translation>Tunedeck 桌面应用</translation>
+    </message>
+    <message>
+        <source>An experiment file to run, or an experiment folder (or its experiment.sqlite) under the engine&apos;s results root to open.</source>
+        <translation>要运行的实验文件，或要打开的实验文件夹（或其中的 experiment.sqlite），该文件夹须位于引擎的结果根目录下。</translation>
+    </message>
+    <message>
+        <source>The local engine&apos;s socket (default %1).</source>
+        <translation>本地引擎的套接字（默认为 %1）。</translation>
+    </message>
+    <message>
+        <source>Attach to an engine at tcp:HOST:PORT instead.</source>
+        <translation>改为连接到 tcp:HOST:PORT 上的引擎。</translation>
+    </message>
+    <message>
+        <source>The token for --connect (its first line).</source>
+        <translation>--connect 所用令牌的文件（令牌位于第一行）。</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ExperimentEditor</name>
+    <message>
+        <source>Search space</source>
+        <translation>搜索空间</translation>
+    </message>
+    <message>
+        <source>Form</source>
+        <translation>表单</translation>
+    </message>
+    <message>
+        <source>YAML</source>
+        <translation>YAML</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Untitled experiment</source>
+        <translation>未命名实验</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>The experiment has no file yet: save it as one.</source>
+        <translation>该实验还没有文件：请将其保存为文件。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>The YAML text does not parse (line %1: %2). Fix it in the YAML tab to use the form.</source>
+        <translation>YAML 文本无法解析（第 %1 行：%2）。请先在 YAML 标签页中修正，才能使用表单。</translation>
+    </message>
+    <message>
+        <source>No engine connected: the experiment is checked once the app is attached to one.</source>
+        <translation>未连接引擎：应用连接到引擎后才会检查实验。</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <source>The engine could not check the experiment: %1</source>
+        <translation>引擎无法检查该实验：%1</translation>
+    </message>
+    <message>
+        <source>Valid: %1 parameter(s), search %2, scheduler %3, %4 trial(s).</source>
+        <translation>有效：%1 个参数，搜索算法 %2，调度器 %3，试验数 %4。</translation>
+    </message>
+    <message>
+        <source>unbounded</source>
+        <translation>不限</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s).</source>
+        <translation>
+            <numerusform>%n 条警告。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s) to fix before it can run.</source>
+        <translation>
+            <numerusform>还有 %n 个问题需要修正才能运行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message>
+        <source>%1, line %2: %3</source>
+        <translation>%1，第 %2 行：%3</translation>
+    </message>
+    <message numerus="yes">
+        <source>YAML (%n error(s))</source>
+        <translation>
+            <numerusform>YAML（%n 个错误）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ExperimentForm</name>
+    <message>
+        <source>names the experiment and its results folder</source>
+        <translation>实验及其结果文件夹的名称</translation>
+    </message>
+    <message>
+        <source>the experiment file&apos;s folder</source>
+        <translation>实验文件所在的文件夹</translation>
+    </message>
+    <message>
+        <source>e.g. loss; several: loss, latency</source>
+        <translation>例如 loss；多个时：loss, latency</translation>
+    </message>
+    <message>
+        <source>min or max</source>
+        <translation>min 或 max</translation>
+    </message>
+    <message>
+        <source>as many as resources allow</source>
+        <translation>资源允许的最大数量</translation>
+    </message>
+    <message>
+        <source>only when the trial saves on its own</source>
+        <translation>仅在试验自行保存时</translation>
+    </message>
+    <message>
+        <source>unlimited retries</source>
+        <translation>不限重试次数</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Working folder</source>
+        <translation>工作目录</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>采样数</translation>
+    </message>
+    <message>
+        <source>Trials at once</source>
+        <translation>同时运行的试验数</translation>
+    </message>
+    <message>
+        <source>Search and scheduling</source>
+        <translation>搜索与调度</translation>
+    </message>
+    <message>
+        <source>Search algorithm</source>
+        <translation>搜索算法</translation>
+    </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>调度器</translation>
+    </message>
+    <message>
+        <source>Checkpoint every</source>
+        <translation>检查点间隔</translation>
+    </message>
+    <message>
+        <source>Retries per trial</source>
+        <translation>每个试验的重试次数</translation>
+    </message>
+    <message>
+        <source> iterations</source>
+        <translation> 次迭代</translation>
+    </message>
+    <message>
+        <source>One argument per row, passed to the program as it is: no shell splits or expands it. {name} is replaced by that parameter&apos;s value.</source>
+        <translation>每行一个命令参数，原样传给程序：不经过 shell 拆分或展开。{name} 会被替换为该超参数的值。</translation>
+    </message>
+    <message>
+        <source>Add an argument</source>
+        <translation>添加命令参数</translation>
+    </message>
+    <message>
+        <source>Remove the argument</source>
+        <translation>删除该命令参数</translation>
+    </message>
+    <message>
+        <source>Move the argument up</source>
+        <translation>上移该命令参数</translation>
+    </message>
+    <message>
+        <source>Move the argument down</source>
+        <translation>下移该命令参数</translation>
+    </message>
+    <message>
+        <source>argument</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source> (default)</source>
+        <translation>（默认）</translation>
+    </message>
+    <message>
+        <source>%1 — not a known name</source>
+        <translation>%1 — 未知名称</translation>
+    </message>
+    <message>
+        <source>Options (default): %1</source>
+        <translation>选项（默认值）：%1</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ExperimentsCompare</name>
+    <message>
+        <source>trial</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>best value</source>
+        <translation>最佳值</translation>
+    </message>
+    <message>
+        <source>iterations</source>
+        <translation>迭代次数</translation>
+    </message>
+    <message>
+        <source>Compare experiments</source>
+        <translation>比较实验</translation>
+    </message>
+    <message>
+        <source>Experiment folder</source>
+        <translation>实验文件夹</translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation>浏览...</translation>
+    </message>
+    <message>
+        <source>First:</source>
+        <translation>第一个：</translation>
+    </message>
+    <message>
+        <source>Second:</source>
+        <translation>第二个：</translation>
+    </message>
+    <message>
+        <source>The best trials&apos; curves</source>
+        <translation>最佳试验的曲线</translation>
+    </message>
+    <message>
+        <source>Choose two experiment folders.</source>
+        <translation>请选择两个实验文件夹。</translation>
+    </message>
+    <message>
+        <source>Reading...</source>
+        <translation>正在读取...</translation>
+    </message>
+    <message>
+        <source>iteration</source>
+        <translation>迭代</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ImportanceView</name>
+    <message>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <source>importance (share of impurity decrease)</source>
+        <translation>重要性（不纯度减少量占比）</translation>
+    </message>
+    <message>
+        <source>Parameter importance needs at least %1 finished trials with the metric.</source>
+        <translation>计算参数重要性至少需要 %1 个带有该指标的已完成试验。</translation>
+    </message>
+    <message>
+        <source>Parameter importance needs at least %1 finished trials with “%2”; %3 so far.</source>
+        <translation>计算参数重要性至少需要 %1 个带有“%2”的已完成试验；目前有 %3 个。</translation>
+    </message>
+    <message>
+        <source>No hyperparameter varies between the finished trials.</source>
+        <translation>各已完成试验之间没有任何超参数不同。</translation>
+    </message>
+    <message>
+        <source>Every finished trial has the same best “%1”: no parameter makes a difference to explain.</source>
+        <translation>所有已完成试验的最佳“%1”都相同：没有可由参数解释的差异。</translation>
+    </message>
+    <message>
+        <source>Computing parameter importance…</source>
+        <translation>正在计算参数重要性…</translation>
+    </message>
+    <message>
+        <source>Updating…</source>
+        <translation>正在更新…</translation>
+    </message>
+    <message>
+        <source>Hyperparameter importance for “%1”</source>
+        <translation>“%1”的超参数重要性</translation>
+    </message>
+    <message>
+        <source>Mean decrease in impurity of a random forest (%1 trees) fitted to the best “%2” of %3 finished trials.</source>
+        <translation>随机森林（%1 棵树）的平均不纯度减少量；该随机森林拟合了 %3 个已完成试验的最佳“%2”。</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::LineageView</name>
+    <message>
+        <source>No PBT exploits in this experiment.</source>
+        <translation>此实验中没有 PBT 利用（exploit）步骤。</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Copied from</source>
+        <translation>复制自</translation>
+    </message>
+    <message>
+        <source>Hyperparameters changed</source>
+        <translation>更改的超参数</translation>
+    </message>
+    <message>
+        <source>exploits in its lineage: %1</source>
+        <translation>谱系中的利用（exploit）次数：%1</translation>
+    </message>
+    <message>
+        <source>Best %1</source>
+        <translation>最佳 %1</translation>
+    </message>
+    <message>
+        <source>%1 at iteration %2</source>
+        <translation>%1（第 %2 次迭代）</translation>
+    </message>
+    <message>
+        <source>(same hyperparameters)</source>
+        <translation>（超参数相同）</translation>
+    </message>
+    <message>
+        <source>Reason: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <source>started from scratch</source>
+        <translation>从头开始</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::MainWindow</name>
+    <message>
+        <source>Tunedeck</source>
+        <translation>Tunedeck</translation>
+    </message>
+    <message>
+        <source>Engine %1, results in %2</source>
+        <translation>引擎 %1，结果位于 %2</translation>
+    </message>
+    <message>
+        <source>Engine connection lost (%1); reconnecting...</source>
+        <translation>与引擎的连接已断开（%1）；正在重新连接...</translation>
+    </message>
+    <message>
+        <source>%1 - Tunedeck</source>
+        <translation>%1 - Tunedeck</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>试验数</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>最佳值</translation>
+    </message>
+    <message>
+        <source>Experiments</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>Search trials, configs, nodes...</source>
+        <translation>搜索试验、配置、节点...</translation>
+    </message>
+    <message>
+        <source>All statuses</source>
+        <translation>全部状态</translation>
+    </message>
+    <message>
+        <source>by iteration</source>
+        <translation>按迭代</translation>
+    </message>
+    <message>
+        <source>by wall time</source>
+        <translation>按挂钟时间</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>对数刻度</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Parallel coordinates</source>
+        <translation>平行坐标</translation>
+    </message>
+    <message>
+        <source>Parameter vs metric</source>
+        <translation>参数与指标</translation>
+    </message>
+    <message>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <source>PBT lineage</source>
+        <translation>PBT 谱系</translation>
+    </message>
+    <message>
+        <source>Nodes and GPUs</source>
+        <translation>节点与 GPU</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>%v of %m trials done</source>
+        <translation>已完成 %v / %m 个试验</translation>
+    </message>
+    <message>
+        <source>Not attached to an engine</source>
+        <translation>未连接到引擎</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Run experiment file...</source>
+        <translation>运行实验文件(&amp;R)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+R</source>
+        <translation>Ctrl+R</translation>
+    </message>
+    <message>
+        <source>Run experiment</source>
+        <translation>运行实验</translation>
+    </message>
+    <message>
+        <source>Experiment files (*.yaml *.yml)</source>
+        <translation>实验文件 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>&amp;New experiment from template...</source>
+        <translation>从模板新建实验(&amp;N)...</translation>
+    </message>
+    <message>
+        <source>&amp;Edit experiment file...</source>
+        <translation>编辑实验文件(&amp;E)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <source>&amp;Open experiment folder...</source>
+        <translation>打开实验文件夹(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>Compare &amp;two experiments...</source>
+        <translation>比较两个实验(&amp;T)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+K</source>
+        <translation>Ctrl+Shift+K</translation>
+    </message>
+    <message>
+        <source>Export &amp;best config...</source>
+        <translation>导出最佳配置(&amp;B)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>&amp;Copy best config as YAML</source>
+        <translation>将最佳配置复制为 YAML(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+C</source>
+        <translation>Ctrl+Shift+C</translation>
+    </message>
+    <message>
+        <source>Copy best config as command-line &amp;flags</source>
+        <translation>将最佳配置复制为命令行参数(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Export all results as CSV...</source>
+        <translation>将全部结果导出为 CSV...</translation>
+    </message>
+    <message>
+        <source>Export chart as PNG or SVG...</source>
+        <translation>将图表导出为 PNG 或 SVG...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+S</source>
+        <translation>Ctrl+Shift+S</translation>
+    </message>
+    <message>
+        <source>Se&amp;ttings...</source>
+        <translation>设置(&amp;S)...</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Experiment</source>
+        <translation>实验(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Refresh list</source>
+        <translation>刷新列表</translation>
+    </message>
+    <message>
+        <source>&amp;Pause (resume later)</source>
+        <translation>暂停（稍后可继续）(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop for good</source>
+        <translation>永久终止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Trial</source>
+        <translation>试验(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop selected trials</source>
+        <translation>停止所选试验(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Ctrl+T</source>
+        <translation>Ctrl+T</translation>
+    </message>
+    <message>
+        <source>&amp;Pause selected trials</source>
+        <translation>暂停所选试验(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+P</source>
+        <translation>Ctrl+P</translation>
+    </message>
+    <message>
+        <source>&amp;Resume selected trials</source>
+        <translation>继续所选试验(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+P</source>
+        <translation>Ctrl+Shift+P</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Start page</source>
+        <translation>起始页(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+H</source>
+        <translation>Ctrl+Shift+H</translation>
+    </message>
+    <message>
+        <source>&amp;Monitor</source>
+        <translation>监控(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+M</source>
+        <translation>Ctrl+Shift+M</translation>
+    </message>
+    <message>
+        <source>Reset chart zoom</source>
+        <translation>重置图表缩放</translation>
+    </message>
+    <message>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>Find trials</source>
+        <translation>查找试验</translation>
+    </message>
+    <message>
+        <source>%1 running, %2 pending, %3 paused, %4 terminated, %5 errors</source>
+        <translation>%1 个运行中，%2 个等待中，%3 个已暂停，%4 个已结束，%5 个出错</translation>
+    </message>
+    <message>
+        <source>best %1</source>
+        <translation>最佳 %1</translation>
+    </message>
+    <message>
+        <source>iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>%1 - Tunedeck editor</source>
+        <translation>%1 - Tunedeck 编辑器</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Return</source>
+        <translation>Ctrl+Return</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Re&amp;do</source>
+        <translation>重做(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>Stop experiment</source>
+        <translation>终止实验</translation>
+    </message>
+    <message>
+        <source>Stop %1 for good? Running trials stop at their next report; waiting ones never start.</source>
+        <translation>要永久终止 %1 吗？正在运行的试验会在下次报告时停止；等待中的试验不会再启动。</translation>
+    </message>
+    <message>
+        <source>Best config copied</source>
+        <translation>已复制最佳配置</translation>
+    </message>
+    <message>
+        <source>Export best config</source>
+        <translation>导出最佳配置</translation>
+    </message>
+    <message>
+        <source>YAML (*.yaml);;JSON (*.json);;Command-line flags (*.txt)</source>
+        <translatorcomment>MainWindow::exportBest picks the format by the chosen filter&apos;s first word (&quot;JSON&quot;, &quot;Command&quot;): keep &quot;Command-line flags&quot; at the start of the third filter until the code compares the filter by position.</translatorcomment>
+        <translation>YAML (*.yaml);;JSON (*.json);;Command-line flags / 命令行参数 (*.txt)</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Export results</source>
+        <translation>导出结果</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Edit experiment</source>
+        <translation>编辑实验</translation>
+    </message>
+    <message>
+        <source>Open experiment</source>
+        <translation>打开实验</translation>
+    </message>
+    <message>
+        <source>Language changed</source>
+        <translation>语言已更改</translation>
+    </message>
+    <message>
+        <source>Restart Tunedeck now to show every window in the new language?</source>
+        <translation>现在重启 Tunedeck，让所有窗口都以新语言显示吗？</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::MetricChart</name>
+    <message>
+        <source>iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::NodeUsageView</name>
+    <message>
+        <source>Utilisation (%): CPU per node, each GPU</source>
+        <translation>利用率（%）：每个节点的 CPU，每块 GPU</translation>
+    </message>
+    <message>
+        <source>Memory used (%): per node, each GPU</source>
+        <translation>内存占用（%）：每个节点，每块 GPU</translation>
+    </message>
+    <message>
+        <source>No node samples yet. The engine records them every gpu_sample_s seconds while an experiment runs.</source>
+        <translation>尚无节点采样数据。实验运行期间，引擎每 gpu_sample_s 秒记录一次。</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Card</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Utilisation</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>功率</translation>
+    </message>
+    <message>
+        <source>Trials on it</source>
+        <translation>其上的试验</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation>已丢失</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>%1 CPU</source>
+        <translation>%1 CPU</translation>
+    </message>
+    <message>
+        <source>%1 GPU %2</source>
+        <translation>%1 GPU %2</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ParallelCoordinatesView</name>
+    <message>
+        <source>none yet</source>
+        <translation>暂无</translation>
+    </message>
+    <message>
+        <source>best %1: %2</source>
+        <translation>最佳 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 (log)</source>
+        <translation>%1（对数）</translation>
+    </message>
+    <message>
+        <source>best %1</source>
+        <translation>最佳 %1</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>worst</source>
+        <translation>最差</translation>
+    </message>
+    <message>
+        <source>metric</source>
+        <translation>指标</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ScatterView</name>
+    <message>
+        <source>Log x</source>
+        <translation>x 轴对数</translation>
+    </message>
+    <message>
+        <source>&amp;Parameter:</source>
+        <translation>参数(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>Selected</source>
+        <translation>已选</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>最佳试验</translation>
+    </message>
+    <message>
+        <source>%1
+%2 = %3
+best %4 = %5</source>
+        <translation>%1
+%2 = %3
+最佳 %4 = %5</translation>
+    </message>
+    <message>
+        <source>Best (%1)</source>
+        <translation>最佳试验（%1）</translation>
+    </message>
+    <message>
+        <source>best %1</source>
+        <translation>最佳 %1</translation>
+    </message>
+    <message>
+        <source>No trial has reported “%1” yet.</source>
+        <translation>尚无试验报告“%1”。</translation>
+    </message>
+    <message>
+        <source>Trials with “%1”: %2</source>
+        <translation>含“%1”的试验：%2</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::SearchSpaceModel</name>
+    <message>
+        <source>a float in [low, high)</source>
+        <translation>[low, high) 中的浮点数</translation>
+    </message>
+    <message>
+        <source>uniform, rounded to a multiple of q</source>
+        <translation>uniform，取整到 q 的倍数</translation>
+    </message>
+    <message>
+        <source>a float whose log is uniform; low &gt; 0</source>
+        <translation>对数服从均匀分布的浮点数；low &gt; 0</translation>
+    </message>
+    <message>
+        <source>loguniform, rounded to a multiple of q; low &gt; 0</source>
+        <translation>loguniform，取整到 q 的倍数；low &gt; 0</translation>
+    </message>
+    <message>
+        <source>an integer in [low, high): high is excluded</source>
+        <translation>[low, high) 中的整数：不含 high</translation>
+    </message>
+    <message>
+        <source>a multiple of q in [low, high]: high is included</source>
+        <translation>[low, high] 中 q 的倍数：包含 high</translation>
+    </message>
+    <message>
+        <source>an integer in [low, high) drawn on a log scale; low &gt; 0</source>
+        <translation>在对数刻度上抽取的 [low, high) 中的整数；low &gt; 0</translation>
+    </message>
+    <message>
+        <source>a float from a normal distribution; sd &gt; 0</source>
+        <translation>服从正态分布的浮点数；sd &gt; 0</translation>
+    </message>
+    <message>
+        <source>normal, rounded to a multiple of q</source>
+        <translation>normal，取整到 q 的倍数</translation>
+    </message>
+    <message>
+        <source>one of the values, uniformly</source>
+        <translation>从各取值中均匀选取一个</translation>
+    </message>
+    <message>
+        <source>every one of the values: all grid parameters&apos; combinations, repeated num_samples times</source>
+        <translation>逐一取每个值：所有网格参数的组合，重复 num_samples 次</translation>
+    </message>
+    <message>
+        <source>the same value for every trial</source>
+        <translation>每个试验取相同的值</translation>
+    </message>
+    <message>
+        <source>Its options hold parameters of their own: edit it in the YAML tab.</source>
+        <translation>其选项中含有自己的参数：请在 YAML 标签页中编辑。</translation>
+    </message>
+    <message>
+        <source>%1 takes no such field</source>
+        <translation>%1 没有此字段</translation>
+    </message>
+    <message>
+        <source>Parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Domain</source>
+        <translation>取值域</translation>
+    </message>
+    <message>
+        <source>Low</source>
+        <translation>下限</translation>
+    </message>
+    <message>
+        <source>High</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>q</source>
+        <translation>q</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>SD</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>取值</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>对数</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>条件</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::SearchSpaceTable</name>
+    <message>
+        <source>Add parameter</source>
+        <translation>添加参数</translation>
+    </message>
+    <message>
+        <source>Remove parameter</source>
+        <translation>移除参数</translation>
+    </message>
+    <message>
+        <source>The search space is read from %1: edit that file.</source>
+        <translation>搜索空间读取自 %1：请编辑该文件。</translation>
+    </message>
+    <message numerus="yes">
+        <source>No grid parameters: %n config(s) drawn (num_samples).</source>
+        <translation>
+            <numerusform>无网格参数：抽取 %n 个配置（num_samples）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Grid: %1 = %2 combination(s) × %3 sample(s) = %4 trial(s)</source>
+        <translation>网格：%1 = %2 种组合 × %3 次采样 = %4 个试验</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>System language (%1)</source>
+        <translation>系统语言（%1）</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Start a local engine when none is running</source>
+        <translation>没有引擎运行时启动本地引擎</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <source>Colours:</source>
+        <translation>配色：</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::StartPage</name>
+    <message>
+        <source>&lt;h2&gt;Tunedeck&lt;/h2&gt;Start from a template, open a past experiment or attach to an engine on a server.</source>
+        <translation>&lt;h2&gt;Tunedeck&lt;/h2&gt;从模板开始、打开以往的实验，或连接到服务器上的引擎。</translation>
+    </message>
+    <message>
+        <source>Open experiment file...</source>
+        <translation>打开实验文件...</translation>
+    </message>
+    <message>
+        <source>Open experiment folder...</source>
+        <translation>打开实验文件夹...</translation>
+    </message>
+    <message>
+        <source>Attach to a server over SSH...</source>
+        <translation>通过 SSH 连接到服务器...</translation>
+    </message>
+    <message>
+        <source>No examples found (set TUNEDECK_EXAMPLES_DIR).</source>
+        <translation>未找到示例（请设置 TUNEDECK_EXAMPLES_DIR）。</translation>
+    </message>
+    <message>
+        <source>New experiment from template...</source>
+        <translation>从模板新建实验...</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Templates&lt;/b&gt;</source>
+        <translation>&lt;b&gt;模板&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Recent experiments&lt;/b&gt;</source>
+        <translation>&lt;b&gt;最近的实验&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>%1  (results in %2)</source>
+        <translation>%1  （结果位于 %2）</translation>
+    </message>
+    <message>
+        <source>%1  (file in %2)</source>
+        <translation>%1  （文件位于 %2）</translation>
+    </message>
+    <message>
+        <source>Nothing yet: experiments you run, edit or open appear here.</source>
+        <translation>暂无内容：您运行、编辑或打开的实验会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Where should the new experiment go?</source>
+        <translation>新实验要放在哪里？</translation>
+    </message>
+    <message>
+        <source>New experiment</source>
+        <translation>新建实验</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <source>cannot copy %1 to %2</source>
+        <translation>无法将 %1 复制到 %2</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::TrialTableModel</name>
+    <message>
+        <source>metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>best %1</source>
+        <translation>最佳 %1</translation>
+    </message>
+    <message>
+        <source>Runtime</source>
+        <translation>运行时间</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::client::EngineClient</name>
+    <message>
+        <source>the engine closed the connection</source>
+        <translation>引擎关闭了连接</translation>
+    </message>
+    <message>
+        <source>the engine sent a line that is not a JSON object</source>
+        <translation>引擎发送的一行不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>the engine sent an overlong line; it was skipped</source>
+        <translation>引擎发送了一行过长的数据，已跳过</translation>
+    </message>
+</context>
+</TS>
