@@ -114,12 +114,751 @@
         <translation>Der Socket der lokalen Engine (Standard: %1).</translation>
     </message>
     <message>
-        <source>Attach to an engine at tcp:HOST:PORT instead.</source>
-        <translation>Stattdessen mit einer Engine unter tcp:HOST:PORT verbinden.</translation>
+        <source>Attach to an engine at tcp:HOST:PORT, or to one on a server through an SSH tunnel: ssh://USER@HOST[:PORT].</source>
+        <translation>Mit einer Engine unter tcp:HOST:PORT verbinden oder über einen SSH-Tunnel mit einer Engine auf einem Server: ssh://USER@HOST[:PORT].</translation>
     </message>
     <message>
-        <source>The token for --connect (its first line).</source>
-        <translation>Die Datei mit dem Token für --connect (in ihrer ersten Zeile).</translation>
+        <source>The engine&apos;s token, when it listens on TCP (the first line of this file).</source>
+        <translation>Das Token der Engine, wenn sie auf TCP lauscht (die erste Zeile dieser Datei).</translation>
+    </message>
+    <message>
+        <source>With ssh://: where the engine listens on the server, unix:PATH or tcp:127.0.0.1:PORT (default: the SSH user&apos;s own `tunedeck-engine serve` socket).</source>
+        <translation>Mit ssh://: wo die Engine auf dem Server lauscht, unix:PATH oder tcp:127.0.0.1:PORT (Standard: der Socket des eigenen `tunedeck-engine serve` des SSH-Benutzers).</translation>
+    </message>
+    <message>
+        <source>With ssh://: the private key to log in with (default: the keys of the ssh-agent).</source>
+        <translation>Mit ssh://: der private Schlüssel für die Anmeldung (Standard: die Schlüssel des ssh-agent).</translation>
+    </message>
+    <message>
+        <source>With ssh://: the known_hosts file (default ~/.ssh/known_hosts).</source>
+        <translation>Mit ssh://: die known_hosts-Datei (Standard: ~/.ssh/known_hosts).</translation>
+    </message>
+    <message>
+        <source>With ssh://: trust the server&apos;s host key when it is not known yet, and record it. A changed key is refused anyway.</source>
+        <translation>Mit ssh://: dem Host-Schlüssel des Servers vertrauen, wenn er noch nicht bekannt ist, und ihn speichern. Ein geänderter Schlüssel wird trotzdem abgelehnt.</translation>
+    </message>
+</context>
+<context>
+    <name>SshTarget</name>
+    <message>
+        <source>&apos;%1&apos; is not an engine address on the server: write unix:PATH or tcp:HOST:PORT (or nothing, for the default socket)</source>
+        <translation>„%1“ ist keine Engine-Adresse auf dem Server: Schreiben Sie unix:PATH oder tcp:HOST:PORT (oder nichts, für den Standard-Socket)</translation>
+    </message>
+    <message>
+        <source>the default engine socket</source>
+        <translation>den Standard-Socket der Engine</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not an SSH address: write ssh://USER@HOST[:PORT]</source>
+        <translation>„%1“ ist keine SSH-Adresse: Schreiben Sie ssh://USER@HOST[:PORT]</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; names no user: write ssh://USER@HOST[:PORT]</source>
+        <translation>„%1“ nennt keinen Benutzer: Schreiben Sie ssh://USER@HOST[:PORT]</translation>
+    </message>
+    <message>
+        <source>unexpected answer to &apos;%1&apos; on the server: %2</source>
+        <translation>unerwartete Antwort auf „%1“ auf dem Server: %2</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::AttachDialog</name>
+    <message>
+        <source>Unknown host key</source>
+        <translation>Unbekannter Host-Schlüssel</translation>
+    </message>
+    <message>
+        <source>The host key of %1 is not known.</source>
+        <translation>Der Host-Schlüssel von %1 ist nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>Its fingerprint is
+
+%1
+
+Compare it with the server&apos;s own (ssh-keygen -lf on its host key) before trusting it. Trusted keys are recorded in known_hosts.</source>
+        <translation>Sein Fingerabdruck lautet
+
+%1
+
+Vergleichen Sie ihn mit dem des Servers (ssh-keygen -lf auf dessen Host-Schlüssel), bevor Sie ihm vertrauen. Vertrauenswürdige Schlüssel werden in known_hosts gespeichert.</translation>
+    </message>
+    <message>
+        <source>Trust this key and connect</source>
+        <translation>Diesem Schlüssel vertrauen und verbinden</translation>
+    </message>
+    <message>
+        <source>an engine on TCP needs its token: give its token file</source>
+        <translation>eine Engine auf TCP braucht ihr Token: Geben Sie ihre Token-Datei an</translation>
+    </message>
+    <message>
+        <source>cannot read the token file %1: %2</source>
+        <translation>die Token-Datei %1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>the token file %1 has an empty first line</source>
+        <translation>die erste Zeile der Token-Datei %1 ist leer</translation>
+    </message>
+    <message>
+        <source>Attach to a server over SSH</source>
+        <translation>Über SSH mit einem Server verbinden</translation>
+    </message>
+    <message>
+        <source>user@host</source>
+        <translation>benutzer@host</translation>
+    </message>
+    <message>
+        <source>&amp;Server:</source>
+        <translation>&amp;Server:</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>&amp;Port:</translation>
+    </message>
+    <message>
+        <source>Keys of the ssh-&amp;agent</source>
+        <translation>Schlüssel des ssh-&amp;agent</translation>
+    </message>
+    <message>
+        <source>&amp;Key file:</source>
+        <translation>Schlüssel&amp;datei:</translation>
+    </message>
+    <message>
+        <source>~/.ssh/id_ed25519</source>
+        <translation>~/.ssh/id_ed25519</translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation>Durchsuchen...</translation>
+    </message>
+    <message>
+        <source>Private key</source>
+        <translation>Privater Schlüssel</translation>
+    </message>
+    <message>
+        <source>Log in with:</source>
+        <translation>Anmelden mit:</translation>
+    </message>
+    <message>
+        <source>the default socket of serve ($XDG_RUNTIME_DIR/tunedeck/engine.sock)</source>
+        <translation>der Standard-Socket von serve ($XDG_RUNTIME_DIR/tunedeck/engine.sock)</translation>
+    </message>
+    <message>
+        <source>Where the engine listens on the server: unix:PATH, or tcp:127.0.0.1:PORT with its token. Empty: the SSH user&apos;s own `tunedeck-engine serve`.</source>
+        <translation>Wo die Engine auf dem Server lauscht: unix:PATH oder tcp:127.0.0.1:PORT mit ihrem Token. Leer: das eigene `tunedeck-engine serve` des SSH-Benutzers.</translation>
+    </message>
+    <message>
+        <source>&amp;Engine on the server:</source>
+        <translation>&amp;Engine auf dem Server:</translation>
+    </message>
+    <message>
+        <source>a local file whose first line is the engine&apos;s token</source>
+        <translation>eine lokale Datei, deren erste Zeile das Token der Engine ist</translation>
+    </message>
+    <message>
+        <source>&amp;Token file:</source>
+        <translation>&amp;Token-Datei:</translation>
+    </message>
+    <message>
+        <source>Known &amp;hosts:</source>
+        <translation>Bekannte &amp;Hosts:</translation>
+    </message>
+    <message>
+        <source>&amp;Attach</source>
+        <translation>&amp;Verbinden</translation>
+    </message>
+    <message>
+        <source>Not attached: the server&apos;s host key is not known yet.</source>
+        <translation>Nicht verbunden: Der Host-Schlüssel des Servers ist noch nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>%1
+
+Fingerprint: %2</source>
+        <translation>%1
+
+Fingerabdruck: %2</translation>
+    </message>
+    <message>
+        <source>Attached to the engine on %1.</source>
+        <translation>Mit der Engine auf %1 verbunden.</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterCommandRunner</name>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>%1 kann nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>cluster %1 cancelled.</source>
+        <translation>cluster %1 abgebrochen.</translation>
+    </message>
+    <message>
+        <source>cluster %1 ended abnormally (the engine crashed).</source>
+        <translation>cluster %1 wurde unerwartet beendet (die Engine ist abgestürzt).</translation>
+    </message>
+    <message>
+        <source>cluster %1 succeeded.</source>
+        <translation>cluster %1 war erfolgreich.</translation>
+    </message>
+    <message>
+        <source>cluster %1 failed (exit status %2).</source>
+        <translation>cluster %1 ist fehlgeschlagen (Exit-Status %2).</translation>
+    </message>
+    <message>
+        <source>Use Test connection to see an unknown host key and accept it.</source>
+        <translation>Mit „Verbindung testen“ sehen Sie einen unbekannten Host-Schlüssel und können ihn akzeptieren.</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterConnectionCheck</name>
+    <message>
+        <source>%1, %2 CPU(s)</source>
+        <translation>%1, %2 CPU(s)</translation>
+    </message>
+    <message>
+        <source>cannot create folder %1</source>
+        <translation>Ordner %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>no answer to `%1` within %2 s</source>
+        <translation>keine Antwort auf `%1` innerhalb von %2 s</translation>
+    </message>
+    <message>
+        <source>`%1` failed (exit status %2)</source>
+        <translation>`%1` ist fehlgeschlagen (Exit-Status %2)</translation>
+    </message>
+    <message>
+        <source>The host key of %1 is not known yet: it presents %2. Compare it with the host&apos;s own (ssh-keygen -lf on its public host key), then Accept it to add it to %3.</source>
+        <translation>Der Host-Schlüssel von %1 ist noch nicht bekannt: Der Host legt %2 vor. Vergleichen Sie ihn mit dem eigenen Schlüssel des Hosts (ssh-keygen -lf auf dessen öffentlichem Host-Schlüssel) und fügen Sie ihn dann mit „Akzeptieren“ zu %3 hinzu.</translation>
+    </message>
+    <message>
+        <source>Refused: the host key has changed. %1</source>
+        <translation>Abgelehnt: Der Host-Schlüssel hat sich geändert. %1</translation>
+    </message>
+    <message>
+        <source>The login was refused: %1</source>
+        <translation>Die Anmeldung wurde abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Unreachable: %1</source>
+        <translation>Nicht erreichbar: %1</translation>
+    </message>
+    <message>
+        <source>Refused: the host now presents the key %1, not %2 that you accepted. Nothing was written to %3.</source>
+        <translation>Abgelehnt: Der Host legt jetzt den Schlüssel %1 vor, nicht den von Ihnen akzeptierten Schlüssel %2. In %3 wurde nichts geschrieben.</translation>
+    </message>
+    <message>
+        <source>The host key %1 cannot be added to %2: %3</source>
+        <translation>Der Host-Schlüssel %1 kann nicht zu %2 hinzugefügt werden: %3</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterConnectionView</name>
+    <message>
+        <source>connecting…</source>
+        <translation>wird verbunden…</translation>
+    </message>
+    <message>
+        <source>reachable</source>
+        <translation>erreichbar</translation>
+    </message>
+    <message>
+        <source>unknown host key</source>
+        <translation>unbekannter Host-Schlüssel</translation>
+    </message>
+    <message>
+        <source>host key changed: refused</source>
+        <translation>Host-Schlüssel geändert: abgelehnt</translation>
+    </message>
+    <message>
+        <source>login refused</source>
+        <translation>Anmeldung abgelehnt</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>nicht erreichbar</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Login</source>
+        <translation>Anmeldung</translation>
+    </message>
+    <message>
+        <source>Host key</source>
+        <translation>Host-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Machine</source>
+        <translation>Rechner</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source> (accepted)</source>
+        <translation> (akzeptiert)</translation>
+    </message>
+    <message>
+        <source>Accept</source>
+        <translation>Akzeptieren</translation>
+    </message>
+    <message>
+        <source>Trust %1 for %2 and add it to known_hosts</source>
+        <translation>%1 für %2 vertrauen und zu known_hosts hinzufügen</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterEditor</name>
+    <message>
+        <source>Form</source>
+        <translation>Formular</translation>
+    </message>
+    <message>
+        <source>YAML</source>
+        <translation>YAML</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Rückgängig</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>Verbindung testen</translation>
+    </message>
+    <message>
+        <source>Log in to every node with this file&apos;s auth, as it is now</source>
+        <translation>Mit den Anmeldedaten (auth) dieser Datei in ihrem jetzigen Stand auf jedem Knoten anmelden</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>Hochfahren</translation>
+    </message>
+    <message>
+        <source>Save, then set up every node: the agent, file mounts, setup commands</source>
+        <translation>Speichern, dann jeden Knoten einrichten: Agent, Datei-Mounts, Setup-Befehle</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>Herunterfahren</translation>
+    </message>
+    <message>
+        <source>Save, then stop the agents and trials on every node</source>
+        <translation>Speichern, dann die Agenten und Trials auf jedem Knoten stoppen</translation>
+    </message>
+    <message>
+        <source>Untitled cluster</source>
+        <translation>Unbenannter Cluster</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>Verbindung</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Ausgabe</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>The cluster has no file yet: save it as one.</source>
+        <translation>Der Cluster hat noch keine Datei: Speichern Sie ihn als Datei.</translation>
+    </message>
+    <message>
+        <source>The YAML text does not parse (line %1: %2). Fix it in the YAML tab to use the form.</source>
+        <translation>Der YAML-Text lässt sich nicht parsen (Zeile %1: %2). Korrigieren Sie ihn im Tab YAML, um das Formular zu verwenden.</translation>
+    </message>
+    <message>
+        <source>Valid: %1 runs trials on this machine only.</source>
+        <translation>Gültig: %1 führt Trials nur auf diesem Rechner aus.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Valid: %1 with %n node(s) over SSH.</source>
+        <translation>
+            <numerusform>Gültig: %1 mit %n Knoten über SSH.</numerusform>
+            <numerusform>Gültig: %1 mit %n Knoten über SSH.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s).</source>
+        <translation>
+            <numerusform>%n Warnung.</numerusform>
+            <numerusform>%n Warnungen.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s) to fix before the cluster can be used.</source>
+        <translation>
+            <numerusform>%n Problem muss behoben werden, bevor der Cluster verwendet werden kann.</numerusform>
+            <numerusform>%n Probleme müssen behoben werden, bevor der Cluster verwendet werden kann.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>Zeile %1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>YAML (%n error(s))</source>
+        <translation>
+            <numerusform>YAML (%n Fehler)</numerusform>
+            <numerusform>YAML (%n Fehler)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Fix the problems first: the nodes cannot be reached from a cluster file that does not load.</source>
+        <translation>Beheben Sie zuerst die Probleme: Mit einer Cluster-Datei, die sich nicht laden lässt, sind die Knoten nicht erreichbar.</translation>
+    </message>
+    <message>
+        <source>Provider local: trials run on this machine; there is nothing to connect to.</source>
+        <translation>Provider local: Trials laufen auf diesem Rechner; es gibt nichts, womit verbunden werden müsste.</translation>
+    </message>
+    <message>
+        <source>Cluster %1</source>
+        <translation>Cluster %1</translation>
+    </message>
+    <message>
+        <source>Open cluster file</source>
+        <translation>Cluster-Datei öffnen</translation>
+    </message>
+    <message>
+        <source>%1%2 - Tunedeck cluster</source>
+        <translation>%1%2 - Tunedeck-Cluster</translation>
+    </message>
+    <message>
+        <source>&amp;Cluster</source>
+        <translation>&amp;Cluster</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>Verbindung &amp;testen</translation>
+    </message>
+    <message>
+        <source>Ctrl+T</source>
+        <translation>Ctrl+T</translation>
+    </message>
+    <message>
+        <source>&amp;Up</source>
+        <translation>&amp;Hochfahren</translation>
+    </message>
+    <message>
+        <source>Ctrl+U</source>
+        <translation>Ctrl+U</translation>
+    </message>
+    <message>
+        <source>&amp;Down</source>
+        <translation>Herunter&amp;fahren</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>Re&amp;do</source>
+        <translation>&amp;Wiederherstellen</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterEditorWindow</name>
+    <message>
+        <source>Unsaved cluster file</source>
+        <translation>Ungespeicherte Cluster-Datei</translation>
+    </message>
+    <message>
+        <source>Save the changes to %1?</source>
+        <translation>Änderungen an %1 speichern?</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterForm</name>
+    <message>
+        <source>%1 — not a known value</source>
+        <translation>%1 — kein bekannter Wert</translation>
+    </message>
+    <message>
+        <source>Add a row</source>
+        <translation>Zeile hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove the row</source>
+        <translation>Zeile entfernen</translation>
+    </message>
+    <message>
+        <source>Move the row up</source>
+        <translation>Zeile nach oben verschieben</translation>
+    </message>
+    <message>
+        <source>Move the row down</source>
+        <translation>Zeile nach unten verschieben</translation>
+    </message>
+    <message>
+        <source>Choose a file</source>
+        <translation>Datei auswählen</translation>
+    </message>
+    <message>
+        <source>Choose</source>
+        <translation>Auswählen</translation>
+    </message>
+    <message>
+        <source>ssh — the nodes below, reached over SSH</source>
+        <translation>ssh — die Knoten unten, erreicht über SSH</translation>
+    </message>
+    <message>
+        <source>local — this machine only</source>
+        <translation>local — nur dieser Rechner</translation>
+    </message>
+    <message>
+        <source>copy — checkpoints travel to this machine over SFTP</source>
+        <translation>copy — Checkpoints werden per SFTP auf diesen Rechner übertragen</translation>
+    </message>
+    <message>
+        <source>shared — every node sees the experiment folder (NFS)</source>
+        <translation>shared — jeder Knoten sieht den Experiment-Ordner (NFS)</translation>
+    </message>
+    <message>
+        <source>15</source>
+        <translation>15</translation>
+    </message>
+    <message>
+        <source>0</source>
+        <translation>0</translation>
+    </message>
+    <message>
+        <source>every worker listed</source>
+        <translation>alle aufgeführten Worker</translation>
+    </message>
+    <message>
+        <source>what each node has</source>
+        <translation>was jeder Knoten hat</translation>
+    </message>
+    <message>
+        <source>A node whose agent is silent this long is lost; its trials fail over.</source>
+        <translation>Ein Knoten, dessen Agent so lange schweigt, gilt als verloren; seine Trials werden auf andere Knoten verlagert.</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>names the cluster&apos;s folder on every node</source>
+        <translation>benennt den Ordner des Clusters auf jedem Knoten</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>Provider</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>Node timeout (s)</source>
+        <translation>Knoten-Timeout (s)</translation>
+    </message>
+    <message>
+        <source>Folder on the nodes</source>
+        <translation>Ordner auf den Knoten</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>bis</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>CPUs</source>
+        <translation>CPUs</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>Every node offers</source>
+        <translation>Jeder Knoten bietet</translation>
+    </message>
+    <message>
+        <source>Login (auth)</source>
+        <translation>Anmeldung (auth)</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>the same on every node</source>
+        <translation>auf jedem Knoten derselbe</translation>
+    </message>
+    <message>
+        <source>Private key</source>
+        <translation>Privater Schlüssel</translation>
+    </message>
+    <message>
+        <source>keys of ssh-agent</source>
+        <translation>Schlüssel des ssh-agent</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <source>known_hosts</source>
+        <translation>known_hosts</translation>
+    </message>
+    <message>
+        <source>Relative paths start from the cluster file&apos;s folder.</source>
+        <translation>Relative Pfade gehen vom Ordner der Cluster-Datei aus.</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>Empty: the port of Login</source>
+        <translation>Leer: der Port unter „Anmeldung“</translation>
+    </message>
+    <message>
+        <source>Empty: what every node offers, else what the node has</source>
+        <translation>Leer: was jeder Knoten bietet, sonst was der Knoten hat</translation>
+    </message>
+    <message>
+        <source>Add a worker node</source>
+        <translation>Worker-Knoten hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove the worker node</source>
+        <translation>Worker-Knoten entfernen</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>The engine runs on this machine; every node listed, the head first, runs trials.</source>
+        <translation>Die Engine läuft auf diesem Rechner; jeder aufgeführte Knoten, zuerst der Head, führt Trials aus.</translation>
+    </message>
+    <message>
+        <source>Initialization</source>
+        <translation>Initialisierung</translation>
+    </message>
+    <message>
+        <source>Shell commands run first on every node</source>
+        <translation>Shell-Befehle, die zuerst auf jedem Knoten laufen</translation>
+    </message>
+    <message>
+        <source>Setup</source>
+        <translation>Setup</translation>
+    </message>
+    <message>
+        <source>Shell commands run on every node after the file mounts are copied</source>
+        <translation>Shell-Befehle, die nach dem Kopieren der Datei-Mounts auf jedem Knoten laufen</translation>
+    </message>
+    <message>
+        <source>Worker setup</source>
+        <translation>Worker-Setup</translation>
+    </message>
+    <message>
+        <source>Shell commands run after the setup on every node but the head</source>
+        <translation>Shell-Befehle, die nach dem Setup auf jedem Knoten außer dem Head laufen</translation>
+    </message>
+    <message>
+        <source>Not copied</source>
+        <translation>Nicht kopiert</translation>
+    </message>
+    <message>
+        <source>Patterns of paths in the file mounts that are not copied</source>
+        <translation>Muster der Pfade in den Datei-Mounts, die nicht kopiert werden</translation>
+    </message>
+    <message>
+        <source>Commands</source>
+        <translation>Befehle</translation>
+    </message>
+    <message>
+        <source>On the node</source>
+        <translation>Auf dem Knoten</translation>
+    </message>
+    <message>
+        <source>From this machine</source>
+        <translation>Von diesem Rechner</translation>
+    </message>
+    <message>
+        <source>Add a file mount</source>
+        <translation>Datei-Mount hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove the file mount</source>
+        <translation>Datei-Mount entfernen</translation>
+    </message>
+    <message>
+        <source>File mounts</source>
+        <translation>Datei-Mounts</translation>
+    </message>
+    <message>
+        <source>Copied to every node before the setup commands; local paths start from the cluster file&apos;s folder.</source>
+        <translation>Werden vor den Setup-Befehlen auf jeden Knoten kopiert; lokale Pfade gehen vom Ordner der Cluster-Datei aus.</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>Head</translation>
+    </message>
+    <message>
+        <source>worker</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>provider.head_ip is not written yet</source>
+        <translation>provider.head_ip ist noch nicht eingetragen</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterOutputPane</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>Läuft…</translation>
     </message>
 </context>
 <context>
@@ -155,10 +894,6 @@
     <message>
         <source>The experiment has no file yet: save it as one.</source>
         <translation>Das Experiment hat noch keine Datei: Speichern Sie es als Datei.</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
     <message>
         <source>The YAML text does not parse (line %1: %2). Fix it in the YAML tab to use the form.</source>
@@ -212,6 +947,14 @@
             <numerusform>YAML (%n Fehler)</numerusform>
             <numerusform>YAML (%n Fehler)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The first configs the run would try, with this seed and searcher</source>
+        <translation>Die ersten Konfigurationen, die der Lauf mit diesem Seed und Suchalgorithmus ausprobieren würde</translation>
+    </message>
+    <message>
+        <source>Sampled configs (the first the run would try):</source>
+        <translation>Gesampelte Konfigurationen (die ersten, die der Lauf ausprobieren würde):</translation>
     </message>
 </context>
 <context>
@@ -665,10 +1408,6 @@
         <translation>Ctrl+Shift+S</translation>
     </message>
     <message>
-        <source>Se&amp;ttings...</source>
-        <translation>&amp;Einstellungen...</translation>
-    </message>
-    <message>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
@@ -813,11 +1552,6 @@
         <translation>Beste Konfiguration exportieren</translation>
     </message>
     <message>
-        <source>YAML (*.yaml);;JSON (*.json);;Command-line flags (*.txt)</source>
-        <translatorcomment>MainWindow::exportBest picks the format by the chosen filter&apos;s first word (&quot;JSON&quot;, &quot;Command&quot;): keep &quot;Command-line flags&quot; at the start of the third filter until the code compares the filter by position.</translatorcomment>
-        <translation>YAML (*.yaml);;JSON (*.json);;Command-line flags / Kommandozeilen-Flags (*.txt)</translation>
-    </message>
-    <message>
         <source>cannot write %1: %2</source>
         <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
@@ -861,6 +1595,50 @@
         <source>Restart Tunedeck now to show every window in the new language?</source>
         <translation>Tunedeck jetzt neu starten, um alle Fenster in der neuen Sprache anzuzeigen?</translation>
     </message>
+    <message>
+        <source>&amp;Attach to a server over SSH...</source>
+        <translation>Über SSH mit einem Server &amp;verbinden...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+A</source>
+        <translation>Ctrl+Shift+A</translation>
+    </message>
+    <message>
+        <source>Edit c&amp;luster file...</source>
+        <translation>C&amp;luster-Datei bearbeiten...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+L</source>
+        <translation>Ctrl+Shift+L</translation>
+    </message>
+    <message>
+        <source>Cluster file</source>
+        <translation>Cluster-Datei</translation>
+    </message>
+    <message>
+        <source>Cluster files (*.yaml *.yml)</source>
+        <translation>Cluster-Dateien (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings...</source>
+        <translation>&amp;Einstellungen...</translation>
+    </message>
+    <message>
+        <source>YAML (*.yaml)</source>
+        <translation>YAML (*.yaml)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Command-line flags (*.txt)</source>
+        <translation>Kommandozeilen-Flags (*.txt)</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::MetricChart</name>
@@ -872,17 +1650,13 @@
         <source>seconds</source>
         <translation>Sekunden</translation>
     </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::NodeUsageView</name>
-    <message>
-        <source>Utilisation (%): CPU per node, each GPU</source>
-        <translation>Auslastung (%): CPU je Knoten, jede GPU</translation>
-    </message>
-    <message>
-        <source>Memory used (%): per node, each GPU</source>
-        <translation>Speichernutzung (%): je Knoten, jede GPU</translation>
-    </message>
     <message>
         <source>No node samples yet. The engine records them every gpu_sample_s seconds while an experiment runs.</source>
         <translation>Noch keine Messwerte der Knoten. Die Engine erfasst sie alle gpu_sample_s Sekunden, solange ein Experiment läuft.</translation>
@@ -934,6 +1708,14 @@
     <message>
         <source>%1 GPU %2</source>
         <translation>%1 GPU %2</translation>
+    </message>
+    <message>
+        <source>Utilisation (%)</source>
+        <translation>Auslastung (%)</translation>
+    </message>
+    <message>
+        <source>Memory used (%)</source>
+        <translation>Speicherbelegung (%)</translation>
     </message>
 </context>
 <context>
@@ -1269,6 +2051,13 @@ best %4 = %5</source>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::YamlTextEdit</name>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::client::EngineClient</name>
     <message>
         <source>the engine closed the connection</source>
@@ -1281,6 +2070,61 @@ best %4 = %5</source>
     <message>
         <source>the engine sent an overlong line; it was skipped</source>
         <translation>die Engine hat eine überlange Zeile gesendet; sie wurde übersprungen</translation>
+    </message>
+    <message>
+        <source>attaching elsewhere</source>
+        <translation>Verbindung wird anderswo aufgebaut</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::client::SshTunnel</name>
+    <message>
+        <source>cannot make a private folder for the tunnel&apos;s socket: %1</source>
+        <translation>ein privater Ordner für den Socket des Tunnels kann nicht angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot listen on %1: %2</source>
+        <translation>auf %1 kann nicht gelauscht werden: %2</translation>
+    </message>
+    <message>
+        <source>Connecting to %1...</source>
+        <translation>Verbindung zu %1 wird hergestellt...</translation>
+    </message>
+    <message>
+        <source>%1 presented host key %2, not the key %3 you accepted: refusing it. It was recorded in %4 on connecting; remove it from there (ssh-keygen -R &apos;%5&apos; -f &apos;%4&apos;).</source>
+        <translation>%1 hat den Host-Schlüssel %2 vorgelegt, nicht den von Ihnen akzeptierten Schlüssel %3: Er wird abgelehnt. Dieser wurde beim Verbinden in %4 gespeichert; entfernen Sie ihn dort (ssh-keygen -R &apos;%5&apos; -f &apos;%4&apos;).</translation>
+    </message>
+    <message>
+        <source>Connected to %1; the engine is reached at %2 there</source>
+        <translation>Verbunden mit %1; die Engine ist dort erreichbar über %2</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; exited with status %2</source>
+        <translation>„%1“ wurde mit Status %2 beendet</translation>
+    </message>
+    <message>
+        <source>cannot find the engine&apos;s socket on %1: asking for the SSH user&apos;s id and runtime folder failed: %2</source>
+        <translation>der Socket der Engine auf %1 ist nicht zu finden: Die Abfrage von ID und Laufzeitordner des SSH-Benutzers ist fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>%1; trying again in %2 s</source>
+        <translation>%1; neuer Versuch in %2 s</translation>
+    </message>
+    <message>
+        <source>the engine at %1 on the server closed the connection before answering (is its socket another user&apos;s, or is it stopping?)</source>
+        <translation>die Engine unter %1 auf dem Server hat die Verbindung vor einer Antwort geschlossen (gehört ihr Socket einem anderen Benutzer, oder wird sie gerade beendet?)</translation>
+    </message>
+    <message>
+        <source>no engine answers at %1 on the server; is tunedeck-engine serve running there?</source>
+        <translation>auf dem Server antwortet keine Engine unter %1; läuft dort tunedeck-engine serve?</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> oder </translation>
+    </message>
+    <message>
+        <source> (Or sshd there does not allow forwarding to unix sockets: AllowStreamLocalForwarding no in its sshd_config.)</source>
+        <translation> (Oder sshd erlaubt dort keine Weiterleitung an Unix-Sockets: AllowStreamLocalForwarding no in seiner sshd_config.)</translation>
     </message>
 </context>
 </TS>

@@ -114,12 +114,747 @@
         <translation>本地引擎的套接字（默认为 %1）。</translation>
     </message>
     <message>
-        <source>Attach to an engine at tcp:HOST:PORT instead.</source>
-        <translation>改为连接到 tcp:HOST:PORT 上的引擎。</translation>
+        <source>Attach to an engine at tcp:HOST:PORT, or to one on a server through an SSH tunnel: ssh://USER@HOST[:PORT].</source>
+        <translation>连接到位于 tcp:HOST:PORT 的引擎，或通过 SSH 隧道连接到服务器上的引擎：ssh://USER@HOST[:PORT]。</translation>
     </message>
     <message>
-        <source>The token for --connect (its first line).</source>
-        <translation>--connect 所用令牌的文件（令牌位于第一行）。</translation>
+        <source>The engine&apos;s token, when it listens on TCP (the first line of this file).</source>
+        <translation>引擎在 TCP 上监听时所需的令牌（取该文件的第一行）。</translation>
+    </message>
+    <message>
+        <source>With ssh://: where the engine listens on the server, unix:PATH or tcp:127.0.0.1:PORT (default: the SSH user&apos;s own `tunedeck-engine serve` socket).</source>
+        <translation>使用 ssh:// 时：引擎在服务器上的监听地址，unix:PATH 或 tcp:127.0.0.1:PORT（默认为该 SSH 用户自己的 `tunedeck-engine serve` 的套接字）。</translation>
+    </message>
+    <message>
+        <source>With ssh://: the private key to log in with (default: the keys of the ssh-agent).</source>
+        <translation>使用 ssh:// 时：用于登录的私钥（默认使用 ssh-agent 中的密钥）。</translation>
+    </message>
+    <message>
+        <source>With ssh://: the known_hosts file (default ~/.ssh/known_hosts).</source>
+        <translation>使用 ssh:// 时：known_hosts 文件（默认为 ~/.ssh/known_hosts）。</translation>
+    </message>
+    <message>
+        <source>With ssh://: trust the server&apos;s host key when it is not known yet, and record it. A changed key is refused anyway.</source>
+        <translation>使用 ssh:// 时：服务器的主机密钥尚未知时信任并记录它。已变更的密钥仍会被拒绝。</translation>
+    </message>
+</context>
+<context>
+    <name>SshTarget</name>
+    <message>
+        <source>&apos;%1&apos; is not an engine address on the server: write unix:PATH or tcp:HOST:PORT (or nothing, for the default socket)</source>
+        <translation>“%1”不是服务器上的引擎地址：请写 unix:PATH 或 tcp:HOST:PORT（留空则使用默认套接字）</translation>
+    </message>
+    <message>
+        <source>the default engine socket</source>
+        <translation>引擎的默认套接字</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not an SSH address: write ssh://USER@HOST[:PORT]</source>
+        <translation>“%1”不是 SSH 地址：请写 ssh://USER@HOST[:PORT]</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; names no user: write ssh://USER@HOST[:PORT]</source>
+        <translation>“%1”未指定用户：请写 ssh://USER@HOST[:PORT]</translation>
+    </message>
+    <message>
+        <source>unexpected answer to &apos;%1&apos; on the server: %2</source>
+        <translation>服务器对“%1”的应答不符合预期：%2</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::AttachDialog</name>
+    <message>
+        <source>Unknown host key</source>
+        <translation>未知的主机密钥</translation>
+    </message>
+    <message>
+        <source>The host key of %1 is not known.</source>
+        <translation>%1 的主机密钥未知。</translation>
+    </message>
+    <message>
+        <source>Its fingerprint is
+
+%1
+
+Compare it with the server&apos;s own (ssh-keygen -lf on its host key) before trusting it. Trusted keys are recorded in known_hosts.</source>
+        <translation>其指纹为
+
+%1
+
+信任之前，请将其与服务器自身的指纹核对（在服务器上对其主机密钥运行 ssh-keygen -lf）。受信任的密钥会记录在 known_hosts 中。</translation>
+    </message>
+    <message>
+        <source>Trust this key and connect</source>
+        <translation>信任此密钥并连接</translation>
+    </message>
+    <message>
+        <source>an engine on TCP needs its token: give its token file</source>
+        <translation>通过 TCP 连接的引擎需要令牌：请指定其令牌文件</translation>
+    </message>
+    <message>
+        <source>cannot read the token file %1: %2</source>
+        <translation>无法读取令牌文件 %1：%2</translation>
+    </message>
+    <message>
+        <source>the token file %1 has an empty first line</source>
+        <translation>令牌文件 %1 的第一行为空</translation>
+    </message>
+    <message>
+        <source>Attach to a server over SSH</source>
+        <translation>通过 SSH 连接到服务器</translation>
+    </message>
+    <message>
+        <source>user@host</source>
+        <translation>用户@主机</translation>
+    </message>
+    <message>
+        <source>&amp;Server:</source>
+        <translation>服务器(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>端口(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Keys of the ssh-&amp;agent</source>
+        <translation>ssh-agent 中的密钥(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Key file:</source>
+        <translation>密钥文件(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>~/.ssh/id_ed25519</source>
+        <translation>~/.ssh/id_ed25519</translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation>浏览...</translation>
+    </message>
+    <message>
+        <source>Private key</source>
+        <translation>私钥</translation>
+    </message>
+    <message>
+        <source>Log in with:</source>
+        <translation>登录方式：</translation>
+    </message>
+    <message>
+        <source>the default socket of serve ($XDG_RUNTIME_DIR/tunedeck/engine.sock)</source>
+        <translation>serve 的默认套接字（$XDG_RUNTIME_DIR/tunedeck/engine.sock）</translation>
+    </message>
+    <message>
+        <source>Where the engine listens on the server: unix:PATH, or tcp:127.0.0.1:PORT with its token. Empty: the SSH user&apos;s own `tunedeck-engine serve`.</source>
+        <translation>引擎在服务器上的监听地址：unix:PATH，或 tcp:127.0.0.1:PORT（需提供其令牌）。留空：该 SSH 用户自己的 `tunedeck-engine serve`。</translation>
+    </message>
+    <message>
+        <source>&amp;Engine on the server:</source>
+        <translation>服务器上的引擎(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>a local file whose first line is the engine&apos;s token</source>
+        <translation>本地文件，其第一行为引擎的令牌</translation>
+    </message>
+    <message>
+        <source>&amp;Token file:</source>
+        <translation>令牌文件(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Known &amp;hosts:</source>
+        <translation>已知主机(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>&amp;Attach</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Not attached: the server&apos;s host key is not known yet.</source>
+        <translation>未连接：服务器的主机密钥尚未知。</translation>
+    </message>
+    <message>
+        <source>%1
+
+Fingerprint: %2</source>
+        <translation>%1
+
+指纹：%2</translation>
+    </message>
+    <message>
+        <source>Attached to the engine on %1.</source>
+        <translation>已连接到 %1 上的引擎。</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterCommandRunner</name>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>cluster %1 cancelled.</source>
+        <translation>cluster %1 已取消。</translation>
+    </message>
+    <message>
+        <source>cluster %1 ended abnormally (the engine crashed).</source>
+        <translation>cluster %1 异常结束（引擎崩溃了）。</translation>
+    </message>
+    <message>
+        <source>cluster %1 succeeded.</source>
+        <translation>cluster %1 已成功完成。</translation>
+    </message>
+    <message>
+        <source>cluster %1 failed (exit status %2).</source>
+        <translation>cluster %1 失败（退出状态 %2）。</translation>
+    </message>
+    <message>
+        <source>Use Test connection to see an unknown host key and accept it.</source>
+        <translation>请使用“测试连接”查看未知的主机密钥并接受它。</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterConnectionCheck</name>
+    <message>
+        <source>%1, %2 CPU(s)</source>
+        <translation>%1，%2 个 CPU</translation>
+    </message>
+    <message>
+        <source>cannot create folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>no answer to `%1` within %2 s</source>
+        <translation>`%1` 在 %2 秒内没有应答</translation>
+    </message>
+    <message>
+        <source>`%1` failed (exit status %2)</source>
+        <translation>`%1` 失败（退出状态 %2）</translation>
+    </message>
+    <message>
+        <source>The host key of %1 is not known yet: it presents %2. Compare it with the host&apos;s own (ssh-keygen -lf on its public host key), then Accept it to add it to %3.</source>
+        <translation>%1 的主机密钥尚未知：它出示的是 %2。请将其与该主机自身的密钥核对（在主机上对其公开主机密钥运行 ssh-keygen -lf），然后点击“接受”将其添加到 %3。</translation>
+    </message>
+    <message>
+        <source>Refused: the host key has changed. %1</source>
+        <translation>已拒绝：主机密钥已变更。%1</translation>
+    </message>
+    <message>
+        <source>The login was refused: %1</source>
+        <translation>登录被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Unreachable: %1</source>
+        <translation>无法访问：%1</translation>
+    </message>
+    <message>
+        <source>Refused: the host now presents the key %1, not %2 that you accepted. Nothing was written to %3.</source>
+        <translation>已拒绝：该主机现在出示的密钥是 %1，而不是您接受的 %2。未向 %3 写入任何内容。</translation>
+    </message>
+    <message>
+        <source>The host key %1 cannot be added to %2: %3</source>
+        <translation>无法将主机密钥 %1 添加到 %2：%3</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterConnectionView</name>
+    <message>
+        <source>connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>reachable</source>
+        <translation>可访问</translation>
+    </message>
+    <message>
+        <source>unknown host key</source>
+        <translation>主机密钥未知</translation>
+    </message>
+    <message>
+        <source>host key changed: refused</source>
+        <translation>主机密钥已变更：已拒绝</translation>
+    </message>
+    <message>
+        <source>login refused</source>
+        <translation>登录被拒绝</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>无法访问</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Login</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <source>Host key</source>
+        <translation>主机密钥</translation>
+    </message>
+    <message>
+        <source>Machine</source>
+        <translation>机器</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source> (accepted)</source>
+        <translation>（已接受）</translation>
+    </message>
+    <message>
+        <source>Accept</source>
+        <translation>接受</translation>
+    </message>
+    <message>
+        <source>Trust %1 for %2 and add it to known_hosts</source>
+        <translation>信任 %2 的 %1，并将其添加到 known_hosts</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterEditor</name>
+    <message>
+        <source>Form</source>
+        <translation>表单</translation>
+    </message>
+    <message>
+        <source>YAML</source>
+        <translation>YAML</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Log in to every node with this file&apos;s auth, as it is now</source>
+        <translation>使用此文件当前的登录设置（auth）登录每个节点</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <source>Save, then set up every node: the agent, file mounts, setup commands</source>
+        <translation>保存，然后部署每个节点：代理程序、文件挂载、部署命令</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Save, then stop the agents and trials on every node</source>
+        <translation>保存，然后停止每个节点上的代理程序和试验</translation>
+    </message>
+    <message>
+        <source>Untitled cluster</source>
+        <translation>未命名集群</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>The cluster has no file yet: save it as one.</source>
+        <translation>该集群还没有文件：请将其保存为文件。</translation>
+    </message>
+    <message>
+        <source>The YAML text does not parse (line %1: %2). Fix it in the YAML tab to use the form.</source>
+        <translation>YAML 文本无法解析（第 %1 行：%2）。请先在 YAML 标签页中修正，才能使用表单。</translation>
+    </message>
+    <message>
+        <source>Valid: %1 runs trials on this machine only.</source>
+        <translation>有效：%1 仅在本机上运行试验。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Valid: %1 with %n node(s) over SSH.</source>
+        <translation>
+            <numerusform>有效：%1，通过 SSH 连接 %n 个节点。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s).</source>
+        <translation>
+            <numerusform>%n 条警告。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s) to fix before the cluster can be used.</source>
+        <translation>
+            <numerusform>还有 %n 个问题需要修正才能使用该集群。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Line %1: %2</source>
+        <translation>第 %1 行：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>YAML (%n error(s))</source>
+        <translation>
+            <numerusform>YAML（%n 个错误）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Fix the problems first: the nodes cannot be reached from a cluster file that does not load.</source>
+        <translation>请先修正问题：集群文件无法加载时，无法连接各节点。</translation>
+    </message>
+    <message>
+        <source>Provider local: trials run on this machine; there is nothing to connect to.</source>
+        <translation>提供方为 local：试验在本机上运行，没有需要连接的节点。</translation>
+    </message>
+    <message>
+        <source>Cluster %1</source>
+        <translation>集群 %1</translation>
+    </message>
+    <message>
+        <source>Open cluster file</source>
+        <translation>打开集群文件</translation>
+    </message>
+    <message>
+        <source>%1%2 - Tunedeck cluster</source>
+        <translation>%1%2 - Tunedeck 集群</translation>
+    </message>
+    <message>
+        <source>&amp;Cluster</source>
+        <translation>集群(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>测试连接(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Ctrl+T</source>
+        <translation>Ctrl+T</translation>
+    </message>
+    <message>
+        <source>&amp;Up</source>
+        <translation>启动(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+U</source>
+        <translation>Ctrl+U</translation>
+    </message>
+    <message>
+        <source>&amp;Down</source>
+        <translation>关闭(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Re&amp;do</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterEditorWindow</name>
+    <message>
+        <source>Unsaved cluster file</source>
+        <translation>集群文件未保存</translation>
+    </message>
+    <message>
+        <source>Save the changes to %1?</source>
+        <translation>要保存对 %1 的更改吗？</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterForm</name>
+    <message>
+        <source>%1 — not a known value</source>
+        <translation>%1 — 不是已知的值</translation>
+    </message>
+    <message>
+        <source>Add a row</source>
+        <translation>添加一行</translation>
+    </message>
+    <message>
+        <source>Remove the row</source>
+        <translation>删除该行</translation>
+    </message>
+    <message>
+        <source>Move the row up</source>
+        <translation>上移该行</translation>
+    </message>
+    <message>
+        <source>Move the row down</source>
+        <translation>下移该行</translation>
+    </message>
+    <message>
+        <source>Choose a file</source>
+        <translation>选择文件</translation>
+    </message>
+    <message>
+        <source>Choose</source>
+        <translation>选择</translation>
+    </message>
+    <message>
+        <source>ssh — the nodes below, reached over SSH</source>
+        <translation>ssh — 下面列出的节点，通过 SSH 访问</translation>
+    </message>
+    <message>
+        <source>local — this machine only</source>
+        <translation>local — 仅本机</translation>
+    </message>
+    <message>
+        <source>copy — checkpoints travel to this machine over SFTP</source>
+        <translation>copy — 检查点通过 SFTP 传到本机</translation>
+    </message>
+    <message>
+        <source>shared — every node sees the experiment folder (NFS)</source>
+        <translation>shared — 每个节点都能访问实验文件夹（NFS）</translation>
+    </message>
+    <message>
+        <source>15</source>
+        <translation>15</translation>
+    </message>
+    <message>
+        <source>0</source>
+        <translation>0</translation>
+    </message>
+    <message>
+        <source>every worker listed</source>
+        <translation>列出的全部工作节点</translation>
+    </message>
+    <message>
+        <source>what each node has</source>
+        <translation>各节点自身的数量</translation>
+    </message>
+    <message>
+        <source>A node whose agent is silent this long is lost; its trials fail over.</source>
+        <translation>代理程序静默达到此时长的节点视为丢失，其上的试验将转移到其他节点。</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>names the cluster&apos;s folder on every node</source>
+        <translation>也用作集群在每个节点上的文件夹名</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>提供方</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>Node timeout (s)</source>
+        <translation>节点超时（秒）</translation>
+    </message>
+    <message>
+        <source>Folder on the nodes</source>
+        <translation>节点上的文件夹</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>至</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>工作节点</translation>
+    </message>
+    <message>
+        <source>CPUs</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Every node offers</source>
+        <translation>每个节点提供</translation>
+    </message>
+    <message>
+        <source>Login (auth)</source>
+        <translation>登录（auth）</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>the same on every node</source>
+        <translation>所有节点相同</translation>
+    </message>
+    <message>
+        <source>Private key</source>
+        <translation>私钥</translation>
+    </message>
+    <message>
+        <source>keys of ssh-agent</source>
+        <translation>ssh-agent 中的密钥</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>known_hosts</source>
+        <translation>known_hosts</translation>
+    </message>
+    <message>
+        <source>Relative paths start from the cluster file&apos;s folder.</source>
+        <translation>相对路径以集群文件所在的文件夹为起点。</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Empty: the port of Login</source>
+        <translation>留空：使用“登录”中的端口</translation>
+    </message>
+    <message>
+        <source>Empty: what every node offers, else what the node has</source>
+        <translation>留空：使用“每个节点提供”的值，未设置时使用该节点自身的数量</translation>
+    </message>
+    <message>
+        <source>Add a worker node</source>
+        <translation>添加工作节点</translation>
+    </message>
+    <message>
+        <source>Remove the worker node</source>
+        <translation>删除该工作节点</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>The engine runs on this machine; every node listed, the head first, runs trials.</source>
+        <translation>引擎在本机上运行；列出的每个节点（头节点在前）都运行试验。</translation>
+    </message>
+    <message>
+        <source>Initialization</source>
+        <translation>初始化</translation>
+    </message>
+    <message>
+        <source>Shell commands run first on every node</source>
+        <translation>最先在每个节点上运行的 Shell 命令</translation>
+    </message>
+    <message>
+        <source>Setup</source>
+        <translation>部署</translation>
+    </message>
+    <message>
+        <source>Shell commands run on every node after the file mounts are copied</source>
+        <translation>文件挂载复制完成后在每个节点上运行的 Shell 命令</translation>
+    </message>
+    <message>
+        <source>Worker setup</source>
+        <translation>工作节点部署</translation>
+    </message>
+    <message>
+        <source>Shell commands run after the setup on every node but the head</source>
+        <translation>部署完成后在除头节点外的每个节点上运行的 Shell 命令</translation>
+    </message>
+    <message>
+        <source>Not copied</source>
+        <translation>不复制</translation>
+    </message>
+    <message>
+        <source>Patterns of paths in the file mounts that are not copied</source>
+        <translation>文件挂载中不复制的路径模式</translation>
+    </message>
+    <message>
+        <source>Commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>On the node</source>
+        <translation>节点上</translation>
+    </message>
+    <message>
+        <source>From this machine</source>
+        <translation>来自本机</translation>
+    </message>
+    <message>
+        <source>Add a file mount</source>
+        <translation>添加文件挂载</translation>
+    </message>
+    <message>
+        <source>Remove the file mount</source>
+        <translation>删除该文件挂载</translation>
+    </message>
+    <message>
+        <source>File mounts</source>
+        <translation>文件挂载</translation>
+    </message>
+    <message>
+        <source>Copied to every node before the setup commands; local paths start from the cluster file&apos;s folder.</source>
+        <translation>在部署命令之前复制到每个节点；本地路径以集群文件所在的文件夹为起点。</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头节点</translation>
+    </message>
+    <message>
+        <source>worker</source>
+        <translation>工作节点</translation>
+    </message>
+    <message>
+        <source>provider.head_ip is not written yet</source>
+        <translation>尚未填写 provider.head_ip</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ClusterOutputPane</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>正在运行…</translation>
     </message>
 </context>
 <context>
@@ -155,10 +890,6 @@
     <message>
         <source>The experiment has no file yet: save it as one.</source>
         <translation>该实验还没有文件：请将其保存为文件。</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
         <source>The YAML text does not parse (line %1: %2). Fix it in the YAML tab to use the form.</source>
@@ -209,6 +940,14 @@
         <translation>
             <numerusform>YAML（%n 个错误）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The first configs the run would try, with this seed and searcher</source>
+        <translation>使用此随机种子和搜索算法时，运行会最先尝试的配置</translation>
+    </message>
+    <message>
+        <source>Sampled configs (the first the run would try):</source>
+        <translation>采样的配置（运行会最先尝试的几个）：</translation>
     </message>
 </context>
 <context>
@@ -662,10 +1401,6 @@
         <translation>Ctrl+Shift+S</translation>
     </message>
     <message>
-        <source>Se&amp;ttings...</source>
-        <translation>设置(&amp;S)...</translation>
-    </message>
-    <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -810,11 +1545,6 @@
         <translation>导出最佳配置</translation>
     </message>
     <message>
-        <source>YAML (*.yaml);;JSON (*.json);;Command-line flags (*.txt)</source>
-        <translatorcomment>MainWindow::exportBest picks the format by the chosen filter&apos;s first word (&quot;JSON&quot;, &quot;Command&quot;): keep &quot;Command-line flags&quot; at the start of the third filter until the code compares the filter by position.</translatorcomment>
-        <translation>YAML (*.yaml);;JSON (*.json);;Command-line flags / 命令行参数 (*.txt)</translation>
-    </message>
-    <message>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -858,6 +1588,50 @@
         <source>Restart Tunedeck now to show every window in the new language?</source>
         <translation>现在重启 Tunedeck，让所有窗口都以新语言显示吗？</translation>
     </message>
+    <message>
+        <source>&amp;Attach to a server over SSH...</source>
+        <translation>通过 SSH 连接到服务器(&amp;A)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+A</source>
+        <translation>Ctrl+Shift+A</translation>
+    </message>
+    <message>
+        <source>Edit c&amp;luster file...</source>
+        <translation>编辑集群文件(&amp;L)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+L</source>
+        <translation>Ctrl+Shift+L</translation>
+    </message>
+    <message>
+        <source>Cluster file</source>
+        <translation>集群文件</translation>
+    </message>
+    <message>
+        <source>Cluster files (*.yaml *.yml)</source>
+        <translation>集群文件 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings...</source>
+        <translation>设置(&amp;S)...</translation>
+    </message>
+    <message>
+        <source>YAML (*.yaml)</source>
+        <translation>YAML (*.yaml)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Command-line flags (*.txt)</source>
+        <translation>命令行参数 (*.txt)</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::MetricChart</name>
@@ -869,17 +1643,13 @@
         <source>seconds</source>
         <translation>秒</translation>
     </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::NodeUsageView</name>
-    <message>
-        <source>Utilisation (%): CPU per node, each GPU</source>
-        <translation>利用率（%）：每个节点的 CPU，每块 GPU</translation>
-    </message>
-    <message>
-        <source>Memory used (%): per node, each GPU</source>
-        <translation>内存占用（%）：每个节点，每块 GPU</translation>
-    </message>
     <message>
         <source>No node samples yet. The engine records them every gpu_sample_s seconds while an experiment runs.</source>
         <translation>尚无节点采样数据。实验运行期间，引擎每 gpu_sample_s 秒记录一次。</translation>
@@ -931,6 +1701,14 @@
     <message>
         <source>%1 GPU %2</source>
         <translation>%1 GPU %2</translation>
+    </message>
+    <message>
+        <source>Utilisation (%)</source>
+        <translation>利用率（%）</translation>
+    </message>
+    <message>
+        <source>Memory used (%)</source>
+        <translation>内存占用（%）</translation>
     </message>
 </context>
 <context>
@@ -1265,6 +2043,13 @@ best %4 = %5</source>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::YamlTextEdit</name>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::client::EngineClient</name>
     <message>
         <source>the engine closed the connection</source>
@@ -1277,6 +2062,61 @@ best %4 = %5</source>
     <message>
         <source>the engine sent an overlong line; it was skipped</source>
         <translation>引擎发送了一行过长的数据，已跳过</translation>
+    </message>
+    <message>
+        <source>attaching elsewhere</source>
+        <translation>正在连接到别处</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::client::SshTunnel</name>
+    <message>
+        <source>cannot make a private folder for the tunnel&apos;s socket: %1</source>
+        <translation>无法为隧道的套接字创建私有文件夹：%1</translation>
+    </message>
+    <message>
+        <source>cannot listen on %1: %2</source>
+        <translation>无法在 %1 上监听：%2</translation>
+    </message>
+    <message>
+        <source>Connecting to %1...</source>
+        <translation>正在连接到 %1...</translation>
+    </message>
+    <message>
+        <source>%1 presented host key %2, not the key %3 you accepted: refusing it. It was recorded in %4 on connecting; remove it from there (ssh-keygen -R &apos;%5&apos; -f &apos;%4&apos;).</source>
+        <translation>%1 出示的主机密钥是 %2，而不是您接受的 %3：已拒绝该密钥。您接受的密钥已在连接时记录到 %4 中，请将其从中删除（ssh-keygen -R &apos;%5&apos; -f &apos;%4&apos;）。</translation>
+    </message>
+    <message>
+        <source>Connected to %1; the engine is reached at %2 there</source>
+        <translation>已连接到 %1；经由 %2 访问该服务器上的引擎</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; exited with status %2</source>
+        <translation>“%1”以状态 %2 退出</translation>
+    </message>
+    <message>
+        <source>cannot find the engine&apos;s socket on %1: asking for the SSH user&apos;s id and runtime folder failed: %2</source>
+        <translation>在 %1 上找不到引擎的套接字：查询该 SSH 用户的 id 和运行时文件夹失败：%2</translation>
+    </message>
+    <message>
+        <source>%1; trying again in %2 s</source>
+        <translation>%1；%2 秒后重试</translation>
+    </message>
+    <message>
+        <source>the engine at %1 on the server closed the connection before answering (is its socket another user&apos;s, or is it stopping?)</source>
+        <translation>服务器上位于 %1 的引擎在应答前关闭了连接（它的套接字是否属于其他用户，或者它正在停止？）</translation>
+    </message>
+    <message>
+        <source>no engine answers at %1 on the server; is tunedeck-engine serve running there?</source>
+        <translation>服务器上的 %1 没有引擎应答；那里是否在运行 tunedeck-engine serve？</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> 或 </translation>
+    </message>
+    <message>
+        <source> (Or sshd there does not allow forwarding to unix sockets: AllowStreamLocalForwarding no in its sshd_config.)</source>
+        <translation>（或者那里的 sshd 不允许转发到 Unix 套接字：其 sshd_config 中设置了 AllowStreamLocalForwarding no。）</translation>
     </message>
 </context>
 </TS>

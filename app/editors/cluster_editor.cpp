@@ -14,7 +14,6 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStyle>
@@ -214,13 +213,7 @@ bool ClusterEditor::save() {
         error_ = tr("The cluster has no file yet: save it as one.");
         return false;
     }
-    QSaveFile file(path_);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text().toUtf8()) < 0 || !file.commit()) {
-        error_ = tr("Cannot write %1: %2").arg(path_, file.errorString());
-        return false;
-    }
-    textEdit_->document()->setModified(false);
-    return true;
+    return textEdit_->saveTo(path_, &error_);
 }
 
 bool ClusterEditor::saveAs(const QString& path) {
@@ -245,14 +238,7 @@ QString ClusterEditor::text() const {
 }
 
 void ClusterEditor::setText(const QString& text) {
-    // Positions are counted in the text as the document holds it: \n line ends, no BOM.
-    QString plain = text;
-    plain.replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
-    if (plain.startsWith(QChar(0xFEFF))) {
-        plain.remove(0, 1);
-    }
-    textEdit_->setPlainText(plain);
-    textEdit_->document()->setModified(false);
+    textEdit_->setYamlText(text);
 }
 
 void ClusterEditor::undo() {
@@ -264,17 +250,7 @@ void ClusterEditor::redo() {
 }
 
 void ClusterEditor::applyEdits(const QList<TextEdit>& edits) {
-    QList<TextEdit> ordered = edits;
-    std::sort(ordered.begin(), ordered.end(),
-              [](const TextEdit& a, const TextEdit& b) { return a.start > b.start; });
-    QTextCursor cursor(textEdit_->document());
-    cursor.beginEditBlock();  // one undo step, one change signal
-    for (const TextEdit& edit : ordered) {
-        cursor.setPosition(int(edit.start));
-        cursor.setPosition(int(edit.end), QTextCursor::KeepAnchor);
-        cursor.insertText(edit.text);
-    }
-    cursor.endEditBlock();
+    textEdit_->applyEdits(edits);
 }
 
 void ClusterEditor::onTextChanged() {

@@ -8,7 +8,6 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QListWidget>
-#include <QSaveFile>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -148,13 +147,7 @@ bool ExperimentEditor::save() {
         error_ = tr("The experiment has no file yet: save it as one.");
         return false;
     }
-    QSaveFile file(path_);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text().toUtf8()) < 0 || !file.commit()) {
-        error_ = tr("Cannot write %1: %2").arg(path_, file.errorString());
-        return false;
-    }
-    textEdit_->document()->setModified(false);
-    return true;
+    return textEdit_->saveTo(path_, &error_);
 }
 
 bool ExperimentEditor::saveAs(const QString& path) {
@@ -179,14 +172,7 @@ QString ExperimentEditor::text() const {
 }
 
 void ExperimentEditor::setText(const QString& text) {
-    // Positions are counted in the text as the document holds it: \n line ends, no BOM.
-    QString plain = text;
-    plain.replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
-    if (plain.startsWith(QChar(0xFEFF))) {
-        plain.remove(0, 1);
-    }
-    textEdit_->setPlainText(plain);
-    textEdit_->document()->setModified(false);
+    textEdit_->setYamlText(text);
 }
 
 void ExperimentEditor::undo() {
@@ -198,17 +184,7 @@ void ExperimentEditor::redo() {
 }
 
 void ExperimentEditor::applyEdits(const QList<TextEdit>& edits) {
-    QList<TextEdit> ordered = edits;
-    std::sort(ordered.begin(), ordered.end(),
-              [](const TextEdit& a, const TextEdit& b) { return a.start > b.start; });
-    QTextCursor cursor(textEdit_->document());
-    cursor.beginEditBlock();  // one undo step, one change signal
-    for (const TextEdit& edit : ordered) {
-        cursor.setPosition(int(edit.start));
-        cursor.setPosition(int(edit.end), QTextCursor::KeepAnchor);
-        cursor.insertText(edit.text);
-    }
-    cursor.endEditBlock();
+    textEdit_->applyEdits(edits);
 }
 
 void ExperimentEditor::onTextChanged() {

@@ -1,5 +1,8 @@
 #include "editors/yaml_text_edit.h"
 
+#include <QSaveFile>
+#include <algorithm>
+
 #include <QFontDatabase>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -68,6 +71,41 @@ int YamlTextEdit::gutterWidth() const {
     }
     const int marker = fontMetrics().height();
     return marker + 8 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
+}
+
+void YamlTextEdit::setYamlText(const QString& text) {
+    QString plain = text;
+    plain.replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
+    if (plain.startsWith(QChar(0xFEFF))) {
+        plain.remove(0, 1);
+    }
+    setPlainText(plain);
+    document()->setModified(false);
+}
+
+void YamlTextEdit::applyEdits(const QList<TextEdit>& edits) {
+    QList<TextEdit> ordered = edits;
+    std::sort(ordered.begin(), ordered.end(),
+              [](const TextEdit& a, const TextEdit& b) { return a.start > b.start; });
+    QTextCursor cursor(document());
+    cursor.beginEditBlock();
+    for (const TextEdit& edit : ordered) {
+        cursor.setPosition(int(edit.start));
+        cursor.setPosition(int(edit.end), QTextCursor::KeepAnchor);
+        cursor.insertText(edit.text);
+    }
+    cursor.endEditBlock();
+}
+
+bool YamlTextEdit::saveTo(const QString& path, QString* error) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(toPlainText().toUtf8()) < 0 ||
+        !file.commit()) {
+        *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    document()->setModified(false);
+    return true;
 }
 
 void YamlTextEdit::setProblems(const QList<LineProblem>& problems) {

@@ -6,6 +6,8 @@
 #include <QList>
 #include <QPlainTextEdit>
 
+#include "editors/yaml_text.h"
+
 namespace tunedeck::app {
 
 // One problem of `validate`, pinned to a line of this text (1-based; 0 when it has none).
@@ -20,6 +22,15 @@ class YamlTextEdit : public QPlainTextEdit {
     Q_OBJECT
   public:
     explicit YamlTextEdit(QWidget* parent = nullptr);
+
+    // The whole text, as the document holds it (\n line ends, no BOM: positions of problems and
+    // edits count in it), as a new unmodified document with a new undo history.
+    void setYamlText(const QString& text);
+    // Non-overlapping edits of the text as one undo step and one change signal.
+    void applyEdits(const QList<TextEdit>& edits);
+    // Writes the text to `path` atomically and marks the document unmodified; false with
+    // `error` set when it cannot.
+    bool saveTo(const QString& path, QString* error);
 
     void setProblems(const QList<LineProblem>& problems);
     const QList<LineProblem>& problems() const { return problems_; }

@@ -11,21 +11,7 @@
 
 namespace tunedeck::worker {
 
-CheckpointMover::CheckpointMover() {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) == 0) {
-        m_wakeRead = fds[0];
-        m_wakeWrite = fds[1];
-    }
-    // The thread starts with every signal blocked, so SIGCHLD and friends always interrupt the
-    // event loop's poll() and never this thread's file work.
-    sigset_t all;
-    sigset_t previous;
-    sigfillset(&all);
-    ::pthread_sigmask(SIG_BLOCK, &all, &previous);
-    m_thread = std::thread([this] { runJobs(); });
-    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-}
+CheckpointMover::CheckpointMover() : m_thread(startWithSignalsBlocked([this] { runJobs(); })) {}
 
 CheckpointMover::~CheckpointMover() {
     {
@@ -34,8 +20,6 @@ CheckpointMover::~CheckpointMover() {
     }
     m_wake.notify_one();
     m_thread.join();
-    ::close(m_wakeRead);
-    ::close(m_wakeWrite);
 }
 
 void CheckpointMover::submit(Job job) {
@@ -47,9 +31,7 @@ void CheckpointMover::submit(Job job) {
 }
 
 std::string CheckpointMover::takeFinished() {
-    char bytes[256];
-    while (::read(m_wakeRead, bytes, sizeof bytes) > 0) {
-    }
+    m_wakePipe.drain();
     std::lock_guard lock(m_mutex);
     std::string finished;
     finished.swap(m_finished);
@@ -82,8 +64,7 @@ void CheckpointMover::runJobs() {
         lock.lock();
         m_busy = false;
         m_finished += output;
-        const char byte = 1;
-        [[maybe_unused]] const ssize_t ignored = ::write(m_wakeWrite, &byte, 1);
+        m_wakePipe.notify();
     }
 }
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <thread>
 
+#include "worker/wake_pipe.h"
+
 namespace tunedeck::worker {
 
 class CheckpointMover {
@@ -25,7 +27,7 @@ class CheckpointMover {
 
     void submit(Job job);
     // Readable when finished jobs have output waiting; poll it with the loop's other fds.
-    int wakeFd() const { return m_wakeRead; }
+    int wakeFd() const { return m_wakePipe.readFd(); }
     // The output of the jobs finished since the last call, in order.
     std::string takeFinished();
     bool idle();
@@ -33,8 +35,7 @@ class CheckpointMover {
   private:
     void runJobs();
 
-    int m_wakeRead = -1;
-    int m_wakeWrite = -1;
+    WakePipe m_wakePipe;
     std::mutex m_mutex;
     std::condition_variable m_wake;
     std::deque<Job> m_jobs;

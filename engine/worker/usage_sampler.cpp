@@ -21,20 +21,7 @@ nlohmann::json optionalNumber(const std::optional<double>& value) {
 
 }  // namespace
 
-UsageSampler::UsageSampler() {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) == 0) {
-        m_wakeRead = fds[0];
-        m_wakeWrite = fds[1];
-    }
-    // As the checkpoint mover's: signals always interrupt the event loop's poll(), never this.
-    sigset_t all;
-    sigset_t previous;
-    sigfillset(&all);
-    ::pthread_sigmask(SIG_BLOCK, &all, &previous);
-    m_thread = std::thread([this] { run(); });
-    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-}
+UsageSampler::UsageSampler() : m_thread(startWithSignalsBlocked([this] { run(); })) {}
 
 UsageSampler::~UsageSampler() {
     {
@@ -43,8 +30,6 @@ UsageSampler::~UsageSampler() {
     }
     m_wake.notify_one();
     m_thread.join();
-    ::close(m_wakeRead);
-    ::close(m_wakeWrite);
 }
 
 void UsageSampler::setInterval(double seconds) {
@@ -67,9 +52,7 @@ void UsageSampler::trialEnded(pid_t pid) {
 }
 
 std::string UsageSampler::takeLines() {
-    char bytes[256];
-    while (::read(m_wakeRead, bytes, sizeof bytes) > 0) {
-    }
+    m_wakePipe.drain();
     std::lock_guard lock(m_mutex);
     std::string lines;
     lines.swap(m_lines);
@@ -107,8 +90,7 @@ void UsageSampler::run() {
         std::string lines = sampleLines(trials);
         lock.lock();
         m_lines += lines;
-        const char byte = 1;
-        [[maybe_unused]] const ssize_t ignored = ::write(m_wakeWrite, &byte, 1);
+        m_wakePipe.notify();
         next += interval;
         if (const Clock::time_point now = Clock::now(); next <= now) {
             next = now + interval;  // after a stall (a slow driver), no burst of catch-ups

@@ -15,6 +15,8 @@
 #include <string>
 #include <thread>
 
+#include "worker/wake_pipe.h"
+
 #include "worker/gpu_monitor.h"
 #include "worker/host_usage.h"
 
@@ -41,7 +43,7 @@ class UsageSampler {
     void trialEnded(pid_t pid);
 
     // Readable when sample lines wait; poll it with the loop's other fds.
-    int wakeFd() const { return m_wakeRead; }
+    int wakeFd() const { return m_wakePipe.readFd(); }
     std::string takeLines();
 
   private:
@@ -53,8 +55,7 @@ class UsageSampler {
     GpuMonitor m_gpus;  // the sampler's thread's only, after construction
     HostUsage m_host;   // likewise
 
-    int m_wakeRead = -1;
-    int m_wakeWrite = -1;
+    WakePipe m_wakePipe;
     std::mutex m_mutex;
     std::condition_variable m_wake;
     double m_intervalS = 0;

@@ -22,22 +22,13 @@
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
 #include "views/start_page.h"
+#include "wait_for.h"
 
 using namespace tunedeck::app;
 
 namespace {
 
 QString outputFolder;
-
-template <typename Condition>
-bool waitFor(Condition done, int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done() && clock.elapsed() < timeoutMs) {
-        QTest::qWait(50);
-    }
-    return done();
-}
 
 void shoot(QWidget* widget, const QString& name) {
     QTest::qWait(400);  // a frame or two of every view

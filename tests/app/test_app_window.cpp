@@ -20,20 +20,11 @@
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
 #include "views/start_page.h"
+#include "wait_for.h"
 
 using tunedeck::app::MainWindow;
 
 namespace {
-
-template <typename Condition>
-bool waitFor(Condition done, int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done() && clock.elapsed() < timeoutMs) {
-        QTest::qWait(50);
-    }
-    return done();
-}
 
 void screenshot(QWidget& window, const QString& name) {
     const QByteArray folder = qgetenv("TUNEDECK_SCREENSHOT_DIR");

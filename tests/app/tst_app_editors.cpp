@@ -19,6 +19,7 @@
 #include "editors/search_space_model.h"
 #include "editors/search_space_table.h"
 #include "engine_harness.h"
+#include "wait_for.h"
 
 using namespace tunedeck::app;
 using tunedeck::client::EngineClient;
@@ -34,16 +35,6 @@ QString fixture(const char* name) {
         qFatal("cannot read %s", name);
     }
     return QString::fromUtf8(file.readAll());
-}
-
-template <typename Condition>
-bool waitFor(Condition done, int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done() && clock.elapsed() < timeoutMs) {
-        QTest::qWait(20);
-    }
-    return done();
 }
 
 void screenshot(QWidget& widget, const QString& name) {
