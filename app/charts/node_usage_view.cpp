@@ -36,6 +36,7 @@ QLineSeries* seriesOf(const std::deque<UsagePoint>& points, const QString& name)
         list.append({p.time * 1000.0, p.value});
     }
     series->replace(list);
+    series->setPointsVisible(list.size() < 60);  // the first samples show before they join up
     return series;
 }
 
@@ -60,8 +61,6 @@ NodeUsageView::NodeUsageView(const NodeUsageModel* usage, QWidget* parent)
     memory_ = makeChart(tr("Memory used (%)"));
     // The table is as tall as its rows (a few nodes and cards); the charts get the rest, side by
     // side so each keeps the height its time axis needs.
-    table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
-    table_->setMaximumHeight(220);
     auto* charts = new QSplitter(Qt::Horizontal);
     charts->addWidget(utilization_);
     charts->addWidget(memory_);
@@ -144,6 +143,12 @@ void NodeUsageView::fillTable() {
     }
     table_->setRowCount(row);
     table_->resizeColumnsToContents();
+    // As tall as its rows, up to a third of the view; the charts take the rest.
+    int height = table_->horizontalHeader()->height() + 2 * table_->frameWidth();
+    for (int r = 0; r < row; ++r) {
+        height += table_->rowHeight(r);
+    }
+    table_->setFixedHeight(std::min(height, std::max(120, this->height() / 3)));
 }
 
 void NodeUsageView::fillChart(QChartView* view, bool memory) {

@@ -205,6 +205,57 @@ int main(int argc, char** argv) {
         editor->window()->close();
     }
 
+    // The GPU view, with a stand-in NVIDIA driver (the fake libnvidia-ml the worker tests build:
+    // two cards whose readings come from a file) under a second engine, since this machine may
+    // have no GPU. Four trials at gpu: 0.5 share the two cards.
+    QFile state(work.filePath("fake-nvml.state"));
+    state.open(QIODevice::WriteOnly);
+    state.write(
+        "gpu uuid=GPU-0a name=Fake_H200 memory_total_mb=143771 memory_used_mb=35120 "
+        "utilization=87 temperature=61 power_mw=412000\n"
+        "gpu uuid=GPU-1b name=Fake_H200 memory_total_mb=143771 memory_used_mb=20480 "
+        "utilization=64 temperature=55 power_mw=318000\n");
+    state.close();
+    QProcess gpuEngine;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("LD_LIBRARY_PATH", QStringLiteral(TUNEDECK_BUILD_DIR "/tunedeck-fake-nvml"));
+    environment.insert("TUNEDECK_FAKE_NVML_STATE", state.fileName());
+    gpuEngine.setProcessEnvironment(environment);
+    const QString gpuSocket = work.filePath("gpu-engine.sock");
+    gpuEngine.start(
+        QStringLiteral(TUNEDECK_BIN_DIR "/tunedeck-engine"),
+        {"serve", "--listen", "unix:" + gpuSocket, "--results", work.filePath("gpu-results")});
+    if (waitFor([&] { return QFile::exists(gpuSocket); }, 20000)) {
+        MainWindow gpus;
+        gpus.resize(1400, 900);
+        gpus.show();
+        gpus.attachLocal(gpuSocket, {});
+        waitFor([&] { return gpus.client().isReady(); }, 20000);
+        QFile source(file);
+        source.open(QIODevice::ReadOnly);
+        const QString shared = file.section('/', 0, -2) + "/gpu-shared.yaml";
+        QFile copy(shared);
+        copy.open(QIODevice::WriteOnly);
+        copy.write(QString::fromUtf8(source.readAll())
+                       .replace("name: quickstart", "name: gpu-shared")
+                       .replace("num_samples: 12", "num_samples: 4")
+                       .replace("max_concurrent_trials: 2",
+                                "max_concurrent_trials: 4\nresources_per_trial: {cpu: 0.5, gpu: "
+                                "0.5}\ngpu_sample_s: 0.5")
+                       .toUtf8());
+        copy.close();
+        gpus.runExperimentFile(shared);
+        waitFor(
+            [&] { return gpus.usage().cards().size() == 2 && gpus.data().counts().running > 1; },
+            60000);
+        QTest::qWait(3000);  // a few samples on the charts
+        showTab(gpus, QObject::tr("Nodes and GPUs"));
+        shoot(&gpus, "16-gpus-fake-driver");
+        waitFor([&] { return gpus.data().experimentStatus() == "finished"; }, 120000);
+    }
+    ::kill(pid_t(gpuEngine.processId()), SIGTERM);
+    gpuEngine.waitForFinished(30000);
+
     // Dark, then German.
     applyAppearance({Theme::Dark, QStringLiteral("en")});
     shoot(&window, "12-monitor-dark");
