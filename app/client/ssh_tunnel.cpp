@@ -223,6 +223,7 @@ void SshTunnel::onAccountAnswered(int exitStatus) {
         tr("cannot find the engine's socket on %1: asking for the SSH user's id and runtime "
            "folder failed: %2")
             .arg(target_.toString(), error);
+    status_ = message;
     for (auto it = carriers_.begin(); it != carriers_.end();) {
         Carrier* carrier = (it++)->get();
         if (!carrier->channel) {
@@ -356,17 +357,18 @@ void SshTunnel::openForward(Carrier& carrier) {
             openForward(*self);
             return;
         }
-        endCarrier(self, unreachableMessage(*channel));
+        endCarrier(self, unreachableMessage(*self));
     });
 }
 
-QString SshTunnel::unreachableMessage(const ssh::ForwardChannel& channel) const {
+QString SshTunnel::unreachableMessage(const Carrier& carrier) const {
+    const ssh::ForwardChannel& channel = *carrier.channel;
     if (channel.failure() != ssh::ForwardChannel::Failure::NotReached) {
         return channel.errorString();
     }
     QStringList tried;
-    for (const ssh::ForwardTarget& target : *forwardTargets_) {
-        tried << target.describe();
+    for (int i = 0; i <= carrier.attempt; ++i) {
+        tried << forwardTargets_->at(i).describe();
     }
     QString message = tr("no engine answers at %1 on the server; is tunedeck-engine serve "
                          "running there?")

@@ -91,7 +91,7 @@ class SshTunnel : public QObject {
     void carry(Carrier& carrier);
     // Opens the carrier's forward to the target it is at (the default socket has several).
     void openForward(Carrier& carrier);
-    QString unreachableMessage(const ssh::ForwardChannel& channel) const;
+    QString unreachableMessage(const Carrier& carrier) const;
     // Carries the connections that wait, when the session is up and the engine not paused.
     void carryWaiting();
     // Asks the server for the SSH user's account, once per session, when the engine's address

@@ -172,6 +172,7 @@ class TestAppRemote : public QObject {
     }
     void theDefaultSocketIsTriedWhereServePutsIt();
     void resultsStreamThroughTheTunnelAndSurviveSshDrops();
+    void aDefaultSocketWithNoEngineSaysWhereItLooked();
     void anEngineOnTcpNeedsTheRightToken();
     void aServerThatForwardsNothingSaysSo();
     void anUnknownHostKeyAttachesNothingUntilTrusted();
@@ -313,6 +314,51 @@ void TestAppRemote::resultsStreamThroughTheTunnelAndSurviveSshDrops() {
                                                .arg(replay.size())));
 }
 
+void TestAppRemote::aDefaultSocketWithNoEngineSaysWhereItLooked() {
+    if (QString why; !sshdAvailable(&why)) {
+        QSKIP(qPrintable(why));
+    }
+    const QString uid = QString::number(::getuid());
+    const QStringList systemPlaces = {"/run/user/" + uid + "/tunedeck/engine.sock",
+                                      "/tmp/tunedeck-" + uid + "/engine.sock"};
+    for (const QString& place : systemPlaces) {
+        if (QFileInfo::exists(place)) {
+            QSKIP(qPrintable(place + " exists: an engine of this machine's user might answer"));
+        }
+    }
+    EngineHarness harness;
+    const QString runtime = harness.root() + "/run";
+    QVERIFY(QDir().mkpath(runtime));
+    SshdFixture sshd;
+    sshd.extraConfig = QStringLiteral("SetEnv XDG_RUNTIME_DIR=%1").arg(runtime);
+    QString error;
+    QVERIFY2(sshd.start(&error), qPrintable(error));
+    const QString knownHosts = harness.root() + "/known_hosts";
+    QVERIFY(sshd.writeKnownHosts(knownHosts));
+
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    SshTunnel* tunnel = tunedeck::app::attachOverSsh(window, targetOf(sshd, knownHosts), &error);
+    QVERIFY2(tunnel, qPrintable(error));
+    // Every place serve may have put its socket is tried, in order, and named.
+    QSignalSpy unreachable(tunnel, &SshTunnel::engineUnreachable);
+    QVERIFY(unreachable.wait(20000));
+    const QString message = unreachable.first().first().toString();
+    QVERIFY2(message.startsWith(QStringLiteral("no engine answers at unix:%1/tunedeck/engine.sock "
+                                               "or unix:%2 or unix:%3 on the server")
+                                    .arg(runtime, systemPlaces.at(0), systemPlaces.at(1))),
+             qPrintable(message));
+    QVERIFY(!window.client().isReady());
+
+    // Once serve runs there, the window attaches.
+    Serve serve;
+    QVERIFY(startServe(harness, {}, runtime, &serve));
+    QVERIFY2(waitFor([&] { return window.client().isReady(); }, 20000),
+             qPrintable(tunnel->statusText()));
+    QCOMPARE(commandsRun(sshd), 1);
+}
+
 void TestAppRemote::anEngineOnTcpNeedsTheRightToken() {
     if (QString why; !sshdAvailable(&why)) {
         QSKIP(qPrintable(why));
@@ -397,8 +443,12 @@ void TestAppRemote::aServerThatForwardsNothingSaysSo() {
     QVERIFY(probe.listen(QHostAddress::LocalHost));
     const quint16 port = probe.serverPort();
     probe.close();
-    QVERIFY(startServe(harness, {"--listen", QStringLiteral("tcp:127.0.0.1:%1").arg(port)},
-                       harness.root(), &serve));
+    const QString tokenFile = harness.writeFile("token", "s3cret-token\n");
+    QVERIFY(QFile::setPermissions(tokenFile, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    QVERIFY(startServe(
+        harness,
+        {"--listen", QStringLiteral("tcp:127.0.0.1:%1").arg(port), "--token-file", tokenFile},
+        harness.root(), &serve));
 
     MainWindow window;
     window.resize(1280, 800);
@@ -406,7 +456,7 @@ void TestAppRemote::aServerThatForwardsNothingSaysSo() {
     SshTarget target = targetOf(sshd, knownHosts);
     QVERIFY(tunedeck::client::RemoteEngine::parse(QStringLiteral("tcp:127.0.0.1:%1").arg(port),
                                                   &target.engine, &error));
-    target.token = "whatever";
+    target.token = "s3cret-token";
     SshTunnel* tunnel = tunedeck::app::attachOverSsh(window, target, &error);
     QVERIFY2(tunnel, qPrintable(error));
     QSignalSpy unreachable(tunnel, &SshTunnel::engineUnreachable);

@@ -20,17 +20,38 @@ QString libssh2Detail(LIBSSH2_SESSION* session) {
     return text ? QString::fromUtf8(text) : QString();
 }
 
+// libssh2 1.10 keeps only the reason code of SSH_MSG_CHANNEL_OPEN_FAILURE, as fixed words.
+ChannelCore::Refusal refusalOf(int rc, const QString& detail) {
+    if (rc != LIBSSH2_ERROR_CHANNEL_FAILURE) {
+        return ChannelCore::Refusal::Other;
+    }
+    if (detail.contains(QLatin1String("administratively prohibited"))) {
+        return ChannelCore::Refusal::Prohibited;
+    }
+    if (detail.contains(QLatin1String("connect failed"))) {
+        return ChannelCore::Refusal::ConnectFailed;
+    }
+    return ChannelCore::Refusal::Other;
+}
+
 }  // namespace
 
 ChannelCore::ChannelCore(SshSession* session, Start start, QByteArray argument, unsigned windowSize)
     : session_(session), start_(start), argument_(std::move(argument)), windowSize_(windowSize) {}
+
+ChannelCore::ChannelCore(SshSession* session, Opening opening, QString target, unsigned windowSize)
+    : session_(session),
+      start_(Start::None),
+      opening_(std::move(opening)),
+      target_(std::move(target)),
+      windowSize_(windowSize) {}
 
 ChannelCore::~ChannelCore() {
     if (!session_) {
         return;
     }
     if (state_ == State::Opening) {
-        session_->adoptChannelOpening(this, windowSize_);
+        session_->adoptChannelOpening(this, opening_.type, opening_.payload, windowSize_);
     }
     retire();
 }
@@ -70,15 +91,25 @@ bool ChannelCore::pumpOpen(Output& output) {
         return false;
     }
     LIBSSH2_SESSION* raw = session_->raw();
-    LIBSSH2_CHANNEL* channel = libssh2_channel_open_ex(raw, "session", 7, windowSize_,
-                                                       LIBSSH2_CHANNEL_PACKET_DEFAULT, nullptr, 0);
+    // libssh2 sends the payload again after EAGAIN (it is not copied): the same bytes each time.
+    LIBSSH2_CHANNEL* channel = libssh2_channel_open_ex(
+        raw, opening_.type.constData(), static_cast<unsigned>(opening_.type.size()), windowSize_,
+        LIBSSH2_CHANNEL_PACKET_DEFAULT,
+        opening_.payload.isEmpty() ? nullptr : opening_.payload.constData(),
+        static_cast<unsigned>(opening_.payload.size()));
     if (!channel) {
         const int rc = libssh2_session_last_errno(raw);
         if (rc == LIBSSH2_ERROR_EAGAIN) {
             return false;
         }
         session_->releaseChannelOpening(this);
-        failChannel(output, QStringLiteral("%1 refused to open a channel").arg(hostName()), rc);
+        output.refusal = refusalOf(rc, libssh2Detail(raw));
+        failChannel(
+            output,
+            target_.isEmpty()
+                ? QStringLiteral("%1 refused to open a channel").arg(hostName())
+                : QStringLiteral("%1 refused to open a channel to %2").arg(hostName(), target_),
+            rc);
         return true;
     }
     session_->releaseChannelOpening(this);
@@ -86,6 +117,11 @@ bool ChannelCore::pumpOpen(Output& output) {
     if (closeWhenOpened_) {
         retire();
         state_ = State::Closed;
+        return true;
+    }
+    if (start_ == Start::None) {
+        state_ = State::Running;
+        output.started = true;
         return true;
     }
     state_ = State::Starting;
@@ -195,16 +231,21 @@ bool ChannelCore::pumpRead(Output& output) {
 
 bool ChannelCore::pumpEnd(Output& output) {
     LIBSSH2_CHANNEL* channel = channel_.get();
+    bool progress = false;
     if (!remoteEof_) {
         if (libssh2_channel_eof(channel) != 1) {
             return false;
         }
         remoteEof_ = true;
+        progress = true;
+        // A forward's host closes the channel only once both sides are done: the owner hears
+        // of the end of the data now, and decides when to end its own side.
+        output.endOfData = start_ == Start::None;
     }
     // The exit status may follow EOF: the channel is over once the host has closed it.
     const int rc = libssh2_channel_wait_closed(channel);
     if (rc == LIBSSH2_ERROR_EAGAIN) {
-        return false;
+        return progress;
     }
     if (rc != 0 && isSessionFatal(rc)) {
         session_->reportFatal(rc, QStringLiteral("waiting for a channel to close"));

@@ -1,6 +1,7 @@
-// One libssh2 channel driven without blocking: opened, started (a command or a subsystem), then
-// bytes both ways in order, EOF, exit status and close. ExecChannel and SftpClient are built on
-// it; the session pumps it on socket activity.
+// One libssh2 channel driven without blocking: opened (a session, or a forward to a TCP port or
+// a unix socket on the host's side), started (a command or a subsystem; a forward needs no
+// start), then bytes both ways in order, EOF, exit status and close. ExecChannel, ForwardChannel
+// and SftpClient are built on it; the session pumps it on socket activity.
 // Thread-safety: the session's thread.
 #pragma once
 
@@ -17,7 +18,18 @@ class SshSession;
 
 class ChannelCore {
   public:
-    enum class Start { Exec, Subsystem };
+    enum class Start { Exec, Subsystem, None };
+
+    // What the channel is opened as: "session" (for a command or a subsystem), or a forward
+    // ("direct-tcpip", "direct-streamlocal@openssh.com") with the type-specific part of its
+    // SSH_MSG_CHANNEL_OPEN.
+    struct Opening {
+        QByteArray type = QByteArrayLiteral("session");
+        QByteArray payload;
+    };
+
+    // Why the host refused to open the channel, from the reason code of its answer.
+    enum class Refusal { None, Prohibited, ConnectFailed, Other };
 
     // What one pump produced, for the owner to emit later.
     struct Output {
@@ -28,12 +40,20 @@ class ChannelCore {
         int exitStatus = -1;
         QString exitSignal;
         QString error;
+        Refusal refusal = Refusal::None;
+        // Forwards only: the host will send nothing more (its side of the connection closed).
+        // Reported once; writing may go on until closeStdin().
+        bool endOfData = false;
         bool empty() const {
-            return standardOutput.isEmpty() && standardError.isEmpty() && !started && !finished;
+            return standardOutput.isEmpty() && standardError.isEmpty() && !started && !finished &&
+                   !endOfData;
         }
     };
 
     ChannelCore(SshSession* session, Start start, QByteArray argument, unsigned windowSize);
+    // A forward: no start request; started once the host has connected to the target.
+    // `target` names it in messages ("tcp:127.0.0.1:7788").
+    ChannelCore(SshSession* session, Opening opening, QString target, unsigned windowSize);
     ~ChannelCore();
     ChannelCore(const ChannelCore&) = delete;
     ChannelCore& operator=(const ChannelCore&) = delete;
@@ -73,6 +93,8 @@ class ChannelCore {
     SshSession* session_;
     Start start_;
     QByteArray argument_;
+    Opening opening_;
+    QString target_;
     unsigned windowSize_;
     State state_ = State::Opening;
     bool closeWhenOpened_ = false;

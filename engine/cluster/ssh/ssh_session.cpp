@@ -10,6 +10,7 @@
 #include <QMetaObject>
 
 #include "cluster/ssh/exec_channel.h"
+#include "cluster/ssh/forward_channel.h"
 #include "cluster/ssh/session_support.h"
 #include "cluster/ssh/sftp_client.h"
 #include "cluster/ssh/ssh_auth.h"
@@ -103,6 +104,13 @@ std::unique_ptr<ExecChannel> SshSession::exec(const QString& command) {
         return nullptr;
     }
     return std::unique_ptr<ExecChannel>(new ExecChannel(this, command));
+}
+
+std::unique_ptr<ForwardChannel> SshSession::forward(const ForwardTarget& target) {
+    if (phase_ != Phase::Connected) {
+        return nullptr;
+    }
+    return std::unique_ptr<ForwardChannel>(new ForwardChannel(this, target));
 }
 
 SftpClient* SshSession::sftp() {
@@ -212,12 +220,17 @@ bool SshSession::pumpAdoptedOpening() {
     if (!adoptedOpening_) {
         return false;
     }
-    LIBSSH2_CHANNEL* channel = libssh2_channel_open_ex(session_.get(), "session", 7, adoptedWindow_,
-                                                       LIBSSH2_CHANNEL_PACKET_DEFAULT, nullptr, 0);
+    LIBSSH2_CHANNEL* channel = libssh2_channel_open_ex(
+        session_.get(), adoptedType_.constData(), static_cast<unsigned>(adoptedType_.size()),
+        adoptedWindow_, LIBSSH2_CHANNEL_PACKET_DEFAULT,
+        adoptedPayload_.isEmpty() ? nullptr : adoptedPayload_.constData(),
+        static_cast<unsigned>(adoptedPayload_.size()));
     if (!channel && libssh2_session_last_errno(session_.get()) == LIBSSH2_ERROR_EAGAIN) {
         return false;
     }
     adoptedOpening_ = false;
+    adoptedType_.clear();
+    adoptedPayload_.clear();
     channelOpener_ = nullptr;
     if (channel) {
         retired_.emplace_back(channel);
@@ -404,7 +417,8 @@ void SshSession::releaseChannelOpening(const void* who) {
     }
 }
 
-void SshSession::adoptChannelOpening(const void* who, unsigned windowSize) {
+void SshSession::adoptChannelOpening(const void* who, const QByteArray& type,
+                                     const QByteArray& payload, unsigned windowSize) {
     if (channelOpener_ != who) {
         return;
     }
@@ -413,6 +427,8 @@ void SshSession::adoptChannelOpening(const void* who, unsigned windowSize) {
         return;
     }
     adoptedOpening_ = true;
+    adoptedType_ = type;
+    adoptedPayload_ = payload;
     adoptedWindow_ = windowSize;
 }
 

@@ -1,7 +1,8 @@
 // One SSH connection to one node, driven without blocking by the Qt event loop: a QSocketNotifier
 // on the socket wakes every operation (channels, SFTP) and each retries its libssh2 call where it
 // answered EAGAIN. Host keys are checked against known_hosts, keys come from a file or ssh-agent,
-// keepalives run on a QTimer. Exec channels and the SFTP client multiplex over this one session.
+// keepalives run on a QTimer. Exec channels, forwards (to a TCP port or a unix socket on the
+// host's side, like `ssh -L`) and the SFTP client multiplex over this one session.
 // Thread-safety: a session and everything it hands out live on the thread that created it.
 #pragma once
 
@@ -25,14 +26,16 @@
 namespace tunedeck::ssh {
 
 class ExecChannel;
+class ForwardChannel;
+struct ForwardTarget;
 class SftpClient;
 class ChannelCore;
 class SshAuthenticator;
 
 namespace detail {
-// Something that works over the session: an exec channel, the SFTP client. The session calls
-// pump() on every wakeup (no signal may be emitted there: a libssh2 call may be half done), then
-// deliver() where the user emits what pump() produced.
+// Something that works over the session: an exec channel, a forward, the SFTP client. The session
+// calls pump() on every wakeup (no signal may be emitted there: a libssh2 call may be half done),
+// then deliver() where the user emits what pump() produced.
 class SessionUser {
   public:
     virtual ~SessionUser() = default;
@@ -78,6 +81,10 @@ class SshSession : public QObject {
     // Only when connected (nullptr otherwise). The channel is the caller's but must not outlive
     // the session. Its signals come from the event loop, never from inside exec().
     std::unique_ptr<ExecChannel> exec(const QString& command);
+    // A connection from the host to `target` (sshd connects to it as the SSH user), carried
+    // over a channel of this session; nullptr when not connected. Same ownership and signal
+    // rules as exec(). The host's sshd must allow forwarding (OpenSSH's default).
+    std::unique_ptr<ForwardChannel> forward(const ForwardTarget& target);
     // One SFTP subsystem per session, opened on first use, owned by the session; nullptr when
     // not connected.
     SftpClient* sftp();
@@ -93,6 +100,7 @@ class SshSession : public QObject {
   private:
     friend class ChannelCore;
     friend class ExecChannel;
+    friend class ForwardChannel;
     friend class SftpClient;
 
     enum class Phase {
@@ -150,8 +158,10 @@ class SshSession : public QObject {
     // A user stopped early with work left (a full read buffer): drive again after delivering.
     void requestAnotherRound() { again_ = true; }
     // A channel was destroyed while its libssh2 open was half done: libssh2 keeps that state
-    // per session, so the session finishes the open (same window) and frees the channel.
-    void adoptChannelOpening(const void* who, unsigned windowSize);
+    // per session, so the session finishes the open (same type, payload and window: libssh2
+    // may send them again) and frees the channel.
+    void adoptChannelOpening(const void* who, const QByteArray& type, const QByteArray& payload,
+                             unsigned windowSize);
     bool pumpAdoptedOpening();
 
     // The transport: libssh2 sends and receives through these, so that a dead connection turns
@@ -189,6 +199,8 @@ class SshSession : public QObject {
     std::unique_ptr<SftpClient> sftp_;
     const void* channelOpener_ = nullptr;
     bool adoptedOpening_ = false;
+    QByteArray adoptedType_;
+    QByteArray adoptedPayload_;
     unsigned adoptedWindow_ = 0;
 
     bool discard_ = false;
