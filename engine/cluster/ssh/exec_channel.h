@@ -11,25 +11,16 @@
 #include <QString>
 
 #include "cluster/ssh/channel_core.h"
+#include "cluster/ssh/core_channel.h"
 #include "cluster/ssh/ssh_session.h"
 
 namespace tunedeck::ssh {
 
-class ExecChannel : public QObject, private detail::SessionUser {
+class ExecChannel : public CoreChannel {
     Q_OBJECT
   public:
-    ~ExecChannel() override;
-
-    // Queued and written in order as soon as the socket takes it (also before started()).
-    void write(const QByteArray& data);
     // EOF on the command's stdin after what is queued.
     void closeStdin();
-    // Ends the channel now; no signal follows.
-    void close();
-    // From exec() until finished() or close().
-    bool isOpen() const;
-    // Bytes queued and not yet taken by the socket (for a caller that wants back-pressure).
-    qint64 bytesToWrite() const;
     // Why the channel could not run the command (the host refused it, ...), empty otherwise.
     QString errorString() const { return error_; }
     const QString& command() const { return command_; }
@@ -46,20 +37,11 @@ class ExecChannel : public QObject, private detail::SessionUser {
     friend class SshSession;
     ExecChannel(SshSession* session, const QString& command);
 
-    bool pump() override;
-    bool hasEvents() const override;
     void deliver() override;
-    bool holdsChannel() const override;
     void abandon(const QString& reason) override;
-    void forgetSession() override;
 
-    SshSession* session_;
     QString command_;
-    std::unique_ptr<ChannelCore> core_;
-    ChannelCore::Output pending_;
     QString error_;
-    bool closed_ = false;
-    bool finished_ = false;
 };
 
 }  // namespace tunedeck::ssh

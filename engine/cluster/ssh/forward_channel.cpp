@@ -53,73 +53,14 @@ QString ForwardTarget::describe() const {
 }
 
 ForwardChannel::ForwardChannel(SshSession* session, const ForwardTarget& target)
-    : session_(session),
+    : CoreChannel(session,
+                  std::make_unique<ChannelCore>(session, openingFor(target), target.describe(),
+                                                LIBSSH2_CHANNEL_WINDOW_DEFAULT)),
       target_(target),
-      hostName_(session->endpoint().name()),
-      core_(std::make_unique<ChannelCore>(session, openingFor(target), target.describe(),
-                                          LIBSSH2_CHANNEL_WINDOW_DEFAULT)) {
-    session_->registerUser(this);
-    // The open request goes out now; opened() or failed() comes from the event loop.
-    session_->pumpNow();
-}
-
-ForwardChannel::~ForwardChannel() {
-    if (session_) {
-        session_->unregisterUser(this);
-    }
-    core_.reset();  // retires the libssh2 channel with the session
-    if (session_) {
-        session_->pumpNow();
-    }
-}
-
-void ForwardChannel::write(const QByteArray& data) {
-    if (closed_ || !session_) {
-        return;
-    }
-    core_->write(data);
-    session_->pumpNow();
-}
+      hostName_(session->endpoint().name()) {}
 
 void ForwardChannel::closeWrite() {
-    if (closed_ || !session_) {
-        return;
-    }
-    core_->closeStdin();
-    session_->pumpNow();
-}
-
-void ForwardChannel::close() {
-    if (closed_) {
-        return;
-    }
-    closed_ = true;
-    pending_ = {};
-    core_->close();
-    if (session_) {
-        session_->pumpNow();
-    }
-}
-
-bool ForwardChannel::isOpen() const {
-    return !closed_ && !finished_ && session_ && !core_->isOver();
-}
-
-qint64 ForwardChannel::bytesToWrite() const {
-    return core_->bytesToWrite();
-}
-
-bool ForwardChannel::pump() {
-    // Also after close(): a half-done open still has to finish (see ChannelCore::close).
-    return core_->pump(pending_);
-}
-
-bool ForwardChannel::hasEvents() const {
-    return !closed_ && !pending_.empty();
-}
-
-bool ForwardChannel::holdsChannel() const {
-    return core_->holdsChannel();
+    sendEof();
 }
 
 QString ForwardChannel::refusalMessage(ChannelCore::Refusal refusal, const QString& detail) const {
@@ -211,11 +152,6 @@ void ForwardChannel::abandon(const QString& reason) {
         pending_.refusal = ChannelCore::Refusal::None;
         pending_.error = reason;
     }
-}
-
-void ForwardChannel::forgetSession() {
-    session_ = nullptr;
-    core_->forgetSession();
 }
 
 }  // namespace tunedeck::ssh

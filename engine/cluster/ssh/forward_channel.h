@@ -12,6 +12,7 @@
 #include <QString>
 
 #include "cluster/ssh/channel_core.h"
+#include "cluster/ssh/core_channel.h"
 #include "cluster/ssh/ssh_session.h"
 
 namespace tunedeck::ssh {
@@ -32,7 +33,7 @@ struct ForwardTarget {
     QString describe() const;
 };
 
-class ForwardChannel : public QObject, private detail::SessionUser {
+class ForwardChannel : public CoreChannel {
     Q_OBJECT
   public:
     // Why the channel could not be opened.
@@ -50,19 +51,9 @@ class ForwardChannel : public QObject, private detail::SessionUser {
         Refused,
     };
 
-    ~ForwardChannel() override;
-
-    // Queued and written in order as soon as the socket takes it (also before opened()).
-    void write(const QByteArray& data);
     // EOF to the target after what is queued (the host shuts down its socket's writing side);
     // data keeps arriving until endOfData().
     void closeWrite();
-    // Ends the channel now; no signal follows.
-    void close();
-    // From forward() until failed(), closed() or close().
-    bool isOpen() const;
-    // Bytes queued and not yet taken by the socket (for a caller that wants back-pressure).
-    qint64 bytesToWrite() const;
     const ForwardTarget& target() const { return target_; }
     // After failed(): why, as failed() said it; after closed(): why the session ended, if it
     // did. Empty otherwise.
@@ -87,24 +78,15 @@ class ForwardChannel : public QObject, private detail::SessionUser {
     friend class SshSession;
     ForwardChannel(SshSession* session, const ForwardTarget& target);
 
-    bool pump() override;
-    bool hasEvents() const override;
     void deliver() override;
-    bool holdsChannel() const override;
     void abandon(const QString& reason) override;
-    void forgetSession() override;
     QString refusalMessage(ChannelCore::Refusal refusal, const QString& detail) const;
 
-    SshSession* session_;
     ForwardTarget target_;
     QString hostName_;
-    std::unique_ptr<ChannelCore> core_;
-    ChannelCore::Output pending_;
     QString error_;
     Failure failure_ = Failure::None;
     bool opened_ = false;
-    bool closed_ = false;
-    bool finished_ = false;
 };
 
 }  // namespace tunedeck::ssh

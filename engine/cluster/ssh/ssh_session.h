@@ -25,6 +25,7 @@
 
 namespace tunedeck::ssh {
 
+class CoreChannel;
 class ExecChannel;
 class ForwardChannel;
 struct ForwardTarget;
@@ -99,6 +100,7 @@ class SshSession : public QObject {
 
   private:
     friend class ChannelCore;
+    friend class CoreChannel;
     friend class ExecChannel;
     friend class ForwardChannel;
     friend class SftpClient;
