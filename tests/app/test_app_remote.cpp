@@ -27,6 +27,7 @@
 #include "sshd_fixture.h"
 #include "views/attach_dialog.h"
 #include "views/main_window.h"
+#include "wait_for.h"
 
 using tunedeck::app::MainWindow;
 using tunedeck::client::EngineClient;
@@ -34,16 +35,6 @@ using tunedeck::client::SshTarget;
 using tunedeck::client::SshTunnel;
 
 namespace {
-
-template <typename Condition>
-bool waitFor(Condition done, int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!done() && clock.elapsed() < timeoutMs) {
-        QTest::qWait(20);
-    }
-    return done();
-}
 
 // A `tunedeck-engine serve` stopped with SIGTERM at the end of the test.
 struct Serve {
