@@ -1,8 +1,6 @@
 #include "views/appearance.h"
 
 #include <QApplication>
-#include <QChart>
-#include <QChartView>
 #include <QDir>
 #include <QFileInfo>
 #include <QLibraryInfo>
@@ -12,6 +10,8 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTranslator>
+
+#include "charts/chart_theme.h"
 
 namespace tunedeck::app {
 
@@ -112,26 +112,6 @@ QString languageName(const QString& code) {
         name = QStringLiteral("简体中文");
     }
     return name.isEmpty() ? code : name.left(1).toUpper() + name.mid(1);
-}
-
-void applyChartTheme(QWidget* root) {
-    const QPalette palette = QApplication::palette();
-    const bool dark = palette.color(QPalette::Window).lightness() <
-                      palette.color(QPalette::WindowText).lightness();
-    QList<QChartView*> all = root ? root->findChildren<QChartView*>() : QList<QChartView*>();
-    if (!root) {
-        for (QWidget* widget : QApplication::allWidgets()) {
-            if (auto* view = qobject_cast<QChartView*>(widget)) {
-                all << view;
-            }
-        }
-    }
-    for (QChartView* view : all) {
-        const QChart::ChartTheme theme = dark ? QChart::ChartThemeDark : QChart::ChartThemeLight;
-        if (view->chart() && view->chart()->theme() != theme) {
-            view->chart()->setTheme(theme);
-        }
-    }
 }
 
 QString applyAppearance(const Appearance& appearance) {

@@ -6,8 +6,6 @@
 #include <QString>
 #include <QStringList>
 
-class QWidget;
-
 namespace tunedeck::app {
 
 enum class Theme { System, Light, Dark };
@@ -28,10 +26,6 @@ QString applyAppearance(const Appearance& appearance);
 QStringList availableLanguages();
 // A language's name in that language, for the settings ("Deutsch", "简体中文").
 QString languageName(const QString& code);
-
-// Gives every chart under `root` (every chart of the app when null) the light or dark chart theme
-// that matches the palette now in use; windows call it once they are built.
-void applyChartTheme(QWidget* root = nullptr);
 
 // Whether the system asks for a dark palette (read from the platform's own palette).
 bool systemPrefersDark();

@@ -1,7 +1,5 @@
 #include "views/experiments_compare.h"
 
-#include <QChart>
-#include <QChartView>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -9,17 +7,16 @@
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineSeries>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QThread>
 #include <QVBoxLayout>
-#include <QValueAxis>
 #include <cmath>
 #include <set>
 
-#include "views/appearance.h"
+#include "charts/chart_theme.h"
+#include "charts/curve_overlay.h"
 
 namespace tunedeck::app {
 
@@ -121,10 +118,7 @@ ExperimentsCompare::ExperimentsCompare(const QStringList& folders, const QString
     table_->setObjectName(QStringLiteral("comparison"));
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->horizontalHeader()->setStretchLastSection(true);
-    auto* chart = new QChart;
-    chart->setTitle(tr("The best trials' curves"));
-    chart_ = new QChartView(chart);
-    chart_->setRenderHint(QPainter::Antialiasing);
+    chart_ = new CurveOverlay(tr("The best trials' curves"));
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(table_);
     splitter->addWidget(chart_);
@@ -207,43 +201,16 @@ void ExperimentsCompare::showComparison(const History& first, const History& sec
     }
     table_->setVerticalHeaderLabels(keys);
 
-    QChart* chart = chart_->chart();
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes()) {
-        chart->removeAxis(axis);
-        delete axis;
-    }
-    auto* x = new QValueAxis;
-    x->setTitleText(tr("iteration"));
-    auto* y = new QValueAxis;
-    y->setTitleText(first.metric == second.metric ? first.metric
-                                                  : first.metric + " / " + second.metric);
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    double minX = 0, maxX = 1, minY = 0, maxY = 1;
-    bool any = false;
+    std::vector<NamedCurve> curves;
     for (const History* h : {&first, &second}) {
-        const TrialRow* best = bestTrialOf(*h);
-        if (!best) {
-            continue;
+        if (const TrialRow* best = bestTrialOf(*h)) {
+            curves.push_back(
+                {QStringLiteral("%1: %2").arg(h->name, best->id), best->iterations, best->values});
         }
-        auto* series = new QLineSeries;
-        series->setName(QStringLiteral("%1: %2").arg(h->name, best->id));
-        for (std::size_t i = 0; i < best->values.size(); ++i) {
-            series->append(best->iterations[i], best->values[i]);
-            minX = any ? std::min(minX, best->iterations[i]) : best->iterations[i];
-            maxX = any ? std::max(maxX, best->iterations[i]) : best->iterations[i];
-            minY = any ? std::min(minY, best->values[i]) : best->values[i];
-            maxY = any ? std::max(maxY, best->values[i]) : best->values[i];
-            any = true;
-        }
-        chart->addSeries(series);
-        series->attachAxis(x);
-        series->attachAxis(y);
     }
-    const double padY = maxY > minY ? 0.05 * (maxY - minY) : 1.0;
-    x->setRange(minX, maxX > minX ? maxX : minX + 1);
-    y->setRange(minY - padY, maxY + padY);
+    chart_->showCurves(
+        curves, tr("iteration"),
+        first.metric == second.metric ? first.metric : first.metric + " / " + second.metric);
 }
 
 }  // namespace tunedeck::app

@@ -11,12 +11,13 @@
 
 #include "models/history_reader.h"
 
-class QChartView;
 class QComboBox;
 class QLabel;
 class QTableWidget;
 
 namespace tunedeck::app {
+
+class CurveOverlay;
 
 // One row of the comparison: a config key (or the metric, the trial, its iteration) and the
 // value in each experiment's best trial ("" where that experiment has no such key).
@@ -43,7 +44,7 @@ class ExperimentsCompare : public QDialog {
     // Reads both folders (again) and shows the comparison when both are read.
     void compare();
     QTableWidget* table() const { return table_; }
-    QChartView* chartView() const { return chart_; }
+    CurveOverlay* chartView() const { return chart_; }
 
   signals:
     void compared();  // both read and shown (or an error shown); for tests
@@ -56,7 +57,7 @@ class ExperimentsCompare : public QDialog {
     QComboBox* second_ = nullptr;
     QLabel* message_ = nullptr;
     QTableWidget* table_ = nullptr;
-    QChartView* chart_ = nullptr;
+    CurveOverlay* chart_ = nullptr;
     int reads_ = 0;  // a newer comparison makes an older read stale
 };
 

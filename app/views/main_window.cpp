@@ -42,7 +42,7 @@
 #include "editors/cluster_editor.h"
 #include "editors/experiment_editor.h"
 #include "models/history_reader.h"
-#include "views/appearance.h"
+#include "charts/chart_theme.h"
 #include "views/attach_dialog.h"
 #include "views/settings_dialog.h"
 #include "views/start_page.h"

@@ -14,6 +14,7 @@
 #include <QtTest>
 #include <csignal>
 
+#include "charts/curve_overlay.h"
 #include "charts/metric_chart.h"
 #include "editors/experiment_editor.h"
 #include "engine_harness.h"
