@@ -1,9 +1,15 @@
 #include "charts/curve_renderer.h"
 
+#include <QPaintEngine>
 #include <QPainter>
 #include <QPolygonF>
 #include <algorithm>
 #include <cmath>
+
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 namespace tunedeck::app {
 
@@ -11,9 +17,48 @@ namespace {
 
 constexpr double kTiny = 1e-300;                  // the floor of a log axis: log10(0) would be -inf
 constexpr std::size_t kCurvesBetweenChecks = 16;  // how often a render asks if it was superseded
+// An image scaled further than this into a zoomed view is a blur: not shown while its
+// replacement is drawn.
+constexpr double kMaxScale = 16;
 
 double logOf(double v) {
     return std::log10(std::max(v, kTiny));
+}
+
+// The part of the segment (x0, y0)-(x1, y1) inside `r` (Liang-Barsky); false when none.
+bool clipSegment(double* x0, double* y0, double* x1, double* y1, const QRectF& r) {
+    const double dx = *x1 - *x0;
+    const double dy = *y1 - *y0;
+    double from = 0;
+    double to = 1;
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {*x0 - r.left(), r.right() - *x0, *y0 - r.top(), r.bottom() - *y0};
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0) {
+            if (q[i] < 0) {
+                return false;
+            }
+            continue;
+        }
+        const double t = q[i] / p[i];
+        if (p[i] < 0) {
+            from = std::max(from, t);
+        } else {
+            to = std::min(to, t);
+        }
+    }
+    if (from > to || !std::isfinite(from) || !std::isfinite(to)) {
+        return false;
+    }
+    if (to < 1) {  // an end inside stays exactly where it was: the next segment starts there
+        *x1 = *x0 + to * dx;
+        *y1 = *y0 + to * dy;
+    }
+    if (from > 0) {
+        *x0 += from * dx;
+        *y0 += from * dy;
+    }
+    return true;
 }
 
 // Blends thin polylines of one colour into a premultiplied ARGB32 image: Bresenham's line,
@@ -60,37 +105,10 @@ class ThinLines {
     }
 
   private:
-    // Keeps the part of the segment over the image (Liang-Barsky), so a zoomed-in view never
-    // walks the pixels of lines far outside it.
+    // Keeps the part of the segment over the image, so a zoomed-in view never walks the
+    // pixels of lines far outside it.
     bool clip(double* x0, double* y0, double* x1, double* y1) const {
-        const double dx = *x1 - *x0;
-        const double dy = *y1 - *y0;
-        double from = 0;
-        double to = 1;
-        const double p[4] = {-dx, dx, -dy, dy};
-        const double q[4] = {*x0 + 1, double(width_) - *x0, *y0 + 1, double(height_) - *y0};
-        for (int i = 0; i < 4; ++i) {
-            if (p[i] == 0) {
-                if (q[i] < 0) {
-                    return false;
-                }
-                continue;
-            }
-            const double r = q[i] / p[i];
-            if (p[i] < 0) {
-                from = std::max(from, r);
-            } else {
-                to = std::min(to, r);
-            }
-        }
-        if (from > to || !std::isfinite(from) || !std::isfinite(to)) {
-            return false;
-        }
-        *x1 = *x0 + to * dx;
-        *y1 = *y0 + to * dy;
-        *x0 += from * dx;
-        *y0 += from * dy;
-        return true;
+        return clipSegment(x0, y0, x1, y1, QRectF(-1, -1, width_ + 1, height_ + 1));
     }
     // x * a / 255 per channel, rounded, two channels at a time (Qt's BYTE_MUL).
     static quint32 byteMul(quint32 x, quint32 a) {
@@ -117,6 +135,25 @@ class ThinLines {
     quint32 inverseAlpha_;
 };
 
+// The renderer's thread yields to the GUI thread when both want a CPU (a nice of 10 weighs a
+// tenth of the default): on a two-core machine a 100 ms render would otherwise take the core
+// the GUI thread needs for its next frame. Linux sets niceness per thread; elsewhere this does
+// nothing.
+void yieldToTheGuiThread() {
+#ifdef Q_OS_LINUX
+    thread_local bool lowered = false;
+    if (!lowered) {
+        lowered = true;
+        setpriority(PRIO_PROCESS, id_t(gettid()), 10);
+    }
+#endif
+}
+
+bool isVectorDevice(const QPainter* painter) {
+    const QPaintEngine* engine = painter->paintEngine();
+    return engine && (engine->type() == QPaintEngine::SVG || engine->type() == QPaintEngine::Pdf);
+}
+
 bool isThin(const QPen& pen) {
     return pen.widthF() <= 1 && pen.style() == Qt::SolidLine &&
            pen.brush().style() == Qt::SolidPattern;
@@ -140,14 +177,31 @@ QRectF CurveView::placedIn(const CurveView& other) const {
 }
 
 void paintCurves(QPainter* painter, const CurveView& view, std::span<const CurveData> curves) {
-    QPolygonF line;
+    // Cut to the plot area here rather than by the painter's clip, which an SVG file does not
+    // keep: a zoomed view's lines would run over the axes.
+    QPolygonF piece;
     for (const CurveData& curve : curves) {
-        line.resize(qsizetype(curve.points.size()));
-        for (std::size_t i = 0; i < curve.points.size(); ++i) {
-            line[qsizetype(i)] = view.toPixel(curve.points[i].x(), curve.points[i].y());
-        }
         painter->setPen(curve.pen);
-        painter->drawPolyline(line);
+        QPointF from;
+        for (std::size_t i = 0; i < curve.points.size(); ++i) {
+            const QPointF to = view.toPixel(curve.points[i].x(), curve.points[i].y());
+            double x0 = from.x(), y0 = from.y(), x1 = to.x(), y1 = to.y();
+            if (i > 0 && clipSegment(&x0, &y0, &x1, &y1, view.area)) {
+                if (!piece.isEmpty() && piece.last() != QPointF(x0, y0)) {
+                    painter->drawPolyline(piece);  // it left the area and came back
+                    piece.clear();
+                }
+                if (piece.isEmpty()) {
+                    piece.append(QPointF(x0, y0));
+                }
+                piece.append(QPointF(x1, y1));
+            }
+            from = to;
+        }
+        if (!piece.isEmpty()) {
+            painter->drawPolyline(piece);
+            piece.clear();
+        }
     }
 }
 
@@ -195,6 +249,57 @@ QImage renderCurves(const CurveSnapshot& snapshot, const std::atomic<quint64>* l
     return image;
 }
 
+void CurvesItem::setImage(QImage image, const CurveView& view) {
+    image_ = std::move(image);
+    imageView_ = view;
+    update();
+}
+
+void CurvesItem::addToImage(std::span<const CurveData> curves) {
+    if (image_.isNull() || curves.empty()) {
+        return;
+    }
+    drawCurves(&image_, imageView_, curves);
+    update();
+}
+
+void CurvesItem::setView(const CurveView& view) {
+    if (view.area != view_.area) {
+        prepareGeometryChange();
+    }
+    if (view != view_) {
+        view_ = view;
+        update();
+    }
+}
+
+void CurvesItem::setOverlay(CurveData curve) {
+    overlay_ = std::move(curve);
+    update();
+}
+
+void CurvesItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
+    painter->save();
+    painter->setClipRect(view_.area);
+    if (vectorSource_ && isVectorDevice(painter)) {
+        paintCurves(painter, view_, vectorSource_());
+    } else if (!image_.isNull()) {
+        if (imageView_ == view_) {
+            painter->drawImage(view_.area.topLeft(), image_);
+        } else {
+            // Drawn for an earlier view: placed where its data lies now, until its successor
+            // comes from the worker.
+            const QRectF target = imageView_.placedIn(view_);
+            if (!target.isEmpty() && target.width() < kMaxScale * view_.area.width() &&
+                target.height() < kMaxScale * view_.area.height()) {
+                painter->drawImage(target, image_);
+            }
+        }
+    }
+    paintCurves(painter, view_, std::span(&overlay_, 1));
+    painter->restore();
+}
+
 CurveRenderer::CurveRenderer(QObject* parent) : QObject(parent) {
     pool_.setMaxThreadCount(1);
     pool_.setExpiryTimeout(-1);  // keep the thread: a render every few seconds, for hours
@@ -211,6 +316,7 @@ quint64 CurveRenderer::render(std::shared_ptr<const CurveSnapshot> snapshot) {
         if (latest_.load() != ticket) {
             return;  // superseded while it waited
         }
+        yieldToTheGuiThread();
         QImage image = renderCurves(*snapshot, &latest_, ticket);
         if (!image.isNull()) {
             QMetaObject::invokeMethod(

@@ -4,7 +4,6 @@
 #include <QGraphicsScene>
 #include <QKeyEvent>
 #include <QLogValueAxis>
-#include <QPaintEngine>
 #include <QPainter>
 #include <QSvgGenerator>
 #include <QValueAxis>
@@ -21,9 +20,9 @@ constexpr int kFrameMs = 34;  // at most 30 redraws a second (29.4)
 // round trip to the worker (a selected trial or two, the first seconds of a run). Bigger
 // images drawn here cost 5 ms and more a frame (bench_app_stream).
 constexpr std::size_t kDrawNowPoints = 2000;
-// An image scaled further than this into a zoomed view is a blur: not shown while its
-// replacement is drawn.
-constexpr double kMaxScale = 16;
+// The points decimated into a snapshot per turn of the event loop: about a millisecond or two,
+// so a snapshot of a million points never holds the GUI thread for long.
+constexpr std::size_t kBuildPointsPerTurn = 50000;
 // The narrowest decimation, for a chart not laid out yet.
 constexpr int kMinColumns = 50;
 
@@ -73,63 +72,7 @@ void applyRange(QAbstractAxis* axis, double min, double max, int ticks) {
     }
 }
 
-bool isVectorDevice(const QPainter* painter) {
-    const QPaintEngine* engine = painter->paintEngine();
-    return engine && (engine->type() == QPaintEngine::SVG || engine->type() == QPaintEngine::Pdf);
-}
-
 }  // namespace
-
-void CurvesItem::setImage(QImage image, const CurveView& view) {
-    image_ = std::move(image);
-    imageView_ = view;
-    update();
-}
-
-void CurvesItem::addToImage(std::span<const CurveData> curves) {
-    if (image_.isNull() || curves.empty()) {
-        return;
-    }
-    drawCurves(&image_, imageView_, curves);
-    update();
-}
-
-void CurvesItem::setView(const CurveView& view) {
-    if (view.area != view_.area) {
-        prepareGeometryChange();
-    }
-    if (view != view_) {
-        view_ = view;
-        update();
-    }
-}
-
-void CurvesItem::setOverlay(CurveData curve) {
-    overlay_ = std::move(curve);
-    update();
-}
-
-void CurvesItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
-    painter->save();
-    painter->setClipRect(view_.area);
-    if (vectorSource_ && isVectorDevice(painter)) {
-        paintCurves(painter, view_, vectorSource_());
-    } else if (!image_.isNull()) {
-        if (imageView_ == view_) {
-            painter->drawImage(view_.area.topLeft(), image_);
-        } else {
-            // Drawn for an earlier view: placed where its data lies now, until its successor
-            // comes from the worker.
-            const QRectF target = imageView_.placedIn(view_);
-            if (!target.isEmpty() && target.width() < kMaxScale * view_.area.width() &&
-                target.height() < kMaxScale * view_.area.height()) {
-                painter->drawImage(target, image_);
-            }
-        }
-    }
-    paintCurves(painter, view_, std::span(&overlay_, 1));
-    painter->restore();
-}
 
 MetricChart::MetricChart(const ExperimentData* data, QWidget* parent)
     : QChartView(parent), data_(data) {
@@ -215,7 +158,7 @@ void MetricChart::rebuildAxes() {
     zoomed_ = false;
     refit_ = true;
     extent_ = {};
-    rewindsSeen_.clear();
+    seen_.clear();
     invalidate();
 }
 
@@ -332,14 +275,14 @@ void MetricChart::prepareView(bool refit) {
     // A restored trial's curve went back, or the data is another experiment's: the image and
     // the extent no longer hold.
     const auto& trials = data_->trials();
-    bool rewound = trials.size() < rewindsSeen_.size();
-    rewindsSeen_.resize(trials.size(), 0);
+    bool rewound = trials.size() < seen_.size();
+    seen_.resize(trials.size());
     for (std::size_t row = 0; row < trials.size(); ++row) {
-        if (trials[row].rewinds != rewindsSeen_[row] ||
-            (row < image_.points.size() && trials[row].values.size() < image_.points[row])) {
-            rewindsSeen_[row] = trials[row].rewinds;
+        const TrialRow& t = trials[row];
+        if (t.rewinds != seen_[row].rewinds || t.values.size() < seen_[row].points) {
             rewound = true;
         }
+        seen_[row] = {t.rewinds, t.values.size()};
     }
     if (rewound) {
         extent_ = {};
@@ -360,8 +303,10 @@ void MetricChart::advance() {
     prepareView(false);
     // The automatic view changes only when data leaves it, so most frames just add segments.
     const bool imageCurrent = image_.generation == generation_ && image_.view == view_;
-    const bool pendingCurrent = pendingTicket_ != 0 && renderer_.busy() &&
-                                pending_.generation == generation_ && pending_.view == view_;
+    const bool pendingCurrent =
+        (pendingTicket_ != 0 && renderer_.busy() && pending_.generation == generation_ &&
+         pending_.view == view_) ||
+        (build_ && build_->state.generation == generation_ && build_->state.view == view_);
     if (!imageCurrent && !pendingCurrent) {
         requestImage(false);
     }
@@ -395,32 +340,60 @@ std::vector<CurveData> MetricChart::allCurves(int best, const CurveView& view) c
 }
 
 int MetricChart::requestImage(bool now) {
+    Build build;
+    build.snapshot = std::make_shared<CurveSnapshot>();
+    build.snapshot->view = view_;
+    build.state.view = view_;
+    build.state.generation = generation_;
+    build.state.best = data_->bestRow();
+    build_ = std::move(build);
+    renderer_.cancel();  // an image for an older view: the worker has better things to do
+    pendingTicket_ = 0;
+    return continueBuild(now);
+}
+
+int MetricChart::continueBuild(bool now) {
+    if (!build_) {
+        return 0;
+    }
+    Build& build = *build_;
     const auto& trials = data_->trials();
-    const int best = data_->bestRow();
-    auto snapshot = std::make_shared<CurveSnapshot>();
-    snapshot->view = view_;
-    ImageState state;
-    state.view = view_;
-    state.generation = generation_;
-    state.best = best;
+    ImageState& state = build.state;
     state.points.resize(trials.size(), 0);
     state.levels.resize(trials.size(), 0);
-    std::size_t points = 0;
-    for (int row = 0; row < int(trials.size()); ++row) {
-        const TrialRow& t = trials[std::size_t(row)];
-        state.points[std::size_t(row)] = t.values.size();
-        if (row == best || !shows(t)) {
+    std::size_t read = 0;
+    for (; build.nextRow < trials.size() && (now || read < kBuildPointsPerTurn); ++build.nextRow) {
+        const int row = int(build.nextRow);
+        const TrialRow& t = trials[build.nextRow];
+        state.points[build.nextRow] = t.values.size();  // what arrives later is an increment
+        if (row == state.best || !shows(t)) {
             continue;
         }
-        snapshot->curves.push_back(curveOf(row, best, view_, &state.levels[std::size_t(row)]));
-        points += snapshot->curves.back().points.size();
+        read += t.values.size();
+        build.snapshot->curves.push_back(
+            curveOf(row, state.best, view_, &state.levels[build.nextRow]));
+        build.points += build.snapshot->curves.back().points.size();
     }
-    pending_ = std::move(state);
+    if (build.nextRow < trials.size()) {
+        if (!buildScheduled_) {
+            buildScheduled_ = true;
+            QTimer::singleShot(0, this, [this] {
+                buildScheduled_ = false;
+                continueBuild(false);
+            });
+        }
+        return 0;
+    }
+    const std::size_t points = build.points;
+    std::shared_ptr<CurveSnapshot> snapshot = std::move(build.snapshot);
+    pending_ = std::move(build.state);
+    build_.reset();
     if (now || points < kDrawNowPoints) {
-        renderer_.cancel();
-        pendingTicket_ = 0;
         image_ = std::move(pending_);
         curves_->setImage(renderCurves(*snapshot), image_.view);
+        if (image_.generation == generation_) {
+            addIncrements();  // what came while the snapshot was taken, over several turns
+        }
     } else {
         pendingTicket_ = renderer_.render(std::move(snapshot));
     }

@@ -12,47 +12,17 @@
 #pragma once
 
 #include <QChartView>
-#include <QGraphicsItem>
-#include <QImage>
 #include <QRubberBand>
 #include <QTimer>
-#include <functional>
+#include <memory>
+#include <optional>
 #include <set>
-#include <span>
 #include <vector>
 
 #include "charts/curve_renderer.h"
 #include "models/experiment_data.h"
 
 namespace tunedeck::app {
-
-// Every curve of the chart but the best, rasterised into one image of the plot area, and the
-// best trial's curve drawn over it (it changes often; the image does not).
-class CurvesItem : public QGraphicsItem {
-  public:
-    // Shows `image`, drawn for `view`.
-    void setImage(QImage image, const CurveView& view);
-    // Draws `curves` into the image, in the image's own view.
-    void addToImage(std::span<const CurveData> curves);
-    // The view the chart shows now. An image drawn for another view is shown scaled into it
-    // until its own arrives.
-    void setView(const CurveView& view);
-    void setOverlay(CurveData curve);
-    // On a vector device (an SVG file) paint() draws these curves as polylines instead of the
-    // image, so the file holds lines, not pixels.
-    void setVectorSource(std::function<std::vector<CurveData>()> source) {
-        vectorSource_ = std::move(source);
-    }
-    QRectF boundingRect() const override { return view_.area; }
-    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
-
-  private:
-    CurveView view_;
-    QImage image_;
-    CurveView imageView_;
-    CurveData overlay_;
-    std::function<std::vector<CurveData>()> vectorSource_;
-};
 
 class MetricChart : public QChartView {
     Q_OBJECT
@@ -124,9 +94,11 @@ class MetricChart : public QChartView {
     // A frame: the view, a new image when the current one is stale, the segments that arrived
     // since the last frame, the best trial's line.
     void advance();
-    // Starts drawing the whole image for the current view, on a worker thread unless it is
-    // small (or `now`); returns the number of points.
+    // Starts drawing the whole image for the current view: a snapshot of the curves, taken a
+    // slice of trials per turn of the event loop, then drawn on a worker thread unless it is
+    // small. `now`: all of it at once, on this thread. Returns the number of points (when done).
     int requestImage(bool now);
+    int continueBuild(bool now);
     void onRendered(quint64 ticket, const QImage& image);
     // Draws into the image what the data holds beyond what the image shows.
     void addIncrements();
@@ -159,10 +131,25 @@ class MetricChart : public QChartView {
     int generation_ = 0;
     CurveView view_;
     ImageState image_;
+    // The snapshot being taken, and the state the image drawn from it will have.
+    struct Build {
+        std::shared_ptr<CurveSnapshot> snapshot;
+        ImageState state;
+        std::size_t nextRow = 0;
+        std::size_t points = 0;
+    };
+    std::optional<Build> build_;
+    bool buildScheduled_ = false;
     ImageState pending_;  // what the image being drawn on the worker will hold
     quint64 pendingTicket_ = 0;
     Extent extent_;
-    std::vector<int> rewindsSeen_;  // per trial row, as TrialRow::rewinds when last looked at
+    // Per trial row, its curve when the last frame looked: a curve that went back since
+    // (TrialRow::rewinds, or fewer points: another experiment's data) is drawn anew.
+    struct Seen {
+        int rewinds = 0;
+        std::size_t points = 0;
+    };
+    std::vector<Seen> seen_;
     std::size_t overlayResults_ = 0;
     QPoint panFrom_;
     bool panning_ = false;

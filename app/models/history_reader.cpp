@@ -278,15 +278,13 @@ bool readHistory(const QString& folder, History* out, QString* error) {
     }
     sqlite3* raw = nullptr;
     // Read-only; on a read-only copy (no -shm can be made) as an immutable file.
-    int rc =
-        sqlite3_open_v2(QFile::encodeName(path).constData(), &raw, kOpenFlags, nullptr);
+    int rc = sqlite3_open_v2(QFile::encodeName(path).constData(), &raw, kOpenFlags, nullptr);
     Db db(raw);
     if (rc == SQLITE_OK &&
         sqlite3_exec(raw, "SELECT 1 FROM experiment", nullptr, nullptr, nullptr) != SQLITE_OK) {
         db.reset();
         const QByteArray uri = "file:" + QFile::encodeName(path) + "?immutable=1";
-        rc =
-            sqlite3_open_v2(uri.constData(), &raw, kOpenFlags | SQLITE_OPEN_URI, nullptr);
+        rc = sqlite3_open_v2(uri.constData(), &raw, kOpenFlags | SQLITE_OPEN_URI, nullptr);
         db.reset(raw);
     }
     if (rc != SQLITE_OK) {

@@ -141,8 +141,10 @@ class TestAppModels : public QObject {
     void onlyTheNewestImageFromTheWorkerArrives();
     void theChartShowsEveryResultAfterAWorkerDrawsIt();
     void aRestoredTrialsCurveIsDrawnAnew();
+    void aRestoredTrialIsDrawnAnewByTheWorker();
     void svgHoldsOnePolylinePerTrialTheBestThickAndTheLabels();
     void svgShowsOnlyTheSelectedTrialsAndALogAxis();
+    void svgOfAZoomedChartKeepsItsLinesInsideThePlot();
     void resultMetricReadsWhatExperimentDataReads();
 };
 
@@ -187,6 +189,7 @@ void TestAppModels::aRestoredTrialsCurveGoesBackToItsCheckpoint() {
     QCOMPARE(row.iterations.size(), std::size_t(6));
     QCOMPARE(row.iterations.back(), 6.0);
     QCOMPARE(row.values.back(), 0.5);
+    QCOMPARE(row.rewinds, 1);  // so a chart that drew iterations 6 and 7 knows to draw anew
 }
 
 void TestAppModels::tableShowsConfigColumnsAndSortsByValue() {
@@ -405,6 +408,24 @@ void TestAppModels::aRestoredTrialsCurveIsDrawnAnew() {
     QVERIFY(reddishNear(chart, 8, 0.5));
 }
 
+void TestAppModels::aRestoredTrialIsDrawnAnewByTheWorker() {
+    ExperimentData data;
+    data.setObjective("loss", true);
+    data.load(trialsOf(200, 2000, [](int t, int i) { return t + 1.0 / i; }), {},
+              QStringLiteral("running"), 0);
+    MetricChart chart(&data);
+    chart.resize(800, 500);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.markDirty();
+    QTRY_COMPARE(chart.shownResults(), std::size_t(400000));
+    // Trial 199 restored at 499: its curve goes back by 1,501 points, and the worker draws the
+    // 398,500 left anew (the frames meanwhile must not keep asking for another image).
+    data.apply(result("t00199", 500, 199.5));
+    chart.markDirty();
+    QTRY_COMPARE(chart.shownResults(), std::size_t(398500));
+}
+
 void TestAppModels::svgHoldsOnePolylinePerTrialTheBestThickAndTheLabels() {
     ExperimentData data;
     data.setObjective("loss", true);
@@ -485,6 +506,32 @@ void TestAppModels::svgShowsOnlyTheSelectedTrialsAndALogAxis() {
     QString error;
     QVERIFY(!chart.saveSvg(dir.filePath(QStringLiteral("missing/folder/curves.svg")), &error));
     QVERIFY(error.contains(QStringLiteral("missing/folder")));
+}
+
+void TestAppModels::svgOfAZoomedChartKeepsItsLinesInsideThePlot() {
+    ExperimentData data;
+    data.setObjective("loss", true);
+    data.load(trialsOf(3, 500, [](int t, int i) { return t + std::sin(i / 20.0); }), {},
+              QStringLiteral("finished"), 0);
+    MetricChart chart(&data);
+    chart.resize(800, 500);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.redraw();
+    for (int i = 0; i < 3; ++i) {
+        QTest::keyClick(&chart, Qt::Key_Plus);
+    }
+    QTemporaryDir dir;
+    const std::vector<SvgLine> curves = curvesIn(saveSvg(chart, dir));
+    // The zoomed view cuts the curves: what is drawn lies within the plot area, not over the
+    // axes (an SVG file does not keep the painter's clip).
+    QVERIFY(!curves.empty());
+    const QRectF area = chart.chart()->plotArea().adjusted(-0.01, -0.01, 0.01, 0.01);
+    for (const SvgLine& curve : curves) {
+        for (const QPointF& p : curve.points) {
+            QVERIFY2(area.contains(p), qPrintable(QStringLiteral("%1,%2").arg(p.x()).arg(p.y())));
+        }
+    }
 }
 
 void TestAppModels::resultMetricReadsWhatExperimentDataReads() {

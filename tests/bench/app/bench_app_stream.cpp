@@ -9,6 +9,7 @@
 // `spin`); `--seconds=N` streams for N seconds; `--stalls` prints when each stall over 50 ms
 // happened; `--read FOLDER` only reads a history, for a profiler.
 #include <sqlite3.h>
+#include <sys/resource.h>
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -150,6 +151,13 @@ long residentKb() {
 // Measures how late a 5 ms timer fires on this thread while `run` events for `ms`.
 struct Lag {
     std::vector<double> samples;
+    // Per sample, the CPU time the GUI thread used meanwhile: a stall with little of it was
+    // the machine running other threads and processes, not the app's own work.
+    std::vector<double> cpu;
+    int busyOver(double ms) const {
+        return int(std::count_if(cpu.begin(), cpu.end(), [ms](double v) { return v > ms; }));
+    }
+    double maxCpu() const { return cpu.empty() ? 0 : *std::max_element(cpu.begin(), cpu.end()); }
     double max() const {
         return samples.empty() ? 0 : *std::max_element(samples.begin(), samples.end());
     }
@@ -176,6 +184,20 @@ bool spin = false;
 // recorded with `perf record -k CLOCK_MONOTONIC`.
 bool printStalls = false;
 
+// The GUI thread's context switches so far: involuntary ones (another thread or process was
+// given its CPU), and voluntary ones (it waited: for events, or a lock).
+std::pair<long, long> switches() {
+    rusage usage{};
+    getrusage(RUSAGE_THREAD, &usage);
+    return {usage.ru_nivcsw, usage.ru_nvcsw};
+}
+
+double threadCpuMs() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return double(now.tv_sec) * 1e3 + double(now.tv_nsec) / 1e6;
+}
+
 double monotonicSeconds() {
     timespec now{};
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -192,6 +214,8 @@ Lag measureLag(int ms, const std::function<void()>& everySecond = {},
     since.start();
     QEventLoop loop;
     qint64 lastSecond = 0;
+    double cpuBefore = threadCpuMs();
+    std::pair<long, long> switchedBefore = switches();
     auto finished = [&] {
         if (everySecond && clock.elapsed() / 1000 != lastSecond) {
             lastSecond = clock.elapsed() / 1000;
@@ -203,11 +227,20 @@ Lag measureLag(int ms, const std::function<void()>& everySecond = {},
     probe.setTimerType(Qt::PreciseTimer);
     QObject::connect(&probe, &QTimer::timeout, [&] {
         lag.samples.push_back(std::max(0.0, double(since.nsecsElapsed()) / 1e6 - 5.0));
+        const double cpu = threadCpuMs();
+        lag.cpu.push_back(cpu - cpuBefore);
+        cpuBefore = cpu;
+        const std::pair<long, long> switched = switches();
         if (printStalls && lag.samples.back() > 50) {
             const double now = monotonicSeconds();
-            std::printf("  stall %.1f ms: %.6f to %.6f\n", lag.samples.back(),
-                        now - double(since.nsecsElapsed()) / 1e9, now);
+            std::printf(
+                "  stall %.1f ms (GUI thread on a CPU %.1f ms of it; %ld times preempted, %ld "
+                "times waited): %.6f to %.6f\n",
+                lag.samples.back(), lag.cpu.back(), switched.first - switchedBefore.first,
+                switched.second - switchedBefore.second, now - double(since.nsecsElapsed()) / 1e9,
+                now);
         }
+        switchedBefore = switched;
         since.restart();
         if (!spin && finished()) {
             loop.quit();
@@ -296,6 +329,7 @@ struct Opened {
     double curvesMs = 0;
     double longestStall = 0;
     int stallsOver50 = 0;
+    double longestBusy = 0;  // the GUI thread's own CPU time between two samples
     int points = 0;
     double residentMb = 0;
 };
@@ -327,6 +361,7 @@ Opened openInWindow(const QString& folder, int trials, qint64 total) {
     opened.ms = double(clock.nsecsElapsed()) / 1e6;
     opened.longestStall = lag.max();
     opened.stallsOver50 = lag.over(50);
+    opened.longestBusy = lag.maxCpu();
     opened.points = window.chart()->redraw();
     opened.residentMb = double(residentKb()) / 1024.0;
     return opened;
@@ -420,6 +455,10 @@ int main(int argc, char** argv) {
             streaming.over(16), streaming.over(33), streaming.over(50), streaming.over(100),
             streaming.samples.size());
         std::printf(
+            "  GUI thread's own work between two samples (CPU time): max %.1f ms, %d over "
+            "50 ms, %d over 16 ms (the rest of a stall is the machine running others)\n",
+            streaming.maxCpu(), streaming.busyOver(50), streaming.busyOver(16));
+        std::printf(
             "  chart redraws per second  %.1f (goal: at most 30); %d of %d trials drawn, "
             "%d points after decimation\n",
             redrawRate, withCurves, trials, points);
@@ -495,17 +534,17 @@ int main(int argc, char** argv) {
             trials, static_cast<long long>(total), writeMs);
         std::printf(
             "  window, from the SQLite file (table and curves shown): %.0f ms (goal: "
-            "under 2,000 ms); longest GUI-thread stall %.1f ms (%d over 50 ms); %d points "
-            "drawn; resident memory %.0f MB\n"
+            "under 2,000 ms); longest GUI-thread stall %.1f ms (%d over 50 ms; its own work "
+            "at most %.1f ms); %d points drawn; resident memory %.0f MB\n"
             "    read and handed over at %.0f ms, table at %.0f ms, curves at %.0f ms\n",
-            opened.ms, opened.longestStall, opened.stallsOver50, opened.points, opened.residentMb,
-            opened.dataMs, opened.tableMs, opened.curvesMs);
+            opened.ms, opened.longestStall, opened.stallsOver50, opened.longestBusy, opened.points,
+            opened.residentMb, opened.dataMs, opened.tableMs, opened.curvesMs);
         std::printf(
             "  the same, results interleaved as a live run writes them: %.0f ms; longest "
-            "stall %.1f ms (%d over 50 ms)\n"
+            "stall %.1f ms (%d over 50 ms; its own work at most %.1f ms)\n"
             "    read and handed over at %.0f ms, table at %.0f ms, curves at %.0f ms\n",
-            openedMixed.ms, openedMixed.longestStall, openedMixed.stallsOver50, openedMixed.dataMs,
-            openedMixed.tableMs, openedMixed.curvesMs);
+            openedMixed.ms, openedMixed.longestStall, openedMixed.stallsOver50,
+            openedMixed.longestBusy, openedMixed.dataMs, openedMixed.tableMs, openedMixed.curvesMs);
         std::printf(
             "  the read alone (readHistory): %.0f ms, interleaved %.0f ms; reference, the "
             "metric of the %lld rows by json_extract (the previous reader's query, SQL "
