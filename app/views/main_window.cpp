@@ -1,24 +1,17 @@
 #include "views/main_window.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QCheckBox>
-#include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QProcess>
 #include <QProgressBar>
 #include <QSet>
 #include <QSettings>
@@ -29,20 +22,18 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
-#include <QThread>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include "analysis/lineage_view.h"
 #include "analysis/parallel_coordinates_view.h"
+#include "charts/chart_theme.h"
 #include "charts/importance_view.h"
 #include "charts/metric_chart.h"
 #include "charts/node_usage_view.h"
 #include "charts/scatter_view.h"
 #include "editors/cluster_editor.h"
 #include "editors/experiment_editor.h"
-#include "models/history_reader.h"
-#include "charts/chart_theme.h"
 #include "views/attach_dialog.h"
 #include "views/settings_dialog.h"
 #include "views/start_page.h"
