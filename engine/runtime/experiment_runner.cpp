@@ -505,9 +505,13 @@ ProgressSnapshot ExperimentRunner::snapshot() const {
     for (const auto& [id, live] : trials_) {
         trials.push_back(&live.trial);
     }
+    std::vector<QJsonObject> usage;
+    for (const auto& [node, sample] : latestUsage_) {
+        usage.push_back(sample);
+    }
     return snapshotProgress(spec_, std::move(trials),
                             pool_ ? pool_->capacities() : std::vector<NodeCapacity>{}, resultCount_,
-                            searcher_->totalTrials());
+                            searcher_->totalTrials(), std::move(usage));
 }
 
 }  // namespace tunedeck

@@ -196,8 +196,9 @@ class ExperimentRunner : public QObject {
     std::unique_ptr<Searcher> searcher_;
     std::unique_ptr<Scheduler> scheduler_;
     std::unique_ptr<NodePool> pool_;
-    std::map<QString, NodeCapacity> nodesSeen_;  // every node that said hello, empty
-    std::map<QString, QString> gpuNotes_;        // per node, its agent's `gpu_note`
+    std::map<QString, NodeCapacity> nodesSeen_;   // every node that said hello, empty
+    std::map<QString, QString> gpuNotes_;         // per node, its agent's `gpu_note`
+    std::map<QString, QJsonObject> latestUsage_;  // per node, its last node_usage sample
     // Checkpoints (this machine's paths) a node holds a copy of, for nodes without shared files.
     std::map<QString, std::set<QString>> checkpointsOnNode_;
     std::map<QString, LiveTrial> trials_;  // ids sort in creation order

@@ -161,6 +161,7 @@ bool ExperimentRunner::checkRequestFits() {
 
 void ExperimentRunner::onNodeLost(const QString& nodeId, const QString& reason) {
     checkpointsOnNode_.erase(nodeId);
+    latestUsage_.erase(nodeId);  // its cards are no longer shown as busy
     if (finished_) {
         return;
     }

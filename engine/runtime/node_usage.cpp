@@ -76,6 +76,7 @@ void ExperimentRunner::onNodeUsage(const QString& nodeId, const QJsonObject& sam
     // The engine's clock, not the node's: samples of every node line up with the other events,
     // and the history thins them by this time.
     const double t = now();
+    latestUsage_[nodeId] = usage;
     const std::int64_t seq = store_->appendNodeUsage(nodeId, t, usage);
     writeEventLine(events::type::kNodeUsage, seq, t, usage);
     if (memoryFreed && spec_.resourcesPerTrial.gpuMemoryMb > 0) {

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <QJsonArray>
 #include <QMap>
 #include <algorithm>
 
@@ -16,6 +17,7 @@ constexpr qint64 kTableRefreshMs = 500;    // a few redraws a second reads as li
 constexpr qint64 kLinesRefreshMs = 10000;  // logs stay readable
 constexpr int kMaxTableRows = 20;          // the rest is summarised in one line
 constexpr int kMaxConfigColumns = 6;
+constexpr int kMaxCardLines = 16;  // a node of 8 cards twice; more are summarised
 
 QString pad(const QString& text, int width) {
     return text.leftJustified(width, ' ', true);
@@ -105,6 +107,49 @@ QString ProgressReporter::statusLine(const ProgressSnapshot& snapshot) const {
     return QStringLiteral("Trials %1: %2").arg(total, parts.join(QStringLiteral(" | ")));
 }
 
+QStringList ProgressReporter::cardLines(const ProgressSnapshot& snapshot) const {
+    QStringList lines;
+    int cards = 0;
+    for (const QJsonObject& usage : snapshot.nodeUsage) {
+        const QString node = usage.value("node").toString();
+        for (const QJsonValue& entry : usage.value("gpus").toArray()) {
+            const QJsonObject gpu = entry.toObject();
+            if (++cards > kMaxCardLines) {
+                continue;
+            }
+            QString line = QStringLiteral("GPU %1/%2 %3: ")
+                               .arg(node)
+                               .arg(gpu.value("index").toInt())
+                               .arg(gpu.value("name").toString());
+            if (gpu.value("lost").toBool()) {
+                lines << line + QStringLiteral("lost");
+                continue;
+            }
+            // A reading the driver does not give is null in the sample and "n/a" here.
+            const auto reading = [&](const char* key, const char* unit) {
+                const QJsonValue v = gpu.value(QLatin1String(key));
+                return v.isDouble() ? QStringLiteral("%1%2").arg(qRound(v.toDouble())).arg(unit)
+                                    : QStringLiteral("n/a");
+            };
+            QStringList trials;
+            for (const QJsonValue& trial : gpu.value("trials").toArray()) {
+                trials << trial.toString();
+            }
+            line += QStringLiteral("%1 busy | %2/%3 GiB | %4 | %5 | trials: %6")
+                        .arg(reading("utilization_percent", "%"))
+                        .arg(double(gpu.value("memory_used_mb").toInteger()) / 1024.0, 0, 'f', 1)
+                        .arg(double(gpu.value("memory_total_mb").toInteger()) / 1024.0, 0, 'f', 1)
+                        .arg(reading("temperature_c", " C"), reading("power_w", " W"),
+                             trials.isEmpty() ? QStringLiteral("none") : trials.join(' '));
+            lines << line;
+        }
+    }
+    if (cards > kMaxCardLines) {
+        lines << QStringLiteral("... %1 more GPUs").arg(cards - kMaxCardLines);
+    }
+    return lines;
+}
+
 QStringList ProgressReporter::renderTable(const ProgressSnapshot& snapshot, int maxRows) const {
     QStringList lines;
     lines
@@ -117,7 +162,7 @@ QStringList ProgressReporter::renderTable(const ProgressSnapshot& snapshot, int 
                    snapshot.gpuTotal > 0
                        ? QStringLiteral(" | GPU %1/%2").arg(snapshot.gpuUsed).arg(snapshot.gpuTotal)
                        : QString());
-    lines << statusLine(snapshot);
+    lines << statusLine(snapshot) << cardLines(snapshot);
     if (spec_.objectives.size() > 1) {
         lines << QStringLiteral("Pareto front (%1): %2").arg(objectivesText(), frontText(snapshot));
     } else if (snapshot.bestValue) {
@@ -199,6 +244,9 @@ void ProgressReporter::update(const ProgressSnapshot& snapshot, bool force) {
                         .arg(spec_.metric, formatNumber(*snapshot.bestValue), snapshot.bestTrialId);
         }
         std::fprintf(out_, "%s\n", qPrintable(line));
+        for (const QString& card : cardLines(snapshot)) {
+            std::fprintf(out_, "  %s\n", qPrintable(card));
+        }
         std::fflush(out_);
         return;
     }

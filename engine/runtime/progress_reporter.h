@@ -28,6 +28,8 @@ struct ProgressSnapshot {
     double cpuUsed = 0, cpuTotal = 0;
     double gpuUsed = 0, gpuTotal = 0;
     std::optional<std::int64_t> totalTrials;  // when the searcher knows its budget
+    // Each node's latest usage sample (events::nodeUsage), in node order: the cards' lines.
+    std::vector<QJsonObject> nodeUsage;
 };
 
 class ProgressReporter {
@@ -53,6 +55,8 @@ class ProgressReporter {
     QString metricText(const Trial& trial) const;
     QString objectivesText() const;                             // "loss min, latency_ms min"
     QString frontText(const ProgressSnapshot& snapshot) const;  // "2 trials: t00001, t00004"
+    // One line per GPU of the latest samples: "GPU local/0 NVIDIA H200: 87% busy | ...".
+    QStringList cardLines(const ProgressSnapshot& snapshot) const;
 
     const ExperimentSpec& spec_;
     QString experimentDir_;

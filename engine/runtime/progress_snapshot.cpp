@@ -8,7 +8,8 @@ namespace tunedeck {
 
 ProgressSnapshot snapshotProgress(const ExperimentSpec& spec, std::vector<const Trial*> trials,
                                   const std::vector<NodeCapacity>& nodes, std::int64_t totalResults,
-                                  std::optional<std::int64_t> totalTrials) {
+                                  std::optional<std::int64_t> totalTrials,
+                                  std::vector<QJsonObject> nodeUsage) {
     ProgressSnapshot s;
     s.trials = std::move(trials);
     for (const Trial* t : s.trials) {
@@ -41,6 +42,7 @@ ProgressSnapshot snapshotProgress(const ExperimentSpec& spec, std::vector<const 
     }
     s.totalResults = totalResults;
     s.totalTrials = totalTrials;
+    s.nodeUsage = std::move(nodeUsage);
     for (const NodeCapacity& n : nodes) {
         s.cpuTotal += double(n.cpuTotalMilli) / kMilliPerUnit;
         s.cpuUsed += double(n.cpuUsedMilli) / kMilliPerUnit;

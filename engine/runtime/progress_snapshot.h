@@ -1,8 +1,10 @@
 // What the progress table and the closing summary show of a run at one moment: the best trial by
 // each trial's latest result (as `best` ranks by default, scope last), the Pareto front when there
-// are several objectives, and the CPUs and GPUs in use. A pure function; thread-safe.
+// are several objectives, the CPUs and GPUs in use, and how busy each card is (the nodes' latest
+// usage samples, passed through). A pure function; thread-safe.
 #pragma once
 
+#include <QJsonObject>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -18,6 +20,7 @@ namespace tunedeck {
 // `totalTrials` when the searcher knows its budget.
 ProgressSnapshot snapshotProgress(const ExperimentSpec& spec, std::vector<const Trial*> trials,
                                   const std::vector<NodeCapacity>& nodes, std::int64_t totalResults,
-                                  std::optional<std::int64_t> totalTrials);
+                                  std::optional<std::int64_t> totalTrials,
+                                  std::vector<QJsonObject> nodeUsage = {});
 
 }  // namespace tunedeck

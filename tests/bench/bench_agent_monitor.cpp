@@ -3,9 +3,11 @@
 // (gpu_sample_s' default), and its CPU time over the same wall time is read from
 // /proc/PID/stat (user + system, every thread) and printed side by side as % of one core.
 // Goal: under 1% with monitoring on. `--smoke` runs a few seconds of each, so ctest keeps the
-// benchmark working; it asserts no figure.
+// benchmark working; it asserts no figure. `--system-nvml` measures the agent against this
+// machine's own driver and GPUs instead (the trials then hold no card; --gpus is ignored).
 //
-//   bench_agent_monitor [--smoke] [--seconds S] [--gpus N] [--trials N] [--interval S]
+//   bench_agent_monitor [--smoke] [--system-nvml] [--seconds S] [--gpus N] [--trials N]
+//                       [--interval S]
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -31,6 +33,7 @@ struct Options {
     int gpus = 8;
     int trials = 4;
     double interval = 2;
+    bool systemNvml = false;  // the machine's libnvidia-ml, not the fake
 };
 
 struct Measurement {
@@ -115,7 +118,7 @@ Measurement measure(const Options& options, bool monitoring) {
         return m;
     }
     const std::string state = dir + "/nvml.state";
-    {
+    if (!options.systemNvml) {
         std::ofstream file(state);
         for (int i = 0; i < options.gpus; ++i) {
             file << "gpu uuid=GPU-bench-" << i << " name=Fake_H100 memory_total_mb=81920"
@@ -136,13 +139,16 @@ Measurement measure(const Options& options, bool monitoring) {
                                      0644);
     std::vector<std::string> environment;
     for (char** e = environ; *e != nullptr; ++e) {
-        if (std::strncmp(*e, "LD_LIBRARY_PATH=", 16) != 0 &&
+        const bool loaderPath = std::strncmp(*e, "LD_LIBRARY_PATH=", 16) == 0;
+        if ((options.systemNvml || !loaderPath) &&
             std::strncmp(*e, "CUDA_VISIBLE_DEVICES=", 21) != 0) {
             environment.emplace_back(*e);
         }
     }
-    environment.push_back("LD_LIBRARY_PATH=" TUNEDECK_FAKE_NVML_DIR);
-    environment.push_back("TUNEDECK_FAKE_NVML_STATE=" + state);
+    if (!options.systemNvml) {
+        environment.push_back("LD_LIBRARY_PATH=" TUNEDECK_FAKE_NVML_DIR);
+        environment.push_back("TUNEDECK_FAKE_NVML_STATE=" + state);
+    }
     std::vector<char*> envp;
     for (std::string& e : environment) {
         envp.push_back(e.data());
@@ -162,8 +168,10 @@ Measurement measure(const Options& options, bool monitoring) {
     std::string ops;
     for (int t = 0; t < options.trials; ++t) {
         const std::string trialDir = dir + "/t" + std::to_string(t);
-        const std::string script = "echo \"process gpu=" + std::to_string(t % options.gpus) +
-                                   " pid=$$\" >> " + state + "; exec sleep 100000";
+        const std::string script = options.systemNvml
+                                       ? std::string("exec sleep 100000")
+                                       : "echo \"process gpu=" + std::to_string(t % options.gpus) +
+                                             " pid=$$\" >> " + state + "; exec sleep 100000";
         ops += R"({"op":"start","trial":"t)" + std::to_string(t) + R"(","argv":["sh","-c",)" +
                jsonString(script) + R"(],"trial_dir":)" + jsonString(trialDir) + "}\n";
     }
@@ -207,6 +215,8 @@ int main(int argc, char** argv) {
         const bool hasValue = i + 1 < argc;
         if (arg == "--smoke") {
             options.seconds = 4;
+        } else if (arg == "--system-nvml") {
+            options.systemNvml = true;
         } else if (arg == "--seconds" && hasValue) {
             options.seconds = std::atof(argv[++i]);
         } else if (arg == "--gpus" && hasValue) {
@@ -217,13 +227,21 @@ int main(int argc, char** argv) {
             options.interval = std::atof(argv[++i]);
         } else {
             std::fprintf(stderr,
-                         "usage: bench_agent_monitor [--smoke] [--seconds S] [--gpus N] "
-                         "[--trials N] [--interval S]\n");
+                         "usage: bench_agent_monitor [--smoke] [--system-nvml] [--seconds S] "
+                         "[--gpus N] [--trials N] [--interval S]\n");
             return 2;
         }
     }
-    std::printf("tunedeck-worker CPU time over %.0f s, fake NVML with %d GPUs, %d trials on them\n",
-                options.seconds, options.gpus, options.trials);
+    if (options.systemNvml) {
+        std::printf(
+            "tunedeck-worker CPU time over %.0f s, this machine's NVML and GPUs, %d "
+            "trials running\n",
+            options.seconds, options.trials);
+    } else {
+        std::printf(
+            "tunedeck-worker CPU time over %.0f s, fake NVML with %d GPUs, %d trials on them\n",
+            options.seconds, options.gpus, options.trials);
+    }
     const Measurement off = measure(options, false);
     const Measurement on = measure(options, true);
     if (!off.ok || !on.ok) {

@@ -1,4 +1,5 @@
 // The live view of a run: what a user sees on a terminal and in a log file.
+#include <QJsonArray>
 #include <QTemporaryFile>
 #include <QtTest>
 #include <cstdio>
@@ -14,6 +15,7 @@ class TestProgressReporter : public QObject {
     void tableSummarisesTrialsBeyondItsRows();
     void linesStylePrintsStatusChangesAndThrottledSummaries();
     void tableRedrawsInPlaceAtMostTwiceASecond();
+    void eachGpuShowsItsUtilisationMemoryAndTrials();
     void quietPrintsOnlyTheOutcomeAndErrors();
 };
 
@@ -117,6 +119,49 @@ void TestProgressReporter::linesStylePrintsStatusChangesAndThrottledSummaries() 
              qPrintable(text));
     QCOMPARE(text.count("Trials 3:"), 1);
     QVERIFY(!text.contains("\x1b["));  // no terminal control codes in a log file
+}
+
+void TestProgressReporter::eachGpuShowsItsUtilisationMemoryAndTrials() {
+    const std::vector<Trial> ts = trials(3);
+    ProgressSnapshot snapshot = snapshotOf(ts);
+    const QJsonObject card0{{"index", 0},
+                            {"name", "NVIDIA H200"},
+                            {"utilization_percent", 87.4},
+                            {"memory_used_mb", 12595},
+                            {"memory_total_mb", 143771},
+                            {"temperature_c", 45},
+                            {"power_w", 310.2},
+                            {"trials", QJsonArray{"t00000", "t00001"}},
+                            {"lost", false}};
+    const QJsonObject card1{{"index", 1},
+                            {"name", "NVIDIA H200"},
+                            {"utilization_percent", QJsonValue::Null},  // not read
+                            {"memory_used_mb", 0},
+                            {"memory_total_mb", 143771},
+                            {"temperature_c", 30},
+                            {"power_w", QJsonValue::Null},
+                            {"trials", QJsonArray{}},
+                            {"lost", false}};
+    const QJsonObject lost{{"index", 0}, {"name", "Tesla T4"}, {"lost", true}};
+    snapshot.nodeUsage = {QJsonObject{{"node", "local"}, {"gpus", QJsonArray{card0, card1}}},
+                          QJsonObject{{"node", "gpu-2"}, {"gpus", QJsonArray{lost}}}};
+
+    const ExperimentSpec s = spec();
+    ProgressReporter reporter(s, {}, ProgressReporter::Style::Table, stdout);
+    const QString table = reporter.renderTable(snapshot, 20).join('\n');
+    QVERIFY2(table.contains("GPU local/0 NVIDIA H200: 87% busy | 12.3/140.4 GiB | 45 C | 310 W | "
+                            "trials: t00000 t00001"),
+             qPrintable(table));
+    QVERIFY2(table.contains("GPU local/1 NVIDIA H200: n/a busy | 0.0/140.4 GiB | 30 C | n/a | "
+                            "trials: none"),
+             qPrintable(table));
+    QVERIFY2(table.contains("GPU gpu-2/0 Tesla T4: lost"), qPrintable(table));
+
+    // A log (Lines style) has them under each summary too; a run without GPUs has none.
+    const QString log =
+        capture(ProgressReporter::Style::Lines, [&](ProgressReporter& r) { r.update(snapshot); });
+    QVERIFY2(log.contains("  GPU local/0 NVIDIA H200: 87% busy"), qPrintable(log));
+    QVERIFY(!reporter.renderTable(snapshotOf(ts), 20).join('\n').contains("GPU "));
 }
 
 void TestProgressReporter::tableRedrawsInPlaceAtMostTwiceASecond() {
