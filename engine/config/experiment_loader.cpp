@@ -41,6 +41,7 @@ const QStringList& topLevelKeys() {
         "cluster",
         "placement",
         "gpu_sample_s",
+        "gpu_sharing",
     };
     return keys;
 }
@@ -128,6 +129,9 @@ class ExperimentReader {
         }
         if (const YamlEntry* sample = entry("gpu_sample_s")) {
             readSampleInterval(*sample);
+        }
+        if (const YamlEntry* sharing = entry("gpu_sharing")) {
+            readGpuSharing(*sharing);
         }
 
         // Checks that need several sections at once.
@@ -401,6 +405,20 @@ class ExperimentReader {
             return;
         }
         spec_->gpuSampleS = *value;
+    }
+
+    void readGpuSharing(const YamlEntry& entry) {
+        const QString text = entry.value.IsScalar() ? yamlText(entry.value) : QString();
+        if (text == QLatin1String("mps")) {
+            spec_->gpuSharing = GpuSharing::Mps;
+        } else if (text == QLatin1String("time_slicing")) {
+            spec_->gpuSharing = GpuSharing::TimeSlicing;
+        } else {
+            reader_.problem(entry.valueLocation, entry.path,
+                            QStringLiteral("must be mps or time_slicing, got %1")
+                                .arg(entry.value.IsScalar() ? yamlText(entry.value)
+                                                            : QStringLiteral("a collection")));
+        }
     }
 
     void readPlacement(const YamlEntry& entry) {

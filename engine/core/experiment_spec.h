@@ -38,6 +38,10 @@ struct TrainableSpec {
 // Pack fills nodes one by one, so whole nodes stay free for large trials; Spread balances load.
 enum class PlacementStrategy { Pack, Spread };
 
+// How trials that share a GPU use it: by turns (the driver's time slicing, CUDA's default), or
+// side by side through NVIDIA's Multi-Process Service, which each node's agent starts.
+enum class GpuSharing { TimeSlicing, Mps };
+
 struct ResourceRequest {
     double cpu = 1;
     double gpu = 0;  // fractions below 1 share a card
@@ -111,6 +115,7 @@ struct ExperimentSpec {
     PlacementStrategy placement = PlacementStrategy::Pack;
     // How often each node's agent samples CPU, memory and GPU use (0: never).
     double gpuSampleS = 2;
+    GpuSharing gpuSharing = GpuSharing::TimeSlicing;
 
     QString sourceFile;  // the YAML (or JSON) it was read from
     QString sourceText;  // its text, stored with the experiment for resume

@@ -166,10 +166,11 @@ class ExperimentRunner : public QObject {
     LiveTrial* findTrial(const QJsonObject& message);
 
     // node_usage.cpp: what the agents measure: usage samples (recorded, streamed, and each
-    // card's free memory for placement) and cards that stop answering
+    // card's free memory for placement) and cards that stop answering; how cards are shared
     void startMonitoring(const QString& nodeId, const QJsonObject& hello);
     void onNodeUsage(const QString& nodeId, const QJsonObject& sample);
     void onGpuLost(const QString& nodeId, const QJsonObject& message);
+    void onGpuSharing(const QString& nodeId, const QJsonObject& message);
     // The agents' reasons for offering fewer GPUs than asked for ("local: no NVIDIA driver"),
     // appended to a refusal of a GPU request; empty when there are none.
     QString gpuNotes() const;

@@ -51,6 +51,10 @@ void ExperimentRunner::onNodeMessage(const QString& nodeId, const QJsonObject& m
         onGpuLost(nodeId, message);
         return;
     }
+    if (ev == QLatin1String("gpu_sharing")) {
+        onGpuSharing(nodeId, message);
+        return;
+    }
     if (ev == QLatin1String("error")) {
         emitEvent(
             events::type::kWarning,

@@ -1,7 +1,8 @@
 // The part of ExperimentRunner that hears what the nodes' agents measure: every gpu_sample_s a
 // sample of the node's CPU, memory and GPUs (recorded in the history, streamed as a node_usage
 // event, and read by placement for each card's free memory), and a card that stops answering
-// (never offered again; see RUNTIME.md, "GPUs").
+// (never offered again; see RUNTIME.md, "GPUs"); and, with `gpu_sharing: mps`, the MPS daemon each
+// agent starts.
 #include <QJsonArray>
 #include <algorithm>
 
@@ -32,11 +33,32 @@ void ExperimentRunner::startMonitoring(const QString& nodeId, const QJsonObject&
     } else {
         gpuNotes_.erase(nodeId);
     }
-    if (spec_.gpuSampleS <= 0) {
+    NodeLink* link = pool_->link(nodeId);
+    if (link == nullptr) {
         return;
     }
-    if (NodeLink* link = pool_->link(nodeId)) {
+    if (spec_.gpuSampleS > 0) {
         link->send(QJsonObject{{"op", "monitor"}, {"interval_s", spec_.gpuSampleS}});
+    }
+    // Before any trial starts there: the agent points each GPU trial at its MPS daemon.
+    if (spec_.gpuSharing == GpuSharing::Mps && !hello.value("gpus").toArray().isEmpty()) {
+        link->send(QJsonObject{{"op", "gpu_sharing"}, {"mode", "mps"}});
+    }
+}
+
+void ExperimentRunner::onGpuSharing(const QString& nodeId, const QJsonObject& message) {
+    const QString mode = message.value("mode").toString();
+    const QString reason = message.value("reason").toString();
+    QJsonObject details{{"mode", mode}};
+    if (!reason.isEmpty()) {
+        details.insert("reason", reason);
+    }
+    emitEvent(events::type::kNode, events::node(nodeId, QStringLiteral("gpu_sharing"), details));
+    if (spec_.gpuSharing == GpuSharing::Mps && mode != QLatin1String("mps")) {
+        emitEvent(events::type::kWarning,
+                  events::warning(tr("node %1: MPS did not start (%2); trials on its GPUs share "
+                                     "them by time slicing")
+                                      .arg(nodeId, reason)));
     }
 }
 

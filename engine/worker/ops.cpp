@@ -93,6 +93,25 @@ json exitedWithoutStarting(const json& id, const std::vector<std::string>& logTa
         {"ev", "exited"}, {"trial", id}, {"code", 127}, {"signal", nullptr}, {"log_tail", logTail}};
 }
 
+// A trial given GPUs (a non-empty CUDA_VISIBLE_DEVICES) reaches the agent's MPS daemon, unless
+// its own environment names another.
+void addMpsClientEnvironment(TrialLaunch& launch, const MpsControl& mps) {
+    const auto given = [&](const std::string& name) {
+        return std::find_if(launch.env.begin(), launch.env.end(),
+                            [&](const auto& entry) { return entry.first == name; });
+    };
+    const auto devices = given("CUDA_VISIBLE_DEVICES");
+    if (!mps.running() || devices == launch.env.end() || !devices->second ||
+        devices->second->empty()) {
+        return;
+    }
+    for (auto& [name, value] : mps.clientEnvironment()) {
+        if (given(name) == launch.env.end()) {
+            launch.env.emplace_back(name, value);
+        }
+    }
+}
+
 }  // namespace
 
 bool Worker::handleOpLine(std::string_view line) {
@@ -126,6 +145,8 @@ bool Worker::handleOpLine(std::string_view line) {
             opKill(op);
         } else if (*name == "monitor") {
             opMonitor(op);
+        } else if (*name == "gpu_sharing") {
+            opGpuSharing(op);
         } else if (*name == "shutdown") {
             beginShutdown("the engine asked the worker to shut down");
         } else {
@@ -156,6 +177,7 @@ void Worker::opStart(const json& op) {
         m_out.emit(exitedWithoutStarting(*id, {"tunedeck-worker: " + *problem}));
         return;
     }
+    addMpsClientEnvironment(launch, m_mps);
     LaunchedTrial launched = launchTrial(launch);
     if (!launched.failure.empty()) {
         std::vector<std::string> tail;
@@ -270,6 +292,27 @@ void Worker::opMonitor(const json& op) {
     const double seconds = interval->get<double>();
     m_usage.setInterval(
         seconds == 0 ? 0 : std::clamp(seconds, kShortestSampleIntervalS, kLongestSampleIntervalS));
+}
+
+void Worker::opGpuSharing(const json& op) {
+    const std::string* mode = stringField(op, "mode");
+    if (!mode || (*mode != "mps" && *mode != "time_slicing")) {
+        reportError("gpu_sharing needs \"mode\": \"mps\" or \"time_slicing\"");
+        return;
+    }
+    std::optional<std::string> problem;
+    if (*mode == "time_slicing") {
+        m_mps.stop();
+    } else if (m_usage.gpus().empty()) {
+        problem = "this node offers no GPUs";
+    } else {
+        problem = m_mps.start();
+    }
+    json event{{"ev", "gpu_sharing"}, {"mode", m_mps.running() ? "mps" : "time_slicing"}};
+    if (problem) {
+        event["reason"] = *problem;
+    }
+    m_out.emit(event);
 }
 
 void Worker::beginShutdown(const std::string& reason) {

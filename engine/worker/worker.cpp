@@ -39,6 +39,7 @@ int Worker::run() {
     while (!finished(Clock::now())) {
         pollOnce();
     }
+    m_mps.stop();  // the trials are gone
     m_out.flushBeforeExit(2000);
     return 0;
 }

@@ -18,6 +18,7 @@
 #include "worker/checkpoint_mover.h"
 #include "worker/event_output.h"
 #include "worker/line_framer.h"
+#include "worker/mps_control.h"
 #include "worker/running_trial.h"
 #include "worker/usage_sampler.h"
 
@@ -49,6 +50,7 @@ class Worker {
     void opDelete(const nlohmann::json& op);
     void opKill(const nlohmann::json& op);
     void opMonitor(const nlohmann::json& op);
+    void opGpuSharing(const nlohmann::json& op);
     void beginShutdown(const std::string& reason);
     void reportError(const std::string& message);
     RunningTrial* findTrial(const nlohmann::json& id);
@@ -75,6 +77,7 @@ class Worker {
     int m_signalFd = -1;
     CheckpointMover m_mover;
     UsageSampler m_usage;
+    MpsControl m_mps;  // running when the engine asked for MPS and it started
 
     std::map<std::string, std::unique_ptr<RunningTrial>> m_trials;  // by the id's JSON text
     std::unordered_map<pid_t, std::string> m_trialByPid;

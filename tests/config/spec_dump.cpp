@@ -149,6 +149,7 @@ QJsonObject dumpExperiment(const ExperimentSpec& spec, const QString& baseDir) {
         {"cluster_spec", spec.clusterSpec ? dumpCluster(*spec.clusterSpec, baseDir) : QJsonValue()},
         {"placement", spec.placement == PlacementStrategy::Pack ? "pack" : "spread"},
         {"gpu_sample_s", spec.gpuSampleS},
+        {"gpu_sharing", spec.gpuSharing == GpuSharing::Mps ? "mps" : "time_slicing"},
     };
 }
 

@@ -150,6 +150,7 @@ void TestConfig::fullExampleFillsEverySection() {
     QCOMPARE(spec.resourcesPerTrial.gpu, 0.25);
     QCOMPARE(spec.resourcesPerTrial.gpuMemoryMb, std::int64_t(2048));
     QCOMPARE(spec.gpuSampleS, 5.0);
+    QCOMPARE(spec.gpuSharing, GpuSharing::Mps);
     QCOMPARE(spec.placement, PlacementStrategy::Spread);
     QCOMPARE(spec.numSamples, 10);
     QCOMPARE(spec.mode, MetricMode::Min);
@@ -302,6 +303,7 @@ void TestConfig::gpuSamplingDefaultsToTwoSecondsAndZeroTurnsItOff() {
     ExperimentSpec spec;
     QVERIFY(loadInline("name: p\ntrainable: {command: sh}\n", &spec).isOk());
     QCOMPARE(spec.gpuSampleS, 2.0);
+    QCOMPARE(spec.gpuSharing, GpuSharing::TimeSlicing);  // CUDA's own default
     QCOMPARE(spec.resourcesPerTrial.gpuMemoryMb, std::int64_t(0));
     QVERIFY(loadInline("name: p\ntrainable: {command: sh}\ngpu_sample_s: 0\n", &spec).isOk());
     QCOMPARE(spec.gpuSampleS, 0.0);

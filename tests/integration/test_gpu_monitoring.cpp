@@ -1,7 +1,7 @@
 // GPUs through the real tunedeck-engine, with the fake NVML driver of tests/worker on the agent's
 // library path: each trial sees only its own cards, node usage samples reach SQLite and the
-// events file with the trials on each card, a lost card gets no more trials, and `validate`
-// refuses more GPUs than the largest node has.
+// events file with the trials on each card, a lost card gets no more trials, `gpu_sharing: mps`
+// reaches the agent, and `validate` refuses more GPUs than the largest node has.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -20,6 +20,7 @@ class TestGpuMonitoring : public QObject {
     void trialsSeeOnlyTheirCardsAndUsageIsRecorded();
     void aTrialWithoutGpusSeesNone();
     void aLostCardGetsNoMoreTrials();
+    void mpsIsAskedOfTheAgentAndAFallbackIsWarned();
     void validateRefusesMoreGpusThanTheLargestNodeHas();
     void validateWithoutADriverSaysWhy();
     void validateJudgesSshNodesByTheirDeclaredResources();
@@ -29,6 +30,7 @@ class TestGpuMonitoring : public QObject {
     void useDriver(const QString& libraryDir, const QStringList& gpuLines);
     std::unique_ptr<EngineHarness> h_;
     QString state_;
+    QByteArray path_;  // PATH before a test changed it
 };
 
 namespace {
@@ -81,6 +83,10 @@ void TestGpuMonitoring::init() {
 }
 
 void TestGpuMonitoring::cleanup() {
+    if (!path_.isNull()) {
+        qputenv("PATH", path_);
+        path_.clear();
+    }
     qunsetenv("LD_LIBRARY_PATH");
     qunsetenv("TUNEDECK_FAKE_NVML_STATE");
     h_.reset();
@@ -203,6 +209,55 @@ void TestGpuMonitoring::aLostCardGetsNoMoreTrials() {
                                            "AND payload LIKE '%%%1%%was lost%%t00000%%'")
                                 .arg(kUuidA))
                 .toInt() == 1);
+}
+
+void TestGpuMonitoring::mpsIsAskedOfTheAgentAndAFallbackIsWarned() {
+    useDriver(TUNEDECK_FAKE_NVML_DIR, {gpuLine(kUuidA)});
+    // A stand-in for NVIDIA's control program, first on the agent's PATH: it starts (exit 0), or
+    // refuses as the real one does when another daemon holds its pipe folder.
+    const QString bin = h_->root() + "/bin";
+    QVERIFY(QDir().mkpath(bin));
+    const QString control = bin + "/nvidia-cuda-mps-control";
+    path_ = qgetenv("PATH");
+    qputenv("PATH", bin.toUtf8() + ":" + path_);
+    const auto run = [&](const QString& name, const QString& controlScript) {
+        QFile script(control);
+        QVERIFY(script.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        script.write(controlScript.toUtf8());
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const QString yaml = experiment(name, "{cpu: 0.01, gpu: 0.5}", "gpu_sharing: mps\n")
+                                 .replace("num_samples: 4", "num_samples: 2");
+        const EngineResult r = h_->run({"run", h_->writeFile(name + ".yaml", yaml), "--quiet"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+    };
+    const auto sharing = [&](const QString& name) {
+        return sqliteQuery(h_->experimentFolder(name) + "/experiment.sqlite",
+                           "SELECT json_extract(payload, '$.details.mode') || ' ' || "
+                           "ifnull(json_extract(payload, '$.details.reason'), '') FROM events "
+                           "WHERE type = 'node' AND json_extract(payload, '$.state') = "
+                           "'gpu_sharing'");
+    };
+    const auto warnings = [&](const QString& name) {
+        return sqliteQuery(h_->experimentFolder(name) + "/experiment.sqlite",
+                           "SELECT count(*) FROM events WHERE type = 'warning' AND payload LIKE "
+                           "'%MPS did not start%daemon is already running%time slicing%'");
+    };
+
+    run("mps", "#!/bin/sh\n[ \"$1\" = -d ] || cat > /dev/null\nexit 0\n");
+    QCOMPARE(sharing("mps"), QStringLiteral("mps "));
+    QCOMPARE(warnings("mps"), QStringLiteral("0"));
+
+    run("fallback",
+        "#!/bin/sh\necho 'An instance of this daemon is already running' >&2\nexit 1\n");
+    QVERIFY2(sharing("fallback").startsWith("time_slicing nvidia-cuda-mps-control failed"),
+             qPrintable(sharing("fallback")));
+    QCOMPARE(warnings("fallback"), QStringLiteral("1"));
+    // The trials ran all the same, on the card they were given.
+    for (const QJsonValue& s :
+         EngineHarness::statuses(h_->exportJson(h_->experimentFolder("fallback")))) {
+        QCOMPARE(s.toString(), QStringLiteral("TERMINATED"));
+    }
 }
 
 void TestGpuMonitoring::validateRefusesMoreGpusThanTheLargestNodeHas() {

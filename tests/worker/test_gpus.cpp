@@ -12,66 +12,13 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include "fake_gpus.h"
 #include "worker_session.h"
 #include "worker_test.h"
 
 using namespace worker_test;
 
 namespace {
-
-struct FakeGpu {
-    QString uuid;
-    QString name = QStringLiteral("Fake_A100");
-    int memoryTotalMb = 40960;
-    int memoryUsedMb = 1024;
-    int utilization = 37;
-    int temperature = 55;
-    int powerMw = 123000;
-    bool lost = false;
-};
-
-QString gpuLine(const FakeGpu& gpu) {
-    return QStringLiteral(
-               "gpu uuid=%1 name=%2 memory_total_mb=%3 memory_used_mb=%4 "
-               "utilization=%5 temperature=%6 power_mw=%7 lost=%8")
-        .arg(gpu.uuid, gpu.name)
-        .arg(gpu.memoryTotalMb)
-        .arg(gpu.memoryUsedMb)
-        .arg(gpu.utilization)
-        .arg(gpu.temperature)
-        .arg(gpu.powerMw)
-        .arg(gpu.lost ? 1 : 0);
-}
-
-// Written whole and renamed into place, so the fake never reads half a state.
-void writeState(const QString& path, const QList<FakeGpu>& gpus, const QStringList& more = {}) {
-    QStringList lines;
-    for (const FakeGpu& gpu : gpus) {
-        lines << gpuLine(gpu);
-    }
-    lines << more;
-    QFile file(path + ".tmp");
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write((lines.join('\n') + '\n').toUtf8());
-    file.close();
-    QVERIFY(QFile::remove(path) || !QFile::exists(path));
-    QVERIFY(QFile::rename(path + ".tmp", path));
-}
-
-// The test's environment with the fake driver first on the library path; CUDA_VISIBLE_DEVICES
-// is the one given (unset when null).
-QProcessEnvironment withDriver(const QString& libraryDir, const QString& statePath,
-                               const QString& visibleDevices = QString()) {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    const QString inherited = env.value("LD_LIBRARY_PATH");
-    env.insert("LD_LIBRARY_PATH", libraryDir + (inherited.isEmpty() ? "" : ":" + inherited));
-    env.insert("TUNEDECK_FAKE_NVML_STATE", statePath);
-    env.remove("CUDA_VISIBLE_DEVICES");
-    if (!visibleDevices.isNull()) {
-        env.insert("CUDA_VISIBLE_DEVICES", visibleDevices);
-    }
-    return env;
-}
 
 QStringList uuidsOf(const QJsonArray& gpus) {
     QStringList uuids;

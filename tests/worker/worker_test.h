@@ -65,6 +65,10 @@ class WorkerTest : public QObject {
     void gpuThatLeavesTheDriversListIsLost();
     void malformedMonitorOpIsAnError();
 
+    // test_mps.cpp: sharing a card through NVIDIA's MPS (gpu_sharing)
+    void mpsDaemonServesTheGpuTrialsAndStopsWithTheAgent();
+    void mpsThatCannotStartLeavesTheTrialsTimeSlicing();
+
     // test_throughput.cpp
     void relayKeepsUpWithReportFloods();
     void reportRoundTripsAcrossConcurrentTrials();

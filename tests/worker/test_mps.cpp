@@ -1,0 +1,139 @@
+// The agent's MPS daemon (gpu_sharing), against a stand-in for NVIDIA's nvidia-cuda-mps-control
+// put first on the agent's PATH: it records how it was called and what it read, as the real one
+// would be called. The real daemon is run on a GPU machine (resources/examples/cuda-mlp).
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QTest>
+
+#include "fake_gpus.h"
+#include "worker_session.h"
+#include "worker_test.h"
+
+using namespace worker_test;
+
+namespace {
+
+// Writes bin/nvidia-cuda-mps-control under `dir`: it appends its arguments, the folders it was
+// given and its stdin (for commands such as quit) to `log`, says `failure` and exits 1 when
+// given one, else exits 0.
+QString writeFakeControl(const QString& dir, const QString& log, const QString& failure = {}) {
+    const QString bin = dir + "/bin";
+    QDir().mkpath(bin);
+    QFile script(bin + "/nvidia-cuda-mps-control");
+    if (!script.open(QIODevice::WriteOnly)) {
+        return {};
+    }
+    QString text = QStringLiteral(
+                       "#!/bin/sh\n"
+                       "echo \"args=$* pipe=$CUDA_MPS_PIPE_DIRECTORY log=$CUDA_MPS_LOG_DIRECTORY\" "
+                       ">> '%1'\n"
+                       "[ \"$1\" = -d ] || cat >> '%1'\n")
+                       .arg(log);
+    text += failure.isEmpty() ? QStringLiteral("exit 0\n")
+                              : QStringLiteral("echo '%1' >&2\nexit 1\n").arg(failure);
+    script.write(text.toUtf8());
+    script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return bin;
+}
+
+QProcessEnvironment withControl(QProcessEnvironment env, const QString& bin) {
+    env.insert("PATH", bin + ":" + env.value("PATH"));
+    env.remove("CUDA_MPS_PIPE_DIRECTORY");
+    env.remove("CUDA_MPS_LOG_DIRECTORY");
+    return env;
+}
+
+// A trial that writes the MPS pipe folder it was given to mps.txt in its folder.
+QString pipeSeenBy(WorkerSession& worker, const QString& trial, const QString& trialDir,
+                   const QJsonObject& env) {
+    worker.send(startOp(trial, {"sh", "-c", "printf %s \"$CUDA_MPS_PIPE_DIRECTORY\" > mps.txt"},
+                        trialDir, env));
+    const QJsonObject exited = worker.waitForEvent("exited", trial);
+    if (exited.value("code").toInt(-1) != 0) {
+        return QStringLiteral("(trial failed: %1)").arg(joinedTail(exited));
+    }
+    return readFile(trialDir + "/mps.txt");
+}
+
+}  // namespace
+
+void WorkerTest::mpsDaemonServesTheGpuTrialsAndStopsWithTheAgent() {
+    const QString state = path("nvml.state");
+    writeState(state, {{"GPU-aaaa-1111"}});
+    const QString log = path("control.log");
+    const QString bin = writeFakeControl(path("fake"), log);
+    WorkerSession worker(WorkerSession::workerPath(), {},
+                         withControl(withDriver(TUNEDECK_FAKE_NVML_DIR, state), bin));
+    QVERIFY(worker.waitForHello());
+
+    worker.send({{"op", "gpu_sharing"}, {"mode", "mps"}});
+    const QJsonObject answer = worker.waitForEvent("gpu_sharing");
+    QCOMPARE(answer.value("mode").toString(), QStringLiteral("mps"));
+    QVERIFY2(!answer.contains("reason"), qPrintable(answer.value("reason").toString()));
+    const QRegularExpressionMatch started =
+        QRegularExpression(R"(args=-d pipe=(/tmp/tunedeck-mps\.\w+)/pipe log=\1/log)")
+            .match(readFile(log));
+    QVERIFY2(started.hasMatch(), qPrintable(readFile(log)));
+    const QString root = started.captured(1);
+    QVERIFY(QDir(root + "/pipe").exists());
+
+    // Trials on a GPU reach the daemon; a CPU trial, and one that names its own, do not.
+    QCOMPARE(pipeSeenBy(worker, "gpu", path("gpu"), {{"CUDA_VISIBLE_DEVICES", "GPU-aaaa-1111"}}),
+             root + "/pipe");
+    QCOMPARE(pipeSeenBy(worker, "cpu", path("cpu"), {{"CUDA_VISIBLE_DEVICES", ""}}), QString());
+    QCOMPARE(pipeSeenBy(worker, "own", path("own"),
+                        {{"CUDA_VISIBLE_DEVICES", "GPU-aaaa-1111"},
+                         {"CUDA_MPS_PIPE_DIRECTORY", "/srv/mps"}}),
+             QStringLiteral("/srv/mps"));
+
+    // Asked again, the agent keeps the daemon it has.
+    worker.send({{"op", "gpu_sharing"}, {"mode", "mps"}});
+    QCOMPARE(worker.waitForEvent("gpu_sharing").value("mode").toString(), QStringLiteral("mps"));
+    QCOMPARE(readFile(log).count("args=-d"), 1);
+
+    // The agent's exit ends the daemon and removes its folder.
+    worker.send({{"op", "shutdown"}});
+    QVERIFY(worker.waitForExit(15000));
+    const QString calls = readFile(log);
+    QVERIFY2(calls.contains(QStringLiteral("args= pipe=%1/pipe").arg(root)), qPrintable(calls));
+    QVERIFY2(calls.trimmed().endsWith("quit"), qPrintable(calls));
+    QVERIFY(!QDir(root).exists());
+}
+
+void WorkerTest::mpsThatCannotStartLeavesTheTrialsTimeSlicing() {
+    const QString state = path("nvml.state");
+    writeState(state, {{"GPU-aaaa-1111"}});
+    const QString log = path("control.log");
+    const QString bin =
+        writeFakeControl(path("fake"), log, "An instance of this daemon is already running");
+    WorkerSession worker(WorkerSession::workerPath(), {},
+                         withControl(withDriver(TUNEDECK_FAKE_NVML_DIR, state), bin));
+    QVERIFY(worker.waitForHello());
+    worker.send({{"op", "gpu_sharing"}, {"mode", "mps"}});
+    const QJsonObject answer = worker.waitForEvent("gpu_sharing");
+    QCOMPARE(answer.value("mode").toString(), QStringLiteral("time_slicing"));
+    const QString reason = answer.value("reason").toString();
+    QVERIFY2(reason.contains("nvidia-cuda-mps-control failed (exit status 1): An instance of this "
+                             "daemon is already running"),
+             qPrintable(reason));
+    QCOMPARE(pipeSeenBy(worker, "gpu", path("gpu"), {{"CUDA_VISIBLE_DEVICES", "GPU-aaaa-1111"}}),
+             QString());
+
+    // A mode the agent does not know is an error, and the agent carries on.
+    worker.send({{"op", "gpu_sharing"}, {"mode", "fast"}});
+    QVERIFY2(worker.waitForEvent("error").value("message").toString().contains("gpu_sharing"),
+             "no error for an unknown mode");
+
+    // A node that offers no GPU does not start a daemon at all.
+    const QString before = readFile(log);
+    WorkerSession noGpus(WorkerSession::workerPath(), {},
+                         withControl(withDriver(TUNEDECK_FAKE_NVML_DIR, state, ""), bin));
+    QVERIFY(noGpus.waitForHello());
+    noGpus.send({{"op", "gpu_sharing"}, {"mode", "mps"}});
+    const QJsonObject none = noGpus.waitForEvent("gpu_sharing");
+    QCOMPARE(none.value("mode").toString(), QStringLiteral("time_slicing"));
+    QCOMPARE(none.value("reason").toString(), QStringLiteral("this node offers no GPUs"));
+    QCOMPARE(readFile(log), before);
+}
