@@ -428,22 +428,6 @@ Fingerabdruck: %2</translation>
 <context>
     <name>tunedeck::app::ClusterEditor</name>
     <message>
-        <source>Form</source>
-        <translation>Formular</translation>
-    </message>
-    <message>
-        <source>YAML</source>
-        <translation>YAML</translation>
-    </message>
-    <message>
-        <source>Undo</source>
-        <translation>Rückgängig</translation>
-    </message>
-    <message>
-        <source>Redo</source>
-        <translation>Wiederherstellen</translation>
-    </message>
-    <message>
         <source>Test connection</source>
         <translation>Verbindung testen</translation>
     </message>
@@ -478,10 +462,6 @@ Fingerabdruck: %2</translation>
     <message>
         <source>Output</source>
         <translation>Ausgabe</translation>
-    </message>
-    <message>
-        <source>Cannot read %1: %2</source>
-        <translation>%1 kann nicht gelesen werden: %2</translation>
     </message>
     <message>
         <source>The cluster has no file yet: save it as one.</source>
@@ -519,13 +499,6 @@ Fingerabdruck: %2</translation>
     <message>
         <source>Line %1: %2</source>
         <translation>Zeile %1: %2</translation>
-    </message>
-    <message numerus="yes">
-        <source>YAML (%n error(s))</source>
-        <translation>
-            <numerusform>YAML (%n Fehler)</numerusform>
-            <numerusform>YAML (%n Fehler)</numerusform>
-        </translation>
     </message>
     <message>
         <source>Fix the problems first: the nodes cannot be reached from a cluster file that does not load.</source>
@@ -868,28 +841,8 @@ Fingerabdruck: %2</translation>
         <translation>Suchraum</translation>
     </message>
     <message>
-        <source>Form</source>
-        <translation>Formular</translation>
-    </message>
-    <message>
-        <source>YAML</source>
-        <translation>YAML</translation>
-    </message>
-    <message>
-        <source>Undo</source>
-        <translation>Rückgängig</translation>
-    </message>
-    <message>
-        <source>Redo</source>
-        <translation>Wiederherstellen</translation>
-    </message>
-    <message>
         <source>Untitled experiment</source>
         <translation>Unbenanntes Experiment</translation>
-    </message>
-    <message>
-        <source>Cannot read %1: %2</source>
-        <translation>%1 kann nicht gelesen werden: %2</translation>
     </message>
     <message>
         <source>The experiment has no file yet: save it as one.</source>
@@ -940,13 +893,6 @@ Fingerabdruck: %2</translation>
     <message>
         <source>%1, line %2: %3</source>
         <translation>%1, Zeile %2: %3</translation>
-    </message>
-    <message numerus="yes">
-        <source>YAML (%n error(s))</source>
-        <translation>
-            <numerusform>YAML (%n Fehler)</numerusform>
-            <numerusform>YAML (%n Fehler)</numerusform>
-        </translation>
     </message>
     <message>
         <source>The first configs the run would try, with this seed and searcher</source>
@@ -2048,6 +1994,36 @@ best %4 = %5</source>
     <message>
         <source>Runtime</source>
         <translation>Laufzeit</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::YamlDocumentEditor</name>
+    <message>
+        <source>Undo</source>
+        <translation>Rückgängig</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Form</source>
+        <translation>Formular</translation>
+    </message>
+    <message>
+        <source>YAML</source>
+        <translation>YAML</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>YAML (%n error(s))</source>
+        <translation>
+            <numerusform>YAML (%n Fehler)</numerusform>
+            <numerusform>YAML (%n Fehler)</numerusform>
+        </translation>
     </message>
 </context>
 <context>

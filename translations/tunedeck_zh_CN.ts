@@ -428,22 +428,6 @@ Fingerprint: %2</source>
 <context>
     <name>tunedeck::app::ClusterEditor</name>
     <message>
-        <source>Form</source>
-        <translation>表单</translation>
-    </message>
-    <message>
-        <source>YAML</source>
-        <translation>YAML</translation>
-    </message>
-    <message>
-        <source>Undo</source>
-        <translation>撤销</translation>
-    </message>
-    <message>
-        <source>Redo</source>
-        <translation>重做</translation>
-    </message>
-    <message>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
@@ -480,10 +464,6 @@ Fingerprint: %2</source>
         <translation>输出</translation>
     </message>
     <message>
-        <source>Cannot read %1: %2</source>
-        <translation>无法读取 %1：%2</translation>
-    </message>
-    <message>
         <source>The cluster has no file yet: save it as one.</source>
         <translation>该集群还没有文件：请将其保存为文件。</translation>
     </message>
@@ -516,12 +496,6 @@ Fingerprint: %2</source>
     <message>
         <source>Line %1: %2</source>
         <translation>第 %1 行：%2</translation>
-    </message>
-    <message numerus="yes">
-        <source>YAML (%n error(s))</source>
-        <translation>
-            <numerusform>YAML（%n 个错误）</numerusform>
-        </translation>
     </message>
     <message>
         <source>Fix the problems first: the nodes cannot be reached from a cluster file that does not load.</source>
@@ -864,28 +838,8 @@ Fingerprint: %2</source>
         <translation>搜索空间</translation>
     </message>
     <message>
-        <source>Form</source>
-        <translation>表单</translation>
-    </message>
-    <message>
-        <source>YAML</source>
-        <translation>YAML</translation>
-    </message>
-    <message>
-        <source>Undo</source>
-        <translation>撤销</translation>
-    </message>
-    <message>
-        <source>Redo</source>
-        <translation>重做</translation>
-    </message>
-    <message>
         <source>Untitled experiment</source>
         <translation>未命名实验</translation>
-    </message>
-    <message>
-        <source>Cannot read %1: %2</source>
-        <translation>无法读取 %1：%2</translation>
     </message>
     <message>
         <source>The experiment has no file yet: save it as one.</source>
@@ -934,12 +888,6 @@ Fingerprint: %2</source>
     <message>
         <source>%1, line %2: %3</source>
         <translation>%1，第 %2 行：%3</translation>
-    </message>
-    <message numerus="yes">
-        <source>YAML (%n error(s))</source>
-        <translation>
-            <numerusform>YAML（%n 个错误）</numerusform>
-        </translation>
     </message>
     <message>
         <source>The first configs the run would try, with this seed and searcher</source>
@@ -2040,6 +1988,35 @@ best %4 = %5</source>
     <message>
         <source>Runtime</source>
         <translation>运行时间</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::YamlDocumentEditor</name>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Form</source>
+        <translation>表单</translation>
+    </message>
+    <message>
+        <source>YAML</source>
+        <translation>YAML</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>YAML (%n error(s))</source>
+        <translation>
+            <numerusform>YAML（%n 个错误）</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,6 @@
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -16,9 +15,7 @@
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSplitter>
-#include <QStyle>
 #include <QTabWidget>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "config/cluster_loader.h"
@@ -30,16 +27,7 @@ namespace tunedeck::app {
 
 namespace {
 
-enum Tab { FormTab = 0, YamlTab = 1 };
 enum BottomTab { ConnectionTab = 0, OutputTab = 1 };
-
-QToolButton* toolButton(QAction* action) {
-    auto* button = new QToolButton;
-    button->setDefaultAction(action);
-    button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    button->setAutoRaise(true);
-    return button;
-}
 
 // "file:line:column: key: problem" as a problem of the text when it names `sourceFile`.
 ClusterProblem problemOf(const QString& text, const QString& sourceFile, bool warning) {
@@ -76,39 +64,16 @@ setup_commands: []
 }  // namespace
 
 ClusterEditor::ClusterEditor(const QString& engineBinary, QWidget* parent)
-    : QWidget(parent),
+    : YamlDocumentEditor(tr("Untitled cluster"), tr("The cluster has no file yet: save it as one."),
+                         parent),
       engineBinary_(engineBinary.isEmpty()
                         ? QDir(QCoreApplication::applicationDirPath()).filePath("tunedeck-engine")
                         : engineBinary) {
     form_ = new ClusterForm;
-    textEdit_ = new YamlTextEdit;
-    textEdit_->setObjectName(QStringLiteral("yamlText"));
     auto* formPage = new QScrollArea;
     formPage->setWidget(form_);
     formPage->setWidgetResizable(true);
     formPage->setFrameShape(QFrame::NoFrame);
-    tabs_ = new QTabWidget;
-    tabs_->setObjectName(QStringLiteral("editorTabs"));
-    tabs_->addTab(formPage, tr("Form"));
-    tabs_->addTab(textEdit_, tr("YAML"));
-
-    undo_ = new QAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("Undo"), this);
-    undo_->setShortcut(QKeySequence::Undo);
-    redo_ = new QAction(style()->standardIcon(QStyle::SP_ArrowForward), tr("Redo"), this);
-    redo_->setShortcut(QKeySequence::Redo);
-    for (QAction* action : {undo_, redo_}) {
-        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        action->setEnabled(false);
-        addAction(action);
-    }
-    connect(undo_, &QAction::triggered, this, &ClusterEditor::undo);
-    connect(redo_, &QAction::triggered, this, &ClusterEditor::redo);
-    QTextDocument* document = textEdit_->document();
-    connect(document, &QTextDocument::undoAvailable, undo_, &QAction::setEnabled);
-    connect(document, &QTextDocument::redoAvailable, redo_, &QAction::setEnabled);
-    connect(document, &QTextDocument::modificationChanged, this,
-            &ClusterEditor::modificationChanged);
-    connect(document, &QTextDocument::contentsChanged, this, &ClusterEditor::onTextChanged);
 
     test_ = new QPushButton(tr("Test connection"));
     test_->setObjectName(QStringLiteral("testConnection"));
@@ -123,30 +88,11 @@ ClusterEditor::ClusterEditor(const QString& engineBinary, QWidget* parent)
     connect(up_, &QPushButton::clicked, this, &ClusterEditor::up);
     connect(down_, &QPushButton::clicked, this, &ClusterEditor::down);
 
-    pathLabel_ = new QLabel(tr("Untitled cluster"));
-    pathLabel_->setObjectName(QStringLiteral("editorPath"));
-    pathLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* top = new QHBoxLayout;
-    top->addWidget(pathLabel_, 1);
-    top->addWidget(toolButton(undo_));
-    top->addWidget(toolButton(redo_));
+    QHBoxLayout* top = makeTopBar();
     top->addSpacing(12);
     top->addWidget(test_);
     top->addWidget(up_);
     top->addWidget(down_);
-
-    status_ = new QLabel;
-    status_->setObjectName(QStringLiteral("validationStatus"));
-    status_->setWordWrap(true);
-    problemList_ = new QListWidget;
-    problemList_->setObjectName(QStringLiteral("problems"));
-    problemList_->setIconSize(QSize(16, 16));
-    problemList_->hide();
-    problemList_->setMaximumHeight(problemList_->fontMetrics().height() * 8);
-    connect(problemList_, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* item) { showProblem(problemList_->row(item)); });
-    connect(problemList_, &QListWidget::itemClicked, this,
-            [this](QListWidgetItem* item) { showProblem(problemList_->row(item)); });
 
     check_ = new ClusterConnectionCheck(this);
     checkView_ = new ClusterConnectionView(check_);
@@ -165,7 +111,7 @@ ClusterEditor::ClusterEditor(const QString& engineBinary, QWidget* parent)
     auto* editorPart = new QWidget;
     auto* editorLayout = new QVBoxLayout(editorPart);
     editorLayout->setContentsMargins(0, 0, 0, 0);
-    editorLayout->addWidget(tabs_, 1);
+    editorLayout->addWidget(makeTabs(formPage), 1);
     editorLayout->addWidget(status_);
     editorLayout->addWidget(problemList_);
     auto* splitter = new QSplitter(Qt::Vertical);
@@ -178,79 +124,16 @@ ClusterEditor::ClusterEditor(const QString& engineBinary, QWidget* parent)
     layout->addWidget(splitter, 1);
 
     connect(form_, &ClusterForm::editsRequested, this, &ClusterEditor::applyEdits);
-    validateTimer_.setSingleShot(true);
-    validateTimer_.setInterval(kValidateDelayMs);
-    connect(&validateTimer_, &QTimer::timeout, this, &ClusterEditor::validateNow);
     onTextChanged();
 }
 
 ClusterEditor::~ClusterEditor() = default;
 
-bool ClusterEditor::load(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        error_ = tr("Cannot read %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    const QString text = QString::fromUtf8(file.readAll());
-    path_ = QFileInfo(path).absoluteFilePath();
-    pathLabel_->setText(path_);
-    setText(text);
-    emit pathChanged(path_);
-    return true;
-}
-
 void ClusterEditor::startNew(const QString& path) {
-    path_ = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
-    pathLabel_->setText(path_.isEmpty() ? tr("Untitled cluster") : path_);
+    setPath(path);
     setText(QString::fromUtf8(kNewCluster));
     textEdit_->document()->setModified(true);
     emit pathChanged(path_);
-}
-
-bool ClusterEditor::save() {
-    if (path_.isEmpty()) {
-        error_ = tr("The cluster has no file yet: save it as one.");
-        return false;
-    }
-    return textEdit_->saveTo(path_, &error_);
-}
-
-bool ClusterEditor::saveAs(const QString& path) {
-    const QString previous = path_;
-    path_ = QFileInfo(path).absoluteFilePath();
-    if (!save()) {
-        path_ = previous;
-        return false;
-    }
-    pathLabel_->setText(path_);
-    emit pathChanged(path_);
-    validateTimer_.start();  // relative paths now start from the new folder
-    return true;
-}
-
-bool ClusterEditor::isModified() const {
-    return textEdit_->document()->isModified();
-}
-
-QString ClusterEditor::text() const {
-    return textEdit_->toPlainText();
-}
-
-void ClusterEditor::setText(const QString& text) {
-    textEdit_->setYamlText(text);
-}
-
-void ClusterEditor::undo() {
-    textEdit_->undo();
-}
-
-void ClusterEditor::redo() {
-    textEdit_->redo();
-}
-
-void ClusterEditor::applyEdits(const QList<TextEdit>& edits) {
-    textEdit_->applyEdits(edits);
 }
 
 void ClusterEditor::onTextChanged() {
@@ -303,34 +186,17 @@ void ClusterEditor::validateNow() {
 }
 
 void ClusterEditor::showProblems() {
-    QList<LineProblem> pinned;
-    problemList_->clear();
+    QList<ListedProblem> listed;
     for (const ClusterProblem& problem : problems_) {
-        QString text = problem.message;
+        ListedProblem shown{problem.message, problem.message, problem.warning, 0, 0};
         if (problem.line > 0) {
-            pinned << LineProblem{problem.line, problem.column, problem.message, problem.warning};
-            text = tr("Line %1: %2").arg(problem.line).arg(problem.message);
+            shown.text = tr("Line %1: %2").arg(problem.line).arg(problem.message);
+            shown.line = problem.line;
+            shown.column = problem.column;
         }
-        auto* item = new QListWidgetItem(
-            style()->standardIcon(problem.warning ? QStyle::SP_MessageBoxWarning
-                                                  : QStyle::SP_MessageBoxCritical),
-            text, problemList_);
-        item->setToolTip(problem.message);
+        listed << shown;
     }
-    textEdit_->setProblems(pinned);
-    problemList_->setVisible(!problems_.isEmpty());
-    const int errors = int(std::count_if(problems_.begin(), problems_.end(),
-                                         [](const ClusterProblem& p) { return !p.warning; }));
-    tabs_->setTabText(YamlTab, errors ? tr("YAML (%n error(s))", nullptr, errors) : tr("YAML"));
-}
-
-void ClusterEditor::showProblem(int row) {
-    if (row < 0 || row >= problems_.size() || problems_[row].line <= 0) {
-        return;
-    }
-    tabs_->setCurrentIndex(YamlTab);
-    textEdit_->goTo(problems_[row].line, problems_[row].column);
-    textEdit_->setFocus();
+    listProblems(listed);
 }
 
 void ClusterEditor::testConnection() {

@@ -7,16 +7,11 @@
 // Thread-safety: GUI thread only.
 #pragma once
 
-#include <QTimer>
-#include <QWidget>
 #include <memory>
 
+#include "editors/yaml_document_editor.h"
 #include "editors/yaml_text.h"
-#include "editors/yaml_text_edit.h"
 
-class QAction;
-class QLabel;
-class QListWidget;
 class QPushButton;
 class QTabWidget;
 
@@ -36,79 +31,43 @@ struct ClusterProblem {
     bool warning = false;
 };
 
-class ClusterEditor : public QWidget {
+class ClusterEditor : public YamlDocumentEditor {
     Q_OBJECT
   public:
     // `engineBinary` runs `cluster up|down`; empty: tunedeck-engine beside the app.
     explicit ClusterEditor(const QString& engineBinary = {}, QWidget* parent = nullptr);
     ~ClusterEditor() override;
 
-    // Reads `path` (relative paths in it start from its folder); false with errorString() set
-    // when it cannot be read.
-    bool load(const QString& path);
     // A new cluster file for `path` from a starting text; written by the first save().
     void startNew(const QString& path);
-    // Writes the text to path() atomically; false without a path or on a write error.
-    bool save();
-    bool saveAs(const QString& path);
-    QString path() const { return path_; }
-    QString errorString() const { return error_; }
-    bool isModified() const;
-
-    QString text() const;
-    // Replaces the whole text and starts a new undo history.
-    void setText(const QString& text);
 
     const QList<ClusterProblem>& problems() const { return problems_; }
     ClusterForm* form() const { return form_; }
-    YamlTextEdit* textEdit() const { return textEdit_; }
-    QTabWidget* tabs() const { return tabs_; }
     ClusterConnectionCheck* connectionCheck() const { return check_; }
     ClusterConnectionView* connectionView() const { return checkView_; }
     ClusterCommandRunner* commandRunner() const { return runner_; }
     ClusterOutputPane* outputPane() const { return output_; }
     QString engineBinary() const { return engineBinary_; }
 
-    static constexpr int kValidateDelayMs = 400;
-
   public slots:
-    void undo();
-    void redo();
     // Checks the text now instead of after the delay.
-    void validateNow();
-    // Moves the YAML tab's cursor to the problem at `row` of the list.
-    void showProblem(int row);
+    void validateNow() override;
     // Connects to every node of the text as it is now (saved or not).
     void testConnection();
     // Save first if modified, then `tunedeck-engine cluster up|down FILE`.
     void up();
     void down();
 
-  signals:
-    void validated(bool valid, int problems);
-    void modificationChanged(bool modified);
-    void pathChanged(const QString& path);
-
   private:
-    void applyEdits(const QList<TextEdit>& edits);
-    void onTextChanged();
+    void onTextChanged() override;
     void showProblems();
     void runCommand(const QString& verb);
     void updateActions();
     QString sourceFile() const;
 
     QString engineBinary_;
-    QString path_;
-    QString error_;
     std::shared_ptr<const YamlText> yaml_;
-    QTabWidget* tabs_;
     ClusterForm* form_;
-    YamlTextEdit* textEdit_;
-    QLabel* pathLabel_;
-    QLabel* status_;
-    QListWidget* problemList_;
-    QAction* undo_;
-    QAction* redo_;
     QPushButton* test_;
     QPushButton* up_;
     QPushButton* down_;
@@ -117,7 +76,6 @@ class ClusterEditor : public QWidget {
     ClusterConnectionView* checkView_;
     ClusterCommandRunner* runner_;
     ClusterOutputPane* output_;
-    QTimer validateTimer_;
     QList<ClusterProblem> problems_;
 };
 

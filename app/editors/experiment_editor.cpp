@@ -1,18 +1,11 @@
 #include "editors/experiment_editor.h"
 
-#include <QAction>
-#include <QFile>
 #include <QFileInfo>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QJsonArray>
 #include <QLabel>
 #include <QListWidget>
-#include <QStyle>
-#include <QTabWidget>
 #include <QTableWidget>
-#include <QTextBlock>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "editors/experiment_form.h"
@@ -21,27 +14,13 @@
 
 namespace tunedeck::app {
 
-namespace {
-
-enum Tab { FormTab = 0, YamlTab = 1 };
-
-QToolButton* toolButton(QAction* action) {
-    auto* button = new QToolButton;
-    button->setDefaultAction(action);
-    button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    button->setAutoRaise(true);
-    return button;
-}
-
-}  // namespace
-
 ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent)
-    : QWidget(parent), client_(client) {
+    : YamlDocumentEditor(tr("Untitled experiment"),
+                         tr("The experiment has no file yet: save it as one."), parent),
+      client_(client) {
     qRegisterMetaType<FormField>();
     form_ = new ExperimentForm;
     table_ = new SearchSpaceTable;
-    textEdit_ = new YamlTextEdit;
-    textEdit_->setObjectName(QStringLiteral("yamlText"));
 
     auto* space = new QGroupBox(tr("Search space"));
     auto* spaceLayout = new QVBoxLayout(space);
@@ -58,62 +37,14 @@ ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent
     formLayout->addWidget(form_);
     formLayout->addWidget(space, 1);
 
-    tabs_ = new QTabWidget;
-    tabs_->setObjectName(QStringLiteral("editorTabs"));
-    tabs_->addTab(formPage, tr("Form"));
-    tabs_->addTab(textEdit_, tr("YAML"));
-
-    undo_ = new QAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("Undo"), this);
-    undo_->setShortcut(QKeySequence::Undo);
-    redo_ = new QAction(style()->standardIcon(QStyle::SP_ArrowForward), tr("Redo"), this);
-    redo_->setShortcut(QKeySequence::Redo);
-    for (QAction* action : {undo_, redo_}) {
-        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        action->setEnabled(false);
-        addAction(action);
-    }
-    connect(undo_, &QAction::triggered, this, &ExperimentEditor::undo);
-    connect(redo_, &QAction::triggered, this, &ExperimentEditor::redo);
-    QTextDocument* document = textEdit_->document();
-    connect(document, &QTextDocument::undoAvailable, undo_, &QAction::setEnabled);
-    connect(document, &QTextDocument::redoAvailable, redo_, &QAction::setEnabled);
-    connect(document, &QTextDocument::modificationChanged, this,
-            &ExperimentEditor::modificationChanged);
-    connect(document, &QTextDocument::contentsChanged, this, &ExperimentEditor::onTextChanged);
-
-    pathLabel_ = new QLabel(tr("Untitled experiment"));
-    pathLabel_->setObjectName(QStringLiteral("editorPath"));
-    pathLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* top = new QHBoxLayout;
-    top->addWidget(pathLabel_, 1);
-    top->addWidget(toolButton(undo_));
-    top->addWidget(toolButton(redo_));
-
-    status_ = new QLabel;
-    status_->setObjectName(QStringLiteral("validationStatus"));
-    status_->setWordWrap(true);
-    problemList_ = new QListWidget;
-    problemList_->setObjectName(QStringLiteral("problems"));
-    problemList_->setIconSize(QSize(16, 16));
-    problemList_->hide();
-    problemList_->setMaximumHeight(problemList_->fontMetrics().height() * 8);
-
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addWidget(tabs_, 1);
+    layout->addLayout(makeTopBar());
+    layout->addWidget(makeTabs(formPage), 1);
     layout->addWidget(status_);
     layout->addWidget(problemList_);
 
     connect(form_, &ExperimentForm::fieldEdited, this, &ExperimentEditor::onFieldEdited);
     connect(table_, &SearchSpaceTable::editsRequested, this, &ExperimentEditor::applyEdits);
-    connect(problemList_, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* item) { showProblem(problemList_->row(item)); });
-    connect(problemList_, &QListWidget::itemClicked, this,
-            [this](QListWidgetItem* item) { showProblem(problemList_->row(item)); });
-
-    validateTimer_.setSingleShot(true);
-    validateTimer_.setInterval(kValidateDelayMs);
-    connect(&validateTimer_, &QTimer::timeout, this, &ExperimentEditor::validateNow);
     if (client_) {
         connect(client_, &client::EngineClient::ready, this, [this] {
             if (waitingForEngine_) {
@@ -127,65 +58,6 @@ ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent
 }
 
 ExperimentEditor::~ExperimentEditor() = default;
-
-bool ExperimentEditor::load(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        error_ = tr("Cannot read %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    const QString text = QString::fromUtf8(file.readAll());
-    path_ = QFileInfo(path).absoluteFilePath();
-    pathLabel_->setText(path_);
-    setText(text);
-    emit pathChanged(path_);
-    return true;
-}
-
-bool ExperimentEditor::save() {
-    if (path_.isEmpty()) {
-        error_ = tr("The experiment has no file yet: save it as one.");
-        return false;
-    }
-    return textEdit_->saveTo(path_, &error_);
-}
-
-bool ExperimentEditor::saveAs(const QString& path) {
-    const QString previous = path_;
-    path_ = QFileInfo(path).absoluteFilePath();
-    if (!save()) {
-        path_ = previous;
-        return false;
-    }
-    pathLabel_->setText(path_);
-    emit pathChanged(path_);
-    validateTimer_.start();  // relative paths now start from the new folder
-    return true;
-}
-
-bool ExperimentEditor::isModified() const {
-    return textEdit_->document()->isModified();
-}
-
-QString ExperimentEditor::text() const {
-    return textEdit_->toPlainText();
-}
-
-void ExperimentEditor::setText(const QString& text) {
-    textEdit_->setYamlText(text);
-}
-
-void ExperimentEditor::undo() {
-    textEdit_->undo();
-}
-
-void ExperimentEditor::redo() {
-    textEdit_->redo();
-}
-
-void ExperimentEditor::applyEdits(const QList<TextEdit>& edits) {
-    textEdit_->applyEdits(edits);
-}
 
 void ExperimentEditor::onTextChanged() {
     ++generation_;  // an answer about the text before this change would pin to the wrong lines
@@ -332,39 +204,22 @@ void ExperimentEditor::showPreview(const QJsonArray& configs) {
 }
 
 void ExperimentEditor::showProblems() {
-    QList<LineProblem> pinned;
-    problemList_->clear();
+    QList<ListedProblem> listed;
     for (const ValidationProblem& problem : problems_) {
-        QString text = problem.message;
+        ListedProblem shown{problem.message, problem.message, problem.warning, 0, 0};
         if (problem.pinned) {
-            pinned << LineProblem{problem.line, problem.column, problem.message, problem.warning};
-            text = tr("Line %1: %2").arg(problem.line).arg(problem.message);
+            shown.text = tr("Line %1: %2").arg(problem.line).arg(problem.message);
+            shown.line = problem.line;
+            shown.column = problem.column;
         } else if (!problem.file.isEmpty()) {
-            text = tr("%1, line %2: %3")
-                       .arg(QFileInfo(problem.file).fileName())
-                       .arg(problem.line)
-                       .arg(problem.message);
+            shown.text = tr("%1, line %2: %3")
+                             .arg(QFileInfo(problem.file).fileName())
+                             .arg(problem.line)
+                             .arg(problem.message);
         }
-        auto* item = new QListWidgetItem(
-            style()->standardIcon(problem.warning ? QStyle::SP_MessageBoxWarning
-                                                  : QStyle::SP_MessageBoxCritical),
-            text, problemList_);
-        item->setToolTip(problem.message);
+        listed << shown;
     }
-    textEdit_->setProblems(pinned);
-    problemList_->setVisible(!problems_.isEmpty());
-    const int errors = int(std::count_if(problems_.begin(), problems_.end(),
-                                         [](const ValidationProblem& p) { return !p.warning; }));
-    tabs_->setTabText(YamlTab, errors ? tr("YAML (%n error(s))", nullptr, errors) : tr("YAML"));
-}
-
-void ExperimentEditor::showProblem(int row) {
-    if (row < 0 || row >= problems_.size() || !problems_[row].pinned) {
-        return;
-    }
-    tabs_->setCurrentIndex(YamlTab);
-    textEdit_->goTo(problems_[row].line, problems_[row].column);
-    textEdit_->setFocus();
+    listProblems(listed);
 }
 
 }  // namespace tunedeck::app
