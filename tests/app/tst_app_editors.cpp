@@ -14,6 +14,7 @@
 #include <QtTest>
 #include <csignal>
 
+#include "app_test_support.h"
 #include "editors/experiment_editor.h"
 #include "editors/experiment_form.h"
 #include "editors/search_space_model.h"
@@ -23,6 +24,7 @@
 
 using namespace tunedeck::app;
 using tunedeck::client::EngineClient;
+using namespace app_test;
 
 namespace {
 
@@ -35,28 +37,6 @@ QString fixture(const char* name) {
         qFatal("cannot read %s", name);
     }
     return QString::fromUtf8(file.readAll());
-}
-
-void screenshot(QWidget& widget, const QString& name) {
-    const QByteArray folder = qgetenv("TUNEDECK_SCREENSHOT_DIR");
-    if (!folder.isEmpty()) {
-        widget.grab().save(QString::fromLocal8Bit(folder) + '/' + name + ".png");
-    }
-}
-
-template <typename T>
-T* child(QWidget& parent, const char* name) {
-    T* found = parent.findChild<T*>(QLatin1String(name));
-    if (!found) {
-        qFatal("no %s", name);
-    }
-    return found;
-}
-
-void typeLine(QWidget& editor, const char* name, const QString& text) {
-    QLineEdit* edit = child<QLineEdit>(editor, name);
-    edit->setText(text);
-    emit edit->editingFinished();
 }
 
 void pick(QWidget& editor, const char* name, const QString& value) {
