@@ -10,6 +10,7 @@
 #include <QTextBlock>
 #include <QToolButton>
 #include <QtTest>
+#include <memory>
 
 #include "app_test_support.h"
 #include "editors/cluster_command_runner.h"
@@ -50,19 +51,36 @@ class TestClusterNodes : public QObject {
     Q_OBJECT
 
   private slots:
+    void init();
+    void cleanup();
     void testConnectionTrustsAnUnknownKeyOnlyOnAccept();
     void testConnectionRefusesAChangedKeyAndAWrongLogin();
     void upStreamsNodeLinesWhileItRuns();
+
+  private:
+    // Each test's own node and folder (its known_hosts, the nodes' remote_root).
+    std::unique_ptr<SshdFixture> sshd_;
+    std::unique_ptr<QTemporaryDir> dir_;
 };
 
-void TestClusterNodes::testConnectionTrustsAnUnknownKeyOnlyOnAccept() {
+void TestClusterNodes::init() {
     if (QString why; !sshdAvailable(&why)) {
         QSKIP(qPrintable(why));
     }
-    SshdFixture sshd;
+    sshd_ = std::make_unique<SshdFixture>();
     QString error;
-    QVERIFY2(sshd.start(&error), qPrintable(error));
-    QTemporaryDir dir;
+    QVERIFY2(sshd_->start(&error), qPrintable(error));
+    dir_ = std::make_unique<QTemporaryDir>();
+}
+
+void TestClusterNodes::cleanup() {
+    sshd_.reset();
+    dir_.reset();
+}
+
+void TestClusterNodes::testConnectionTrustsAnUnknownKeyOnlyOnAccept() {
+    SshdFixture& sshd = *sshd_;
+    QTemporaryDir& dir = *dir_;
     const QString knownHosts = dir.filePath(QStringLiteral("known_hosts"));
     const QString path = dir.filePath(QStringLiteral("cluster.yaml"));
     QVERIFY(writeFile(path, clusterFor(sshd, dir.path())));
@@ -136,15 +154,11 @@ void TestClusterNodes::testConnectionTrustsAnUnknownKeyOnlyOnAccept() {
 }
 
 void TestClusterNodes::testConnectionRefusesAChangedKeyAndAWrongLogin() {
-    if (QString why; !sshdAvailable(&why)) {
-        QSKIP(qPrintable(why));
-    }
-    SshdFixture sshd;
-    QString error;
-    QVERIFY2(sshd.start(&error), qPrintable(error));
-    QTemporaryDir dir;
+    SshdFixture& sshd = *sshd_;
+    QTemporaryDir& dir = *dir_;
     QVERIFY(sshd.writeKnownHosts(dir.filePath(QStringLiteral("known_hosts"))));
     const QString oldFingerprint = sshd.hostKeyFingerprint();
+    QString error;
     QVERIFY2(sshd.regenerateHostKey(&error), qPrintable(error));
     const QString path = dir.filePath(QStringLiteral("cluster.yaml"));
     QVERIFY(writeFile(path, clusterFor(sshd, dir.path())));
@@ -180,13 +194,8 @@ void TestClusterNodes::testConnectionRefusesAChangedKeyAndAWrongLogin() {
 }
 
 void TestClusterNodes::upStreamsNodeLinesWhileItRuns() {
-    if (QString why; !sshdAvailable(&why)) {
-        QSKIP(qPrintable(why));
-    }
-    SshdFixture sshd;
-    QString error;
-    QVERIFY2(sshd.start(&error), qPrintable(error));
-    QTemporaryDir dir;
+    SshdFixture& sshd = *sshd_;
+    QTemporaryDir& dir = *dir_;
     QVERIFY(sshd.writeKnownHosts(dir.filePath(QStringLiteral("known_hosts"))));
     const QString path = dir.filePath(QStringLiteral("cluster.yaml"));
     QVERIFY(writeFile(path, clusterFor(sshd, dir.path(),
