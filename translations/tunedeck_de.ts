@@ -1663,6 +1663,20 @@ Fingerabdruck: %2</translation>
         <source>Memory used (%)</source>
         <translation>Speicherbelegung (%)</translation>
     </message>
+    <message>
+        <source> (MPS)</source>
+        <translation> (MPS)</translation>
+    </message>
+    <message>
+        <source> (time slicing: MPS did not start)</source>
+        <translation> (Time-Slicing: MPS ist nicht gestartet)</translation>
+    </message>
+    <message>
+        <source>%1
+MPS did not start: %2</source>
+        <translation>%1
+MPS ist nicht gestartet: %2</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::ParallelCoordinatesView</name>

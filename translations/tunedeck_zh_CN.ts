@@ -1658,6 +1658,20 @@ Fingerprint: %2</source>
         <source>Memory used (%)</source>
         <translation>内存占用（%）</translation>
     </message>
+    <message>
+        <source> (MPS)</source>
+        <translation>（MPS）</translation>
+    </message>
+    <message>
+        <source> (time slicing: MPS did not start)</source>
+        <translation>（时间片轮转：MPS 未能启动）</translation>
+    </message>
+    <message>
+        <source>%1
+MPS did not start: %2</source>
+        <translation>%1
+MPS 未能启动：%2</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::ParallelCoordinatesView</name>

@@ -27,6 +27,18 @@ QString megabytes(long long used, long long total) {
     return QStringLiteral("%1 / %2 MB").arg(used).arg(total);
 }
 
+// "GPU 0: NVIDIA H200", and how the node shares it when the engine said: "(MPS)", or
+// "(time slicing: MPS did not start)" with the reason in the tooltip.
+QString cardLabel(const GpuCard& card, const GpuSharing* sharing) {
+    QString label = QStringLiteral("GPU %1: %2").arg(card.index).arg(card.name);
+    if (sharing && sharing->mode == QLatin1String("mps")) {
+        label += NodeUsageView::tr(" (MPS)");
+    } else if (sharing && !sharing->reason.isEmpty()) {
+        label += NodeUsageView::tr(" (time slicing: MPS did not start)");
+    }
+    return label;
+}
+
 QLineSeries* seriesOf(const std::deque<UsagePoint>& points, const QString& name) {
     auto* series = new QLineSeries;
     series->setName(name);
@@ -128,13 +140,17 @@ void NodeUsageView::fillTable() {
                 continue;
             }
             set(0, id);
-            set(1, QStringLiteral("GPU %1: %2").arg(card->index).arg(card->name));
+            set(1, cardLabel(*card, usage_->gpuSharing(id)));
             set(2, card->lost ? tr("lost") : percent(card->utilization));
             set(3, megabytes(card->memoryUsedMb, card->memoryTotalMb));
             set(4, QStringLiteral("%1 °C").arg(card->temperatureC, 0, 'f', 0));
             set(5, QStringLiteral("%1 W").arg(card->powerW, 0, 'f', 0));
             set(6, card->trials.join(QStringLiteral(", ")));
-            table_->item(row, 1)->setToolTip(card->uuid);
+            const GpuSharing* sharing = usage_->gpuSharing(id);
+            table_->item(row, 1)->setToolTip(
+                sharing && !sharing->reason.isEmpty()
+                    ? tr("%1\nMPS did not start: %2").arg(card->uuid, sharing->reason)
+                    : card->uuid);
             if (card->lost) {
                 table_->item(row, 2)->setForeground(QColor(200, 40, 40));
             }

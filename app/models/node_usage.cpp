@@ -27,7 +27,15 @@ double percentOf(long long used, long long total) {
 }  // namespace
 
 bool NodeUsageModel::apply(const QJsonObject& event) {
-    if (event.value("type").toString() != QLatin1String("node_usage")) {
+    const QString type = event.value("type").toString();
+    if (type == QLatin1String("node") &&
+        event.value("state").toString() == QLatin1String("gpu_sharing")) {
+        const QJsonObject details = event.value("details").toObject();
+        sharing_[event.value("node").toString()] =
+            GpuSharing{details.value("mode").toString(), details.value("reason").toString()};
+        return true;
+    }
+    if (type != QLatin1String("node_usage")) {
         return false;
     }
     const QString nodeId = event.value("node").toString();
@@ -72,7 +80,13 @@ bool NodeUsageModel::apply(const QJsonObject& event) {
 void NodeUsageModel::clear() {
     nodes_.clear();
     cards_.clear();
+    sharing_.clear();
     firstTime_ = lastTime_ = 0;
+}
+
+const GpuSharing* NodeUsageModel::gpuSharing(const QString& node) const {
+    const auto found = sharing_.find(node);
+    return found == sharing_.end() ? nullptr : &found->second;
 }
 
 std::vector<const GpuCard*> NodeUsageModel::cards() const {
@@ -117,6 +131,20 @@ bool readNodeUsage(const QString& folder, NodeUsageModel* usage, QString* error)
         *error = QStringLiteral("%1: %2").arg(QString::fromUtf8(path),
                                               QString::fromUtf8(sqlite3_errmsg(raw)));
         return false;
+    }
+    // How each node shared its cards: a `node` event or two, told apart by their state.
+    sqlite3_stmt* nodeEvents = nullptr;
+    if (sqlite3_prepare_v2(raw, "SELECT payload FROM events WHERE type = 'node' ORDER BY seq", -1,
+                           &nodeEvents, nullptr) != SQLITE_OK) {
+        return true;
+    }
+    const std::unique_ptr<sqlite3_stmt, decltype(&sqlite3_finalize)> events(nodeEvents,
+                                                                            &sqlite3_finalize);
+    while (sqlite3_step(nodeEvents) == SQLITE_ROW) {
+        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(nodeEvents, 0));
+        QJsonObject event = QJsonDocument::fromJson(QByteArray(text ? text : "{}")).object();
+        event.insert(QStringLiteral("type"), QStringLiteral("node"));
+        usage->apply(event);
     }
     return true;
 }

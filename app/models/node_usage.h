@@ -34,6 +34,13 @@ struct GpuCard {
     std::deque<UsagePoint> memorySeries;  // percent of the card's memory
 };
 
+// How a node's trials share its cards (the engine's `node` event `gpu_sharing`, sent when the
+// experiment asked for MPS): `mps`, or `time_slicing` with the reason MPS did not start.
+struct GpuSharing {
+    QString mode;
+    QString reason;
+};
+
 struct NodeUsage {
     QString node;
     double cpuPercent = 0;
@@ -48,7 +55,8 @@ class NodeUsageModel {
     // Points kept per series: an hour at the default 2 s sampling; older ones are dropped.
     static constexpr std::size_t kMaxPoints = 1800;
 
-    // Applies one event; anything but `node_usage` is ignored. Returns whether it was one.
+    // Applies one event: a `node_usage` sample, or a `node` event with state `gpu_sharing`;
+    // anything else is ignored. Returns whether it was one of those.
     bool apply(const QJsonObject& event);
     void clear();
 
@@ -56,18 +64,22 @@ class NodeUsageModel {
     // Cards in node, index order.
     std::vector<const GpuCard*> cards() const;
     bool empty() const { return nodes_.empty(); }
+    // How `node` shares its cards; null when the engine did not say (CUDA's time slicing).
+    const GpuSharing* gpuSharing(const QString& node) const;
     double firstTime() const { return firstTime_; }
     double lastTime() const { return lastTime_; }
 
   private:
     std::map<QString, NodeUsage> nodes_;
     std::map<std::pair<QString, int>, GpuCard> cards_;
+    std::map<QString, GpuSharing> sharing_;
     double firstTime_ = 0;
     double lastTime_ = 0;
 };
 
 // Reads the samples kept in <folder>/experiment.sqlite (the node_usage table of history schema
-// v3; none from an older file) into `usage`. Runs anywhere; false with `error` set on failure.
+// v3; none from an older file), and how each node shared its cards, into `usage`. Runs anywhere;
+// false with `error` set on failure.
 bool readNodeUsage(const QString& folder, NodeUsageModel* usage, QString* error);
 
 }  // namespace tunedeck::app

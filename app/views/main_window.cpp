@@ -309,12 +309,14 @@ void MainWindow::onEvent(const QString& experiment, const QJsonObject& event) {
     if (experiment != experiment_) {
         return;
     }
+    const QString type = event.value("type").toString();
     if (usage_.apply(event)) {
         nodes_->refresh();
-        return;
+        if (type == QLatin1String("node_usage")) {
+            return;  // only the nodes' view shows samples; a node event goes to the log too
+        }
     }
     data_.apply(event);
-    const QString type = event.value("type").toString();
     if (caughtUp_ && (type == QLatin1String("experiment_finished") ||
                       type == QLatin1String("experiment_started"))) {
         refreshExperimentList();  // its status in the list changed

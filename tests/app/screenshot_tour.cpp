@@ -207,7 +207,8 @@ int main(int argc, char** argv) {
 
     // The GPU view, with a stand-in NVIDIA driver (the fake libnvidia-ml the worker tests build:
     // two cards whose readings come from a file) under a second engine, since this machine may
-    // have no GPU. Four trials at gpu: 0.5 share the two cards.
+    // have no GPU. Four trials at gpu: 0.5 share the two cards through MPS, whose control program
+    // is a stand-in too.
     QFile state(work.filePath("fake-nvml.state"));
     state.open(QIODevice::WriteOnly);
     state.write(
@@ -216,10 +217,17 @@ int main(int argc, char** argv) {
         "gpu uuid=GPU-1b name=Fake_H200 memory_total_mb=143771 memory_used_mb=20480 "
         "utilization=64 temperature=55 power_mw=318000\n");
     state.close();
+    QDir().mkpath(work.filePath("bin"));
+    QFile control(work.filePath("bin/nvidia-cuda-mps-control"));
+    control.open(QIODevice::WriteOnly);
+    control.write("#!/bin/sh\n[ \"$1\" = -d ] || cat > /dev/null\nexit 0\n");
+    control.close();
+    control.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     QProcess gpuEngine;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert("LD_LIBRARY_PATH", QStringLiteral(TUNEDECK_BUILD_DIR "/tunedeck-fake-nvml"));
     environment.insert("TUNEDECK_FAKE_NVML_STATE", state.fileName());
+    environment.insert("PATH", work.filePath("bin") + ":" + environment.value("PATH"));
     gpuEngine.setProcessEnvironment(environment);
     const QString gpuSocket = work.filePath("gpu-engine.sock");
     gpuEngine.start(
@@ -241,7 +249,7 @@ int main(int argc, char** argv) {
                        .replace("num_samples: 12", "num_samples: 4")
                        .replace("max_concurrent_trials: 2",
                                 "max_concurrent_trials: 4\nresources_per_trial: {cpu: 0.5, gpu: "
-                                "0.5}\ngpu_sample_s: 0.5")
+                                "0.5}\ngpu_sample_s: 0.5\ngpu_sharing: mps")
                        .toUtf8());
         copy.close();
         gpus.runExperimentFile(shared);

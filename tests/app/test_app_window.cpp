@@ -27,6 +27,42 @@ using tunedeck::app::MainWindow;
 
 namespace {
 
+// Sets environment variables for a scope (the engine, its agent and trials inherit them), and
+// puts back what was there.
+class ScopedEnvironment {
+  public:
+    explicit ScopedEnvironment(const QList<std::pair<const char*, QString>>& values) {
+        for (const auto& [name, value] : values) {
+            saved_.append({name, qgetenv(name), qEnvironmentVariableIsSet(name)});
+            qputenv(name, value.toUtf8());
+        }
+    }
+    ~ScopedEnvironment() {
+        for (const Saved& s : saved_) {
+            s.wasSet ? qputenv(s.name, s.value) : qunsetenv(s.name);
+        }
+    }
+
+  private:
+    struct Saved {
+        const char* name;
+        QByteArray value;
+        bool wasSet;
+    };
+    QList<Saved> saved_;
+};
+
+bool writeExecutable(const QString& path, const QString& text) {
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text.toUtf8()) > 0 &&
+           file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+}
+
+bool appendTo(const QString& path, const QString& text) {
+    QFile file(path);
+    return file.open(QIODevice::Append) && file.write(text.toUtf8()) > 0;
+}
+
 void screenshot(QWidget& window, const QString& name) {
     const QByteArray folder = qgetenv("TUNEDECK_SCREENSHOT_DIR");
     if (!folder.isEmpty()) {
@@ -152,8 +188,24 @@ void TestAppWindow::stopFromTheWindowStopsTheTrial() {
 
 void TestAppWindow::aFolderOpensStraightFromItsHistory() {
     EngineHarness harness;
+    // The node has a GPU (the fake NVML driver of tests/worker), and the experiment asks for MPS,
+    // which its agent starts through a stand-in for NVIDIA's control program.
+    const QString bin = harness.root() + "/bin";
+    QVERIFY(QDir().mkpath(bin));
+    QVERIFY(writeExecutable(bin + "/nvidia-cuda-mps-control",
+                            "#!/bin/sh\n[ \"$1\" = -d ] || cat > /dev/null\nexit 0\n"));
+    const QString state =
+        harness.writeFile("nvml.state",
+                          "gpu uuid=GPU-app-0 name=Fake_H200 memory_total_mb=81920 "
+                          "memory_used_mb=512 utilization=12 temperature=40 power_mw=100000\n");
+    const ScopedEnvironment environment(
+        {{"LD_LIBRARY_PATH", TUNEDECK_BUILD_DIR "/tunedeck-fake-nvml"},
+         {"TUNEDECK_FAKE_NVML_STATE", state},
+         {"PATH", bin + ":" + qEnvironmentVariable("PATH")}});
+    const QString file = experimentFile(harness, 12, 0.25);
+    QVERIFY(appendTo(file, "gpu_sharing: mps\n"));
     // Long enough (about 6 s) for the engine to sample the node a few times.
-    const EngineResult ran = harness.run({"run", experimentFile(harness, 12, 0.25)});
+    const EngineResult ran = harness.run({"run", file});
     QVERIFY2(ran.exitCode == 0, qPrintable(ran.all()));
     MainWindow window;  // attached to no engine at all
     window.resize(1280, 800);
@@ -177,6 +229,11 @@ void TestAppWindow::aFolderOpensStraightFromItsHistory() {
     QVERIFY2(samples >= 2, qPrintable(QString::number(samples)));
     QCOMPARE(window.usage().nodes().size(), std::size_t(1));
     QCOMPARE(window.usage().nodes().begin()->second.cpuSeries.size(), std::size_t(samples));
+    QCOMPARE(window.usage().cards().size(), std::size_t(1));
+    // And how the node shared its card, from the engine's node event.
+    const tunedeck::app::GpuSharing* sharing = window.usage().gpuSharing(QStringLiteral("local"));
+    QVERIFY(sharing != nullptr);
+    QCOMPARE(sharing->mode, QStringLiteral("mps"));
     // Not a Tunedeck folder: a clear message, nothing shown.
     QSignalSpy failed(&window, &MainWindow::requestFailed);
     window.openFolder(harness.root());

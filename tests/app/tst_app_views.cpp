@@ -178,8 +178,20 @@ void TestAppViews::nodeUsageViewShowsWhichTrialsSitOnWhichCard() {
     usage.apply(
         usageEvent(1000, "gpu-box", 30, {gpu(0, 80, {"t00002", "t00003"}), gpu(1, 0, {}, true)}));
     usage.apply(usageEvent(1002, "cpu-box", 70, {}));
+    // The engine's word on how gpu-box shares its cards (gpu_sharing: mps), and on another node
+    // where MPS did not start.
+    QVERIFY(usage.apply(QJsonObject{{"type", "node"},
+                                    {"node", "gpu-box"},
+                                    {"state", "gpu_sharing"},
+                                    {"details", QJsonObject{{"mode", "mps"}}}}));
+    usage.apply(usageEvent(1002, "old-box", 10, {gpu(0, 5, {"t00004"})}));
+    usage.apply(QJsonObject{
+        {"type", "node"},
+        {"node", "old-box"},
+        {"state", "gpu_sharing"},
+        {"details", QJsonObject{{"mode", "time_slicing"}, {"reason", "not installed"}}}});
     view.refresh();
-    QTRY_COMPARE(view.table()->rowCount(), 4);  // two nodes' CPU rows, two cards
+    QTRY_COMPARE(view.table()->rowCount(), 6);  // three nodes' CPU rows, three cards
     QStringList rows;
     for (int r = 0; r < view.table()->rowCount(); ++r) {
         QStringList cells;
@@ -188,15 +200,18 @@ void TestAppViews::nodeUsageViewShowsWhichTrialsSitOnWhichCard() {
         }
         rows << cells.join('|');
     }
-    QVERIFY2(
-        rows.contains("gpu-box|GPU 0: Fake H200|80 %|1000 / 80000 MB|40 °C|101 W|t00002, t00003"),
-        qPrintable(rows.join('\n')));
-    QVERIFY2(rows.contains("gpu-box|GPU 1: Fake H200|lost|2000 / 80000 MB|41 °C|101 W|"),
+    QVERIFY2(rows.contains(
+                 "gpu-box|GPU 0: Fake H200 (MPS)|80 %|1000 / 80000 MB|40 °C|101 W|t00002, t00003"),
+             qPrintable(rows.join('\n')));
+    QVERIFY2(rows.contains("gpu-box|GPU 1: Fake H200 (MPS)|lost|2000 / 80000 MB|41 °C|101 W|"),
+             qPrintable(rows.join('\n')));
+    QVERIFY2(rows.contains("old-box|GPU 0: Fake H200 (time slicing: MPS did not start)|5 %|1000 / "
+                           "80000 MB|40 °C|101 W|t00004"),
              qPrintable(rows.join('\n')));
     QVERIFY2(rows.contains("cpu-box|CPU|70 %|4096 / 16384 MB|||"), qPrintable(rows.join('\n')));
     // One line per node's CPU and per card on each chart.
-    QCOMPARE(view.utilizationChart()->chart()->series().size(), 4);
-    QCOMPARE(view.memoryChart()->chart()->series().size(), 4);
+    QCOMPARE(view.utilizationChart()->chart()->series().size(), 6);
+    QCOMPARE(view.memoryChart()->chart()->series().size(), 6);
 }
 
 void TestAppViews::twoExperimentsBestTrialsAreDiffed() {
