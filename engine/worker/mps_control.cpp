@@ -23,6 +23,7 @@ namespace tunedeck::worker {
 namespace {
 
 constexpr const char* kControlProgram = "nvidia-cuda-mps-control";
+constexpr const char* kFolderPrefix = "tunedeck-mps.";
 constexpr auto kControlPatience = std::chrono::seconds(10);  // `-d` and `quit` take milliseconds
 
 std::string pipeDir(const std::string& root) {
@@ -128,6 +129,34 @@ Outcome runControl(const std::string& root, const char* argument, const std::str
     return {false, why};
 }
 
+// The pid in `root`/agent.pid, or 0.
+pid_t agentOf(const std::string& root) {
+    std::ifstream file(root + "/agent.pid");
+    long long pid = 0;
+    return file >> pid && pid > 0 ? static_cast<pid_t>(pid) : 0;
+}
+
+// Stops the daemons of this user's agents that died without stopping theirs (SIGKILL, a crash)
+// and removes their folders. A folder without agent.pid yet is another agent starting: left.
+void stopOrphans() {
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator("/tmp", error)) {
+        const std::string name = entry.path().filename().string();
+        struct stat info {};
+        if (name.rfind(kFolderPrefix, 0) != 0 || ::lstat(entry.path().c_str(), &info) != 0 ||
+            !S_ISDIR(info.st_mode) || info.st_uid != ::getuid()) {
+            continue;
+        }
+        const std::string root = entry.path().string();
+        const pid_t agent = agentOf(root);
+        if (agent == 0 || ::kill(agent, 0) == 0 || errno != ESRCH) {
+            continue;
+        }
+        runControl(root, nullptr, "quit\n", root + "/control.out");
+        std::filesystem::remove_all(root, error);
+    }
+}
+
 }  // namespace
 
 MpsControl::~MpsControl() {
@@ -138,8 +167,9 @@ std::optional<std::string> MpsControl::start() {
     if (running()) {
         return std::nullopt;
     }
+    stopOrphans();
     // Short: the daemon's socket path inside it must fit a sockaddr_un (108 bytes).
-    std::string pattern = "/tmp/tunedeck-mps.XXXXXX";
+    std::string pattern = std::string("/tmp/") + kFolderPrefix + "XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) {
         return std::string("cannot create a folder for the MPS daemon: ") + std::strerror(errno);
     }
@@ -147,6 +177,7 @@ std::optional<std::string> MpsControl::start() {
     std::error_code error;
     std::filesystem::create_directory(pipeDir(root), error);
     std::filesystem::create_directory(logDir(root), error);
+    std::ofstream(root + "/agent.pid") << ::getpid() << '\n';
     if (error) {
         std::filesystem::remove_all(root, error);
         return "cannot create the MPS daemon's folders in " + root;

@@ -3,7 +3,9 @@
 // one after another. Through an MPS server their kernels run side by side. The agent starts a
 // control daemon of its own (`nvidia-cuda-mps-control -d`), with its pipe and log folders in a
 // fresh temporary folder, points each GPU trial at it (CUDA_MPS_PIPE_DIRECTORY), and stops it
-// when the agent exits. Not thread-safe: used from the agent's loop.
+// when the agent exits. The folder names its agent (agent.pid): a daemon whose agent was killed
+// before it could stop it is stopped by the next agent that starts one. Not thread-safe: used
+// from the agent's loop.
 #pragma once
 
 #include <optional>
@@ -20,8 +22,8 @@ class MpsControl {
     MpsControl& operator=(const MpsControl&) = delete;
     ~MpsControl();  // stop()
 
-    // Starts the daemon (nothing when it runs already). Returns why it could not start: the
-    // trials then share their cards by time slicing.
+    // Starts the daemon (nothing when it runs already), after stopping those of agents that are
+    // gone. Returns why it could not start: the trials then share their cards by time slicing.
     std::optional<std::string> start();
     // Asks the daemon to quit (its server ends with it) and removes its folders.
     void stop();

@@ -1,6 +1,9 @@
 // The agent's MPS daemon (gpu_sharing), against a stand-in for NVIDIA's nvidia-cuda-mps-control
 // put first on the agent's PATH: it records how it was called and what it read, as the real one
 // would be called. The real daemon is run on a GPU machine (resources/examples/cuda-mlp).
+#include <unistd.h>
+
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -136,4 +139,50 @@ void WorkerTest::mpsThatCannotStartLeavesTheTrialsTimeSlicing() {
     QCOMPARE(none.value("mode").toString(), QStringLiteral("time_slicing"));
     QCOMPARE(none.value("reason").toString(), QStringLiteral("this node offers no GPUs"));
     QCOMPARE(readFile(log), before);
+}
+
+void WorkerTest::anOrphanedMpsDaemonIsStoppedByTheNextAgent() {
+    // The folders two earlier agents left: one was killed (its pid is free now), one still runs
+    // (this test process stands for it).
+    QProcess gone;
+    gone.start("true", {});
+    QVERIFY(gone.waitForStarted(10000));
+    const qint64 gonePid = gone.processId();
+    QVERIFY(gone.waitForFinished(10000));
+    const auto leftBehind = [](qint64 agent) {
+        QByteArray pattern = "/tmp/tunedeck-mps.XXXXXX";
+        if (::mkdtemp(pattern.data()) == nullptr) {
+            return QString();
+        }
+        const QString root = QString::fromLocal8Bit(pattern);
+        QDir().mkpath(root + "/pipe");
+        QFile pid(root + "/agent.pid");
+        if (!pid.open(QIODevice::WriteOnly)) {
+            return QString();
+        }
+        pid.write(QByteArray::number(agent) + '\n');
+        return root;
+    };
+    const QString orphan = leftBehind(gonePid);
+    const QString alive = leftBehind(QCoreApplication::applicationPid());
+    QVERIFY(!orphan.isEmpty() && !alive.isEmpty());
+
+    const QString state = path("nvml.state");
+    writeState(state, {{"GPU-aaaa-1111"}});
+    const QString log = path("control.log");
+    const QString bin = writeFakeControl(path("fake"), log);
+    WorkerSession worker(WorkerSession::workerPath(), {},
+                         withControl(withDriver(TUNEDECK_FAKE_NVML_DIR, state), bin));
+    QVERIFY(worker.waitForHello());
+    worker.send({{"op", "gpu_sharing"}, {"mode", "mps"}});
+    QCOMPARE(worker.waitForEvent("gpu_sharing").value("mode").toString(), QStringLiteral("mps"));
+
+    // The orphan's daemon was told to quit through its own pipe, and its folder is gone; the
+    // living agent's is left alone.
+    const QString calls = readFile(log);
+    QVERIFY2(calls.contains(QStringLiteral("args= pipe=%1/pipe").arg(orphan)), qPrintable(calls));
+    QVERIFY(!calls.contains(alive));
+    QVERIFY(!QDir(orphan).exists());
+    QVERIFY(QDir(alive).exists());
+    QDir(alive).removeRecursively();
 }

@@ -68,6 +68,7 @@ class WorkerTest : public QObject {
     // test_mps.cpp: sharing a card through NVIDIA's MPS (gpu_sharing)
     void mpsDaemonServesTheGpuTrialsAndStopsWithTheAgent();
     void mpsThatCannotStartLeavesTheTrialsTimeSlicing();
+    void anOrphanedMpsDaemonIsStoppedByTheNextAgent();
 
     // test_throughput.cpp
     void relayKeepsUpWithReportFloods();
