@@ -48,6 +48,15 @@ QProcessEnvironment withControl(QProcessEnvironment env, const QString& bin) {
     return env;
 }
 
+// The agent's environment: one fake card (its driver state in `dir`), the stand-in control
+// program of `bin` first on PATH, and CUDA_VISIBLE_DEVICES as given (unset when null).
+QProcessEnvironment oneGpuWithControl(const QString& dir, const QString& bin,
+                                      const QString& visibleDevices = QString()) {
+    const QString state = dir + "/nvml.state";
+    writeState(state, {{"GPU-aaaa-1111"}});
+    return withControl(withDriver(TUNEDECK_FAKE_NVML_DIR, state, visibleDevices), bin);
+}
+
 // A trial that writes the MPS pipe folder it was given to mps.txt in its folder.
 QString pipeSeenBy(WorkerSession& worker, const QString& trial, const QString& trialDir,
                    const QJsonObject& env) {
@@ -63,12 +72,9 @@ QString pipeSeenBy(WorkerSession& worker, const QString& trial, const QString& t
 }  // namespace
 
 void WorkerTest::mpsDaemonServesTheGpuTrialsAndStopsWithTheAgent() {
-    const QString state = path("nvml.state");
-    writeState(state, {{"GPU-aaaa-1111"}});
     const QString log = path("control.log");
-    const QString bin = writeFakeControl(path("fake"), log);
     WorkerSession worker(WorkerSession::workerPath(), {},
-                         withControl(withDriver(TUNEDECK_FAKE_NVML_DIR, state), bin));
+                         oneGpuWithControl(m_dir->path(), writeFakeControl(path("fake"), log)));
     QVERIFY(worker.waitForHello());
 
     worker.send({{"op", "gpu_sharing"}, {"mode", "mps"}});
@@ -106,13 +112,10 @@ void WorkerTest::mpsDaemonServesTheGpuTrialsAndStopsWithTheAgent() {
 }
 
 void WorkerTest::mpsThatCannotStartLeavesTheTrialsTimeSlicing() {
-    const QString state = path("nvml.state");
-    writeState(state, {{"GPU-aaaa-1111"}});
     const QString log = path("control.log");
     const QString bin =
         writeFakeControl(path("fake"), log, "An instance of this daemon is already running");
-    WorkerSession worker(WorkerSession::workerPath(), {},
-                         withControl(withDriver(TUNEDECK_FAKE_NVML_DIR, state), bin));
+    WorkerSession worker(WorkerSession::workerPath(), {}, oneGpuWithControl(m_dir->path(), bin));
     QVERIFY(worker.waitForHello());
     worker.send({{"op", "gpu_sharing"}, {"mode", "mps"}});
     const QJsonObject answer = worker.waitForEvent("gpu_sharing");
@@ -132,7 +135,7 @@ void WorkerTest::mpsThatCannotStartLeavesTheTrialsTimeSlicing() {
     // A node that offers no GPU does not start a daemon at all.
     const QString before = readFile(log);
     WorkerSession noGpus(WorkerSession::workerPath(), {},
-                         withControl(withDriver(TUNEDECK_FAKE_NVML_DIR, state, ""), bin));
+                         oneGpuWithControl(m_dir->path(), bin, ""));  // the card hidden
     QVERIFY(noGpus.waitForHello());
     noGpus.send({{"op", "gpu_sharing"}, {"mode", "mps"}});
     const QJsonObject none = noGpus.waitForEvent("gpu_sharing");
@@ -167,12 +170,9 @@ void WorkerTest::anOrphanedMpsDaemonIsStoppedByTheNextAgent() {
     const QString alive = leftBehind(QCoreApplication::applicationPid());
     QVERIFY(!orphan.isEmpty() && !alive.isEmpty());
 
-    const QString state = path("nvml.state");
-    writeState(state, {{"GPU-aaaa-1111"}});
     const QString log = path("control.log");
-    const QString bin = writeFakeControl(path("fake"), log);
     WorkerSession worker(WorkerSession::workerPath(), {},
-                         withControl(withDriver(TUNEDECK_FAKE_NVML_DIR, state), bin));
+                         oneGpuWithControl(m_dir->path(), writeFakeControl(path("fake"), log)));
     QVERIFY(worker.waitForHello());
     worker.send({{"op", "gpu_sharing"}, {"mode", "mps"}});
     QCOMPARE(worker.waitForEvent("gpu_sharing").value("mode").toString(), QStringLiteral("mps"));
