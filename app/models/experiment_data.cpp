@@ -20,8 +20,8 @@ void flattenInto(const QJsonObject& object, const QString& prefix, QJsonObject* 
     }
 }
 
-// The metric in a result: a top-level key, or a path through nested objects ("val/loss" is a
-// key of its own when the trainable reported it so).
+}  // namespace
+
 double metricIn(const QJsonObject& result, const QString& metric) {
     QJsonValue value = result.value(metric);
     if (value.isUndefined() && metric.contains('/')) {
@@ -36,8 +36,6 @@ double metricIn(const QJsonObject& result, const QString& metric) {
     }
     return value.isDouble() ? value.toDouble() : kNoValue;
 }
-
-}  // namespace
 
 void ExperimentData::setObjective(const QString& metric, bool minimize) {
     metric_ = metric;

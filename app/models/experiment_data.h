@@ -20,6 +20,10 @@ namespace tunedeck::app {
 
 inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
+// The metric in a result: a top-level key, or a path through nested objects ("val/loss" is a
+// key of its own when the trainable reported it so); kNoValue when it is not a number there.
+double metricIn(const QJsonObject& result, const QString& metric);
+
 struct TrialRow {
     QString id;
     QJsonObject config;

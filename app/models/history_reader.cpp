@@ -173,20 +173,8 @@ class JsonScan {
 
 // ExperimentData's reading of a result, for the texts the scanner does not follow.
 double metricByParser(std::string_view json, const QString& metric) {
-    const QJsonObject result =
-        QJsonDocument::fromJson(QByteArray(json.data(), qsizetype(json.size()))).object();
-    QJsonValue value = result.value(metric);
-    if (value.isUndefined() && metric.contains('/')) {
-        QJsonObject level = result;
-        const QStringList parts = metric.split('/');
-        for (int i = 0; i < parts.size(); ++i) {
-            value = level.value(parts[i]);
-            if (i + 1 < parts.size()) {
-                level = value.toObject();
-            }
-        }
-    }
-    return value.isDouble() ? value.toDouble() : kNoValue;
+    return metricIn(
+        QJsonDocument::fromJson(QByteArray(json.data(), qsizetype(json.size()))).object(), metric);
 }
 
 // The first objective of a recorded spec: `metric: loss` or `metric: [loss, latency]`.
