@@ -18,6 +18,7 @@
 
 #include "editors/cluster_editor.h"
 #include "editors/experiment_editor.h"
+#include "fake_gpus.h"
 #include "views/appearance.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
@@ -217,17 +218,12 @@ int main(int argc, char** argv) {
         "gpu uuid=GPU-1b name=Fake_H200 memory_total_mb=143771 memory_used_mb=20480 "
         "utilization=64 temperature=55 power_mw=318000\n");
     state.close();
-    QDir().mkpath(work.filePath("bin"));
-    QFile control(work.filePath("bin/nvidia-cuda-mps-control"));
-    control.open(QIODevice::WriteOnly);
-    control.write("#!/bin/sh\n[ \"$1\" = -d ] || cat > /dev/null\nexit 0\n");
-    control.close();
-    control.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    const QString controlBin = worker_test::writeFakeMpsControl(work.path());
     QProcess gpuEngine;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert("LD_LIBRARY_PATH", QStringLiteral(TUNEDECK_BUILD_DIR "/tunedeck-fake-nvml"));
     environment.insert("TUNEDECK_FAKE_NVML_STATE", state.fileName());
-    environment.insert("PATH", work.filePath("bin") + ":" + environment.value("PATH"));
+    environment.insert("PATH", controlBin + ":" + environment.value("PATH"));
     gpuEngine.setProcessEnvironment(environment);
     const QString gpuSocket = work.filePath("gpu-engine.sock");
     gpuEngine.start(

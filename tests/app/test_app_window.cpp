@@ -18,6 +18,7 @@
 #include "charts/metric_chart.h"
 #include "editors/experiment_editor.h"
 #include "engine_harness.h"
+#include "fake_gpus.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
 #include "views/start_page.h"
@@ -51,12 +52,6 @@ class ScopedEnvironment {
     };
     QList<Saved> saved_;
 };
-
-bool writeExecutable(const QString& path, const QString& text) {
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text.toUtf8()) > 0 &&
-           file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-}
 
 bool appendTo(const QString& path, const QString& text) {
     QFile file(path);
@@ -190,14 +185,10 @@ void TestAppWindow::aFolderOpensStraightFromItsHistory() {
     EngineHarness harness;
     // The node has a GPU (the fake NVML driver of tests/worker), and the experiment asks for MPS,
     // which its agent starts through a stand-in for NVIDIA's control program.
-    const QString bin = harness.root() + "/bin";
-    QVERIFY(QDir().mkpath(bin));
-    QVERIFY(writeExecutable(bin + "/nvidia-cuda-mps-control",
-                            "#!/bin/sh\n[ \"$1\" = -d ] || cat > /dev/null\nexit 0\n"));
-    const QString state =
-        harness.writeFile("nvml.state",
-                          "gpu uuid=GPU-app-0 name=Fake_H200 memory_total_mb=81920 "
-                          "memory_used_mb=512 utilization=12 temperature=40 power_mw=100000\n");
+    const QString bin = worker_test::writeFakeMpsControl(harness.root());
+    QVERIFY(!bin.isEmpty());
+    const QString state = harness.root() + "/nvml.state";
+    worker_test::writeState(state, {{"GPU-app-0", "Fake_H200"}});
     const ScopedEnvironment environment(
         {{"LD_LIBRARY_PATH", TUNEDECK_BUILD_DIR "/tunedeck-fake-nvml"},
          {"TUNEDECK_FAKE_NVML_STATE", state},

@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include "engine_harness.h"
+#include "fake_gpus.h"
 
 class TestGpuMonitoring : public QObject {
     Q_OBJECT
@@ -215,17 +216,10 @@ void TestGpuMonitoring::mpsIsAskedOfTheAgentAndAFallbackIsWarned() {
     useDriver(TUNEDECK_FAKE_NVML_DIR, {gpuLine(kUuidA)});
     // A stand-in for NVIDIA's control program, first on the agent's PATH: it starts (exit 0), or
     // refuses as the real one does when another daemon holds its pipe folder.
-    const QString bin = h_->root() + "/bin";
-    QVERIFY(QDir().mkpath(bin));
-    const QString control = bin + "/nvidia-cuda-mps-control";
     path_ = qgetenv("PATH");
-    qputenv("PATH", bin.toUtf8() + ":" + path_);
-    const auto run = [&](const QString& name, const QString& controlScript) {
-        QFile script(control);
-        QVERIFY(script.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        script.write(controlScript.toUtf8());
-        script.close();
-        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    qputenv("PATH", (h_->root() + "/bin:").toUtf8() + path_);
+    const auto run = [&](const QString& name, const QString& failure) {
+        QVERIFY(!worker_test::writeFakeMpsControl(h_->root(), {}, failure).isEmpty());
         const QString yaml = experiment(name, "{cpu: 0.01, gpu: 0.5}", "gpu_sharing: mps\n")
                                  .replace("num_samples: 4", "num_samples: 2");
         const EngineResult r = h_->run({"run", h_->writeFile(name + ".yaml", yaml), "--quiet"});
@@ -244,12 +238,11 @@ void TestGpuMonitoring::mpsIsAskedOfTheAgentAndAFallbackIsWarned() {
                            "'%MPS did not start%daemon is already running%time slicing%'");
     };
 
-    run("mps", "#!/bin/sh\n[ \"$1\" = -d ] || cat > /dev/null\nexit 0\n");
+    run("mps", {});
     QCOMPARE(sharing("mps"), QStringLiteral("mps "));
     QCOMPARE(warnings("mps"), QStringLiteral("0"));
 
-    run("fallback",
-        "#!/bin/sh\necho 'An instance of this daemon is already running' >&2\nexit 1\n");
+    run("fallback", "An instance of this daemon is already running");
     QVERIFY2(sharing("fallback").startsWith("time_slicing nvidia-cuda-mps-control failed"),
              qPrintable(sharing("fallback")));
     QCOMPARE(warnings("fallback"), QStringLiteral("1"));

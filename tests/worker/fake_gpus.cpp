@@ -1,5 +1,6 @@
 #include "fake_gpus.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTest>
 
@@ -47,6 +48,29 @@ QProcessEnvironment withDriver(const QString& libraryDir, const QString& statePa
         env.insert("CUDA_VISIBLE_DEVICES", visibleDevices);
     }
     return env;
+}
+
+QString writeFakeMpsControl(const QString& dir, const QString& log, const QString& failure) {
+    const QString bin = dir + "/bin";
+    QDir().mkpath(bin);
+    QFile script(bin + "/nvidia-cuda-mps-control");
+    if (!script.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        return {};
+    }
+    QString text = QStringLiteral("#!/bin/sh\n");
+    text += log.isEmpty() ? QStringLiteral("[ \"$1\" = -d ] || cat > /dev/null\n")
+                          : QStringLiteral(
+                                "echo \"args=$* pipe=$CUDA_MPS_PIPE_DIRECTORY "
+                                "log=$CUDA_MPS_LOG_DIRECTORY\" >> '%1'\n"
+                                "[ \"$1\" = -d ] || cat >> '%1'\n")
+                                .arg(log);
+    text += failure.isEmpty() ? QStringLiteral("exit 0\n")
+                              : QStringLiteral("echo '%1' >&2\nexit 1\n").arg(failure);
+    script.write(text.toUtf8());
+    script.close();
+    return script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner)
+               ? bin
+               : QString();
 }
 
 }  // namespace worker_test

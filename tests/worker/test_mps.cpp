@@ -18,29 +18,6 @@ using namespace worker_test;
 
 namespace {
 
-// Writes bin/nvidia-cuda-mps-control under `dir`: it appends its arguments, the folders it was
-// given and its stdin (for commands such as quit) to `log`, says `failure` and exits 1 when
-// given one, else exits 0.
-QString writeFakeControl(const QString& dir, const QString& log, const QString& failure = {}) {
-    const QString bin = dir + "/bin";
-    QDir().mkpath(bin);
-    QFile script(bin + "/nvidia-cuda-mps-control");
-    if (!script.open(QIODevice::WriteOnly)) {
-        return {};
-    }
-    QString text = QStringLiteral(
-                       "#!/bin/sh\n"
-                       "echo \"args=$* pipe=$CUDA_MPS_PIPE_DIRECTORY log=$CUDA_MPS_LOG_DIRECTORY\" "
-                       ">> '%1'\n"
-                       "[ \"$1\" = -d ] || cat >> '%1'\n")
-                       .arg(log);
-    text += failure.isEmpty() ? QStringLiteral("exit 0\n")
-                              : QStringLiteral("echo '%1' >&2\nexit 1\n").arg(failure);
-    script.write(text.toUtf8());
-    script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    return bin;
-}
-
 QProcessEnvironment withControl(QProcessEnvironment env, const QString& bin) {
     env.insert("PATH", bin + ":" + env.value("PATH"));
     env.remove("CUDA_MPS_PIPE_DIRECTORY");
@@ -74,7 +51,7 @@ QString pipeSeenBy(WorkerSession& worker, const QString& trial, const QString& t
 void WorkerTest::mpsDaemonServesTheGpuTrialsAndStopsWithTheAgent() {
     const QString log = path("control.log");
     WorkerSession worker(WorkerSession::workerPath(), {},
-                         oneGpuWithControl(m_dir->path(), writeFakeControl(path("fake"), log)));
+                         oneGpuWithControl(m_dir->path(), writeFakeMpsControl(path("fake"), log)));
     QVERIFY(worker.waitForHello());
 
     worker.send({{"op", "gpu_sharing"}, {"mode", "mps"}});
@@ -114,7 +91,7 @@ void WorkerTest::mpsDaemonServesTheGpuTrialsAndStopsWithTheAgent() {
 void WorkerTest::mpsThatCannotStartLeavesTheTrialsTimeSlicing() {
     const QString log = path("control.log");
     const QString bin =
-        writeFakeControl(path("fake"), log, "An instance of this daemon is already running");
+        writeFakeMpsControl(path("fake"), log, "An instance of this daemon is already running");
     WorkerSession worker(WorkerSession::workerPath(), {}, oneGpuWithControl(m_dir->path(), bin));
     QVERIFY(worker.waitForHello());
     worker.send({{"op", "gpu_sharing"}, {"mode", "mps"}});
@@ -172,7 +149,7 @@ void WorkerTest::anOrphanedMpsDaemonIsStoppedByTheNextAgent() {
 
     const QString log = path("control.log");
     WorkerSession worker(WorkerSession::workerPath(), {},
-                         oneGpuWithControl(m_dir->path(), writeFakeControl(path("fake"), log)));
+                         oneGpuWithControl(m_dir->path(), writeFakeMpsControl(path("fake"), log)));
     QVERIFY(worker.waitForHello());
     worker.send({{"op", "gpu_sharing"}, {"mode", "mps"}});
     QCOMPARE(worker.waitForEvent("gpu_sharing").value("mode").toString(), QStringLiteral("mps"));
