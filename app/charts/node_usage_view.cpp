@@ -130,6 +130,7 @@ void NodeUsageView::fillTable() {
         table_->setItem(row, column, new QTableWidgetItem(text));
     };
     for (const auto& [id, node] : usage_->nodes()) {
+        const GpuSharing* sharing = usage_->gpuSharing(id);
         set(0, id);
         set(1, tr("CPU"));
         set(2, percent(node.cpuPercent));
@@ -140,13 +141,12 @@ void NodeUsageView::fillTable() {
                 continue;
             }
             set(0, id);
-            set(1, cardLabel(*card, usage_->gpuSharing(id)));
+            set(1, cardLabel(*card, sharing));
             set(2, card->lost ? tr("lost") : percent(card->utilization));
             set(3, megabytes(card->memoryUsedMb, card->memoryTotalMb));
             set(4, QStringLiteral("%1 °C").arg(card->temperatureC, 0, 'f', 0));
             set(5, QStringLiteral("%1 W").arg(card->powerW, 0, 'f', 0));
             set(6, card->trials.join(QStringLiteral(", ")));
-            const GpuSharing* sharing = usage_->gpuSharing(id);
             table_->item(row, 1)->setToolTip(
                 sharing && !sharing->reason.isEmpty()
                     ? tr("%1\nMPS did not start: %2").arg(card->uuid, sharing->reason)
