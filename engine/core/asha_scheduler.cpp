@@ -20,6 +20,7 @@ const QString kMaxT = QStringLiteral("max_t");
 const QString kGracePeriod = QStringLiteral("grace_period");
 const QString kReductionFactor = QStringLiteral("reduction_factor");
 const QString kBrackets = QStringLiteral("brackets");
+const QString kStopLastTrials = QStringLiteral("stop_last_trials");
 
 // Distinguishes bracket draws from the searcher's use of the same seed.
 constexpr std::uint64_t kBracketStream = 0x61736861ULL;  // "asha"
@@ -37,7 +38,8 @@ double percentile(std::vector<double> values, double q) {
 }  // namespace
 
 QStringList ashaOptionNames() {
-    return {kTimeAttr, kMaxT, kGracePeriod, kReductionFactor, kBrackets, kMetric, kMode};
+    return {kTimeAttr, kMaxT,   kGracePeriod, kReductionFactor,
+            kBrackets, kMetric, kMode,        kStopLastTrials};
 }
 
 Status validateAshaOptions(const ExperimentSpec& spec, QString* badKey) {
@@ -46,6 +48,11 @@ Status validateAshaOptions(const ExperimentSpec& spec, QString* badKey) {
                                       QStringLiteral("asha"), badKey);
         !s) {
         return s;
+    }
+    if (options.contains(kStopLastTrials) && !options.value(kStopLastTrials).isBool()) {
+        return optionError(badKey, kStopLastTrials,
+                           QStringLiteral("scheduler option 'stop_last_trials' must be true or "
+                                          "false"));
     }
     const double maxT = options.value(kMaxT).toDouble(100);
     const double grace = options.value(kGracePeriod).toDouble(1);
@@ -95,6 +102,7 @@ std::unique_ptr<Scheduler> makeAshaScheduler(const ExperimentSpec& spec) {
     o.gracePeriod = options.value(kGracePeriod).toDouble(o.gracePeriod);
     o.reductionFactor = options.value(kReductionFactor).toDouble(o.reductionFactor);
     o.brackets = static_cast<int>(options.value(kBrackets).toDouble(o.brackets));
+    o.stopLastTrials = options.value(kStopLastTrials).toBool(o.stopLastTrials);
     o.seed = spec.seed;
     return std::make_unique<AshaScheduler>(o);
 }
@@ -193,7 +201,7 @@ SchedulerDecision AshaScheduler::onResult(const Trial& trial, const QJsonObject&
     if (!time || !value) {
         return SchedulerDecision::proceed();
     }
-    if (*time >= options_.maxT) {
+    if (*time >= options_.maxT && options_.stopLastTrials) {
         return SchedulerDecision::stop(QStringLiteral("asha: %1 reached max_t (%2)")
                                            .arg(options_.timeAttr, formatNumber(options_.maxT)));
     }

@@ -14,8 +14,11 @@
 //    instead promotes the top 1/rf of a rung to the next one; Ray's "stop unless in the top
 //    fraction seen so far" is the asynchronous reading of the same rule.
 //  - mode min is handled by negating the metric, so "below the cutoff" always means worse.
-//  - A result at or past max_t stops the trial; the final result of a finished trial is still
-//    recorded at its rung (Ray's on_trial_complete), so later trials compare against it.
+//  - A result at or past max_t stops the trial (Ray's stop_last_trials, true by default); with
+//    `stop_last_trials: false` it is judged at the rungs like any other result, so a trial that
+//    survives the top rung keeps running until the experiment's own `stop` ends it. The final
+//    result of a finished trial is still recorded at its rung (Ray's on_trial_complete), so later
+//    trials compare against it.
 //  - Several brackets: each new trial picks one at random with probability softmax(number of
 //    rungs), as Ray does. Ray uses numpy's global generator; we draw from the experiment seed's
 //    stream for the trial's index, so the same seed gives the same brackets on every run.
@@ -52,7 +55,8 @@ class AshaScheduler final : public Scheduler {
         double gracePeriod = 1;
         double reductionFactor = 4;
         int brackets = 1;
-        std::uint64_t seed = 0;  // picks brackets when there are several
+        bool stopLastTrials = true;  // Ray's default: max_t stops a trial
+        std::uint64_t seed = 0;      // picks brackets when there are several
     };
 
     explicit AshaScheduler(Options options);

@@ -116,6 +116,37 @@ class TestAsha : public QObject {
         QVERIFY2(decision.reason.contains("max_t"), qPrintable(decision.reason));
     }
 
+    // Ray's stop_last_trials=False: a trial that reaches max_t is judged at the top rung and,
+    // when it survives, keeps running; true (Ray's default) stops it there.
+    void stopLastTrialsFalseLetsSurvivorsPastMaxT() {
+        auto scheduler = make(ashaSpec({{"max_t", 4},
+                                        {"grace_period", 1},
+                                        {"reduction_factor", 2},
+                                        {"stop_last_trials", false}}));
+        const Trial good = trialAt(0);
+        const Trial bad = trialAt(1);
+        scheduler->onTrialAdd(good);
+        scheduler->onTrialAdd(bad);
+        for (int it = 1; it <= 3; ++it) {
+            QCOMPARE(scheduler->onResult(good, {{"training_iteration", it}, {"acc", 0.9}}).action,
+                     C);
+        }
+        QCOMPARE(scheduler->onResult(good, {{"training_iteration", 4}, {"acc", 0.9}}).action, C);
+        QCOMPARE(scheduler->onResult(good, {{"training_iteration", 9}, {"acc", 0.9}}).action, C);
+        // The second trial is below the top rung's cutoff: stopped there like any rung.
+        QCOMPARE(scheduler->onResult(bad, {{"training_iteration", 4}, {"acc", 0.1}}).action, S);
+    }
+
+    void stopLastTrialsDefaultsToTrue() {
+        auto scheduler = make(ashaSpec({{"max_t", 4}, {"stop_last_trials", true}}));
+        const Trial trial = trialAt(0);
+        scheduler->onTrialAdd(trial);
+        QCOMPARE(scheduler->onResult(trial, {{"training_iteration", 4}, {"acc", 1.0}}).action, S);
+        auto byDefault = make(ashaSpec({{"max_t", 4}}));
+        byDefault->onTrialAdd(trial);
+        QCOMPARE(byDefault->onResult(trial, {{"training_iteration", 4}, {"acc", 1.0}}).action, S);
+    }
+
     void resultsWithoutTheMetricAreIgnored() {
         auto scheduler = make(ashaSpec({{"max_t", 5}}));
         const Trial trial = trialAt(0);
@@ -242,6 +273,9 @@ class TestAsha : public QObject {
         QTest::newRow("no metric") << QJsonObject{} << ""
                                    << "scheduler.metric"
                                    << "needs a metric";
+        QTest::newRow("stop_last_trials text") << QJsonObject{{"stop_last_trials", "no"}} << "acc"
+                                               << "scheduler.stop_last_trials"
+                                               << "must be true or false";
         QTest::newRow("unknown") << QJsonObject{{"eta", 3}} << "acc"
                                  << "scheduler.eta"
                                  << "unknown option 'eta'";
