@@ -62,6 +62,13 @@ double quantize(double value, double q) {
     return QString::number(snapped, 'g', 15).toDouble() + 0.0;
 }
 
+// Whether value / q is a whole number, up to the binary noise of decimal fractions
+// (0.5 / 0.1 = 5.000000000000001), as Ray's math.isclose check.
+bool isMultipleOf(double value, double q) {
+    const double ratio = value / q;
+    return std::abs(ratio - std::round(ratio)) <= 1e-9 * std::max(1.0, std::abs(ratio));
+}
+
 // Multiples of q that qrandint can produce: k * q for k in [first, last].
 std::int64_t firstMultiple(const Domain& d) {
     return static_cast<std::int64_t>(std::ceil(d.low / d.q));
@@ -166,6 +173,21 @@ Status Domain::validate() const {
     if (isQuantized(kind)) {
         if (!std::isfinite(q) || q <= 0) {
             return Status::invalid(QStringLiteral("%1: q (%2) must be above 0").arg(name, num(q)));
+        }
+        if (kind == DomainKind::QUniform) {
+            // Ray's Float.quantized refuses such bounds: rounding a sample near them to a
+            // multiple of q would leave the range, and clamping back gives a value that is no
+            // multiple of q.
+            for (const auto& [label, value] : {std::pair{"low", low}, std::pair{"high", high}}) {
+                if (!isMultipleOf(value, q)) {
+                    return Status::invalid(
+                        QStringLiteral("quniform: %1 (%2) is not a multiple of q (%3); write "
+                                       "bounds that are, e.g. [%4, %5, %3]")
+                            .arg(QLatin1String(label), num(value), num(q),
+                                 num(quantize(std::ceil(low / q) * q, q)),
+                                 num(quantize(std::floor(high / q) * q, q))));
+                }
+            }
         }
         if (kind == DomainKind::QRandInt) {
             if (!isWhole(q)) {

@@ -131,16 +131,41 @@ class TestSearchSpace : public QObject {
         }
     }
 
-    void quantizedValuesAreClampedIntoTheBounds() {
-        // Rounding 0.1 to the nearest 0.25 gives 0, below low; it is clamped to low.
+    // Issue 16.11: quniform(0.1, 1, 0.25) gave 0.1, which is no multiple of 0.25. Bounds that
+    // are not multiples of q are refused, as Ray's Float.quantized does, with what to write.
+    void quniformBoundsThatAreNotMultiplesOfQAreRefused() {
+        const Status status = quniform(0.1, 1, 0.25).validate();
+        QCOMPARE(status.code(), Status::Code::InvalidArgument);
+        QCOMPARE(status.message(),
+                 QStringLiteral("quniform: low (0.1) is not a multiple of q (0.25); write bounds "
+                                "that are, e.g. [0.25, 1, 0.25]"));
+        QVERIFY(!quniform(0, 1.1, 0.25).validate().isOk());
+        // Decimal fractions whose ratio carries binary noise are multiples all the same.
+        QVERIFY(quniform(0.0, 0.5, 0.1).validate().isOk());
+        QVERIFY(quniform(0.3, 0.9, 0.1).validate().isOk());
+        QVERIFY(quniform(-1.5, 1.5, 0.5).validate().isOk());
+    }
+
+    void quniformGivesOnlyMultiplesOfQ() {
         Rng rng(6);
-        double smallest = 1;
         for (int i = 0; i < 3000; ++i) {
-            const double v = draw(quniform(0.1, 1, 0.25), rng).toDouble();
-            QVERIFY(v >= 0.1 && v <= 1);
+            const double v = draw(quniform(0.3, 0.9, 0.1), rng).toDouble();
+            QVERIFY2(v >= 0.3 && v <= 0.9 && isMultipleOf(v, 0.1), qPrintable(QString::number(v)));
+        }
+    }
+
+    // qloguniform keeps NNI's clamping (a log range starts above 0, so its low is rarely a
+    // multiple of q): values below the first multiple become low itself.
+    void qloguniformClampsIntoTheBounds() {
+        Rng rng(6);
+        double smallest = 1000;
+        for (int i = 0; i < 3000; ++i) {
+            const double v = draw(qloguniform(1, 1000, 5), rng).toDouble();
+            QVERIFY(v >= 1 && v <= 1000);
+            QVERIFY(v == 1 || isMultipleOf(v, 5));
             smallest = std::min(smallest, v);
         }
-        QCOMPARE(smallest, 0.1);
+        QCOMPARE(smallest, 1.0);
     }
 
     void logUniformIsUniformInLogSpace() {
@@ -438,7 +463,6 @@ class TestSearchSpace : public QObject {
         QCOMPARE(*randint(2, 5).finiteValues(100), (QJsonArray{2, 3, 4}));
         QCOMPARE(*qrandint(0, 10, 5).finiteValues(100), (QJsonArray{0, 5, 10}));
         QCOMPARE(*quniform(0, 1, 0.25).finiteValues(100), (QJsonArray{0, 0.25, 0.5, 0.75, 1}));
-        QCOMPARE(*quniform(0.1, 1, 0.25).finiteValues(100), (QJsonArray{0.1, 0.25, 0.5, 0.75, 1}));
         QCOMPARE(*choice({"a", "b"}).finiteValues(100), (QJsonArray{"a", "b"}));
         QCOMPARE(uniform(0, 1).finiteValues(100), std::nullopt);
         QCOMPARE(randint(0, 1000).finiteValues(100), std::nullopt);
