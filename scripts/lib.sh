@@ -7,7 +7,7 @@ BUILD_DIR=${TUNEDECK_BUILD_DIR:-$TUNEDECK_ROOT/build}
 
 # Debian 12 packages: the build toolchain and libraries (README.md says why each is there).
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config git python3
-    qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
     libyaml-cpp-dev libssh2-1-dev libsqlite3-dev nlohmann-json3-dev libeigen3-dev)
 
 # Installs the packages that are not installed yet; does nothing when all are there.
