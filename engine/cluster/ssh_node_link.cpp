@@ -182,10 +182,27 @@ void SshNodeLink::pushFolder(const QString& headDir, const QString& nodeDir, Don
         done(false, tr("not connected to %1").arg(options_.nodeId));
         return;
     }
-    // A copy cut short earlier may have left part of the folder: start from nothing.
+    // As every checkpoint is put in place (engine/checkpoint): sent whole under a staging name,
+    // then renamed, so the node never restores from half a folder. What a copy cut short left
+    // under the staging name goes first.
     ssh::SftpClient* sftp = session_->sftp();
-    sftp->removeTree(nodeDir, [sftp, headDir, nodeDir, done = std::move(done)](
-                                  bool, const QString&) { sftp->putTree(headDir, nodeDir, done); });
+    const QString staging = nodeDir + QStringLiteral(".tmp");
+    sftp->removeTree(staging, [sftp, headDir, nodeDir, staging, done = std::move(done)](
+                                  bool, const QString&) mutable {
+        sftp->putTree(headDir, staging,
+                      [sftp, nodeDir, staging, done = std::move(done)](
+                          bool ok, const QString& error) mutable {
+                          if (!ok) {
+                              done(false, error);
+                              return;
+                          }
+                          sftp->removeTree(nodeDir,
+                                           [sftp, nodeDir, staging, done = std::move(done)](
+                                               bool, const QString&) mutable {
+                                               sftp->rename(staging, nodeDir, std::move(done));
+                                           });
+                      });
+    });
 }
 
 }  // namespace tunedeck

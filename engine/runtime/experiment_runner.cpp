@@ -401,9 +401,16 @@ void ExperimentRunner::maybeFinish() {
     for (const auto& [id, live] : trials_) {
         errored += live.trial.status == TrialStatus::Error ? 1 : 0;
     }
-    finish(errored > 0 ? kExitTrialErrors : kExitFinished,
+    // A checkpoint that could not be kept is an error of the run, as an errored trial is: a retry
+    // or a resume of that trial would start further back than the user believes.
+    const bool lostCheckpoints = checkpointsNotKept_ > 0;
+    finish(errored > 0 || lostCheckpoints ? kExitTrialErrors : kExitFinished,
            errored > 0 ? tr("Finished with %1 errored trial(s).").arg(errored)
-                       : tr("Finished: all %1 trials terminated.").arg(trials_.size()));
+           : lostCheckpoints
+               ? tr("Finished: all %1 trials terminated, but %2 checkpoint(s) were not kept.")
+                     .arg(trials_.size())
+                     .arg(checkpointsNotKept_)
+               : tr("Finished: all %1 trials terminated.").arg(trials_.size()));
 }
 
 void ExperimentRunner::interrupt() {
@@ -509,9 +516,11 @@ ProgressSnapshot ExperimentRunner::snapshot() const {
     for (const auto& [node, sample] : latestUsage_) {
         usage.push_back(sample);
     }
-    return snapshotProgress(spec_, std::move(trials),
-                            pool_ ? pool_->capacities() : std::vector<NodeCapacity>{}, resultCount_,
-                            searcher_->totalTrials(), std::move(usage));
+    ProgressSnapshot s = snapshotProgress(spec_, std::move(trials),
+                                          pool_ ? pool_->capacities() : std::vector<NodeCapacity>{},
+                                          resultCount_, searcher_->totalTrials(), std::move(usage));
+    s.checkpointsNotKept = checkpointsNotKept_;
+    return s;
 }
 
 }  // namespace tunedeck

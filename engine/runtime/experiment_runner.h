@@ -7,6 +7,8 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QObject>
 #include <QTimer>
 #include <map>
@@ -184,8 +186,16 @@ class ExperimentRunner : public QObject {
     void answer(LiveTrial& live, const SchedulerDecision& decision);
     void requestCheckpoint(LiveTrial& live, const QJsonObject& result,
                            const SchedulerDecision& after);
+    // `from` is a folder the trial named, unless `engineScratch` (the `.tmp` folder the engine
+    // named for a save); the agent moves, copies or refuses it (engine/checkpoint/handover.h).
     void commitCheckpoint(LiveTrial& live, const QString& from, std::int64_t iteration,
-                          const QJsonObject& result);
+                          const QJsonObject& result, bool engineScratch = false);
+    QJsonObject checkpointManifest(const QString& trialId, std::int64_t iteration,
+                                   const QJsonObject& result) const;
+    // The folders, as the trial's node sees them, that a handed-over folder must not take along.
+    QJsonArray protectedFolders(const LiveTrial& live) const;
+    // Never silent: an event, a line on the console and a count in the summary.
+    void checkpointNotKept(const LiveTrial& live, std::int64_t iteration, const QString& why);
     void applyRetention(LiveTrial& live);
     void killTrial(LiveTrial& live, LiveTrial::Ending ending, FailureCause cause,
                    const QString& message);
@@ -215,6 +225,7 @@ class ExperimentRunner : public QObject {
     int pendingExitCode_ = kExitFinished;
     QString pendingOutcome_;
     std::int64_t resultCount_ = 0;
+    int checkpointsNotKept_ = 0;
     QTimer tickTimer_;
     QElapsedTimer stoppingFor_;  // since the experiment began to stop
     std::unique_ptr<QFile> eventsFile_;

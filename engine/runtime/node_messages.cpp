@@ -5,6 +5,7 @@
 #include <QJsonArray>
 
 #include "api/events.h"
+#include "checkpoint/checkpoint_files.h"
 #include "runtime/experiment_runner.h"
 #include "runtime/node_plans.h"
 #include "runtime/recovery.h"
@@ -110,9 +111,13 @@ void ExperimentRunner::onNodeCommitted(LiveTrial& live, const QJsonObject& messa
             if (it == trials_.end() || finished_) {
                 return;
             }
+            QString why = error;
             if (ok) {
-                QDir(headTo).removeRecursively();
-                ok = QDir().rename(scratch, headTo);
+                // Fetched files are made durable and put in place as every checkpoint is.
+                const checkpoint::FileOutcome published = checkpoint::publishFolder(
+                    checkpoint::posixFileSystem(), scratch.toStdString(), headTo.toStdString());
+                ok = published.ok;
+                why = QString::fromStdString(published.error);
                 if (ok) {
                     checkpointsOnNode_[nodeId].insert(headTo);
                 }
@@ -120,9 +125,7 @@ void ExperimentRunner::onNodeCommitted(LiveTrial& live, const QJsonObject& messa
             if (!ok) {
                 QDir(scratch).removeRecursively();
                 onHead.insert("ok", false);
-                onHead.insert("error",
-                              tr("copying it from %1 failed: %2")
-                                  .arg(nodeId, error.isEmpty() ? tr("cannot rename") : error));
+                onHead.insert("error", tr("copying it from %1 failed: %2").arg(nodeId, why));
             }
             onCommitted(it->second, onHead);
         });

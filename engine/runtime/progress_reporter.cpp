@@ -261,6 +261,17 @@ void ProgressReporter::update(const ProgressSnapshot& snapshot, bool force) {
     linesDrawn_ = int(lines.size());
 }
 
+void ProgressReporter::warning(const QString& message) {
+    if (style_ == Style::Table && linesDrawn_ > 0) {
+        // The table is drawn again below the warning, so the warning stays on the screen.
+        std::fprintf(out_, "\x1b[%dF\x1b[J", linesDrawn_);
+        std::fflush(out_);
+        linesDrawn_ = 0;
+    }
+    std::fprintf(stderr, "warning: %s\n", qPrintable(message));
+    std::fflush(stderr);
+}
+
 void ProgressReporter::finish(const ProgressSnapshot& snapshot, const QString& outcome) {
     if (style_ == Style::Table) {
         update(snapshot, true);
@@ -276,6 +287,10 @@ void ProgressReporter::finish(const ProgressSnapshot& snapshot, const QString& o
         }
     }
     std::fprintf(out_, "%s\n", qPrintable(outcome));
+    if (snapshot.checkpointsNotKept > 0) {
+        std::fprintf(out_, "%d checkpoint(s) could not be kept; the warnings above say why\n",
+                     snapshot.checkpointsNotKept);
+    }
     if (spec_.objectives.size() > 1) {
         std::fprintf(out_, "Pareto front (%s): %s; print it with: tunedeck-engine best %s\n",
                      qPrintable(objectivesText()), qPrintable(frontText(snapshot)),

@@ -30,6 +30,7 @@ struct ProgressSnapshot {
     std::optional<std::int64_t> totalTrials;  // when the searcher knows its budget
     // Each node's latest usage sample (events::nodeUsage), in node order: the cards' lines.
     std::vector<QJsonObject> nodeUsage;
+    int checkpointsNotKept = 0;  // handed over or saved, but lost (full disk, refused folder)
 };
 
 class ProgressReporter {
@@ -44,6 +45,8 @@ class ProgressReporter {
     void trialStatusChanged(const Trial& trial, const QString& reason);
     // Called often; draws only when the refresh interval has passed (or `force`).
     void update(const ProgressSnapshot& snapshot, bool force = false);
+    // Something the user must see now, in every style (on stderr, above the live table).
+    void warning(const QString& message);
     // The closing summary, printed in every style.
     void finish(const ProgressSnapshot& snapshot, const QString& outcome);
 

@@ -2,9 +2,10 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QSet>
-#include <filesystem>
-#include <system_error>
+
+#include "checkpoint/checkpoint_files.h"
 
 namespace tunedeck {
 
@@ -18,55 +19,27 @@ QString checkpointFolder(const QString& experimentDir, const QString& trialId,
            QStringLiteral("/checkpoints/checkpoint_%1").arg(iteration, 6, 10, QChar('0'));
 }
 
-Status copyCheckpoint(const QString& from, const QString& to) {
-    namespace fs = std::filesystem;
-    const fs::path source = from.toStdString();
-    const fs::path target = to.toStdString();
-    const fs::path scratch = target.string() + ".tmp";
-    std::error_code error;
-    fs::remove_all(scratch, error);
-    fs::create_directories(scratch.parent_path(), error);
-    fs::copy(source, scratch, fs::copy_options::recursive | fs::copy_options::create_hard_links,
-             error);
-    if (error) {
-        fs::remove_all(scratch, error);
-        error.clear();
-        fs::copy(source, scratch, fs::copy_options::recursive, error);
-    }
-    if (!error) {
-        fs::remove_all(target, error);
-        error.clear();
-        fs::rename(scratch, target, error);
-    }
-    if (error) {
-        std::error_code ignored;
-        fs::remove_all(scratch, ignored);
-        return Status::ioError(QStringLiteral("cannot copy %1 to %2: %3")
-                                   .arg(from, to, QString::fromStdString(error.message())));
-    }
-    return Status::ok();
-}
-
 namespace {
 
+Status statusOf(const checkpoint::FileOutcome& outcome) {
+    return outcome.ok ? Status::ok() : Status::ioError(QString::fromStdString(outcome.error));
+}
+
 bool isCommittedCheckpoint(const QString& folder) {
-    return QFileInfo::exists(folder + QStringLiteral("/.tunedeck_checkpoint.json"));
+    return checkpoint::holdsManifest(checkpoint::posixFileSystem(), folder.toStdString());
 }
 
 }  // namespace
 
+Status copyCheckpoint(const QString& from, const QString& to, const QJsonObject& manifest) {
+    return statusOf(checkpoint::commitCheckpoint(
+        checkpoint::posixFileSystem(), from.toStdString(), to.toStdString(),
+        QJsonDocument(manifest).toJson().toStdString(), checkpoint::Handover::Copy));
+}
+
 Status removeCheckpoint(const QString& folder) {
-    if (!QFileInfo::exists(folder)) {
-        return Status::ok();
-    }
-    if (!isCommittedCheckpoint(folder) && !folder.endsWith(QStringLiteral(".tmp"))) {
-        return Status::invalid(
-            QStringLiteral("refusing to delete %1: it is not a checkpoint folder").arg(folder));
-    }
-    if (!QDir(folder).removeRecursively()) {
-        return Status::ioError(QStringLiteral("cannot delete %1").arg(folder));
-    }
-    return Status::ok();
+    return statusOf(
+        checkpoint::deleteCheckpoint(checkpoint::posixFileSystem(), folder.toStdString()));
 }
 
 namespace {

@@ -41,10 +41,10 @@ QString trialFolder(const QString& experimentDir, const QString& trialId);
 QString checkpointFolder(const QString& experimentDir, const QString& trialId,
                          std::int64_t iteration);
 
-// Copies a committed checkpoint folder to `to` (a new folder; one already there is replaced).
-// Files are hard-linked where the filesystem allows (checkpoints are never modified once
-// committed, so sharing them is safe and costs no space), copied otherwise.
-Status copyCheckpoint(const QString& from, const QString& to);
+// Copies a committed checkpoint folder to `to` with `manifest` as its manifest, durably (see
+// engine/checkpoint); one already at `to` is replaced. Copied, not hard-linked: a trial restored
+// from the copy may write into its folder, and the source must stay as it was.
+Status copyCheckpoint(const QString& from, const QString& to, const QJsonObject& manifest);
 
 // Removes a checkpoint folder of this machine (the head's copy of a node's checkpoint). Only a
 // committed checkpoint or a leftover `.tmp` folder is removed, as the agent's delete_checkpoint.

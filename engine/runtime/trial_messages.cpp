@@ -1,6 +1,7 @@
 // The part of ExperimentRunner that handles what a trial says (reports, checkpoints) and how
 // an attempt ends (finished, paused, failed and retried).
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <cmath>
@@ -241,13 +242,18 @@ void ExperimentRunner::onCheckpointWritten(LiveTrial& live, const QJsonObject& m
         return;
     }
     live.awaitingCheckpoint = false;
+    const QString scratch = onNodePath(live, live.checkpointTarget + QStringLiteral(".tmp"));
     if (path.isString() && !path.toString().isEmpty()) {
+        // The folder the engine named is its own and is moved; any other the trial names instead
+        // is taken by the handover rule, as in a report.
+        const bool ours = QDir::cleanPath(path.toString()) == QDir::cleanPath(scratch);
         commitCheckpoint(live, path.toString(), live.checkpointIterationPending,
-                         live.checkpointResult);
+                         live.checkpointResult, ours);
+        if (!ours) {
+            sendToNode(live, QJsonObject{{"op", "delete_checkpoint"}, {"path", scratch}});
+        }
     } else {
-        sendToNode(live, QJsonObject{{"op", "delete_checkpoint"},
-                                     {"path", onNodePath(live, live.checkpointTarget +
-                                                                   QStringLiteral(".tmp"))}});
+        sendToNode(live, QJsonObject{{"op", "delete_checkpoint"}, {"path", scratch}});
         emitEvent(events::type::kWarning,
                   events::warning(tr("trial %1 cannot save a checkpoint on request (register "
                                      "a save function with tunedeck.on_save)")
@@ -260,20 +266,45 @@ void ExperimentRunner::onCheckpointWritten(LiveTrial& live, const QJsonObject& m
     }
 }
 
+QJsonObject ExperimentRunner::checkpointManifest(const QString& trialId, std::int64_t iteration,
+                                                 const QJsonObject& result) const {
+    return QJsonObject{{"experiment", spec_.name},
+                       {"trial", trialId},
+                       {"iteration", qint64(iteration)},
+                       {"result", result},
+                       {"created_at", now()}};
+}
+
+QJsonArray ExperimentRunner::protectedFolders(const LiveTrial& live) const {
+    QJsonArray places;
+    const auto add = [&](const QString& headPath, const QString& what) {
+        if (!headPath.isEmpty()) {
+            places.append(QJsonObject{{"path", onNodePath(live, headPath)}, {"what", what}});
+        }
+    };
+    add(spec_.trainable.workingDir, tr("the trial's working directory"));
+    add(options_.experimentDir, tr("the experiment folder"));
+    add(QFileInfo(options_.experimentDir).absolutePath(), tr("the results root"));
+    return places;
+}
+
 void ExperimentRunner::commitCheckpoint(LiveTrial& live, const QString& from,
-                                        std::int64_t iteration, const QJsonObject& result) {
+                                        std::int64_t iteration, const QJsonObject& result,
+                                        bool engineScratch) {
     const QString to = checkpointFolder(options_.experimentDir, live.trial.id, iteration);
     live.pendingCommits[to] = {iteration, result};
-    const QJsonObject manifest{{"experiment", spec_.name},
-                               {"trial", live.trial.id},
-                               {"iteration", qint64(iteration)},
-                               {"result", result},
-                               {"created_at", now()}};
-    sendToNode(live, QJsonObject{{"op", "commit_checkpoint"},
-                                 {"trial", live.trial.id},
-                                 {"from", from},
-                                 {"to", onNodePath(live, to)},
-                                 {"manifest", manifest}});
+    QJsonObject op{{"op", "commit_checkpoint"},
+                   {"trial", live.trial.id},
+                   {"from", from},
+                   {"to", onNodePath(live, to)},
+                   {"manifest", checkpointManifest(live.trial.id, iteration, result)},
+                   {"handover", engineScratch ? "engine" : "trial"}};
+    if (!engineScratch) {
+        op.insert("trial_dir",
+                  onNodePath(live, trialFolder(options_.experimentDir, live.trial.id)));
+        op.insert("protect", protectedFolders(live));
+    }
+    sendToNode(live, op);
 }
 
 void ExperimentRunner::onCommitted(LiveTrial& live, const QJsonObject& message) {
@@ -296,17 +327,23 @@ void ExperimentRunner::onCommitted(LiveTrial& live, const QJsonObject& message) 
         emitEvent(events::type::kCheckpoint, events::checkpoint(live.trial.id, iteration, to));
         applyRetention(live);
     } else {
-        emitEvent(events::type::kWarning,
-                  events::warning(tr("checkpoint of trial %1 at iteration %2 was not saved: %3")
-                                      .arg(live.trial.id)
-                                      .arg(iteration)
-                                      .arg(message.value("error").toString()),
-                                  live.trial.id));
+        checkpointNotKept(live, iteration, message.value("error").toString());
     }
     if (live.pendingCommits.empty() && !live.deferredExit.isEmpty()) {
         const QJsonObject exit = std::exchange(live.deferredExit, {});
         onTrialExited(live, exit);
     }
+}
+
+void ExperimentRunner::checkpointNotKept(const LiveTrial& live, std::int64_t iteration,
+                                         const QString& why) {
+    ++checkpointsNotKept_;
+    const QString message = tr("checkpoint of trial %1 at iteration %2 was not kept: %3")
+                                .arg(live.trial.id)
+                                .arg(iteration)
+                                .arg(why);
+    emitEvent(events::type::kWarning, events::warning(message, live.trial.id));
+    reporter_->warning(message);
 }
 
 void ExperimentRunner::applyRetention(LiveTrial& live) {
@@ -442,7 +479,9 @@ void ExperimentRunner::applyExploit(LiveTrial& live) {
         // The copy becomes this trial's checkpoint at its own iteration: its curve goes on
         // from where it is, with the source's weights.
         const QString to = checkpointFolder(options_.experimentDir, trial.id, trial.iteration);
-        const Status copiedOk = copyCheckpoint(copied, to);
+        QJsonObject manifest = checkpointManifest(trial.id, trial.iteration, trial.lastResult);
+        manifest.insert("copied_from", exploit.source);
+        const Status copiedOk = copyCheckpoint(copied, to, manifest);
         if (--pinnedCheckpoints_[copied] <= 0) {
             pinnedCheckpoints_.erase(copied);
         }

@@ -6,6 +6,7 @@
 
 #include <csignal>
 #include <exception>
+#include <utility>
 
 #include "worker/json_line.h"
 
@@ -22,25 +23,23 @@ CheckpointMover::~CheckpointMover() {
     m_thread.join();
 }
 
-void CheckpointMover::submit(Job job) {
+void CheckpointMover::submit(Job job, std::string holds) {
     {
         std::lock_guard lock(m_mutex);
-        m_jobs.push_back(std::move(job));
+        m_jobs.emplace_back(std::move(job), std::move(holds));
     }
     m_wake.notify_one();
 }
 
-std::string CheckpointMover::takeFinished() {
+CheckpointMover::Finished CheckpointMover::takeFinished() {
     m_wakePipe.drain();
     std::lock_guard lock(m_mutex);
-    std::string finished;
-    finished.swap(m_finished);
-    return finished;
+    return std::exchange(m_finished, {});
 }
 
 bool CheckpointMover::idle() {
     std::lock_guard lock(m_mutex);
-    return m_jobs.empty() && !m_busy && m_finished.empty();
+    return m_jobs.empty() && !m_busy && m_finished.lines.empty() && m_finished.released.empty();
 }
 
 void CheckpointMover::runJobs() {
@@ -50,7 +49,7 @@ void CheckpointMover::runJobs() {
         if (m_jobs.empty()) {
             return;  // stopping, and nothing left to do
         }
-        Job job = std::move(m_jobs.front());
+        auto [job, holds] = std::move(m_jobs.front());
         m_jobs.pop_front();
         m_busy = true;
         lock.unlock();
@@ -63,7 +62,10 @@ void CheckpointMover::runJobs() {
         }
         lock.lock();
         m_busy = false;
-        m_finished += output;
+        m_finished.lines += output;
+        if (!holds.empty()) {
+            m_finished.released.push_back(std::move(holds));
+        }
         m_wakePipe.notify();
     }
 }

@@ -9,6 +9,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "worker/wake_pipe.h"
 
@@ -25,11 +27,16 @@ class CheckpointMover {
     CheckpointMover(const CheckpointMover&) = delete;
     CheckpointMover& operator=(const CheckpointMover&) = delete;
 
-    void submit(Job job);
+    // `holds` names a trial (its key) whose answers wait until this job is done; empty for none.
+    void submit(Job job, std::string holds = {});
     // Readable when finished jobs have output waiting; poll it with the loop's other fds.
     int wakeFd() const { return m_wakePipe.readFd(); }
-    // The output of the jobs finished since the last call, in order.
-    std::string takeFinished();
+    struct Finished {
+        std::string lines;                  // the jobs' output, in order
+        std::vector<std::string> released;  // the `holds` of the finished jobs, one per job
+    };
+    // What the jobs finished since the last call said and released.
+    Finished takeFinished();
     bool idle();
 
   private:
@@ -38,8 +45,8 @@ class CheckpointMover {
     WakePipe m_wakePipe;
     std::mutex m_mutex;
     std::condition_variable m_wake;
-    std::deque<Job> m_jobs;
-    std::string m_finished;
+    std::deque<std::pair<Job, std::string>> m_jobs;
+    Finished m_finished;
     bool m_busy = false;
     bool m_stopping = false;
     std::thread m_thread;

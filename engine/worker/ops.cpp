@@ -5,9 +5,10 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "worker/checkpoint_files.h"
+#include "checkpoint/checkpoint_files.h"
 #include "worker/json_line.h"
 #include "worker/log_tail.h"
 #include "worker/trial_process.h"
@@ -19,6 +20,39 @@ namespace tunedeck::worker {
 namespace {
 
 using nlohmann::json;
+namespace ckpt = tunedeck::checkpoint;
+
+// The places a folder handed over by a trial must not take with it: `trial_dir` and the
+// `protect` list ({"path","what"} objects) of a commit_checkpoint op.
+ckpt::HandoverPlaces handoverPlacesOf(const json& op) {
+    ckpt::HandoverPlaces places;
+    if (const auto dir = op.find("trial_dir"); dir != op.end() && dir->is_string()) {
+        places.trialDir = dir->get<std::string>();
+    }
+    if (const auto list = op.find("protect"); list != op.end() && list->is_array()) {
+        for (const json& place : *list) {
+            const auto path = place.find("path");
+            const auto what = place.find("what");
+            if (place.is_object() && path != place.end() && path->is_string()) {
+                places.folders.push_back(
+                    {path->get<std::string>(), what != place.end() && what->is_string()
+                                                   ? what->get<std::string>()
+                                                   : path->get<std::string>()});
+            }
+        }
+    }
+    return places;
+}
+
+json committedEvent(const json& id, const std::string& to, const ckpt::FileOutcome& outcome,
+                    const char* handover) {
+    return {{"ev", "committed"},
+            {"trial", id},
+            {"to", to},
+            {"ok", outcome.ok},
+            {"handover", handover},
+            {"error", outcome.ok ? json(nullptr) : json(outcome.error)}};
+}
 
 // A trial id is a non-empty string or an integer; it is echoed back exactly as given.
 const json* trialIdOf(const json& op) {
@@ -217,11 +251,25 @@ void Worker::opAnswer(const json& op) {
     // `save` and `pause` name a folder on this node: it must exist, empty, before the trial
     // writes into it (the engine may be on another machine).
     if (const std::string* path = stringField(*answer, "path"); path && !path->empty()) {
-        if (const FileOutcome outcome = prepareScratchFolder(*path); !outcome.ok) {
+        if (const ckpt::FileOutcome outcome =
+                ckpt::prepareScratchFolder(ckpt::posixFileSystem(), *path);
+            !outcome.ok) {
             reportError(outcome.error);
         }
     }
-    trial->answers += toLine(*answer);
+    (trial->handoversInFlight > 0 ? trial->heldAnswers : trial->answers) += toLine(*answer);
+}
+
+void Worker::releaseAnswers(const std::string& trialKey) {
+    const auto entry = m_trials.find(trialKey);
+    if (entry == m_trials.end()) {
+        return;
+    }
+    RunningTrial& trial = *entry->second;
+    if (--trial.handoversInFlight <= 0) {
+        trial.handoversInFlight = 0;
+        trial.answers += std::exchange(trial.heldAnswers, {});
+    }
 }
 
 void Worker::opCommit(const json& op) {
@@ -244,14 +292,39 @@ void Worker::opCommit(const json& op) {
         return;
     }
     std::string manifestText = manifest->dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-    m_mover.submit([id, from = *from, to = *to, manifestText = std::move(manifestText)] {
-        const FileOutcome outcome = commitCheckpoint(from, to, manifestText);
-        return toLine({{"ev", "committed"},
-                       {"trial", id},
-                       {"to", to},
-                       {"ok", outcome.ok},
-                       {"error", outcome.ok ? json(nullptr) : json(outcome.error)}});
-    });
+    // "engine": the scratch folder the engine named for a save (its name ends in .tmp), moved.
+    // "trial": a folder the trial named, taken by handover.h's rule: moved, copied or refused.
+    const std::string* handover = stringField(op, "handover");
+    const bool engineScratch = (!handover || *handover == "engine") && from->size() > 4 &&
+                               from->compare(from->size() - 4, 4, ".tmp") == 0;
+    std::string holds;
+    if (!engineScratch && idField != op.end()) {
+        if (RunningTrial* trial = findTrial(id)) {
+            ++trial->handoversInFlight;
+            holds = id.dump();
+        }
+    }
+    m_mover.submit(
+        [id, from = *from, to = *to, manifestText = std::move(manifestText), engineScratch,
+         places = handoverPlacesOf(op)] {
+            ckpt::FileSystem& fs = ckpt::posixFileSystem();
+            if (engineScratch) {
+                return toLine(committedEvent(
+                    id, to,
+                    ckpt::commitCheckpoint(fs, from, to, manifestText, ckpt::Handover::Move),
+                    "moved"));
+            }
+            std::string resolved;
+            const ckpt::HandoverChoice choice =
+                ckpt::chooseHandoverOnDisk(fs, from, places, &resolved);
+            if (!choice.how) {
+                return toLine(committedEvent(id, to, {false, choice.refusal}, "refused"));
+            }
+            return toLine(committedEvent(
+                id, to, ckpt::commitCheckpoint(fs, resolved, to, manifestText, *choice.how),
+                *choice.how == ckpt::Handover::Move ? "moved" : "copied"));
+        },
+        std::move(holds));
 }
 
 void Worker::opDelete(const json& op) {
@@ -261,7 +334,7 @@ void Worker::opDelete(const json& op) {
         return;
     }
     m_mover.submit([path = *path] {
-        const FileOutcome outcome = deleteCheckpoint(path);
+        const ckpt::FileOutcome outcome = ckpt::deleteCheckpoint(ckpt::posixFileSystem(), path);
         if (outcome.ok) {
             return std::string();
         }

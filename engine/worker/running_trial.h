@@ -29,6 +29,11 @@ struct RunningTrial {
     int answerFd = -1;  // -1 once the trial stopped reading
     std::string answers;
     std::size_t answersWritten = 0;
+    // A folder the trial handed over is being taken (moved or copied): its answers wait, so the
+    // trial cannot change or delete the folder before the engine has it (Ray's report() too
+    // returns only once the checkpoint is persisted).
+    int handoversInFlight = 0;
+    std::string heldAnswers;
 
     // When SIGKILL follows the SIGTERM already sent; empty while nobody asked it to stop.
     std::optional<std::chrono::steady_clock::time_point> killAt;

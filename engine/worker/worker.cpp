@@ -93,7 +93,11 @@ void Worker::pollOnce() {
             }
         }
         if (fds[kMover].revents) {
-            m_out.appendRaw(m_mover.takeFinished());
+            CheckpointMover::Finished finished = m_mover.takeFinished();
+            m_out.appendRaw(finished.lines);
+            for (const std::string& key : finished.released) {
+                releaseAnswers(key);
+            }
         }
         if (fds[kUsage].revents) {
             m_out.appendRaw(m_usage.takeLines());

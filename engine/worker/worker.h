@@ -47,6 +47,8 @@ class Worker {
     void opStart(const nlohmann::json& op);
     void opAnswer(const nlohmann::json& op);
     void opCommit(const nlohmann::json& op);
+    // A handover finished: the trial's answers held meanwhile go out.
+    void releaseAnswers(const std::string& trialKey);
     void opDelete(const nlohmann::json& op);
     void opKill(const nlohmann::json& op);
     void opMonitor(const nlohmann::json& op);

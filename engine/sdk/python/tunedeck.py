@@ -40,6 +40,7 @@ import os
 import sys
 
 __all__ = [
+    "Checkpoint",
     "Trainable",
     "done",
     "get_checkpoint",
@@ -165,9 +166,40 @@ def get_config():
     return session.config
 
 
+class Checkpoint(str):
+    """A checkpoint folder, as Ray's ``Checkpoint``: ``Checkpoint.from_directory(path)`` hands
+    one to ``report()``, ``get_checkpoint()`` returns one. It is also the folder's path, so
+    ``os.path.join(tunedeck.get_checkpoint(), "model.pt")`` works as well."""
+
+    @classmethod
+    def from_directory(cls, path):
+        return cls(os.path.abspath(os.fspath(path)))
+
+    @property
+    def path(self):
+        return str(self)
+
+    def as_directory(self):
+        """A context manager giving the folder's path (Ray's ``with ckpt.as_directory() as d``)."""
+        import contextlib
+
+        return contextlib.nullcontext(str(self))
+
+    def to_directory(self, path=None):
+        """Copies the checkpoint into `path` (a new temporary folder when None); returns it."""
+        import shutil
+        import tempfile
+
+        target = path if path is not None else tempfile.mkdtemp(prefix="checkpoint_")
+        shutil.copytree(str(self), target, dirs_exist_ok=True)
+        return target
+
+
 def get_checkpoint():
-    """The checkpoint folder to resume from, or None when the trial starts fresh."""
-    return os.environ.get("TUNEDECK_RESTORE") or None
+    """The checkpoint to resume from (a Checkpoint, which is also its folder's path), or None
+    when the trial starts fresh."""
+    restore = os.environ.get("TUNEDECK_RESTORE")
+    return Checkpoint(restore) if restore else None
 
 
 def get_trial_dir():
@@ -190,8 +222,12 @@ def on_save(fn):
 def report(metrics, checkpoint=None):
     """Reports the metrics of one training iteration and waits for the engine's decision.
 
-    `checkpoint` names a folder the trial has just written a checkpoint into; the engine moves
-    it into its checkpoint store. Returns when the trial should go on. When the engine stops the
+    `checkpoint` is a folder the trial has just written a checkpoint into (a path or a
+    Checkpoint). The engine keeps it before this returns: a folder inside the trial directory is
+    moved into the checkpoint store, any other folder is copied and left as it was, so a
+    ``tempfile.TemporaryDirectory()`` may be removed right after. A folder that is or contains
+    the working directory, the trial directory or the experiment is refused (a warning, and the
+    run counts it). Returns when the trial should go on. When the engine stops the
     trial this sends `done` and raises SystemExit(0); when it pauses the trial, the checkpoint is
     saved (see on_save) and SystemExit(0) is raised.
     """
@@ -206,7 +242,8 @@ def report(metrics, checkpoint=None):
         return
     message = {"type": "report", "metrics": clean}
     if checkpoint is not None:
-        message["checkpoint"] = os.path.abspath(os.fspath(checkpoint))
+        folder = getattr(checkpoint, "path", checkpoint)  # Ray's Checkpoint has .path
+        message["checkpoint"] = os.path.abspath(os.fspath(folder))
     session.send(message)
     _follow_answers(session)
 
