@@ -1,6 +1,7 @@
 """Case 3: Ray's PBT function example, translated, with a population of 8 on 2 slots: the
 population must coexist (Ray pauses a trial at each perturbation interval while others wait),
 exploits copy checkpoints, and every trial ends at the stop rule (issue 16, defect 8)."""
+import json
 import os
 import unittest
 
@@ -45,17 +46,23 @@ class RayPbtFunction(unittest.TestCase):
                          "population of %d never coexisted on 2 slots\n%s"
                          % (trial, iteration, ", ".join(late), POPULATION, self.run_))
 
-    def test_exploits_are_recorded_and_ranked_among_the_population(self):
-        exploits = self.user.sql(NAME, "SELECT trial_id, source_trial_id, iteration FROM exploits")
+    def test_exploits_copy_a_better_trial_and_perturb_its_config(self):
+        exploits = self.user.sql(NAME, "SELECT trial_id, source_trial_id, iteration, old_config, "
+                                       "new_config FROM exploits")
         self.assertTrue(exploits, "no exploit recorded\n%s" % self.run_)
-        # At the first perturbation the bottom quarter of the whole population copies the top.
-        first_round = [e for e in exploits if e[2] == INTERVAL]
-        self.assertGreaterEqual(len(first_round), 2, "exploits at iteration %d: %s\n%s"
-                                % (INTERVAL, first_round, self.run_))
+        for trial, source, iteration, old_config, new_config in exploits:
+            self.assertNotEqual(trial, source)
+            self.assertNotEqual(json.loads(old_config), json.loads(new_config),
+                                "%s at %d: explore left the config as it was" % (trial, iteration))
 
-    def test_results_hold_each_iteration_once(self):
-        for trial, iterations in results_by_trial(self.user, NAME).items():
-            self.assertEqual(sorted(iterations), list(range(1, ITERATIONS + 1)), trial)
+    def test_results_of_every_member_end_at_the_stop_rule(self):
+        # An exploit may take a trial back to an earlier checkpoint of a better one, so an
+        # iteration can be reported twice; none goes past the stop rule.
+        by_trial = results_by_trial(self.user, NAME)
+        self.assertEqual(len(by_trial), POPULATION)
+        for trial, iterations in by_trial.items():
+            self.assertEqual(max(iterations), ITERATIONS, trial)
+            self.assertEqual(iterations[-1], ITERATIONS, trial)
 
     def test_kept_checkpoints_exist_on_disk(self):
         rows = live_checkpoints(self.user, NAME)
@@ -64,7 +71,7 @@ class RayPbtFunction(unittest.TestCase):
             self.assertTrue(os.path.isfile(os.path.join(path, "checkpoint.json")),
                             "%s iteration %d: %s" % (trial, iteration, path))
 
-    def test_best_names_a_config_with_a_mutated_lr(self):
+    def test_best_prints_a_config(self):
         best = self.user.best(NAME, "--format", "json")
         self.assertEqual(best.code, 0, str(best))
         self.assertIn('"lr"', best.out)
