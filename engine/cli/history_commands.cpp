@@ -155,7 +155,7 @@ int show(const QStringList& args) {
         const QJsonObject flat = flattenConfig(t.config);
         QStringList row{t.id, trialStatusName(t.status)};
         for (const QString& c : configColumns) {
-            row << formatConfigValue(flat.value(c));
+            row << formatConfigValue(flat.value(c), floatPathsBelow(record.configFloats, c));
         }
         row << QString::number(t.iteration) << QString::number(t.timeTotalS, 'f', 1);
         if (multiObjective) {
@@ -201,9 +201,11 @@ int printBestTrial(const OpenedExperiment& e, const QCommandLineParser& parser,
     }
     const TrialScore& winner = scores.front();
     QJsonObject config;
+    FloatPaths floats;
     for (const TrialRecord& t : e.store->loadTrials()) {
         if (t.trial.id == winner.trialId) {
             config = t.trial.config;
+            floats = t.configFloats;
         }
     }
     const QString summary =
@@ -212,9 +214,9 @@ int printBestTrial(const OpenedExperiment& e, const QCommandLineParser& parser,
                  metricModeName(objective.mode), parser.value(QStringLiteral("scope")));
     std::fprintf(stderr, "%s\n", qPrintable(summary));
     const QString format = parser.value(QStringLiteral("format"));
-    const QByteArray text = format == "json"    ? configAsJson(config)
-                            : format == "flags" ? configAsFlags(config)
-                                                : configAsYaml(config, summary);
+    const QByteArray text = format == "json"    ? configAsJson(config, floats)
+                            : format == "flags" ? configAsFlags(config, floats)
+                                                : configAsYaml(config, summary, floats);
     return writeOutput(parser.value(QStringLiteral("output")), text) ? 0 : kExitBadInput;
 }
 
@@ -335,22 +337,27 @@ int exportResults(const QStringList& args) {
             byTrial[r.trialId].append(r.result);
         }
         QJsonArray out;
+        FloatPaths floats;  // the configs' floats, at "<index>.config.<path>"
         for (const TrialRecord& t : trials) {
+            floats.unite(
+                floatPathsUnder(t.configFloats, QStringLiteral("%1.config").arg(out.size())));
             out.append(QJsonObject{{"trial_id", t.trial.id},
                                    {"status", trialStatusName(t.trial.status)},
                                    {"config", t.trial.config},
                                    {"results", byTrial[t.trial.id]}});
         }
         return writeOutput(parser.value(QStringLiteral("output")),
-                           QJsonDocument(out).toJson(QJsonDocument::Indented))
+                           configJsonText(out, floats, JsonLayout::Indented))
                    ? 0
                    : kExitBadInput;
     }
     // CSV: one row per result; config columns as config/<path> (Ray's dataframe layout).
     QMap<QString, QJsonObject> configs;
+    QMap<QString, FloatPaths> configFloats;
     QStringList configColumns;
     for (const TrialRecord& t : trials) {
         configs[t.trial.id] = flattenConfig(t.trial.config);
+        configFloats[t.trial.id] = t.configFloats;
         for (const QString& key : configs[t.trial.id].keys()) {
             if (!configColumns.contains(key)) {
                 configColumns << key;
@@ -359,8 +366,8 @@ int exportResults(const QStringList& args) {
     }
     QStringList resultColumns = e.store->resultKeys();
     resultColumns.removeAll(QStringLiteral("trial_id"));
-    auto csvField = [](const QJsonValue& value) {
-        QString text = formatConfigValue(value);
+    auto csvField = [](const QJsonValue& value, const FloatPaths& floats = {}) {
+        QString text = formatConfigValue(value, floats);
         if (text.contains(',') || text.contains('"') || text.contains('\n')) {
             text = '"' + text.replace('"', QStringLiteral("\"\"")) + '"';
         }
@@ -375,7 +382,8 @@ int exportResults(const QStringList& args) {
     for (const ResultRecord& r : results) {
         QStringList row{r.trialId};
         for (const QString& c : configColumns) {
-            row << csvField(configs[r.trialId].value(c));
+            row << csvField(configs[r.trialId].value(c),
+                            floatPathsBelow(configFloats[r.trialId], c));
         }
         for (const QString& c : resultColumns) {
             row << csvField(r.result.value(c));

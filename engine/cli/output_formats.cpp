@@ -72,22 +72,26 @@ QString objectivesText(const std::vector<Objective>& objectives) {
 
 namespace {
 
-void emitValue(YAML::Emitter& out, const QJsonValue& value) {
+void emitValue(YAML::Emitter& out, const QJsonValue& value, const FloatPaths& floats = {},
+               const QString& path = {}) {
+    const auto inner = [&path](const QString& key) {
+        return path.isEmpty() ? key : path + QLatin1Char('.') + key;
+    };
     switch (value.type()) {
         case QJsonValue::Object: {
             out << YAML::BeginMap;
             const QJsonObject object = value.toObject();
             for (auto it = object.begin(); it != object.end(); ++it) {
                 out << YAML::Key << it.key().toStdString() << YAML::Value;
-                emitValue(out, it.value());
+                emitValue(out, it.value(), floats, inner(it.key()));
             }
             out << YAML::EndMap;
             break;
         }
         case QJsonValue::Array:
             out << YAML::Flow << YAML::BeginSeq;
-            for (const QJsonValue& item : value.toArray()) {
-                emitValue(out, item);
+            for (qsizetype i = 0; i < value.toArray().size(); ++i) {
+                emitValue(out, value.toArray().at(i), floats, inner(QString::number(i)));
             }
             out << YAML::EndSeq;
             break;
@@ -98,7 +102,7 @@ void emitValue(YAML::Emitter& out, const QJsonValue& value) {
             out << value.toBool();
             break;
         case QJsonValue::Double:
-            out << formatConfigValue(value).toStdString();
+            out << numberText(value.toDouble(), floats.contains(path)).toStdString();
             break;
         case QJsonValue::Null:
         case QJsonValue::Undefined:
@@ -133,9 +137,10 @@ QString shellQuoted(const QString& text) {
 
 }  // namespace
 
-QByteArray configAsYaml(const QJsonObject& config, const QString& headerComment) {
+QByteArray configAsYaml(const QJsonObject& config, const QString& headerComment,
+                        const FloatPaths& floats) {
     YAML::Emitter out;
-    emitValue(out, config);
+    emitValue(out, config, floats);
     QByteArray text;
     for (const QString& line : headerComment.split('\n', Qt::SkipEmptyParts)) {
         text += "# " + line.toUtf8() + '\n';
@@ -144,15 +149,16 @@ QByteArray configAsYaml(const QJsonObject& config, const QString& headerComment)
     return text;
 }
 
-QByteArray configAsJson(const QJsonObject& config) {
-    return QJsonDocument(config).toJson(QJsonDocument::Indented);
+QByteArray configAsJson(const QJsonObject& config, const FloatPaths& floats) {
+    return configJsonText(config, floats, JsonLayout::Indented);
 }
 
-QByteArray configAsFlags(const QJsonObject& config) {
+QByteArray configAsFlags(const QJsonObject& config, const FloatPaths& floats) {
     const QJsonObject flat = flattenConfig(config);
     QStringList flags;
     for (auto it = flat.begin(); it != flat.end(); ++it) {
-        flags << shellQuoted(QStringLiteral("--%1=%2").arg(it.key(), formatConfigValue(*it)));
+        flags << shellQuoted(QStringLiteral("--%1=%2").arg(
+            it.key(), formatConfigValue(*it, floatPathsBelow(floats, it.key()))));
     }
     return flags.join(' ').toUtf8() + '\n';
 }

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/config_json.h"
 #include "core/experiment_spec.h"
 
 namespace tunedeck::cli {
@@ -28,10 +29,12 @@ SpecSummary summarizeSpec(const QString& specText);
 // "score (max), loss (min)"
 QString objectivesText(const std::vector<Objective>& objectives);
 
-QByteArray configAsYaml(const QJsonObject& config, const QString& headerComment);
-QByteArray configAsJson(const QJsonObject& config);
+// `floats`: the numbers of the config that are floats (core/config_json.h), written 1.0 not 1.
+QByteArray configAsYaml(const QJsonObject& config, const QString& headerComment,
+                        const FloatPaths& floats = {});
+QByteArray configAsJson(const QJsonObject& config, const FloatPaths& floats = {});
 // --lr=0.01 --model.depth=3 ... (nested groups as dotted names), each quoted for a POSIX shell.
-QByteArray configAsFlags(const QJsonObject& config);
+QByteArray configAsFlags(const QJsonObject& config, const FloatPaths& floats = {});
 // One trial of a Pareto front: its objective values (in the experiment's order) and config.
 struct ParetoMember {
     QString trialId;

@@ -181,7 +181,10 @@ QString describeJson(const QJsonValue& value) {
 class NniReader {
   public:
     NniReader(const QString& displayPath, const QByteArray& text, ProblemList* problems)
-        : positions_(displayPath, text), offsets_(text), problems_(problems) {}
+        : positions_(displayPath, text),
+          offsets_(text),
+          floats_(floatPathsInJson(text)),
+          problems_(problems) {}
 
     void readTopLevel(const QJsonObject& object, SearchSpace* out) {
         for (const QString& key : keysInWrittenOrder(object, QString())) {
@@ -203,6 +206,11 @@ class NniReader {
                    offsets_.find(JsonKeyOffsets::join(jsonPath, b)).value_or(0);
         });
         return keys;
+    }
+
+    // The numbers written as floats ("2.0") inside the value at `jsonPath`.
+    FloatPaths writtenFloats(QString jsonPath) const {
+        return floatPathsBelow(floats_, jsonPath.replace(QChar(0x1f), QLatin1Char('.')));
     }
 
     SourceLocation at(const QString& jsonPath) const {
@@ -323,6 +331,8 @@ class NniReader {
         for (qsizetype i = 0; i < list.size(); ++i) {
             DomainOption option;
             option.value = list[i];
+            option.writtenFloats =
+                writtenFloats(JsonKeyOffsets::join(valuePath, QString::number(i)));
             const QJsonObject object = list[i].toObject();
             if (list[i].isObject() && holdsSpec(object)) {
                 option.group = std::make_shared<SearchSpace>();
@@ -341,6 +351,7 @@ class NniReader {
                     } else {
                         member.kind = Parameter::Kind::Constant;
                         member.constant = object.value(key);
+                        member.writtenFloats = writtenFloats(memberPath);
                     }
                     option.group->parameters.push_back(std::move(member));
                 }
@@ -352,6 +363,7 @@ class NniReader {
 
     TextPositions positions_;
     JsonKeyOffsets offsets_;
+    FloatPaths floats_;
     ProblemList* problems_;
     bool ok_ = true;
 };

@@ -69,6 +69,38 @@ bool containsDomain(const YAML::Node& node) {
     return false;
 }
 
+// The numbers of a YAML value written as floats ("1.0", "2e-3", not "1"), by path inside it:
+// the JSON value alone cannot tell 1.0 from 1 (core/config_json.h).
+void addWrittenFloats(const YAML::Node& node, const QString& path, FloatPaths* out) {
+    const auto inner = [&path](const QString& key) {
+        return path.isEmpty() ? key : path + QLatin1Char('.') + key;
+    };
+    if (node.IsScalar()) {
+        // yaml-cpp tags quoted scalars "!"; an explicit !!str is text too.
+        const bool text = node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str";
+        const QString written = yamlText(node);
+        if (!text && !parseYamlInteger(written) && parseYamlNumber(written)) {
+            out->insert(path);
+        }
+    } else if (node.IsSequence()) {
+        for (std::size_t i = 0; i < node.size(); ++i) {
+            addWrittenFloats(node[i], inner(QString::number(i)), out);
+        }
+    } else if (node.IsMap()) {
+        for (auto it = node.begin(); it != node.end(); ++it) {
+            if (it->first.IsScalar()) {
+                addWrittenFloats(it->second, inner(yamlText(it->first)), out);
+            }
+        }
+    }
+}
+
+FloatPaths writtenFloats(const YAML::Node& node) {
+    FloatPaths paths;
+    addWrittenFloats(node, QString(), &paths);
+    return paths;
+}
+
 void setArgument(Domain* domain, const QString& name, double value) {
     if (name == QLatin1String("low")) {
         domain->low = value;
@@ -134,6 +166,7 @@ class SpaceReader {
         if (!value.IsMap()) {
             out->kind = Parameter::Kind::Constant;
             out->constant = reader_.toJson(value);
+            out->writtenFloats = writtenFloats(value);
             return true;
         }
         if (isDomainMapping(value)) {
@@ -258,6 +291,7 @@ class SpaceReader {
         for (const YAML::Node& item : entry.value) {
             DomainOption option;
             option.value = reader_.toJson(item);
+            option.writtenFloats = writtenFloats(item);
             if (containsDomain(item)) {
                 if (syntax.kind == DomainKind::Grid) {
                     fail(reader_.locationOf(item), path,

@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/config_json.h"
 #include "core/rng.h"
 #include "core/source_location.h"
 #include "core/status.h"
@@ -59,6 +60,7 @@ struct SearchSpace;
 struct DomainOption {
     QJsonValue value;                    // the option as written (used when `group` is null)
     std::shared_ptr<SearchSpace> group;  // set when the option contains domains
+    FloatPaths writtenFloats;            // numbers of `value` written as floats ("1.0")
 };
 
 struct Domain {
@@ -102,6 +104,7 @@ struct Parameter {
     QString name;  // the key inside its group
     Kind kind = Kind::Constant;
     QJsonValue constant;                 // Kind::Constant
+    FloatPaths writtenFloats;            // numbers of `constant` written as floats ("1.0")
     Domain domain;                       // Kind::Sampled
     std::shared_ptr<SearchSpace> group;  // Kind::Group
     std::optional<Condition> when;

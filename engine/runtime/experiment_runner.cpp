@@ -301,6 +301,7 @@ void ExperimentRunner::setPendingReason(LiveTrial& live, const QString& reason) 
 void ExperimentRunner::saveTrial(LiveTrial& live) {
     TrialRecord record;
     record.trial = live.trial;
+    record.configFloats = floatPathsOf(spec_.searchSpace, live.trial.config);
     record.startedAt = live.startedAt;
     record.finishedAt = live.finishedAt;
     store_->saveTrial(record);

@@ -1,31 +1,22 @@
 #include "runtime/trial_command.h"
 
-#include <QJsonDocument>
 #include <QRegularExpression>
-#include <cmath>
 
 #include "core/search_space.h"
 
 namespace tunedeck {
 
-QString formatConfigValue(const QJsonValue& value) {
+QString formatConfigValue(const QJsonValue& value, const FloatPaths& floats) {
     switch (value.type()) {
         case QJsonValue::String:
             return value.toString();
         case QJsonValue::Bool:
             return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-        case QJsonValue::Double: {
-            const double d = value.toDouble();
-            if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.0e15) {
-                return QString::number(qint64(d));
-            }
-            return QString::number(d, 'g', QLocale::FloatingPointShortest);
-        }
+        case QJsonValue::Double:
+            return numberText(value.toDouble(), floats.contains(QString()));
         case QJsonValue::Array:
-            return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
         case QJsonValue::Object:
-            return QString::fromUtf8(
-                QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+            return QString::fromUtf8(configJsonText(value, floats));
         case QJsonValue::Null:
             return QStringLiteral("null");
         case QJsonValue::Undefined:
@@ -65,7 +56,8 @@ bool scanTemplate(const QString& element, Text&& onText, Placeholder&& onPlaceho
 
 }  // namespace
 
-Status expandPlaceholders(const QString& element, const QJsonObject& config, QString* out) {
+Status expandPlaceholders(const QString& element, const QJsonObject& config, QString* out,
+                          const FloatPaths& floats) {
     QString result;
     QString missing;
     const bool ok = scanTemplate(
@@ -76,7 +68,7 @@ Status expandPlaceholders(const QString& element, const QJsonObject& config, QSt
                 missing = name;
                 return false;
             }
-            result += formatConfigValue(value);
+            result += formatConfigValue(value, floatPathsBelow(floats, name));
             return true;
         });
     if (!ok) {
@@ -107,9 +99,10 @@ QStringList placeholdersIn(const QStringList& commandTemplate) {
 Status buildTrialLaunch(const ExperimentSpec& spec, const Trial& trial,
                         const TrialLaunchContext& context, TrialLaunch* out) {
     TrialLaunch launch;
+    const FloatPaths floats = floatPathsOf(spec.searchSpace, trial.config);
     for (const QString& element : spec.trainable.command) {
         QString argument;
-        if (Status s = expandPlaceholders(element, trial.config, &argument); !s) {
+        if (Status s = expandPlaceholders(element, trial.config, &argument, floats); !s) {
             return s;
         }
         launch.argv.append(argument);
@@ -117,9 +110,7 @@ Status buildTrialLaunch(const ExperimentSpec& spec, const Trial& trial,
     launch.env = spec.trainable.env;
     launch.env.insert("TUNEDECK_TRIAL_ID", trial.id);
     launch.env.insert("TUNEDECK_EXPERIMENT", context.experimentName);
-    launch.env.insert(
-        "TUNEDECK_CONFIG",
-        QString::fromUtf8(QJsonDocument(trial.config).toJson(QJsonDocument::Compact)));
+    launch.env.insert("TUNEDECK_CONFIG", QString::fromUtf8(configJsonText(trial.config, floats)));
     launch.env.insert("TUNEDECK_TRIAL_DIR", context.trialDir);
     launch.env.insert("TUNEDECK_RESTORE", context.restoreDir);
     launch.env.insert("TUNEDECK_ITERATION", QString::number(context.iteration));

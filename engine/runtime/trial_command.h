@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "core/config_json.h"
 #include "core/experiment_spec.h"
 #include "core/status.h"
 #include "core/trial.h"
@@ -15,13 +16,17 @@
 namespace tunedeck {
 
 // How a config value is written into an argument: strings as they are, integers without a
-// decimal point, other numbers in their shortest exact form, booleans as true/false, lists and
-// groups as compact JSON.
-QString formatConfigValue(const QJsonValue& value);
+// decimal point, floats in their shortest exact form with a point (1.0, 0.25, 1e-05), booleans
+// as true/false, lists and groups as compact JSON. `floats` names the numbers of the value that
+// are floats ("" for the value itself; core/config_json.h); the others are written as integers
+// when whole.
+QString formatConfigValue(const QJsonValue& value, const FloatPaths& floats = {});
 
 // Replaces every {dotted.path} of `element` by the config value; "{{" and "}}" are literal braces.
-// InvalidArgument names the placeholder when the config has no such value.
-Status expandPlaceholders(const QString& element, const QJsonObject& config, QString* out);
+// InvalidArgument names the placeholder when the config has no such value. `floats`: the float
+// numbers of `config` (floatPathsOf).
+Status expandPlaceholders(const QString& element, const QJsonObject& config, QString* out,
+                          const FloatPaths& floats = {});
 
 // Every {placeholder} named in the template (for validation).
 QStringList placeholdersIn(const QStringList& commandTemplate);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/checkpoint_policy.h"
+#include "core/config_json.h"
 #include "core/experiment_spec.h"
 #include "core/pbt_replay.h"
 #include "core/status.h"
@@ -43,6 +44,9 @@ struct ExperimentRecord {
 
 struct TrialRecord {
     Trial trial;
+    // The numbers of trial.config that are floats (core/config_json.h): set by the runtime from
+    // the search space, read back from the stored text, so 1.0 is stored and shown as 1.0.
+    FloatPaths configFloats;
     double startedAt = 0;  // first start, seconds since the epoch (0 = never started)
     double finishedAt = 0;
 };

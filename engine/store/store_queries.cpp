@@ -105,6 +105,7 @@ std::vector<TrialRecord> ExperimentStore::loadTrials() const {
                    trial.id = row.columnText(0);
                    trial.index = row.columnInt(1);
                    trial.config = row.columnJson(2);
+                   record.configFloats = floatPathsInJson(row.columnText(2).toUtf8());
                    const QString statusName = row.columnText(3);
                    if (auto status = trialStatusFromName(statusName)) {
                        trial.status = *status;

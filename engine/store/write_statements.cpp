@@ -181,7 +181,7 @@ int WriteStatements::apply(const SaveTrialOp& op) {
     const TrialRecord& record = *op.record;
     const Trial& trial = record.trial;
     const QByteArray id = trial.id.toUtf8();
-    const QByteArray config = jsonText(trial.config);
+    const QByteArray config = configJsonText(trial.config, record.configFloats);
     const QByteArray status = trialStatusName(trial.status).toUtf8();
     const QByteArray lastResult = jsonText(trial.lastResult);
     const QByteArray checkpointPath = trial.checkpointPath.toUtf8();
