@@ -8,11 +8,14 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QUuid>
+#include <cmath>
 
 #include "api/events.h"
 #include "cli/output_formats.h"
 #include "cli/stored_experiment.h"
 #include "config/experiment_loader.h"
+#include "config/problem_list.h"
+#include "core/folder_name.h"
 #include "core/searcher.h"
 #include "runtime/install_layout.h"
 #include "runtime/recovery.h"
@@ -56,6 +59,15 @@ QJsonArray describeProblems(const QString& text) {
         problems.append(current);
     }
     return problems;
+}
+
+// A count or position a client sends: JSON numbers are doubles, and one past 2^53 (1e300) is
+// no whole number a file offset or sequence can hold; converting it to an integer would wrap.
+bool wholeNumberArgument(const QJsonValue& value) {
+    constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
+    const double number = value.toDouble(-1);
+    return value.isDouble() && number >= 0 && number <= kLargestExactInteger &&
+           std::floor(number) == number;
 }
 
 // The experiment a request names: its `path` on the server's disk, or its text as `yaml`, with
@@ -369,11 +381,12 @@ void ExperimentSupervisor::order(api::ControlConnection& connection, const api::
 QString ExperimentSupervisor::experimentFolder(api::ControlConnection& connection,
                                                const api::Request& r) {
     const QString name = r.text("experiment");
-    if (name.isEmpty() || name.contains('/') || name.startsWith('.')) {
+    // The rule `start` names folders by, so whatever it created can be named here again.
+    if (const QString problem = folderNameProblem(name); !problem.isEmpty()) {
         connection.send(api::answerError(
             r.id, api::code::kBadRequest,
-            QStringLiteral("\"experiment\" must name a folder of the results root, got '%1'")
-                .arg(name.left(80))));
+            QStringLiteral("\"experiment\" must name a folder of the results root: %1")
+                .arg(printableText(problem))));
         return {};
     }
     const QString folder = resultsRoot_ + '/' + name;
@@ -392,9 +405,11 @@ void ExperimentSupervisor::subscribe(api::ControlConnection& connection, const a
         return;
     }
     const QJsonValue since = r.arguments.value("since");
-    if (!since.isUndefined() && (!since.isDouble() || since.toDouble() < 0)) {
-        connection.send(api::answerError(r.id, api::code::kBadRequest,
-                                         QStringLiteral("\"since\" must be a sequence number")));
+    if (!since.isUndefined() && !wholeNumberArgument(since)) {
+        connection.send(api::answerError(
+            r.id, api::code::kBadRequest,
+            QStringLiteral("\"since\" must be a sequence number (a whole number from 0 to "
+                           "2^53)")));
         return;
     }
     ExperimentStore* store = reader(r.text("experiment"));
@@ -555,12 +570,11 @@ void ExperimentSupervisor::trialLog(api::ControlConnection& connection, const ap
     static const QRegularExpression trialId(QStringLiteral("^t[0-9]+$"));
     const QString trial = r.text("trial");
     const QJsonValue from = r.arguments.value("offset");
-    if (!trialId.match(trial).hasMatch() ||
-        (!from.isUndefined() && (!from.isDouble() || from.toDouble() < 0))) {
+    if (!trialId.match(trial).hasMatch() || (!from.isUndefined() && !wholeNumberArgument(from))) {
         connection.send(api::answerError(
             r.id, api::code::kBadRequest,
-            QStringLiteral(
-                "trial_log takes \"trial\" (an id like t00003) and an \"offset\" >= 0")));
+            QStringLiteral("trial_log takes \"trial\" (an id like t00003) and an \"offset\" "
+                           "(a whole number from 0 to 2^53)")));
         return;
     }
     QFile log(trialFolder(folder, trial) + QStringLiteral("/trial.log"));

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "core/folder_name.h"
 #include "core/pareto.h"
 
 namespace tunedeck::cli {
@@ -85,7 +86,9 @@ std::vector<ExperimentSummary> summarizeExperiments(const QString& root) {
     const QFileInfoList entries =
         QDir(root).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time | QDir::Reversed);
     for (const QFileInfo& entry : entries) {
-        if (!QFileInfo::exists(entry.absoluteFilePath() + QStringLiteral("/experiment.sqlite"))) {
+        // Only what requests can name again (`resume`, `best`, `export`) is listed.
+        if (!folderNameProblem(entry.fileName()).isEmpty() ||
+            !QFileInfo::exists(entry.absoluteFilePath() + QStringLiteral("/experiment.sqlite"))) {
             continue;
         }
         OpenedExperiment e;

@@ -31,7 +31,8 @@ struct ExperimentSummary {
     QString best;  // "metric=value (trial)", "Pareto front of N", or empty
 };
 
-// The experiments under `root`, oldest first; folders without a readable history are skipped.
+// The experiments under `root`, oldest first; folders without a readable history, and those
+// whose name breaks the rule for names (core/folder_name.h), are skipped.
 std::vector<ExperimentSummary> summarizeExperiments(const QString& root);
 
 // The trials no other trial dominates on `objectives` (each scored with `scope`, max objectives

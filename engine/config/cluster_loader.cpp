@@ -1,14 +1,14 @@
 #include "config/cluster_loader.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
-#include <QRegularExpression>
 
 #include "config/cluster_sections.h"
 #include "config/file_place.h"
 #include "config/problem_list.h"
+#include "config/yaml_limits.h"
 #include "config/yaml_reader.h"
+#include "core/folder_name.h"
 
 namespace tunedeck {
 
@@ -130,20 +130,9 @@ class ClusterReader {
         if (!name) {
             return;
         }
-        static const QRegularExpression valid(QStringLiteral("^[A-Za-z0-9_.-]+$"));
-        if (name->isEmpty()) {
+        if (const QString problem = folderNameProblem(*name); !problem.isEmpty()) {
             reader_.problem(entry->valueLocation, entry->path,
-                            QStringLiteral("is empty; name the cluster (letters, digits, '_', "
-                                           "'.' and '-')"));
-            return;
-        }
-        if (!valid.match(*name).hasMatch() || *name == QLatin1String(".") ||
-            *name == QLatin1String("..")) {
-            reader_.problem(entry->valueLocation, entry->path,
-                            QStringLiteral("'%1' is not a valid name (use letters, digits, "
-                                           "'_', '.' and '-'; it becomes a folder name on the "
-                                           "nodes)")
-                                .arg(*name));
+                            problem + QStringLiteral("; it becomes a folder name on the nodes"));
             return;
         }
         spec_->clusterName = *name;
@@ -391,16 +380,11 @@ ClusterLoadResult loadClusterText(const QString& text, const QString& sourceFile
 }
 
 ClusterLoadResult loadClusterFile(const QString& path) {
-    QFile file(path);
-    if (!file.exists()) {
-        return {std::nullopt, {QStringLiteral("%1: no such file").arg(path)}, {}};
+    QByteArray utf8;
+    if (const Status read = readYamlFileBytes(path, &utf8); !read) {
+        return {std::nullopt, {read.message()}, {}};
     }
-    if (!file.open(QIODevice::ReadOnly)) {
-        return {std::nullopt,
-                {QStringLiteral("%1: cannot read: %2").arg(path, file.errorString())},
-                {}};
-    }
-    return loadClusterText(QString::fromUtf8(file.readAll()), path);
+    return loadClusterText(QString::fromUtf8(utf8), path);
 }
 
 }  // namespace tunedeck

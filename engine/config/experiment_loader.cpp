@@ -2,9 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <QFile>
 #include <QFileInfo>
-#include <QRegularExpression>
 #include <algorithm>
 
 #include "config/cluster_loader.h"
@@ -13,7 +11,9 @@
 #include "config/nni_search_space.h"
 #include "config/problem_list.h"
 #include "config/search_space_yaml.h"
+#include "config/yaml_limits.h"
 #include "config/yaml_reader.h"
+#include "core/folder_name.h"
 #include "core/placement.h"
 #include "core/scheduler.h"
 #include "core/searcher.h"
@@ -141,7 +141,8 @@ class ExperimentReader {
         if (spaceComplete) {
             checkPlaceholders(commandValue);
         }
-        if (workingDirOk && !spec_->trainable.command.isEmpty()) {
+        const bool commandUsable = commandFreeOfNul(commandValue);
+        if (workingDirOk && !spec_->trainable.command.isEmpty() && commandUsable) {
             checkTrainableProgram(commandValue);
         }
         if (spaceValid) {
@@ -173,13 +174,9 @@ class ExperimentReader {
         if (!name) {
             return;
         }
-        static const QRegularExpression valid(QStringLiteral("^[A-Za-z0-9_.-]+$"));
-        if (!valid.match(*name).hasMatch() || *name == QLatin1String(".") ||
-            *name == QLatin1String("..")) {
+        if (const QString problem = folderNameProblem(*name); !problem.isEmpty()) {
             reader_.problem(entry->valueLocation, entry->path,
-                            QStringLiteral("'%1' is not a valid name (use letters, digits, "
-                                           "'_', '.' and '-'; it becomes a folder name)")
-                                .arg(*name));
+                            problem + QStringLiteral("; it becomes the results folder's name"));
             return;
         }
         spec_->name = *name;
@@ -196,6 +193,11 @@ class ExperimentReader {
             return;
         }
         const QString path = yamlText(entry.value);
+        if (path.contains(QChar(0))) {
+            reader_.problem(entry.valueLocation, entry.path, nulProblem(path));
+            *complete = *valid = false;
+            return;
+        }
         const QFileInfo file(place_.resolve(path));
         if (!file.isFile()) {
             reader_.problem(entry.valueLocation, entry.path,
@@ -454,6 +456,19 @@ class ExperimentReader {
         }
     }
 
+    // The command is split by its own reader; an argument with a NUL would be cut short by
+    // execve, and looking its program up would make Qt warn without a place.
+    bool commandFreeOfNul(const SourceLocation& commandValue) {
+        for (const QString& argument : spec_->trainable.command) {
+            if (argument.contains(QChar(0))) {
+                reader_.problem(commandValue, QStringLiteral("trainable.command"),
+                                nulProblem(argument));
+                return false;
+            }
+        }
+        return true;
+    }
+
     void checkTrainableProgram(const SourceLocation& commandValue) {
         const QString program = spec_->trainable.command.first();
         if (!commandPlaceholders({program}).isEmpty()) {
@@ -529,14 +544,11 @@ Status loadExperimentFile(const QString& path, ExperimentSpec* out, QStringList*
     if (warnings) {
         warnings->clear();
     }
-    QFile file(path);
-    if (!file.exists()) {
-        return Status::notFound(QStringLiteral("%1: no such file").arg(path));
+    QByteArray utf8;
+    if (Status read = readYamlFileBytes(path, &utf8); !read) {
+        return read;
     }
-    if (!file.open(QIODevice::ReadOnly)) {
-        return Status::ioError(QStringLiteral("%1: cannot read: %2").arg(path, file.errorString()));
-    }
-    return loadExperimentText(QString::fromUtf8(file.readAll()), path, out, warnings);
+    return loadExperimentText(QString::fromUtf8(utf8), path, out, warnings);
 }
 
 }  // namespace tunedeck

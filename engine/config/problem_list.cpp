@@ -11,6 +11,26 @@ QString formatLocation(const SourceLocation& location) {
     return QStringLiteral("%1:%2:%3").arg(location.file).arg(location.line).arg(location.column);
 }
 
+QString printableText(const QString& text) {
+    QString out;
+    out.reserve(text.size());
+    for (const QChar c : text) {
+        const char16_t code = c.unicode();
+        if (code == u'\n') {
+            out += QStringLiteral("\\n");
+        } else if (code == u'\t') {
+            out += QStringLiteral("\\t");
+        } else if (code == u'\r') {
+            out += QStringLiteral("\\r");
+        } else if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) {
+            out += QStringLiteral("\\x%1").arg(int(code), 2, 16, QLatin1Char('0'));
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 TextPositions::TextPositions(QString file, const QByteArray& utf8Text)
     : file_(std::move(file)), text_(utf8Text) {
     lineStarts_.push_back(0);
@@ -49,11 +69,11 @@ void ProblemList::add(const SourceLocation& at, const QString& key, const QStrin
     if (!key.isEmpty()) {
         text += key + QStringLiteral(": ");
     }
-    problems_.push_back({at.line, at.column, text + problem});
+    problems_.push_back({at.line, at.column, printableText(text + problem)});
 }
 
 void ProblemList::addLine(const SourceLocation& sortAt, const QString& line) {
-    problems_.push_back({sortAt.line, sortAt.column, line});
+    problems_.push_back({sortAt.line, sortAt.column, printableText(line)});
 }
 
 void ProblemList::append(const ProblemList& other, const SourceLocation& sortAt) {

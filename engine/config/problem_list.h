@@ -15,6 +15,11 @@ namespace tunedeck {
 // "file:line:column", or "file" when the position is unknown.
 QString formatLocation(const SourceLocation& location);
 
+// `text` with its control characters (C0, DEL, C1) written as \n, \t, \r or \xNN, so a value
+// quoted from a user's file cannot move the cursor, recolour or clear the terminal that prints
+// the message, nor end it early at a NUL.
+QString printableText(const QString& text);
+
 // Turns a 0-based (line, byte column) of a UTF-8 text into a 1-based line and character column,
 // so that a line with "é" before the problem points where an editor's cursor would.
 class TextPositions {
@@ -32,6 +37,8 @@ class TextPositions {
     std::vector<qsizetype> lineStarts_;
 };
 
+// Every line is stored through printableText: what the CLI prints and `validate` answers is
+// one line per problem, free of control characters.
 class ProblemList {
   public:
     void add(const SourceLocation& at, const QString& key, const QString& problem);

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <new>
+
+#include "config/yaml_limits.h"
 
 namespace tunedeck {
 
@@ -43,6 +46,20 @@ QString formatNumber(double value) {
     return QString::number(value, 'g', 17);
 }
 
+// A whole number written as an integer or a float that no 64-bit integer holds ("1e300",
+// twenty digits): saying "expected an integer" of it would puzzle.
+bool beyondInt64(const QString& text) {
+    static const QRegularExpression integerForm(
+        QStringLiteral("^([-+]?[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$"));
+    if (integerForm.match(text).hasMatch()) {
+        return !parseYamlInteger(text).has_value();
+    }
+    const std::optional<double> number = parseYamlNumber(text);
+    constexpr double kTwoTo63 = 9223372036854775808.0;
+    return number && std::isfinite(*number) && std::floor(*number) == *number &&
+           (*number >= kTwoTo63 || *number < -kTwoTo63);
+}
+
 // Quoting makes a YAML value text; say so, since "expected a number, got '1'" looks absurd.
 QString quotedHint(const YAML::Node& node) {
     return node.IsScalar() && isQuoted(node) && parseYamlNumber(yamlText(node))
@@ -64,19 +81,25 @@ QString flowHint(const std::string& message) {
 
 void readYamlFile(const TextPositions& positions, const QByteArray& utf8, const YamlFileKind& kind,
                   ProblemList* problems, const std::function<void(const YAML::Node&)>& read) {
+    // The bounds first, on the events alone: only a text within them becomes nodes, so the
+    // readers below never meet a cycle, a bomb or a depth they could not walk.
+    YamlTextShape shape;
+    const bool bounded = checkYamlText(positions, utf8, problems, &shape);
+    if (shape.secondDocument) {
+        problems->add(
+            *shape.secondDocument, QString(),
+            QStringLiteral("%1 holds one YAML document; this is a second one").arg(kind.article));
+    }
+    if (!bounded) {
+        return;
+    }
     try {
-        const std::vector<YAML::Node> documents = YAML::LoadAll(utf8.toStdString());
-        if (documents.empty() || documents.front().IsNull()) {
+        // One document: YAML::LoadAll is what loops for ever on a stray ',' in yaml-cpp 0.7.
+        const YAML::Node root = YAML::Load(utf8.toStdString());
+        if (root.IsNull()) {
             problems->add({positions.file()}, QString(),
                           QStringLiteral("the file is empty; %1").arg(kind.emptyHint));
             return;
-        }
-        const YAML::Node& root = documents.front();
-        if (documents.size() > 1) {
-            const YAML::Mark mark = documents[1].Mark();
-            problems->add(positions.at(mark.line, mark.column), QString(),
-                          QStringLiteral("%1 holds one YAML document; this is a second one")
-                              .arg(kind.article));
         }
         if (!root.IsMap()) {
             const YAML::Mark mark = root.Mark();
@@ -90,6 +113,9 @@ void readYamlFile(const TextPositions& positions, const QByteArray& utf8, const 
         problems->add(positions.at(error.mark.line, error.mark.column), QString(),
                       QStringLiteral("invalid YAML: %1%2")
                           .arg(QString::fromStdString(error.msg), flowHint(error.msg)));
+    } catch (const std::bad_alloc&) {
+        problems->add({positions.file()}, QString(),
+                      QStringLiteral("cannot read: out of memory while reading the file"));
     } catch (const std::exception& error) {
         problems->add({positions.file()}, QString(),
                       QStringLiteral("cannot read: %1").arg(QString::fromUtf8(error.what())));
@@ -150,6 +176,15 @@ QJsonValue yamlScalarToJson(const QString& text, bool quoted) {
 
 QString yamlText(const YAML::Node& node) {
     return QString::fromStdString(node.Scalar());
+}
+
+QString nulProblem(const QString& text) {
+    // Paths, commands, names and environment values all end at a NUL in the system's calls,
+    // and Qt's file functions refuse one with a warning that names no place.
+    return QStringLiteral(
+               "'%1' holds a NUL character (\\0), which no path, command, name or "
+               "environment value can")
+        .arg(text.left(80));
 }
 
 bool isQuoted(const YAML::Node& node) {
@@ -272,7 +307,12 @@ bool YamlReader::isMap(const YamlEntry& entry) {
 
 std::optional<QString> YamlReader::string(const YamlEntry& entry) {
     if (isText(entry.value)) {
-        return yamlText(entry.value);
+        const QString text = yamlText(entry.value);
+        if (text.contains(QChar(0))) {
+            problem(entry.valueLocation, entry.path, nulProblem(text));
+            return std::nullopt;
+        }
+        return text;
     }
     problem(entry.valueLocation, entry.path,
             QStringLiteral("expected a string, got %1").arg(describeYaml(entry.value)));
@@ -295,6 +335,14 @@ std::optional<std::int64_t> YamlReader::integer(const YAML::Node& node, const QS
     if (node.IsScalar() && !isQuoted(node)) {
         if (const auto value = parseYamlInteger(yamlText(node))) {
             return value;
+        }
+        if (beyondInt64(yamlText(node))) {
+            problem(locationOf(node), path,
+                    QStringLiteral("'%1' is beyond the range of a 64-bit integer (%2 to %3)")
+                        .arg(yamlText(node))
+                        .arg(std::numeric_limits<std::int64_t>::min())
+                        .arg(std::numeric_limits<std::int64_t>::max()));
+            return std::nullopt;
         }
     }
     problem(

@@ -56,6 +56,7 @@ class YamlReader {
     void recordLocations(const YAML::Node& node, const QString& prefix);
 
     bool isMap(const YamlEntry& entry);  // reports "expected a mapping" when not
+    // Text; a NUL character in it is reported (nulProblem) and yields nothing.
     std::optional<QString> string(const YamlEntry& entry);
     std::optional<double> number(const YamlEntry& entry);
     std::optional<std::int64_t> integer(const YamlEntry& entry);
@@ -99,5 +100,8 @@ QString describeYaml(const YAML::Node& node);
 bool isQuoted(const YAML::Node& node);
 bool isText(const YAML::Node& node);       // a scalar that is not null: quoted, or any plain text
 QString yamlText(const YAML::Node& node);  // the scalar as written, UTF-8 decoded
+// "'a\0b' holds a NUL character ...": what every text read as a path, command or name says of
+// one (YamlReader::string refuses them).
+QString nulProblem(const QString& text);
 
 }  // namespace tunedeck

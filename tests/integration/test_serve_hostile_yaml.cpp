@@ -1,0 +1,355 @@
+// Hostile experiment files against the real engine: `tunedeck-engine validate` on the inputs of
+// tests/config/regression_corpus (an alias that contains itself, an alias bomb, a lone ',')
+// answers with file:line:column in seconds under a memory bound, and `serve` given the same text
+// in `validate` and `start` requests refuses it and keeps answering. Also the control API's
+// numbers beyond 2^53 and the one rule for experiment names. Local socket only; each test takes
+// a few seconds.
+#include <sys/resource.h>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QLocalSocket>
+#include <QRegularExpression>
+#include <QtTest>
+#include <csignal>
+#include <memory>
+
+#include "engine_harness.h"
+
+namespace {
+
+// Far more than `validate` needs (tens of MB), far less than the 3 GB an alias bomb took.
+constexpr rlim_t kAddressSpaceBytes = rlim_t(1) << 30;
+constexpr int kQuickMs = 5000;  // what "in seconds" means here; a runaway parse took 41 s
+
+QString corpusFile(const QString& name) {
+    return QStringLiteral(TUNEDECK_SOURCE_DIR "/tests/config/regression_corpus/") + name;
+}
+
+QByteArray readCorpus(const QString& name) {
+    QFile file(corpusFile(name));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// A running `serve`, stopped with SIGTERM (as a service is) when the test ends.
+struct Server {
+    std::unique_ptr<QProcess> process;
+    QString socket;
+
+    ~Server() {
+        if (process && process->state() == QProcess::Running) {
+            ::kill(pid_t(process->processId()), SIGTERM);
+            if (!process->waitForFinished(30000)) {
+                process->kill();
+                process->waitForFinished();
+            }
+        }
+    }
+    bool running() const { return process && process->state() == QProcess::Running; }
+};
+
+bool startServer(const EngineHarness& harness, Server* server) {
+    server->socket = harness.root() + QStringLiteral("/run/engine.sock");
+    server->process = harness.start(
+        {"serve", "--results", harness.resultsRoot(), "--listen", "unix:" + server->socket});
+    QElapsedTimer clock;
+    clock.start();
+    QByteArray output;
+    while (clock.elapsed() < 20000 && server->process->state() == QProcess::Running) {
+        server->process->waitForReadyRead(100);
+        output += server->process->readAllStandardOutput();
+        if (output.contains("Listening on")) {
+            return true;
+        }
+    }
+    qWarning("serve did not start: %s %s", output.constData(),
+             server->process->readAllStandardError().constData());
+    return false;
+}
+
+// One connection to the server, one request at a time.
+class Connection {
+  public:
+    explicit Connection(const QString& path) {
+        socket_.connectToServer(path);
+        socket_.waitForConnected(5000);
+    }
+
+    // The answer to `request` (an "id" is added), or an empty object after `timeoutMs`.
+    QJsonObject ask(QJsonObject request, int timeoutMs = kQuickMs) {
+        request.insert("id", ++lastId_);
+        socket_.write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < timeoutMs && socket_.state() == QLocalSocket::ConnectedState) {
+            const qsizetype newline = received_.indexOf('\n');
+            if (newline >= 0) {
+                const QJsonObject answer =
+                    QJsonDocument::fromJson(received_.left(newline)).object();
+                received_.remove(0, newline + 1);
+                if (answer.value("id").toInt() == lastId_) {
+                    return answer;
+                }
+                continue;
+            }
+            socket_.waitForReadyRead(50);
+            received_ += socket_.readAll();
+        }
+        return {};
+    }
+
+  private:
+    QLocalSocket socket_;
+    QByteArray received_;
+    int lastId_ = 0;
+};
+
+QString errorMessage(const QJsonObject& answer) {
+    return answer.value("error").toObject().value("message").toString();
+}
+
+// The highest resident memory of a process, from /proc, in kB.
+qint64 peakResidentKb(qint64 pid) {
+    QFile file(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!file.open(QIODevice::ReadOnly)) {
+        return -1;
+    }
+    for (const QByteArray& line : file.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:")) {
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+        }
+    }
+    return -1;
+}
+
+}  // namespace
+
+class TestServeHostileYaml : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void validateCommandRefusesHostileFilesQuicklyWithTheirPlace_data();
+    void validateCommandRefusesHostileFilesQuicklyWithTheirPlace();
+    void serveValidateRefusesSelfAliasAndKeepsAnswering();
+    void serveValidateRefusesAliasBombQuicklyAndSmall();
+    void serveStartRefusesLoneCommaAndKeepsAnswering();
+    void serveRefusesNumbersBeyondTwoToThe53();
+    void hiddenExperimentNameIsRefusedByStartAndByEveryRequest();
+};
+
+void TestServeHostileYaml::validateCommandRefusesHostileFilesQuicklyWithTheirPlace_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("self alias in points_to_evaluate")
+        << "self_alias_points_to_evaluate.yaml"
+        << ":8:27: alias *p refers to the list that contains it";
+    QTest::newRow("self alias in a search-space group")
+        << "self_alias_search_space_group.yaml"
+        << ":7:12: alias *group refers to the mapping that contains it";
+    QTest::newRow("self alias in search options")
+        << "self_alias_search_options.yaml"
+        << ":6:19: alias *o refers to the mapping that contains it";
+    QTest::newRow("alias bomb") << "alias_bomb.yaml"
+                                << ":13:12: alias *a4 repeats what it names until the file "
+                                   "holds more than 100000 values";
+    QTest::newRow("lone comma") << "lone_comma.yaml"
+                                << ":1:1: invalid YAML: unexpected ','";
+    QTest::newRow("comma after a flow list") << "comma_after_flow_list.yaml"
+                                             << ":1:4: invalid YAML: unexpected ','";
+}
+
+void TestServeHostileYaml::validateCommandRefusesHostileFilesQuicklyWithTheirPlace() {
+    QFETCH(QString, file);
+    QFETCH(QString, message);
+    EngineHarness harness;
+    QProcess engine;
+    engine.setProcessEnvironment(harness.environment());
+    // Under an address-space bound: a parse that allocates without end fails here, not the box.
+    engine.setChildProcessModifier([] {
+        const rlimit limit{kAddressSpaceBytes, kAddressSpaceBytes};
+        ::setrlimit(RLIMIT_AS, &limit);
+    });
+    QElapsedTimer clock;
+    clock.start();
+    engine.start(EngineHarness::enginePath(), {"validate", corpusFile(file)});
+    QVERIFY(engine.waitForStarted(5000));
+    const bool finished = engine.waitForFinished(kQuickMs);
+    const qint64 elapsedMs = clock.elapsed();
+    if (!finished) {
+        engine.kill();
+        engine.waitForFinished();
+    }
+    const QString output =
+        QString::fromUtf8(engine.readAllStandardOutput() + engine.readAllStandardError());
+    QVERIFY2(finished, qPrintable(QStringLiteral("still running after %1 ms").arg(elapsedMs)));
+    QCOMPARE(engine.exitStatus(), QProcess::NormalExit);  // no SIGSEGV, no abort
+    QCOMPARE(engine.exitCode(), 2);
+    QVERIFY2(output.contains(corpusFile(file) + message), qPrintable(output));
+}
+
+void TestServeHostileYaml::serveValidateRefusesSelfAliasAndKeepsAnswering() {
+    EngineHarness harness;
+    Server server;
+    QVERIFY(startServer(harness, &server));
+    Connection connection(server.socket);
+    QVERIFY(connection.ask({{"op", "hello"}}).value("ok").toBool());
+
+    const QJsonObject answer = connection.ask(
+        {{"op", "validate"},
+         {"yaml", QString::fromUtf8(readCorpus("self_alias_points_to_evaluate.yaml"))},
+         {"file_name", harness.root() + "/cycle.yaml"}});
+    QVERIFY2(answer.value("ok").toBool(), qPrintable(QJsonDocument(answer).toJson()));
+    QCOMPARE(answer.value("valid").toBool(), false);
+    const QJsonObject problem = answer.value("errors").toArray().first().toObject();
+    QCOMPARE(problem.value("file").toString(), harness.root() + "/cycle.yaml");
+    QCOMPARE(problem.value("line").toInt(), 8);
+    QCOMPARE(problem.value("column").toInt(), 27);
+    QVERIFY2(problem.value("message").toString().contains("a value cannot contain itself"),
+             qPrintable(QJsonDocument(answer).toJson()));
+
+    // The same server, the same connection and a new one still answer.
+    QVERIFY(server.running());
+    QVERIFY(connection.ask({{"op", "hello"}}).value("ok").toBool());
+    QVERIFY(Connection(server.socket).ask({{"op", "list"}}).value("ok").toBool());
+}
+
+void TestServeHostileYaml::serveValidateRefusesAliasBombQuicklyAndSmall() {
+    EngineHarness harness;
+    Server server;
+    QVERIFY(startServer(harness, &server));
+    Connection connection(server.socket);
+    QVERIFY(connection.ask({{"op", "hello"}}).value("ok").toBool());
+
+    QElapsedTimer clock;
+    clock.start();
+    // As a file on the server's disk, and as text: both go through the same bounds.
+    const QJsonObject byPath =
+        connection.ask({{"op", "validate"}, {"path", corpusFile("alias_bomb.yaml")}});
+    const QJsonObject byText =
+        connection.ask({{"op", "validate"},
+                        {"yaml", QString::fromUtf8(readCorpus("alias_bomb.yaml"))},
+                        {"file_name", harness.root() + "/bomb.yaml"}});
+    const qint64 elapsedMs = clock.elapsed();
+    for (const QJsonObject& answer : {byPath, byText}) {
+        QCOMPARE(answer.value("valid").toBool(true), false);
+        const QJsonObject problem = answer.value("errors").toArray().first().toObject();
+        QCOMPARE(problem.value("line").toInt(), 13);
+        QVERIFY2(problem.value("message").toString().contains("more than 100000 values"),
+                 qPrintable(QJsonDocument(answer).toJson()));
+    }
+    QVERIFY2(elapsedMs < kQuickMs, qPrintable(QStringLiteral("%1 ms").arg(elapsedMs)));
+    // It took 3 GB before; a server that only parsed the bound of values stays small.
+    const qint64 peakKb = peakResidentKb(server.process->processId());
+    QVERIFY2(peakKb > 0 && peakKb < 300 * 1024, qPrintable(QStringLiteral("%1 kB").arg(peakKb)));
+    QVERIFY(connection.ask({{"op", "hello"}}).value("ok").toBool());
+}
+
+void TestServeHostileYaml::serveStartRefusesLoneCommaAndKeepsAnswering() {
+    EngineHarness harness;
+    Server server;
+    QVERIFY(startServer(harness, &server));
+    Connection connection(server.socket);
+    for (const char* file : {"lone_comma.yaml", "comma_after_flow_list.yaml"}) {
+        const QJsonObject validated =
+            connection.ask({{"op", "validate"},
+                            {"yaml", QString::fromUtf8(readCorpus(file))},
+                            {"file_name", harness.root() + "/comma.yaml"}});
+        QCOMPARE(validated.value("valid").toBool(true), false);
+        QVERIFY2(validated.value("errors")
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value("message")
+                     .toString()
+                     .startsWith("invalid YAML: unexpected ','"),
+                 qPrintable(QJsonDocument(validated).toJson()));
+        const QJsonObject started = connection.ask({{"op", "start"},
+                                                    {"yaml", QString::fromUtf8(readCorpus(file))},
+                                                    {"file_name", harness.root() + "/comma.yaml"}});
+        QCOMPARE(started.value("ok").toBool(true), false);
+        QCOMPARE(started.value("error").toObject().value("code").toString(),
+                 QStringLiteral("invalid_spec"));
+        QVERIFY2(errorMessage(started).startsWith(harness.root() + "/comma.yaml:1:"),
+                 qPrintable(QJsonDocument(started).toJson()));
+    }
+    QVERIFY(server.running());
+    QVERIFY(connection.ask({{"op", "hello"}}).value("ok").toBool());
+}
+
+void TestServeHostileYaml::serveRefusesNumbersBeyondTwoToThe53() {
+    EngineHarness harness;
+    // An experiment folder as `run` leaves one; the requests below are refused before its
+    // history is read.
+    const QString folder = harness.experimentFolder("exp");
+    QVERIFY(QDir().mkpath(folder));
+    QFile database(folder + "/experiment.sqlite");
+    QVERIFY(database.open(QIODevice::WriteOnly));
+    database.close();
+    Server server;
+    QVERIFY(startServer(harness, &server));
+    Connection connection(server.socket);
+
+    // 1e300 became -9223372036854775808 and was used as a file offset.
+    const QJsonObject log = connection.ask(
+        {{"op", "trial_log"}, {"experiment", "exp"}, {"trial", "t00000"}, {"offset", 1e300}});
+    QCOMPARE(log.value("error").toObject().value("code").toString(), QStringLiteral("bad_request"));
+    QVERIFY2(errorMessage(log).contains("a whole number from 0 to 2^53"),
+             qPrintable(QJsonDocument(log).toJson()));
+    const QJsonObject fraction = connection.ask(
+        {{"op", "trial_log"}, {"experiment", "exp"}, {"trial", "t00000"}, {"offset", 1.5}});
+    QCOMPARE(fraction.value("error").toObject().value("code").toString(),
+             QStringLiteral("bad_request"));
+    const QJsonObject since =
+        connection.ask({{"op", "subscribe"}, {"experiment", "exp"}, {"since", 1e300}});
+    QCOMPARE(since.value("error").toObject().value("code").toString(),
+             QStringLiteral("bad_request"));
+    QVERIFY2(errorMessage(since).contains("a whole number from 0 to 2^53"),
+             qPrintable(QJsonDocument(since).toJson()));
+    // A whole offset is still taken (no log yet: nothing to show).
+    const QJsonObject fine = connection.ask(
+        {{"op", "trial_log"}, {"experiment", "exp"}, {"trial", "t00000"}, {"offset", 0}});
+    QVERIFY2(fine.value("ok").toBool(), qPrintable(QJsonDocument(fine).toJson()));
+}
+
+void TestServeHostileYaml::hiddenExperimentNameIsRefusedByStartAndByEveryRequest() {
+    EngineHarness harness;
+    // A hidden folder made by hand, as `start` made one before: not listed, not named.
+    const QString hidden = harness.experimentFolder(".hidden");
+    QVERIFY(QDir().mkpath(hidden));
+    QFile database(hidden + "/experiment.sqlite");
+    QVERIFY(database.open(QIODevice::WriteOnly));
+    database.close();
+    Server server;
+    QVERIFY(startServer(harness, &server));
+    Connection connection(server.socket);
+
+    const QJsonObject started =
+        connection.ask({{"op", "start"},
+                        {"yaml", "name: .hidden\ntrainable: {command: sh}\n"},
+                        {"file_name", harness.root() + "/hidden.yaml"}});
+    QCOMPARE(started.value("error").toObject().value("code").toString(),
+             QStringLiteral("invalid_spec"));
+    QVERIFY2(errorMessage(started).startsWith(
+                 harness.root() + "/hidden.yaml:1:7: name: '.hidden' is not a valid name"),
+             qPrintable(QJsonDocument(started).toJson()));
+    QVERIFY2(errorMessage(started).contains("not starting with '.' or '-'"),
+             qPrintable(errorMessage(started)));
+
+    for (const char* op : {"resume", "best", "export", "subscribe"}) {
+        const QJsonObject answer = connection.ask({{"op", op}, {"experiment", ".hidden"}});
+        QCOMPARE(answer.value("error").toObject().value("code").toString(),
+                 QStringLiteral("bad_request"));
+        QVERIFY2(errorMessage(answer).contains("not starting with '.' or '-'"),
+                 qPrintable(QJsonDocument(answer).toJson()));
+    }
+    const QJsonObject listed = connection.ask({{"op", "list"}});
+    QVERIFY(listed.value("ok").toBool());
+    QCOMPARE(listed.value("experiments").toArray().size(), 0);
+    QVERIFY(QDir(harness.resultsRoot())
+                .entryList({"*"}, QDir::Dirs | QDir::NoDotAndDotDot)
+                .isEmpty());  // `start` made no folder
+}
+
+QTEST_GUILESS_MAIN(TestServeHostileYaml)
+#include "test_serve_hostile_yaml.moc"
