@@ -33,18 +33,55 @@ const std::vector<DomainSyntax>& domainSyntaxes() {
     return syntaxes;
 }
 
+// Ray Tune's name for the grid, as users write it in a param_space dictionary.
+const QString kRayGridSearch = QStringLiteral("grid_search");
+
 const DomainSyntax* syntaxNamed(const QString& name) {
+    const QString wanted = name == kRayGridSearch ? QStringLiteral("grid") : name;
     for (const DomainSyntax& syntax : domainSyntaxes()) {
-        if (syntax.name == name) {
+        if (syntax.name == wanted) {
             return &syntax;
         }
     }
     return nullptr;
 }
 
+// Keys of other tools that are no domain here, with what to write instead.
+QString foreignDomainAdvice(const QString& key) {
+    if (key == QLatin1String("randn")) {
+        return QStringLiteral("Ray's randn is 'normal' here: {normal: [mu, sigma]}");
+    }
+    if (key == QLatin1String("qrandn")) {
+        return QStringLiteral("Ray's qrandn is 'qnormal' here: {qnormal: [mu, sigma, q]}");
+    }
+    if (key == QLatin1String("sample_from")) {
+        return QStringLiteral(
+            "Ray's sample_from takes a Python function, which a YAML file cannot hold; write a "
+            "domain (e.g. {uniform: [low, high]} or {choice: [...]}), or a domain with `when:` "
+            "for a value that depends on another parameter");
+    }
+    return {};
+}
+
+// NNI's inline form: {_type: uniform, _value: [0, 1]}.
+bool isNniMapping(const YAML::Node& node) {
+    return node.IsMap() && node["_type"];
+}
+
+// The NNI _type names this reader takes (the domains of the same name; randint's arguments are
+// NNI's [lower, upper]).
+const QStringList& nniTypeNames() {
+    static const QStringList names = {"choice",     "randint",     "uniform", "quniform",
+                                      "loguniform", "qloguniform", "normal",  "qnormal"};
+    return names;
+}
+
 bool isDomainMapping(const YAML::Node& node) {
     if (!node.IsMap()) {
         return false;
+    }
+    if (isNniMapping(node)) {
+        return true;
     }
     for (auto it = node.begin(); it != node.end(); ++it) {
         if (it->first.IsScalar() && syntaxNamed(yamlText(it->first))) {
@@ -169,8 +206,14 @@ class SpaceReader {
             out->writtenFloats = writtenFloats(value);
             return true;
         }
+        if (isNniMapping(value)) {
+            return readNniParameter(entry, out);
+        }
         if (isDomainMapping(value)) {
             return readDomainParameter(entry, out);
+        }
+        if (rejectsForeignDomain(entry)) {
+            return false;
         }
         if (looksLikeMisspelledDomain(entry)) {
             return false;
@@ -179,6 +222,64 @@ class SpaceReader {
         out->group = std::make_shared<SearchSpace>();
         readGroup(value, entry.path, out->group.get(), &out->when);
         return true;
+    }
+
+    // {randn: [0, 1]}, {sample_from: ...}: Ray's names that are no domain here.
+    bool rejectsForeignDomain(const YamlEntry& entry) {
+        if (entry.value.size() != 1 || !entry.value.begin()->first.IsScalar()) {
+            return false;
+        }
+        const YAML::Node key = entry.value.begin()->first;
+        const QString advice = foreignDomainAdvice(yamlText(key));
+        if (advice.isEmpty()) {
+            return false;
+        }
+        fail(reader_.locationOf(key), entry.path + QLatin1Char('.') + yamlText(key), advice);
+        return true;
+    }
+
+    // {_type: loguniform, _value: [0.0001, 0.1]}, as NNI's search_space.json writes a parameter.
+    bool readNniParameter(const YamlEntry& entry, Parameter* out) {
+        out->kind = Parameter::Kind::Sampled;
+        const std::vector<YamlEntry> entries = reader_.entries(entry.value, entry.path);
+        bool sound = true;
+        for (const YamlEntry& inner : entries) {
+            if (inner.key != QLatin1String("_type") && inner.key != QLatin1String("_value")) {
+                fail(inner.keyLocation, inner.path,
+                     QStringLiteral("unknown key next to _type (NNI parameters have _type and "
+                                    "_value)"));
+                sound = false;
+            }
+        }
+        const YamlEntry* typeEntry = findEntry(entries, QStringLiteral("_type"));
+        const std::optional<QString> type = reader_.string(*typeEntry);
+        if (!type) {
+            return false;
+        }
+        if (*type == QLatin1String("lognormal") || *type == QLatin1String("qlognormal")) {
+            fail(typeEntry->valueLocation, typeEntry->path,
+                 QStringLiteral("_type '%1' is not supported (there is no log-normal domain; "
+                                "loguniform is the closest)")
+                     .arg(*type));
+            return false;
+        }
+        if (!nniTypeNames().contains(*type)) {
+            const QString suggestion = didYouMean(*type, nniTypeNames());
+            fail(typeEntry->valueLocation, typeEntry->path,
+                 QStringLiteral("unknown _type '%1'%2")
+                     .arg(*type, suggestion.isEmpty()
+                                     ? QStringLiteral(" (known: %1)")
+                                           .arg(nniTypeNames().join(QStringLiteral(", ")))
+                                     : suggestion));
+            return false;
+        }
+        const YamlEntry* valueEntry = findEntry(entries, QStringLiteral("_value"));
+        if (!valueEntry) {
+            fail(entry.keyLocation, entry.path,
+                 QStringLiteral("_type '%1' needs its _value").arg(*type));
+            return false;
+        }
+        return readDomain(*valueEntry, entry.path, *syntaxNamed(*type), &out->domain) && sound;
     }
 
     // {unifrom: [0, 1]} would otherwise be a group holding a list constant named "unifrom".
