@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include "core/trial_line_rule.h"
+
 namespace tunedeck::worker {
 
 double unixSeconds() {
@@ -29,7 +31,13 @@ class DepthLimitedAcceptor {
     bool boolean(bool) { return true; }
     bool number_integer(json::number_integer_t) { return true; }
     bool number_unsigned(json::number_unsigned_t) { return true; }
-    bool number_float(json::number_float_t, const json::string_t&) { return true; }
+    bool number_float(json::number_float_t value, const json::string_t& text) {
+        if (trial_line::numberIsReadable(value, text)) {
+            return true;
+        }
+        m_unreadableNumber = text;
+        return false;
+    }
     bool string(json::string_t&) { return true; }
     bool binary(json::binary_t&) { return true; }
     bool key(json::string_t&) { return true; }
@@ -42,6 +50,8 @@ class DepthLimitedAcceptor {
     }
 
     bool tooDeep() const { return m_tooDeep; }
+    // The text of a number the engine could not read, when that stopped the parse.
+    const std::string& unreadableNumber() const { return m_unreadableNumber; }
 
   private:
     bool enter() {
@@ -56,16 +66,32 @@ class DepthLimitedAcceptor {
     int m_maxDepth;
     int m_depth = 0;
     bool m_tooDeep = false;
+    std::string m_unreadableNumber;
 };
 
 }  // namespace
 
-LineCheck checkObjectLine(std::string_view text, int maxDepth) {
+LineCheck checkObjectLine(std::string_view text, int maxDepth, std::string* detail) {
+    // Before parsing: the parser would take a NUL byte for the end of the text.
+    if (const std::optional<trial_line::ForbiddenByte> byte =
+            trial_line::firstForbiddenByte(text)) {
+        if (detail) {
+            *detail = trial_line::describe(*byte);
+        }
+        return LineCheck::ForbiddenByte;
+    }
     const std::string_view body = trimmed(text);
     DepthLimitedAcceptor acceptor(maxDepth);
     const bool valid = nlohmann::json::sax_parse(body.begin(), body.end(), &acceptor);
     if (acceptor.tooDeep()) {
         return LineCheck::TooDeep;
+    }
+    if (!acceptor.unreadableNumber().empty()) {
+        if (detail) {
+            *detail = "the number " + std::string(preview(acceptor.unreadableNumber(), 40)) +
+                      ", which a double cannot hold";
+        }
+        return LineCheck::UnreadableNumber;
     }
     if (!valid) {
         return LineCheck::NotJson;

@@ -14,12 +14,14 @@ namespace tunedeck::worker {
 // an exception, so no input can crash the worker while it reports.
 std::string toLine(const nlohmann::json& value);
 
-enum class LineCheck { Object, NotAnObject, NotJson, TooDeep };
+enum class LineCheck { Object, NotAnObject, NotJson, TooDeep, ForbiddenByte, UnreadableNumber };
 
 // Whether `text` is exactly one JSON object (whitespace around it allowed) nested at most
-// `maxDepth` levels. Validates without building a document (the relay embeds the trial's text
-// as it came) and with an explicit stack, so no line can overflow the worker's own stack.
-LineCheck checkObjectLine(std::string_view text, int maxDepth);
+// `maxDepth` levels that the engine can read (core/trial_line_rule.h: no control byte, no
+// number a double cannot hold). Validates without building a document (the relay embeds the
+// trial's text as it came) and with an explicit stack, so no line can overflow the worker's own
+// stack. For ForbiddenByte and UnreadableNumber, `detail` (when given) says which and where.
+LineCheck checkObjectLine(std::string_view text, int maxDepth, std::string* detail = nullptr);
 
 // At most `maxBytes` of `text`, cut on a UTF-8 character boundary, for quoting in a message.
 std::string_view preview(std::string_view text, std::size_t maxBytes);

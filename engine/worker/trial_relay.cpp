@@ -50,13 +50,20 @@ bool Worker::relayLine(RunningTrial& trial, std::string_view line) {
     if (body.empty()) {
         return true;  // a stray blank line carries nothing; not worth killing a trial over
     }
-    const LineCheck check = checkObjectLine(body, kMaxLineDepth);
+    std::string detail;
+    const LineCheck check = checkObjectLine(line, kMaxLineDepth, &detail);
     if (check != LineCheck::Object) {
+        const std::string where =
+            "line " + std::to_string(trial.lineNumber) + " of the trial channel ";
+        if (check == LineCheck::ForbiddenByte || check == LineCheck::UnreadableNumber) {
+            // The line may hold bytes a terminal should not see; the detail says what is wrong.
+            failTrial(trial, where + "holds " + detail + ", which the engine cannot read");
+            return false;
+        }
         const char* what = check == LineCheck::NotAnObject ? "is not a JSON object"
                            : check == LineCheck::TooDeep   ? "is nested too deeply"
                                                            : "is not JSON";
-        failTrial(trial, "line " + std::to_string(trial.lineNumber) + " of the trial channel " +
-                             what + ": " + std::string(preview(body, kErrorPreviewBytes)));
+        failTrial(trial, where + what + ": " + std::string(preview(body, kErrorPreviewBytes)));
         return false;
     }
     // Relayed verbatim: the text was just validated, so re-serialising it would only cost time.

@@ -145,6 +145,77 @@ void WorkerTest::lineThatIsNotAnObjectFailsTheTrial() {
     QVERIFY(!worker.waitForEvent(QStringLiteral("exited"), QStringLiteral("fine")).isEmpty());
 }
 
+void WorkerTest::lineTheEngineCannotReadFailsTheTrialAtOnce() {
+    // Each line is written by a trial that then waits; the agent must refuse it at once, naming
+    // the problem, and never relay what the engine's parser (Qt's, as WorkerSession reads the
+    // agent) would drop: the trial then waited out its heartbeat timeout.
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const auto startWriting = [&](const QString& id, const QByteArray& line) {
+        QFile lineFile(path(id + QStringLiteral(".line")));
+        if (!lineFile.open(QIODevice::WriteOnly)) {
+            return false;
+        }
+        lineFile.write(line + '\n');
+        lineFile.close();
+        worker.send(startOp(id,
+                            {m_python, QStringLiteral("-c"),
+                             QStringLiteral("import os, sys, time\n"
+                                            "os.write(4, open(sys.argv[1], 'rb').read())\n"
+                                            "time.sleep(60)\n"),
+                             lineFile.fileName()},
+                            path(id)));
+        return true;
+    };
+    struct Case {
+        const char* trial;
+        QByteArray line;
+        const char* message;
+    };
+    const QByteArray report = R"({"type":"report","metrics":{"loss":0.5}})";
+    const QList<Case> cases = {
+        {"nul_at_end", report + '\0',
+         "line 1 of the trial channel holds a NUL byte at byte 41, which the engine cannot read"},
+        {"nul_then_text", report + QByteArray("\0{}", 3), "holds a NUL byte at byte 41"},
+        {"cr_nul", report + QByteArray("\r\0", 2), "holds a NUL byte at byte 42"},
+        {"escape_in_string", QByteArray(R"({"type":"log","message":"a)") + "\x1b[31mred\"}",
+         "holds the control character 0x1b at byte 27"},
+        {"underflow", R"({"type":"report","metrics":{"loss":1e-400}})",
+         "holds the number 1e-400, which a double cannot hold"},
+        {"byte_order_mark", "\xEF\xBB\xBF" + report, "is not a JSON object"},
+    };
+    for (const Case& c : cases) {
+        const QString id = QString::fromLatin1(c.trial);
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(startWriting(id, c.line));
+        const QString message =
+            worker.waitForEvent(QStringLiteral("trial_error"), id).value("message").toString();
+        QVERIFY2(message.contains(QLatin1String(c.message)),
+                 qPrintable(id + QStringLiteral(": ") + message));
+        QCOMPARE(worker.waitForEvent(QStringLiteral("exited"), id).value("signal").toInt(),
+                 int(SIGKILL));
+        QVERIFY2(clock.elapsed() < 5000, qPrintable(id + QStringLiteral(": not refused at once")));
+        // Nothing of it reached the engine's side as a line it cannot read.
+        QVERIFY2(worker.unreadableLines().isEmpty(),
+                 qPrintable(QString::fromLatin1(worker.unreadableLines().value(0).toHex())));
+    }
+    // What the engine can read still passes: a tab, a carriage return, an escaped NUL, a number
+    // near the smallest a double holds, and zero written small.
+    const QString fine = QStringLiteral("fine");
+    QVERIFY(startWriting(fine, R"({"type":"log",)"
+                               "\t"
+                               R"("message":"a\u0000b","x":1e-310,"y":0e-400})"
+                               "\r"));
+    const QJsonObject relayed = worker.waitForMessage(fine, QStringLiteral("log"));
+    QVERIFY2(!relayed.isEmpty(), qPrintable(QString::fromUtf8(worker.unreadableLines().value(0))));
+    QCOMPARE(relayed.value("msg").toObject().value("message").toString(),
+             QStringLiteral("a") + QChar(0) + QStringLiteral("b"));
+    worker.send({{"op", "kill"}, {"trial", fine}, {"reason", "done"}});
+    QVERIFY(!worker.waitForEvent(QStringLiteral("exited"), fine).isEmpty());
+    QVERIFY(worker.unreadableLines().isEmpty());
+}
+
 void WorkerTest::hugeLineFailsTheTrialWithoutGrowingTheWorker() {
     WorkerSession worker;
     QVERIFY(worker.waitForHello());

@@ -38,6 +38,7 @@ class WorkerTest : public QObject {
     void badWorkingDirectoryExitsWith127();
     void garbageOnTheChannelFailsTheTrial();
     void lineThatIsNotAnObjectFailsTheTrial();
+    void lineTheEngineCannotReadFailsTheTrialAtOnce();
     void hugeLineFailsTheTrialWithoutGrowingTheWorker();
     void killEscalatesToSigkillForAHungTrial();
     void killTerminatesACooperativeTrialAtOnce();
@@ -97,6 +98,9 @@ QJsonObject trialEnv(const QString& trial, const QJsonObject& config, const QStr
 QJsonObject answerOp(const QString& trial, const QString& action, const QString& path = {});
 QJsonObject commitOp(const QString& trial, const QString& from, const QString& to,
                      const QJsonObject& manifest);
+// The same for a folder the trial named in a report: moved when inside `trialDir`, else copied.
+QJsonObject handoverOp(const QString& trial, const QString& from, const QString& to,
+                       const QJsonObject& manifest, const QString& trialDir);
 
 // Whether the process is gone (or a zombie nobody reaped yet: it runs no more).
 bool processGone(qint64 pid);
