@@ -59,7 +59,7 @@ class ExperimentReader {
     void read(const YAML::Node& root) {
         const SourceLocation rootLocation = reader_.locationOf(root);
         const std::vector<YamlEntry> entries = reader_.entries(root, QString());
-        reader_.rejectUnknown(entries, topLevelKeys());
+        rejectUnknownKeys(reader_, entries, topLevelKeys(), QString());
         const auto entry = [&](const char* key) { return findEntry(entries, QLatin1String(key)); };
 
         readName(entry("name"), rootLocation);

@@ -249,14 +249,72 @@ void resolveStopDirections(const std::vector<WrittenThreshold>& thresholds,
     }
 }
 
+namespace {
+
+struct RayName {
+    const char* section;  // "" for the top level
+    const char* rayKey;
+    const char* key;  // the Tunedeck key, as a path from `section`
+    const char* rayPlace;
+};
+
+// Ray Tune's names (Tuner, TuneConfig, CheckpointConfig, FailureConfig) for what these keys do,
+// in the sections where Ray users write them.
+constexpr RayName kRayNames[] = {
+    {"", "param_space", "search_space", "Tuner(param_space=...)"},
+    {"", "config", "search_space", "tune.run(config=...)"},
+    {"", "search_alg", "search", "TuneConfig(search_alg=...)"},
+    {"", "max_failures", "failure.max_failures", "FailureConfig(max_failures=...)"},
+    {"", "checkpoint_config", "checkpoint", "RunConfig(checkpoint_config=...)"},
+    {"", "num_to_keep", "checkpoint.keep", "CheckpointConfig(num_to_keep=...)"},
+    {"", "checkpoint_frequency", "checkpoint.frequency",
+     "CheckpointConfig(checkpoint_frequency=...)"},
+    {"", "checkpoint_at_end", "checkpoint.at_end", "CheckpointConfig(checkpoint_at_end=...)"},
+    {"", "checkpoint_score_attribute", "checkpoint.score",
+     "CheckpointConfig(checkpoint_score_attribute=...)"},
+    {"checkpoint", "num_to_keep", "keep", "CheckpointConfig(num_to_keep=...)"},
+    {"checkpoint", "checkpoint_frequency", "frequency",
+     "CheckpointConfig(checkpoint_frequency=...)"},
+    {"checkpoint", "checkpoint_at_end", "at_end", "CheckpointConfig(checkpoint_at_end=...)"},
+    {"checkpoint", "checkpoint_score_attribute", "score",
+     "CheckpointConfig(checkpoint_score_attribute=...)"},
+    {"checkpoint", "checkpoint_score_order", "score_mode",
+     "CheckpointConfig(checkpoint_score_order=...)"},
+};
+
+}  // namespace
+
+void rejectUnknownKeys(YamlReader& reader, const std::vector<YamlEntry>& entries,
+                       const QStringList& known, const QString& section) {
+    std::vector<YamlEntry> others;
+    for (const YamlEntry& entry : entries) {
+        const RayName* ray = nullptr;
+        for (const RayName& name : kRayNames) {
+            if (section == QLatin1String(name.section) && entry.key == QLatin1String(name.rayKey) &&
+                !known.contains(entry.key)) {
+                ray = &name;
+            }
+        }
+        if (ray) {
+            reader.problem(entry.keyLocation, entry.path,
+                           QStringLiteral("unknown key (did you mean '%1'? That is Ray's %2)")
+                               .arg(QLatin1String(ray->key), QLatin1String(ray->rayPlace)));
+        } else {
+            others.push_back(entry);
+        }
+    }
+    reader.rejectUnknown(others, known);
+}
+
 void readCheckpoint(YamlReader& reader, const YamlEntry& entry, CheckpointSpec* out,
                     bool* scoreGiven, bool* scoreModeGiven) {
     if (entry.value.IsNull() || !reader.isMap(entry)) {
         return;
     }
     const std::vector<YamlEntry> entries = reader.entries(entry.value, entry.path);
-    reader.rejectUnknown(entries,
-                         {"enabled", "frequency", "at_end", "keep", "score", "score_mode"});
+    rejectUnknownKeys(reader, entries,
+                      {"enabled", "frequency", "at_end", "keep", "score", "score_mode"},
+                      QStringLiteral("checkpoint"));
     if (const YamlEntry* enabled = findEntry(entries, QStringLiteral("enabled"))) {
         out->enabled = reader.boolean(*enabled).value_or(out->enabled);
     }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <vector>
 
@@ -15,6 +16,12 @@
 namespace tunedeck {
 
 std::optional<MetricMode> readMode(YamlReader& reader, const YamlEntry& entry);
+
+// YamlReader::rejectUnknown, except that a key Ray Tune users write (`param_space`,
+// CheckpointConfig's `num_to_keep`, ...) is answered with the Tunedeck key that does the same.
+// `section` is where the entries are: "" for the top level, else the section's name.
+void rejectUnknownKeys(YamlReader& reader, const std::vector<YamlEntry>& entries,
+                       const QStringList& known, const QString& section);
 
 // trainable: command, working_dir, env. `commandValue` receives where the command was written.
 void readTrainable(YamlReader& reader, const YamlEntry& entry, const FilePlace& place,
