@@ -53,7 +53,37 @@ constexpr IgnoredRayKey kIgnoredRayKeys[] = {
     {"available_node_types",
      "node types describe cloud machines; on-prem nodes are listed in provider"},
     {"rsync_filter", "filter files are not read; list patterns in rsync_exclude"},
+    {"head_node", "Ray's cloud settings of the head machine; on-prem nodes are listed in provider"},
+    {"worker_nodes",
+     "Ray's cloud settings of the worker machines; on-prem nodes are listed in provider"},
+    {"initial_workers", "no autoscaling: the nodes listed are used, up to max_workers"},
+    {"autoscaling_mode", "no autoscaling: the nodes listed are used, up to max_workers"},
+    {"target_utilization_fraction", "no autoscaling: the nodes listed are used, up to max_workers"},
 };
+
+// provider keys of Ray's local (on-prem) provider that have no meaning here.
+constexpr IgnoredRayKey kIgnoredProviderKeys[] = {
+    {"external_head_ip", "the head is reached at head_ip"},
+    {"coordinator_address", "no coordinator: the nodes listed belong to this cluster"},
+};
+
+// Ray's cloud providers. Tunedeck starts no machines: one message says what to write instead
+// (see CLUSTER.md), rather than an unknown key for each of the provider's own fields.
+bool isCloudProvider(const QString& type) {
+    static const QStringList cloud = {"aws", "gcp", "azure", "kubernetes"};
+    return cloud.contains(type);
+}
+
+QString providerTypeOf(const YAML::Node& root) {
+    if (!root.IsMap()) {
+        return {};
+    }
+    const YAML::Node provider = root["provider"];
+    if (!provider || !provider.IsMap() || !provider["type"] || !provider["type"].IsScalar()) {
+        return {};
+    }
+    return yamlText(provider["type"]);
+}
 
 const char* ignoredReason(const QString& key) {
     for (const IgnoredRayKey& ignored : kIgnoredRayKeys) {
@@ -72,10 +102,14 @@ class ClusterReader {
     void read(const YAML::Node& root) {
         const SourceLocation rootLocation = reader_.locationOf(root);
         std::vector<YamlEntry> entries;
+        // A cloud file gets one message about its provider, not a warning per Ray key.
+        const bool cloud = isCloudProvider(providerTypeOf(root));
         for (YamlEntry& entry : reader_.entries(root, QString())) {
             if (const char* reason = ignoredReason(entry.key)) {
-                warnings_->add(entry.keyLocation, entry.path,
-                               QStringLiteral("ignored by Tunedeck (%1)").arg(reason));
+                if (!cloud) {
+                    warnings_->add(entry.keyLocation, entry.path,
+                                   QStringLiteral("ignored by Tunedeck (%1)").arg(reason));
+                }
             } else {
                 entries.push_back(std::move(entry));
             }
@@ -88,6 +122,9 @@ class ClusterReader {
             readNodeResources(reader_, *resources, &defaultResources_);
         }
         readProvider(entry("provider"), rootLocation);
+        if (cloud) {
+            return;  // its one message says what to write; the rest describes cloud machines
+        }
         spec_->knownHosts = QDir::cleanPath(QDir::homePath() + QStringLiteral("/.ssh/known_hosts"));
         const bool ssh = providerType_ == QLatin1String("ssh");
         if (const YamlEntry* auth = entry("auth")) {
@@ -154,42 +191,70 @@ class ClusterReader {
         }
         providerLocation_ = provider->keyLocation;
         const std::vector<YamlEntry> entries = reader_.entries(provider->value, provider->path);
-        reader_.rejectUnknown(entries, {"type", "head_ip", "worker_ips"});
         const YamlEntry* type = findEntry(entries, QStringLiteral("type"));
         const YamlEntry* head = findEntry(entries, QStringLiteral("head_ip"));
         const YamlEntry* workers = findEntry(entries, QStringLiteral("worker_ips"));
+        const std::optional<QString> name = type ? reader_.string(*type) : std::nullopt;
+        if (name && isCloudProvider(*name)) {
+            reader_.problem(
+                type->valueLocation, type->path,
+                QStringLiteral("'%1' is a cloud provider: Tunedeck starts no cloud machines. Start "
+                               "them yourself and list their addresses: provider: {type: ssh, "
+                               "head_ip: ADDRESS, worker_ips: [ADDRESS, ...]} (Ray's local "
+                               "provider is read the same way)")
+                    .arg(*name));
+            return;
+        }
+        std::vector<YamlEntry> others;
+        for (const YamlEntry& entry : entries) {
+            const IgnoredRayKey* ignored = nullptr;
+            for (const IgnoredRayKey& key : kIgnoredProviderKeys) {
+                if (entry.key == QLatin1String(key.key)) {
+                    ignored = &key;
+                }
+            }
+            if (ignored) {
+                warnings_->add(entry.keyLocation, entry.path,
+                               QStringLiteral("ignored by Tunedeck (%1)").arg(ignored->reason));
+            } else {
+                others.push_back(entry);
+            }
+        }
+        reader_.rejectUnknown(others, {"type", "head_ip", "worker_ips"});
+        const bool listsWorkers = workers &&
+                                  !(workers->value.IsSequence() && workers->value.size() == 0) &&
+                                  !workers->value.IsNull();
         if (!type) {
             reader_.problem(provider->keyLocation, QStringLiteral("provider.type"),
                             QStringLiteral("required key is missing (local or ssh)"));
-        } else if (const auto name = reader_.string(*type)) {
+        } else if (name) {
             if (*name == QLatin1String("local") || *name == QLatin1String("ssh")) {
-                providerType_ = *name;
+                // Ray's on-prem provider is called "local" and lists its hosts: those are
+                // reached over SSH, exactly as type ssh. Without hosts, local is this machine.
+                providerType_ = *name == QLatin1String("local") && (head || listsWorkers)
+                                    ? QStringLiteral("ssh")
+                                    : *name;
                 providerLocation_ = type->valueLocation;
             } else {
                 reader_.problem(type->valueLocation, type->path,
-                                QStringLiteral("expected 'local' or 'ssh', got '%1'").arg(*name));
+                                QStringLiteral("expected 'local' or 'ssh' (or a cloud provider "
+                                               "Tunedeck explains), got '%1'")
+                                    .arg(*name));
             }
         }
         if (providerType_ == QLatin1String("local")) {
             spec_->provider = ClusterProvider::Local;
-            // Ray's on-prem provider is called "local" and lists hosts; here that is `ssh`.
-            const QString hint = QStringLiteral(
-                "type local means this machine only; to reach other machines write type: ssh");
-            if (head) {
-                reader_.problem(head->keyLocation, head->path, hint);
-            }
-            if (workers && !(workers->value.IsSequence() && workers->value.size() == 0) &&
-                !workers->value.IsNull()) {
-                reader_.problem(workers->keyLocation, workers->path, hint);
-            }
             return;
         }
         if (providerType_ == QLatin1String("ssh")) {
             spec_->provider = ClusterProvider::Ssh;
             if (!head) {
                 reader_.problem(provider->keyLocation, QStringLiteral("provider.head_ip"),
-                                QStringLiteral("required key is missing for type ssh (the first "
-                                               "node, e.g. head_ip: 10.0.0.1)"));
+                                QStringLiteral("required key is missing for %1 (the first "
+                                               "node, e.g. head_ip: 10.0.0.1)")
+                                    .arg(name == QStringLiteral("local")
+                                             ? QStringLiteral("a local provider listing worker_ips")
+                                             : QStringLiteral("type ssh")));
             }
         }
         if (head) {

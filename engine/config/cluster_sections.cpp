@@ -157,7 +157,10 @@ void readAuth(YamlReader& reader, const YamlEntry& entry, const FilePlace& place
         return;
     }
     const std::vector<YamlEntry> entries = reader.entries(entry.value, entry.path);
-    reader.rejectUnknown(entries, {"ssh_user", "ssh_private_key", "ssh_port", "known_hosts"});
+    // ssh_public_key: Ray copies it to cloud machines it starts; the nodes here already
+    // accept the private key, so it is accepted and not needed.
+    reader.rejectUnknown(
+        entries, {"ssh_user", "ssh_private_key", "ssh_public_key", "ssh_port", "known_hosts"});
     if (const YamlEntry* user = findEntry(entries, QStringLiteral("ssh_user"))) {
         // POSIX portable user names; a leading '-' would read as an option.
         static const QRegularExpression valid(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9_.-]*$"));
