@@ -49,6 +49,7 @@ inline const QString kNotFound = QStringLiteral("not_found");        // experime
 inline const QString kInvalidSpec = QStringLiteral("invalid_spec");  // start of a bad file
 inline const QString kConflict = QStringLiteral("conflict");         // already running, ...
 inline const QString kFailed = QStringLiteral("failed");             // the engine could not
+inline const QString kBusy = QStringLiteral("busy");                 // too many connections
 }  // namespace code
 
 struct Request {

@@ -1,5 +1,7 @@
 #include "api/control_server.h"
 
+#include <pwd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +12,13 @@
 #include <QJsonDocument>
 #include <QLocalSocket>
 #include <QTcpSocket>
+#include <QTimer>
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "api/connection_limits.h"
 
 namespace tunedeck::api {
 
@@ -38,15 +47,78 @@ bool peerIsThisUser(qintptr descriptor) {
     return credentials.uid == ::getuid() || credentials.uid == 0;
 }
 
+// A user's name, or their number when they have none.
+QString userName(uid_t uid) {
+    if (const passwd* entry = ::getpwuid(uid)) {
+        return QString::fromLocal8Bit(entry->pw_name);
+    }
+    return QStringLiteral("uid %1").arg(uid);
+}
+
+// The most connections this process can hold with its open-file limit: half of it, so that
+// experiments, databases and pipes always have descriptors left.
+int connectionCap() {
+    rlimit files{};
+    if (::getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY) {
+        return limits::kMaxConnections;
+    }
+    return int(std::clamp<rlim_t>(files.rlim_cur / 2, 16, limits::kMaxConnections));
+}
+
+QByteArray busyLine() {
+    QByteArray line = QJsonDocument(answerError(QJsonValue::Null, code::kBusy,
+                                                QStringLiteral("the server is out of file "
+                                                               "descriptors; try again later")))
+                          .toJson(QJsonDocument::Compact);
+    line.append('\n');
+    return line;
+}
+
 }  // namespace
 
-ControlConnection::ControlConnection(QIODevice* socket, bool trusted, QObject* parent)
-    : QObject(parent), socket_(socket), framer_(kMaxRequestLine), authenticated_(trusted) {
+ControlConnection::ControlConnection(QIODevice* socket, QString peer, bool trusted, QObject* parent)
+    : QObject(parent),
+      socket_(socket),
+      peer_(std::move(peer)),
+      framer_(kMaxRequestLine),
+      authenticated_(trusted) {
     socket_->setParent(this);
+    if (auto* local = qobject_cast<QLocalSocket*>(socket_)) {
+        local->setReadBufferSize(limits::kReadBufferBytes);
+        connect(local, &QLocalSocket::disconnected, this, &ControlConnection::ended);
+    } else if (auto* tcp = qobject_cast<QAbstractSocket*>(socket_)) {
+        tcp->setReadBufferSize(limits::kReadBufferBytes);
+        connect(tcp, &QAbstractSocket::disconnected, this, &ControlConnection::ended);
+    }
     connect(socket_, &QIODevice::readyRead, this, &ControlConnection::readRequests);
+    // Reading paused for a full output resumes as the peer takes it.
+    connect(socket_, &QIODevice::bytesWritten, this, [this] {
+        if (socket_->bytesAvailable() > 0) {
+            readRequests();
+        }
+    });
+    if (!authenticated_) {
+        QTimer::singleShot(limits::kHelloWithinMs, this, [this] {
+            if (!authenticated_) {
+                closeWith(code::kUnauthorized,
+                          QStringLiteral("no hello with the token within %1 s; closing")
+                              .arg(limits::kHelloWithinMs / 1000));
+            }
+        });
+    }
 }
 
 void ControlConnection::send(const QJsonObject& message) {
+    if (ended_) {
+        return;
+    }
+    if (backlog() > limits::kMaxUnreadOutputBytes) {
+        std::fprintf(stderr,
+                     "serve: closing a connection from %s: more than %lld MiB of answers unread\n",
+                     qPrintable(peer_), limits::kMaxUnreadOutputBytes / (1024 * 1024));
+        closeWith(code::kBusy, QString());
+        return;
+    }
     QByteArray line = QJsonDocument(message).toJson(QJsonDocument::Compact);
     line.append('\n');
     socket_->write(line);
@@ -56,33 +128,99 @@ qint64 ControlConnection::backlog() const {
     return socket_->bytesToWrite();
 }
 
+void ControlConnection::refuseBeforeHello(const QJsonObject& error) {
+    if (++refusals_ < limits::kMaxRefusalsBeforeHello) {
+        send(error);
+        return;
+    }
+    closeWith(error.value("error").toObject().value("code").toString(),
+              error.value("error").toObject().value("message").toString() +
+                  QStringLiteral("; closing after %1 requests without the token")
+                      .arg(limits::kMaxRefusalsBeforeHello));
+}
+
+void ControlConnection::closeWith(const QString& errorCode, const QString& message) {
+    if (ended_) {
+        return;
+    }
+    // Said only when it goes out at once: a peer that is not reading gets no more queued.
+    if (!message.isEmpty() && backlog() == 0) {
+        QByteArray line = QJsonDocument(answerError(QJsonValue::Null, errorCode, message))
+                              .toJson(QJsonDocument::Compact);
+        line.append('\n');
+        socket_->write(line);
+    }
+    ended();
+    if (auto* local = qobject_cast<QLocalSocket*>(socket_)) {
+        local->flush();
+        local->abort();
+    } else if (auto* tcp = qobject_cast<QAbstractSocket*>(socket_)) {
+        tcp->flush();
+        tcp->abort();
+    }
+}
+
 void ControlConnection::close() {
     socket_->close();
 }
 
+void ControlConnection::ended() {
+    if (!ended_) {
+        ended_ = true;
+        emit closed(this);
+    }
+}
+
 void ControlConnection::readRequests() {
-    const QByteArray data = socket_->readAll();
-    framer_.feed(
-        data,
-        [this](QByteArrayView line) {
-            ++lineNumber_;
-            if (line.trimmed().isEmpty()) {
-                return;
+    auto onLine = [this](QByteArrayView line) {
+        ++lineNumber_;
+        if (line.trimmed().isEmpty()) {
+            return;
+        }
+        QJsonObject error;
+        if (std::optional<Request> parsed = parseRequest(line, lineNumber_, &error)) {
+            emit request(this, *parsed);
+        } else if (authenticated_) {
+            send(error);
+        } else {
+            refuseBeforeHello(error);
+        }
+    };
+    auto onOverlong = [this] {
+        ++lineNumber_;
+        send(answerError(QJsonValue::Null, code::kBadRequest,
+                         QStringLiteral("request line %1: longer than %2 bytes; skipped")
+                             .arg(lineNumber_)
+                             .arg(kMaxRequestLine)));
+    };
+    // In small pieces, so that a burst of requests stops soon after the answers fill the output,
+    // and a bounded amount per turn of the event loop, so that one busy client cannot keep the
+    // others waiting.
+    qint64 taken = 0;
+    while (!ended_ && backlog() <= limits::kStopReadingAboveBytes &&
+           socket_->bytesAvailable() > 0) {
+        if (taken >= limits::kReadPerTurnBytes) {
+            if (!readScheduled_) {
+                readScheduled_ = true;
+                QTimer::singleShot(0, this, [this] {
+                    readScheduled_ = false;
+                    readRequests();
+                });
             }
-            QJsonObject error;
-            if (std::optional<Request> parsed = parseRequest(line, lineNumber_, &error)) {
-                emit request(this, *parsed);
-            } else {
-                send(error);
-            }
-        },
-        [this] {
-            ++lineNumber_;
-            send(answerError(QJsonValue::Null, code::kBadRequest,
-                             QStringLiteral("request line %1: longer than %2 bytes; skipped")
-                                 .arg(lineNumber_)
-                                 .arg(kMaxRequestLine)));
-        });
+            return;
+        }
+        const QByteArray piece = socket_->read(limits::kReadPieceBytes);
+        if (piece.isEmpty()) {
+            break;
+        }
+        taken += piece.size();
+        framer_.feed(piece, onLine, onOverlong);
+        if (!ended_ && !authenticated_ && framer_.buffered() > limits::kMaxLineBeforeHello) {
+            closeWith(code::kBadRequest,
+                      QStringLiteral("a line of more than %1 bytes before the hello; closing")
+                          .arg(limits::kMaxLineBeforeHello));
+        }
+    }
 }
 
 ControlServer::ControlServer(Handler handler, QObject* parent)
@@ -97,6 +235,7 @@ ControlServer::~ControlServer() {
 Status ControlServer::listen(const ListenAddress& address, const QString& token) {
     address_ = address;
     token_ = token;
+    maxConnections_ = connectionCap();
     if (address.kind == ListenAddress::Kind::Tcp) {
         if (token.isEmpty()) {
             return Status::invalid(
@@ -104,25 +243,21 @@ Status ControlServer::listen(const ListenAddress& address, const QString& token)
                                "know the token")
                     .arg(address.toString()));
         }
-        tcp_ = std::make_unique<QTcpServer>();
-        if (!tcp_->listen(QHostAddress(address.host), address.port)) {
-            return Status::ioError(QStringLiteral("cannot listen on %1: %2")
-                                       .arg(address.toString(), tcp_->errorString()));
+        tcp_ = std::make_unique<TcpListener>(busyLine());
+        if (Status s = tcp_->listen(QHostAddress(address.host), address.port); !s) {
+            return Status::ioError(
+                QStringLiteral("cannot listen on %1: %2").arg(address.toString(), s.message()));
         }
-        address_.port = tcp_->serverPort();
-        connect(tcp_.get(), &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket* socket = tcp_->nextPendingConnection()) {
-                accept(socket, false);
-            }
+        address_.port = tcp_->port();
+        connect(tcp_.get(), &TcpListener::accepted, this, [this](QTcpSocket* socket) {
+            accept(socket, socket->peerAddress().toString(), false);
         });
         return Status::ok();
     }
     const QFileInfo socketFile(address.path);
-    const QString folder = socketFile.absolutePath();
-    if (!QDir().mkpath(folder)) {
-        return Status::ioError(QStringLiteral("cannot create %1").arg(folder));
+    if (Status s = prepareSocketFolder(socketFile.absolutePath()); !s) {
+        return s;
     }
-    ::chmod(QFile::encodeName(folder).constData(), 0700);
     if (socketFile.exists()) {
         QLocalSocket probe;
         probe.connectToServer(address.path);
@@ -145,47 +280,126 @@ Status ControlServer::listen(const ListenAddress& address, const QString& token)
                 socket->deleteLater();
                 continue;
             }
-            accept(socket, token_.isEmpty());
+            accept(socket, QStringLiteral("local"), token_.isEmpty());
         }
     });
     return Status::ok();
 }
 
 quint16 ControlServer::tcpPort() const {
-    return tcp_ ? tcp_->serverPort() : 0;
+    return tcp_ ? tcp_->port() : 0;
 }
 
-void ControlServer::accept(QIODevice* socket, bool trusted) {
-    auto* connection = new ControlConnection(socket, trusted, this);
+void ControlServer::accept(QIODevice* socket, const QString& peer, bool trusted) {
+    auto* connection = new ControlConnection(socket, peer, trusted, this);
     connect(connection, &ControlConnection::request, this,
             [this](ControlConnection* c, const Request& r) { dispatch(*c, r); });
-    auto onGone = [this, connection] {
-        emit connectionClosed(connection);
-        connection->deleteLater();
-    };
-    if (auto* local = qobject_cast<QLocalSocket*>(socket)) {
-        connect(local, &QLocalSocket::disconnected, this, onGone);
-    } else if (auto* tcp = qobject_cast<QTcpSocket*>(socket)) {
-        connect(tcp, &QTcpSocket::disconnected, this, onGone);
+    connect(connection, &ControlConnection::closed, this, [this](ControlConnection* c) {
+        connections_.erase(std::remove(connections_.begin(), connections_.end(), c),
+                           connections_.end());
+        emit connectionClosed(c);
+        c->deleteLater();
+    });
+    if (!makeRoom(peer, trusted)) {
+        connections_.push_back(connection);  // closeWith takes it out again
+        connection->closeWith(code::kBusy,
+                              QStringLiteral("the server has its %1 connections; try again later")
+                                  .arg(maxConnections_));
+        return;
     }
+    connections_.push_back(connection);
+}
+
+bool ControlServer::makeRoom(const QString& peer, bool trusted) {
+    // The connection that has waited longest for its hello, from `from` (any peer when empty),
+    // and how many such there are.
+    auto oldestWaiting = [this](const QString& from, int* count) {
+        ControlConnection* oldest = nullptr;
+        *count = 0;
+        for (ControlConnection* c : connections_) {
+            if (!c->authenticated() && (from.isEmpty() || c->peer() == from)) {
+                oldest = oldest ? oldest : c;
+                ++*count;
+            }
+        }
+        return oldest;
+    };
+    const QString tooMany =
+        QStringLiteral("closed to make room: too many connections waiting for their hello");
+    int count = 0;
+    if (!trusted) {
+        ControlConnection* oldest = oldestWaiting(peer, &count);
+        if (count >= limits::kMaxUnauthenticatedPerPeer) {
+            oldest->closeWith(code::kBusy, tooMany);
+        }
+        oldest = oldestWaiting(QString(), &count);
+        if (count >= limits::kMaxUnauthenticated) {
+            oldest->closeWith(code::kBusy, tooMany);
+        }
+    }
+    if (int(connections_.size()) < maxConnections_) {
+        return true;
+    }
+    if (ControlConnection* oldest = oldestWaiting(QString(), &count)) {
+        oldest->closeWith(code::kBusy, tooMany);
+        return true;
+    }
+    return false;
 }
 
 void ControlServer::dispatch(ControlConnection& connection, const Request& request) {
     if (!connection.authenticated()) {
         if (request.op != op::kHello) {
-            connection.send(answerError(request.id, code::kUnauthorized,
-                                        QStringLiteral("send {\"op\": \"hello\", \"token\": ...} "
-                                                       "first: this connection needs the token")));
+            connection.refuseBeforeHello(
+                answerError(request.id, code::kUnauthorized,
+                            QStringLiteral("send {\"op\": \"hello\", \"token\": ...} first: this "
+                                           "connection needs the token")));
             return;
         }
         if (!sameToken(request.text(QStringLiteral("token")).toUtf8(), token_.toUtf8())) {
-            connection.send(answerError(request.id, code::kUnauthorized,
-                                        QStringLiteral("wrong or missing token")));
+            connection.refuseBeforeHello(answerError(request.id, code::kUnauthorized,
+                                                     QStringLiteral("wrong or missing token")));
             return;
         }
         connection.setAuthenticated();
     }
     handler_(connection, request);
+}
+
+Status prepareSocketFolder(const QString& folder) {
+    const QByteArray path = QFile::encodeName(folder);
+    struct stat info {};
+    if (::stat(path.constData(), &info) != 0) {
+        if (errno != ENOENT) {
+            return Status::ioError(QStringLiteral("cannot use the socket folder %1: %2")
+                                       .arg(folder, QString::fromLocal8Bit(std::strerror(errno))));
+        }
+        // Its parents as any folder is made; the last one private, whatever the umask says.
+        const QString parent = QFileInfo(folder).absolutePath();
+        if ((parent != folder && !QDir().mkpath(parent)) ||
+            (::mkdir(path.constData(), 0700) != 0 && errno != EEXIST) ||
+            ::stat(path.constData(), &info) != 0) {
+            return Status::ioError(QStringLiteral("cannot create the socket folder %1: %2")
+                                       .arg(folder, QString::fromLocal8Bit(std::strerror(errno))));
+        }
+    }
+    if (!S_ISDIR(info.st_mode)) {
+        return Status::invalid(QStringLiteral("the socket folder %1 is not a folder").arg(folder));
+    }
+    if (info.st_uid != ::geteuid() && info.st_uid != 0) {
+        return Status::invalid(
+            QStringLiteral("the socket folder %1 is owned by %2, not by you: its owner could "
+                           "replace the socket; use a folder of your own")
+                .arg(folder, userName(info.st_uid)));
+    }
+    if ((info.st_mode & 0022) != 0 && (info.st_mode & S_ISVTX) == 0) {
+        return Status::invalid(
+            QStringLiteral("the socket folder %1 has mode %2: other users can write to it and "
+                           "replace the socket; chmod go-w it, or use a folder of your own")
+                .arg(folder)
+                .arg(info.st_mode & 07777, 4, 8, QLatin1Char('0')));
+    }
+    return Status::ok();
 }
 
 Status readTokenFile(const QString& path, QString* token) {

@@ -1,17 +1,21 @@
 // The control API's transport: a local socket private to its user, or TCP with a token, carrying
 // JSON lines (control_protocol.h). It frames and parses requests, answers malformed ones itself,
 // refuses every request on TCP until a `hello` with the right token, and hands the rest to the
-// handler. What the requests do is the handler's business (cli/serve). Thread-safety: lives on
-// the thread of its event loop.
+// handler. What the requests do is the handler's business (cli/serve). It also keeps any one
+// client from holding the server (connection_limits.h): output per connection is bounded, a
+// client that does not read is not read, connections are capped, and a TCP connection has a
+// few seconds to say hello. Thread-safety: lives on the thread of its event loop.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QLocalServer>
 #include <QObject>
-#include <QTcpServer>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "api/control_protocol.h"
+#include "api/tcp_listener.h"
 #include "core/line_framer.h"
 
 namespace tunedeck::api {
@@ -19,28 +23,42 @@ namespace tunedeck::api {
 class ControlConnection : public QObject {
     Q_OBJECT
   public:
-    ControlConnection(QIODevice* socket, bool trusted, QObject* parent);
+    // `peer` names where it comes from (an IP address, or "local"); `trusted` connections need
+    // no hello.
+    ControlConnection(QIODevice* socket, QString peer, bool trusted, QObject* parent);
 
-    // Queues one message. Never blocks: see backlog().
+    // Queues one message. Never blocks: see backlog(). A connection that has more than
+    // limits::kMaxUnreadOutputBytes unread is closed instead.
     void send(const QJsonObject& message);
     // Bytes queued but not yet taken by the peer: a subscriber that does not read is not fed
     // more until it catches up.
     qint64 backlog() const;
     bool authenticated() const { return authenticated_; }
     void setAuthenticated() { authenticated_ = true; }
+    const QString& peer() const { return peer_; }
+    // Answers a request of a connection without the token; the last one allowed closes it.
+    void refuseBeforeHello(const QJsonObject& error);
+    // Says why (when the peer can still take it) and closes at once.
+    void closeWith(const QString& errorCode, const QString& message);
     void close();
 
   signals:
     void request(tunedeck::api::ControlConnection* connection, const tunedeck::api::Request& r);
+    // Once, when the connection ends (either side).
     void closed(tunedeck::api::ControlConnection* connection);
 
   private:
     void readRequests();
+    void ended();
 
     QIODevice* socket_;
+    QString peer_;
     LineFramer framer_;
     int lineNumber_ = 0;
+    int refusals_ = 0;
     bool authenticated_;
+    bool ended_ = false;
+    bool readScheduled_ = false;
 };
 
 class ControlServer : public QObject {
@@ -51,8 +69,10 @@ class ControlServer : public QObject {
     explicit ControlServer(Handler handler, QObject* parent = nullptr);
     ~ControlServer() override;
 
-    // Starts listening. A Unix socket's folder is made private (0700) and the socket 0600; a
-    // stale socket file is replaced, a live one refused. TCP needs a token (from --token-file).
+    // Starts listening. A Unix socket's folder is made (0700) when it is not there; an existing
+    // one must belong to this user (or root) and, unless sticky like /tmp, be writable by no one
+    // else; its mode is left as it is. The socket is 0600; a stale socket file is replaced, a
+    // live one refused. TCP needs a token (from --token-file).
     Status listen(const ListenAddress& address, const QString& token);
     QString address() const { return address_.toString(); }
     // The TCP port, once listening (useful with port 0).
@@ -62,15 +82,25 @@ class ControlServer : public QObject {
     void connectionClosed(tunedeck::api::ControlConnection* connection);
 
   private:
-    void accept(QIODevice* socket, bool trusted);
+    void accept(QIODevice* socket, const QString& peer, bool trusted);
+    // Closes waiting connections to make room for a new one from `peer`; false when there is
+    // none to close and the newcomer must be refused.
+    bool makeRoom(const QString& peer, bool trusted);
     void dispatch(ControlConnection& connection, const Request& request);
 
     Handler handler_;
     ListenAddress address_;
     QString token_;
+    int maxConnections_ = 0;
     std::unique_ptr<QLocalServer> local_;
-    std::unique_ptr<QTcpServer> tcp_;
+    std::unique_ptr<TcpListener> tcp_;
+    // Open connections, oldest first.
+    std::vector<ControlConnection*> connections_;
 };
+
+// Makes sure `folder` may hold a private socket: creates it (0700) when it is not there; refuses
+// one owned by another user (root's are trusted) or writable by others without the sticky bit.
+Status prepareSocketFolder(const QString& folder);
 
 // Reads a token file: its first line, which must not be empty; the file must not be readable by
 // other users (a token others can read guards nothing).

@@ -43,6 +43,9 @@ class LineFramer {
         }
     }
 
+    // Bytes of an unfinished line held so far.
+    qsizetype buffered() const { return buffer_.size(); }
+
   private:
     qsizetype maxLine_;
     QByteArray buffer_;
