@@ -52,7 +52,7 @@ inline Domain withOptions(DomainKind kind, const QJsonArray& values) {
     Domain d;
     d.kind = kind;
     for (const auto& value : values) {
-        d.options.push_back({value, nullptr});
+        d.options.push_back({value, nullptr, {}});
     }
     return d;
 }
@@ -73,7 +73,7 @@ inline Domain choiceOfGroups(std::initializer_list<SearchSpace> groups) {
     Domain d;
     d.kind = DomainKind::Choice;
     for (const auto& group : groups) {
-        d.options.push_back({QJsonValue(), std::make_shared<SearchSpace>(group)});
+        d.options.push_back({QJsonValue(), std::make_shared<SearchSpace>(group), {}});
     }
     return d;
 }
