@@ -90,6 +90,8 @@ void TestEngineFaults::misbehavingTrialsFailWithAClearMessage_data() {
                                  << "longer than 1 MiB";
     QTest::newRow("garbage line") << "  garbage_at: 2"
                                   << "is not JSON";
+    QTest::newRow("report ending in NUL") << "  nul_at: 2"
+                                          << "holds a NUL byte at byte 40";
     QTest::newRow("crash") << "  crash_at: 2\n  always_crash: true"
                            << "crashing on purpose at iteration 2";
 }

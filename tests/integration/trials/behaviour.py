@@ -6,6 +6,7 @@
   nan_at         report the metric as NaN here       string_at    report the metric as a string
   flood_at       write a 100 MB line on the channel  hang_at      stop talking forever
   garbage_at     write a line that is not JSON on the channel
+  nul_at         write a report whose line ends in a NUL byte (the engine cannot read it)
   ignore_sigterm keep running when asked to stop by SIGTERM (the agent then uses SIGKILL)
   checkpoint_mb  size of each checkpoint (default: a few bytes)
   argv_value     compare with sys.argv[1] (placeholders) and report it back
@@ -58,6 +59,10 @@ while state["it"] < iterations:
     if it == config.get("garbage_at"):
         write_fd = int(os.environ["TUNEDECK_CHANNEL"].split(",")[1])
         os.write(write_fd, b"epoch 3 done, loss=0.5\n")
+        time.sleep(3600)
+    if it == config.get("nul_at"):
+        write_fd = int(os.environ["TUNEDECK_CHANNEL"].split(",")[1])
+        os.write(write_fd, b'{"type":"report","metrics":{"score":1}}\0\n')
         time.sleep(3600)
     if it == config.get("flood_at"):
         write_fd = int(os.environ["TUNEDECK_CHANNEL"].split(",")[1])
