@@ -1,5 +1,6 @@
 // commit_checkpoint and delete_checkpoint: a committed checkpoint is whole, synced and carries
-// its manifest; a failed one leaves nothing half-done behind; only checkpoints are deleted.
+// its manifest; a failed one leaves nothing half-done behind and the trial's folder where it was;
+// only checkpoints are deleted.
 #include <sys/stat.h>
 
 #include <QDir>
@@ -60,7 +61,7 @@ void WorkerTest::commitMovesTheFolderWithItsManifest() {
     QDir().mkpath(QFileInfo(to).absolutePath());
     const QJsonObject manifest{
         {"trial", "t1"}, {"iteration", 7}, {"result", QJsonObject{{"loss", 0.5}}}};
-    worker.send(commitOp(QStringLiteral("t1"), from, to, manifest));
+    worker.send(handoverOp(QStringLiteral("t1"), from, to, manifest, path(QStringLiteral("t1"))));
     const QJsonObject committed =
         worker.waitForEvent(QStringLiteral("committed"), QStringLiteral("t1"));
     QVERIFY2(committed.value("ok").toBool(), qPrintable(committed.value("error").toString()));
@@ -76,12 +77,13 @@ void WorkerTest::commitCopiesAcrossFileSystems() {
     }
     WorkerSession worker;
     QVERIFY(worker.waitForHello());
+    // The trial's own folder is on the other file system: its checkpoint is moved, by a copy.
     const QString from = otherFileSystem.filePath(QStringLiteral("ckpt"));
     const QString to = path(QStringLiteral("exp/t1/checkpoint_000003"));
     fillCheckpoint(from);
     QDir().mkpath(QFileInfo(to).absolutePath());
     const QJsonObject manifest{{"iteration", 3}};
-    worker.send(commitOp(QStringLiteral("t1"), from, to, manifest));
+    worker.send(handoverOp(QStringLiteral("t1"), from, to, manifest, otherFileSystem.path()));
     const QJsonObject committed =
         worker.waitForEvent(QStringLiteral("committed"), QStringLiteral("t1"));
     QVERIFY2(committed.value("ok").toBool(), qPrintable(committed.value("error").toString()));
@@ -107,7 +109,8 @@ void WorkerTest::commitSyncsEveryFileBeforeTheRename() {
     const QString to = path(QStringLiteral("exp/t1/checkpoint_000001"));
     fillCheckpoint(from);
     QDir().mkpath(QFileInfo(to).absolutePath());
-    worker.send(commitOp(QStringLiteral("t1"), from, to, {{"iteration", 1}}));
+    worker.send(
+        handoverOp(QStringLiteral("t1"), from, to, {{"iteration", 1}}, path(QStringLiteral("t1"))));
     QVERIFY(worker.waitForEvent(QStringLiteral("committed"), QStringLiteral("t1"))
                 .value("ok")
                 .toBool());
@@ -152,9 +155,9 @@ void WorkerTest::commitFailureIsReportedAndTheWorkerCarriesOn() {
     };
     writeFile(path(QStringLiteral("a_file")), "not a folder");
     const QList<Case> cases = {
-        {path(QStringLiteral("missing/parent/checkpoint_000001")),
-         QStringLiteral("No such file or directory")},
         {path(QStringLiteral("a_file/checkpoint_000001")), QStringLiteral("Not a directory")},
+        {path(QStringLiteral("a_file/deeper/checkpoint_000001")),
+         QStringLiteral("Not a directory")},
     };
     int n = 0;
     for (const Case& c : cases) {
@@ -167,7 +170,9 @@ void WorkerTest::commitFailureIsReportedAndTheWorkerCarriesOn() {
         QCOMPARE(committed.value("to").toString(), c.to);
         QVERIFY2(committed.value("error").toString().contains(c.reason),
                  qPrintable(committed.value("error").toString()));
-        QVERIFY(!QFileInfo::exists(from));  // nothing half-done is left behind
+        // The folder is the trial's (it was copied, or a move was undone) and stays whole;
+        // nothing half-done is left behind.
+        QCOMPARE(QFileInfo(from + QStringLiteral("/model.bin")).size(), 100000);
         QVERIFY(!QFileInfo::exists(c.to));
         QVERIFY(!QFileInfo::exists(c.to + QStringLiteral(".tmp")));
     }

@@ -78,6 +78,14 @@ QJsonObject commitOp(const QString& trial, const QString& from, const QString& t
             {"manifest", manifest}};
 }
 
+QJsonObject handoverOp(const QString& trial, const QString& from, const QString& to,
+                       const QJsonObject& manifest, const QString& trialDir) {
+    QJsonObject op = commitOp(trial, from, to, manifest);
+    op.insert("handover", "trial");
+    op.insert("trial_dir", trialDir);
+    return op;
+}
+
 bool processGone(qint64 pid) {
     if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
         return true;
