@@ -15,8 +15,13 @@ namespace tunedeck {
 
 namespace {
 
+// Iterations are counted in doubles on the wire: beyond 2^53 they are no longer whole numbers,
+// and a cast of 1e300 to 64 bits gives nonsense.
+constexpr double kLargestIteration = 9007199254740992.0;  // 2^53
+
 bool isIntegral(const QJsonValue& v) {
-    return v.isDouble() && std::floor(v.toDouble()) == v.toDouble() && v.toDouble() >= 0;
+    return v.isDouble() && std::floor(v.toDouble()) == v.toDouble() && v.toDouble() >= 0 &&
+           v.toDouble() <= kLargestIteration;
 }
 
 QString describeValue(const QJsonValue& v) {
@@ -36,7 +41,10 @@ void ExperimentRunner::onTrialMessage(LiveTrial& live, const QJsonObject& msg) {
     }
     live.lastActivity.start();
     const QString type = msg.value("type").toString();
-    if (type == QLatin1String("report")) {
+    if (type == QLatin1String("report") && live.doneReceived) {
+        // It said it has finished: a report after that is no training iteration (PROTOCOL.md).
+        answer(live, SchedulerDecision::stop(tr("the trial said done")));
+    } else if (type == QLatin1String("report")) {
         onReport(live, msg);
     } else if (type == QLatin1String("checkpoint")) {
         onCheckpointWritten(live, msg);
@@ -88,6 +96,13 @@ void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
     }
     Trial& trial = live.trial;
     const QJsonValue given = metrics.value("training_iteration");
+    if (given.isDouble() && !isIntegral(given)) {
+        killTrial(live, LiveTrial::Ending::Kill, FailureCause::ProtocolViolation,
+                  tr("the trial reported training_iteration = %1; it must be a whole number "
+                     "from 0 to 2^53")
+                      .arg(describeValue(given)));
+        return;
+    }
     const std::int64_t iteration =
         isIntegral(given) ? std::int64_t(given.toDouble()) : trial.iteration + 1;
     const double thisIter = double(live.sinceReport.elapsed()) / 1000.0;
@@ -161,6 +176,13 @@ void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
     }
     const bool haveCheckpoint = !givenCheckpoint.isEmpty();
     const bool asked = spec_.checkpoint.enabled && !haveCheckpoint;
+    if (decision.action == Action::Pause && haveCheckpoint) {
+        // This report's checkpoint is the one to resume from (Ray pauses a function trainable
+        // at its latest reported checkpoint): the trial need only exit, as when stopped.
+        answer(live, SchedulerDecision::stop(decision.reason));
+        live.ending = LiveTrial::Ending::Pause;
+        return;
+    }
     if (decision.action == Action::Pause || decision.action == Action::Exploit ||
         (decision.action == Action::Stop && spec_.checkpoint.atEnd && asked) ||
         (decision.action == Action::Continue && asked &&

@@ -92,6 +92,9 @@ void TestEngineFaults::misbehavingTrialsFailWithAClearMessage_data() {
                                   << "is not JSON";
     QTest::newRow("report ending in NUL") << "  nul_at: 2"
                                           << "holds a NUL byte at byte 40";
+    QTest::newRow("training_iteration beyond 2^53")
+        << "  huge_iteration_at: 2"
+        << "training_iteration = 1e+300; it must be a whole number from 0 to 2^53";
     QTest::newRow("crash") << "  crash_at: 2\n  always_crash: true"
                            << "crashing on purpose at iteration 2";
 }

@@ -7,6 +7,7 @@
   flood_at       write a 100 MB line on the channel  hang_at      stop talking forever
   garbage_at     write a line that is not JSON on the channel
   nul_at         write a report whose line ends in a NUL byte (the engine cannot read it)
+  huge_iteration_at  report training_iteration 1e300 here (beyond any whole-number counter)
   ignore_sigterm keep running when asked to stop by SIGTERM (the agent then uses SIGKILL)
   checkpoint_mb  size of each checkpoint (default: a few bytes)
   argv_value     compare with sys.argv[1] (placeholders) and report it back
@@ -76,6 +77,8 @@ while state["it"] < iterations:
         metrics["score"] = float("nan")
     if it == config.get("string_at"):
         metrics["score"] = "high"
+    if it == config.get("huge_iteration_at"):
+        metrics["training_iteration"] = 1e300
     if "argv_value" in config:
         metrics["argv"] = sys.argv[1] if len(sys.argv) > 1 else ""
     tunedeck.report(metrics)
