@@ -201,11 +201,19 @@ SchedulerDecision AshaScheduler::onResult(const Trial& trial, const QJsonObject&
     if (!time || !value) {
         return SchedulerDecision::proceed();
     }
-    if (*time >= options_.maxT && options_.stopLastTrials) {
-        return SchedulerDecision::stop(QStringLiteral("asha: %1 reached max_t (%2)")
-                                           .arg(options_.timeAttr, formatNumber(options_.maxT)));
+    if (std::optional<QString> end = endReached(result)) {
+        return SchedulerDecision::stop(*end);
     }
     return judge(brackets_[static_cast<std::size_t>(bracketOf(trial))], trial.id, *time, *value);
+}
+
+std::optional<QString> AshaScheduler::endReached(const QJsonObject& result) const {
+    const auto time = finiteNumberAt(result, options_.timeAttr);
+    if (!time || *time < options_.maxT || !options_.stopLastTrials) {
+        return std::nullopt;
+    }
+    return QStringLiteral("asha: %1 reached max_t (%2)")
+        .arg(options_.timeAttr, formatNumber(options_.maxT));
 }
 
 void AshaScheduler::onComplete(const Trial& trial, const QJsonObject& lastResult) {

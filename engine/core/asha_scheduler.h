@@ -64,6 +64,7 @@ class AshaScheduler final : public Scheduler {
     void onTrialAdd(const Trial& trial) override;
     SchedulerDecision onResult(const Trial& trial, const QJsonObject& result) override;
     void onComplete(const Trial& trial, const QJsonObject& lastResult) override;
+    std::optional<QString> endReached(const QJsonObject& result) const override;
     QJsonObject saveState() const override;
     Status restoreState(const QJsonObject& state) override;
 

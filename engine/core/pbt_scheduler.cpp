@@ -166,7 +166,16 @@ SchedulerDecision PbtScheduler::onResult(const Trial& trial, const QJsonObject& 
         return synchronise(&trial.id, *time);
     }
     m.lastPerturbationTime = *time;
-    return checkpointOrExploit(trial.id, quantiles(), *time, m.iteration);
+    const SchedulerDecision decision =
+        checkpointOrExploit(trial.id, quantiles(), *time, m.iteration);
+    if (decision.action == SchedulerDecision::Action::Continue && waiting_ > 0) {
+        return SchedulerDecision::pause(
+            QStringLiteral("%1: giving the slot to %2 waiting trial(s) at %3 %4")
+                .arg(explorer_->name())
+                .arg(waiting_)
+                .arg(options_.timeAttr, formatNumber(*time)));
+    }
+    return decision;
 }
 
 SchedulerDecision PbtScheduler::synchronise(const QString* current, double time) {

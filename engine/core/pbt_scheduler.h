@@ -26,9 +26,13 @@
 //    A paused trial can only be changed at its own next result, so a paused bottom trial gets
 //    its exploit then (one iteration late); the sources' pause checkpoints are what it copies.
 //    The last arrival itself continues (saving when top) instead of pausing as in Ray.
-//  - Ray also pauses a trial at each perturbation while other trials wait for a slot, to
-//    time-share the population; the scheduler is not told who waits, so trials continue here.
-//    chooseTrialToRun still starts the least-trained waiting trial first, as Ray does.
+//  - Ray pauses a trial at each perturbation while other trials wait for a slot ("yield time
+//    to other trials"), so a population larger than the slots coexists and is ranked together
+//    instead of running two by two to the end. The same here (asynchronous mode): a trial that
+//    would continue at its perturbation pauses (saving a checkpoint, which a top trial needed
+//    anyway) while the runtime reports waiting trials; an exploited trial ends its attempt in
+//    any case. chooseTrialToRun starts the least-trained waiting trial first, as Ray does, and
+//    sharesSlots() has the runtime create every member before paused ones resume.
 //  - log_config is accepted for Ray's sake: the runtime records every exploit in the history.
 #pragma once
 
@@ -90,6 +94,8 @@ class PbtScheduler final : public Scheduler {
     void onComplete(const Trial& trial, const QJsonObject& lastResult) override;
     void onError(const Trial& trial) override;
     std::optional<QString> chooseTrialToRun(const std::vector<const Trial*>& waiting) override;
+    void onTrialsWaiting(int count) override { waiting_ = count; }
+    bool sharesSlots() const override { return true; }
     std::vector<std::pair<QString, QString>> requiredResultKeys() const override;
     QJsonObject saveState() const override;
     Status restoreState(const QJsonObject& state) override;
@@ -130,6 +136,7 @@ class PbtScheduler final : public Scheduler {
     std::unique_ptr<PopulationExplorer> explorer_;
     std::map<QString, Member> members_;
     double nextSync_ = 0;
+    int waiting_ = 0;  // trials waiting for a slot, as the runtime last said
     std::vector<PbtExploit> exploits_;
 };
 

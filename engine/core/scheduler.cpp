@@ -127,6 +127,9 @@ std::unique_ptr<Scheduler> makeScheduler(const ExperimentSpec& spec) {
 }
 
 std::optional<QString> stopReason(const StopCriteria& stop, const QJsonObject& result) {
+    if (const auto done = numberAt(result, QStringLiteral("done")); done && *done != 0) {
+        return QStringLiteral("the trial reported done");
+    }
     if (stop.trainingIteration) {
         const auto iteration = numberAt(result, QStringLiteral("training_iteration"));
         if (iteration && *iteration >= static_cast<double>(*stop.trainingIteration)) {

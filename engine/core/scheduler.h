@@ -85,6 +85,15 @@ class Scheduler {
     // next, or nullopt to start none of them. FIFO: the first.
     virtual std::optional<QString> chooseTrialToRun(const std::vector<const Trial*>& waiting);
 
+    // How many trials wait for a slot (PENDING or PAUSED, not held by the user); the runtime
+    // says so whenever the number changes.
+    virtual void onTrialsWaiting(int count) { (void)count; }
+    // Whether running trials give their slots to waiting ones at times (PBT pauses a member at
+    // each perturbation while others wait): the runtime then keeps one trial that has never
+    // run queued beside paused ones, so every member gets created and its turn, as when Ray
+    // creates every trial up front.
+    virtual bool sharesSlots() const { return false; }
+
     // Waiting trials to end now; the runtime asks after every result and completion, and
     // terminates each with its reason. Each order is returned once.
     virtual std::vector<StopOrder> takeStopOrders() { return {}; }
@@ -93,6 +102,14 @@ class Scheduler {
     // experiment file that asked for it ("scheduler.time_attr"), so that a trial that never
     // reports one ends the experiment with exit 2 pointing at that line (as for `metric`).
     virtual std::vector<std::pair<QString, QString>> requiredResultKeys() const { return {}; }
+
+    // Whether a trial whose result was `result` has gone as far as this scheduler lets any trial
+    // go (ASHA's max_t), so that a trial restored from a checkpoint taken there is finished
+    // instead of run on; the reason, or nullopt. Asks nothing of the scheduler's state.
+    virtual std::optional<QString> endReached(const QJsonObject& result) const {
+        (void)result;
+        return std::nullopt;
+    }
 
     virtual QJsonObject saveState() const { return {}; }
     virtual Status restoreState(const QJsonObject& state) {
@@ -106,7 +123,8 @@ Status validateScheduler(const ExperimentSpec& spec, QString* badKey);
 std::unique_ptr<Scheduler> makeScheduler(const ExperimentSpec& spec);
 
 // The experiment's own `stop:` criteria, applied to every result before the scheduler.
-// Returns the reason when the trial should stop ("training_iteration >= 10").
+// Returns the reason when the trial should stop ("training_iteration >= 10"). A result whose
+// `done` is true (Ray's function trainables report {"done": True} to finish) stops it too.
 std::optional<QString> stopReason(const StopCriteria& stop, const QJsonObject& result);
 
 }  // namespace tunedeck

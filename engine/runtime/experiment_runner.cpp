@@ -115,6 +115,7 @@ Status ExperimentRunner::recover() {
             saveTrial(it->second);
         }
     }
+    tellSchedulerWhoWaits();
     store_->setExperimentStatus(QStringLiteral("running"));
     emitEvent(events::type::kExperimentStarted,
               events::experimentStarted(spec_.name, options_.experimentDir, resumed));
@@ -127,10 +128,13 @@ void ExperimentRunner::pump() {
         return;
     }
     applyStopOrders();
+    finishTrialsAtTheirEnd();
     bool toldIdle = false;
+    bool searcherWaits = false;
     for (;;) {
         int running = 0;
         std::vector<const Trial*> waiting;
+        bool neverRunWaiting = false;
         for (const auto& [id, live] : trials_) {
             if (live.trial.status == TrialStatus::Running) {
                 ++running;
@@ -138,7 +142,16 @@ void ExperimentRunner::pump() {
                         live.trial.status == TrialStatus::Paused) &&
                        !live.heldByUser) {
                 waiting.push_back(&live.trial);
+                neverRunWaiting = neverRunWaiting || live.startedAt == 0;
             }
+        }
+        // A scheduler that shares slots (PBT) picks among every member, new ones included: keep
+        // one that never ran queued beside the paused ones.
+        if (scheduler_->sharesSlots() && !neverRunWaiting && !searcherFinished_ && !searcherWaits) {
+            if (askSearcher() != SearcherAnswer::Waits) {
+                continue;
+            }
+            searcherWaits = true;
         }
         const bool atLimit = spec_.maxConcurrentTrials > 0 && running >= spec_.maxConcurrentTrials;
         if (!waiting.empty()) {
@@ -178,17 +191,7 @@ void ExperimentRunner::pump() {
         if (searcherFinished_ || newOneWaiting) {
             break;
         }
-        const QString id = trialIdForIndex(nextTrialIndex_);
-        Suggestion suggestion = searcher_->suggest(id);
-        if (suggestion.kind == Suggestion::Kind::Finished) {
-            searcherFinished_ = true;
-            // Brackets waiting for more trials are judged now; their winners may start.
-            scheduler_->onSearcherIdle();
-            applyStopOrders();
-            savePolicyState(true);
-            continue;
-        }
-        if (suggestion.kind == Suggestion::Kind::Wait) {
+        if (askSearcher() == SearcherAnswer::Waits) {
             if (running == 0 && !toldIdle) {
                 toldIdle = true;  // a searcher waiting on trials that wait on it: break the tie
                 scheduler_->onSearcherIdle();
@@ -197,9 +200,40 @@ void ExperimentRunner::pump() {
             }
             break;
         }
-        addTrial(std::move(suggestion.config));
     }
     maybeFinish();
+}
+
+ExperimentRunner::SearcherAnswer ExperimentRunner::askSearcher() {
+    Suggestion suggestion = searcher_->suggest(trialIdForIndex(nextTrialIndex_));
+    if (suggestion.kind == Suggestion::Kind::Finished) {
+        searcherFinished_ = true;
+        // Brackets waiting for more trials are judged now; their winners may start.
+        scheduler_->onSearcherIdle();
+        applyStopOrders();
+        savePolicyState(true);
+        return SearcherAnswer::Finished;
+    }
+    if (suggestion.kind == Suggestion::Kind::Wait) {
+        return SearcherAnswer::Waits;
+    }
+    addTrial(std::move(suggestion.config));
+    return SearcherAnswer::Added;
+}
+
+void ExperimentRunner::tellSchedulerWhoWaits() {
+    int waiting = 0;
+    for (const auto& [id, live] : trials_) {
+        const TrialStatus status = live.trial.status;
+        waiting +=
+            (status == TrialStatus::Pending || status == TrialStatus::Paused) && !live.heldByUser
+                ? 1
+                : 0;
+    }
+    if (waiting != waitingTold_) {
+        waitingTold_ = waiting;
+        scheduler_->onTrialsWaiting(waiting);
+    }
 }
 
 ExperimentRunner::LiveTrial& ExperimentRunner::addTrial(QJsonObject config) {
@@ -214,6 +248,7 @@ ExperimentRunner::LiveTrial& ExperimentRunner::addTrial(QJsonObject config) {
     saveTrial(added);
     savePolicyState();
     emitEvent(events::type::kTrialAdded, events::trialAdded(added.trial));
+    tellSchedulerWhoWaits();
     return added;
 }
 
@@ -287,6 +322,7 @@ void ExperimentRunner::setStatus(LiveTrial& live, TrialStatus status, const QStr
     saveTrial(live);
     emitEvent(events::type::kTrialStatus, events::trialStatus(live.trial, reason));
     reporter_->trialStatusChanged(live.trial, reason);
+    tellSchedulerWhoWaits();
 }
 
 void ExperimentRunner::setPendingReason(LiveTrial& live, const QString& reason) {
@@ -339,6 +375,35 @@ void ExperimentRunner::applyStopOrders() {
         terminateWaiting(live, order.reason);
     }
     if (!orders.empty()) {
+        savePolicyState(true);
+    }
+}
+
+void ExperimentRunner::finishTrialsAtTheirEnd() {
+    bool any = false;
+    for (auto& [id, live] : trials_) {
+        const Trial& trial = live.trial;
+        if ((trial.status != TrialStatus::Pending && trial.status != TrialStatus::Paused) ||
+            trial.checkpointPath.isEmpty()) {
+            continue;
+        }
+        // The result the trial would start from: the one reported with its latest checkpoint.
+        const auto restored = std::find_if(
+            live.checkpoints.rbegin(), live.checkpoints.rend(),
+            [&](const CheckpointRecord& c) { return c.iteration == trial.checkpointIteration; });
+        if (restored == live.checkpoints.rend()) {
+            continue;
+        }
+        std::optional<QString> why = stopReason(spec_.stop, restored->result);
+        if (!why) {
+            why = scheduler_->endReached(restored->result);
+        }
+        if (why) {
+            terminateWaiting(live, *why);
+            any = true;
+        }
+    }
+    if (any) {
         savePolicyState(true);
     }
 }
@@ -419,10 +484,17 @@ void ExperimentRunner::interrupt() {
         return;
     }
     for (auto& [id, live] : trials_) {
-        if (live.trial.status == TrialStatus::Running) {
-            killTrial(live, LiveTrial::Ending::Interrupt, FailureCause::NodeLost,
-                      tr("interrupted"));
+        if (live.trial.status != TrialStatus::Running) {
+            continue;
         }
+        if (live.ending == LiveTrial::Ending::Stop) {
+            // Already told to stop (a stop criterion, the scheduler, the user): it ends
+            // TERMINATED, so `resume` does not run it past its stop.
+            sendToNode(live,
+                       QJsonObject{{"op", "kill"}, {"trial", id}, {"reason", tr("interrupted")}});
+            continue;
+        }
+        killTrial(live, LiveTrial::Ending::Interrupt, FailureCause::NodeLost, tr("interrupted"));
     }
     failExperiment(
         kExitInterrupted,

@@ -118,6 +118,11 @@ class ExperimentRunner : public QObject {
     // experiment_runner.cpp: lifecycle and scheduling
     Status recover();
     void pump();
+    // One more trial from the searcher: added, the searcher is finished, or it waits.
+    enum class SearcherAnswer { Added, Finished, Waits };
+    SearcherAnswer askSearcher();
+    // Tells the scheduler how many trials wait for a slot, when that changed.
+    void tellSchedulerWhoWaits();
     LiveTrial& addTrial(QJsonObject config);
     void startTrial(LiveTrial& live);
     void setStatus(LiveTrial& live, TrialStatus status, const QString& reason);
@@ -138,6 +143,9 @@ class ExperimentRunner : public QObject {
     void savePolicyState(bool now = false);
     // Ends waiting trials the scheduler has given up on (HyperBand's losers at a rung).
     void applyStopOrders();
+    // Ends waiting trials whose checkpoint already meets a stop criterion or the scheduler's end
+    // (a kill or Ctrl-C between the stop and the trial's exit): restarted, they would run on.
+    void finishTrialsAtTheirEnd();
     // PBT: make the source's latest checkpoint the trial's, switch its config, queue it again.
     void applyExploit(LiveTrial& live);
     // A result lacking a key the scheduler needs (time_attr): the experiment cannot work.
@@ -215,6 +223,7 @@ class ExperimentRunner : public QObject {
     std::map<QString, LiveTrial> trials_;  // ids sort in creation order
     std::int64_t nextTrialIndex_ = 0;
     bool searcherFinished_ = false;
+    int waitingTold_ = 0;  // what the scheduler was last told by tellSchedulerWhoWaits
     bool policyStateDirty_ = false;
     std::vector<StopOrder> heldStopOrders_;  // for trials still pausing when ordered
     // Checkpoint folders an exploit will copy: retention leaves them alone until it has.

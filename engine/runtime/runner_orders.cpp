@@ -68,6 +68,7 @@ Status ExperimentRunner::pauseTrial(const QString& id) {
         return why;
     }
     live->heldByUser = true;
+    tellSchedulerWhoWaits();
     if (live->trial.status == TrialStatus::Running) {
         live->userOrder = LiveTrial::UserOrder::Pause;
     } else {
@@ -88,6 +89,7 @@ Status ExperimentRunner::resumeTrial(const QString& id) {
                                    .arg(id, trialStatusName(live->trial.status)));
     }
     live->heldByUser = false;
+    tellSchedulerWhoWaits();
     if (live->userOrder == LiveTrial::UserOrder::Pause) {
         live->userOrder = LiveTrial::UserOrder::None;  // not carried out yet: it just goes on
     }

@@ -116,6 +116,16 @@ class TestAsha : public QObject {
         QVERIFY2(decision.reason.contains("max_t"), qPrintable(decision.reason));
     }
 
+    // A trial restored from a checkpoint taken at max_t is finished, not run on (issue 16.5).
+    void aResultAtMaxTIsTheEnd() {
+        auto scheduler = make(ashaSpec({{"max_t", 30}}));
+        QCOMPARE(scheduler->endReached({{"training_iteration", 29}, {"acc", 1.0}}), std::nullopt);
+        const auto end = scheduler->endReached({{"training_iteration", 30}, {"acc", 1.0}});
+        QVERIFY(end && end->contains("max_t"));
+        auto runsOn = make(ashaSpec({{"max_t", 30}, {"stop_last_trials", false}}));
+        QCOMPARE(runsOn->endReached({{"training_iteration", 30}, {"acc", 1.0}}), std::nullopt);
+    }
+
     // Ray's stop_last_trials=False: a trial that reaches max_t is judged at the top rung and,
     // when it survives, keeps running; true (Ray's default) stops it there.
     void stopLastTrialsFalseLetsSurvivorsPastMaxT() {

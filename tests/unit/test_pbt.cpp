@@ -398,6 +398,33 @@ class TestPbt : public QObject {
         QCOMPARE(pbt->chooseTrialToRun(waiting), std::optional<QString>("t00001"));
     }
 
+    void aTrialYieldsItsSlotAtAPerturbationWhileOthersWait() {
+        // Ray's "yield time to other trials": 4 members on 2 slots, 2 waiting.
+        auto pbt = make(pbtSpec());
+        auto trials = population(*pbt, 4);
+        pbt->onTrialsWaiting(2);
+        QCOMPARE(round(*pbt, trials, 3, {0.1, 0.2}), QStringList({"C", "C"}));
+        // At the perturbation each gives its slot back; pausing saves, as the top must.
+        const SchedulerDecision first = report(*pbt, trials[0], 4, 0.1);
+        QCOMPARE(code(first), QString("P"));
+        QVERIFY2(first.reason.contains("2 waiting trial(s)") &&
+                     first.reason.contains("training_iteration 4"),
+                 qPrintable(first.reason));
+        QCOMPARE(code(report(*pbt, trials[1], 4, 0.2)), QString("P"));
+        // The newcomers run before the paused members, the least trained first.
+        std::vector<const Trial*> waiting{&trials[0], &trials[1], &trials[2], &trials[3]};
+        QCOMPARE(pbt->chooseTrialToRun(waiting), std::optional<QString>("t00002"));
+        QVERIFY(pbt->sharesSlots());
+        // The bottom of the population still exploits (its attempt ends in any case).
+        QCOMPARE(round(*pbt, trials, 4, {0.1, 0.2, 0.3, 0.4}).mid(2), QStringList({"P", "P"}));
+        const SchedulerDecision bottom = report(*pbt, trials[0], 8, 0.05);
+        QVERIFY2(code(bottom).startsWith("E:"), qPrintable(code(bottom)));
+        // With nobody waiting, the others continue as before.
+        pbt->onTrialsWaiting(0);
+        QCOMPARE(code(report(*pbt, trials[3], 8, 0.9)), QString("S"));
+        QCOMPARE(code(report(*pbt, trials[2], 8, 0.5)), QString("C"));
+    }
+
     void requiredResultKeysPointAtTheFile() {
         auto pbt = make(pbtSpec());
         using Keys = std::vector<std::pair<QString, QString>>;

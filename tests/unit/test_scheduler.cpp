@@ -95,6 +95,17 @@ class TestScheduler : public QObject {
         QCOMPARE(stopReason(stop, {}), std::nullopt);
     }
 
+    // Ray's function trainables finish with report({..., "done": True}) (issue 16.6).
+    void aResultSayingDoneStops() {
+        const StopCriteria none;
+        QCOMPARE(stopReason(none, {{"loss", 1}, {"done", true}}),
+                 std::optional<QString>("the trial reported done"));
+        QCOMPARE(stopReason(none, {{"done", 1}}),
+                 std::optional<QString>("the trial reported done"));
+        QCOMPARE(stopReason(none, {{"done", false}}), std::nullopt);
+        QCOMPARE(stopReason(none, {{"done", 0}}), std::nullopt);
+    }
+
     void noCriteriaNeverStops() {
         StopCriteria stop;
         QVERIFY(stop.isEmpty());

@@ -95,6 +95,7 @@ class Trial {
 
     // Reports one iteration's metrics (numbers, strings, booleans) and waits for the engine's
     // decision. `checkpointDir` names a folder the trial has just written a checkpoint into.
+    // A true "done" among the metrics finishes the trial: the answer is Action::Stop.
     Action report(const nlohmann::json& metrics, std::optional<std::string> checkpointDir = {}) {
         nlohmann::json clean = finite(metrics);
         const auto given = clean.find("training_iteration");
