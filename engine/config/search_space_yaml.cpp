@@ -25,6 +25,7 @@ const std::vector<DomainSyntax>& domainSyntaxes() {
         {"randint", DomainKind::RandInt, {"low", "high"}, true},
         {"qrandint", DomainKind::QRandInt, {"low", "high", "q"}, true},
         {"lograndint", DomainKind::LogRandInt, {"low", "high"}, true},
+        {"qlograndint", DomainKind::QLogRandInt, {"low", "high", "q"}, true},
         {"normal", DomainKind::Normal, {"mu", "sigma"}, false},
         {"qnormal", DomainKind::QNormal, {"mu", "sigma", "q"}, false},
         {"choice", DomainKind::Choice, {}, false},

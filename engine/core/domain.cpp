@@ -17,17 +17,12 @@ struct KindName {
 };
 
 constexpr KindName kKindNames[] = {
-    {DomainKind::Uniform, "uniform"},
-    {DomainKind::QUniform, "quniform"},
-    {DomainKind::LogUniform, "loguniform"},
-    {DomainKind::QLogUniform, "qloguniform"},
-    {DomainKind::RandInt, "randint"},
-    {DomainKind::QRandInt, "qrandint"},
-    {DomainKind::LogRandInt, "lograndint"},
-    {DomainKind::Normal, "normal"},
-    {DomainKind::QNormal, "qnormal"},
-    {DomainKind::Choice, "choice"},
-    {DomainKind::Grid, "grid"},
+    {DomainKind::Uniform, "uniform"},       {DomainKind::QUniform, "quniform"},
+    {DomainKind::LogUniform, "loguniform"}, {DomainKind::QLogUniform, "qloguniform"},
+    {DomainKind::RandInt, "randint"},       {DomainKind::QRandInt, "qrandint"},
+    {DomainKind::LogRandInt, "lograndint"}, {DomainKind::QLogRandInt, "qlograndint"},
+    {DomainKind::Normal, "normal"},         {DomainKind::QNormal, "qnormal"},
+    {DomainKind::Choice, "choice"},         {DomainKind::Grid, "grid"},
 };
 
 // Integer bounds beyond 2^53 cannot be held exactly by the double fields of Domain.
@@ -39,12 +34,13 @@ QString num(double value) {
 
 bool isQuantized(DomainKind kind) {
     return kind == DomainKind::QUniform || kind == DomainKind::QLogUniform ||
-           kind == DomainKind::QRandInt || kind == DomainKind::QNormal;
+           kind == DomainKind::QRandInt || kind == DomainKind::QLogRandInt ||
+           kind == DomainKind::QNormal;
 }
 
 bool isLog(DomainKind kind) {
     return kind == DomainKind::LogUniform || kind == DomainKind::QLogUniform ||
-           kind == DomainKind::LogRandInt;
+           kind == DomainKind::LogRandInt || kind == DomainKind::QLogRandInt;
 }
 
 bool isBounded(DomainKind kind) {
@@ -75,6 +71,14 @@ std::int64_t firstMultiple(const Domain& d) {
 }
 std::int64_t lastMultiple(const Domain& d) {
     return static_cast<std::int64_t>(std::floor(d.high / d.q));
+}
+
+// The multiple of q nearest to `value`, kept among those in [low, high] (qrandint, qlograndint:
+// the upper bound is included, as Ray's quantized integers).
+std::int64_t nearestMultipleInRange(const Domain& d, double value) {
+    const std::int64_t k = std::clamp(static_cast<std::int64_t>(std::llround(value / d.q)),
+                                      firstMultiple(d), lastMultiple(d));
+    return k * static_cast<std::int64_t>(d.q);
 }
 
 // Integer domains give JSON integers (qint64), so 3 reaches the trial as 3, never 3.0.
@@ -112,7 +116,7 @@ bool isNumericDomain(DomainKind kind) {
 
 bool isIntegerDomain(DomainKind kind) {
     return kind == DomainKind::RandInt || kind == DomainKind::QRandInt ||
-           kind == DomainKind::LogRandInt;
+           kind == DomainKind::LogRandInt || kind == DomainKind::QLogRandInt;
 }
 
 Status Domain::validate() const {
@@ -189,16 +193,16 @@ Status Domain::validate() const {
                 }
             }
         }
-        if (kind == DomainKind::QRandInt) {
+        if (kind == DomainKind::QRandInt || kind == DomainKind::QLogRandInt) {
             if (!isWhole(q)) {
                 return Status::invalid(
-                    QStringLiteral("qrandint: q (%1) must be a whole number").arg(num(q)));
+                    QStringLiteral("%1: q (%2) must be a whole number").arg(name, num(q)));
             }
             if (firstMultiple(*this) > lastMultiple(*this)) {
                 return Status::invalid(
-                    QStringLiteral("qrandint: no multiple of q (%1) lies between low (%2) and "
-                                   "high (%3)")
-                        .arg(num(q), num(low), num(high)));
+                    QStringLiteral("%1: no multiple of q (%2) lies between low (%3) and "
+                                   "high (%4)")
+                        .arg(name, num(q), num(low), num(high)));
             }
         }
     }
@@ -236,6 +240,8 @@ QJsonValue Domain::sampleValue(Rng& rng) const {
             const auto value = static_cast<std::int64_t>(std::floor(logUniform(rng, low, high)));
             return integer(std::clamp(value, first, last));
         }
+        case DomainKind::QLogRandInt:
+            return integer(nearestMultipleInRange(*this, logUniform(rng, low, high)));
         case DomainKind::Normal:
             return rng.normal(mu, sigma);
         case DomainKind::QNormal:
@@ -260,6 +266,7 @@ std::pair<double, double> unitRange(const Domain& d) {
         case DomainKind::LogUniform:
         case DomainKind::QLogUniform:
         case DomainKind::LogRandInt:
+        case DomainKind::QLogRandInt:
             return {std::log(d.low), std::log(d.high)};
         default:
             return {d.low, d.high};
@@ -294,11 +301,9 @@ QJsonValue Domain::fromUnit(double unit) const {
             return integer(std::clamp(static_cast<std::int64_t>(std::floor(value)),
                                       static_cast<std::int64_t>(low),
                                       static_cast<std::int64_t>(high) - 1));
-        case DomainKind::QRandInt: {
-            const std::int64_t k = std::clamp(static_cast<std::int64_t>(std::llround(value / q)),
-                                              firstMultiple(*this), lastMultiple(*this));
-            return integer(k * static_cast<std::int64_t>(q));
-        }
+        case DomainKind::QRandInt:
+        case DomainKind::QLogRandInt:
+            return integer(nearestMultipleInRange(*this, value));
         default:
             return QJsonValue();
     }
@@ -355,7 +360,8 @@ std::optional<QJsonArray> Domain::finiteValues(std::int64_t maxCount) const {
             }
             return values;
         }
-        case DomainKind::QRandInt: {
+        case DomainKind::QRandInt:
+        case DomainKind::QLogRandInt: {
             const std::int64_t first = firstMultiple(*this);
             const std::int64_t last = lastMultiple(*this);
             if (last - first + 1 > maxCount) {

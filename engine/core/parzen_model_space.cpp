@@ -61,7 +61,8 @@ Axis axisOf(const Domain& d) {
         case DomainKind::LogUniform:
             set(Kind::Continuous, std::log(d.low), std::log(d.high));
             break;
-        case DomainKind::QLogUniform: {
+        case DomainKind::QLogUniform:
+        case DomainKind::QLogRandInt: {
             const double low = d.low - 0.5 * d.q > 0 ? d.low - 0.5 * d.q : d.low;
             set(Kind::Continuous, std::log(low), std::log(d.high + 0.5 * d.q));
             break;
@@ -101,6 +102,7 @@ double toModel(const Domain& d, const Axis& axis, double value) {
             return std::clamp(value, d.low, d.high);
         case DomainKind::LogUniform:
         case DomainKind::QLogUniform:
+        case DomainKind::QLogRandInt:
             return std::log(std::clamp(value, d.low, d.high));
         case DomainKind::RandInt:
             return std::clamp(value, d.low, d.high - 1);
@@ -137,6 +139,10 @@ double fromDraw(const Domain& d, double draw) {
             return std::clamp(std::nearbyint(draw / d.q), firstMultiple(d), lastMultiple(d)) * d.q;
         case DomainKind::LogRandInt:
             return std::clamp(std::nearbyint(std::exp(draw)), d.low, d.high - 1);
+        case DomainKind::QLogRandInt:
+            return std::clamp(std::nearbyint(std::exp(draw) / d.q), firstMultiple(d),
+                              lastMultiple(d)) *
+                   d.q;
         case DomainKind::Normal:
             return draw;
         case DomainKind::QNormal:

@@ -57,6 +57,7 @@ inline std::optional<Range> closedRange(const Domain& d) {
         case DomainKind::LogUniform:
         case DomainKind::QLogUniform:
         case DomainKind::QRandInt:
+        case DomainKind::QLogRandInt:
             return Range{d.low, d.high};
         case DomainKind::RandInt:
         case DomainKind::LogRandInt:

@@ -5,6 +5,7 @@
 // Semantics follow Ray Tune's domains (ray.tune.uniform, quniform, ...):
 //  * randint / lograndint: integers in [low, high) (upper bound exclusive, as Ray and NNI);
 //  * qrandint: multiples of q in [low, high] (upper bound inclusive, as Ray);
+//  * qlograndint: multiples of q in [low, high] drawn on a log scale (Ray's qlograndint);
 //  * quniform / qloguniform / qnormal: the sample rounded to the nearest multiple of q;
 //  * grid: every value, in order; the cartesian product of all grid parameters is repeated
 //    num_samples times (Ray's BasicVariantGenerator);
@@ -41,6 +42,7 @@ enum class DomainKind {
     RandInt,
     QRandInt,
     LogRandInt,
+    QLogRandInt,
     Normal,
     QNormal,
     Choice,
@@ -51,7 +53,7 @@ enum class DomainKind {
 QString domainKindName(DomainKind kind);
 std::optional<DomainKind> domainKindFromName(const QString& name);
 bool isNumericDomain(DomainKind kind);  // everything but choice and grid
-bool isIntegerDomain(DomainKind kind);  // randint, qrandint, lograndint
+bool isIntegerDomain(DomainKind kind);  // randint, qrandint, lograndint, qlograndint
 
 struct SearchSpace;
 

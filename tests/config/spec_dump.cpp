@@ -38,7 +38,8 @@ QJsonObject dumpDomain(const Domain& domain) {
             break;
     }
     if (domain.kind == DomainKind::QUniform || domain.kind == DomainKind::QLogUniform ||
-        domain.kind == DomainKind::QRandInt || domain.kind == DomainKind::QNormal) {
+        domain.kind == DomainKind::QRandInt || domain.kind == DomainKind::QLogRandInt ||
+        domain.kind == DomainKind::QNormal) {
         out.insert("q", domain.q);
     }
     return out;

@@ -168,6 +168,34 @@ class TestSearchSpace : public QObject {
         QCOMPARE(smallest, 1.0);
     }
 
+    // Ray's qlograndint(low, high, q): multiples of q in [low, high] (upper bound included),
+    // spread on a log scale, as JSON integers.
+    void qlograndintGivesIntegerMultiplesOnALogScale() {
+        Domain d = bounded(DomainKind::QLogRandInt, 1, 1000, 5);
+        QVERIFY(d.validate().isOk());
+        QCOMPARE(domainKindFromName("qlograndint"), std::optional(DomainKind::QLogRandInt));
+        Rng rng(8);
+        int belowHundred = 0;
+        bool sawHigh = false;
+        for (int i = 0; i < 4000; ++i) {
+            const QJsonValue v = draw(d, rng);
+            QVERIFY(v.toVariant().typeId() == QMetaType::LongLong);
+            const qint64 n = v.toInteger();
+            QVERIFY2(n >= 5 && n <= 1000 && n % 5 == 0, qPrintable(QString::number(n)));
+            belowHundred += n < 100 ? 1 : 0;
+            sawHigh = sawHigh || n == 1000;
+        }
+        // Log scale: about two thirds of the draws lie below 100 (a uniform draw: a tenth).
+        QVERIFY2(belowHundred > 2400, qPrintable(QString::number(belowHundred)));
+        QVERIFY(sawHigh);
+        QCOMPARE(d.finiteValues(1000)->size(), 200);
+        QCOMPARE(bounded(DomainKind::QLogRandInt, 0, 10, 2).validate().message(),
+                 QStringLiteral("qlograndint: low (0) must be above 0, since the range is "
+                                "sampled in log space"));
+        QCOMPARE(bounded(DomainKind::QLogRandInt, 1, 10, 2.5).validate().message(),
+                 QStringLiteral("qlograndint: q (2.5) must be a whole number"));
+    }
+
     void logUniformIsUniformInLogSpace() {
         // Each decade of loguniform(1e-4, 1) gets a quarter of the draws; a linear draw would
         // put 90% in the top decade.
