@@ -31,6 +31,15 @@ QString remap(const QString& path, const std::vector<std::pair<QString, QString>
 
 }  // namespace
 
+std::optional<QJsonObject> parseAgentLine(QByteArrayView line) {
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(line.toByteArray(), &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+        return std::nullopt;
+    }
+    return doc.object();
+}
+
 void PathMap::add(const QString& headDir, const QString& nodeDir) {
     dirs_.emplace_back(headDir, nodeDir);
 }
@@ -51,14 +60,13 @@ bool NodeLink::receive(const QByteArray& data) {
             if (line.isEmpty()) {
                 return;
             }
-            QJsonParseError error;
-            const QJsonDocument doc = QJsonDocument::fromJson(line.toByteArray(), &error);
-            if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+            std::optional<QJsonObject> message = parseAgentLine(line);
+            if (!message) {
                 qWarning("worker agent of %s sent a malformed line: %s", qPrintable(nodeId()),
                          line.toByteArray().left(200).constData());
                 return;
             }
-            emit messageReceived(doc.object());
+            emit messageReceived(*message);
         },
         [&overlong] { overlong = true; });
     return !overlong;

@@ -5,12 +5,14 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QJsonObject>
 #include <QObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
 #include <functional>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -20,6 +22,10 @@ namespace tunedeck {
 
 // Longest line accepted from an agent; longer ones mean a broken agent or stream.
 inline constexpr qsizetype kMaxNodeLinkLine = 4 * 1024 * 1024;
+
+// One line of an agent's stream as the engine reads it: the JSON object it holds, or nothing when
+// it holds none (NodeLink::receive then warns and drops the line). Pure; thread-safe.
+std::optional<QJsonObject> parseAgentLine(QByteArrayView line);
 
 // Where a node keeps what the engine keeps in a folder of this machine. Empty for nodes that see
 // this machine's files (the local agent, shared storage): every path is then the same there.

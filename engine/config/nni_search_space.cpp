@@ -378,7 +378,11 @@ bool readNniSearchSpace(const QString& displayPath, const QString& filePath, Pro
                       QStringLiteral("cannot read: %1").arg(file.errorString()));
         return false;
     }
-    const QByteArray text = file.readAll();
+    return readNniSearchSpaceText(displayPath, file.readAll(), problems, out);
+}
+
+bool readNniSearchSpaceText(const QString& displayPath, const QByteArray& text,
+                            ProblemList* problems, SearchSpace* out) {
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(text, &error);
     if (error.error != QJsonParseError::NoError) {

@@ -4,6 +4,7 @@
 // Stateless; thread-safe.
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 
 #include "config/problem_list.h"
@@ -15,5 +16,10 @@ namespace tunedeck {
 // structure and every domain. Returns false when it reported a problem.
 bool readNniSearchSpace(const QString& displayPath, const QString& filePath, ProblemList* problems,
                         SearchSpace* out);
+
+// The same for the file's text, already read (the fuzz targets and their corpus replay call it
+// with bytes): problems name `displayPath`.
+bool readNniSearchSpaceText(const QString& displayPath, const QByteArray& text,
+                            ProblemList* problems, SearchSpace* out);
 
 }  // namespace tunedeck
