@@ -1,0 +1,12 @@
+// libFuzzer target: cluster files, as cluster up and an experiment's cluster: load them. The checks
+// are in fuzz_inputs.cpp (clusterFile), shared with the replay of the regression corpus
+// (tst_fuzz_corpus).
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz_inputs.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    tunedeck::fuzz::clusterFile(QByteArrayView(data, qsizetype(size)));
+    return 0;
+}

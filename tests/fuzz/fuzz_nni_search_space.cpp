@@ -1,0 +1,11 @@
+// libFuzzer target: NNI search-space JSON files. The checks are in fuzz_inputs.cpp
+// (nniSearchSpace), shared with the replay of the regression corpus (tst_fuzz_corpus).
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz_inputs.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    tunedeck::fuzz::nniSearchSpace(QByteArrayView(data, qsizetype(size)));
+    return 0;
+}
