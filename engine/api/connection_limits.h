@@ -11,9 +11,10 @@ namespace tunedeck::api::limits {
 // A client that does not read its answers is not read either: above this many unread bytes of
 // output, its requests wait in the kernel (back-pressure), so its answers cannot pile up.
 inline constexpr qint64 kStopReadingAboveBytes = 1024 * 1024;
-// Unread output beyond this closes the connection: subscriptions already pause at 8 MiB
-// (cli/experiment_supervisor), so only a client that reads nothing gets here.
-inline constexpr qint64 kMaxUnreadOutputBytes = 64 * 1024 * 1024;
+// Unread output beyond this closes the connection: what queues answers pauses far below it
+// (requests above at 1 MiB, subscriptions at 8 MiB in cli/experiment_supervisor, the app
+// benchmark's fake engine at 64 MiB), so only a client that reads nothing at all gets here.
+inline constexpr qint64 kMaxUnreadOutputBytes = 128 * 1024 * 1024;
 // Input Qt takes from the kernel ahead of the server's reading, per connection.
 inline constexpr qint64 kReadBufferBytes = 64 * 1024;
 // Requests are read in pieces of this size (answers of one piece may overshoot the pause above

@@ -27,6 +27,8 @@
 #include <thread>
 #include <vector>
 
+#include "api/connection_limits.h"
+#include "api/control_server.h"
 #include "engine_harness.h"
 
 namespace {
@@ -334,6 +336,7 @@ class TestServeLimits : public QObject {
   private slots:
     void floodAndIdleConnectionsDoNotLockOutTheTokenHolder();
     void clientThatNeverReadsIsNotReadEither();
+    void producerThatIgnoresTheBacklogGetsTheConnectionClosed();
     void sharedSocketFolderKeepsItsMode();
     void socketFolderOthersCanWriteOrOwnIsRefused();
 };
@@ -505,6 +508,49 @@ void TestServeLimits::clientThatNeverReadsIsNotReadEither() {
     QVERIFY2(flood.bytesSent() < 64 * 1024 * 1024, qPrintable(QString::number(flood.bytesSent())));
     QVERIFY2(rssPeakKb - rssBeforeKb < 32 * 1024,
              qPrintable(QStringLiteral("%1 kB").arg(rssPeakKb - rssBeforeKb)));
+}
+
+void TestServeLimits::producerThatIgnoresTheBacklogGetsTheConnectionClosed() {
+    // The server's own producers pause long before the cap; this one (a handler in this process,
+    // on a local socket) answers one request with 300 MiB without looking at the backlog, to a
+    // client that reads nothing: the connection is closed at the cap instead of holding it all.
+    EngineHarness harness;
+    const QString socketPath = harness.root() + QStringLiteral("/run/x.sock");
+    const QByteArray mebibyte(1024 * 1024 - 64, 'x');
+    int sent = 0;
+    bool closed = false;
+    tunedeck::api::ControlServer server(
+        [&](tunedeck::api::ControlConnection& connection, const tunedeck::api::Request& r) {
+            for (sent = 0; sent < 300; ++sent) {
+                connection.send(tunedeck::api::answerOk(
+                    r.id, {{QStringLiteral("text"), QString::fromLatin1(mebibyte)}}));
+            }
+        });
+    connect(&server, &tunedeck::api::ControlServer::connectionClosed, this, [&] { closed = true; });
+    tunedeck::api::ListenAddress address;
+    address.path = socketPath;
+    QVERIFY(server.listen(address, QString()));
+    const qint64 peakBeforeKb = statusKb(::getpid(), "VmHWM");
+    QLocalSocket client;
+    client.connectToServer(socketPath);
+    QVERIFY(client.waitForConnected(5000));
+    client.write("{\"id\": 1, \"op\": \"export\"}\n");
+    client.flush();
+    QElapsedTimer clock;
+    clock.start();
+    while (!closed && clock.elapsed() < 20000) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
+    const qint64 growthKb = statusKb(::getpid(), "VmHWM") - peakBeforeKb;
+    std::printf(
+        "a producer that ignores the backlog: %d MiB handed over, connection %s, peak RSS "
+        "+%lld kB\n",
+        sent, closed ? "closed" : "still open", growthKb);
+    std::fflush(stdout);
+    QVERIFY(closed);
+    // The cap, plus what the kernel and the last message hold, not the 300 MiB it was handed.
+    QVERIFY2(growthKb < (tunedeck::api::limits::kMaxUnreadOutputBytes + 48 * 1024 * 1024) / 1024,
+             qPrintable(QStringLiteral("%1 kB").arg(growthKb)));
 }
 
 // The mode bits of `path` (with set-id and sticky), or -1.
