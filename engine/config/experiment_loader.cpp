@@ -29,6 +29,7 @@ const QStringList& topLevelKeys() {
         "resources_per_trial",
         "search_space",
         "num_samples",
+        "time_budget_s",
         "metric",
         "mode",
         "search",
@@ -85,7 +86,10 @@ class ExperimentReader {
             readSpace(*space, &spaceComplete, &spaceValid);
         }
         if (const YamlEntry* samples = entry("num_samples")) {
-            spec_->numSamples = readInt(reader_, *samples, 1).value_or(spec_->numSamples);
+            readNumSamples(reader_, *samples, &spec_->numSamples);
+        }
+        if (const YamlEntry* budget = entry("time_budget_s")) {
+            readTimeBudget(reader_, *budget, &spec_->timeBudgetS);
         }
         readMetricAndMode(entry("metric"), entry("mode"));
         if (const YamlEntry* search = entry("search")) {

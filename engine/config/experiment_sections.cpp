@@ -351,10 +351,31 @@ void readFailure(YamlReader& reader, const YamlEntry& entry, FailureSpec* out) {
         out->maxFailures = readInt(reader, *maxFailures, -1).value_or(out->maxFailures);
     }
     if (const YamlEntry* failFast = findEntry(entries, QStringLiteral("fail_fast"))) {
-        out->failFast = reader.boolean(*failFast).value_or(out->failFast);
+        const bool raise =
+            failFast->value.IsScalar() && yamlText(failFast->value) == QLatin1String("raise");
+        if (raise) {
+            out->failFast = true;
+            out->failFastRaise = true;
+        } else {
+            out->failFast = reader.boolean(*failFast).value_or(out->failFast);
+        }
     }
     if (const YamlEntry* timeout = findEntry(entries, QStringLiteral("heartbeat_timeout_s"))) {
         out->heartbeatTimeoutS = reader.numberAbove(*timeout, 0).value_or(out->heartbeatTimeoutS);
+    }
+}
+
+void readNumSamples(YamlReader& reader, const YamlEntry& entry, int* out) {
+    if (entry.value.IsScalar() && yamlText(entry.value).trimmed() == QLatin1String("-1")) {
+        *out = ExperimentSpec::kSampleUntilBudget;
+        return;
+    }
+    *out = readInt(reader, entry, 1).value_or(*out);
+}
+
+void readTimeBudget(YamlReader& reader, const YamlEntry& entry, std::optional<double>* out) {
+    if (const auto seconds = reader.numberAbove(entry, 0)) {
+        *out = seconds;
     }
 }
 

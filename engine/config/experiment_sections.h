@@ -45,7 +45,12 @@ void resolveStopDirections(const std::vector<WrittenThreshold>& thresholds,
 // user chose score_mode (it otherwise follows the experiment's mode when score is the metric).
 void readCheckpoint(YamlReader& reader, const YamlEntry& entry, CheckpointSpec* out,
                     bool* scoreGiven, bool* scoreModeGiven);
+// failure: max_failures, fail_fast (true, false or Ray's raise), heartbeat_timeout_s.
 void readFailure(YamlReader& reader, const YamlEntry& entry, FailureSpec* out);
+// num_samples: a count from 1, or Ray's -1 (until time_budget_s is spent).
+void readNumSamples(YamlReader& reader, const YamlEntry& entry, int* out);
+// time_budget_s: seconds, above 0.
+void readTimeBudget(YamlReader& reader, const YamlEntry& entry, std::optional<double>* out);
 
 // search / scheduler: a name (or a mapping with `nameKey` and the algorithm's options).
 void readAlgorithm(YamlReader& reader, const YamlEntry& entry, const QString& nameKey,

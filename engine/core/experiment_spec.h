@@ -75,8 +75,11 @@ struct CheckpointSpec {
 };
 
 struct FailureSpec {
-    int maxFailures = 0;             // retries per trial (-1 = unlimited, as Ray)
-    bool failFast = false;           // stop the whole experiment on the first trial error
+    int maxFailures = 0;    // retries per trial (-1 = unlimited, as Ray)
+    bool failFast = false;  // stop the whole experiment on the first trial error
+    // `fail_fast: raise` (Ray raises the trial's exception): as failFast, and the run ends with
+    // that trial's error and the last lines of its log, on stderr.
+    bool failFastRaise = false;
     double heartbeatTimeoutS = 300;  // a trial silent on its channel this long is hung
 };
 
@@ -94,7 +97,14 @@ struct ExperimentSpec {
     TrainableSpec trainable;
     ResourceRequest resourcesPerTrial;
     SearchSpace searchSpace;
+    // Ray's num_samples: -1: trials are sampled until time_budget_s is spent (validate refuses
+    // it without one: no search algorithm ends on its own).
+    static constexpr int kSampleUntilBudget = -1;
     int numSamples = 1;
+    bool samplesUntilBudget() const { return numSamples == kSampleUntilBudget; }
+    // Ray's TuneConfig.time_budget_s: seconds after which the run starts no trial and stops
+    // the running ones (TERMINATED, "time_budget_s ... spent"); counted from each run/resume.
+    std::optional<double> timeBudgetS;
     QString metric;  // may be empty when no searcher/scheduler/stop needs it
     MetricMode mode = MetricMode::Max;
     // Every objective, in the order written: `metric: [a, b]` with `mode: [min, max]` makes a

@@ -22,6 +22,8 @@ namespace {
 // An exhaustive grid past this many trials is a mistake in the space, not a plan; the bound
 // also keeps every product of counts far from int64 overflow.
 constexpr std::int64_t kMaxGridTrials = 1'000'000'000;
+// num_samples: -1 gives the searcher this many: more than any time budget runs.
+constexpr int kSamplesWithoutEnd = 1 << 30;
 // More values than this in one grid axis is a q written too small.
 constexpr std::int64_t kMaxValuesPerAxis = 1'000'000;
 
@@ -482,9 +484,17 @@ Status validateSearcher(const ExperimentSpec& spec, QString* badKey) {
     auto fail = [badKey](const QString& key, const QString& message) {
         return search_options::keyError(badKey, key, message);
     };
-    if (spec.numSamples < 1) {
+    if (spec.samplesUntilBudget() && !spec.timeBudgetS) {
         return fail(QStringLiteral("num_samples"),
-                    QStringLiteral("num_samples must be at least 1 (got %1)").arg(spec.numSamples));
+                    QStringLiteral("-1 samples trials until time_budget_s is spent, and no "
+                                   "time_budget_s is set (no search algorithm ends on its own); "
+                                   "add time_budget_s: SECONDS, or give a count"));
+    }
+    if (spec.numSamples < 1 && !spec.samplesUntilBudget()) {
+        return fail(QStringLiteral("num_samples"),
+                    QStringLiteral("num_samples must be at least 1, or -1 with time_budget_s "
+                                   "(got %1)")
+                        .arg(spec.numSamples));
     }
     if (auto failure = checkPoints(spec)) {
         return fail(failure->key, failure->message);
@@ -495,7 +505,7 @@ Status validateSearcher(const ExperimentSpec& spec, QString* badKey) {
         }
     }
     if (const int repeat = countOption(spec, QStringLiteral("repeat"));
-        repeat > 1 && spec.numSamples % repeat != 0) {
+        repeat > 1 && !spec.samplesUntilBudget() && spec.numSamples % repeat != 0) {
         return fail(QStringLiteral("num_samples"),
                     QStringLiteral("num_samples (%1) must be a multiple of search.repeat (%2): "
                                    "each config runs repeat times")
@@ -506,6 +516,12 @@ Status validateSearcher(const ExperimentSpec& spec, QString* badKey) {
 }
 
 std::unique_ptr<Searcher> makeSearcher(const ExperimentSpec& spec) {
+    if (spec.samplesUntilBudget()) {
+        // num_samples: -1: more trials than any time budget allows, and no total to show.
+        ExperimentSpec open = spec;
+        open.numSamples = kSamplesWithoutEnd;
+        return withoutEnd(makeSearcher(open));
+    }
     const SearcherType* type = findAlgorithm(searcherTypes(), spec.search.name);
     if (!type) {
         return nullptr;

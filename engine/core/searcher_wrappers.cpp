@@ -255,4 +255,33 @@ std::unique_ptr<Searcher> repeatEach(std::unique_ptr<Searcher> inner, int repeat
     return std::make_unique<Repeater>(std::move(inner), repeat, std::move(metrics));
 }
 
+namespace {
+
+class OpenEnded final : public Searcher {
+  public:
+    explicit OpenEnded(std::unique_ptr<Searcher> inner) : inner_(std::move(inner)) {}
+    Suggestion suggest(const QString& trialId) override { return inner_->suggest(trialId); }
+    void onResult(const QString& trialId, const QJsonObject& result) override {
+        inner_->onResult(trialId, result);
+    }
+    void onComplete(const QString& trialId, const QJsonObject& lastResult, bool errored) override {
+        inner_->onComplete(trialId, lastResult, errored);
+    }
+    void onTrialRecovered(std::int64_t index, const QString& trialId,
+                          const QJsonObject& config) override {
+        inner_->onTrialRecovered(index, trialId, config);
+    }
+    QJsonObject saveState() const override { return inner_->saveState(); }
+    Status restoreState(const QJsonObject& state) override { return inner_->restoreState(state); }
+
+  private:
+    std::unique_ptr<Searcher> inner_;
+};
+
+}  // namespace
+
+std::unique_ptr<Searcher> withoutEnd(std::unique_ptr<Searcher> inner) {
+    return std::make_unique<OpenEnded>(std::move(inner));
+}
+
 }  // namespace tunedeck

@@ -16,6 +16,9 @@ inline const QString kTrialIndexKey = QStringLiteral("__trial_index__");
 
 std::unique_ptr<Searcher> limitConcurrency(std::unique_ptr<Searcher> inner, int maxConcurrent);
 
+// num_samples: -1 (Ray's "until time_budget_s"): `inner` as it is, with no total to show.
+std::unique_ptr<Searcher> withoutEnd(std::unique_ptr<Searcher> inner);
+
 // `metrics`: the result keys averaged over a group (the experiment's objectives).
 std::unique_ptr<Searcher> repeatEach(std::unique_ptr<Searcher> inner, int repeat,
                                      QStringList metrics);

@@ -15,7 +15,8 @@ namespace tunedeck {
 
 namespace {
 
-constexpr int kTickMs = 1000;       // trial heartbeats, trial-row saves, node liveness
+constexpr int kTickMs = 1000;  // trial heartbeats, trial-row saves, node liveness
+constexpr double kLongestTimerMs = 2147483647.0;  // a QTimer's interval is an int (24.8 days)
 constexpr double kStopGraceS = 20;  // a trial still running this long after the experiment began
                                     // to stop is left to its agent, which kills it on shutdown
 
@@ -37,6 +38,8 @@ ExperimentRunner::ExperimentRunner(ExperimentSpec spec, std::unique_ptr<Experime
         spec_, options_.experimentDir, ProgressReporter::styleFor(stdout, options_.quiet));
     tickTimer_.setInterval(kTickMs);
     connect(&tickTimer_, &QTimer::timeout, this, &ExperimentRunner::tick);
+    budgetTimer_.setSingleShot(true);
+    connect(&budgetTimer_, &QTimer::timeout, this, &ExperimentRunner::spendTimeBudget);
 }
 
 ExperimentRunner::~ExperimentRunner() {
@@ -62,6 +65,9 @@ void ExperimentRunner::start() {
         return;
     }
     tickTimer_.start();
+    if (spec_.timeBudgetS) {
+        budgetTimer_.start(int(std::min(*spec_.timeBudgetS * 1000.0, kLongestTimerMs)));
+    }
     openNodes();
 }
 
@@ -129,6 +135,10 @@ void ExperimentRunner::pump() {
     }
     applyStopOrders();
     finishTrialsAtTheirEnd();
+    if (budgetSpent_) {
+        spendTimeBudget();  // a trial that paused or failed since waits no longer
+        return;
+    }
     bool toldIdle = false;
     bool searcherWaits = false;
     for (;;) {
@@ -377,6 +387,34 @@ void ExperimentRunner::applyStopOrders() {
     if (!orders.empty()) {
         savePolicyState(true);
     }
+}
+
+void ExperimentRunner::spendTimeBudget() {
+    if (finished_ || stopping_) {
+        return;
+    }
+    const QString reason = tr("time_budget_s (%1 s) spent").arg(*spec_.timeBudgetS);
+    if (!budgetSpent_) {
+        budgetSpent_ = true;
+        const QString message = tr("%1: no new trials; running ones are stopped").arg(reason);
+        emitEvent(events::type::kWarning, events::warning(message));
+        reporter_->warning(message);
+    }
+    searcherFinished_ = true;
+    for (auto& [id, live] : trials_) {
+        if (live.trial.status == TrialStatus::Running) {
+            if (live.ending == LiveTrial::Ending::None) {
+                // Ray stops them at once rather than at their next result, which may be long.
+                live.ending = LiveTrial::Ending::Stop;
+                live.endReason = reason;
+                sendToNode(live, QJsonObject{{"op", "kill"}, {"trial", id}, {"reason", reason}});
+            }
+        } else if (!isFinished(live.trial.status)) {
+            terminateWaiting(live, reason);
+        }
+    }
+    savePolicyState(true);
+    maybeFinish();
 }
 
 void ExperimentRunner::finishTrialsAtTheirEnd() {

@@ -141,6 +141,9 @@ class ExperimentRunner : public QObject {
     // moves trials, the end); otherwise it is written by the next tick, at most once a second,
     // because a model searcher's state grows with every trial.
     void savePolicyState(bool now = false);
+    // time_budget_s is spent: no new trials, waiting ones end, running ones are stopped now;
+    // each is TERMINATED with that reason and the run finishes as usual.
+    void spendTimeBudget();
     // Ends waiting trials the scheduler has given up on (HyperBand's losers at a rung).
     void applyStopOrders();
     // Ends waiting trials whose checkpoint already meets a stop criterion or the scheduler's end
@@ -236,6 +239,8 @@ class ExperimentRunner : public QObject {
     std::int64_t resultCount_ = 0;
     int checkpointsNotKept_ = 0;
     QTimer tickTimer_;
+    QTimer budgetTimer_;  // time_budget_s, from this run's start
+    bool budgetSpent_ = false;
     QElapsedTimer stoppingFor_;  // since the experiment began to stop
     std::unique_ptr<QFile> eventsFile_;
     std::unique_ptr<ProgressReporter> reporter_;

@@ -473,8 +473,11 @@ void ExperimentRunner::onTrialExited(LiveTrial& live, const QJsonObject& message
                 scheduler_->onError(trial);
                 searcher_->onComplete(trial.id, trial.lastResult, true);
                 if (decision.action == FailureAction::StopExperiment) {
-                    failExperiment(kExitTrialErrors,
-                                   tr("fail_fast: trial %1 failed: %2").arg(trial.id, why));
+                    // `raise`: the trial's error as Ray raises it, its log's last lines included.
+                    failExperiment(
+                        kExitTrialErrors,
+                        tr("fail_fast: trial %1 failed: %2")
+                            .arg(trial.id, spec_.failure.failFastRaise ? trial.errorMessage : why));
                 }
                 break;
         }

@@ -37,6 +37,29 @@ std::unique_ptr<Searcher> make(const ExperimentSpec& s) {
 class TestSearcherWrappers : public QObject {
     Q_OBJECT
   private slots:
+    // Ray's num_samples: -1 with a time budget: configs without end, and no total to show.
+    void numSamplesMinusOneProposesUntilTheBudgetEnds() {
+        for (const QString& algorithm : {QStringLiteral("random"), QStringLiteral("tpe")}) {
+            ExperimentSpec open = spec(ExperimentSpec::kSampleUntilBudget, {});
+            open.search.name = algorithm;
+            open.timeBudgetS = 60;
+            auto searcher = make(open);
+            QVERIFY(searcher);
+            QCOMPARE(searcher->totalTrials(), std::nullopt);
+            for (int i = 0; i < 50; ++i) {
+                const QString id = QStringLiteral("t%1").arg(i);
+                QCOMPARE(int(searcher->suggest(id).kind), int(Suggestion::Kind::Config));
+                searcher->onComplete(id, {{"loss", double(i % 7)}}, false);
+            }
+        }
+        ExperimentSpec unbounded = spec(ExperimentSpec::kSampleUntilBudget, {});
+        QString key;
+        const Status refused = validateSearcher(unbounded, &key);
+        QVERIFY(!refused);
+        QCOMPARE(key, QStringLiteral("num_samples"));
+        QVERIFY2(refused.message().contains("time_budget_s"), qPrintable(refused.message()));
+    }
+
     void maxConcurrentWaitsUntilOneFinishes() {
         auto searcher = make(spec(5, {{"max_concurrent", 2}}));
         QVERIFY(searcher);
