@@ -186,10 +186,13 @@ bool relayTrialLine(std::string_view line, int lineNumber, QString* message) {
             !parseAgentLine(QByteArrayView(event.data(), qsizetype(event.size()) - 1))) {
             broken("the agent's trial_error event is a line the engine reads", fromStd(event));
         }
-        *message = QStringLiteral("line %1 of the trial channel: check %2 %3")
+        const char* what = check == worker::LineCheck::NotAnObject ? "is not a JSON object"
+                           : check == worker::LineCheck::TooDeep   ? "is nested too deeply"
+                           : check == worker::LineCheck::NotJson   ? "is not JSON"
+                                                                   : "holds";
+        *message = QStringLiteral("line %1 of the trial channel %2 %3")
                        .arg(lineNumber)
-                       .arg(int(check))
-                       .arg(fromStd(detail));
+                       .arg(QLatin1String(what), fromStd(detail));
         return false;
     }
     // Relayed as the agent relays it (ops.cpp's relayPrefix, the body verbatim, '}').
