@@ -141,19 +141,21 @@ class ExperimentRunner : public QObject {
     // moves trials, the end); otherwise it is written by the next tick, at most once a second,
     // because a model searcher's state grows with every trial.
     void savePolicyState(bool now = false);
-    // time_budget_s is spent: no new trials, waiting ones end, running ones are stopped now;
-    // each is TERMINATED with that reason and the run finishes as usual.
-    void spendTimeBudget();
-    // Ends waiting trials the scheduler has given up on (HyperBand's losers at a rung).
-    void applyStopOrders();
-    // Ends waiting trials whose checkpoint already meets a stop criterion or the scheduler's end
-    // (a kill or Ctrl-C between the stop and the trial's exit): restarted, they would run on.
-    void finishTrialsAtTheirEnd();
     // PBT: make the source's latest checkpoint the trial's, switch its config, queue it again.
     void applyExploit(LiveTrial& live);
     // A result lacking a key the scheduler needs (time_attr): the experiment cannot work.
     bool checkRequiredKeys(LiveTrial& live, const QJsonObject& result);
     ProgressSnapshot snapshot() const;
+
+    // trial_endings.cpp: trials the experiment no longer runs
+    // Ends waiting trials the scheduler has given up on (HyperBand's losers at a rung).
+    void applyStopOrders();
+    // Ends waiting trials whose checkpoint already meets a stop criterion or the scheduler's end
+    // (a kill or Ctrl-C between the stop and the trial's exit): restarted, they would run on.
+    void finishTrialsAtTheirEnd();
+    // time_budget_s is spent: no new trials, waiting ones end, running ones are stopped now;
+    // each is TERMINATED with that reason and the run finishes as usual.
+    void spendTimeBudget();
 
     // runner_orders.cpp: the user's orders applied to a trial at its report, or at once
     LiveTrial* findTrialForOrder(const QString& id, Status* why);
