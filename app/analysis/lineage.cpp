@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "analysis/parameter_scale.h"
+#include "api/events.h"
+#include "models/config_text.h"
 #include "models/experiment_data.h"
 
 namespace tunedeck::app {
@@ -42,7 +43,9 @@ std::vector<LineageStep> Lineage::stepsOf(const QString& trialId) const {
         step.iteration = qint64(e.value("iteration").toDouble());
         step.sourceIteration = qint64(e.value("source_iteration").toDouble());
         step.changes =
-            configChanges(e.value("old_config").toObject(), e.value("new_config").toObject());
+            configChanges(e.value("old_config").toObject(), e.value("new_config").toObject(),
+                          events::configFloatsOf(e, QStringLiteral("old_config_floats")),
+                          events::configFloatsOf(e, QStringLiteral("new_config_floats")));
         step.reason = e.value("reason").toString();
         steps.push_back(step);
         current = step.source;
@@ -67,7 +70,17 @@ QJsonObject Lineage::configBeforeFirstExploit(const QString& trialId) const {
     return (*exploits_)[std::size_t(it->second.front())].value("old_config").toObject();
 }
 
-QStringList Lineage::configChanges(const QJsonObject& before, const QJsonObject& after) {
+FloatPaths Lineage::configFloatsBeforeFirstExploit(const QString& trialId) const {
+    auto it = byTrial_.find(trialId);
+    if (it == byTrial_.end()) {
+        return {};
+    }
+    return events::configFloatsOf((*exploits_)[std::size_t(it->second.front())],
+                                  QStringLiteral("old_config_floats"));
+}
+
+QStringList Lineage::configChanges(const QJsonObject& before, const QJsonObject& after,
+                                   const FloatPaths& beforeFloats, const FloatPaths& afterFloats) {
     const QJsonObject old = ExperimentData::flatten(before);
     const QJsonObject now = ExperimentData::flatten(after);
     std::set<QString> keys;
@@ -82,9 +95,13 @@ QStringList Lineage::configChanges(const QJsonObject& before, const QJsonObject&
         const QJsonValue a = old.value(key);
         const QJsonValue b = now.value(key);
         if (a != b) {
-            changes.append(QStringLiteral("%1: %2 → %3")
-                               .arg(key, a.isUndefined() ? QStringLiteral("–") : displayValue(a),
-                                    b.isUndefined() ? QStringLiteral("–") : displayValue(b)));
+            changes.append(
+                QStringLiteral("%1: %2 → %3")
+                    .arg(key,
+                         a.isUndefined() ? QStringLiteral("–")
+                                         : configValueText(a, floatPathsBelow(beforeFloats, key)),
+                         b.isUndefined() ? QStringLiteral("–")
+                                         : configValueText(b, floatPathsBelow(afterFloats, key))));
         }
     }
     return changes;

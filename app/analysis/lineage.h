@@ -10,6 +10,8 @@
 #include <map>
 #include <vector>
 
+#include "core/config_json.h"
+
 namespace tunedeck::app {
 
 struct LineageStep {
@@ -35,8 +37,14 @@ class Lineage {
 
     // The config a trial had before its first exploit; empty when it never copied.
     QJsonObject configBeforeFirstExploit(const QString& trialId) const;
+    // Which numbers of that config are floats (the exploit event's old_config_floats).
+    FloatPaths configFloatsBeforeFirstExploit(const QString& trialId) const;
 
-    static QStringList configChanges(const QJsonObject& before, const QJsonObject& after);
+    // "key: old → new" for each flattened key that differs, each value as the table shows it
+    // (models/config_text.h), with the floats of either config.
+    static QStringList configChanges(const QJsonObject& before, const QJsonObject& after,
+                                     const FloatPaths& beforeFloats = {},
+                                     const FloatPaths& afterFloats = {});
 
   private:
     // The last exploit of `trialId` before event `limit`, or -1.

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-#include "analysis/parameter_scale.h"
+#include "models/config_text.h"
 
 namespace tunedeck::app {
 
@@ -234,14 +234,12 @@ void LineageView::fillSteps(QTreeWidgetItem* item) {
     start->setText(FromColumn, tr("started from scratch"));
     // What the lineage started from: the origin's config before it ever copied.
     QJsonObject config = lineage_->configBeforeFirstExploit(origin);
+    FloatPaths floats = lineage_->configFloatsBeforeFirstExploit(origin);
     if (config.isEmpty() && data_->rowOf(origin) >= 0) {
         config = data_->trials()[std::size_t(data_->rowOf(origin))].config;
+        floats = data_->trials()[std::size_t(data_->rowOf(origin))].configFloats;
     }
-    QStringList initial;
-    const QJsonObject flat = ExperimentData::flatten(config);
-    for (auto it = flat.begin(); it != flat.end(); ++it) {
-        initial.append(QStringLiteral("%1: %2").arg(it.key(), displayValue(it.value())));
-    }
+    const QStringList initial = configLines(config, floats);
     start->setText(ChangesColumn, initial.join(QStringLiteral("; ")));
     start->setToolTip(ChangesColumn, initial.join(QLatin1Char('\n')));
     QFont italic = start->font(FromColumn);

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/config_text.h"
+
 namespace tunedeck::app {
 
 namespace {
@@ -217,8 +219,7 @@ QString ParallelCoordinatesView::toolTipFor(const QString& trialId) const {
     QString text = QStringLiteral("<b>%1</b> &nbsp;%2").arg(trial.id.toHtmlEscaped(), trial.status);
     for (const QString& key : data_->configKeys()) {
         text += QStringLiteral("<br>%1: %2")
-                    .arg(key.toHtmlEscaped(),
-                         displayValue(trial.flatConfig.value(key)).toHtmlEscaped());
+                    .arg(key.toHtmlEscaped(), configValueText(trial, key).toHtmlEscaped());
     }
     const QString best =
         std::isnan(trial.best) ? tr("none yet") : QString::number(trial.best, 'g', 6);

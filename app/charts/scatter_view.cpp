@@ -15,6 +15,8 @@
 #include <QValueAxis>
 #include <cmath>
 
+#include "models/config_text.h"
+
 namespace tunedeck::app {
 
 namespace {
@@ -90,12 +92,11 @@ ScatterView::ScatterView(const ExperimentData* data, QWidget* parent)
                 return;
             }
             const TrialRow& t = data_->trials()[std::size_t(row)];
-            QToolTip::showText(
-                QCursor::pos(),
-                tr("%1\n%2 = %3\nbest %4 = %5")
-                    .arg(t.id, parameter(), displayValue(t.flatConfig.value(parameter())),
-                         data_->metric(), QString::number(t.best, 'g', 6)),
-                view_);
+            QToolTip::showText(QCursor::pos(),
+                               tr("%1\n%2 = %3\nbest %4 = %5")
+                                   .arg(t.id, parameter(), configValueText(t, parameter()),
+                                        data_->metric(), QString::number(t.best, 'g', 6)),
+                               view_);
         });
         connect(series, &QScatterSeries::clicked, this, [this](const QPointF& point) {
             const QString trial = trialNear(point);

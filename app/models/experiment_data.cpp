@@ -3,6 +3,8 @@
 #include <QJsonArray>
 #include <algorithm>
 
+#include "api/events.h"
+
 namespace tunedeck::app {
 
 namespace {
@@ -109,6 +111,7 @@ void ExperimentData::apply(const QJsonObject& event) {
         const int index = rowFor(trialId, time);
         TrialRow& row = trials_[std::size_t(index)];
         row.config = event.value("config").toObject();
+        row.configFloats = events::configFloatsOf(event);
         row.flatConfig = flatten(row.config);
         bool added = false;
         for (const QString& key : row.flatConfig.keys()) {
@@ -136,6 +139,7 @@ void ExperimentData::apply(const QJsonObject& event) {
         const int index = rowFor(trialId, time);
         TrialRow& row = trials_[std::size_t(index)];
         row.config = event.value("new_config").toObject();
+        row.configFloats = events::configFloatsOf(event, QStringLiteral("new_config_floats"));
         row.flatConfig = flatten(row.config);
         changes_.rows.insert(index);
         exploits_.push_back(event);

@@ -16,6 +16,8 @@
 #include <set>
 #include <vector>
 
+#include "core/config_json.h"
+
 namespace tunedeck::app {
 
 inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
@@ -28,6 +30,10 @@ struct TrialRow {
     QString id;
     QJsonObject config;
     QJsonObject flatConfig;  // config with dotted keys, as the table shows it
+    // The numbers of config that are floats, as dotted paths (core/config_json.h): what the
+    // engine said in trial_added or exploit, or found in the stored text of trials.config. A
+    // QJsonValue holds 1.0 as 1, so this is how 1.0 is shown as 1.0 (models/config_text.h).
+    FloatPaths configFloats;
     QString status = QStringLiteral("PENDING");
     QString reason;
     QString node;

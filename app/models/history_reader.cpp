@@ -11,6 +11,8 @@
 #include <cmath>
 #include <memory>
 
+#include "api/events.h"
+
 namespace tunedeck::app {
 
 namespace {
@@ -29,11 +31,22 @@ QString text(sqlite3_stmt* s, int column) {
     return bytes ? QString::fromUtf8(bytes, sqlite3_column_bytes(s, column)) : QString();
 }
 
-QJsonObject json(sqlite3_stmt* s, int column) {
-    const auto* bytes = reinterpret_cast<const char*>(sqlite3_column_text(s, column));
-    return bytes ? QJsonDocument::fromJson(QByteArray(bytes, sqlite3_column_bytes(s, column)))
-                       .object()
-                 : QJsonObject();
+QByteArray bytes(sqlite3_stmt* s, int column) {
+    const auto* data = reinterpret_cast<const char*>(sqlite3_column_text(s, column));
+    return data ? QByteArray(data, sqlite3_column_bytes(s, column)) : QByteArray();
+}
+
+QJsonObject json(const QByteArray& text) {
+    return text.isNull() ? QJsonObject() : QJsonDocument::fromJson(text).object();
+}
+
+// A config column: the object, and which of its numbers are floats. The engine writes 1.0 as
+// 1.0 (core/config_json.h), which QJsonDocument reads back as 1, so the floats come from the
+// text itself, as ExperimentStore::loadTrials finds them.
+QJsonObject config(sqlite3_stmt* s, int column, FloatPaths* floats) {
+    const QByteArray text = bytes(s, column);
+    *floats = floatPathsInJson(text);
+    return json(text);
 }
 
 // A reader of one JSON text that skips what it does not need. Every method returns false on
@@ -304,7 +317,7 @@ bool readHistory(const QString& folder, History* out, QString* error) {
     while (sqlite3_step(s.get()) == SQLITE_ROW) {
         TrialRow row;
         row.id = text(s.get(), 0);
-        row.config = json(s.get(), 1);
+        row.config = config(s.get(), 1, &row.configFloats);
         row.flatConfig = ExperimentData::flatten(row.config);
         row.status = text(s.get(), 2);
         row.iteration = sqlite3_column_int64(s.get(), 3);
@@ -365,15 +378,18 @@ bool readHistory(const QString& folder, History* out, QString* error) {
                        "old_config, new_config, reason, timestamp FROM exploits ORDER BY id",
                        &s, error)) {
         while (sqlite3_step(s.get()) == SQLITE_ROW) {
-            out->exploits.push_back({{"type", "exploit"},
-                                     {"trial", text(s.get(), 0)},
-                                     {"source", text(s.get(), 1)},
-                                     {"iteration", sqlite3_column_int64(s.get(), 2)},
-                                     {"source_iteration", sqlite3_column_int64(s.get(), 3)},
-                                     {"old_config", json(s.get(), 4)},
-                                     {"new_config", json(s.get(), 5)},
-                                     {"reason", text(s.get(), 6)},
-                                     {"time", sqlite3_column_double(s.get(), 7)}});
+            FloatPaths oldFloats;
+            FloatPaths newFloats;
+            const QJsonObject oldConfig = config(s.get(), 4, &oldFloats);
+            const QJsonObject newConfig = config(s.get(), 5, &newFloats);
+            // As the engine's exploit event is (api/events.h).
+            QJsonObject event =
+                events::exploit(text(s.get(), 0), text(s.get(), 1),
+                                sqlite3_column_int64(s.get(), 2), sqlite3_column_int64(s.get(), 3),
+                                oldConfig, newConfig, text(s.get(), 6), oldFloats, newFloats);
+            event.insert("type", events::type::kExploit);
+            event.insert("time", sqlite3_column_double(s.get(), 7));
+            out->exploits.push_back(std::move(event));
         }
     }
     error->clear();  // an older history without the exploits table is fine

@@ -2,8 +2,8 @@
 
 #include <QColor>
 #include <QFont>
-#include <QJsonArray>
-#include <QJsonDocument>
+
+#include "models/config_text.h"
 
 namespace tunedeck::app {
 
@@ -26,22 +26,6 @@ QString formatDuration(double seconds) {
                            .arg(s / 60 % 60, 2, 10, QLatin1Char('0'))
                            .arg(s % 60, 2, 10, QLatin1Char('0'))
                      : QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-}
-
-QString valueText(const QJsonValue& value) {
-    if (value.isDouble()) {
-        return QString::number(value.toDouble(), 'g', 6);
-    }
-    if (value.isString()) {
-        return value.toString();
-    }
-    if (value.isBool()) {
-        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    }
-    if (value.isArray()) {
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
-    }
-    return {};
 }
 
 }  // namespace
@@ -145,9 +129,10 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
         case Runtime:
             return sortValue ? QVariant(runtime) : QVariant(formatDuration(runtime));
         default: {
-            const QJsonValue value = t.flatConfig.value(configKeys_.value(column - FirstConfig));
+            const QString key = configKeys_.value(column - FirstConfig);
+            const QJsonValue value = t.flatConfig.value(key);
             return sortValue && value.isDouble() ? QVariant(value.toDouble())
-                                                 : QVariant(valueText(value));
+                                                 : QVariant(configValueText(t, key));
         }
     }
 }

@@ -17,18 +17,11 @@
 
 #include "charts/chart_theme.h"
 #include "charts/curve_overlay.h"
+#include "models/config_text.h"
 
 namespace tunedeck::app {
 
 namespace {
-
-QString valueText(const QJsonValue& value) {
-    if (value.isUndefined()) {
-        return {};
-    }
-    return value.isDouble() ? QString::number(value.toDouble(), 'g', 6)
-                            : value.toVariant().toString();
-}
 
 QString numberText(double value) {
     return std::isnan(value) ? QString() : QString::number(value, 'g', 6);
@@ -73,8 +66,8 @@ QList<ComparedRow> bestTrialRows(const History& first, const History& second) {
         }
     }
     for (const QString& key : keys) {
-        rows << ComparedRow{key, a ? valueText(a->flatConfig.value(key)) : QString(),
-                            b ? valueText(b->flatConfig.value(key)) : QString()};
+        rows << ComparedRow{key, a ? configValueText(*a, key) : QString(),
+                            b ? configValueText(*b, key) : QString()};
     }
     return rows;
 }

@@ -34,6 +34,7 @@
 #include "charts/scatter_view.h"
 #include "editors/cluster_editor.h"
 #include "editors/experiment_editor.h"
+#include "models/config_text.h"
 #include "views/attach_dialog.h"
 #include "views/settings_dialog.h"
 #include "views/start_page.h"
@@ -411,11 +412,7 @@ void MainWindow::updateCompare() {
         }
         const TrialRow& t = data_.trials()[std::size_t(row)];
         for (int k = 0; k < keys.size(); ++k) {
-            const QJsonValue value = t.flatConfig.value(keys[k]);
-            compare_->setItem(
-                k, column,
-                new QTableWidgetItem(value.isDouble() ? QString::number(value.toDouble(), 'g', 6)
-                                                      : value.toVariant().toString()));
+            compare_->setItem(k, column, new QTableWidgetItem(configValueText(t, keys[k])));
         }
         compare_->setItem(int(keys.size()), column,
                           new QTableWidgetItem(QString::number(t.best, 'g', 6)));

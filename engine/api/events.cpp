@@ -12,8 +12,21 @@ QJsonObject experimentFinished(const QString& status, int terminated, int errore
     return {{"status", status}, {"terminated", terminated}, {"errored", errored}};
 }
 
-QJsonObject trialAdded(const Trial& trial) {
-    return {{"trial", trial.id}, {"index", qint64(trial.index)}, {"config", trial.config}};
+namespace {
+
+QJsonArray pathList(const FloatPaths& paths) {
+    QStringList sorted(paths.begin(), paths.end());
+    sorted.sort();
+    return QJsonArray::fromStringList(sorted);
+}
+
+}  // namespace
+
+QJsonObject trialAdded(const Trial& trial, const FloatPaths& configFloats) {
+    return {{"trial", trial.id},
+            {"index", qint64(trial.index)},
+            {"config", trial.config},
+            {"config_floats", pathList(configFloats)}};
 }
 
 QJsonObject trialStatus(const Trial& trial, const QString& reason) {
@@ -40,14 +53,27 @@ QJsonObject checkpoint(const QString& trialId, std::int64_t iteration, const QSt
 
 QJsonObject exploit(const QString& trialId, const QString& sourceTrialId, std::int64_t iteration,
                     std::int64_t sourceIteration, const QJsonObject& oldConfig,
-                    const QJsonObject& newConfig, const QString& reason) {
+                    const QJsonObject& newConfig, const QString& reason,
+                    const FloatPaths& oldFloats, const FloatPaths& newFloats) {
     return {{"trial", trialId},
             {"source", sourceTrialId},
             {"iteration", qint64(iteration)},
             {"source_iteration", qint64(sourceIteration)},
             {"old_config", oldConfig},
+            {"old_config_floats", pathList(oldFloats)},
             {"new_config", newConfig},
+            {"new_config_floats", pathList(newFloats)},
             {"reason", reason}};
+}
+
+FloatPaths configFloatsOf(const QJsonObject& event, const QString& field) {
+    FloatPaths paths;
+    for (const QJsonValue& path : event.value(field).toArray()) {
+        if (path.isString()) {
+            paths.insert(path.toString());
+        }
+    }
+    return paths;
 }
 
 QJsonObject node(const QString& nodeId, const QString& state, const QJsonObject& details) {

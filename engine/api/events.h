@@ -12,11 +12,19 @@
 //              "lost": bool}]}
 // A reading the node cannot give (its first CPU share, a card without a power sensor, a lost
 // card) is null. `trials` are the trials whose processes use the card, by the driver's count.
+//
+// Configs: a QJsonObject cannot tell 1.0 from 1 (Qt stores both as the integer 1 and writes `1`),
+// so an event that carries a config carries beside it which of its numbers are floats, as the
+// sorted dotted paths of core/config_json.h: "config_floats" in trial_added, "old_config_floats"
+// and "new_config_floats" in exploit (["lr", "model.dropout", "sizes.0"]). A reader shows a
+// number at one of those paths as a float (1.0); an event without the field (an engine before
+// it) says nothing, and whole numbers read as integers.
 #pragma once
 
 #include <QJsonObject>
 #include <QString>
 
+#include "core/config_json.h"
 #include "core/trial.h"
 
 namespace tunedeck::events {
@@ -40,20 +48,27 @@ inline const QString kWarning = QStringLiteral("warning");
 // Payloads (the fields besides the envelope).
 QJsonObject experimentStarted(const QString& name, const QString& folder, bool resumed);
 QJsonObject experimentFinished(const QString& status, int terminated, int errored);
-QJsonObject trialAdded(const Trial& trial);
+// `configFloats`: the numbers of trial.config that are floats (floatPathsOf its search space).
+QJsonObject trialAdded(const Trial& trial, const FloatPaths& configFloats = {});
 QJsonObject trialStatus(const Trial& trial, const QString& reason);
 QJsonObject result(const QString& trialId, const QJsonObject& result);
 QJsonObject checkpoint(const QString& trialId, std::int64_t iteration, const QString& path);
 // PBT: `trialId` continues from `sourceTrialId`'s checkpoint with `newConfig`.
 QJsonObject exploit(const QString& trialId, const QString& sourceTrialId, std::int64_t iteration,
                     std::int64_t sourceIteration, const QJsonObject& oldConfig,
-                    const QJsonObject& newConfig, const QString& reason);
+                    const QJsonObject& newConfig, const QString& reason,
+                    const FloatPaths& oldFloats = {}, const FloatPaths& newFloats = {});
 QJsonObject node(const QString& nodeId, const QString& state, const QJsonObject& details);
 // A node usage sample from the agent's `usage` event (engine/sdk/PROTOCOL.md): exactly the
 // fields above, whatever else the agent sent.
 QJsonObject nodeUsage(const QString& nodeId, const QJsonObject& sample);
 QJsonObject log(const QString& trialId, const QString& message);
 QJsonObject warning(const QString& message, const QString& trialId = {});
+
+// The float paths an event carries in `field` ("config_floats", "old_config_floats",
+// "new_config_floats"); empty when it has none.
+FloatPaths configFloatsOf(const QJsonObject& event,
+                          const QString& field = QStringLiteral("config_floats"));
 
 // The full event: payload plus envelope.
 QJsonObject envelope(const QString& type, std::int64_t seq, double time, QJsonObject payload);

@@ -529,10 +529,11 @@ void ExperimentRunner::applyExploit(LiveTrial& live) {
     }
     trial.config = exploit.config;
     store_->addExploit(record);
-    emitEvent(
-        events::type::kExploit,
-        events::exploit(record.trialId, record.sourceTrialId, record.iteration,
-                        record.sourceIteration, record.oldConfig, record.newConfig, record.reason));
+    emitEvent(events::type::kExploit,
+              events::exploit(record.trialId, record.sourceTrialId, record.iteration,
+                              record.sourceIteration, record.oldConfig, record.newConfig,
+                              record.reason, floatPathsOf(spec_.searchSpace, record.oldConfig),
+                              floatPathsOf(spec_.searchSpace, record.newConfig)));
     setStatus(live, TrialStatus::Pending, exploit.reason);
     applyRetention(live);
 }

@@ -14,6 +14,7 @@
 #include <QtTest>
 #include <csignal>
 
+#include "analysis/parallel_coordinates_view.h"
 #include "charts/curve_overlay.h"
 #include "charts/metric_chart.h"
 #include "editors/experiment_editor.h"
@@ -58,6 +59,21 @@ bool appendTo(const QString& path, const QString& text) {
     return file.open(QIODevice::Append) && file.write(text.toUtf8()) > 0;
 }
 
+// The text the trials table shows in the column headed `header` for the trial `trialId`.
+QString tableText(QTableView* table, const QString& trialId, const QString& header) {
+    QAbstractItemModel* model = table->model();
+    int column = -1;
+    for (int c = 0; c < model->columnCount(); ++c) {
+        column = model->headerData(c, Qt::Horizontal).toString() == header ? c : column;
+    }
+    for (int r = 0; r < model->rowCount() && column >= 0; ++r) {
+        if (model->index(r, 0).data().toString() == trialId) {
+            return model->index(r, column).data().toString();
+        }
+    }
+    return QStringLiteral("(no %1 of %2)").arg(header, trialId);
+}
+
 void screenshot(QWidget& window, const QString& name) {
     const QByteArray folder = qgetenv("TUNEDECK_SCREENSHOT_DIR");
     if (!folder.isEmpty()) {
@@ -100,6 +116,25 @@ class TestAppWindow : public QObject {
         return true;
     }
 
+    // Issue 16.4's space: a grid of floats whose first value is whole, and an integer domain.
+    static QString floatsFile(const EngineHarness& harness) {
+        return harness.writeFile("floats.yaml", QStringLiteral("name: floats\n"
+                                                               "trainable: {command: [python3, "
+                                                               "\"@TRIAL@\"]}\n"
+                                                               "search_space:\n"
+                                                               "  x: {grid: [1.0, 2.5]}\n"
+                                                               "  n: {randint: [1, 5]}\n"
+                                                               "  iterations: 3\n"
+                                                               "metric: score\n"
+                                                               "mode: min\n"
+                                                               "seed: 3\n"));
+    }
+
+    // What the window shows of the floats experiment: x of t00000 (1.0, the best trial: score =
+    // x * iteration, mode min) is a float, n an integer; in the trials table, the Compare tab
+    // and the parallel coordinates' tooltip.
+    static void checkFloatsShown(MainWindow& window);
+
     static QString experimentFile(const EngineHarness& harness, int iterations, double sleep) {
         return harness.writeFile("race.yaml",
                                  QStringLiteral("name: race\n"
@@ -124,6 +159,8 @@ class TestAppWindow : public QObject {
     void twoExperimentsBestTrialsSideBySide();
     void chartsExportAsPngAndVectorSvg();
     void theStartPageLeadsToTheMonitor();
+    void wholeFloatsShowAsFloatsFromTheFolder();
+    void wholeFloatsShowAsFloatsOverTheConnection();
 };
 
 void TestAppWindow::runningAFileShowsItsTrialsAndCurves() {
@@ -347,6 +384,92 @@ void TestAppWindow::theStartPageLeadsToTheMonitor() {
     emit recent->itemActivated(recent->item(0));
     QCOMPARE(opened.size(), 1);
     QVERIFY(waitFor([&] { return !start->isVisible(); }, 5000));
+}
+
+void TestAppWindow::checkFloatsShown(MainWindow& window) {
+    QVERIFY(waitFor([&] { return window.data().trials().size() == 2; }, 20000));
+    QTest::qWait(300);  // a frame of the table
+    auto* table = window.findChild<QTableView*>("trials");
+    QCOMPARE(tableText(table, "t00000", "x"), QStringLiteral("1.0"));
+    QCOMPARE(tableText(table, "t00001", "x"), QStringLiteral("2.5"));
+    const QString n = tableText(table, "t00000", "n");
+    QVERIFY2(QRegularExpression("^[1-4]$").match(n).hasMatch(), qPrintable(n));
+    for (int r = 0; r < table->model()->rowCount(); ++r) {
+        if (table->model()->index(r, 0).data().toString() == "t00000") {
+            table->selectRow(r);
+        }
+    }
+    QTest::qWait(100);
+    auto* compare = qobject_cast<QTableWidget*>(window.tabs()->widget(1));
+    QVERIFY(compare);
+    QMap<QString, QString> compared;
+    for (int r = 0; r < compare->rowCount(); ++r) {
+        compared[compare->verticalHeaderItem(r)->text()] =
+            compare->item(r, 0) ? compare->item(r, 0)->text() : QString();
+    }
+    QCOMPARE(compared.value("x"), QStringLiteral("1.0"));
+    QCOMPARE(compared.value("n"), n);
+    auto* parallel = window.findChild<tunedeck::app::ParallelCoordinatesView*>();
+    QVERIFY(parallel);
+    const QString tip = parallel->toolTipFor("t00000");
+    QVERIFY2(tip.contains("x: 1.0") && tip.contains("n: " + n + "<"), qPrintable(tip));
+}
+
+// Issue 16.4: a folder written by a real run shows x = 1.0 as 1.0 (it showed 1), read from
+// its SQLite file; so does the comparison of two experiments.
+void TestAppWindow::wholeFloatsShowAsFloatsFromTheFolder() {
+    EngineHarness harness;
+    const EngineResult ran = harness.run({"run", floatsFile(harness)});
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.all()));
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    window.openFolder(harness.experimentFolder("floats"));
+    checkFloatsShown(window);
+    if (QTest::currentTestFailed()) {
+        return;
+    }
+    screenshot(window, "floats-folder");
+
+    tunedeck::app::ExperimentsCompare dialog({harness.experimentFolder("floats")},
+                                             harness.experimentFolder("floats"),
+                                             harness.experimentFolder("floats"));
+    dialog.show();
+    QSignalSpy compared(&dialog, &tunedeck::app::ExperimentsCompare::compared);
+    QVERIFY(compared.wait(20000));
+    QMap<QString, QStringList> rows;
+    for (int r = 0; r < dialog.table()->rowCount(); ++r) {
+        rows[dialog.table()->verticalHeaderItem(r)->text()] = {dialog.table()->item(r, 0)->text(),
+                                                               dialog.table()->item(r, 1)->text()};
+    }
+    QCOMPARE(rows.value("x"), QStringList({"1.0", "1.0"}));
+}
+
+// Issue 16.4: the same run watched over the connection alone (as from a server through an SSH
+// tunnel: every event replayed and streamed, no SQLite file read) shows 1.0, and the best config
+// copied from the window says x: 1.0.
+void TestAppWindow::wholeFloatsShowAsFloatsOverTheConnection() {
+    EngineHarness harness;
+    Engine engine;
+    QVERIFY(startEngine(harness, &engine));
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    window.attachThroughTunnel(engine.socket);
+    QVERIFY(waitFor([&] { return window.client().isReady(); }, 20000));
+    window.runExperimentFile(floatsFile(harness));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 120000));
+    checkFloatsShown(window);
+    if (QTest::currentTestFailed()) {
+        return;
+    }
+    screenshot(window, "floats-connection");
+    QApplication::clipboard()->clear();
+    window.copyBestConfig("yaml");
+    QVERIFY(waitFor([] { return !QApplication::clipboard()->text().isEmpty(); }, 20000));
+    const QString best = QApplication::clipboard()->text();
+    QVERIFY2(best.contains("x: 1.0\n") && QRegularExpression("\nn: [1-4]\n").match(best).hasMatch(),
+             qPrintable(best));
 }
 
 QTEST_MAIN(TestAppWindow)

@@ -9,9 +9,11 @@
 #include <QtTest>
 #include <cmath>
 
+#include "api/events.h"
 #include "charts/curve_renderer.h"
 #include "charts/decimate.h"
 #include "charts/metric_chart.h"
+#include "models/config_text.h"
 #include "models/experiment_data.h"
 #include "models/history_reader.h"
 #include "models/trial_table_model.h"
@@ -133,6 +135,7 @@ class TestAppModels : public QObject {
     void trialsCurvesAndTheBestFollowTheEvents();
     void aRestoredTrialsCurveGoesBackToItsCheckpoint();
     void tableShowsConfigColumnsAndSortsByValue();
+    void wholeFloatsFromTheStreamShowAsFloats();
     void searchAndStatusFilterTheTable();
     void changesComeInBatches();
     void decimationKeepsEverySpikeAndBoundsThePoints();
@@ -217,6 +220,65 @@ void TestAppModels::tableShowsConfigColumnsAndSortsByValue() {
     // By value, not by text: 0.001 < 0.01 < 0.1.
     QCOMPARE(filter.index(0, TrialTableModel::Trial).data().toString(), QStringLiteral("t00001"));
     QCOMPARE(filter.index(2, TrialTableModel::Trial).data().toString(), QStringLiteral("t00000"));
+}
+
+// Issue 16.4: the engine's trial_added and exploit events, as they cross the wire (JSON text,
+// read back by QJsonDocument, which makes 1.0 the integer 1), still show 1.0 in the table: the
+// float paths beside the config say which numbers are floats.
+void TestAppModels::wholeFloatsFromTheStreamShowAsFloats() {
+    const auto overTheWire = [](const QString& type, const QJsonObject& payload) {
+        const QByteArray line =
+            QJsonDocument(tunedeck::events::envelope(type, scripted::sequence()++, 1000, payload))
+                .toJson(QJsonDocument::Compact);
+        return QJsonDocument::fromJson(line).object();
+    };
+    tunedeck::Trial trial;
+    trial.id = "t00000";
+    trial.config = QJsonObject{{"x", 1.0},
+                               {"n", 3},
+                               {"big", 1234567},
+                               {"lr", 123456.7},
+                               {"sizes", QJsonArray{1.0, 2}},
+                               {"model", QJsonObject{{"ratio", 2.0}}},
+                               {"name", "adam"}};
+    const tunedeck::FloatPaths floats{"x", "lr", "sizes.0", "model.ratio"};
+    ExperimentData data;
+    data.setObjective("loss", true);
+    TrialTableModel model(&data);
+    data.apply(overTheWire(tunedeck::events::type::kTrialAdded,
+                           tunedeck::events::trialAdded(trial, floats)));
+    model.refresh(data.takeChanges());
+    QMap<QString, QString> shown;
+    for (int c = TrialTableModel::FirstConfig; c < model.columnCount(); ++c) {
+        shown[model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()] =
+            model.index(0, c).data().toString();
+    }
+    QCOMPARE(shown.value("x"), QStringLiteral("1.0"));
+    QCOMPARE(shown.value("n"), QStringLiteral("3"));
+    QCOMPARE(shown.value("big"), QStringLiteral("1234567"));
+    QCOMPARE(shown.value("lr"), QStringLiteral("123456.7"));
+    QCOMPARE(shown.value("sizes"), QStringLiteral("[1.0,2]"));
+    QCOMPARE(shown.value("model.ratio"), QStringLiteral("2.0"));
+    QCOMPARE(shown.value("name"), QStringLiteral("adam"));
+    // Sorting still goes by value.
+    QCOMPARE(model.index(0, TrialTableModel::FirstConfig + int(shown.keys().indexOf("x")))
+                 .data(Qt::UserRole),
+             QVariant(1.0));
+
+    // A PBT exploit gives the trial a new config, with its own floats.
+    const QJsonObject newConfig{{"x", 3.0}, {"n", 2}};
+    data.apply(overTheWire(tunedeck::events::type::kExploit,
+                           tunedeck::events::exploit("t00000", "t00001", 4, 4, trial.config,
+                                                     newConfig, "exploit", floats, {"x"})));
+    model.refresh(data.takeChanges());
+    const int x = TrialTableModel::FirstConfig + int(data.configKeys().indexOf("x"));
+    QCOMPARE(model.index(0, x).data().toString(), QStringLiteral("3.0"));
+
+    // Without float paths (an older engine), whole numbers read as integers.
+    QCOMPARE(configValueText(QJsonValue(1.0)), QStringLiteral("1"));
+    QCOMPARE(configValueText(QJsonValue(0.5)), QStringLiteral("0.5"));
+    QCOMPARE(configValueText(QJsonValue(1e-5), {""}), QStringLiteral("1e-05"));
+    QCOMPARE(configValueText(QJsonValue(0.0), {""}), QStringLiteral("0.0"));
 }
 
 void TestAppModels::searchAndStatusFilterTheTable() {
