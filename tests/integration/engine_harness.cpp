@@ -40,10 +40,14 @@ QProcessEnvironment EngineHarness::environment() const {
     return env;
 }
 
-std::unique_ptr<QProcess> EngineHarness::start(const QStringList& args) const {
+std::unique_ptr<QProcess> EngineHarness::start(const QStringList& args,
+                                               const std::function<void()>& childSetup) const {
     auto process = std::make_unique<QProcess>();
     process->setProcessEnvironment(environment());
     process->setWorkingDirectory(root());
+    if (childSetup) {
+        process->setChildProcessModifier(childSetup);
+    }
     process->start(enginePath(), args);
     if (!process->waitForStarted(10000)) {
         qFatal("cannot start %s", qPrintable(enginePath()));

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <functional>
 #include <memory>
 
 struct EngineResult {
@@ -35,7 +36,9 @@ class EngineHarness {
 
     EngineResult run(const QStringList& args, int timeoutMs = 120000) const;
     // Starts the engine and returns at once (for kill -9, SIGINT and concurrency tests).
-    std::unique_ptr<QProcess> start(const QStringList& args) const;
+    // `childSetup` runs in the child before the engine does (resource limits).
+    std::unique_ptr<QProcess> start(const QStringList& args,
+                                    const std::function<void()>& childSetup = {}) const;
     static EngineResult finish(QProcess& process, int timeoutMs = 120000);
 
     // The experiment's folder under resultsRoot() (the first run of `name`).

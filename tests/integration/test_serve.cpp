@@ -1,41 +1,22 @@
-// The control API with real parts: `tunedeck-engine serve` on a private local socket or on TCP
-// with a token, the app's EngineClient, experiments run by the server as real engine processes
-// with real trials, and their SQLite histories replayed to subscribers.
+// The control API with real parts: `tunedeck-engine serve` on a private local
+// socket or on TCP with a token, the app's EngineClient, experiments run by the
+// server as real engine processes with real trials, and their SQLite histories
+// replayed to subscribers.
 #include <sys/stat.h>
 
 #include <QFile>
 #include <QJsonDocument>
-#include <QLocalSocket>
-#include <QRegularExpression>
-#include <QTcpSocket>
 #include <QtTest>
 #include <csignal>
-#include <memory>
 #include <set>
 
 #include "client/engine_client.h"
 #include "engine_harness.h"
+#include "serve_session.h"
 
 using tunedeck::client::EngineClient;
 
 namespace {
-
-// A running `serve` and what it printed; stopped like a service is (SIGTERM, which pauses its
-// experiments) when the test ends.
-struct Server {
-    std::unique_ptr<QProcess> process;
-    QString address;  // as printed: unix:PATH or tcp:HOST:PORT
-
-    ~Server() {
-        if (process && process->state() == QProcess::Running) {
-            ::kill(pid_t(process->processId()), SIGTERM);
-            if (!process->waitForFinished(30000)) {
-                process->kill();
-                process->waitForFinished();
-            }
-        }
-    }
-};
 
 // What a subscriber saw of an experiment.
 struct Watched {
@@ -62,37 +43,14 @@ class TestServe : public QObject {
     Q_OBJECT
 
   private:
-    // Starts serve with `arguments` and waits for its "Listening on ..." line.
-    static bool startServer(const EngineHarness& harness, const QStringList& arguments,
-                            Server* server) {
-        server->process =
-            harness.start(QStringList{"serve", "--results", harness.resultsRoot()} + arguments);
-        QElapsedTimer clock;
-        clock.start();
-        QByteArray output;
-        static const QRegularExpression listening(QStringLiteral("Listening on (\\S+)"));
-        while (clock.elapsed() < 20000 && server->process->state() == QProcess::Running) {
-            server->process->waitForReadyRead(100);
-            output += server->process->readAllStandardOutput();
-            const QRegularExpressionMatch match = listening.match(QString::fromUtf8(output));
-            if (match.hasMatch()) {
-                server->address = match.captured(1);
-                return true;
-            }
-        }
-        qWarning("serve did not start: %s %s", output.constData(),
-                 server->process->readAllStandardError().constData());
-        return false;
-    }
-
     static QString socketPath(const EngineHarness& harness) {
-        return harness.root() + QStringLiteral("/run/engine.sock");
+        return ServeProcess::localSocketPath(harness);
     }
 
     // serve on a socket of the harness, and `client` connected to it.
-    static bool startLocal(const EngineHarness& harness, Server* server, EngineClient* client,
+    static bool startLocal(const EngineHarness& harness, ServeProcess* server, EngineClient* client,
                            int retryMs = 1000) {
-        if (!startServer(harness, {"--listen", "unix:" + socketPath(harness)}, server)) {
+        if (!server->startOnLocalSocket(harness)) {
             return false;
         }
         client->setLocalServer(socketPath(harness));
@@ -100,28 +58,25 @@ class TestServe : public QObject {
         return true;
     }
 
-    // Sends raw lines on a local socket and returns the answers, one per line sent.
+    // Sends raw lines on a local socket and returns the answers, one per line
+    // sent.
     static QList<QJsonObject> exchange(const QString& path, const QList<QByteArray>& lines) {
-        QLocalSocket socket;
-        socket.connectToServer(path);
-        if (!socket.waitForConnected(5000)) {
+        ServeClient client("unix:" + path);
+        if (!client.connected()) {
             return {};
         }
-        QList<QJsonObject> answers;
         for (const QByteArray& line : lines) {
-            socket.write(line + '\n');
+            client.send(line);
         }
-        QByteArray received;
+        QList<QJsonObject> answers;
         QElapsedTimer clock;
         clock.start();
-        while (answers.size() < lines.size() && clock.elapsed() < 20000) {
-            socket.waitForReadyRead(100);
-            received += socket.readAll();
-            qsizetype newline;
-            while ((newline = received.indexOf('\n')) >= 0) {
-                answers << QJsonDocument::fromJson(received.left(newline)).object();
-                received.remove(0, newline + 1);
+        while (answers.size() < lines.size()) {
+            const QJsonObject answer = client.nextAnswer(int(20000 - clock.elapsed()));
+            if (answer.isEmpty()) {
+                break;
             }
+            answers << answer;
         }
         return answers;
     }
@@ -174,8 +129,8 @@ class TestServe : public QObject {
                                      .arg(sleep));
     }
 
-    // Starts a run of writeExperiment(...) through the client; its experiment name, or empty
-    // (with the answer printed) when the server refused.
+    // Starts a run of writeExperiment(...) through the client; its experiment
+    // name, or empty (with the answer printed) when the server refused.
     static QString startRun(EngineClient& client, const EngineHarness& harness, const QString& name,
                             int iterations, double sleep, int samples) {
         const QJsonObject started =
@@ -201,8 +156,8 @@ class TestServe : public QObject {
 
 void TestServe::malformedRequestsGetClearErrorsAndTheServerGoesOn() {
     EngineHarness harness;
-    Server server;
-    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
+    ServeProcess server;
+    QVERIFY(server.startOnLocalSocket(harness));
     const QByteArray overlong(5 * 1024 * 1024, 'x');
     const QList<QJsonObject> answers = exchange(
         socketPath(harness),
@@ -221,13 +176,13 @@ void TestServe::malformedRequestsGetClearErrorsAndTheServerGoesOn() {
     QVERIFY2(message(4).contains("request line 5: longer than"), qPrintable(message(4)));
     QVERIFY2(message(5).contains("results root"), qPrintable(message(5)));
     QVERIFY(answers[6].value("ok").toBool());  // the same connection still works
-    QCOMPARE(server.process->state(), QProcess::Running);
+    QCOMPARE(server.process().state(), QProcess::Running);
 }
 
 void TestServe::localSocketIsPrivateToItsUser() {
     EngineHarness harness;
-    Server server;
-    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &server));
+    ServeProcess server;
+    QVERIFY(server.startOnLocalSocket(harness));
     struct stat folder {};
     struct stat socket {};
     QCOMPARE(::stat(QFile::encodeName(harness.root() + "/run").constData(), &folder), 0);
@@ -258,31 +213,22 @@ void TestServe::tcpNeedsTheToken() {
     QVERIFY2(readable.err.contains("chmod 600"), qPrintable(readable.err));
     QFile::setPermissions(tokenFile, QFile::ReadOwner | QFile::WriteOwner);
 
-    Server server;
-    QVERIFY(
-        startServer(harness, {"--listen", "tcp:127.0.0.1:0", "--token-file", tokenFile}, &server));
-    const quint16 port = server.address.section(':', -1).toUShort();
+    ServeProcess server;
+    QVERIFY(server.start(harness, {"--listen", "tcp:127.0.0.1:0", "--token-file", tokenFile}));
+    const quint16 port = server.port();
     QVERIFY(port != 0);
-    QTcpSocket socket;
-    socket.connectToHost(QStringLiteral("127.0.0.1"), port);
-    QVERIFY(socket.waitForConnected(5000));
-    auto askRaw = [&](const QByteArray& line) {
-        socket.write(line + '\n');
-        QByteArray answer;
-        while (!answer.contains('\n') && socket.waitForReadyRead(5000)) {
-            answer += socket.readAll();
-        }
-        return QJsonDocument::fromJson(answer).object();
-    };
-    const QJsonObject early = askRaw("{\"id\": 1, \"op\": \"list\"}");
+    ServeClient raw(server.address());
+    QVERIFY(raw.connected());
+    const QJsonObject early = raw.askLine("{\"id\": 1, \"op\": \"list\"}");
     QCOMPARE(early.value("error").toObject().value("code").toString(),
              QStringLiteral("unauthorized"));
-    const QJsonObject wrong = askRaw("{\"id\": 2, \"op\": \"hello\", \"token\": \"guess\"}");
+    const QJsonObject wrong = raw.askLine("{\"id\": 2, \"op\": \"hello\", \"token\": \"guess\"}");
     QCOMPARE(wrong.value("error").toObject().value("code").toString(),
              QStringLiteral("unauthorized"));
-    const QJsonObject right = askRaw("{\"id\": 3, \"op\": \"hello\", \"token\": \"s3cret-token\"}");
+    const QJsonObject right =
+        raw.askLine("{\"id\": 3, \"op\": \"hello\", \"token\": \"s3cret-token\"}");
     QVERIFY(right.value("ok").toBool());
-    QVERIFY(askRaw("{\"id\": 4, \"op\": \"list\"}").value("ok").toBool());
+    QVERIFY(raw.askLine("{\"id\": 4, \"op\": \"list\"}").value("ok").toBool());
 
     // The client does the same with its token.
     EngineClient client;
@@ -293,7 +239,7 @@ void TestServe::tcpNeedsTheToken() {
 
 void TestServe::validateNamesTheLineOfEachProblem() {
     EngineHarness harness;
-    Server server;
+    ServeProcess server;
     EngineClient client;
     QVERIFY(startLocal(harness, &server, &client));
     const QJsonObject bad = ask(client, "validate",
@@ -311,12 +257,14 @@ void TestServe::validateNamesTheLineOfEachProblem() {
         ask(client, "validate", {{"path", writeExperiment(harness, "ok", 3, 0, 2)}});
     QVERIFY2(good.value("valid").toBool(), qPrintable(QJsonDocument(good).toJson()));
     QCOMPARE(good.value("trials").toInt(), 2);
-    // The editor's preview: the configs the run would start with, here the grid's two.
+    // The editor's preview: the configs the run would start with, here the grid's
+    // two.
     const QJsonArray preview = good.value("preview").toArray();
     QCOMPARE(preview.size(), 2);
     QCOMPARE(preview.at(0).toObject().value("x").toInt(), 1);
     QCOMPARE(preview.at(1).toObject().value("x").toInt(), 2);
-    // More GPUs than this machine has: refused before anything runs, naming the largest node.
+    // More GPUs than this machine has: refused before anything runs, naming the
+    // largest node.
     const QJsonObject greedy =
         ask(client, "validate",
             {{"yaml",
@@ -328,7 +276,8 @@ void TestServe::validateNamesTheLineOfEachProblem() {
         greedy.value("errors").toArray().first().toObject().value("message").toString().contains(
             "the largest, 'local'"),
         qPrintable(QJsonDocument(greedy).toJson()));
-    // Starting an invalid experiment is refused with the same message, and nothing runs.
+    // Starting an invalid experiment is refused with the same message, and
+    // nothing runs.
     const QJsonObject refused = ask(client, "start", {{"yaml", "name: [\n"}});
     QCOMPARE(refused.value("error").toObject().value("code").toString(),
              QStringLiteral("invalid_spec"));
@@ -336,7 +285,7 @@ void TestServe::validateNamesTheLineOfEachProblem() {
 
 void TestServe::clientRunsAnExperimentAndStopsOneTrial() {
     EngineHarness harness;
-    Server server;
+    ServeProcess server;
     EngineClient client;
     QVERIFY(startLocal(harness, &server, &client));
     const QString experiment = startRun(client, harness, "race", 40, 0.05, 3);
@@ -367,7 +316,8 @@ void TestServe::clientRunsAnExperimentAndStopsOneTrial() {
             QCOMPARE(watched.results[trial], 40);
         }
     }
-    // The trial's own log (what it printed), in pieces from an offset, as the app follows it.
+    // The trial's own log (what it printed), in pieces from an offset, as the app
+    // follows it.
     const QJsonObject log =
         ask(client, "trial_log", {{"experiment", experiment}, {"trial", victim}});
     QVERIFY2(log.value("text").toString().contains("start iteration=0"),
@@ -392,7 +342,7 @@ void TestServe::clientRunsAnExperimentAndStopsOneTrial() {
 
 void TestServe::pausedTrialWaitsUntilResumed() {
     EngineHarness harness;
-    Server server;
+    ServeProcess server;
     EngineClient client;
     QVERIFY(startLocal(harness, &server, &client));
     const QString experiment = startRun(client, harness, "hold", 30, 0.05, 2);
@@ -409,7 +359,8 @@ void TestServe::pausedTrialWaitsUntilResumed() {
                 .value("ok")
                 .toBool());
     QVERIFY(waitFor([&] { return status.value("t00000") == QLatin1String("PAUSED"); }, 30000));
-    // The other trial finishes; the paused one stays paused and the experiment waits for it.
+    // The other trial finishes; the paused one stays paused and the experiment
+    // waits for it.
     QVERIFY(waitFor([&] { return status.value("t00001") == QLatin1String("TERMINATED"); }, 60000));
     const int heldAt = results.value("t00000");
     QTest::qWait(1500);
@@ -421,14 +372,15 @@ void TestServe::pausedTrialWaitsUntilResumed() {
                 .toBool());
     QVERIFY(waitFor([&] { return finished; }, 60000));
     QCOMPARE(status.value("t00000"), QStringLiteral("TERMINATED"));
-    // It went on from its checkpoint: at most the iterations since it were reported twice.
+    // It went on from its checkpoint: at most the iterations since it were
+    // reported twice.
     QVERIFY2(results.value("t00000") >= 30 && results.value("t00000") <= 32,
              qPrintable(QString::number(results.value("t00000"))));
 }
 
 void TestServe::reconnectReplaysWhatWasMissed() {
     EngineHarness harness;
-    Server server;
+    ServeProcess server;
     EngineClient client;
     QVERIFY(startLocal(harness, &server, &client, 200));
     const QString experiment = startRun(client, harness, "replay", 25, 0.04, 4);
@@ -443,7 +395,8 @@ void TestServe::reconnectReplaysWhatWasMissed() {
         finished = finished || e.value("type").toString() == QLatin1String("experiment_finished");
     });
     client.subscribe(experiment);
-    // Drop the connection twice while results stream; the client reconnects on its own.
+    // Drop the connection twice while results stream; the client reconnects on
+    // its own.
     for (int i = 0; i < 2; ++i) {
         QVERIFY(waitFor([&] { return seen.size() > std::size_t(30 * (i + 1)); }, 60000));
         client.close();
@@ -471,7 +424,7 @@ void TestServe::reconnectReplaysWhatWasMissed() {
 
 void TestServe::stoppingTheServerPausesItsExperiments() {
     EngineHarness harness;
-    Server server;
+    ServeProcess server;
     EngineClient client;
     QVERIFY(startLocal(harness, &server, &client));
     const QString experiment = startRun(client, harness, "long", 200, 0.05, 2);
@@ -482,14 +435,14 @@ void TestServe::stoppingTheServerPausesItsExperiments() {
     });
     client.subscribe(experiment);
     QVERIFY(waitFor([&] { return results > 10; }, 60000));
-    ::kill(pid_t(server.process->processId()), SIGTERM);
-    const EngineResult stopped = EngineHarness::finish(*server.process, 60000);
+    ::kill(server.pid(), SIGTERM);
+    const EngineResult stopped = EngineHarness::finish(server.process(), 60000);
     QCOMPARE(stopped.exitCode, 0);
     const QString db = harness.experimentFolder("long") + "/experiment.sqlite";
     QCOMPARE(sqliteQuery(db, "SELECT status FROM experiment"), QStringLiteral("interrupted"));
     // A new server resumes it where it was.
-    Server again;
-    QVERIFY(startServer(harness, {"--listen", "unix:" + socketPath(harness)}, &again));
+    ServeProcess again;
+    QVERIFY(again.startOnLocalSocket(harness));
     EngineClient second;
     second.setLocalServer(socketPath(harness));
     second.open();

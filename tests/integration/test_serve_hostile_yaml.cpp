@@ -1,25 +1,24 @@
-// Hostile experiment files against the real engine: `tunedeck-engine validate` on the inputs of
-// tests/config/regression_corpus (an alias that contains itself, an alias bomb, a lone ',')
-// answers with file:line:column in seconds under a memory bound, and `serve` given the same text
-// in `validate` and `start` requests refuses it and keeps answering. Also the control API's
-// numbers beyond 2^53 and the one rule for experiment names. Local socket only; each test takes
-// a few seconds.
+// Hostile experiment files against the real engine: `tunedeck-engine validate`
+// on the inputs of tests/config/regression_corpus (an alias that contains
+// itself, an alias bomb, a lone ',') answers with file:line:column in seconds
+// under a memory bound, and `serve` given the same text in `validate` and
+// `start` requests refuses it and keeps answering. Also the control API's
+// numbers beyond 2^53 and the one rule for experiment names. Local socket only;
+// each test takes a few seconds.
 #include <sys/resource.h>
 
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
-#include <QLocalSocket>
-#include <QRegularExpression>
 #include <QtTest>
-#include <csignal>
-#include <memory>
 
 #include "engine_harness.h"
+#include "serve_session.h"
 
 namespace {
 
-// Far more than `validate` needs (tens of MB), far less than the 3 GB an alias bomb took.
+// Far more than `validate` needs (tens of MB), far less than the 3 GB an alias
+// bomb took.
 constexpr rlim_t kAddressSpaceBytes = rlim_t(1) << 30;
 constexpr int kQuickMs = 5000;  // what "in seconds" means here; a runaway parse took 41 s
 
@@ -32,81 +31,20 @@ QByteArray readCorpus(const QString& name) {
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-// A running `serve`, stopped with SIGTERM (as a service is) when the test ends.
-struct Server {
-    std::unique_ptr<QProcess> process;
-    QString socket;
-
-    ~Server() {
-        if (process && process->state() == QProcess::Running) {
-            ::kill(pid_t(process->processId()), SIGTERM);
-            if (!process->waitForFinished(30000)) {
-                process->kill();
-                process->waitForFinished();
-            }
-        }
-    }
-    bool running() const { return process && process->state() == QProcess::Running; }
-};
-
-bool startServer(const EngineHarness& harness, Server* server) {
-    server->socket = harness.root() + QStringLiteral("/run/engine.sock");
-    server->process = harness.start(
-        {"serve", "--results", harness.resultsRoot(), "--listen", "unix:" + server->socket});
-    QElapsedTimer clock;
-    clock.start();
-    QByteArray output;
-    while (clock.elapsed() < 20000 && server->process->state() == QProcess::Running) {
-        server->process->waitForReadyRead(100);
-        output += server->process->readAllStandardOutput();
-        if (output.contains("Listening on")) {
-            return true;
-        }
-    }
-    qWarning("serve did not start: %s %s", output.constData(),
-             server->process->readAllStandardError().constData());
-    return false;
-}
-
-// One connection to the server, one request at a time.
-class Connection {
-  public:
-    explicit Connection(const QString& path) {
-        socket_.connectToServer(path);
-        socket_.waitForConnected(5000);
-    }
-
-    // The answer to `request` (an "id" is added), or an empty object after `timeoutMs`.
-    QJsonObject ask(QJsonObject request, int timeoutMs = kQuickMs) {
-        request.insert("id", ++lastId_);
-        socket_.write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
-        QElapsedTimer clock;
-        clock.start();
-        while (clock.elapsed() < timeoutMs && socket_.state() == QLocalSocket::ConnectedState) {
-            const qsizetype newline = received_.indexOf('\n');
-            if (newline >= 0) {
-                const QJsonObject answer =
-                    QJsonDocument::fromJson(received_.left(newline)).object();
-                received_.remove(0, newline + 1);
-                if (answer.value("id").toInt() == lastId_) {
-                    return answer;
-                }
-                continue;
-            }
-            socket_.waitForReadyRead(50);
-            received_ += socket_.readAll();
-        }
-        return {};
-    }
-
-  private:
-    QLocalSocket socket_;
-    QByteArray received_;
-    int lastId_ = 0;
-};
-
 QString errorMessage(const QJsonObject& answer) {
     return answer.value("error").toObject().value("message").toString();
+}
+
+QString errorCode(const QJsonObject& answer) {
+    return answer.value("error").toObject().value("code").toString();
+}
+
+// An experiment folder with a history file, as `run` leaves one: requests
+// naming it get past "not found" to the checks of their arguments.
+bool makeExperimentFolder(const EngineHarness& harness, const QString& name) {
+    const QString folder = harness.experimentFolder(name);
+    QFile database(folder + "/experiment.sqlite");
+    return QDir().mkpath(folder) && database.open(QIODevice::WriteOnly);
 }
 
 // The highest resident memory of a process, from /proc, in kB.
@@ -165,7 +103,8 @@ void TestServeHostileYaml::validateCommandRefusesHostileFilesQuicklyWithTheirPla
     EngineHarness harness;
     QProcess engine;
     engine.setProcessEnvironment(harness.environment());
-    // Under an address-space bound: a parse that allocates without end fails here, not the box.
+    // Under an address-space bound: a parse that allocates without end fails
+    // here, not the box.
     engine.setChildProcessModifier([] {
         const rlimit limit{kAddressSpaceBytes, kAddressSpaceBytes};
         ::setrlimit(RLIMIT_AS, &limit);
@@ -190,10 +129,10 @@ void TestServeHostileYaml::validateCommandRefusesHostileFilesQuicklyWithTheirPla
 
 void TestServeHostileYaml::serveValidateRefusesSelfAliasAndKeepsAnswering() {
     EngineHarness harness;
-    Server server;
-    QVERIFY(startServer(harness, &server));
-    Connection connection(server.socket);
-    QVERIFY(connection.ask({{"op", "hello"}}).value("ok").toBool());
+    ServeProcess server;
+    QVERIFY(server.startOnLocalSocket(harness));
+    ServeClient connection(server.address());
+    QVERIFY(connection.hello().value("ok").toBool());
 
     const QJsonObject answer = connection.ask(
         {{"op", "validate"},
@@ -210,20 +149,21 @@ void TestServeHostileYaml::serveValidateRefusesSelfAliasAndKeepsAnswering() {
 
     // The same server, the same connection and a new one still answer.
     QVERIFY(server.running());
-    QVERIFY(connection.ask({{"op", "hello"}}).value("ok").toBool());
-    QVERIFY(Connection(server.socket).ask({{"op", "list"}}).value("ok").toBool());
+    QVERIFY(connection.hello().value("ok").toBool());
+    QVERIFY(ServeClient(server.address()).ask({{"op", "list"}}).value("ok").toBool());
 }
 
 void TestServeHostileYaml::serveValidateRefusesAliasBombQuicklyAndSmall() {
     EngineHarness harness;
-    Server server;
-    QVERIFY(startServer(harness, &server));
-    Connection connection(server.socket);
-    QVERIFY(connection.ask({{"op", "hello"}}).value("ok").toBool());
+    ServeProcess server;
+    QVERIFY(server.startOnLocalSocket(harness));
+    ServeClient connection(server.address());
+    QVERIFY(connection.hello().value("ok").toBool());
 
     QElapsedTimer clock;
     clock.start();
-    // As a file on the server's disk, and as text: both go through the same bounds.
+    // As a file on the server's disk, and as text: both go through the same
+    // bounds.
     const QJsonObject byPath =
         connection.ask({{"op", "validate"}, {"path", corpusFile("alias_bomb.yaml")}});
     const QJsonObject byText =
@@ -239,17 +179,18 @@ void TestServeHostileYaml::serveValidateRefusesAliasBombQuicklyAndSmall() {
                  qPrintable(QJsonDocument(answer).toJson()));
     }
     QVERIFY2(elapsedMs < kQuickMs, qPrintable(QStringLiteral("%1 ms").arg(elapsedMs)));
-    // It took 3 GB before; a server that only parsed the bound of values stays small.
-    const qint64 peakKb = peakResidentKb(server.process->processId());
+    // It took 3 GB before; a server that only parsed the bound of values stays
+    // small.
+    const qint64 peakKb = peakResidentKb(server.pid());
     QVERIFY2(peakKb > 0 && peakKb < 300 * 1024, qPrintable(QStringLiteral("%1 kB").arg(peakKb)));
-    QVERIFY(connection.ask({{"op", "hello"}}).value("ok").toBool());
+    QVERIFY(connection.hello().value("ok").toBool());
 }
 
 void TestServeHostileYaml::serveStartRefusesLoneCommaAndKeepsAnswering() {
     EngineHarness harness;
-    Server server;
-    QVERIFY(startServer(harness, &server));
-    Connection connection(server.socket);
+    ServeProcess server;
+    QVERIFY(server.startOnLocalSocket(harness));
+    ServeClient connection(server.address());
     for (const char* file : {"lone_comma.yaml", "comma_after_flow_list.yaml"}) {
         const QJsonObject validated =
             connection.ask({{"op", "validate"},
@@ -268,42 +209,34 @@ void TestServeHostileYaml::serveStartRefusesLoneCommaAndKeepsAnswering() {
                                                     {"yaml", QString::fromUtf8(readCorpus(file))},
                                                     {"file_name", harness.root() + "/comma.yaml"}});
         QCOMPARE(started.value("ok").toBool(true), false);
-        QCOMPARE(started.value("error").toObject().value("code").toString(),
-                 QStringLiteral("invalid_spec"));
+        QCOMPARE(errorCode(started), QStringLiteral("invalid_spec"));
         QVERIFY2(errorMessage(started).startsWith(harness.root() + "/comma.yaml:1:"),
                  qPrintable(QJsonDocument(started).toJson()));
     }
     QVERIFY(server.running());
-    QVERIFY(connection.ask({{"op", "hello"}}).value("ok").toBool());
+    QVERIFY(connection.hello().value("ok").toBool());
 }
 
 void TestServeHostileYaml::serveRefusesNumbersBeyondTwoToThe53() {
     EngineHarness harness;
-    // An experiment folder as `run` leaves one; the requests below are refused before its
-    // history is read.
-    const QString folder = harness.experimentFolder("exp");
-    QVERIFY(QDir().mkpath(folder));
-    QFile database(folder + "/experiment.sqlite");
-    QVERIFY(database.open(QIODevice::WriteOnly));
-    database.close();
-    Server server;
-    QVERIFY(startServer(harness, &server));
-    Connection connection(server.socket);
+    // The requests below are refused before the history is read.
+    QVERIFY(makeExperimentFolder(harness, "exp"));
+    ServeProcess server;
+    QVERIFY(server.startOnLocalSocket(harness));
+    ServeClient connection(server.address());
 
     // 1e300 became -9223372036854775808 and was used as a file offset.
     const QJsonObject log = connection.ask(
         {{"op", "trial_log"}, {"experiment", "exp"}, {"trial", "t00000"}, {"offset", 1e300}});
-    QCOMPARE(log.value("error").toObject().value("code").toString(), QStringLiteral("bad_request"));
+    QCOMPARE(errorCode(log), QStringLiteral("bad_request"));
     QVERIFY2(errorMessage(log).contains("a whole number from 0 to 2^53"),
              qPrintable(QJsonDocument(log).toJson()));
     const QJsonObject fraction = connection.ask(
         {{"op", "trial_log"}, {"experiment", "exp"}, {"trial", "t00000"}, {"offset", 1.5}});
-    QCOMPARE(fraction.value("error").toObject().value("code").toString(),
-             QStringLiteral("bad_request"));
+    QCOMPARE(errorCode(fraction), QStringLiteral("bad_request"));
     const QJsonObject since =
         connection.ask({{"op", "subscribe"}, {"experiment", "exp"}, {"since", 1e300}});
-    QCOMPARE(since.value("error").toObject().value("code").toString(),
-             QStringLiteral("bad_request"));
+    QCOMPARE(errorCode(since), QStringLiteral("bad_request"));
     QVERIFY2(errorMessage(since).contains("a whole number from 0 to 2^53"),
              qPrintable(QJsonDocument(since).toJson()));
     // A whole offset is still taken (no log yet: nothing to show).
@@ -314,22 +247,18 @@ void TestServeHostileYaml::serveRefusesNumbersBeyondTwoToThe53() {
 
 void TestServeHostileYaml::hiddenExperimentNameIsRefusedByStartAndByEveryRequest() {
     EngineHarness harness;
-    // A hidden folder made by hand, as `start` made one before: not listed, not named.
-    const QString hidden = harness.experimentFolder(".hidden");
-    QVERIFY(QDir().mkpath(hidden));
-    QFile database(hidden + "/experiment.sqlite");
-    QVERIFY(database.open(QIODevice::WriteOnly));
-    database.close();
-    Server server;
-    QVERIFY(startServer(harness, &server));
-    Connection connection(server.socket);
+    // A hidden folder made by hand, as `start` made one before: not listed, not
+    // named.
+    QVERIFY(makeExperimentFolder(harness, ".hidden"));
+    ServeProcess server;
+    QVERIFY(server.startOnLocalSocket(harness));
+    ServeClient connection(server.address());
 
     const QJsonObject started =
         connection.ask({{"op", "start"},
                         {"yaml", "name: .hidden\ntrainable: {command: sh}\n"},
                         {"file_name", harness.root() + "/hidden.yaml"}});
-    QCOMPARE(started.value("error").toObject().value("code").toString(),
-             QStringLiteral("invalid_spec"));
+    QCOMPARE(errorCode(started), QStringLiteral("invalid_spec"));
     QVERIFY2(errorMessage(started).startsWith(
                  harness.root() + "/hidden.yaml:1:7: name: '.hidden' is not a valid name"),
              qPrintable(QJsonDocument(started).toJson()));
@@ -338,8 +267,7 @@ void TestServeHostileYaml::hiddenExperimentNameIsRefusedByStartAndByEveryRequest
 
     for (const char* op : {"resume", "best", "export", "subscribe"}) {
         const QJsonObject answer = connection.ask({{"op", op}, {"experiment", ".hidden"}});
-        QCOMPARE(answer.value("error").toObject().value("code").toString(),
-                 QStringLiteral("bad_request"));
+        QCOMPARE(errorCode(answer), QStringLiteral("bad_request"));
         QVERIFY2(errorMessage(answer).contains("not starting with '.' or '-'"),
                  qPrintable(QJsonDocument(answer).toJson()));
     }

@@ -16,13 +16,10 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
-#include <QLocalSocket>
-#include <QRegularExpression>
 #include <QtTest>
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <csignal>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -30,6 +27,7 @@
 #include "api/connection_limits.h"
 #include "api/control_server.h"
 #include "engine_harness.h"
+#include "serve_session.h"
 
 namespace {
 
@@ -39,56 +37,31 @@ constexpr int kIdleConnections = 2000;
 constexpr int kFloodConnections = 4;
 // Longer than the server's 10 s for a hello, so the idle connections must have been closed.
 constexpr int kFloodMs = 13000;
+constexpr char kToken[] = "flood-test-token";
 
-// A running `serve`, stopped with SIGTERM (as a service is) when the test ends.
-struct Server {
-    std::unique_ptr<QProcess> process;
-    QString address;
-
-    ~Server() {
-        if (process && process->state() == QProcess::Running) {
-            ::kill(pid_t(process->processId()), SIGTERM);
-            if (!process->waitForFinished(30000)) {
-                process->kill();
-                process->waitForFinished();
-            }
-        }
-    }
-    pid_t pid() const { return pid_t(process->processId()); }
-};
-
-bool startServer(const EngineHarness& harness, const QStringList& arguments, Server* server) {
-    server->process = std::make_unique<QProcess>();
-    server->process->setProcessEnvironment(harness.environment());
-    server->process->setWorkingDirectory(harness.root());
-    // As a user's shell starts it: at the default open-file limit, not at this test's.
-    server->process->setChildProcessModifier([] {
+// Starts serve as a user's shell does: at the default open-file limit, not at this test's.
+bool startServer(const EngineHarness& harness, const QStringList& arguments, ServeProcess* server) {
+    return server->start(harness, arguments, [] {
         rlimit limit{};
         ::getrlimit(RLIMIT_NOFILE, &limit);
         limit.rlim_cur = std::min(limit.rlim_max, kDefaultOpenFiles);
         ::setrlimit(RLIMIT_NOFILE, &limit);
     });
-    server->process->start(EngineHarness::enginePath(),
-                           QStringList{"serve", "--results", harness.resultsRoot()} + arguments);
-    if (!server->process->waitForStarted(10000)) {
-        return false;
-    }
+}
+
+// startServer() on a loopback port, with kToken in a token file only its owner may read.
+bool startServerWithToken(const EngineHarness& harness, ServeProcess* server) {
+    const QString tokenFile = harness.writeFile("token", QStringLiteral("%1\n").arg(kToken));
+    QFile::setPermissions(tokenFile, QFile::ReadOwner | QFile::WriteOwner);
+    return startServer(harness, {"--listen", "tcp:127.0.0.1:0", "--token-file", tokenFile}, server);
+}
+
+// How long `client` waited for its list, or nothing when the list did not come within 5 s.
+std::optional<qint64> timeList(ServeClient& client) {
     QElapsedTimer clock;
     clock.start();
-    QByteArray output;
-    static const QRegularExpression listening(QStringLiteral("Listening on (\\S+)"));
-    while (clock.elapsed() < 20000 && server->process->state() == QProcess::Running) {
-        server->process->waitForReadyRead(100);
-        output += server->process->readAllStandardOutput();
-        const QRegularExpressionMatch match = listening.match(QString::fromUtf8(output));
-        if (match.hasMatch()) {
-            server->address = match.captured(1);
-            return true;
-        }
-    }
-    qWarning("serve did not start: %s %s", output.constData(),
-             server->process->readAllStandardError().constData());
-    return false;
+    const QJsonObject list = client.ask({{"op", "list"}}, 5000);
+    return list.value("ok").toBool() ? std::optional(clock.elapsed()) : std::nullopt;
 }
 
 // A field of /proc/PID/status in kB ("VmRSS", "VmHWM").
@@ -153,54 +126,6 @@ int connectFrom(const char* source, quint16 port, int waitMs) {
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     return fd;
 }
-
-// A client that speaks JSON lines over a blocking socket, with a deadline on every answer.
-class LineClient {
-  public:
-    explicit LineClient(int fd) : fd_(fd) {}
-    ~LineClient() {
-        if (fd_ >= 0) {
-            ::close(fd_);
-        }
-    }
-    LineClient(const LineClient&) = delete;
-    LineClient& operator=(const LineClient&) = delete;
-
-    bool valid() const { return fd_ >= 0; }
-
-    // Sends `line` and waits for the next answer line; nothing when none came in time.
-    std::optional<QJsonObject> ask(const QByteArray& line, int timeoutMs) {
-        const QByteArray framed = line + '\n';
-        if (::send(fd_, framed.constData(), size_t(framed.size()), MSG_NOSIGNAL) != framed.size()) {
-            return std::nullopt;
-        }
-        QElapsedTimer clock;
-        clock.start();
-        for (;;) {
-            const qsizetype newline = buffer_.indexOf('\n');
-            if (newline >= 0) {
-                const QByteArray answer = buffer_.left(newline);
-                buffer_.remove(0, newline + 1);
-                return QJsonDocument::fromJson(answer).object();
-            }
-            const int left = timeoutMs - int(clock.elapsed());
-            pollfd p{fd_, POLLIN, 0};
-            if (left <= 0 || ::poll(&p, 1, left) <= 0) {
-                return std::nullopt;
-            }
-            char chunk[4096];
-            const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
-            if (n <= 0) {
-                return std::nullopt;
-            }
-            buffer_.append(chunk, n);
-        }
-    }
-
-  private:
-    int fd_;
-    QByteArray buffer_;
-};
 
 struct Latencies {
     std::vector<qint64> ms;
@@ -295,24 +220,23 @@ class Flood {
 };
 
 // Connects, says hello with `token` and asks `list`: the time until the list arrived, or nothing.
-std::optional<qint64> freshClientLists(quint16 port, const QByteArray& token, int timeoutMs) {
+std::optional<qint64> freshClientLists(const ServeProcess& server, const QString& token,
+                                       int timeoutMs) {
     QElapsedTimer clock;
     clock.start();
-    LineClient client(connectFrom("127.0.0.1", port, timeoutMs));
-    if (!client.valid()) {
+    ServeClient client(server.address(), timeoutMs);
+    if (!client.connected()) {
         return std::nullopt;
     }
-    const std::optional<QJsonObject> hello =
-        client.ask("{\"id\": 1, \"op\": \"hello\", \"token\": \"" + token + "\"}", timeoutMs);
-    if (!hello || !hello->value("ok").toBool()) {
+    const QJsonObject hello = client.hello(token, timeoutMs);
+    if (!hello.value("ok").toBool()) {
         qWarning("hello refused: %s",
-                 hello ? QJsonDocument(*hello).toJson(QJsonDocument::Compact).constData()
-                       : "(no answer)");
+                 hello.isEmpty() ? "(no answer)"
+                                 : QJsonDocument(hello).toJson(QJsonDocument::Compact).constData());
         return std::nullopt;
     }
-    const std::optional<QJsonObject> list =
-        client.ask("{\"id\": 2, \"op\": \"list\"}", timeoutMs - int(clock.elapsed()));
-    if (!list || !list->value("ok").toBool()) {
+    const QJsonObject list = client.ask({{"op", "list"}}, timeoutMs - int(clock.elapsed()));
+    if (!list.value("ok").toBool()) {
         return std::nullopt;
     }
     return clock.elapsed();
@@ -344,27 +268,18 @@ class TestServeLimits : public QObject {
 void TestServeLimits::floodAndIdleConnectionsDoNotLockOutTheTokenHolder() {
     QVERIFY2(allowOpenFiles(kIdleConnections + 512), "cannot raise RLIMIT_NOFILE for the test");
     EngineHarness harness;
-    const QString tokenFile = harness.writeFile("token", "flood-test-token\n");
-    QFile::setPermissions(tokenFile, QFile::ReadOwner | QFile::WriteOwner);
-    Server server;
-    QVERIFY(
-        startServer(harness, {"--listen", "tcp:127.0.0.1:0", "--token-file", tokenFile}, &server));
-    const quint16 port = server.address.section(':', -1).toUShort();
+    ServeProcess server;
+    QVERIFY(startServerWithToken(harness, &server));
+    const quint16 port = server.port();
     QVERIFY(port != 0);
 
     // The token holder, connected before the attack starts.
-    LineClient holder(connectFrom("127.0.0.1", port, 5000));
-    QVERIFY(holder.valid());
-    const std::optional<QJsonObject> hello =
-        holder.ask("{\"id\": 0, \"op\": \"hello\", \"token\": \"flood-test-token\"}", 5000);
-    QVERIFY(hello && hello->value("ok").toBool());
+    ServeClient holder(server.address());
+    QVERIFY(holder.connected());
+    QVERIFY(holder.hello(kToken).value("ok").toBool());
     Latencies calm;
     for (int i = 0; i < 10; ++i) {
-        QElapsedTimer clock;
-        clock.start();
-        const std::optional<QJsonObject> list = holder.ask("{\"id\": 1, \"op\": \"list\"}", 5000);
-        calm.add(list && list->value("ok").toBool() ? std::optional(clock.elapsed())
-                                                    : std::nullopt);
+        calm.add(timeList(holder));
     }
     QCOMPARE(calm.failures, 0);
     const qint64 rssBeforeKb = statusKb(server.pid(), "VmRSS");
@@ -391,13 +306,9 @@ void TestServeLimits::floodAndIdleConnectionsDoNotLockOutTheTokenHolder() {
     attack.start();
     qint64 nextFresh = 2000;
     while (attack.elapsed() < kFloodMs) {
-        QElapsedTimer clock;
-        clock.start();
-        const std::optional<QJsonObject> list = holder.ask("{\"id\": 2, \"op\": \"list\"}", 5000);
-        during.add(list && list->value("ok").toBool() ? std::optional(clock.elapsed())
-                                                      : std::nullopt);
+        during.add(timeList(holder));
         if (attack.elapsed() >= nextFresh) {
-            fresh.add(freshClientLists(port, "flood-test-token", 5000));
+            fresh.add(freshClientLists(server, kToken, 5000));
             nextFresh += 1500;
         }
         QThread::msleep(100);
@@ -449,7 +360,7 @@ void TestServeLimits::floodAndIdleConnectionsDoNotLockOutTheTokenHolder() {
         kIdleConnections, toldWhy, serverDescriptors, 100.0 * cpuWhileIdle);
     std::fflush(stdout);
 
-    QCOMPARE(server.process->state(), QProcess::Running);
+    QCOMPARE(server.process().state(), QProcess::Running);
     QCOMPARE(during.failures, 0);
     QVERIFY2(during.max() < 1000, qPrintable(QString::number(during.max())));
     QVERIFY(!fresh.ms.empty());
@@ -464,32 +375,23 @@ void TestServeLimits::floodAndIdleConnectionsDoNotLockOutTheTokenHolder() {
 
 void TestServeLimits::clientThatNeverReadsIsNotReadEither() {
     EngineHarness harness;
-    const QString tokenFile = harness.writeFile("token", "flood-test-token\n");
-    QFile::setPermissions(tokenFile, QFile::ReadOwner | QFile::WriteOwner);
-    Server server;
-    QVERIFY(
-        startServer(harness, {"--listen", "tcp:127.0.0.1:0", "--token-file", tokenFile}, &server));
-    const quint16 port = server.address.section(':', -1).toUShort();
-    LineClient holder(connectFrom("127.0.0.1", port, 5000));
-    QVERIFY(holder.valid());
-    const std::optional<QJsonObject> hello =
-        holder.ask("{\"id\": 0, \"op\": \"hello\", \"token\": \"flood-test-token\"}", 5000);
-    QVERIFY(hello && hello->value("ok").toBool());
+    ServeProcess server;
+    QVERIFY(startServerWithToken(harness, &server));
+    const quint16 port = server.port();
+    ServeClient holder(server.address());
+    QVERIFY(holder.connected());
+    QVERIFY(holder.hello(kToken).value("ok").toBool());
     const qint64 rssBeforeKb = statusKb(server.pid(), "VmRSS");
 
     // It knows the token, sends malformed requests (each answered with an error forty times its
     // size) and reads none of the answers.
     Flood flood("127.0.0.3", port, 1,
-                "{\"id\": 0, \"op\": \"hello\", \"token\": \"flood-test-token\"}\n");
+                QByteArray("{\"id\": 0, \"op\": \"hello\", \"token\": \"") + kToken + "\"}\n");
     Latencies during;
     QElapsedTimer clock;
     clock.start();
     while (clock.elapsed() < 6000) {
-        QElapsedTimer one;
-        one.start();
-        const std::optional<QJsonObject> list = holder.ask("{\"id\": 1, \"op\": \"list\"}", 5000);
-        during.add(list && list->value("ok").toBool() ? std::optional(one.elapsed())
-                                                      : std::nullopt);
+        during.add(timeList(holder));
         QThread::msleep(100);
     }
     const qint64 rssPeakKb = statusKb(server.pid(), "VmHWM");
@@ -531,11 +433,9 @@ void TestServeLimits::producerThatIgnoresTheBacklogGetsTheConnectionClosed() {
     address.path = socketPath;
     QVERIFY(server.listen(address, QString()));
     const qint64 peakBeforeKb = statusKb(::getpid(), "VmHWM");
-    QLocalSocket client;
-    client.connectToServer(socketPath);
-    QVERIFY(client.waitForConnected(5000));
-    client.write("{\"id\": 1, \"op\": \"export\"}\n");
-    client.flush();
+    ServeClient client("unix:" + socketPath);
+    QVERIFY(client.connected());
+    client.send("{\"id\": 1, \"op\": \"export\"}");
     QElapsedTimer clock;
     clock.start();
     while (!closed && clock.elapsed() < 20000) {
@@ -566,19 +466,17 @@ void TestServeLimits::sharedSocketFolderKeepsItsMode() {
     QVERIFY(QDir().mkpath(shared));
     QCOMPARE(::chmod(QFile::encodeName(shared).constData(), 01777), 0);
     {
-        Server server;
+        ServeProcess server;
         QVERIFY(startServer(harness, {"--listen", "unix:" + shared + "/x.sock"}, &server));
         QCOMPARE(modeOf(shared), 01777);
         QCOMPARE(modeOf(shared + "/x.sock") & 0077, 0);
-        QLocalSocket socket;
-        socket.connectToServer(shared + "/x.sock");
-        QVERIFY(socket.waitForConnected(5000));
+        QVERIFY(ServeClient(server.address()).connected());
     }
     QCOMPARE(modeOf(shared), 01777);
     // A folder that is not there is made, private to this user.
     const QString fresh = harness.root() + "/new/private";
     {
-        Server server;
+        ServeProcess server;
         QVERIFY(startServer(harness, {"--listen", "unix:" + fresh + "/x.sock"}, &server));
         QCOMPARE(modeOf(fresh), 0700);
     }
