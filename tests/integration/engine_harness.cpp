@@ -3,8 +3,10 @@
 #include <sqlite3.h>
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
+#include <QThread>
 #include <QtTest>
 
 EngineHarness::EngineHarness() {
@@ -66,6 +68,15 @@ EngineResult EngineHarness::finish(QProcess& process, int timeoutMs) {
     result.out = QString::fromUtf8(process.readAllStandardOutput());
     result.err = QString::fromUtf8(process.readAllStandardError());
     return result;
+}
+
+bool EngineHarness::waitForFile(const QString& path, int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!QFile::exists(path) && timer.elapsed() < timeoutMs) {
+        QThread::msleep(20);
+    }
+    return QFile::exists(path);
 }
 
 EngineResult EngineHarness::run(const QStringList& args, int timeoutMs) const {

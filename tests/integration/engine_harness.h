@@ -40,6 +40,9 @@ class EngineHarness {
     std::unique_ptr<QProcess> start(const QStringList& args,
                                     const std::function<void()>& childSetup = {}) const;
     static EngineResult finish(QProcess& process, int timeoutMs = 120000);
+    // Waits up to `timeoutMs` for `path` (a file the engine or a trial makes) to appear; whether
+    // it did.
+    static bool waitForFile(const QString& path, int timeoutMs);
 
     // The experiment's folder under resultsRoot() (the first run of `name`).
     QString experimentFolder(const QString& name) const { return resultsRoot() + '/' + name; }

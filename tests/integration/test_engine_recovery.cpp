@@ -56,22 +56,13 @@ void verifyCompleteResults(const QJsonArray& exported, int trials, int iteration
     }
 }
 
-bool waitForFile(const QString& path, int timeoutMs) {
-    QElapsedTimer timer;
-    timer.start();
-    while (!QFile::exists(path) && timer.elapsed() < timeoutMs) {
-        QThread::msleep(20);
-    }
-    return QFile::exists(path);
-}
-
 }  // namespace
 
 void TestEngineRecovery::killNineThenResumeLosesNothing() {
     EngineHarness h;
     const QString folder = h.experimentFolder("long");
     std::unique_ptr<QProcess> engine = h.start({"run", h.writeFile("long.yaml", kLong)});
-    QVERIFY(waitForFile(folder + "/experiment.sqlite", 20000));
+    QVERIFY(EngineHarness::waitForFile(folder + "/experiment.sqlite", 20000));
     // Kill at a few different moments, resuming in between.
     int restoredAttempts = 0;
     for (int round = 0; round < 3; ++round) {
@@ -102,7 +93,7 @@ void TestEngineRecovery::interruptExitsThreeAndResumes() {
     EngineHarness h;
     const QString folder = h.experimentFolder("long");
     std::unique_ptr<QProcess> engine = h.start({"run", h.writeFile("long.yaml", kLong)});
-    QVERIFY(waitForFile(folder + "/trials/t00000/checkpoints", 30000));
+    QVERIFY(EngineHarness::waitForFile(folder + "/trials/t00000/checkpoints", 30000));
     ::kill(pid_t(engine->processId()), SIGINT);
     const EngineResult interrupted = EngineHarness::finish(*engine, 30000);
     QCOMPARE(interrupted.exitCode, 3);
@@ -122,7 +113,7 @@ void TestEngineRecovery::aSecondInterruptQuitsAtOnce() {
                              .replace("name: long", "name: stubborn")
                              .replace("sleep: 0.05", "sleep: 0.05\n  ignore_sigterm: true");
     std::unique_ptr<QProcess> engine = h.start({"run", h.writeFile("stubborn.yaml", yaml)});
-    QVERIFY(waitForFile(folder + "/trials/t00000/checkpoints", 30000));
+    QVERIFY(EngineHarness::waitForFile(folder + "/trials/t00000/checkpoints", 30000));
     ::kill(pid_t(engine->processId()), SIGINT);  // trials ignore SIGTERM: a stop takes 5 s
     QThread::msleep(300);
     QElapsedTimer timer;
@@ -140,7 +131,7 @@ void TestEngineRecovery::aKilledAgentIsRestartedAndItsTrialsContinue() {
     EngineHarness h;
     const QString folder = h.experimentFolder("long");
     std::unique_ptr<QProcess> engine = h.start({"run", h.writeFile("long.yaml", kLong)});
-    QVERIFY(waitForFile(folder + "/trials/t00000/checkpoints", 30000));
+    QVERIFY(EngineHarness::waitForFile(folder + "/trials/t00000/checkpoints", 30000));
     QProcess pgrep;
     pgrep.start("pgrep", {"-P", QString::number(engine->processId()), "tunedeck-worker"});
     QVERIFY(pgrep.waitForFinished(5000));
@@ -186,7 +177,7 @@ void TestEngineRecovery::aSecondEngineOnTheSameFolderIsRefused() {
     EngineHarness h;
     const QString folder = h.experimentFolder("long");
     std::unique_ptr<QProcess> engine = h.start({"run", h.writeFile("long.yaml", kLong)});
-    QVERIFY(waitForFile(folder + "/engine.lock", 20000));
+    QVERIFY(EngineHarness::waitForFile(folder + "/engine.lock", 20000));
     QThread::msleep(300);
     const EngineResult second = h.run({"resume", folder});
     QCOMPARE(second.exitCode, 2);

@@ -52,15 +52,6 @@ int startsOf(const QString& folder) {
     return log.open(QIODevice::ReadOnly) ? int(log.readAll().count("start epoch=")) : -1;
 }
 
-bool waitForFile(const QString& path, int timeoutMs) {
-    QElapsedTimer timer;
-    timer.start();
-    while (!QFile::exists(path) && timer.elapsed() < timeoutMs) {
-        QThread::msleep(20);
-    }
-    return QFile::exists(path);
-}
-
 // Runs `yaml` until the trial has been told to stop at `iteration` and lingers on its way out,
 // then kills the engine with `signal`; returns the engine's exit.
 EngineResult stopWhileTheTrialExits(const EngineHarness& h, const QString& name,
@@ -68,7 +59,7 @@ EngineResult stopWhileTheTrialExits(const EngineHarness& h, const QString& name,
     const QString folder = h.experimentFolder(name);
     std::unique_ptr<QProcess> engine = h.start({"run", h.writeFile(name + ".yaml", yaml)});
     const QString marker = folder + QStringLiteral("/trials/t00000/stopped-at-%1").arg(iteration);
-    if (!waitForFile(marker, 30000)) {
+    if (!EngineHarness::waitForFile(marker, 30000)) {
         qWarning("the trial was never stopped at %d", iteration);
     }
     QThread::msleep(400);  // the history's writer commits the checkpoint of that iteration
