@@ -120,6 +120,22 @@ class UserProject:
         raise AssertionError("timed out after %ss waiting for %s" % (timeout, what))
 
 
+def project_for(test_class, case):
+    """A UserProject of `case` for the tests of `test_class`, removed after the last of them (also
+    when setUpClass fails half way)."""
+    user = UserProject(case)
+    test_class.addClassCleanup(user.cleanup)
+    return user
+
+
+def read_lines(path):
+    """The non-empty lines of a file a trainable writes, stripped; [] while it has written none."""
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [line.strip() for line in f if line.strip()]
+
+
 def results_by_trial(project, name):
     """{trial_id: [iteration, ...]} from the results table, in the order they were recorded."""
     rows = project.sql(name, "SELECT trial_id, iteration FROM results ORDER BY seq")

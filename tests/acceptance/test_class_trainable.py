@@ -5,7 +5,7 @@ import json
 import os
 import unittest
 
-from acceptance import UserProject, live_checkpoints, main, results_by_trial
+from acceptance import live_checkpoints, main, project_for, read_lines, results_by_trial
 
 NAME = "class-trainable"
 ITERATIONS = 8
@@ -14,13 +14,9 @@ ITERATIONS = 8
 class ClassTrainable(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.user = UserProject("class_trainable")
+        cls.user = project_for(cls, "class_trainable")
         cls.run_ = cls.user.engine("run", "experiment.yaml")
         cls.trials = cls.user.trial_dirs(NAME)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.user.cleanup()
 
     def test_run_finishes(self):
         self.assertEqual(self.run_.code, 0, str(self.run_))
@@ -63,13 +59,6 @@ class ClassTrainable(unittest.TestCase):
         best = self.user.best(NAME, "--format", "json")
         self.assertEqual(best.code, 0, str(best))
         self.assertIn('"lr"', best.out)
-
-
-def read_lines(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [line.strip() for line in f if line.strip()]
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ import os
 import time
 import unittest
 
-from acceptance import UserProject, live_checkpoints, main, results_by_trial
+from acceptance import live_checkpoints, main, project_for, results_by_trial
 
 NAME = "long-run"
 ITERATIONS = 24
@@ -14,7 +14,7 @@ ITERATIONS = 24
 class KillAndResume(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.user = user = UserProject("kill_and_resume")
+        cls.user = user = project_for(cls, "kill_and_resume")
         engine = user.start("run", "experiment.yaml")
         # Kill once some trial is well into its run and has checkpoints behind it.
         try:
@@ -29,10 +29,6 @@ class KillAndResume(unittest.TestCase):
         for trial, iteration, _ in live_checkpoints(user, NAME):
             cls.latest_at_kill[trial] = max(iteration, cls.latest_at_kill.get(trial, 0))
         cls.resumed = user.engine("resume", user.experiment_dir(NAME), timeout=120)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.user.cleanup()
 
     def test_resume_finishes_every_trial(self):
         self.assertEqual(self.resumed.code, 0, str(self.resumed))

@@ -5,7 +5,7 @@ import json
 import os
 import unittest
 
-from acceptance import UserProject, main
+from acceptance import main, project_for
 
 CHOICES = {
     "batch_size": [16, 32, 64, 128],
@@ -19,11 +19,7 @@ FLOATS = ("lr", "momentum", "weight_scale")
 class NniSearchSpace(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.user = UserProject("nni_search_space")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.user.cleanup()
+        cls.user = project_for(cls, "nni_search_space")
 
     def check_experiment(self, file_name, name):
         validated = self.user.engine("validate", file_name)

@@ -5,7 +5,7 @@ import os
 import shutil
 import unittest
 
-from acceptance import UserProject, live_checkpoints, main, results_by_trial
+from acceptance import live_checkpoints, main, project_for, read_lines, results_by_trial
 
 NAME = "ray-function-checkpoints"
 EPOCHS = 6
@@ -14,7 +14,7 @@ EPOCHS = 6
 class RayFunctionCheckpoints(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.user = UserProject("ray_function_checkpoints")
+        cls.user = project_for(cls, "ray_function_checkpoints")
         cls.run_ = cls.user.engine("run", "experiment.yaml")
         cls.trials = cls.user.trial_dirs(NAME)
         cls.by_folder = {json.loads(config)["checkpoint_folder"]: trial
@@ -25,7 +25,6 @@ class RayFunctionCheckpoints(unittest.TestCase):
         for trial_dir in cls.trials.values():
             for line in read_lines(os.path.join(trial_dir, "tempdirs.txt")):
                 shutil.rmtree(line, ignore_errors=True)
-        cls.user.cleanup()
 
     def test_run_finishes_without_checkpoint_warnings(self):
         self.assertEqual(self.run_.code, 0, str(self.run_))
@@ -80,13 +79,6 @@ class RayFunctionCheckpoints(unittest.TestCase):
         best = self.user.best(NAME, "--format", "json")
         self.assertEqual(best.code, 0, str(best))
         self.assertIn("checkpoint_folder", best.out)
-
-
-def read_lines(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [line.strip() for line in f if line.strip()]
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ keys are warnings naming their place, not errors (issue 16, defect 9)."""
 import re
 import unittest
 
-from acceptance import UserProject, main
+from acceptance import main, project_for
 
 RAY_ONLY = ["upscaling_speed", "docker", "idle_timeout_minutes", "head_node", "worker_nodes",
             "cluster_synced_files", "file_mounts_sync_continuously", "rsync_filter",
@@ -14,12 +14,8 @@ RAY_ONLY = ["upscaling_speed", "docker", "idle_timeout_minutes", "head_node", "w
 class RayLocalCluster(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.user = UserProject("ray_local_cluster")
+        cls.user = project_for(cls, "ray_local_cluster")
         cls.validated = cls.user.engine("validate", "experiment.yaml")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.user.cleanup()
 
     def test_validate_accepts_the_file(self):
         self.assertEqual(self.validated.code, 0, str(self.validated))

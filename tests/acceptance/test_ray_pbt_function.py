@@ -5,7 +5,7 @@ import json
 import os
 import unittest
 
-from acceptance import UserProject, live_checkpoints, main, results_by_trial
+from acceptance import live_checkpoints, main, project_for, results_by_trial
 
 NAME = "pbt-function"
 POPULATION = 8
@@ -16,12 +16,8 @@ ITERATIONS = 30
 class RayPbtFunction(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.user = UserProject("ray_pbt_function")
+        cls.user = project_for(cls, "ray_pbt_function")
         cls.run_ = cls.user.engine("run", "experiment.yaml")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.user.cleanup()
 
     def test_every_trial_runs_to_the_stop_rule(self):
         self.assertEqual(self.run_.code, 0, str(self.run_))

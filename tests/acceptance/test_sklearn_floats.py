@@ -4,7 +4,7 @@ int. max_features: 1.0 (all 64 features of the digits) must reach scikit-learn a
 import json
 import unittest
 
-from acceptance import UserProject, main
+from acceptance import main, project_for
 
 NAME = "sklearn-floats"
 DIGITS_FEATURES = 64
@@ -13,13 +13,9 @@ DIGITS_FEATURES = 64
 class SklearnFloats(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.user = UserProject("sklearn_floats")
+        cls.user = project_for(cls, "sklearn_floats")
         cls.run_ = cls.user.engine("run", "experiment.yaml", timeout=170)
         cls.exported = cls.user.export(NAME) if cls.run_.code == 0 else []
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.user.cleanup()
 
     def test_run_finishes(self):
         self.assertEqual(self.run_.code, 0, str(self.run_))
