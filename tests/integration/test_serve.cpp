@@ -1,7 +1,6 @@
-// The control API with real parts: `tunedeck-engine serve` on a private local
-// socket or on TCP with a token, the app's EngineClient, experiments run by the
-// server as real engine processes with real trials, and their SQLite histories
-// replayed to subscribers.
+// The control API with real parts: `tunedeck-engine serve` on a private local socket or on TCP
+// with a token, the app's EngineClient, experiments run by the server as real engine processes
+// with real trials, and their SQLite histories replayed to subscribers.
 #include <sys/stat.h>
 
 #include <QFile>
@@ -58,8 +57,7 @@ class TestServe : public QObject {
         return true;
     }
 
-    // Sends raw lines on a local socket and returns the answers, one per line
-    // sent.
+    // Sends raw lines on a local socket and returns the answers, one per line sent.
     static QList<QJsonObject> exchange(const QString& path, const QList<QByteArray>& lines) {
         ServeClient client("unix:" + path);
         if (!client.connected()) {
@@ -129,8 +127,8 @@ class TestServe : public QObject {
                                      .arg(sleep));
     }
 
-    // Starts a run of writeExperiment(...) through the client; its experiment
-    // name, or empty (with the answer printed) when the server refused.
+    // Starts a run of writeExperiment(...) through the client; its experiment name, or empty
+    // (with the answer printed) when the server refused.
     static QString startRun(EngineClient& client, const EngineHarness& harness, const QString& name,
                             int iterations, double sleep, int samples) {
         const QJsonObject started =
@@ -257,14 +255,12 @@ void TestServe::validateNamesTheLineOfEachProblem() {
         ask(client, "validate", {{"path", writeExperiment(harness, "ok", 3, 0, 2)}});
     QVERIFY2(good.value("valid").toBool(), qPrintable(QJsonDocument(good).toJson()));
     QCOMPARE(good.value("trials").toInt(), 2);
-    // The editor's preview: the configs the run would start with, here the grid's
-    // two.
+    // The editor's preview: the configs the run would start with, here the grid's two.
     const QJsonArray preview = good.value("preview").toArray();
     QCOMPARE(preview.size(), 2);
     QCOMPARE(preview.at(0).toObject().value("x").toInt(), 1);
     QCOMPARE(preview.at(1).toObject().value("x").toInt(), 2);
-    // More GPUs than this machine has: refused before anything runs, naming the
-    // largest node.
+    // More GPUs than this machine has: refused before anything runs, naming the largest node.
     const QJsonObject greedy =
         ask(client, "validate",
             {{"yaml",
@@ -276,8 +272,7 @@ void TestServe::validateNamesTheLineOfEachProblem() {
         greedy.value("errors").toArray().first().toObject().value("message").toString().contains(
             "the largest, 'local'"),
         qPrintable(QJsonDocument(greedy).toJson()));
-    // Starting an invalid experiment is refused with the same message, and
-    // nothing runs.
+    // Starting an invalid experiment is refused with the same message, and nothing runs.
     const QJsonObject refused = ask(client, "start", {{"yaml", "name: [\n"}});
     QCOMPARE(refused.value("error").toObject().value("code").toString(),
              QStringLiteral("invalid_spec"));
@@ -316,8 +311,7 @@ void TestServe::clientRunsAnExperimentAndStopsOneTrial() {
             QCOMPARE(watched.results[trial], 40);
         }
     }
-    // The trial's own log (what it printed), in pieces from an offset, as the app
-    // follows it.
+    // The trial's own log (what it printed), in pieces from an offset, as the app follows it.
     const QJsonObject log =
         ask(client, "trial_log", {{"experiment", experiment}, {"trial", victim}});
     QVERIFY2(log.value("text").toString().contains("start iteration=0"),
@@ -359,8 +353,7 @@ void TestServe::pausedTrialWaitsUntilResumed() {
                 .value("ok")
                 .toBool());
     QVERIFY(waitFor([&] { return status.value("t00000") == QLatin1String("PAUSED"); }, 30000));
-    // The other trial finishes; the paused one stays paused and the experiment
-    // waits for it.
+    // The other trial finishes; the paused one stays paused and the experiment waits for it.
     QVERIFY(waitFor([&] { return status.value("t00001") == QLatin1String("TERMINATED"); }, 60000));
     const int heldAt = results.value("t00000");
     QTest::qWait(1500);
@@ -372,8 +365,7 @@ void TestServe::pausedTrialWaitsUntilResumed() {
                 .toBool());
     QVERIFY(waitFor([&] { return finished; }, 60000));
     QCOMPARE(status.value("t00000"), QStringLiteral("TERMINATED"));
-    // It went on from its checkpoint: at most the iterations since it were
-    // reported twice.
+    // It went on from its checkpoint: at most the iterations since it were reported twice.
     QVERIFY2(results.value("t00000") >= 30 && results.value("t00000") <= 32,
              qPrintable(QString::number(results.value("t00000"))));
 }
@@ -395,8 +387,7 @@ void TestServe::reconnectReplaysWhatWasMissed() {
         finished = finished || e.value("type").toString() == QLatin1String("experiment_finished");
     });
     client.subscribe(experiment);
-    // Drop the connection twice while results stream; the client reconnects on
-    // its own.
+    // Drop the connection twice while results stream; the client reconnects on its own.
     for (int i = 0; i < 2; ++i) {
         QVERIFY(waitFor([&] { return seen.size() > std::size_t(30 * (i + 1)); }, 60000));
         client.close();

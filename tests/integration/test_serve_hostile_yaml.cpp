@@ -1,10 +1,9 @@
-// Hostile experiment files against the real engine: `tunedeck-engine validate`
-// on the inputs of tests/config/regression_corpus (an alias that contains
-// itself, an alias bomb, a lone ',') answers with file:line:column in seconds
-// under a memory bound, and `serve` given the same text in `validate` and
-// `start` requests refuses it and keeps answering. Also the control API's
-// numbers beyond 2^53 and the one rule for experiment names. Local socket only;
-// each test takes a few seconds.
+// Hostile experiment files against the real engine: `tunedeck-engine validate` on the inputs of
+// tests/config/regression_corpus (an alias that contains itself, an alias bomb, a lone ',')
+// answers with file:line:column in seconds under a memory bound, and `serve` given the same text
+// in `validate` and `start` requests refuses it and keeps answering. Also the control API's
+// numbers beyond 2^53 and the one rule for experiment names. Local socket only; each test takes
+// a few seconds.
 #include <sys/resource.h>
 
 #include <QDir>
@@ -17,8 +16,7 @@
 
 namespace {
 
-// Far more than `validate` needs (tens of MB), far less than the 3 GB an alias
-// bomb took.
+// Far more than `validate` needs (tens of MB), far less than the 3 GB an alias bomb took.
 constexpr rlim_t kAddressSpaceBytes = rlim_t(1) << 30;
 constexpr int kQuickMs = 5000;  // what "in seconds" means here; a runaway parse took 41 s
 
@@ -39,8 +37,8 @@ QString errorCode(const QJsonObject& answer) {
     return answer.value("error").toObject().value("code").toString();
 }
 
-// An experiment folder with a history file, as `run` leaves one: requests
-// naming it get past "not found" to the checks of their arguments.
+// An experiment folder with a history file, as `run` leaves one: requests naming it get past
+// "not found" to the checks of their arguments.
 bool makeExperimentFolder(const EngineHarness& harness, const QString& name) {
     const QString folder = harness.experimentFolder(name);
     QFile database(folder + "/experiment.sqlite");
@@ -103,8 +101,7 @@ void TestServeHostileYaml::validateCommandRefusesHostileFilesQuicklyWithTheirPla
     EngineHarness harness;
     QProcess engine;
     engine.setProcessEnvironment(harness.environment());
-    // Under an address-space bound: a parse that allocates without end fails
-    // here, not the box.
+    // Under an address-space bound: a parse that allocates without end fails here, not the box.
     engine.setChildProcessModifier([] {
         const rlimit limit{kAddressSpaceBytes, kAddressSpaceBytes};
         ::setrlimit(RLIMIT_AS, &limit);
@@ -162,8 +159,7 @@ void TestServeHostileYaml::serveValidateRefusesAliasBombQuicklyAndSmall() {
 
     QElapsedTimer clock;
     clock.start();
-    // As a file on the server's disk, and as text: both go through the same
-    // bounds.
+    // As a file on the server's disk, and as text: both go through the same bounds.
     const QJsonObject byPath =
         connection.ask({{"op", "validate"}, {"path", corpusFile("alias_bomb.yaml")}});
     const QJsonObject byText =
@@ -179,8 +175,7 @@ void TestServeHostileYaml::serveValidateRefusesAliasBombQuicklyAndSmall() {
                  qPrintable(QJsonDocument(answer).toJson()));
     }
     QVERIFY2(elapsedMs < kQuickMs, qPrintable(QStringLiteral("%1 ms").arg(elapsedMs)));
-    // It took 3 GB before; a server that only parsed the bound of values stays
-    // small.
+    // It took 3 GB before; a server that only parsed the bound of values stays small.
     const qint64 peakKb = peakResidentKb(server.pid());
     QVERIFY2(peakKb > 0 && peakKb < 300 * 1024, qPrintable(QStringLiteral("%1 kB").arg(peakKb)));
     QVERIFY(connection.hello().value("ok").toBool());
@@ -247,8 +242,7 @@ void TestServeHostileYaml::serveRefusesNumbersBeyondTwoToThe53() {
 
 void TestServeHostileYaml::hiddenExperimentNameIsRefusedByStartAndByEveryRequest() {
     EngineHarness harness;
-    // A hidden folder made by hand, as `start` made one before: not listed, not
-    // named.
+    // A hidden folder made by hand, as `start` made one before: not listed, not named.
     QVERIFY(makeExperimentFolder(harness, ".hidden"));
     ServeProcess server;
     QVERIFY(server.startOnLocalSocket(harness));
