@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "editors/yaml_scan.h"
+#include "editors/yaml_walk_bounds.h"
 
 namespace tunedeck::app {
 
@@ -271,59 +272,6 @@ struct YamlText::Impl {
         return TextEdit{scan.charPos(end + 1), scan.charPos(end + 1), lines + QLatin1Char('\n')};
     }
 };
-
-namespace {
-
-// The editor walks the parsed tree to find each value's text, following aliases as yaml-cpp
-// does. A text whose tree is deeper than this, or that aliases expand past this many values (an
-// alias inside the value it names never ends; an alias bomb takes billions of steps), is shown
-// as not parsed; the engine's check names the place (engine/config/yaml_limits.h's bounds).
-constexpr int kMaxEditorDepth = 64;
-constexpr int kMaxEditorValues = 100000;
-
-// Why the tree cannot be walked, or nothing. Bounded itself: it stops at the first bound passed.
-std::optional<QString> unwalkable(const YAML::Node& node, int depth, int& values) {
-    if (depth > kMaxEditorDepth) {
-        return QStringLiteral(
-                   "nesting deeper than %1 levels (an alias inside the value it "
-                   "names?)")
-            .arg(kMaxEditorDepth);
-    }
-    if (++values > kMaxEditorValues) {
-        return QStringLiteral("more than %1 values once aliases are expanded")
-            .arg(kMaxEditorValues);
-    }
-    if (!node.IsMap() && !node.IsSequence()) {
-        return std::nullopt;
-    }
-    for (auto it = node.begin(); it != node.end(); ++it) {
-        const YAML::Node child = node.IsMap() ? it->second : *it;
-        if (std::optional<QString> why = unwalkable(child, depth + 1, values)) {
-            return why;
-        }
-    }
-    return std::nullopt;
-}
-
-// yaml-cpp 0.7 reads a stray ',' (outside [] and {}) as an empty document and stops there; the
-// engine refuses it (yaml_limits.h), so the editor must not offer it as a parsed, empty file.
-bool holdsTextButNoValue(const YAML::Node& root, const QString& text) {
-    if (!root.IsNull()) {
-        return false;
-    }
-    static const QRegularExpression comments(QStringLiteral("(^|\\s)#[^\\n]*"));
-    QString rest = text;
-    rest.remove(comments);
-    rest = rest.simplified();
-    for (const char* empty : {"", "~", "null", "Null", "NULL", "---", "--- ~", "...", "--- ..."}) {
-        if (rest == QLatin1String(empty)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-}  // namespace
 
 YamlText::YamlText(QString text) : d_(std::make_unique<Impl>()) {
     d_->text = std::move(text);
