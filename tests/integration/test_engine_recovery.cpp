@@ -66,7 +66,17 @@ void TestEngineRecovery::killNineThenResumeLosesNothing() {
     // Kill at a few different moments, resuming in between.
     int restoredAttempts = 0;
     for (int round = 0; round < 3; ++round) {
-        QThread::msleep(700 + QRandomGenerator::global()->bounded(600));
+        if (round == 0) {
+            // The first kill comes once a trial has a committed checkpoint to continue from,
+            // and its row had time to reach SQLite (on a busy machine the trials' first results
+            // can take longer than a fixed pause).
+            QVERIFY(EngineHarness::waitForFile(
+                folder + "/trials/t00000/checkpoints/checkpoint_000003/.tunedeck_checkpoint.json",
+                30000));
+            QThread::msleep(300 + QRandomGenerator::global()->bounded(300));
+        } else {
+            QThread::msleep(700 + QRandomGenerator::global()->bounded(600));
+        }
         ::kill(pid_t(engine->processId()), SIGKILL);
         engine->waitForFinished(10000);
         engine = h.start({"resume", folder});
