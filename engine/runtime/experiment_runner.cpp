@@ -33,7 +33,8 @@ ExperimentRunner::ExperimentRunner(ExperimentSpec spec, std::unique_ptr<Experime
       store_(std::move(store)),
       options_(std::move(options)),
       searcher_(makeSearcher(spec_)),
-      scheduler_(makeScheduler(spec_)) {
+      scheduler_(makeScheduler(spec_)),
+      queue_(*scheduler_, spec_) {
     reporter_ = std::make_unique<ProgressReporter>(
         spec_, options_.experimentDir, ProgressReporter::styleFor(stdout, options_.quiet));
     tickTimer_.setInterval(kTickMs);
@@ -139,74 +140,34 @@ void ExperimentRunner::pump() {
         spendTimeBudget();  // a trial that paused or failed since waits no longer
         return;
     }
-    bool toldIdle = false;
-    bool searcherWaits = false;
+    queue_.beginPass();
     for (;;) {
-        int running = 0;
-        std::vector<const Trial*> waiting;
-        bool neverRunWaiting = false;
+        QueueView view;
         for (const auto& [id, live] : trials_) {
-            if (live.trial.status == TrialStatus::Running) {
-                ++running;
-            } else if ((live.trial.status == TrialStatus::Pending ||
-                        live.trial.status == TrialStatus::Paused) &&
-                       !live.heldByUser) {
-                waiting.push_back(&live.trial);
-                neverRunWaiting = neverRunWaiting || live.startedAt == 0;
-            }
+            view.add(live.trial, live.heldByUser, live.startedAt != 0);
         }
-        // A scheduler that shares slots (PBT) picks among every member, new ones included: keep
-        // one that never ran queued beside the paused ones.
-        if (scheduler_->sharesSlots() && !neverRunWaiting && !searcherFinished_ && !searcherWaits) {
-            if (askSearcher() != SearcherAnswer::Waits) {
-                continue;
-            }
-            searcherWaits = true;
-        }
-        const bool atLimit = spec_.maxConcurrentTrials > 0 && running >= spec_.maxConcurrentTrials;
-        if (!waiting.empty()) {
-            if (atLimit) {
-                for (const Trial* t : waiting) {
-                    setPendingReason(
-                        trials_[t->id],
-                        tr("max_concurrent_trials (%1) reached").arg(spec_.maxConcurrentTrials));
+        view.searcherFinished = searcherFinished_;
+        view.nodes = &pool_->capacities();
+        QueueStep step = queue_.next(view);
+        if (step.kind == QueueStep::Kind::Start) {
+            LiveTrial& live = trials_[step.trialId];
+            live.placement = std::move(step.placement);
+            startTrial(live);
+        } else if (step.kind == QueueStep::Kind::Suggest) {
+            queue_.searcherAnswered(askSearcher());
+        } else if (step.kind == QueueStep::Kind::SearcherIdle) {
+            scheduler_->onSearcherIdle();
+            applyStopOrders();
+        } else {
+            if (step.cause == WaitCause::Resources) {
+                if (const QString down = pool_->describeUnavailable(); !down.isEmpty()) {
+                    step.reason += tr("; nodes not up: %1").arg(down);
                 }
-                break;
             }
-            if (std::optional<QString> pick = scheduler_->chooseTrialToRun(waiting)) {
-                LiveTrial& live = trials_[*pick];
-                Placement placement =
-                    place(spec_.resourcesPerTrial, pool_->capacities(), spec_.placement);
-                if (!placement.placed) {
-                    QString why = tr("waiting for resources: %1").arg(placement.reason);
-                    if (const QString down = pool_->describeUnavailable(); !down.isEmpty()) {
-                        why += tr("; nodes not up: %1").arg(down);
-                    }
-                    for (const Trial* t : waiting) {
-                        setPendingReason(trials_[t->id], why);
-                    }
-                    break;
+            if (step.cause != WaitCause::Nothing) {
+                for (const Trial* t : view.waiting) {
+                    setPendingReason(trials_[t->id], step.reason);
                 }
-                live.placement = placement;
-                startTrial(live);
-                continue;
-            }
-        }
-        // Nothing to start among existing trials: one more from the searcher, kept queued
-        // (with its reason shown) when there is no room for it yet. Trials the scheduler keeps
-        // PAUSED (HyperBand's, waiting at a rung for their bracket) do not hold new ones back.
-        const bool newOneWaiting = std::any_of(waiting.begin(), waiting.end(), [](const Trial* t) {
-            return t->status == TrialStatus::Pending;
-        });
-        if (searcherFinished_ || newOneWaiting) {
-            break;
-        }
-        if (askSearcher() == SearcherAnswer::Waits) {
-            if (running == 0 && !toldIdle) {
-                toldIdle = true;  // a searcher waiting on trials that wait on it: break the tie
-                scheduler_->onSearcherIdle();
-                applyStopOrders();
-                continue;
             }
             break;
         }
@@ -214,7 +175,7 @@ void ExperimentRunner::pump() {
     maybeFinish();
 }
 
-ExperimentRunner::SearcherAnswer ExperimentRunner::askSearcher() {
+Suggestion::Kind ExperimentRunner::askSearcher() {
     Suggestion suggestion = searcher_->suggest(trialIdForIndex(nextTrialIndex_));
     if (suggestion.kind == Suggestion::Kind::Finished) {
         searcherFinished_ = true;
@@ -222,13 +183,13 @@ ExperimentRunner::SearcherAnswer ExperimentRunner::askSearcher() {
         scheduler_->onSearcherIdle();
         applyStopOrders();
         savePolicyState(true);
-        return SearcherAnswer::Finished;
+        return Suggestion::Kind::Finished;
     }
     if (suggestion.kind == Suggestion::Kind::Wait) {
-        return SearcherAnswer::Waits;
+        return Suggestion::Kind::Wait;
     }
     addTrial(std::move(suggestion.config));
-    return SearcherAnswer::Added;
+    return Suggestion::Kind::Config;
 }
 
 void ExperimentRunner::tellSchedulerWhoWaits() {
@@ -294,14 +255,7 @@ void ExperimentRunner::startTrial(LiveTrial& live) {
     trial.iteration = trial.checkpointIteration;
     trial.nodeId = live.placement.nodeId;
     reserve(pool_->capacities(), spec_.resourcesPerTrial, live.placement);
-    ++live.attempt;
-    live.processRunning = false;
-    live.doneReceived = false;
-    live.ending = LiveTrial::Ending::None;
-    live.failureCause.reset();
-    live.failureMessage.clear();
-    live.awaitingCheckpoint = false;
-    live.iterationsSinceRestore = 0;
+    live.attempt.begin();
     live.lastActivity.start();
     live.sinceReport.start();
     trial.pendingReason.clear();
@@ -373,11 +327,11 @@ void ExperimentRunner::tick() {
             saveTrial(live);
         }
         // A trial whose checkpoint is still travelling to its node has not started yet.
-        const bool silent = live.trial.status == TrialStatus::Running && live.processRunning &&
-                            live.ending == LiveTrial::Ending::None &&
+        const bool silent = live.trial.status == TrialStatus::Running &&
+                            live.attempt.watchedForSilence() &&
                             live.lastActivity.elapsed() > spec_.failure.heartbeatTimeoutS * 1000;
         if (silent) {
-            killTrial(live, LiveTrial::Ending::Kill, FailureCause::TrialHung,
+            killTrial(live, FailureCause::TrialHung,
                       tr("no message from the trial for %1 s (failure.heartbeat_timeout_s)")
                           .arg(spec_.failure.heartbeatTimeoutS));
         }
@@ -385,8 +339,8 @@ void ExperimentRunner::tick() {
     if (stopping_ && stoppingFor_.elapsed() > kStopGraceS * 1000) {
         for (auto& [id, live] : trials_) {
             if (live.trial.status == TrialStatus::Running) {
-                live.pendingCommits.clear();
-                onTrialExited(live, QJsonObject{{"trial", id}});  // as if its node were lost
+                live.attempt.abandonCommits();
+                onTrialExited(live, ExitFacts{});  // as if its node were lost
             }
         }
     }
@@ -443,14 +397,14 @@ void ExperimentRunner::interrupt() {
         if (live.trial.status != TrialStatus::Running) {
             continue;
         }
-        if (live.ending == LiveTrial::Ending::Stop) {
+        if (live.attempt.ending() == TrialAttempt::Ending::Stop) {
             // Already told to stop (a stop criterion, the scheduler, the user): it ends
             // TERMINATED, so `resume` does not run it past its stop.
             sendToNode(live,
                        QJsonObject{{"op", "kill"}, {"trial", id}, {"reason", tr("interrupted")}});
             continue;
         }
-        killTrial(live, LiveTrial::Ending::Interrupt, FailureCause::NodeLost, tr("interrupted"));
+        interruptTrial(live, tr("interrupted"));
     }
     failExperiment(
         kExitInterrupted,
@@ -477,8 +431,8 @@ void ExperimentRunner::failExperiment(int exitCode, const QString& message) {
         pendingOutcome_ = message;
         for (auto& [id, live] : trials_) {
             if (live.trial.status == TrialStatus::Running &&
-                live.ending == LiveTrial::Ending::None) {
-                killTrial(live, LiveTrial::Ending::Interrupt, FailureCause::NodeLost, message);
+                live.attempt.ending() == TrialAttempt::Ending::None) {
+                interruptTrial(live, message);
             }
         }
     }

@@ -24,6 +24,8 @@
 #include "core/scheduler.h"
 #include "core/searcher.h"
 #include "core/trial.h"
+#include "core/trial_attempt.h"
+#include "core/trial_queue.h"
 #include "runtime/node_pool.h"
 #include "runtime/progress_reporter.h"
 #include "runtime/trial_command.h"
@@ -76,40 +78,20 @@ class ExperimentRunner : public QObject {
     void finished(int exitCode);
 
   private:
-    // Per-trial state of the current attempt, beside the core Trial value.
+    // A trial as the runtime holds it: the core Trial value, its current attempt (the state
+    // machine of core/trial_attempt.h), where it runs and its committed checkpoints.
     struct LiveTrial {
         Trial trial;
+        TrialAttempt attempt;
         Placement placement;
-        int attempt = 0;  // counts starts: a late callback of an earlier attempt is ignored
         std::vector<CheckpointRecord> checkpoints;
         std::map<std::int64_t, QString> checkpointPaths;
-        bool processRunning = false;
-        bool doneReceived = false;
-        enum class Ending { None, Stop, Pause, Exploit, Interrupt, Kill } ending = Ending::None;
-        SchedulerDecision exploit;  // Ending::Exploit: what to apply once the attempt ended
-        QString exploitCheckpoint;  // the source's checkpoint folder (pinned until copied)
-        std::int64_t exploitSourceIteration = 0;
         double startedAt = 0;  // first start, seconds since the epoch
         double finishedAt = 0;
-        QString endReason;
-        std::optional<FailureCause> failureCause;
-        QString failureMessage;
-        // A checkpoint the engine asked for (`save`/`pause`): what to answer once it arrives.
-        bool awaitingCheckpoint = false;
-        SchedulerDecision afterCheckpoint;
-        QString checkpointTarget;
-        QJsonObject checkpointResult;
-        std::int64_t checkpointIterationPending = 0;
         QElapsedTimer lastActivity;
         QElapsedTimer sinceReport;
-        std::int64_t iterationsSinceRestore = 0;
-        bool dirty = false;  // trial row changed since last saved
-        // Checkpoints sent to the agent for commit, by target folder: (iteration, result).
-        std::map<QString, std::pair<std::int64_t, QJsonObject>> pendingCommits;
-        QJsonObject deferredExit;  // an exit seen while commits were pending
-        // The user's order for its next report, and whether it waits for resumeTrial.
-        enum class UserOrder { None, Stop, Pause } userOrder = UserOrder::None;
-        bool heldByUser = false;
+        bool dirty = false;       // trial row changed since last saved
+        bool heldByUser = false;  // paused by the user: not started until resumeTrial
     };
 
     // Seconds since the epoch: timestamps of results, checkpoints and events.
@@ -118,9 +100,8 @@ class ExperimentRunner : public QObject {
     // experiment_runner.cpp: lifecycle and scheduling
     Status recover();
     void pump();
-    // One more trial from the searcher: added, the searcher is finished, or it waits.
-    enum class SearcherAnswer { Added, Finished, Waits };
-    SearcherAnswer askSearcher();
+    // One more trial from the searcher: added (Config), the searcher is finished, or it waits.
+    Suggestion::Kind askSearcher();
     // Tells the scheduler how many trials wait for a slot, when that changed.
     void tellSchedulerWhoWaits();
     LiveTrial& addTrial(QJsonObject config);
@@ -159,8 +140,6 @@ class ExperimentRunner : public QObject {
 
     // runner_orders.cpp: the user's orders applied to a trial at its report, or at once
     LiveTrial* findTrialForOrder(const QString& id, Status* why);
-    // The scheduler's decision replaced by the user's order, if the trial has one.
-    void applyUserOrder(LiveTrial& live, SchedulerDecision* decision) const;
     void terminateWaiting(LiveTrial& live, const QString& reason);
 
     // node_messages.cpp: the worker agents (their hello, what they relay, a node's loss) and
@@ -196,9 +175,9 @@ class ExperimentRunner : public QObject {
     void onCheckpointWritten(LiveTrial& live, const QJsonObject& msg);
     void onCommitted(LiveTrial& live, const QJsonObject& message);
     void onTrialExited(LiveTrial& live, const QJsonObject& message);
-    void answer(LiveTrial& live, const SchedulerDecision& decision);
-    void requestCheckpoint(LiveTrial& live, const QJsonObject& result,
-                           const SchedulerDecision& after);
+    void onFailed(LiveTrial& live, const AttemptOutcome& outcome, const ExitFacts& exit);
+    // Sends what the attempt answered to the trial's report (Save and Pause name the folder).
+    void sendAnswer(LiveTrial& live, TrialAnswer answer);
     // `from` is a folder the trial named, unless `engineScratch` (the `.tmp` folder the engine
     // named for a save); the agent moves, copies or refuses it (engine/checkpoint/handover.h).
     void commitCheckpoint(LiveTrial& live, const QString& from, std::int64_t iteration,
@@ -210,8 +189,11 @@ class ExperimentRunner : public QObject {
     // Never silent: an event, a line on the console and a count in the summary.
     void checkpointNotKept(const LiveTrial& live, std::int64_t iteration, const QString& why);
     void applyRetention(LiveTrial& live);
-    void killTrial(LiveTrial& live, LiveTrial::Ending ending, FailureCause cause,
-                   const QString& message);
+    // The attempt fails with `cause` (or, interrupt, ends without the trial's fault).
+    void killTrial(LiveTrial& live, FailureCause cause, const QString& message);
+    void interruptTrial(LiveTrial& live, const QString& message);
+    // The attempt's exit, as its node said (nothing: the node was lost or never started it).
+    void onTrialExited(LiveTrial& live, const ExitFacts& exit);
     bool checkMetric(LiveTrial& live, const QJsonObject& metrics);
 
     ExperimentSpec spec_;
@@ -219,6 +201,7 @@ class ExperimentRunner : public QObject {
     RunnerOptions options_;
     std::unique_ptr<Searcher> searcher_;
     std::unique_ptr<Scheduler> scheduler_;
+    TrialQueue queue_;  // which trial runs next (pump)
     std::unique_ptr<NodePool> pool_;
     std::map<QString, NodeCapacity> nodesSeen_;   // every node that said hello, empty
     std::map<QString, QString> gpuNotes_;         // per node, its agent's `gpu_note`

@@ -70,11 +70,10 @@ void ExperimentRunner::onNodeMessage(const QString& nodeId, const QJsonObject& m
     if (ev == QLatin1String("trial")) {
         onTrialMessage(*live, message.value("msg").toObject());
     } else if (ev == QLatin1String("started")) {
-        live->processRunning = true;
+        live->attempt.processStarted();
         live->lastActivity.start();
     } else if (ev == QLatin1String("trial_error")) {
-        killTrial(*live, LiveTrial::Ending::Kill, FailureCause::ProtocolViolation,
-                  message.value("message").toString());
+        killTrial(*live, FailureCause::ProtocolViolation, message.value("message").toString());
     } else if (ev == QLatin1String("committed")) {
         onNodeCommitted(*live, message);
     } else if (ev == QLatin1String("exited")) {
@@ -176,11 +175,9 @@ void ExperimentRunner::onNodeLost(const QString& nodeId, const QString& reason) 
               events::node(nodeId, QStringLiteral("lost"), {{"reason", reason}}));
     for (auto& [id, live] : trials_) {
         if (live.trial.status == TrialStatus::Running && live.placement.nodeId == nodeId) {
-            live.processRunning = false;
-            live.pendingCommits.clear();  // copies from that node will not arrive
-            live.failureCause = FailureCause::NodeLost;
-            live.failureMessage = tr("node %1 lost: %2").arg(nodeId, reason);
-            onTrialExited(live, QJsonObject{{"trial", id}});
+            // Copies from that node will not arrive.
+            live.attempt.nodeLost(tr("node %1 lost: %2").arg(nodeId, reason));
+            onTrialExited(live, ExitFacts{});
         }
     }
     if (stopping_) {
@@ -204,7 +201,7 @@ void ExperimentRunner::pushCheckpointThenLaunch(LiveTrial& live, TrialLaunch lau
     // Restored on a node that does not have its checkpoint: the checkpoint goes there first.
     const QString nodeCheckpoint = link->paths().toNode(checkpoint);
     const QString trialId = live.trial.id;
-    const int attempt = live.attempt;
+    const int attempt = live.attempt.number();
     live.trial.pendingReason = tr("copying its checkpoint to %1").arg(nodeId);
     files->pushFolder(
         checkpoint, nodeCheckpoint,
@@ -215,18 +212,18 @@ void ExperimentRunner::pushCheckpointThenLaunch(LiveTrial& live, TrialLaunch lau
                 return;
             }
             LiveTrial& live = it->second;
-            if (live.attempt != attempt || live.trial.status != TrialStatus::Running) {
+            if (live.attempt.number() != attempt || live.trial.status != TrialStatus::Running) {
                 return;  // the node was lost meanwhile; the trial waits again
             }
-            if (live.ending != LiveTrial::Ending::None) {
+            if (live.attempt.ending() != TrialAttempt::Ending::None) {
                 // stopped or interrupted while its checkpoint travelled
-                onTrialExited(live, QJsonObject{{"trial", trialId}});
+                onTrialExited(live, ExitFacts{});
                 return;
             }
             if (!ok) {
-                live.failureCause = FailureCause::NodeLost;
-                live.failureMessage = tr("cannot copy its checkpoint to %1: %2").arg(nodeId, error);
-                onTrialExited(live, QJsonObject{{"trial", trialId}});
+                live.attempt.nodeLost(
+                    tr("cannot copy its checkpoint to %1: %2").arg(nodeId, error));
+                onTrialExited(live, ExitFacts{});
                 return;
             }
             checkpointsOnNode_[nodeId].insert(checkpoint);
@@ -237,9 +234,8 @@ void ExperimentRunner::pushCheckpointThenLaunch(LiveTrial& live, TrialLaunch lau
 void ExperimentRunner::launchOnNode(LiveTrial& live, const TrialLaunch& launch) {
     NodeLink* link = linkOf(live);
     if (link == nullptr) {  // the node went away while the trial was being placed
-        live.failureCause = FailureCause::NodeLost;
-        live.failureMessage = tr("node %1 is not up").arg(live.placement.nodeId);
-        onTrialExited(live, QJsonObject{{"trial", live.trial.id}});
+        live.attempt.nodeLost(tr("node %1 is not up").arg(live.placement.nodeId));
+        onTrialExited(live, ExitFacts{});
         return;
     }
     live.lastActivity.start();  // the trial's silence counts from its start on the node

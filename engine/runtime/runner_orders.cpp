@@ -25,19 +25,6 @@ ExperimentRunner::LiveTrial* ExperimentRunner::findTrialForOrder(const QString& 
     return &it->second;
 }
 
-void ExperimentRunner::applyUserOrder(LiveTrial& live, SchedulerDecision* decision) const {
-    switch (std::exchange(live.userOrder, LiveTrial::UserOrder::None)) {
-        case LiveTrial::UserOrder::Stop:
-            *decision = SchedulerDecision::stop(tr("stopped by the user"));
-            break;
-        case LiveTrial::UserOrder::Pause:
-            *decision = SchedulerDecision::pause(tr("paused by the user"));
-            break;
-        case LiveTrial::UserOrder::None:
-            break;
-    }
-}
-
 void ExperimentRunner::terminateWaiting(LiveTrial& live, const QString& reason) {
     live.heldByUser = false;
     setStatus(live, TrialStatus::Terminated, reason);
@@ -52,7 +39,7 @@ Status ExperimentRunner::stopTrial(const QString& id) {
         return why;
     }
     if (live->trial.status == TrialStatus::Running) {
-        live->userOrder = LiveTrial::UserOrder::Stop;
+        live->attempt.orderAtNextReport(TrialAttempt::UserOrder::Stop);
     } else {
         terminateWaiting(*live, tr("stopped by the user"));
         savePolicyState(true);
@@ -70,7 +57,7 @@ Status ExperimentRunner::pauseTrial(const QString& id) {
     live->heldByUser = true;
     tellSchedulerWhoWaits();
     if (live->trial.status == TrialStatus::Running) {
-        live->userOrder = LiveTrial::UserOrder::Pause;
+        live->attempt.orderAtNextReport(TrialAttempt::UserOrder::Pause);
     } else {
         setPendingReason(*live, tr("paused by the user"));
         pump();  // its place goes to another trial
@@ -90,8 +77,9 @@ Status ExperimentRunner::resumeTrial(const QString& id) {
     }
     live->heldByUser = false;
     tellSchedulerWhoWaits();
-    if (live->userOrder == LiveTrial::UserOrder::Pause) {
-        live->userOrder = LiveTrial::UserOrder::None;  // not carried out yet: it just goes on
+    if (live->attempt.userOrder() == TrialAttempt::UserOrder::Pause) {
+        // not carried out yet: it just goes on
+        live->attempt.orderAtNextReport(TrialAttempt::UserOrder::None);
     }
     if (live->trial.status != TrialStatus::Running) {
         setPendingReason(*live, tr("resumed by the user"));
@@ -111,7 +99,7 @@ void ExperimentRunner::stopExperiment() {
                                   .arg(spec_.name)));
     for (auto& [id, live] : trials_) {
         if (live.trial.status == TrialStatus::Running) {
-            live.userOrder = LiveTrial::UserOrder::Stop;
+            live.attempt.orderAtNextReport(TrialAttempt::UserOrder::Stop);
         } else if (!isFinished(live.trial.status)) {
             terminateWaiting(live, tr("stopped by the user"));
         }

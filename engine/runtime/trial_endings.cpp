@@ -20,7 +20,8 @@ void ExperimentRunner::applyStopOrders() {
         }
         LiveTrial& live = it->second;
         const TrialStatus status = live.trial.status;
-        if (status == TrialStatus::Running && live.ending == LiveTrial::Ending::Pause) {
+        if (status == TrialStatus::Running &&
+            live.attempt.ending() == TrialAttempt::Ending::Pause) {
             heldStopOrders_.push_back(order);  // still saving its pause checkpoint
             continue;
         }
@@ -77,10 +78,8 @@ void ExperimentRunner::spendTimeBudget() {
     searcherFinished_ = true;
     for (auto& [id, live] : trials_) {
         if (live.trial.status == TrialStatus::Running) {
-            if (live.ending == LiveTrial::Ending::None) {
-                // Ray stops them at once rather than at their next result, which may be long.
-                live.ending = LiveTrial::Ending::Stop;
-                live.endReason = reason;
+            // Ray stops them at once rather than at their next result, which may be long.
+            if (live.attempt.stopNow(reason)) {
                 sendToNode(live, QJsonObject{{"op", "kill"}, {"trial", id}, {"reason", reason}});
             }
         } else if (!isFinished(live.trial.status)) {

@@ -8,20 +8,33 @@
 
 namespace tunedeck::bench {
 
+namespace {
+
+// The workers are the concurrency limit; every trial fits the one simulated node.
+ExperimentSpec queueSpec(ExperimentSpec spec, int workers) {
+    spec.maxConcurrentTrials =
+        spec.maxConcurrentTrials > 0 ? std::min(spec.maxConcurrentTrials, workers) : workers;
+    spec.resourcesPerTrial = ResourceRequest{};
+    return spec;
+}
+
+NodeCapacity simulatedNode() {
+    NodeCapacity node;
+    node.nodeId = QStringLiteral("simulation");
+    node.cpuTotalMilli = std::numeric_limits<std::int32_t>::max();
+    return node;
+}
+
+}  // namespace
+
 TrialSimulation::TrialSimulation(const ExperimentSpec& spec, int workers, TrainableFactory factory)
     : spec_(spec),
       workers_(std::max(1, workers)),
       factory_(std::move(factory)),
       searcher_(makeSearcher(spec)),
-      scheduler_(makeScheduler(spec)) {}
-
-int TrialSimulation::runningCount() const {
-    int running = 0;
-    for (const auto& [id, sim] : trials_) {
-        running += sim.trial.status == TrialStatus::Running ? 1 : 0;
-    }
-    return running;
-}
+      scheduler_(makeScheduler(spec)),
+      queue_(*scheduler_, queueSpec(spec, workers_)),
+      nodes_{simulatedNode()} {}
 
 SimOutcome TrialSimulation::run(std::int64_t iterationBudget) {
     pump();
@@ -67,63 +80,51 @@ SimOutcome TrialSimulation::run(std::int64_t iterationBudget) {
     return outcome_;
 }
 
-// ExperimentRunner::pump: apply stop orders, start waiting trials the scheduler picks while a
-// slot is free, and ask the searcher for one more trial only when no new one is waiting (it is
-// then kept queued); tell the scheduler when the searcher has nothing to add.
+// The runtime's scheduling pass (ExperimentRunner::pump): the same TrialQueue decides, on one
+// node as large as the workers.
 void TrialSimulation::pump() {
     takeStopOrders();
-    bool toldIdle = false;
+    queue_.beginPass();
     for (;;) {
-        std::vector<const Trial*> waiting;
+        QueueView view;
         for (const auto& [id, sim] : trials_) {
-            if (sim.trial.status == TrialStatus::Pending ||
-                sim.trial.status == TrialStatus::Paused) {
-                waiting.push_back(&sim.trial);
-            }
+            view.add(sim.trial, false, sim.everStarted);
         }
-        if (!waiting.empty()) {
-            if (runningCount() >= workers_) {
+        view.searcherFinished = searcherFinished_;
+        view.nodes = &nodes_;
+        const QueueStep step = queue_.next(view);
+        if (step.kind == QueueStep::Kind::Start) {
+            auto it = trials_.find(step.trialId);
+            if (it == trials_.end()) {
                 break;
             }
-            if (std::optional<QString> pick = scheduler_->chooseTrialToRun(waiting)) {
-                auto it = trials_.find(*pick);
-                if (it == trials_.end()) {
-                    break;
-                }
-                start(it->second);
-                continue;
-            }
-        }
-        // Trials the scheduler keeps PAUSED (at a HyperBand rung) do not hold new ones back.
-        const bool newOneWaiting = std::any_of(waiting.begin(), waiting.end(), [](const Trial* t) {
-            return t->status == TrialStatus::Pending;
-        });
-        if (searcherFinished_ || newOneWaiting) {
-            break;
-        }
-        const QString id = trialIdForIndex(nextIndex_);
-        Suggestion suggestion = searcher_->suggest(id);
-        if (suggestion.kind == Suggestion::Kind::Finished) {
-            searcherFinished_ = true;
+            start(it->second);
+        } else if (step.kind == QueueStep::Kind::Suggest) {
+            queue_.searcherAnswered(suggest());
+        } else if (step.kind == QueueStep::Kind::SearcherIdle) {
             scheduler_->onSearcherIdle();
             takeStopOrders();
-            continue;
-        }
-        if (suggestion.kind == Suggestion::Kind::Wait) {
-            if (runningCount() == 0 && !toldIdle) {
-                toldIdle = true;
-                scheduler_->onSearcherIdle();
-                takeStopOrders();
-                continue;
-            }
+        } else {
             break;
         }
+    }
+}
+
+Suggestion::Kind TrialSimulation::suggest() {
+    const QString id = trialIdForIndex(nextIndex_);
+    Suggestion suggestion = searcher_->suggest(id);
+    if (suggestion.kind == Suggestion::Kind::Finished) {
+        searcherFinished_ = true;
+        scheduler_->onSearcherIdle();
+        takeStopOrders();
+    } else if (suggestion.kind == Suggestion::Kind::Config) {
         SimTrial& sim = trials_[id];
         sim.trial.id = id;
         sim.trial.index = nextIndex_++;
         sim.trial.config = std::move(suggestion.config);
         scheduler_->onTrialAdd(sim.trial);
     }
+    return suggestion.kind;
 }
 
 void TrialSimulation::start(SimTrial& sim) {
@@ -137,6 +138,7 @@ void TrialSimulation::start(SimTrial& sim) {
         ++outcome_.trialsStarted;
     }
     (void)trial.transition(TrialStatus::Running);
+    sim.everStarted = true;
     sim.nextResultAt = now_ + 1;
     if (sim.trainable->finished()) {
         complete(sim);  // resumed at its very end: the process exits at once, cleanly

@@ -19,6 +19,7 @@
 #include "core/scheduler.h"
 #include "core/searcher.h"
 #include "core/trial.h"
+#include "core/trial_queue.h"
 
 namespace tunedeck::bench {
 
@@ -89,21 +90,24 @@ class TrialSimulation {
         std::unique_ptr<SimTrainable> trainable;
         double nextResultAt = 0;  // fake time of its next result while RUNNING
         std::optional<Checkpoint> checkpoint;
+        bool everStarted = false;
     };
 
     void pump();
+    Suggestion::Kind suggest();  // one more trial from the searcher, added when it gives one
     void start(SimTrial& sim);
     void onResult(SimTrial& sim);
     void save(SimTrial& sim);
     void complete(SimTrial& sim);
     void takeStopOrders();
-    int runningCount() const;
 
     ExperimentSpec spec_;
     int workers_;
     TrainableFactory factory_;
     std::unique_ptr<Searcher> searcher_;
     std::unique_ptr<Scheduler> scheduler_;
+    TrialQueue queue_;
+    std::vector<NodeCapacity> nodes_;
     ResultObserver observer_;
     std::map<QString, SimTrial> trials_;  // ids sort in creation order
     std::int64_t nextIndex_ = 0;
