@@ -138,10 +138,11 @@ void TrialSimulation::start(SimTrial& sim) {
         ++outcome_.trialsStarted;
     }
     (void)trial.transition(TrialStatus::Running);
+    sim.attempt.begin();
     sim.everStarted = true;
     sim.nextResultAt = now_ + 1;
     if (sim.trainable->finished()) {
-        complete(sim);  // resumed at its very end: the process exits at once, cleanly
+        exit(sim);  // resumed at its very end: the process exits at once, cleanly
     }
 }
 
@@ -159,7 +160,8 @@ void TrialSimulation::complete(SimTrial& sim) {
     sim.trainable.reset();
 }
 
-// ExperimentRunner::onReport, with the checkpoint round trip taking no time.
+// ExperimentRunner::onReport: the same TrialAttempt decides what the trial is answered, with the
+// checkpoint round trip taking no time and every process exiting cleanly.
 void TrialSimulation::onResult(SimTrial& sim) {
     Trial& trial = sim.trial;
     QJsonObject result = sim.trainable->step();
@@ -181,56 +183,65 @@ void TrialSimulation::onResult(SimTrial& sim) {
     } else {
         decision = scheduler_->onResult(trial, result);
     }
-    using Action = SchedulerDecision::Action;
-    if (decision.action == Action::Exploit) {
-        const bool self = decision.source == trial.id;
+    ReportFacts facts;
+    facts.trialId = trial.id;
+    facts.iteration = trial.iteration;
+    facts.result = result;
+    if (decision.action == SchedulerDecision::Action::Exploit) {
         auto source = trials_.find(decision.source);
-        if (!self && (source == trials_.end() || !source->second.checkpoint)) {
-            decision = SchedulerDecision::proceed();  // the runtime drops it with a warning
-        } else {
-            // Another trial's latest checkpoint becomes this trial's, at its own iteration; a
-            // self-exploit (pbt-replay) saves its own state and changes only the config.
-            const std::int64_t sourceIteration =
-                self ? trial.iteration : source->second.checkpoint->iteration;
-            if (!self) {
-                sim.trainable = source->second.checkpoint->state->clone();
-            }
-            sim.trainable->setConfig(decision.config);
-            trial.config = decision.config;
-            outcome_.exploits.push_back(
-                {trial.id, decision.source, trial.iteration, sourceIteration, decision.config});
-            save(sim);
-            (void)trial.transition(TrialStatus::Pending);
-            sim.trainable.reset();
-            return;
+        if (source != trials_.end() && source->second.checkpoint) {
+            facts.exploitSource = ExploitSource{source->second.trial.checkpointPath,
+                                                source->second.checkpoint->iteration};
         }
     }
-    const bool canSave = spec_.checkpoint.enabled;
-    switch (decision.action) {
-        case Action::Pause:
-            save(sim);
+    std::optional<TrialAnswer> answer =
+        sim.attempt.onReport(std::move(decision), facts, spec_.checkpoint).answer;
+    if (answer == TrialAnswer::Save || answer == TrialAnswer::Pause) {
+        save(sim);
+        answer = sim.attempt.onCheckpoint(true).answer;
+    }
+    if (answer == TrialAnswer::Continue && !sim.trainable->finished()) {
+        sim.nextResultAt = now_ + 1;
+        return;
+    }
+    exit(sim);  // stopped, paused, exploited, or it has nothing more to train
+}
+
+void TrialSimulation::exit(SimTrial& sim) {
+    Trial& trial = sim.trial;
+    ExitFacts clean;
+    clean.code = 0;
+    const AttemptOutcome outcome = sim.attempt.onExit(clean, spec_.failure, trial.failures);
+    switch (outcome.kind) {
+        case AttemptOutcome::Kind::Paused:
             (void)trial.transition(TrialStatus::Paused);
             sim.trainable.reset();
             return;
-        case Action::Stop:
-            if (canSave && spec_.checkpoint.atEnd) {
-                save(sim);
-            }
+        case AttemptOutcome::Kind::Exploit:
+            applyExploit(sim);
+            return;
+        default:
             complete(sim);
             return;
-        case Action::Continue:
-        case Action::Exploit:
-            break;
     }
-    if (canSave &&
-        (decision.checkpoint || shouldRequestCheckpoint(spec_.checkpoint, trial.iteration))) {
-        save(sim);
+}
+
+// ExperimentRunner::applyExploit: another trial's latest checkpoint becomes this trial's, at its
+// own iteration; a self-exploit (pbt-replay) keeps its own state and changes only the config.
+void TrialSimulation::applyExploit(SimTrial& sim) {
+    Trial& trial = sim.trial;
+    const SchedulerDecision& exploit = sim.attempt.exploit();
+    const std::optional<ExploitSource>& source = sim.attempt.exploitSource();
+    if (source) {
+        sim.trainable = trials_[exploit.source].checkpoint->state->clone();
     }
-    if (sim.trainable->finished()) {
-        complete(sim);
-        return;
-    }
-    sim.nextResultAt = now_ + 1;
+    sim.trainable->setConfig(exploit.config);
+    trial.config = exploit.config;
+    outcome_.exploits.push_back({trial.id, exploit.source, trial.iteration,
+                                 source ? source->iteration : trial.iteration, exploit.config});
+    save(sim);
+    (void)trial.transition(TrialStatus::Pending);
+    sim.trainable.reset();
 }
 
 void TrialSimulation::takeStopOrders() {

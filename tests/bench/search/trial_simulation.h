@@ -1,9 +1,10 @@
 // A fake-clock stand-in for the runtime's event loop (engine/runtime/experiment_runner.cpp and
 // trial_messages.cpp), so the benchmark can race schedulers in-process: N worker slots, one
-// time unit per training iteration, and the searcher's and scheduler's decisions applied as the
-// runtime applies them: new trials only when none is waiting, chooseTrialToRun among PENDING and
-// PAUSED trials in creation order, Pause keeps a checkpoint and frees the slot, Stop and stop
-// orders end trials, Exploit copies the source's latest checkpoint and restarts the trial.
+// time unit per training iteration, and the searcher's and scheduler's decisions applied by the
+// runtime's own trial loop (core/trial_queue.h decides which trial starts and when the searcher
+// is asked; core/trial_attempt.h what each report is answered and what an attempt's end makes
+// of the trial): Pause keeps a checkpoint and frees the slot, Stop and stop orders end trials,
+// Exploit copies the source's latest checkpoint and restarts the trial.
 // Single-threaded; one object per run.
 #pragma once
 
@@ -19,6 +20,7 @@
 #include "core/scheduler.h"
 #include "core/searcher.h"
 #include "core/trial.h"
+#include "core/trial_attempt.h"
 #include "core/trial_queue.h"
 
 namespace tunedeck::bench {
@@ -91,12 +93,15 @@ class TrialSimulation {
         double nextResultAt = 0;  // fake time of its next result while RUNNING
         std::optional<Checkpoint> checkpoint;
         bool everStarted = false;
+        TrialAttempt attempt;
     };
 
     void pump();
     Suggestion::Kind suggest();  // one more trial from the searcher, added when it gives one
     void start(SimTrial& sim);
     void onResult(SimTrial& sim);
+    void exit(SimTrial& sim);  // its process exits cleanly: the attempt's outcome is applied
+    void applyExploit(SimTrial& sim);
     void save(SimTrial& sim);
     void complete(SimTrial& sim);
     void takeStopOrders();
