@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "api/events.h"
+#include "core/experiment_end.h"
 #include "runtime/progress_snapshot.h"
 #include "runtime/recovery.h"
 #include "runtime/trial_command.h"
@@ -358,35 +359,26 @@ void ExperimentRunner::maybeFinish() {
     if (finished_) {
         return;
     }
+    std::vector<TrialStatus> statuses;
+    statuses.reserve(trials_.size());
     for (const auto& [id, live] : trials_) {
-        if (live.trial.status == TrialStatus::Running) {
+        statuses.push_back(live.trial.status);
+    }
+    const RunEnd end = judgeRunEnd(statuses, stopping_, searcherFinished_, checkpointsNotKept_);
+    switch (end.kind) {
+        case RunEnd::Kind::NotYet:
             return;
-        }
-        if (!stopping_ && !isFinished(live.trial.status)) {
+        case RunEnd::Kind::Stopped:
+            finish(pendingExitCode_, pendingOutcome_);
             return;
-        }
+        case RunEnd::Kind::AllTerminated:
+            finish(kExitFinished, end.summary);
+            return;
+        case RunEnd::Kind::TrialsErrored:
+        case RunEnd::Kind::CheckpointsLost:
+            finish(kExitTrialErrors, end.summary);
+            return;
     }
-    if (stopping_) {
-        finish(pendingExitCode_, pendingOutcome_);
-        return;
-    }
-    if (!searcherFinished_) {
-        return;
-    }
-    int errored = 0;
-    for (const auto& [id, live] : trials_) {
-        errored += live.trial.status == TrialStatus::Error ? 1 : 0;
-    }
-    // A checkpoint that could not be kept is an error of the run, as an errored trial is: a retry
-    // or a resume of that trial would start further back than the user believes.
-    const bool lostCheckpoints = checkpointsNotKept_ > 0;
-    finish(errored > 0 || lostCheckpoints ? kExitTrialErrors : kExitFinished,
-           errored > 0 ? tr("Finished with %1 errored trial(s).").arg(errored)
-           : lostCheckpoints
-               ? tr("Finished: all %1 trials terminated, but %2 checkpoint(s) were not kept.")
-                     .arg(trials_.size())
-                     .arg(checkpointsNotKept_)
-               : tr("Finished: all %1 trials terminated.").arg(trials_.size()));
 }
 
 void ExperimentRunner::interrupt() {

@@ -26,6 +26,7 @@
 #include "core/trial.h"
 #include "core/trial_attempt.h"
 #include "core/trial_queue.h"
+#include "core/trial_report.h"
 #include "runtime/node_pool.h"
 #include "runtime/progress_reporter.h"
 #include "runtime/trial_command.h"
@@ -124,8 +125,6 @@ class ExperimentRunner : public QObject {
     void savePolicyState(bool now = false);
     // PBT: make the source's latest checkpoint the trial's, switch its config, queue it again.
     void applyExploit(LiveTrial& live);
-    // A result lacking a key the scheduler needs (time_attr): the experiment cannot work.
-    bool checkRequiredKeys(LiveTrial& live, const QJsonObject& result);
     ProgressSnapshot snapshot() const;
 
     // trial_endings.cpp: trials the experiment no longer runs
@@ -194,7 +193,8 @@ class ExperimentRunner : public QObject {
     void interruptTrial(LiveTrial& live, const QString& message);
     // The attempt's exit, as its node said (nothing: the node was lost or never started it).
     void onTrialExited(LiveTrial& live, const ExitFacts& exit);
-    bool checkMetric(LiveTrial& live, const QJsonObject& metrics);
+    // A report not taken: the trial fails, or (a mistake in the experiment) the run stops.
+    void refuseReport(LiveTrial& live, const ReportProblem& problem);
 
     ExperimentSpec spec_;
     std::unique_ptr<ExperimentStore> store_;

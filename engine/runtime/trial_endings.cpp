@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "api/events.h"
+#include "core/experiment_end.h"
 #include "runtime/experiment_runner.h"
 
 namespace tunedeck {
@@ -50,11 +51,8 @@ void ExperimentRunner::finishTrialsAtTheirEnd() {
         if (restored == live.checkpoints.rend()) {
             continue;
         }
-        std::optional<QString> why = stopReason(spec_.stop, restored->result);
-        if (!why) {
-            why = scheduler_->endReached(restored->result);
-        }
-        if (why) {
+        if (const std::optional<QString> why =
+                endReachedAtCheckpoint(spec_.stop, *scheduler_, restored->result)) {
             terminateWaiting(live, *why);
             any = true;
         }

@@ -4,36 +4,14 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <cmath>
 
 #include "api/events.h"
 #include "core/checkpoint_policy.h"
+#include "core/trial_report.h"
 #include "runtime/experiment_runner.h"
 #include "runtime/recovery.h"
 
 namespace tunedeck {
-
-namespace {
-
-// Iterations are counted in doubles on the wire: beyond 2^53 they are no longer whole numbers,
-// and a cast of 1e300 to 64 bits gives nonsense.
-constexpr double kLargestIteration = 9007199254740992.0;  // 2^53
-
-bool isIntegral(const QJsonValue& v) {
-    return v.isDouble() && std::floor(v.toDouble()) == v.toDouble() && v.toDouble() >= 0 &&
-           v.toDouble() <= kLargestIteration;
-}
-
-QString describeValue(const QJsonValue& v) {
-    if (v.isString()) {
-        return QStringLiteral("\"%1\"").arg(v.toString().left(40));
-    }
-    return QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact))
-        .mid(1)
-        .chopped(1);
-}
-
-}  // namespace
 
 void ExperimentRunner::onTrialMessage(LiveTrial& live, const QJsonObject& msg) {
     if (live.trial.status != TrialStatus::Running) {
@@ -58,68 +36,27 @@ void ExperimentRunner::onTrialMessage(LiveTrial& live, const QJsonObject& msg) {
     }
 }
 
-bool ExperimentRunner::checkMetric(LiveTrial& live, const QJsonObject& metrics) {
-    if (spec_.metric.isEmpty()) {
-        return true;
-    }
-    const QJsonValue value = metrics.value(spec_.metric);
-    if (value.isUndefined()) {
-        const QString message =
-            tr("%1: metric: '%2' is not in the results that trial %3 reports (it reported: %4)")
-                .arg(spec_.locationOf("metric").toString(), spec_.metric, live.trial.id,
-                     metrics.keys().join(QStringLiteral(", ")));
-        interruptTrial(live, message);  // a mistake in the experiment, not the trial's failure
-        failExperiment(kExitBadInput, message);
-        return false;
-    }
-    if (!value.isDouble() || !std::isfinite(value.toDouble())) {
-        killTrial(live, FailureCause::ProtocolViolation,
-                  tr("the trial reported %1 = %2, which is not a finite number")
-                      .arg(spec_.metric, describeValue(value)));
-        return false;
-    }
-    return true;
-}
-
 void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
     if (!live.attempt.takesReports()) {
         return;  // already being stopped; the kill or the pending answer decides
     }
-    if (!msg.value("metrics").isObject()) {
-        killTrial(live, FailureCause::ProtocolViolation,
-                  tr("a report without a \"metrics\" object"));
-        return;
-    }
-    const QJsonObject metrics = msg.value("metrics").toObject();
-    if (!checkMetric(live, metrics)) {
-        return;
-    }
     Trial& trial = live.trial;
-    const QJsonValue given = metrics.value("training_iteration");
-    if (given.isDouble() && !isIntegral(given)) {
-        killTrial(live, FailureCause::ProtocolViolation,
-                  tr("the trial reported training_iteration = %1; it must be a whole number "
-                     "from 0 to 2^53")
-                      .arg(describeValue(given)));
+    std::int64_t iteration = 0;
+    if (std::optional<ReportProblem> problem =
+            checkReport(msg.value("metrics"), spec_, trial.id, trial.iteration, &iteration)) {
+        refuseReport(live, *problem);
         return;
     }
-    const std::int64_t iteration =
-        isIntegral(given) ? std::int64_t(given.toDouble()) : trial.iteration + 1;
     const double thisIter = double(live.sinceReport.elapsed()) / 1000.0;
     live.sinceReport.start();
     trial.timeTotalS += thisIter;
     trial.iteration = iteration;
     const std::int64_t sinceRestore = live.attempt.countReport();
 
-    // Ray Tune's automatic result fields.
-    QJsonObject result = metrics;
     const double timestamp = now();
-    result.insert("training_iteration", qint64(iteration));
-    result.insert("trial_id", trial.id);
-    result.insert("timestamp", timestamp);
-    result.insert("time_this_iter_s", thisIter);
-    result.insert("time_total_s", trial.timeTotalS);
-    result.insert("iterations_since_restore", qint64(sinceRestore));
+    const QJsonObject result = withAutomaticFields(
+        msg.value("metrics").toObject(),
+        {iteration, trial.id, timestamp, thisIter, trial.timeTotalS, sinceRestore});
     trial.lastResult = result;
     live.dirty = true;
 
@@ -138,7 +75,9 @@ void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
     if (!givenCheckpoint.isEmpty()) {
         commitCheckpoint(live, givenCheckpoint, iteration, result);
     }
-    if (!checkRequiredKeys(live, result)) {
+    if (std::optional<ReportProblem> problem =
+            checkRequiredKeys(*scheduler_, spec_, trial.id, result)) {
+        refuseReport(live, *problem);
         return;
     }
     SchedulerDecision decision;
@@ -177,20 +116,13 @@ void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
     sendAnswer(live, step.answer);
 }
 
-bool ExperimentRunner::checkRequiredKeys(LiveTrial& live, const QJsonObject& result) {
-    for (const auto& [key, specKey] : scheduler_->requiredResultKeys()) {
-        if (!valueAtPath(result, key).isUndefined()) {
-            continue;
-        }
-        const QString message =
-            tr("%1: %2: '%3' is not in the results that trial %4 reports (it reported: %5)")
-                .arg(spec_.locationOf(specKey).toString(), specKey, key, live.trial.id,
-                     result.keys().join(QStringLiteral(", ")));
-        interruptTrial(live, message);  // a mistake in the experiment, not the trial's failure
-        failExperiment(kExitBadInput, message);
-        return false;
+void ExperimentRunner::refuseReport(LiveTrial& live, const ReportProblem& problem) {
+    if (problem.kind == ReportProblem::Kind::TrialFault) {
+        killTrial(live, FailureCause::ProtocolViolation, problem.message);
+        return;
     }
-    return true;
+    interruptTrial(live, problem.message);  // a mistake in the experiment, not the trial's fault
+    failExperiment(kExitBadInput, problem.message);
 }
 
 void ExperimentRunner::sendAnswer(LiveTrial& live, TrialAnswer answer) {

@@ -1,0 +1,77 @@
+// When a run is over and how it ended (the summary line and exit code a user sees), and which
+// waiting trials restored from a checkpoint are already at their end.
+#include <QTest>
+
+#include "core/experiment_end.h"
+#include "scheduler_builders.h"
+
+using namespace tunedeck;
+
+namespace {
+
+const TrialStatus kRunning = TrialStatus::Running;
+const TrialStatus kPending = TrialStatus::Pending;
+const TrialStatus kDone = TrialStatus::Terminated;
+const TrialStatus kError = TrialStatus::Error;
+
+}  // namespace
+
+class TestExperimentEnd : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void aRunWithTrialsLeftIsNotOver() {
+        QCOMPARE(judgeRunEnd({kDone, kRunning}, false, true, 0).kind, RunEnd::Kind::NotYet);
+        QCOMPARE(judgeRunEnd({kDone, kPending}, false, true, 0).kind, RunEnd::Kind::NotYet);
+    }
+
+    void aSearcherWithMoreToGiveKeepsTheRunGoing() {
+        QCOMPARE(judgeRunEnd({kDone, kDone}, false, false, 0).kind, RunEnd::Kind::NotYet);
+    }
+
+    void everyTrialTerminatedIsASuccess() {
+        const RunEnd end = judgeRunEnd({kDone, kDone, kDone}, false, true, 0);
+        QCOMPARE(end.kind, RunEnd::Kind::AllTerminated);
+        QCOMPARE(end.summary, QStringLiteral("Finished: all 3 trials terminated."));
+    }
+
+    void erroredTrialsAreCounted() {
+        const RunEnd end = judgeRunEnd({kDone, kError, kError}, false, true, 1);
+        QCOMPARE(end.kind, RunEnd::Kind::TrialsErrored);
+        QCOMPARE(end.summary, QStringLiteral("Finished with 2 errored trial(s)."));
+    }
+
+    void checkpointsNotKeptMakeTheRunAnError() {
+        const RunEnd end = judgeRunEnd({kDone, kDone}, false, true, 2);
+        QCOMPARE(end.kind, RunEnd::Kind::CheckpointsLost);
+        QCOMPARE(end.summary, QStringLiteral("Finished: all 2 trials terminated, but 2 "
+                                             "checkpoint(s) were not kept."));
+    }
+
+    // A stopping run (Ctrl-C, fail_fast) ends once nothing runs; waiting trials stay resumable.
+    void aStoppingRunEndsOnceNothingRuns() {
+        QCOMPARE(judgeRunEnd({kPending, kRunning}, true, false, 0).kind, RunEnd::Kind::NotYet);
+        QCOMPARE(judgeRunEnd({kPending, kDone}, true, false, 0).kind, RunEnd::Kind::Stopped);
+    }
+
+    void aCheckpointThatMeetsAStopCriterionIsTheEnd() {
+        StopCriteria stop;
+        stop.trainingIteration = 10;
+        const auto scheduler = makeValidated(schedulerSpec("fifo", {}, "loss", MetricMode::Min));
+        QVERIFY(scheduler);
+        QVERIFY(!endReachedAtCheckpoint(stop, *scheduler, {{"training_iteration", 9}}));
+        QVERIFY(endReachedAtCheckpoint(stop, *scheduler, {{"training_iteration", 10}}));
+        QVERIFY(endReachedAtCheckpoint(stop, *scheduler, {{"done", true}}));
+    }
+
+    void aCheckpointAtAshasMaxTIsTheEnd() {
+        const auto asha = makeValidated(
+            schedulerSpec("asha", {{"max_t", 8}, {"grace_period", 1}}, "loss", MetricMode::Min));
+        QVERIFY(asha);
+        QVERIFY(!endReachedAtCheckpoint({}, *asha, {{"training_iteration", 7}}));
+        QVERIFY(endReachedAtCheckpoint({}, *asha, {{"training_iteration", 8}}));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestExperimentEnd)
+#include "test_experiment_end.moc"
