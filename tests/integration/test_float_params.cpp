@@ -107,7 +107,14 @@ void TestFloatParams::wholeFloatsReachTheTrialAsFloats() {
     QVERIFY2(csv.exitCode == 0, qPrintable(csv.all()));
     const QStringList lines = csv.out.split('\n', Qt::SkipEmptyParts);
     const QStringList header = lines.value(0).split(',');
-    const QStringList row = lines.value(1).split(',');
+    // One row per result, in the order they arrived: the two trials run at once, so t00000's
+    // row is found by its trial_id, not by its place.
+    QStringList row;
+    for (const QString& line : lines.mid(1)) {
+        if (line.startsWith(QStringLiteral("t00000,"))) {
+            row = line.split(',');
+        }
+    }
     QCOMPARE(row.value(header.indexOf("config/max_features")), QStringLiteral("1.0"));
     QCOMPARE(row.value(header.indexOf("config/momentum")), QStringLiteral("0.0"));
     QCOMPARE(row.value(header.indexOf("config/layers")), QStringLiteral("2"));
