@@ -3,6 +3,7 @@
 // machine, and a node's loss and return.
 #include <QDir>
 #include <QJsonArray>
+#include <QTimer>
 
 #include "api/events.h"
 #include "checkpoint/checkpoint_files.h"
@@ -11,6 +12,14 @@
 #include "runtime/recovery.h"
 
 namespace tunedeck {
+
+namespace {
+
+// How long a checkpoint copy that failed waits for its node to be declared lost (a connection
+// reset ends the copy and the agent's link at once, in either order).
+constexpr int kCopyVerdictDelayMs = 2000;
+
+}  // namespace
 
 void ExperimentRunner::openNodes() {
     NodePlanContext context;
@@ -103,23 +112,39 @@ void ExperimentRunner::onNodeCommitted(LiveTrial& live, const QJsonObject& messa
     QDir(scratch).removeRecursively();
     const QString trialId = live.trial.id;
     const QString nodeId = live.placement.nodeId;
+    const int attempt = live.attempt.number();
     files->fetchFolder(
         nodeTo, scratch,
-        [this, trialId, nodeId, headTo, scratch, onHead](bool ok, const QString& error) mutable {
+        [this, trialId, nodeId, attempt, headTo, scratch, onHead](bool ok,
+                                                                  const QString& error) mutable {
             auto it = trials_.find(trialId);
             if (it == trials_.end() || finished_) {
                 return;
             }
             QString why = error;
+            if (!ok) {
+                // A copy cut off by the node's death is node loss, and the node's loss may be
+                // noticed a moment after the copy's: the verdict waits that moment, and the
+                // node's loss, if it comes, forgets the commit (TrialAttempt::nodeLost).
+                onHead.insert("ok", false);
+                onHead.insert("error", tr("copying it from %1 failed: %2").arg(nodeId, why));
+                QDir(scratch).removeRecursively();
+                QTimer::singleShot(kCopyVerdictDelayMs, this, [this, trialId, attempt, onHead] {
+                    auto later = trials_.find(trialId);
+                    if (later != trials_.end() && !finished_ &&
+                        later->second.attempt.number() == attempt) {
+                        onCommitted(later->second, onHead);
+                    }
+                });
+                return;
+            }
+            // Fetched files are made durable and put in place as every checkpoint is.
+            const checkpoint::FileOutcome published = checkpoint::publishFolder(
+                checkpoint::posixFileSystem(), scratch.toStdString(), headTo.toStdString());
+            ok = published.ok;
+            why = QString::fromStdString(published.error);
             if (ok) {
-                // Fetched files are made durable and put in place as every checkpoint is.
-                const checkpoint::FileOutcome published = checkpoint::publishFolder(
-                    checkpoint::posixFileSystem(), scratch.toStdString(), headTo.toStdString());
-                ok = published.ok;
-                why = QString::fromStdString(published.error);
-                if (ok) {
-                    checkpointsOnNode_[nodeId].insert(headTo);
-                }
+                checkpointsOnNode_[nodeId].insert(headTo);
             }
             if (!ok) {
                 QDir(scratch).removeRecursively();
