@@ -72,17 +72,19 @@ bool NodeLink::receive(const QByteArray& data) {
     return !overlong;
 }
 
-LocalNodeLink::LocalNodeLink(QString workerPath, QObject* parent)
-    : NodeLink(parent), workerPath_(std::move(workerPath)) {
-    process_.setProgram(workerPath_);
+ProcessNodeLink::ProcessNodeLink(QString nodeId, QString program, QStringList arguments,
+                                 QObject* parent)
+    : NodeLink(parent), nodeId_(std::move(nodeId)), program_(std::move(program)) {
+    process_.setProgram(program_);
+    process_.setArguments(arguments);
     process_.setProcessChannelMode(QProcess::SeparateChannels);
-    connect(&process_, &QProcess::readyReadStandardOutput, this, &LocalNodeLink::readAvailable);
-    connect(&process_, &QProcess::readyReadStandardError, this, &LocalNodeLink::readErrors);
+    connect(&process_, &QProcess::readyReadStandardOutput, this, &ProcessNodeLink::readAvailable);
+    connect(&process_, &QProcess::readyReadStandardError, this, &ProcessNodeLink::readErrors);
     connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart && !closedSignalled_) {
             closedSignalled_ = true;
-            emit closed(tr("cannot start the worker agent %1: %2")
-                            .arg(workerPath_, process_.errorString()));
+            emit closed(
+                tr("cannot start the worker agent %1: %2").arg(program_, process_.errorString()));
         }
     });
     connect(&process_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
@@ -97,7 +99,7 @@ LocalNodeLink::LocalNodeLink(QString workerPath, QObject* parent)
     });
 }
 
-LocalNodeLink::~LocalNodeLink() {
+ProcessNodeLink::~ProcessNodeLink() {
     closedSignalled_ = true;
     blockSignals(true);
     if (process_.state() != QProcess::NotRunning) {
@@ -109,33 +111,33 @@ LocalNodeLink::~LocalNodeLink() {
     }
 }
 
-void LocalNodeLink::open() {
+void ProcessNodeLink::open() {
     closedSignalled_ = false;
     process_.start(QIODevice::ReadWrite);
 }
 
-bool LocalNodeLink::isOpen() const {
+bool ProcessNodeLink::isOpen() const {
     return process_.state() == QProcess::Running;
 }
 
-void LocalNodeLink::send(const QJsonObject& message) {
+void ProcessNodeLink::send(const QJsonObject& message) {
     QByteArray line = QJsonDocument(message).toJson(QJsonDocument::Compact);
     line.append('\n');
     sendLine(line);
 }
 
-void LocalNodeLink::sendLine(const QByteArray& line) {
+void ProcessNodeLink::sendLine(const QByteArray& line) {
     if (process_.state() == QProcess::NotRunning) {
         return;
     }
     outbox_.append(line);
     if (!flushQueued_) {
         flushQueued_ = true;
-        QMetaObject::invokeMethod(this, &LocalNodeLink::flushOutbox, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(this, &ProcessNodeLink::flushOutbox, Qt::QueuedConnection);
     }
 }
 
-void LocalNodeLink::flushOutbox() {
+void ProcessNodeLink::flushOutbox() {
     flushQueued_ = false;
     if (!outbox_.isEmpty() && process_.state() != QProcess::NotRunning) {
         process_.write(outbox_);
@@ -143,20 +145,20 @@ void LocalNodeLink::flushOutbox() {
     outbox_.clear();
 }
 
-void LocalNodeLink::shutdown() {
+void ProcessNodeLink::shutdown() {
     send(QJsonObject{{"op", "shutdown"}});
     flushOutbox();
     process_.closeWriteChannel();
 }
 
-void LocalNodeLink::abort() {
+void ProcessNodeLink::abort() {
     // Trials run with a parent-death signal: killing the agent kills them too.
     closedSignalled_ = true;
     process_.kill();
     process_.waitForFinished(2000);
 }
 
-void LocalNodeLink::readAvailable() {
+void ProcessNodeLink::readAvailable() {
     if (!receive(process_.readAllStandardOutput()) && !closedSignalled_) {
         closedSignalled_ = true;
         process_.kill();
@@ -164,7 +166,7 @@ void LocalNodeLink::readAvailable() {
     }
 }
 
-void LocalNodeLink::readErrors() {
+void ProcessNodeLink::readErrors() {
     // The agent's own diagnostics; forwarded so they are not lost.
     const QByteArray text = process_.readAllStandardError();
     for (const QByteArray& line : text.split('\n')) {

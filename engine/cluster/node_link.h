@@ -89,13 +89,18 @@ class NodeLink : public QObject {
     LineFramer framer_{kMaxNodeLinkLine};
 };
 
-class LocalNodeLink : public NodeLink {
+// An agent started as a process of this machine, its stdin and stdout the link: the local agent
+// itself, or a command that forwards both to an agent elsewhere (`srun ... tunedeck-worker` on a
+// Slurm allocation, `kubectl exec -i POD -- tunedeck-worker`, a user's own connect command).
+// The agent kills its trials when its stdin closes, so ending the process ends the node.
+class ProcessNodeLink : public NodeLink {
     Q_OBJECT
   public:
-    LocalNodeLink(QString workerPath, QObject* parent = nullptr);
-    ~LocalNodeLink() override;
+    ProcessNodeLink(QString nodeId, QString program, QStringList arguments,
+                    QObject* parent = nullptr);
+    ~ProcessNodeLink() override;
 
-    QString nodeId() const override { return QStringLiteral("local"); }
+    QString nodeId() const override { return nodeId_; }
     void open() override;
     void send(const QJsonObject& message) override;
     void sendLine(const QByteArray& line) override;
@@ -110,11 +115,20 @@ class LocalNodeLink : public NodeLink {
     // with one write wakes the agent once instead of once per answer.
     void flushOutbox();
 
-    QString workerPath_;
+    QString nodeId_;
+    QString program_;
     QProcess process_;
     QByteArray outbox_;
     bool flushQueued_ = false;
     bool closedSignalled_ = false;
+};
+
+// The agent on this machine (node "local").
+class LocalNodeLink : public ProcessNodeLink {
+    Q_OBJECT
+  public:
+    explicit LocalNodeLink(QString workerPath, QObject* parent = nullptr)
+        : ProcessNodeLink(QStringLiteral("local"), std::move(workerPath), {}, parent) {}
 };
 
 }  // namespace tunedeck
