@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "api/events.h"
+#include "store/result_metric.h"
 
 namespace tunedeck::app {
 
@@ -25,18 +26,7 @@ void flattenInto(const QJsonObject& object, const QString& prefix, QJsonObject* 
 }  // namespace
 
 double metricIn(const QJsonObject& result, const QString& metric) {
-    QJsonValue value = result.value(metric);
-    if (value.isUndefined() && metric.contains('/')) {
-        QJsonObject level = result;
-        const QStringList parts = metric.split('/');
-        for (int i = 0; i < parts.size(); ++i) {
-            value = level.value(parts[i]);
-            if (i + 1 < parts.size()) {
-                level = value.toObject();
-            }
-        }
-    }
-    return value.isDouble() ? value.toDouble() : kNoValue;
+    return store::metricInResult(result, metric);  // the rule the history reader follows too
 }
 
 void ExperimentData::setObjective(const QString& metric, bool minimize) {

@@ -1,10 +1,9 @@
 #include "models/node_usage.h"
 
-#include <sqlite3.h>
-
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <memory>
+
+#include "store/history_reader.h"
 
 namespace tunedeck::app {
 
@@ -99,50 +98,30 @@ std::vector<const GpuCard*> NodeUsageModel::cards() const {
 }
 
 bool readNodeUsage(const QString& folder, NodeUsageModel* usage, QString* error) {
-    const QByteArray path = (folder + QStringLiteral("/experiment.sqlite")).toUtf8();
-    sqlite3* raw = nullptr;
-    if (sqlite3_open_v2(path.constData(), &raw, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        *error = QStringLiteral("%1: %2").arg(QString::fromUtf8(path),
-                                              QString::fromUtf8(sqlite3_errmsg(raw)));
-        sqlite3_close(raw);
+    std::unique_ptr<store::HistoryReader> reader;
+    std::vector<store::HistoryNodeUsage> samples;
+    // How each node shared its cards: a `node` event or two, told apart by their state.
+    std::vector<QJsonObject> nodeEvents;
+    Status status =
+        store::HistoryReader::open(folder + QStringLiteral("/experiment.sqlite"), &reader);
+    if (status) {
+        status = reader->readNodeUsage(&samples);
+    }
+    if (status) {
+        status = reader->readEvents(QStringLiteral("node"), &nodeEvents);
+    }
+    if (!status) {
+        *error = status.message();
         return false;
     }
-    const std::unique_ptr<sqlite3, decltype(&sqlite3_close)> db(raw, &sqlite3_close);
-    sqlite3_busy_timeout(raw, 2000);  // the engine may be writing
-    sqlite3_stmt* statement = nullptr;
-    if (sqlite3_prepare_v2(raw, "SELECT timestamp, node, data FROM node_usage ORDER BY seq", -1,
-                           &statement, nullptr) != SQLITE_OK) {
-        return true;  // a history from before node samples were recorded: nothing to read
-    }
-    const std::unique_ptr<sqlite3_stmt, decltype(&sqlite3_finalize)> rows(statement,
-                                                                          &sqlite3_finalize);
-    int step;
-    while ((step = sqlite3_step(statement)) == SQLITE_ROW) {
-        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 2));
-        QJsonObject event = QJsonDocument::fromJson(QByteArray(text ? text : "{}")).object();
+    for (store::HistoryNodeUsage& sample : samples) {
+        QJsonObject event = std::move(sample.usage);
         event.insert(QStringLiteral("type"), QStringLiteral("node_usage"));
-        event.insert(QStringLiteral("time"), sqlite3_column_double(statement, 0));
-        event.insert(
-            QStringLiteral("node"),
-            QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(statement, 1))));
+        event.insert(QStringLiteral("time"), sample.timestamp);
+        event.insert(QStringLiteral("node"), sample.node);
         usage->apply(event);
     }
-    if (step != SQLITE_DONE) {
-        *error = QStringLiteral("%1: %2").arg(QString::fromUtf8(path),
-                                              QString::fromUtf8(sqlite3_errmsg(raw)));
-        return false;
-    }
-    // How each node shared its cards: a `node` event or two, told apart by their state.
-    sqlite3_stmt* nodeEvents = nullptr;
-    if (sqlite3_prepare_v2(raw, "SELECT payload FROM events WHERE type = 'node' ORDER BY seq", -1,
-                           &nodeEvents, nullptr) != SQLITE_OK) {
-        return true;
-    }
-    const std::unique_ptr<sqlite3_stmt, decltype(&sqlite3_finalize)> events(nodeEvents,
-                                                                            &sqlite3_finalize);
-    while (sqlite3_step(nodeEvents) == SQLITE_ROW) {
-        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(nodeEvents, 0));
-        QJsonObject event = QJsonDocument::fromJson(QByteArray(text ? text : "{}")).object();
+    for (QJsonObject& event : nodeEvents) {
         event.insert(QStringLiteral("type"), QStringLiteral("node"));
         usage->apply(event);
     }

@@ -1,6 +1,6 @@
 // How the CLI writes configs and results for people and other tools: a config as YAML, JSON or
-// command-line flags; a Pareto front the same ways; a summary of a stored experiment's spec.
-// Pure functions; thread-safe.
+// command-line flags; a Pareto front the same ways. (The summary of a stored experiment's spec it
+// uses is config/spec_summary.h.) Pure functions; thread-safe.
 #pragma once
 
 #include <QByteArray>
@@ -9,22 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "config/spec_summary.h"
 #include "core/config_json.h"
 #include "core/experiment_spec.h"
 
 namespace tunedeck::cli {
-
-// The stored spec's name, objectives and scheduler type, read without checking the trainable
-// (an experiment folder copied off a server must still open here).
-struct SpecSummary {
-    QString name;
-    QString metric;  // the first objective's, as ExperimentSpec
-    MetricMode mode = MetricMode::Max;
-    std::vector<Objective> objectives;  // `metric: [a, b]` with `mode: [min, max]`: two
-    QString schedulerType;              // "fifo" when not written
-    bool isMultiObjective() const { return objectives.size() > 1; }
-};
-SpecSummary summarizeSpec(const QString& specText);
 
 // "score (max), loss (min)"
 QString objectivesText(const std::vector<Objective>& objectives);

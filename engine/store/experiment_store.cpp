@@ -67,22 +67,6 @@ SELECT max(coalesce((SELECT max(seq) FROM results), 0),
     return Status::ok();
 }
 
-Status checkReadableVersion(int version) {
-    if (version == 0) {
-        return Status::invalid(QStringLiteral("not a Tunedeck experiment history (no schema)"));
-    }
-    if (version > kStoreSchemaVersion) {
-        return Status::invalid(
-            QStringLiteral("this history was written by a newer Tunedeck (schema version %1; "
-                           "this version reads up to %2): open it with a newer Tunedeck")
-                .arg(version)
-                .arg(kStoreSchemaVersion));
-    }
-    // An older version is read as it is (a read-only folder cannot be upgraded): what it lacks
-    // reads as empty, e.g. the exploits of a history written before they were recorded.
-    return Status::ok();
-}
-
 }  // namespace
 
 Status ExperimentStore::Impl::openWriter() {
@@ -96,7 +80,7 @@ Status ExperimentStore::Impl::openWriter() {
     int version = 0;
     Status status = store::readSchemaVersion(db, &version);
     if (status && version > kStoreSchemaVersion) {
-        status = checkReadableVersion(version);
+        status = store::checkReadableSchema(version);
     }
     if (status) {
         status = store::configureWriteConnection(db);
@@ -197,7 +181,7 @@ Status ExperimentStore::open(const QString& path, Mode mode,
             status = store::readSchemaVersion(impl->reader.handle(), &impl->schemaVersion);
         }
         if (status) {
-            status = checkReadableVersion(impl->schemaVersion);
+            status = store::checkReadableSchema(impl->schemaVersion);
         }
         if (!status) {
             return withPath(status, impl->path);

@@ -25,10 +25,9 @@
 #include "core/pbt_replay.h"
 #include "core/status.h"
 #include "core/trial.h"
+#include "store/schema_version.h"
 
 namespace tunedeck {
-
-inline constexpr int kStoreSchemaVersion = 3;
 
 struct ExperimentRecord {
     QString name;

@@ -1,7 +1,9 @@
 #include "store/schema.h"
 
 #include <QString>
+#include <iterator>
 
+#include "store/schema_version.h"
 #include "store/sqlite_db.h"
 
 namespace tunedeck::store {
@@ -158,14 +160,20 @@ Status applyStep(sqlite3* db, const Migration& step) {
     return status;
 }
 
+// Oldest first; the last step's version is the one this build writes and the reader reads.
+constexpr Migration kMigrations[] = {
+    {1, kSchemaV1},
+    {2, kSchemaV2},
+    {3, kSchemaV3},
+};
+static_assert(std::size(kMigrations) == std::size_t(kStoreSchemaVersion) &&
+                  kMigrations[std::size(kMigrations) - 1].version == kStoreSchemaVersion,
+              "a new migration step raises kStoreSchemaVersion (schema_version.h) with it");
+
 }  // namespace
 
 const std::vector<Migration>& storeMigrations() {
-    static const std::vector<Migration> migrations = {
-        {1, kSchemaV1},
-        {2, kSchemaV2},
-        {3, kSchemaV3},
-    };
+    static const std::vector<Migration> migrations(std::begin(kMigrations), std::end(kMigrations));
     return migrations;
 }
 

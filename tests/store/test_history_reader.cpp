@@ -1,0 +1,259 @@
+// The read-only history reader (store/history_reader.h) against files the real store wrote: what
+// ExperimentStore recorded is read back field by field, the metric's curve of each trial comes
+// from one pass over the results, and a file the reader cannot read (a newer schema, no schema)
+// is refused with a message naming the file and the versions.
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+#include "store/history_reader.h"
+#include "store/schema_version.h"
+#include "store_test_support.h"
+
+using namespace tunedeck;
+using store_test::execSql;
+using store_test::openStore;
+using store_test::trialRecord;
+
+namespace {
+
+std::unique_ptr<store::HistoryReader> openReader(const QString& path) {
+    std::unique_ptr<store::HistoryReader> reader;
+    const Status status = store::HistoryReader::open(path, &reader);
+    if (!status) {
+        qWarning("%s", qPrintable(status.message()));
+    }
+    return reader;
+}
+
+// Two trials and one PBT exploit, with results that have the metric, lack it, nest it, or name
+// a trial the history does not list.
+bool writeHistory(const QString& path) {
+    auto store = openStore(path);
+    if (!store) {
+        return false;
+    }
+    ExperimentRecord experiment;
+    experiment.name = QStringLiteral("toy");
+    experiment.specText = QStringLiteral("name: toy\nmetric: loss\nmode: min\n");
+    experiment.status = QStringLiteral("finished");
+    experiment.createdAt = 1000;
+    store->saveExperiment(experiment);
+    TrialRecord first = trialRecord(0);
+    first.trial.config = QJsonObject{{"lr", 1.0}, {"model", QJsonObject{{"depth", 3}}}};
+    first.configFloats = {QStringLiteral("lr")};
+    first.trial.status = TrialStatus::Terminated;
+    first.trial.iteration = 3;
+    first.trial.nodeId = QStringLiteral("lab2");
+    first.startedAt = 1001;
+    first.finishedAt = 1010;
+    store->saveTrial(first);
+    TrialRecord second = trialRecord(1);
+    second.trial.status = TrialStatus::Error;
+    second.trial.errorMessage = QStringLiteral("exit code 3");
+    second.trial.iteration = 1;
+    store->saveTrial(second);
+    store->appendResult(first.trial.id, 1, 1002, {{"loss", 0.5}});
+    store->appendResult(second.trial.id, 1, 1003, {{"loss", 0.9}});
+    store->appendResult(first.trial.id, 2, 1004, {{"accuracy", 0.7}});  // no loss
+    store->appendResult(first.trial.id, 3, 1005, {{"loss", 0.25}});
+    ExploitRecord exploit;
+    exploit.trialId = second.trial.id;
+    exploit.sourceTrialId = first.trial.id;
+    exploit.iteration = 1;
+    exploit.sourceIteration = 3;
+    exploit.oldConfig = second.trial.config;
+    exploit.newConfig = QJsonObject{{"lr", 0.02}};
+    exploit.reason = QStringLiteral("pbt: copying t00000");
+    exploit.timestamp = 1006;
+    store->addExploit(exploit);
+    store->appendEvent(QStringLiteral("node"), {}, {{"node", "lab2"}, {"gpu_sharing", "mps"}},
+                       1007);
+    store->appendNodeUsage(QStringLiteral("lab2"), 1008, {{"cpu_percent", 12.5}});
+    return bool(store->flush());
+}
+
+}  // namespace
+
+class TestHistoryReader : public QObject {
+    Q_OBJECT
+  private slots:
+    void readsBackWhatTheStoreWrote();
+    void curvesHoldTheResultsWithTheMetricInOrder();
+    void nestedMetricIsFoundByItsPath();
+    void newerSchemaIsRefusedNamingFileAndVersions();
+    void fileWithoutSchemaIsRefusedNamingIt();
+    void missingFileIsRefusedNamingIt();
+    void olderHistoryReadsWithoutExploitsOrUsage();
+};
+
+void TestHistoryReader::readsBackWhatTheStoreWrote() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("experiment.sqlite");
+    QVERIFY(writeHistory(path));
+    auto reader = openReader(path);
+    QVERIFY(reader);
+    QCOMPARE(reader->schemaVersion(), kStoreSchemaVersion);
+
+    store::HistoryExperiment experiment;
+    QVERIFY(reader->readExperiment(&experiment));
+    QCOMPARE(experiment.name, QString("toy"));
+    QCOMPARE(experiment.status, QString("finished"));
+    QCOMPARE(experiment.specText, QString("name: toy\nmetric: loss\nmode: min\n"));
+    QCOMPARE(experiment.createdAt, 1000.0);
+
+    std::vector<store::HistoryTrial> trials;
+    QVERIFY(reader->readTrials(&trials));
+    QCOMPARE(trials.size(), std::size_t(2));
+    QCOMPARE(trials[0].id, trialIdForIndex(0));
+    QCOMPARE(trials[0].config.value("model").toObject().value("depth").toInt(), 3);
+    QCOMPARE(trials[0].configFloats, FloatPaths{QStringLiteral("lr")});  // 1.0 stays a float
+    QCOMPARE(trials[0].status, QString("TERMINATED"));
+    QCOMPARE(trials[0].iteration, std::int64_t(3));
+    QCOMPARE(trials[0].node, QString("lab2"));
+    QCOMPARE(trials[0].startedAt, 1001.0);
+    QCOMPARE(trials[0].finishedAt, 1010.0);
+    QCOMPARE(trials[1].status, QString("ERROR"));
+    QCOMPARE(trials[1].errorMessage, QString("exit code 3"));
+
+    std::vector<store::HistoryExploit> exploits;
+    QVERIFY(reader->readExploits(&exploits));
+    QCOMPARE(exploits.size(), std::size_t(1));
+    QCOMPARE(exploits[0].trialId, trialIdForIndex(1));
+    QCOMPARE(exploits[0].sourceTrialId, trialIdForIndex(0));
+    QCOMPARE(exploits[0].sourceIteration, std::int64_t(3));
+    QCOMPARE(exploits[0].newConfig.value("lr").toDouble(), 0.02);
+    QCOMPARE(exploits[0].newConfigFloats, FloatPaths{QStringLiteral("lr")});
+    QCOMPARE(exploits[0].reason, QString("pbt: copying t00000"));
+    QCOMPARE(exploits[0].timestamp, 1006.0);
+
+    std::vector<QJsonObject> nodeEvents;
+    QVERIFY(reader->readEvents(QStringLiteral("node"), &nodeEvents));
+    QCOMPARE(nodeEvents.size(), std::size_t(1));
+    QCOMPARE(nodeEvents[0].value("gpu_sharing").toString(), QString("mps"));
+    std::vector<store::HistoryNodeUsage> usage;
+    QVERIFY(reader->readNodeUsage(&usage));
+    QCOMPARE(usage.size(), std::size_t(1));
+    QCOMPARE(usage[0].node, QString("lab2"));
+    QCOMPARE(usage[0].usage.value("cpu_percent").toDouble(), 12.5);
+
+    std::int64_t lastSeq = 0;
+    QVERIFY(reader->readLastSeq(&lastSeq));
+    QCOMPARE(lastSeq, openStore(path, ExperimentStore::Mode::ReadOnly)->lastSeq());
+}
+
+void TestHistoryReader::curvesHoldTheResultsWithTheMetricInOrder() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("experiment.sqlite");
+    QVERIFY(writeHistory(path));
+    auto reader = openReader(path);
+    QVERIFY(reader);
+    std::vector<store::HistoryTrial> trials;
+    QVERIFY(reader->readTrials(&trials));
+    std::vector<store::MetricCurve> curves;
+    std::int64_t results = 0;
+    QVERIFY(reader->readCurves(QStringLiteral("loss"), trials, &curves, &results));
+    QCOMPARE(results, std::int64_t(4));
+    QCOMPARE(curves.size(), std::size_t(2));
+    QCOMPARE(curves[0].iterations, (std::vector<double>{1, 3}));  // iteration 2 had no loss
+    QCOMPARE(curves[0].timestamps, (std::vector<double>{1002, 1005}));
+    QCOMPARE(curves[0].values, (std::vector<double>{0.5, 0.25}));
+    QCOMPARE(curves[1].values, (std::vector<double>{0.9}));
+    // A trial the caller leaves out: its results are counted, drawn nowhere.
+    trials.pop_back();
+    QVERIFY(reader->readCurves(QStringLiteral("loss"), trials, &curves, &results));
+    QCOMPARE(results, std::int64_t(4));
+    QCOMPARE(curves.size(), std::size_t(1));
+    QCOMPARE(curves[0].values, (std::vector<double>{0.5, 0.25}));
+}
+
+void TestHistoryReader::nestedMetricIsFoundByItsPath() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("experiment.sqlite");
+    {
+        auto store = openStore(path);
+        QVERIFY(store);
+        store->saveTrial(trialRecord(0));
+        store->appendResult(trialIdForIndex(0), 1, 1, {{"val", QJsonObject{{"loss", 0.75}}}});
+        store->appendResult(trialIdForIndex(0), 2, 2, {{"val/loss", 0.5}});
+        QVERIFY(store->flush());
+    }
+    auto reader = openReader(path);
+    QVERIFY(reader);
+    std::vector<store::HistoryTrial> trials;
+    QVERIFY(reader->readTrials(&trials));
+    std::vector<store::MetricCurve> curves;
+    std::int64_t results = 0;
+    QVERIFY(reader->readCurves(QStringLiteral("val/loss"), trials, &curves, &results));
+    QCOMPARE(curves[0].values, (std::vector<double>{0.75, 0.5}));
+}
+
+void TestHistoryReader::newerSchemaIsRefusedNamingFileAndVersions() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("experiment.sqlite");
+    QVERIFY(writeHistory(path));
+    const int newer = kStoreSchemaVersion + 4;
+    QVERIFY(execSql(path, qPrintable(QStringLiteral("PRAGMA user_version = %1").arg(newer))));
+    std::unique_ptr<store::HistoryReader> reader;
+    const Status status = store::HistoryReader::open(path, &reader);
+    QVERIFY(!status);
+    QVERIFY(!reader);
+    QVERIFY2(status.message().startsWith(path + ": "), qPrintable(status.message()));
+    QVERIFY2(status.message().contains(QStringLiteral("schema version %1").arg(newer)),
+             qPrintable(status.message()));
+    QVERIFY2(status.message().contains(QStringLiteral("reads up to %1").arg(kStoreSchemaVersion)),
+             qPrintable(status.message()));
+}
+
+void TestHistoryReader::fileWithoutSchemaIsRefusedNamingIt() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("experiment.sqlite");
+    QVERIFY(execSql(path, "CREATE TABLE unrelated (x)"));
+    std::unique_ptr<store::HistoryReader> reader;
+    Status status = store::HistoryReader::open(path, &reader);
+    QVERIFY(!status);
+    QVERIFY2(status.message().startsWith(path + ": ") && status.message().contains("no schema"),
+             qPrintable(status.message()));
+
+    QFile garbage(dir.filePath("garbage.sqlite"));
+    QVERIFY(garbage.open(QIODevice::WriteOnly));
+    garbage.write(QByteArray(4096, 'x'));
+    garbage.close();
+    status = store::HistoryReader::open(garbage.fileName(), &reader);
+    QVERIFY(!status);
+    QVERIFY2(status.message().startsWith(garbage.fileName() + ": "), qPrintable(status.message()));
+}
+
+void TestHistoryReader::missingFileIsRefusedNamingIt() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("experiment.sqlite");
+    std::unique_ptr<store::HistoryReader> reader;
+    const Status status = store::HistoryReader::open(path, &reader);
+    QVERIFY(!status);
+    QVERIFY2(status.message().startsWith(path + ": "), qPrintable(status.message()));
+    QVERIFY(!QFile::exists(path));  // reading makes no file
+}
+
+void TestHistoryReader::olderHistoryReadsWithoutExploitsOrUsage() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("experiment.sqlite");
+    QVERIFY(writeHistory(path));
+    // What a version-1 history lacks: the tables of v2 and v3.
+    QVERIFY(execSql(path, "DROP TABLE exploits; DROP TABLE node_usage; PRAGMA user_version = 1"));
+    auto reader = openReader(path);
+    QVERIFY(reader);
+    QCOMPARE(reader->schemaVersion(), 1);
+    std::vector<store::HistoryExploit> exploits{store::HistoryExploit{}};
+    QVERIFY(reader->readExploits(&exploits));
+    QVERIFY(exploits.empty());
+    std::vector<store::HistoryNodeUsage> usage{store::HistoryNodeUsage{}};
+    QVERIFY(reader->readNodeUsage(&usage));
+    QVERIFY(usage.empty());
+    std::vector<store::HistoryTrial> trials;
+    QVERIFY(reader->readTrials(&trials));
+    QCOMPARE(trials.size(), std::size_t(2));
+}
+
+QTEST_GUILESS_MAIN(TestHistoryReader)
+#include "test_history_reader.moc"
