@@ -1,5 +1,19 @@
 #include "core/algorithm_catalog.h"
 
+#include <map>
+
+#include "core/asha_scheduler.h"
+#include "core/bayesopt_searcher.h"
+#include "core/bohb_searcher.h"
+#include "core/cmaes_searcher.h"
+#include "core/hyperband_scheduler.h"
+#include "core/median_stopping.h"
+#include "core/pbt_explore.h"
+#include "core/pbt_scheduler.h"
+#include "core/scheduler.h"
+#include "core/searcher.h"
+#include "core/tpe_searcher.h"
+
 namespace tunedeck {
 
 Status checkAlgorithmChoice(const AlgorithmSpec& spec, const QStringList& knownNames,
@@ -27,6 +41,222 @@ Status checkAlgorithmChoice(const AlgorithmSpec& spec, const QStringList& knownN
         }
     }
     return Status::ok();
+}
+
+}  // namespace tunedeck
+
+// ---- The catalogue ---------------------------------------------------------------------------
+// Option keys come from the validators (searcherOptionNames, schedulerOptionNames); defaults
+// from the option structs each algorithm starts from. Only what no struct holds (a default that
+// depends on the space, or is "not set") is written here, as SCHEMA.md words it.
+
+namespace tunedeck {
+
+namespace {
+
+using Defaults = std::map<QString, AlgorithmOptionInfo>;
+
+AlgorithmOptionInfo literal(const QString& value) {
+    return {{}, value, true};
+}
+AlgorithmOptionInfo number(double value) {
+    return literal(QString::number(value, 'g', 12));
+}
+AlgorithmOptionInfo flag(bool value) {
+    return literal(value ? QStringLiteral("true") : QStringLiteral("false"));
+}
+AlgorithmOptionInfo described(const QString& text) {
+    return {{}, text, false};
+}
+
+// The list of `names` with their defaults; a name without one shows "—" (the unit test insists
+// there is none).
+std::vector<AlgorithmOptionInfo> withDefaults(const QStringList& names, const Defaults& defaults) {
+    std::vector<AlgorithmOptionInfo> options;
+    for (const QString& name : names) {
+        const auto it = defaults.find(name);
+        AlgorithmOptionInfo option =
+            it == defaults.end() ? described(QStringLiteral("—")) : it->second;
+        option.name = name;
+        options.push_back(option);
+    }
+    return options;
+}
+
+// Defaults every searcher shares (Ray Tune's points_to_evaluate, ConcurrencyLimiter, Repeater).
+Defaults commonSearchDefaults() {
+    return {{QStringLiteral("points_to_evaluate"), described(QStringLiteral("none"))},
+            {QStringLiteral("max_concurrent"), described(QStringLiteral("unlimited"))},
+            {QStringLiteral("repeat"), number(1)}};
+}
+
+Defaults searchDefaults(const QString& name) {
+    Defaults d = commonSearchDefaults();
+    auto add = [&d](const char* key, AlgorithmOptionInfo info) {
+        d[QString::fromLatin1(key)] = std::move(info);
+    };
+    if (name == QLatin1String("tpe")) {
+        const TpeOptions tpe;
+        add("n_startup_trials", number(tpe.nStartupTrials));
+        add("n_ei_candidates", number(tpe.nEiCandidates));
+        add("gamma", number(tpe.gamma));
+        add("weights",
+            literal(tpe.flatWeights ? QStringLiteral("flat") : QStringLiteral("default")));
+        add("prior_weight", number(tpe.estimator.priorWeight));
+        add("consider_prior", flag(tpe.estimator.considerPrior));
+        add("consider_magic_clip", flag(tpe.estimator.considerMagicClip));
+        add("consider_endpoints", flag(tpe.estimator.considerEndpoints));
+        add("multivariate", flag(tpe.estimator.multivariate));
+        add("constant_liar", flag(tpe.constantLiar));
+    } else if (name == QLatin1String("bayesopt")) {
+        const BayesoptOptions bayes;
+        add("n_initial_points", number(bayes.nInitialPoints));
+        add("acquisition",
+            literal(bayes.acquisition == BayesoptOptions::Acquisition::ExpectedImprovement
+                        ? QStringLiteral("ei")
+                        : QStringLiteral("ucb")));
+        add("xi", number(bayes.xi));
+        add("kappa", number(bayes.kappa));
+        add("max_observations", number(bayes.maxObservations));
+    } else if (name == QLatin1String("cmaes")) {
+        const CmaesSearcher::Options cmaes;
+        add("x0", described(QStringLiteral("the centre of each range")));
+        add("sigma0", number(cmaes.sigma0));
+        add("popsize", described(QStringLiteral("4 + floor(3 ln d)")));
+        add("n_startup_trials", number(cmaes.nStartupTrials));
+        add("restart_strategy",
+            literal(cmaes.ipop ? QStringLiteral("ipop") : QStringLiteral("none")));
+        add("inc_popsize", number(cmaes.incPopsize));
+    } else if (name == QLatin1String("bohb")) {
+        const BohbSearcher::Options bohb;
+        add("min_points_in_model", described(QStringLiteral("d + 1")));
+        add("top_n_percent", number(bohb.topNPercent));
+        add("num_samples", number(bohb.numSamples));
+        add("random_fraction", number(bohb.randomFraction));
+        add("bandwidth_factor", number(bohb.bandwidthFactor));
+        add("min_bandwidth", number(bohb.minBandwidth));
+    }
+    return d;
+}
+
+Defaults schedulerDefaults(const QString& name) {
+    Defaults d{{QStringLiteral("metric"), described(QStringLiteral("the experiment's"))},
+               {QStringLiteral("mode"), described(QStringLiteral("the experiment's"))}};
+    auto add = [&d](const char* key, AlgorithmOptionInfo info) {
+        d[QString::fromLatin1(key)] = std::move(info);
+    };
+    if (name == QLatin1String("asha")) {
+        const AshaScheduler::Options asha;
+        add("time_attr", literal(asha.timeAttr));
+        add("max_t", number(asha.maxT));
+        add("grace_period", number(asha.gracePeriod));
+        add("reduction_factor", number(asha.reductionFactor));
+        add("brackets", number(asha.brackets));
+        add("stop_last_trials", flag(asha.stopLastTrials));
+    } else if (name == QLatin1String("median")) {
+        const MedianStoppingScheduler::Options median;
+        add("time_attr", literal(median.timeAttr));
+        add("grace_period", number(median.gracePeriod));
+        add("min_samples_required", number(median.minSamplesRequired));
+        add("min_time_slice", number(median.minTimeSlice));
+        add("hard_stop", flag(median.hardStop));
+    } else if (name == QLatin1String("hyperband")) {
+        const HyperbandScheduler::Options hyperband;
+        add("time_attr", literal(hyperband.timeAttr));
+        add("max_t", number(hyperband.maxT));
+        add("reduction_factor", number(hyperband.reductionFactor));
+        add("stop_last_trials", flag(hyperband.stopLastTrials));
+    } else if (name == QLatin1String("pbt") || name == QLatin1String("pb2")) {
+        const PbtScheduler::Options pbt;
+        const PbtExploreOptions explore;
+        QStringList factors;
+        for (const double factor : explore.perturbationFactors) {
+            factors << QString::number(factor, 'g', 12);
+        }
+        add("time_attr", literal(pbt.timeAttr));
+        add("perturbation_interval", number(pbt.perturbationInterval));
+        add("burn_in_period", number(pbt.burnInPeriod));
+        add("quantile_fraction", number(pbt.quantileFraction));
+        add("resample_probability", number(explore.resampleProbability));
+        add("perturbation_factors", literal('[' + factors.join(QStringLiteral(", ")) + ']'));
+        add("hyperparam_mutations", described(QStringLiteral("none")));
+        add("custom_explore", described(QStringLiteral("none")));
+        add("hyperparam_bounds", described(QStringLiteral("required")));
+        add("synch", flag(pbt.synch));
+        add("require_attrs", flag(pbt.requireAttrs));
+        add("log_config", described(QStringLiteral("no effect")));
+    } else if (name == QLatin1String("pbt_replay")) {
+        add("schedule", described(QStringLiteral("required")));
+        add("time_attr", literal(QStringLiteral("training_iteration")));
+        add("metric", described(QStringLiteral("not used")));
+        add("mode", described(QStringLiteral("not used")));
+    }
+    return d;
+}
+
+// What each algorithm does, in a line (the app's translations are keyed by these texts).
+QString searchDescription(const QString& name) {
+    static const std::map<QString, QString> lines{
+        {QStringLiteral("random"),
+         QStringLiteral("random draws, grid parameters swept (Ray's BasicVariantGenerator)")},
+        {QStringLiteral("grid"),
+         QStringLiteral("every combination of the finite domains (NNI's grid search)")},
+        {QStringLiteral("tpe"), QStringLiteral("tree-structured Parzen estimator; one or several "
+                                               "objectives (Optuna's TPESampler)")},
+        {QStringLiteral("bayesopt"), QStringLiteral("Gaussian-process Bayesian optimisation of "
+                                                    "numeric domains (Ray's BayesOptSearch)")},
+        {QStringLiteral("cmaes"),
+         QStringLiteral("CMA-ES over the numeric parameters (Optuna's CmaEsSampler)")},
+        {QStringLiteral("bohb"), QStringLiteral("model-based configs for hyperband; needs "
+                                                "scheduler hyperband (HpBandSter's BOHB)")},
+    };
+    const auto it = lines.find(name);
+    return it == lines.end() ? QString() : it->second;
+}
+
+QString schedulerDescription(const QString& name) {
+    static const std::map<QString, QString> lines{
+        {QStringLiteral("fifo"),
+         QStringLiteral("runs every trial to the end, in order (Ray's FIFOScheduler)")},
+        {QStringLiteral("asha"), QStringLiteral("asynchronous successive halving: stops trials "
+                                                "that fall behind at each rung")},
+        {QStringLiteral("median"),
+         QStringLiteral("median stopping rule: stops trials worse than the median")},
+        {QStringLiteral("hyperband"), QStringLiteral("synchronous HyperBand: pauses trials at "
+                                                     "each milestone, resumes the best")},
+        {QStringLiteral("pbt"), QStringLiteral("population based training: weak trials copy a "
+                                               "strong one and change its config")},
+        {QStringLiteral("pb2"), QStringLiteral("population based bandits: PBT with the new config "
+                                               "chosen by a GP bandit")},
+        {QStringLiteral("pbt_replay"), QStringLiteral("replays the config changes of one PBT "
+                                                      "trial (written by pbt-replay)")},
+    };
+    const auto it = lines.find(name);
+    return it == lines.end() ? QString() : it->second;
+}
+
+}  // namespace
+
+std::vector<AlgorithmInfo> searchAlgorithmCatalog() {
+    const QString byDefault = ExperimentSpec().search.name;
+    std::vector<AlgorithmInfo> catalog;
+    for (const QString& name : knownSearchers()) {
+        catalog.push_back({name, searchDescription(name),
+                           withDefaults(searcherOptionNames(name), searchDefaults(name)),
+                           name == byDefault});
+    }
+    return catalog;
+}
+
+std::vector<AlgorithmInfo> schedulerCatalog() {
+    const QString byDefault = ExperimentSpec().scheduler.name;
+    std::vector<AlgorithmInfo> catalog;
+    for (const QString& name : knownSchedulers()) {
+        catalog.push_back({name, schedulerDescription(name),
+                           withDefaults(schedulerOptionNames(name), schedulerDefaults(name)),
+                           name == byDefault});
+    }
+    return catalog;
 }
 
 }  // namespace tunedeck

@@ -89,6 +89,11 @@ QStringList knownSchedulers() {
     return algorithmNames(schedulerTypes());
 }
 
+QStringList schedulerOptionNames(const QString& type) {
+    const SchedulerType* found = findAlgorithm(schedulerTypes(), type);
+    return found ? found->options : QStringList();
+}
+
 Status validateScheduler(const ExperimentSpec& spec, QString* badKey) {
     static const AlgorithmFamily family{QStringLiteral("scheduler"), QStringLiteral("type"),
                                         QStringLiteral("scheduler"), QStringLiteral("schedulers")};

@@ -119,6 +119,9 @@ class Scheduler {
 };
 
 QStringList knownSchedulers();
+// The option keys of the `scheduler:` mapping `type` takes besides the type; empty for an
+// unknown name.
+QStringList schedulerOptionNames(const QString& type);
 Status validateScheduler(const ExperimentSpec& spec, QString* badKey);
 std::unique_ptr<Scheduler> makeScheduler(const ExperimentSpec& spec);
 

@@ -470,6 +470,11 @@ QStringList knownSearchers() {
     return algorithmNames(searcherTypes());
 }
 
+QStringList searcherOptionNames(const QString& algorithm) {
+    const SearcherType* type = findAlgorithm(searcherTypes(), algorithm);
+    return type ? type->options + commonOptions() : QStringList();
+}
+
 Status validateSearcher(const ExperimentSpec& spec, QString* badKey) {
     static const AlgorithmFamily family{QStringLiteral("search"), QStringLiteral("algorithm"),
                                         QStringLiteral("search algorithm"),

@@ -68,6 +68,9 @@ class Searcher {
 
 // The algorithm names `search.algorithm` accepts, for validation messages.
 QStringList knownSearchers();
+// The option keys `algorithm` takes (its own, then those every algorithm takes); empty for an
+// unknown name.
+QStringList searcherOptionNames(const QString& algorithm);
 // Checks `spec.search` (name and options) against the space; the message names the bad key.
 // Returns the location-free problem; engine/config prefixes the key's file:line:column.
 Status validateSearcher(const ExperimentSpec& spec, QString* badKey);
