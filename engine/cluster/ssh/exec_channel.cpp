@@ -5,9 +5,9 @@
 namespace tunedeck::ssh {
 
 ExecChannel::ExecChannel(SshSession* session, const QString& command)
-    : CoreChannel(session,
-                  std::make_unique<ChannelCore>(session, ChannelCore::Start::Exec, command.toUtf8(),
-                                                LIBSSH2_CHANNEL_WINDOW_DEFAULT)),
+    : SessionChannel(session, std::make_unique<Libssh2Channel>(session, Libssh2Channel::Start::Exec,
+                                                               command.toUtf8(),
+                                                               LIBSSH2_CHANNEL_WINDOW_DEFAULT)),
       command_(command) {}
 
 void ExecChannel::closeStdin() {
@@ -18,7 +18,7 @@ void ExecChannel::deliver() {
     if (closed_) {
         return;
     }
-    ChannelCore::Output events = std::exchange(pending_, {});
+    Libssh2Channel::Output events = std::exchange(pending_, {});
     const QPointer<ExecChannel> self(this);
     if (events.started) {
         emit started();
@@ -48,7 +48,7 @@ void ExecChannel::deliver() {
 }
 
 void ExecChannel::abandon(const QString& reason) {
-    if (core_->abandon() && !closed_ && !finished_) {
+    if (channel_->abandon() && !closed_ && !finished_) {
         pending_.finished = true;
         pending_.exitStatus = -1;
         pending_.exitSignal.clear();

@@ -10,13 +10,13 @@
 #include <QObject>
 #include <QString>
 
-#include "cluster/ssh/channel_core.h"
-#include "cluster/ssh/core_channel.h"
+#include "cluster/ssh/libssh2_channel.h"
+#include "cluster/ssh/session_channel.h"
 #include "cluster/ssh/ssh_session.h"
 
 namespace tunedeck::ssh {
 
-class ExecChannel : public CoreChannel {
+class ExecChannel : public SessionChannel {
     Q_OBJECT
   public:
     // EOF on the command's stdin after what is queued.

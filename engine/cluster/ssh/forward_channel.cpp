@@ -22,8 +22,8 @@ void appendString(QByteArray& out, const QByteArray& text) {
     out.append(text);
 }
 
-ChannelCore::Opening openingFor(const ForwardTarget& target) {
-    ChannelCore::Opening opening;
+Libssh2Channel::Opening openingFor(const ForwardTarget& target) {
+    Libssh2Channel::Opening opening;
     if (target.kind == ForwardTarget::Kind::Tcp) {
         // RFC 4254 §7.2: host to connect, port to connect, originator address and port.
         opening.type = QByteArrayLiteral("direct-tcpip");
@@ -53,9 +53,9 @@ QString ForwardTarget::describe() const {
 }
 
 ForwardChannel::ForwardChannel(SshSession* session, const ForwardTarget& target)
-    : CoreChannel(session,
-                  std::make_unique<ChannelCore>(session, openingFor(target), target.describe(),
-                                                LIBSSH2_CHANNEL_WINDOW_DEFAULT)),
+    : SessionChannel(
+          session, std::make_unique<Libssh2Channel>(session, openingFor(target), target.describe(),
+                                                    LIBSSH2_CHANNEL_WINDOW_DEFAULT)),
       target_(target),
       hostName_(session->endpoint().name()) {}
 
@@ -63,17 +63,18 @@ void ForwardChannel::closeWrite() {
     sendEof();
 }
 
-QString ForwardChannel::refusalMessage(ChannelCore::Refusal refusal, const QString& detail) const {
+QString ForwardChannel::refusalMessage(Libssh2Channel::Refusal refusal,
+                                       const QString& detail) const {
     const bool tcp = target_.kind == ForwardTarget::Kind::Tcp;
     const QString option =
         tcp ? QStringLiteral("AllowTcpForwarding") : QStringLiteral("AllowStreamLocalForwarding");
     switch (refusal) {
-        case ChannelCore::Refusal::Prohibited:
+        case Libssh2Channel::Refusal::Prohibited:
             return QStringLiteral(
                        "%1 does not allow forwarding to %2: its sshd_config sets %3 no (or "
                        "DisableForwarding yes), or the key is marked no-port-forwarding")
                 .arg(hostName_, target_.describe(), option);
-        case ChannelCore::Refusal::ConnectFailed:
+        case Libssh2Channel::Refusal::ConnectFailed:
             // OpenSSH refuses a unix socket forward it does not allow with this same answer.
             return tcp ? QStringLiteral(
                              "%1 could not connect to %2: nothing accepts connections "
@@ -83,8 +84,8 @@ QString ForwardChannel::refusalMessage(ChannelCore::Refusal refusal, const QStri
                              "%1 could not connect to %2: nothing accepts connections "
                              "there, or its sshd_config sets %3 no")
                              .arg(hostName_, target_.describe(), option);
-        case ChannelCore::Refusal::None:
-        case ChannelCore::Refusal::Other:
+        case Libssh2Channel::Refusal::None:
+        case Libssh2Channel::Refusal::Other:
             break;
     }
     return detail;
@@ -94,7 +95,7 @@ void ForwardChannel::deliver() {
     if (closed_) {
         return;
     }
-    ChannelCore::Output events = std::exchange(pending_, {});
+    Libssh2Channel::Output events = std::exchange(pending_, {});
     const QPointer<ForwardChannel> self(this);
     if (events.started && !opened_) {
         opened_ = true;
@@ -125,16 +126,16 @@ void ForwardChannel::deliver() {
         return;
     }
     switch (events.refusal) {
-        case ChannelCore::Refusal::None:
+        case Libssh2Channel::Refusal::None:
             failure_ = Failure::SessionEnded;
             break;
-        case ChannelCore::Refusal::Prohibited:
+        case Libssh2Channel::Refusal::Prohibited:
             failure_ = Failure::NotAllowed;
             break;
-        case ChannelCore::Refusal::ConnectFailed:
+        case Libssh2Channel::Refusal::ConnectFailed:
             failure_ = Failure::NotReached;
             break;
-        case ChannelCore::Refusal::Other:
+        case Libssh2Channel::Refusal::Other:
             failure_ = Failure::Refused;
             break;
     }
@@ -147,9 +148,9 @@ void ForwardChannel::deliver() {
 }
 
 void ForwardChannel::abandon(const QString& reason) {
-    if (core_->abandon() && !closed_ && !finished_) {
+    if (channel_->abandon() && !closed_ && !finished_) {
         pending_.finished = true;
-        pending_.refusal = ChannelCore::Refusal::None;
+        pending_.refusal = Libssh2Channel::Refusal::None;
         pending_.error = reason;
     }
 }

@@ -11,8 +11,8 @@
 #include <QObject>
 #include <QString>
 
-#include "cluster/ssh/channel_core.h"
-#include "cluster/ssh/core_channel.h"
+#include "cluster/ssh/libssh2_channel.h"
+#include "cluster/ssh/session_channel.h"
 #include "cluster/ssh/ssh_session.h"
 
 namespace tunedeck::ssh {
@@ -33,7 +33,7 @@ struct ForwardTarget {
     QString describe() const;
 };
 
-class ForwardChannel : public CoreChannel {
+class ForwardChannel : public SessionChannel {
     Q_OBJECT
   public:
     // Why the channel could not be opened.
@@ -80,7 +80,7 @@ class ForwardChannel : public CoreChannel {
 
     void deliver() override;
     void abandon(const QString& reason) override;
-    QString refusalMessage(ChannelCore::Refusal refusal, const QString& detail) const;
+    QString refusalMessage(Libssh2Channel::Refusal refusal, const QString& detail) const;
 
     ForwardTarget target_;
     QString hostName_;

@@ -20,8 +20,8 @@ constexpr qsizetype kCompactAfter = 1024 * 1024;
 
 SftpClient::SftpClient(SshSession* session)
     : session_(session),
-      core_(std::make_unique<ChannelCore>(session, ChannelCore::Start::Subsystem,
-                                          QByteArrayLiteral("sftp"), kSftpWindow)) {
+      channel_(std::make_unique<Libssh2Channel>(session, Libssh2Channel::Start::Subsystem,
+                                                QByteArrayLiteral("sftp"), kSftpWindow)) {
     session_->registerUser(this);
     session_->pumpNow();
 }
@@ -31,7 +31,7 @@ SftpClient::~SftpClient() {
         session_->unregisterUser(this);
     }
     pending_.clear();
-    core_.reset();
+    channel_.reset();
 }
 
 // --- Public requests -----------------------------------------------------------------------
@@ -125,13 +125,13 @@ void SftpClient::flushSoon() {
 
 bool SftpClient::pump() {
     if (state_ == State::Broken) {
-        return core_->pump(io_);
+        return channel_->pump(io_);
     }
-    bool progress = core_->pump(io_);
+    bool progress = channel_->pump(io_);
     if (io_.started) {
         io_.started = false;
         state_ = State::Initialising;
-        core_->write(sftp::PacketWriter::init(3).finish());
+        channel_->write(sftp::PacketWriter::init(3).finish());
         progress = true;
     }
     // Replies are handled in place: the DATA of a READ goes from this buffer to its file.
@@ -180,17 +180,17 @@ void SftpClient::deliver() {
 }
 
 bool SftpClient::holdsChannel() const {
-    return core_->holdsChannel();
+    return channel_->holdsChannel();
 }
 
 void SftpClient::abandon(const QString& reason) {
-    core_->abandon();
+    channel_->abandon();
     breakDown(reason);
 }
 
 void SftpClient::forgetSession() {
     session_ = nullptr;
-    core_->forgetSession();
+    channel_->forgetSession();
 }
 
 // --- Protocol ------------------------------------------------------------------------------
@@ -201,7 +201,7 @@ void SftpClient::send(quint32 id, QByteArray packet, Handler handler, qint64 byt
     }
     bytesInFlight_ += bytesInFlight;
     pending_.emplace(id, Pending{std::move(handler), bytesInFlight});
-    core_->write(std::move(packet));
+    channel_->write(std::move(packet));
 }
 
 void SftpClient::handlePacket(QByteArrayView packet) {
@@ -327,7 +327,7 @@ void SftpClient::breakDown(const QString& reason) {
     for (const auto& operation : running) {
         operation->finish(false, reason);
     }
-    core_->close();
+    channel_->close();
 }
 
 // --- For operations ------------------------------------------------------------------------

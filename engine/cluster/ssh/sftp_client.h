@@ -16,7 +16,7 @@
 #include <QObject>
 #include <QString>
 
-#include "cluster/ssh/channel_core.h"
+#include "cluster/ssh/libssh2_channel.h"
 #include "cluster/ssh/sftp_protocol.h"
 #include "cluster/ssh/ssh_session.h"
 
@@ -129,8 +129,8 @@ class SftpClient : public QObject, private detail::SessionUser {
     void flushSoon();
 
     SshSession* session_;
-    std::unique_ptr<ChannelCore> core_;
-    ChannelCore::Output io_;
+    std::unique_ptr<Libssh2Channel> channel_;
+    Libssh2Channel::Output io_;
     qsizetype parsed_ = 0;
     sftp::PacketFramer framer_;
     State state_ = State::Starting;

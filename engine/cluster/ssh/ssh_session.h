@@ -25,12 +25,12 @@
 
 namespace tunedeck::ssh {
 
-class CoreChannel;
+class SessionChannel;
 class ExecChannel;
 class ForwardChannel;
 struct ForwardTarget;
 class SftpClient;
-class ChannelCore;
+class Libssh2Channel;
 class SshAuthenticator;
 
 namespace detail {
@@ -99,8 +99,8 @@ class SshSession : public QObject {
     void disconnected(const QString& reason);
 
   private:
-    friend class ChannelCore;
-    friend class CoreChannel;
+    friend class Libssh2Channel;
+    friend class SessionChannel;
     friend class ExecChannel;
     friend class ForwardChannel;
     friend class SftpClient;

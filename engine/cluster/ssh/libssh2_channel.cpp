@@ -1,4 +1,4 @@
-#include "cluster/ssh/channel_core.h"
+#include "cluster/ssh/libssh2_channel.h"
 
 #include "cluster/ssh/ssh_session.h"
 
@@ -21,32 +21,34 @@ QString libssh2Detail(LIBSSH2_SESSION* session) {
 }
 
 // libssh2 1.10 keeps only the reason code of SSH_MSG_CHANNEL_OPEN_FAILURE, as fixed words.
-ChannelCore::Refusal refusalOf(int rc, const QString& detail) {
+Libssh2Channel::Refusal refusalOf(int rc, const QString& detail) {
     if (rc != LIBSSH2_ERROR_CHANNEL_FAILURE) {
-        return ChannelCore::Refusal::Other;
+        return Libssh2Channel::Refusal::Other;
     }
     if (detail.contains(QLatin1String("administratively prohibited"))) {
-        return ChannelCore::Refusal::Prohibited;
+        return Libssh2Channel::Refusal::Prohibited;
     }
     if (detail.contains(QLatin1String("connect failed"))) {
-        return ChannelCore::Refusal::ConnectFailed;
+        return Libssh2Channel::Refusal::ConnectFailed;
     }
-    return ChannelCore::Refusal::Other;
+    return Libssh2Channel::Refusal::Other;
 }
 
 }  // namespace
 
-ChannelCore::ChannelCore(SshSession* session, Start start, QByteArray argument, unsigned windowSize)
+Libssh2Channel::Libssh2Channel(SshSession* session, Start start, QByteArray argument,
+                               unsigned windowSize)
     : session_(session), start_(start), argument_(std::move(argument)), windowSize_(windowSize) {}
 
-ChannelCore::ChannelCore(SshSession* session, Opening opening, QString target, unsigned windowSize)
+Libssh2Channel::Libssh2Channel(SshSession* session, Opening opening, QString target,
+                               unsigned windowSize)
     : session_(session),
       start_(Start::None),
       opening_(std::move(opening)),
       target_(std::move(target)),
       windowSize_(windowSize) {}
 
-ChannelCore::~ChannelCore() {
+Libssh2Channel::~Libssh2Channel() {
     if (!session_) {
         return;
     }
@@ -56,18 +58,18 @@ ChannelCore::~ChannelCore() {
     retire();
 }
 
-QString ChannelCore::hostName() const {
+QString Libssh2Channel::hostName() const {
     return session_ ? session_->endpoint().name() : QStringLiteral("the node");
 }
 
-void ChannelCore::retire() {
+void Libssh2Channel::retire() {
     if (channel_ && session_) {
         session_->retireChannel(std::move(channel_));
     }
     channel_.reset();
 }
 
-bool ChannelCore::pump(Output& output) {
+bool Libssh2Channel::pump(Output& output) {
     if (!session_ || !session_->raw()) {
         return false;
     }
@@ -86,7 +88,7 @@ bool ChannelCore::pump(Output& output) {
     return progress;
 }
 
-bool ChannelCore::pumpOpen(Output& output) {
+bool Libssh2Channel::pumpOpen(Output& output) {
     if (!session_->acquireChannelOpening(this)) {
         return false;
     }
@@ -128,7 +130,7 @@ bool ChannelCore::pumpOpen(Output& output) {
     return true;
 }
 
-bool ChannelCore::pumpStart(Output& output) {
+bool Libssh2Channel::pumpStart(Output& output) {
     const bool exec = start_ == Start::Exec;
     const char* request = exec ? "exec" : "subsystem";
     const int rc = libssh2_channel_process_startup(
@@ -150,7 +152,7 @@ bool ChannelCore::pumpStart(Output& output) {
     return true;
 }
 
-bool ChannelCore::pumpWrite() {
+bool Libssh2Channel::pumpWrite() {
     bool progress = false;
     LIBSSH2_CHANNEL* channel = channel_.get();
     while (!queue_.empty() && !writeBroken_) {
@@ -198,7 +200,7 @@ bool ChannelCore::pumpWrite() {
     return progress;
 }
 
-bool ChannelCore::pumpRead(Output& output) {
+bool Libssh2Channel::pumpRead(Output& output) {
     bool progress = false;
     LIBSSH2_CHANNEL* channel = channel_.get();
     for (int stream = 0; stream < 2; ++stream) {
@@ -229,7 +231,7 @@ bool ChannelCore::pumpRead(Output& output) {
     return progress;
 }
 
-bool ChannelCore::pumpEnd(Output& output) {
+bool Libssh2Channel::pumpEnd(Output& output) {
     LIBSSH2_CHANNEL* channel = channel_.get();
     bool progress = false;
     if (!remoteEof_) {
@@ -267,7 +269,7 @@ bool ChannelCore::pumpEnd(Output& output) {
     return true;
 }
 
-void ChannelCore::failChannel(Output& output, const QString& what, int rc) {
+void Libssh2Channel::failChannel(Output& output, const QString& what, int rc) {
     if (isSessionFatal(rc)) {
         session_->reportFatal(rc, what);
         return;
@@ -280,7 +282,7 @@ void ChannelCore::failChannel(Output& output, const QString& what, int rc) {
     retire();
 }
 
-void ChannelCore::write(QByteArray data) {
+void Libssh2Channel::write(QByteArray data) {
     if (data.isEmpty() || isOver() || stdinCloseWanted_ || writeBroken_) {
         return;
     }
@@ -294,11 +296,11 @@ void ChannelCore::write(QByteArray data) {
     }
 }
 
-void ChannelCore::closeStdin() {
+void Libssh2Channel::closeStdin() {
     stdinCloseWanted_ = true;
 }
 
-void ChannelCore::close() {
+void Libssh2Channel::close() {
     queue_.clear();
     queued_ = 0;
     if (state_ == State::Opening) {
@@ -316,7 +318,7 @@ void ChannelCore::close() {
     }
 }
 
-bool ChannelCore::abandon() {
+bool Libssh2Channel::abandon() {
     const bool report = !isOver();
     channel_.reset();
     queue_.clear();

@@ -16,7 +16,7 @@ namespace tunedeck::ssh {
 
 class SshSession;
 
-class ChannelCore {
+class Libssh2Channel {
   public:
     enum class Start { Exec, Subsystem, None };
 
@@ -50,13 +50,13 @@ class ChannelCore {
         }
     };
 
-    ChannelCore(SshSession* session, Start start, QByteArray argument, unsigned windowSize);
+    Libssh2Channel(SshSession* session, Start start, QByteArray argument, unsigned windowSize);
     // A forward: no start request; started once the host has connected to the target.
     // `target` names it in messages ("tcp:127.0.0.1:7788").
-    ChannelCore(SshSession* session, Opening opening, QString target, unsigned windowSize);
-    ~ChannelCore();
-    ChannelCore(const ChannelCore&) = delete;
-    ChannelCore& operator=(const ChannelCore&) = delete;
+    Libssh2Channel(SshSession* session, Opening opening, QString target, unsigned windowSize);
+    ~Libssh2Channel();
+    Libssh2Channel(const Libssh2Channel&) = delete;
+    Libssh2Channel& operator=(const Libssh2Channel&) = delete;
 
     // Advances as far as the socket allows, appending to `output`. Returns whether anything
     // moved.

@@ -1,22 +1,23 @@
-// What the channels a session hands out (a command, a forward) share: one ChannelCore, writes
-// queued in order and taken as the socket allows, EOF, close, and the pumping the session drives.
-// A subclass turns the core's output into its own signals (deliver) and says how a channel the
-// session abandons ends (abandon). Thread-safety: the session's thread.
+// The base of the channels a session hands out to their users as QObjects (ExecChannel,
+// ForwardChannel): one Libssh2Channel, writes queued in order and taken as the socket allows,
+// EOF, close, and the pumping the session drives. A subclass turns the libssh2 channel's output
+// into its own signals (deliver) and says how a channel the session abandons ends (abandon).
+// Thread-safety: the session's thread.
 #pragma once
 
 #include <QByteArray>
 #include <QObject>
 #include <memory>
 
-#include "cluster/ssh/channel_core.h"
+#include "cluster/ssh/libssh2_channel.h"
 #include "cluster/ssh/ssh_session.h"
 
 namespace tunedeck::ssh {
 
-class CoreChannel : public QObject, protected detail::SessionUser {
+class SessionChannel : public QObject, protected detail::SessionUser {
     Q_OBJECT
   public:
-    ~CoreChannel() override;
+    ~SessionChannel() override;
 
     // Queued and written in order as soon as the socket takes it (also before the channel opens).
     void write(const QByteArray& data);
@@ -29,7 +30,7 @@ class CoreChannel : public QObject, protected detail::SessionUser {
 
   protected:
     // Registers with the session and sends the open request at once.
-    CoreChannel(SshSession* session, std::unique_ptr<ChannelCore> core);
+    SessionChannel(SshSession* session, std::unique_ptr<Libssh2Channel> channel);
     // EOF after what is queued.
     void sendEof();
 
@@ -39,8 +40,8 @@ class CoreChannel : public QObject, protected detail::SessionUser {
     void forgetSession() override;
 
     SshSession* session_;
-    std::unique_ptr<ChannelCore> core_;
-    ChannelCore::Output pending_;
+    std::unique_ptr<Libssh2Channel> channel_;
+    Libssh2Channel::Output pending_;
     bool closed_ = false;
     bool finished_ = false;
 };
