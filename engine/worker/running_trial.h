@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "worker/line_framer.h"
+#include "core/line_framer.h"
 #include "worker/tuning.h"
 
 namespace tunedeck::worker {

@@ -15,9 +15,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/line_framer.h"
 #include "worker/checkpoint_mover.h"
 #include "worker/event_output.h"
-#include "worker/line_framer.h"
 #include "worker/mps_control.h"
 #include "worker/running_trial.h"
 #include "worker/usage_sampler.h"

@@ -17,7 +17,6 @@
 #include "core/folder_name.h"
 #include "core/line_framer.h"
 #include "worker/json_line.h"
-#include "worker/line_framer.h"
 #include "worker/tuning.h"
 
 namespace tunedeck::fuzz {
@@ -116,8 +115,11 @@ QString describeFraming(const Framing& want, const Framing& got) {
         .arg(got.overlong);
 }
 
-// Both framers against the reference, with a small bound taken from the input so that long
-// lines, lines at the bound and lines across chunks all occur.
+// The framer (core/line_framer.h) against the reference, with a small bound taken from the input
+// so that long lines, lines at the bound and lines across chunks all occur; fed as the engine
+// feeds it (Qt views, callbacks that return nothing, what it holds read with buffered()) and as
+// the agent feeds it (std::string_view, callbacks that return true, the rest taken at the end),
+// and stopped by a callback that returns false.
 void checkFramers(QByteArrayView bytes) {
     const qsizetype limit = bytes.isEmpty() ? 1 : 1 + std::uint8_t(bytes.back()) % 48;
     const Framing want = expectedFraming(bytes, limit);
@@ -131,12 +133,12 @@ void checkFramers(QByteArrayView bytes) {
     }
     if (engine.lines != want.lines || engine.overlong != want.overlong ||
         engineFramer.buffered() != want.rest.size()) {
-        broken("core/line_framer.h delivers every line within the bound, whatever the chunks",
+        broken("the engine's framing delivers every line within the bound, whatever the chunks",
                describeFraming(want, engine));
     }
 
     Framing agent;
-    worker::LineFramer agentFramer{std::size_t(limit)};
+    LineFramer agentFramer{std::size_t(limit)};
     for (const QByteArrayView chunk : chunksOf(bytes)) {
         agentFramer.feed(
             std::string_view(chunk.data(), std::size_t(chunk.size())),
@@ -152,8 +154,30 @@ void checkFramers(QByteArrayView bytes) {
     const std::string rest = agentFramer.takePartial();
     agent.rest = QByteArray(rest.data(), qsizetype(rest.size()));
     if (agent.lines != want.lines || agent.overlong != want.overlong || agent.rest != want.rest) {
-        broken("worker/line_framer.h delivers every line within the bound, whatever the chunks",
+        broken("the agent's framing delivers every line within the bound, whatever the chunks",
                describeFraming(want, agent));
+    }
+
+    // Stopped at the first line: nothing after it is delivered, whatever the chunks.
+    if (!want.lines.empty()) {
+        LineFramer stopping{std::size_t(limit)};
+        std::vector<QByteArray> delivered;
+        for (const QByteArrayView chunk : chunksOf(bytes)) {
+            const bool goOn = stopping.feed(
+                chunk,
+                [&](std::string_view line) {
+                    delivered.push_back(QByteArray(line.data(), qsizetype(line.size())));
+                    return false;
+                },
+                [] { return true; });
+            if (!goOn) {
+                break;
+            }
+        }
+        if (delivered.size() != 1 || delivered[0] != want.lines[0]) {
+            broken("a callback that returns false stops the framing at that line",
+                   QStringLiteral("%1 lines delivered").arg(delivered.size()));
+        }
     }
 }
 
@@ -246,7 +270,7 @@ Verdict nniSearchSpace(QByteArrayView bytes) {
 
 Verdict agentTrialLines(QByteArrayView bytes) {
     checkFramers(bytes);
-    worker::LineFramer framer(worker::kMaxLineBytes);
+    LineFramer framer(worker::kMaxLineBytes);
     Verdict verdict{true, QString()};
     int lineNumber = 0;
     auto relay = [&](std::string_view line) {
