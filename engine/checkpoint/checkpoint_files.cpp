@@ -16,20 +16,22 @@ struct Failure {
     std::string what;
     int error = 0;
 };
-using Status = std::optional<Failure>;
+// What a step returns: the failure when it failed, nothing when it worked, so `if (MaybeFailure
+// failure = step(...)) return failure;` reads as what it does.
+using MaybeFailure = std::optional<Failure>;
 
-Status check(int error, std::string what) {
+MaybeFailure check(int error, std::string what) {
     if (error == 0) {
         return std::nullopt;
     }
     return Failure{std::move(what), error};
 }
 
-FileOutcome outcomeOf(const Status& status) {
-    if (!status) {
+FileOutcome outcomeOf(const MaybeFailure& failure) {
+    if (!failure) {
         return {};
     }
-    return {false, status->what + ": " + std::strerror(status->error)};
+    return {false, failure->what + ": " + std::strerror(failure->error)};
 }
 
 std::string withoutTrailingSlashes(std::string path) {
@@ -77,15 +79,15 @@ class OpenFile {
     int m_error = 0;
 };
 
-Status syncPath(FileSystem& fs, const std::string& path, int flags) {
+MaybeFailure syncPath(FileSystem& fs, const std::string& path, int flags) {
     OpenFile file(fs, path, flags | O_RDONLY | O_NOFOLLOW, 0);
-    if (Status s = check(file.error(), "cannot open '" + path + "' to sync it")) {
+    if (MaybeFailure s = check(file.error(), "cannot open '" + path + "' to sync it")) {
         return s;
     }
     return check(fs.sync(file.fd()), "cannot sync '" + path + "'");
 }
 
-Status syncFolder(FileSystem& fs, const std::string& path) {
+MaybeFailure syncFolder(FileSystem& fs, const std::string& path) {
     return syncPath(fs, path, O_DIRECTORY);
 }
 
@@ -97,21 +99,21 @@ std::optional<struct stat> statusOf(FileSystem& fs, const std::string& path) {
     return info;
 }
 
-Status listFolder(FileSystem& fs, const std::string& dir, std::vector<std::string>& names) {
+MaybeFailure listFolder(FileSystem& fs, const std::string& dir, std::vector<std::string>& names) {
     return check(fs.list(dir, &names), "cannot read the folder '" + dir + "'");
 }
 
 // fsync of every regular file and folder below `dir`, then of `dir`: after this a rename is the
 // only thing left that can make the folder visible, and it cannot expose half a file.
-Status syncTree(FileSystem& fs, const std::string& dir) {
+MaybeFailure syncTree(FileSystem& fs, const std::string& dir) {
     std::vector<std::string> names;
-    if (Status s = listFolder(fs, dir, names)) {
+    if (MaybeFailure s = listFolder(fs, dir, names)) {
         return s;
     }
     for (const std::string& name : names) {
         const std::string path = join(dir, name);
         const std::optional<struct stat> info = statusOf(fs, path);
-        Status s;
+        MaybeFailure s;
         if (info && S_ISDIR(info->st_mode)) {
             s = syncTree(fs, path);
         } else if (info && S_ISREG(info->st_mode)) {
@@ -124,38 +126,39 @@ Status syncTree(FileSystem& fs, const std::string& dir) {
     return syncFolder(fs, dir);
 }
 
-Status writeWholeFile(FileSystem& fs, const std::string& path, const std::string& content) {
+MaybeFailure writeWholeFile(FileSystem& fs, const std::string& path, const std::string& content) {
     OpenFile file(fs, path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
-    if (Status s = check(file.error(), "cannot create '" + path + "'")) {
+    if (MaybeFailure s = check(file.error(), "cannot create '" + path + "'")) {
         return s;
     }
-    if (Status s = check(fs.write(file.fd(), content.data(), content.size()),
-                         "cannot write '" + path + "'")) {
+    if (MaybeFailure s = check(fs.write(file.fd(), content.data(), content.size()),
+                               "cannot write '" + path + "'")) {
         return s;
     }
     return check(fs.sync(file.fd()), "cannot sync '" + path + "'");
 }
 
-Status copyFile(FileSystem& fs, const std::string& from, const std::string& to, mode_t mode) {
+MaybeFailure copyFile(FileSystem& fs, const std::string& from, const std::string& to, mode_t mode) {
     OpenFile in(fs, from, O_RDONLY | O_NOFOLLOW, 0);
-    if (Status s = check(in.error(), "cannot open '" + from + "'")) {
+    if (MaybeFailure s = check(in.error(), "cannot open '" + from + "'")) {
         return s;
     }
     OpenFile out(fs, to, O_WRONLY | O_CREAT | O_EXCL, mode & 07777);
-    if (Status s = check(out.error(), "cannot create '" + to + "'")) {
+    if (MaybeFailure s = check(out.error(), "cannot create '" + to + "'")) {
         return s;
     }
     std::vector<char> buffer(std::size_t{1} << 20);
     for (;;) {
         std::size_t got = 0;
-        if (Status s = check(fs.read(in.fd(), buffer.data(), buffer.size(), &got),
-                             "cannot read '" + from + "'")) {
+        if (MaybeFailure s = check(fs.read(in.fd(), buffer.data(), buffer.size(), &got),
+                                   "cannot read '" + from + "'")) {
             return s;
         }
         if (got == 0) {
             break;
         }
-        if (Status s = check(fs.write(out.fd(), buffer.data(), got), "cannot write '" + to + "'")) {
+        if (MaybeFailure s =
+                check(fs.write(out.fd(), buffer.data(), got), "cannot write '" + to + "'")) {
             return s;
         }
     }
@@ -164,17 +167,17 @@ Status copyFile(FileSystem& fs, const std::string& from, const std::string& to, 
 
 // A synced copy of the folder `from` as `to`: regular files, folders and symbolic links (as
 // links); sockets and pipes have no content to keep and are left out.
-Status copyTree(FileSystem& fs, const std::string& from, const std::string& to) {
+MaybeFailure copyTree(FileSystem& fs, const std::string& from, const std::string& to) {
     const std::optional<struct stat> info = statusOf(fs, from);
     if (!info) {
         return Failure{"cannot inspect '" + from + "'", errno ? errno : ENOENT};
     }
-    if (Status s = check(fs.makeFolder(to, (info->st_mode & 07777) | 0700),
-                         "cannot create the folder '" + to + "'")) {
+    if (MaybeFailure s = check(fs.makeFolder(to, (info->st_mode & 07777) | 0700),
+                               "cannot create the folder '" + to + "'")) {
         return s;
     }
     std::vector<std::string> names;
-    if (Status s = listFolder(fs, from, names)) {
+    if (MaybeFailure s = listFolder(fs, from, names)) {
         return s;
     }
     for (const std::string& name : names) {
@@ -184,7 +187,7 @@ Status copyTree(FileSystem& fs, const std::string& from, const std::string& to) 
         if (!entry) {
             return Failure{"cannot inspect '" + source + "'", ENOENT};
         }
-        Status s;
+        MaybeFailure s;
         if (S_ISDIR(entry->st_mode)) {
             s = copyTree(fs, source, target);
         } else if (S_ISREG(entry->st_mode)) {
@@ -206,7 +209,7 @@ Status copyTree(FileSystem& fs, const std::string& from, const std::string& to) 
 
 // Removes a file or a whole folder (links are removed, never followed). Goes on past failures
 // and returns the first; a path that is not there is removed already.
-Status removeTree(FileSystem& fs, const std::string& path) {
+MaybeFailure removeTree(FileSystem& fs, const std::string& path) {
     const std::optional<struct stat> info = statusOf(fs, path);
     if (!info) {
         return std::nullopt;
@@ -214,30 +217,31 @@ Status removeTree(FileSystem& fs, const std::string& path) {
     if (!S_ISDIR(info->st_mode)) {
         return check(fs.removeFile(path), "cannot delete '" + path + "'");
     }
-    Status first;
+    MaybeFailure first;
     std::vector<std::string> names;
-    if (Status s = listFolder(fs, path, names)) {
+    if (MaybeFailure s = listFolder(fs, path, names)) {
         first = s;
     }
     for (const std::string& name : names) {
-        Status s = removeTree(fs, join(path, name));
+        MaybeFailure s = removeTree(fs, join(path, name));
         if (s && !first) {
             first = s;
         }
     }
-    Status s = check(fs.removeFolder(path), "cannot delete the folder '" + path + "'");
+    MaybeFailure s = check(fs.removeFolder(path), "cannot delete the folder '" + path + "'");
     return first ? first : s;
 }
 
 // Creates `dir` and its missing parents, each made durable in its own parent.
-Status makeFolders(FileSystem& fs, const std::string& dir) {
+MaybeFailure makeFolders(FileSystem& fs, const std::string& dir) {
     if (const std::optional<struct stat> info = statusOf(fs, dir)) {
-        return S_ISDIR(info->st_mode) ? std::nullopt
-                                      : Status(Failure{"'" + dir + "' is not a folder", ENOTDIR});
+        return S_ISDIR(info->st_mode)
+                   ? std::nullopt
+                   : MaybeFailure(Failure{"'" + dir + "' is not a folder", ENOTDIR});
     }
     const std::string parent = parentOf(dir);
     if (parent != dir) {
-        if (Status s = makeFolders(fs, parent)) {
+        if (MaybeFailure s = makeFolders(fs, parent)) {
             return s;
         }
     }
@@ -245,7 +249,7 @@ Status makeFolders(FileSystem& fs, const std::string& dir) {
     if (made == EEXIST) {
         return std::nullopt;
     }
-    if (Status s = check(made, "cannot create the folder '" + dir + "'")) {
+    if (MaybeFailure s = check(made, "cannot create the folder '" + dir + "'")) {
         return s;
     }
     return syncFolder(fs, parent);
@@ -253,15 +257,15 @@ Status makeFolders(FileSystem& fs, const std::string& dir) {
 
 // Renames the complete folder `staging` to `to`, replacing a `to` that exists in one atomic step,
 // then makes the new name durable. What `to` held before is removed afterwards.
-Status swapIntoPlace(FileSystem& fs, const std::string& staging, const std::string& to) {
+MaybeFailure swapIntoPlace(FileSystem& fs, const std::string& staging, const std::string& to) {
     const std::string parent = parentOf(to);
     // The staging name is made durable first: a crash then leaves the rename done or undone,
     // never a folder whose own creation was lost while its new name survived.
-    if (Status s = syncFolder(fs, parentOf(staging))) {
+    if (MaybeFailure s = syncFolder(fs, parentOf(staging))) {
         return s;
     }
     if (!statusOf(fs, to)) {
-        if (Status s =
+        if (MaybeFailure s =
                 check(fs.rename(staging, to), "cannot move '" + staging + "' to '" + to + "'")) {
             return s;
         }
@@ -272,18 +276,19 @@ Status swapIntoPlace(FileSystem& fs, const std::string& staging, const std::stri
     if (swapped == EINVAL || swapped == ENOSYS || swapped == ENOTSUP) {
         old = to + ".old.tmp";
         removeTree(fs, old);
-        if (Status s = check(fs.rename(to, old), "cannot move '" + to + "' aside")) {
+        if (MaybeFailure s = check(fs.rename(to, old), "cannot move '" + to + "' aside")) {
             return s;
         }
-        if (Status s =
+        if (MaybeFailure s =
                 check(fs.rename(staging, to), "cannot move '" + staging + "' to '" + to + "'")) {
             fs.rename(old, to);
             return s;
         }
-    } else if (Status s = check(swapped, "cannot put '" + staging + "' in place of '" + to + "'")) {
+    } else if (MaybeFailure s =
+                   check(swapped, "cannot put '" + staging + "' in place of '" + to + "'")) {
         return s;
     }
-    if (Status s = syncFolder(fs, parent)) {
+    if (MaybeFailure s = syncFolder(fs, parent)) {
         return s;
     }
     removeTree(fs, old);
@@ -291,10 +296,10 @@ Status swapIntoPlace(FileSystem& fs, const std::string& staging, const std::stri
     return std::nullopt;
 }
 
-Status moveCheckpoint(FileSystem& fs, const std::string& from, const std::string& to,
-                      const std::string& manifestJson) {
+MaybeFailure moveCheckpoint(FileSystem& fs, const std::string& from, const std::string& to,
+                            const std::string& manifestJson) {
     const std::string manifest = join(from, kManifestName);
-    Status s = syncTree(fs, from);
+    MaybeFailure s = syncTree(fs, from);
     if (!s) {
         s = writeWholeFile(fs, manifest, manifestJson);
     }
@@ -332,11 +337,11 @@ Status moveCheckpoint(FileSystem& fs, const std::string& from, const std::string
     return std::nullopt;
 }
 
-Status copyCheckpoint(FileSystem& fs, const std::string& from, const std::string& to,
-                      const std::string& manifestJson) {
+MaybeFailure copyCheckpoint(FileSystem& fs, const std::string& from, const std::string& to,
+                            const std::string& manifestJson) {
     const std::string staging = to + ".copy.tmp";
     removeTree(fs, staging);  // a leftover of an attempt that died
-    Status s = copyTree(fs, from, staging);
+    MaybeFailure s = copyTree(fs, from, staging);
     if (!s) {
         s = writeWholeFile(fs, join(staging, kManifestName), manifestJson);
     }
@@ -395,7 +400,7 @@ FileOutcome commitCheckpoint(FileSystem& fs, const std::string& fromPath, const 
     if (!S_ISDIR(info->st_mode)) {
         return outcomeOf(Failure{"'" + from + "' is not a folder", ENOTDIR});
     }
-    if (Status s = makeFolders(fs, parentOf(to))) {
+    if (MaybeFailure s = makeFolders(fs, parentOf(to))) {
         return outcomeOf(s);
     }
     return outcomeOf(how == Handover::Move ? moveCheckpoint(fs, from, to, manifestJson)
@@ -406,7 +411,7 @@ FileOutcome publishFolder(FileSystem& fs, const std::string& stagingPath,
                           const std::string& toPath) {
     const std::string staging = withoutTrailingSlashes(stagingPath);
     const std::string to = withoutTrailingSlashes(toPath);
-    Status s = syncTree(fs, staging);
+    MaybeFailure s = syncTree(fs, staging);
     if (!s) {
         s = makeFolders(fs, parentOf(to));
     }
@@ -432,7 +437,7 @@ FileOutcome deleteCheckpoint(FileSystem& fs, const std::string& rawPath) {
         return {false, "refusing to delete '" + path + "': it is not a checkpoint folder (no " +
                            kManifestName + " inside, and its name does not end in .tmp)"};
     }
-    if (Status s = removeTree(fs, path)) {
+    if (MaybeFailure s = removeTree(fs, path)) {
         return outcomeOf(s);
     }
     return outcomeOf(syncFolder(fs, parentOf(path)));
@@ -444,7 +449,7 @@ FileOutcome prepareScratchFolder(FileSystem& fs, const std::string& rawPath) {
         return {false, "refusing to prepare '" + path +
                            "' for a checkpoint: its name does not end in .tmp"};
     }
-    Status s = removeTree(fs, path);
+    MaybeFailure s = removeTree(fs, path);
     if (!s) {
         s = makeFolders(fs, path);
     }

@@ -28,8 +28,6 @@ class Status {
 
     bool isOk() const { return code_ == Code::Ok; }
     explicit operator bool() const { return isOk(); }
-    // Retry can help for I/O and contention; never for bad input or corrupt data.
-    bool isRetryable() const { return code_ == Code::IoError || code_ == Code::Busy; }
     Code code() const { return code_; }
     const QString& message() const { return message_; }
 

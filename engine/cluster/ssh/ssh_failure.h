@@ -23,24 +23,6 @@ struct SshFailure {
     QString message;
 };
 
-inline QString failureKindName(SshFailureKind kind) {
-    switch (kind) {
-        case SshFailureKind::Unreachable:
-            return QStringLiteral("unreachable");
-        case SshFailureKind::HostKeyUnknown:
-            return QStringLiteral("host key unknown");
-        case SshFailureKind::HostKeyChanged:
-            return QStringLiteral("host key changed");
-        case SshFailureKind::AuthFailed:
-            return QStringLiteral("authentication failed");
-        case SshFailureKind::Protocol:
-            return QStringLiteral("protocol error");
-        case SshFailureKind::Disconnected:
-            return QStringLiteral("disconnected");
-    }
-    return {};
-}
-
 }  // namespace tunedeck::ssh
 
 Q_DECLARE_METATYPE(tunedeck::ssh::SshFailure)
