@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include "config/command_line.h"
+
 namespace tunedeck::app {
 
 namespace {
@@ -189,64 +191,23 @@ std::optional<TextEdit> fieldEdit(const YamlText& yaml, FormField field, const Q
 }
 
 std::optional<QStringList> splitCommandWords(const QString& command, QString* problem) {
-    enum class Quote { None, Single, Double };
-    QStringList words;
-    QString word;
-    bool inWord = false;  // '' is an argument of its own, so emptiness alone cannot tell
-    Quote quote = Quote::None;
-    for (qsizetype i = 0; i < command.size(); ++i) {
-        const QChar c = command[i];
-        if (quote == Quote::Single) {
-            if (c == QLatin1Char('\'')) {
-                quote = Quote::None;
-            } else {
-                word += c;
-            }
-        } else if (quote == Quote::Double) {
-            if (c == QLatin1Char('"')) {
-                quote = Quote::None;
-            } else if (c == QLatin1Char('\\') && i + 1 < command.size() &&
-                       QStringLiteral("\"\\$`\n").contains(command[i + 1])) {
-                if (command[++i] != QLatin1Char('\n')) {
-                    word += command[i];
-                }
-            } else {
-                word += c;
-            }
-        } else if (c == QLatin1Char(' ') || c == QLatin1Char('\t') || c == QLatin1Char('\n')) {
-            if (inWord) {
-                words << word;
-                word.clear();
-                inWord = false;
-            }
-        } else if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
-            quote = c == QLatin1Char('\'') ? Quote::Single : Quote::Double;
-            inWord = true;
-        } else if (c == QLatin1Char('\\')) {
-            if (i + 1 == command.size()) {
+    CommandLineProblem why = CommandLineProblem::LoneBackslash;
+    std::optional<QStringList> words = splitCommandLine(command, &why);  // the engine's rules
+    if (!words) {
+        switch (why) {
+            case CommandLineProblem::LoneBackslash:
                 *problem = QCoreApplication::translate("ExperimentFields",
                                                        "the command ends with a lone backslash");
-                return std::nullopt;
-            }
-            if (command[++i] != QLatin1Char('\n')) {
-                word += command[i];
-                inWord = true;
-            }
-        } else {
-            word += c;
-            inWord = true;
+                break;
+            case CommandLineProblem::UnterminatedSingleQuote:
+                *problem = QCoreApplication::translate("ExperimentFields",
+                                                       "the command has an unterminated ' quote");
+                break;
+            case CommandLineProblem::UnterminatedDoubleQuote:
+                *problem = QCoreApplication::translate("ExperimentFields",
+                                                       "the command has an unterminated \" quote");
+                break;
         }
-    }
-    if (quote != Quote::None) {
-        *problem = quote == Quote::Single
-                       ? QCoreApplication::translate("ExperimentFields",
-                                                     "the command has an unterminated ' quote")
-                       : QCoreApplication::translate("ExperimentFields",
-                                                     "the command has an unterminated \" quote");
-        return std::nullopt;
-    }
-    if (inWord) {
-        words << word;
     }
     return words;
 }

@@ -52,9 +52,10 @@ ExperimentFields readExperimentFields(const YamlText& yaml);
 // quoting rules stand between what the form shows and what runs.
 std::optional<TextEdit> fieldEdit(const YamlText& yaml, FormField field, const QVariant& value);
 
-// A command string split into arguments by the rules of SCHEMA.md (blanks separate, '...' and
-// "..." quote, backslash escapes; nothing expanded), so the form shows what the engine will run.
-// Nullopt with `problem` set for an unterminated quote or a trailing backslash.
+// A command string split into arguments by the engine's own splitter (config/command_line.h:
+// blanks separate, '...' and "..." quote, backslash escapes; nothing expanded), so the form shows
+// what the engine will run. Nullopt with `problem` set, translated, for an unterminated quote or a
+// trailing backslash.
 std::optional<QStringList> splitCommandWords(const QString& command, QString* problem);
 
 }  // namespace tunedeck::app

@@ -7,7 +7,7 @@
 
 namespace tunedeck {
 
-std::optional<QStringList> splitCommandLine(const QString& text, QString* error) {
+std::optional<QStringList> splitCommandLine(const QString& text, CommandLineProblem* problem) {
     enum class Quote { None, Single, Double };
     QStringList argv;
     QString word;
@@ -51,7 +51,7 @@ std::optional<QStringList> splitCommandLine(const QString& text, QString* error)
                     inWord = true;
                 } else if (c == QLatin1Char('\\')) {
                     if (i + 1 == text.size()) {
-                        *error = QStringLiteral("ends with a lone backslash");
+                        *problem = CommandLineProblem::LoneBackslash;
                         return std::nullopt;
                     }
                     ++i;
@@ -67,12 +67,31 @@ std::optional<QStringList> splitCommandLine(const QString& text, QString* error)
         }
     }
     if (quote != Quote::None) {
-        *error = quote == Quote::Single ? QStringLiteral("unterminated single quote (')")
-                                        : QStringLiteral("unterminated double quote (\")");
+        *problem = quote == Quote::Single ? CommandLineProblem::UnterminatedSingleQuote
+                                          : CommandLineProblem::UnterminatedDoubleQuote;
         return std::nullopt;
     }
     if (inWord) {
         argv << word;
+    }
+    return argv;
+}
+
+std::optional<QStringList> splitCommandLine(const QString& text, QString* error) {
+    CommandLineProblem problem = CommandLineProblem::LoneBackslash;
+    std::optional<QStringList> argv = splitCommandLine(text, &problem);
+    if (!argv) {
+        switch (problem) {
+            case CommandLineProblem::LoneBackslash:
+                *error = QStringLiteral("ends with a lone backslash");
+                break;
+            case CommandLineProblem::UnterminatedSingleQuote:
+                *error = QStringLiteral("unterminated single quote (')");
+                break;
+            case CommandLineProblem::UnterminatedDoubleQuote:
+                *error = QStringLiteral("unterminated double quote (\")");
+                break;
+        }
     }
     return argv;
 }

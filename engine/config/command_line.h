@@ -16,6 +16,12 @@ namespace tunedeck {
 // On error (an unterminated quote) returns nullopt and sets `error`.
 std::optional<QStringList> splitCommandLine(const QString& text, QString* error);
 
+// Why a command string cannot be split.
+enum class CommandLineProblem { LoneBackslash, UnterminatedSingleQuote, UnterminatedDoubleQuote };
+// The same split, with the problem as a value, for a caller that words it in its own language
+// (the app's experiment form, translated).
+std::optional<QStringList> splitCommandLine(const QString& text, CommandLineProblem* problem);
+
 // The dotted parameter paths named by {param} placeholders, in order of appearance, once each.
 // Only `{name}` / `{group.name}` count, so `{}` or JSON text in an argument are left alone.
 QStringList commandPlaceholders(const QStringList& argv);
