@@ -3,21 +3,11 @@
 #include <QTest>
 
 #include "core/fair_share.h"
+#include "node_builders.h"
 
 using namespace tunedeck;
 
 namespace {
-
-NodeCapacity node(const QString& id, double cpus, int gpus = 0) {
-    NodeCapacity n;
-    n.nodeId = id;
-    n.cpuTotalMilli = toMilli(cpus);
-    n.gpuUsedMilli.assign(std::size_t(gpus), 0);
-    for (int i = 0; i < gpus; ++i) {
-        n.gpuIds.push_back(QStringLiteral("GPU-%1").arg(i));
-    }
-    return n;
-}
 
 SharedExperiment experiment(const QString& id, const QString& user, double cpu, double gpu,
                             int waiting, int priority = 0, double waitingSinceS = 0) {
@@ -55,7 +45,7 @@ class TestFairShare : public QObject {
     void aHigherPriorityIsServedFirst() {
         const SharePlan plan = allocateSlots(
             {experiment("low", "bob", 1, 0, 4, 0), experiment("high", "alice", 1, 0, 4, 1)},
-            {node("a", 4)}, {}, 0);
+            {nodeWith("a", 4)}, {}, 0);
         QCOMPARE(granted(plan, "high"), 4);
         QCOMPARE(granted(plan, "low"), 0);
         QVERIFY2(whyWaits(plan, "low").startsWith(QStringLiteral("waiting for resources")),
@@ -65,7 +55,7 @@ class TestFairShare : public QObject {
     void equalPrioritiesShareTheNodes() {
         const SharePlan plan =
             allocateSlots({experiment("a", "alice", 1, 0, 10), experiment("b", "bob", 1, 0, 10)},
-                          {node("n", 4)}, {}, 0);
+                          {nodeWith("n", 4)}, {}, 0);
         QCOMPARE(granted(plan, "a"), 2);
         QCOMPARE(granted(plan, "b"), 2);
     }
@@ -75,7 +65,7 @@ class TestFairShare : public QObject {
     void aGpuHeavyAndACpuHeavyExperimentBothProgress() {
         const SharePlan plan = allocateSlots(
             {experiment("cpu", "alice", 1, 0, 20), experiment("gpu", "bob", 1, 1, 20)},
-            {node("n", 8, 2)}, {}, 0);
+            {nodeWith("n", 8, 2)}, {}, 0);
         QCOMPARE(granted(plan, "gpu"), 2);
         QCOMPARE(granted(plan, "cpu"), 6);
         QCOMPARE(plan.grants[0].experimentId, QStringLiteral("cpu"));
@@ -85,7 +75,7 @@ class TestFairShare : public QObject {
     void whatRunsAlreadyCountsTowardTheShare() {
         SharedExperiment busy = experiment("busy", "alice", 1, 0, 5);
         busy.running = 3;
-        std::vector<NodeCapacity> nodes = {node("n", 5)};
+        std::vector<NodeCapacity> nodes = {nodeWith("n", 5)};
         nodes[0].cpuUsedMilli = toMilli(3);
         const SharePlan plan =
             allocateSlots({busy, experiment("new", "bob", 1, 0, 5)}, nodes, {}, 0);
@@ -98,7 +88,7 @@ class TestFairShare : public QObject {
         policy.quotas.insert(QStringLiteral("alice"), UserQuota{2, -1});
         const SharePlan plan =
             allocateSlots({experiment("a1", "alice", 1, 0, 5), experiment("a2", "alice", 1, 0, 5)},
-                          {node("n", 8)}, policy, 0);
+                          {nodeWith("n", 8)}, policy, 0);
         QCOMPARE(granted(plan, "a1") + granted(plan, "a2"), 2);
         QCOMPARE(whyWaits(plan, "a1"),
                  QStringLiteral("quota of user alice reached (2 of 2 CPUs in use)"));
@@ -108,7 +98,7 @@ class TestFairShare : public QObject {
     void smallTrialsBackfillAGapTheFirstInLineCannotUse() {
         const SharePlan plan = allocateSlots(
             {experiment("big", "alice", 4, 0, 2, 1, 0), experiment("small", "bob", 1, 0, 5)},
-            {node("n", 3)}, {}, 10);
+            {nodeWith("n", 3)}, {}, 10);
         QCOMPARE(granted(plan, "small"), 3);
         QCOMPARE(granted(plan, "big"), 0);
     }
@@ -120,7 +110,7 @@ class TestFairShare : public QObject {
         policy.starvationS = 600;
         const SharePlan plan = allocateSlots({experiment("big", "alice", 4, 0, 2, 0, 0),
                                               experiment("small", "bob", 1, 0, 5, 5, 650)},
-                                             {node("n", 3)}, policy, 700);
+                                             {nodeWith("n", 3)}, policy, 700);
         QCOMPARE(granted(plan, "small"), 0);
         QCOMPARE(whyWaits(plan, "small"),
                  QStringLiteral("held back: experiment big has waited 700 s and goes first (no "
@@ -129,7 +119,7 @@ class TestFairShare : public QObject {
 
     void nothingWaitingGrantsNothing() {
         const SharePlan plan =
-            allocateSlots({experiment("a", "alice", 1, 0, 0)}, {node("n", 4)}, {}, 0);
+            allocateSlots({experiment("a", "alice", 1, 0, 0)}, {nodeWith("n", 4)}, {}, 0);
         QVERIFY(plan.grants.empty());
         QVERIFY(plan.waits.empty());
     }

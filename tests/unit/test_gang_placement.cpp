@@ -3,21 +3,11 @@
 #include <QTest>
 
 #include "core/gang_placement.h"
+#include "node_builders.h"
 
 using namespace tunedeck;
 
 namespace {
-
-NodeCapacity node(const QString& id, double cpus, int gpus = 0) {
-    NodeCapacity n;
-    n.nodeId = id;
-    n.cpuTotalMilli = toMilli(cpus);
-    n.gpuUsedMilli.assign(std::size_t(gpus), 0);
-    for (int i = 0; i < gpus; ++i) {
-        n.gpuIds.push_back(QStringLiteral("%1-GPU-%2").arg(id).arg(i));
-    }
-    return n;
-}
 
 ResourceRequest perWorker(double cpu, double gpu = 0) {
     ResourceRequest r;
@@ -41,7 +31,7 @@ class TestGangPlacement : public QObject {
 
   private slots:
     void packFillsOneNodeBeforeTheNext() {
-        const std::vector<NodeCapacity> nodes = {node("a", 4), node("b", 4)};
+        const std::vector<NodeCapacity> nodes = {nodeWith("a", 4), nodeWith("b", 4)};
         const GangPlacement gang = placeGang(perWorker(1), 6, GangStrategy::Pack, nodes);
         QVERIFY(gang.placed);
         QCOMPARE(gang.nodeCount, 2);
@@ -49,7 +39,7 @@ class TestGangPlacement : public QObject {
     }
 
     void spreadUsesEveryNode() {
-        const std::vector<NodeCapacity> nodes = {node("a", 4), node("b", 4)};
+        const std::vector<NodeCapacity> nodes = {nodeWith("a", 4), nodeWith("b", 4)};
         const GangPlacement gang = placeGang(perWorker(1), 4, GangStrategy::Spread, nodes);
         QVERIFY(gang.placed);
         QCOMPARE(nodesOf(gang).count("a"), 2);
@@ -57,7 +47,8 @@ class TestGangPlacement : public QObject {
     }
 
     void strictSpreadPutsEveryRankOnItsOwnNode() {
-        const std::vector<NodeCapacity> nodes = {node("a", 8), node("b", 8), node("c", 8)};
+        const std::vector<NodeCapacity> nodes = {nodeWith("a", 8), nodeWith("b", 8),
+                                                 nodeWith("c", 8)};
         const GangPlacement gang = placeGang(perWorker(1), 3, GangStrategy::StrictSpread, nodes);
         QVERIFY(gang.placed);
         QCOMPARE(gang.nodeCount, 3);
@@ -69,7 +60,7 @@ class TestGangPlacement : public QObject {
 
     // All or nothing: a gang that does not fit books nothing, and the nodes are left as they were.
     void aGangThatDoesNotFitHoldsNothing() {
-        std::vector<NodeCapacity> nodes = {node("a", 4), node("b", 2)};
+        std::vector<NodeCapacity> nodes = {nodeWith("a", 4), nodeWith("b", 2)};
         nodes[1].cpuUsedMilli = toMilli(1);
         const std::vector<NodeCapacity> before = nodes;
         const GangPlacement gang = placeGang(perWorker(2), 3, GangStrategy::Pack, nodes);
@@ -81,14 +72,14 @@ class TestGangPlacement : public QObject {
 
     // Free CPUs in total (3) are enough for 3 one-CPU... but not for 2 two-CPU ranks: fragmented.
     void fragmentedRoomIsNotEnough() {
-        std::vector<NodeCapacity> nodes = {node("a", 2), node("b", 2)};
+        std::vector<NodeCapacity> nodes = {nodeWith("a", 2), nodeWith("b", 2)};
         nodes[0].cpuUsedMilli = toMilli(1);
         QVERIFY(placeGang(perWorker(1), 3, GangStrategy::Pack, nodes).placed);
         QVERIFY(!placeGang(perWorker(2), 2, GangStrategy::Pack, nodes).placed);
     }
 
     void everyRankGetsItsOwnCards() {
-        const std::vector<NodeCapacity> nodes = {node("a", 8, 2), node("b", 8, 2)};
+        const std::vector<NodeCapacity> nodes = {nodeWith("a", 8, 2), nodeWith("b", 8, 2)};
         const GangPlacement gang = placeGang(perWorker(2, 1), 4, GangStrategy::Pack, nodes);
         QVERIFY(gang.placed);
         QStringList cards;
@@ -102,14 +93,14 @@ class TestGangPlacement : public QObject {
     }
 
     void fractionalGpusShareCards() {
-        const std::vector<NodeCapacity> nodes = {node("a", 8, 1)};
+        const std::vector<NodeCapacity> nodes = {nodeWith("a", 8, 1)};
         QVERIFY(placeGang(perWorker(1, 0.25), 4, GangStrategy::Pack, nodes).placed);
         QVERIFY(!placeGang(perWorker(1, 0.25), 5, GangStrategy::Pack, nodes).placed);
     }
 
     // What torchrun sets: NODE_RANK by node, LOCAL_RANK within it, LOCAL_WORLD_SIZE per node.
     void ranksAreNumberedAsTorchrunNumbersThem() {
-        const std::vector<NodeCapacity> nodes = {node("a", 2), node("b", 2)};
+        const std::vector<NodeCapacity> nodes = {nodeWith("a", 2), nodeWith("b", 2)};
         const GangPlacement gang = placeGang(perWorker(1), 3, GangStrategy::Pack, nodes);
         QVERIFY(gang.placed);
         QCOMPARE(gang.ranks[0].rank, 0);
@@ -124,7 +115,7 @@ class TestGangPlacement : public QObject {
     }
 
     void reservingAndReleasingAGangRestoresTheNodes() {
-        std::vector<NodeCapacity> nodes = {node("a", 4, 2), node("b", 4, 2)};
+        std::vector<NodeCapacity> nodes = {nodeWith("a", 4, 2), nodeWith("b", 4, 2)};
         const GangPlacement gang = placeGang(perWorker(2, 1), 3, GangStrategy::Spread, nodes);
         QVERIFY(gang.placed);
         reserveGang(nodes, perWorker(2, 1), gang);
@@ -137,7 +128,7 @@ class TestGangPlacement : public QObject {
 
     // Refused at validate: busy nodes may free up, too few nodes never will.
     void aGangThatCanNeverFitIsToldApartFromABusyCluster() {
-        std::vector<NodeCapacity> nodes = {node("a", 4), node("b", 4)};
+        std::vector<NodeCapacity> nodes = {nodeWith("a", 4), nodeWith("b", 4)};
         nodes[0].cpuUsedMilli = toMilli(4);
         nodes[1].alive = false;
         QString why;

@@ -2,22 +2,11 @@
 #include <QTest>
 
 #include "core/placement.h"
+#include "node_builders.h"
 
 using namespace tunedeck;
 
 namespace {
-
-NodeCapacity node(const QString& id, double cpus, int gpus, bool alive = true) {
-    NodeCapacity n;
-    n.nodeId = id;
-    n.alive = alive;
-    n.cpuTotalMilli = toMilli(cpus);
-    n.gpuUsedMilli.assign(static_cast<std::size_t>(gpus), 0);
-    for (int i = 0; i < gpus; ++i) {
-        n.gpuIds.push_back(QStringLiteral("GPU-%1").arg(i));
-    }
-    return n;
-}
 
 ResourceRequest request(double cpu, double gpu, std::int64_t gpuMemoryMb = 0) {
     ResourceRequest r;
@@ -70,7 +59,7 @@ class TestPlacement : public QObject {
     }
 
     void fourQuarterGpusShareOneCard() {
-        std::vector<NodeCapacity> nodes{node("local", 16, 1)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 16, 1)};
         QList<Placement> placements;
         QCOMPARE(placeMany(nodes, request(1, 0.25), 5, &placements), 4);
         for (const auto& p : placements) {
@@ -81,7 +70,7 @@ class TestPlacement : public QObject {
     }
 
     void sixFifteenPercentSharesFitAndASeventhDoesNot() {
-        std::vector<NodeCapacity> nodes{node("local", 16, 1)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 16, 1)};
         QCOMPARE(placeMany(nodes, request(1, 0.15), 6), 6);
         const Placement seventh = place(request(1, 0.15), nodes);
         QVERIFY(!seventh.placed);
@@ -91,7 +80,7 @@ class TestPlacement : public QObject {
     }
 
     void fifteenPercentSharesPutSixOnEveryCardNeverSeven() {
-        std::vector<NodeCapacity> nodes{node("local", 64, 3)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 64, 3)};
         QList<Placement> placements;
         QCOMPARE(placeMany(nodes, request(1, 0.15), 30, &placements), 18);
         QCOMPARE(trialsPerCard(placements, 3), (std::vector<int>{6, 6, 6}));
@@ -101,7 +90,7 @@ class TestPlacement : public QObject {
     }
 
     void quarterSharesFillCardsOneAfterAnother() {
-        std::vector<NodeCapacity> nodes{node("local", 64, 2)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 64, 2)};
         QList<Placement> placements;
         QCOMPARE(placeMany(nodes, request(1, 0.25), 9, &placements), 8);
         // Best fit: the first card is full before the second gets a share.
@@ -113,14 +102,14 @@ class TestPlacement : public QObject {
 
     void sharesLeaveRoomForTheNextSizeThatFits() {
         // 0.15 x 6 = 0.9 leaves 0.1: a 0.1 share still fits there, a 0.25 one goes elsewhere.
-        std::vector<NodeCapacity> nodes{node("local", 64, 2)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 64, 2)};
         QCOMPARE(placeMany(nodes, request(1, 0.15), 6), 6);
         QCOMPARE(place(request(1, 0.25), nodes).gpuSlots, std::vector<int>{1});
         QCOMPARE(place(request(1, 0.1), nodes).gpuSlots, std::vector<int>{0});
     }
 
     void gpuMemoryIsCheckedOnTheCard() {
-        std::vector<NodeCapacity> nodes{node("local", 64, 2)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 64, 2)};
         nodes[0].gpuMemoryTotalMb = {16000, 16000};
         // Another program holds most of card 0 (the agent's latest sample says so).
         nodes[0].gpuMemoryFreeMb = {3000, 16000};
@@ -132,7 +121,7 @@ class TestPlacement : public QObject {
     }
 
     void gpuMemoryReservationsAddUp() {
-        std::vector<NodeCapacity> nodes{node("local", 64, 1)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 64, 1)};
         nodes[0].gpuMemoryTotalMb = {10000};
         const auto r = request(1, 0.25, 4000);
         QList<Placement> placements;
@@ -151,7 +140,7 @@ class TestPlacement : public QObject {
     }
 
     void lostCardsAreNotOffered() {
-        std::vector<NodeCapacity> nodes{node("local", 64, 2)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 64, 2)};
         nodes[0].gpuLost = {true, false};
         QList<Placement> placements;
         QCOMPARE(placeMany(nodes, request(1, 0.5), 4, &placements), 2);
@@ -167,7 +156,7 @@ class TestPlacement : public QObject {
     }
 
     void fitsAnyNodeChecksGpuMemoryAgainstCardSizes() {
-        std::vector<NodeCapacity> nodes{node("local", 8, 2), node("small", 8, 1)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 8, 2), nodeWith("small", 8, 1)};
         nodes[0].gpuMemoryTotalMb = {16384, 16384};
         nodes[1].gpuMemoryTotalMb = {8192};
         QString reason;
@@ -181,7 +170,7 @@ class TestPlacement : public QObject {
     }
 
     void fractionsGoToTheFullestCardThatFits() {
-        std::vector<NodeCapacity> nodes{node("local", 16, 3)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 16, 3)};
         nodes[0].gpuUsedMilli = {0, 500, 900};
         const Placement p = place(request(1, 0.25), nodes);
         QVERIFY(p.placed);
@@ -189,7 +178,7 @@ class TestPlacement : public QObject {
     }
 
     void wholeGpusTakeWholeFreeCards() {
-        std::vector<NodeCapacity> nodes{node("local", 16, 4)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 16, 4)};
         nodes[0].gpuUsedMilli = {0, 250, 0, 0};
         const Placement p = place(request(1, 2), nodes);
         QVERIFY(p.placed);
@@ -204,7 +193,7 @@ class TestPlacement : public QObject {
     }
 
     void packFillsOneNodeSpreadBalances() {
-        std::vector<NodeCapacity> nodes{node("a", 8, 0), node("b", 8, 0)};
+        std::vector<NodeCapacity> nodes{nodeWith("a", 8, 0), nodeWith("b", 8, 0)};
         nodes[0].cpuUsedMilli = toMilli(6);  // a has 2 free, b has 8
         QCOMPARE(place(request(2, 0), nodes, PlacementStrategy::Pack).nodeId, QStringLiteral("a"));
         QCOMPARE(place(request(2, 0), nodes, PlacementStrategy::Spread).nodeId,
@@ -213,24 +202,24 @@ class TestPlacement : public QObject {
     }
 
     void deadNodesAreSkipped() {
-        std::vector<NodeCapacity> nodes{node("big", 64, 8, false), node("small", 4, 0)};
+        std::vector<NodeCapacity> nodes{nodeWith("big", 64, 8, false), nodeWith("small", 4, 0)};
         const Placement p = place(request(2, 0), nodes, PlacementStrategy::Spread);
         QCOMPARE(p.nodeId, QStringLiteral("small"));
         QVERIFY(!place(request(1, 1), nodes).placed);
     }
 
     void reasonNamesTheLargestFreeNode() {
-        std::vector<NodeCapacity> nodes{node("local", 4, 0)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 4, 0)};
         nodes[0].cpuUsedMilli = toMilli(2);
         const Placement p = place(request(4, 0), nodes);
         QVERIFY(!p.placed);
         QCOMPARE(p.reason, QStringLiteral("needs 4 CPU, largest free is 2 CPU on node 'local'"));
-        std::vector<NodeCapacity> dead{node("local", 4, 0, false)};
+        std::vector<NodeCapacity> dead{nodeWith("local", 4, 0, false)};
         QCOMPARE(place(request(1, 0), dead).reason, QStringLiteral("no node is alive"));
     }
 
     void releaseGivesTheResourcesBack() {
-        std::vector<NodeCapacity> nodes{node("local", 4, 1)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 4, 1)};
         const auto r = request(4, 0.5);
         const Placement p = place(r, nodes);
         reserve(nodes, r, p);
@@ -242,14 +231,14 @@ class TestPlacement : public QObject {
     }
 
     void gpuRequestAboveOneMustBeWhole() {
-        std::vector<NodeCapacity> nodes{node("local", 4, 4)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 4, 4)};
         const Placement p = place(request(1, 1.5), nodes);
         QVERIFY(!p.placed);
         QVERIFY(p.reason.contains(QStringLiteral("whole number")));
     }
 
     void fitsAnyNodeExplainsTheShortfall() {
-        const std::vector<NodeCapacity> nodes{node("local", 8, 1), node("cpu-box", 32, 0)};
+        const std::vector<NodeCapacity> nodes{nodeWith("local", 8, 1), nodeWith("cpu-box", 32, 0)};
         QString reason;
         QVERIFY(!fitsAnyNode(request(1, 3), nodes, &reason));
         QCOMPARE(reason, QStringLiteral("no node has 3 GPUs (the largest, 'local', has 1)"));
@@ -262,7 +251,7 @@ class TestPlacement : public QObject {
     }
 
     void fitsAnyNodeCountsNodesThatAreBusyOrDown() {
-        std::vector<NodeCapacity> nodes{node("local", 8, 2, false)};
+        std::vector<NodeCapacity> nodes{nodeWith("local", 8, 2, false)};
         nodes[0].cpuUsedMilli = toMilli(8);
         QVERIFY(fitsAnyNode(request(8, 2), nodes, nullptr));
         QString reason;

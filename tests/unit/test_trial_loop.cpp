@@ -4,6 +4,7 @@
 
 #include "core/trial_attempt.h"
 #include "core/trial_queue.h"
+#include "node_builders.h"
 
 using namespace tunedeck;
 
@@ -38,19 +39,12 @@ Trial trialWith(int index, TrialStatus status) {
     return t;
 }
 
-NodeCapacity nodeWithCpus(double cpus) {
-    NodeCapacity n;
-    n.nodeId = QStringLiteral("local");
-    n.cpuTotalMilli = toMilli(cpus);
-    return n;
-}
-
 // The trials and nodes of a scripted experiment, and the view the queue gets of them.
 struct Script {
     std::vector<Trial> trials;
     std::vector<bool> held;
     std::vector<bool> started;
-    std::vector<NodeCapacity> nodes{nodeWithCpus(8)};
+    std::vector<NodeCapacity> nodes{nodeWith("local", 8)};
     bool searcherFinished = false;
 
     void add(TrialStatus status, bool everStarted = false, bool heldByUser = false) {
@@ -149,7 +143,7 @@ class TestTrialLoop : public QObject {
         ScriptedScheduler scheduler;
         TrialQueue queue(scheduler, specWithLimit(0));
         Script script;
-        script.nodes = {nodeWithCpus(1)};
+        script.nodes = {nodeWith("local", 1)};
         script.nodes[0].cpuUsedMilli = toMilli(1);
         script.add(TrialStatus::Running);
         script.add(TrialStatus::Pending);
