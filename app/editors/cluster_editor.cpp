@@ -12,7 +12,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
@@ -29,20 +28,16 @@ namespace {
 
 enum BottomTab { ConnectionTab = 0, OutputTab = 1 };
 
-// "file:line:column: key: problem" as a problem of the text when it names `sourceFile`.
-ClusterProblem problemOf(const QString& text, const QString& sourceFile, bool warning) {
-    static const QRegularExpression place(QStringLiteral("^(\\d+):(\\d+): (.*)$"),
-                                          QRegularExpression::DotMatchesEverythingOption);
+// A problem the loader found, pinned to its line when it is one of this text (the loader names
+// the file as `sourceFile` was given, its control characters escaped).
+ClusterProblem problemOf(const Problem& found, const QString& sourceFile) {
     ClusterProblem problem;
-    problem.warning = warning;
-    problem.message = text;
-    if (text.startsWith(sourceFile + QLatin1Char(':'))) {
-        const QRegularExpressionMatch match = place.match(text.mid(sourceFile.size() + 1));
-        if (match.hasMatch()) {
-            problem.line = match.captured(1).toInt();
-            problem.column = match.captured(2).toInt();
-            problem.message = match.captured(3);
-        }
+    problem.warning = !found.isError();
+    problem.message = found.text();
+    if (found.location.line > 0 && found.location.file == printableText(sourceFile)) {
+        problem.line = found.location.line;
+        problem.column = found.location.column;
+        problem.message = found.keyedMessage();
     }
     return problem;
 }
@@ -156,13 +151,10 @@ QString ClusterEditor::sourceFile() const {
 void ClusterEditor::validateNow() {
     validateTimer_.stop();
     const QString source = sourceFile();
-    const ClusterLoadResult loaded = loadClusterText(text(), source);
+    const LoadResult<ClusterSpec> loaded = loadClusterText(text(), source);
     problems_.clear();
-    for (const QString& error : loaded.errors) {
-        problems_ << problemOf(error, source, false);
-    }
-    for (const QString& warning : loaded.warnings) {
-        problems_ << problemOf(warning, source, true);
+    for (const Problem& problem : loaded.problems) {
+        problems_ << problemOf(problem, source);
     }
     std::stable_sort(problems_.begin(), problems_.end(),
                      [](const ClusterProblem& a, const ClusterProblem& b) {
@@ -180,7 +172,7 @@ void ClusterEditor::validateNow() {
             (count ? QLatin1Char(' ') + tr("%n warning(s).", nullptr, count) : QString()));
     } else {
         status_->setText(tr("%n problem(s) to fix before the cluster can be used.", nullptr,
-                            int(loaded.errors.size())));
+                            int(loaded.errors().size())));
     }
     emit validated(loaded.spec.has_value(), count);
 }
@@ -202,7 +194,7 @@ void ClusterEditor::showProblems() {
 void ClusterEditor::testConnection() {
     bottom_->setCurrentIndex(ConnectionTab);
     validateNow();
-    const ClusterLoadResult loaded = loadClusterText(text(), sourceFile());
+    const LoadResult<ClusterSpec> loaded = loadClusterText(text(), sourceFile());
     if (!loaded.spec) {
         status_->setText(
             tr("Fix the problems first: the nodes cannot be reached from a cluster "

@@ -27,7 +27,7 @@ class ClusterOutputPane;
 struct ClusterProblem {
     int line = 0;  // 1-based; 0 when it names no place in this text
     int column = 0;
-    QString message;  // "key: problem"
+    QString message;  // "key: problem"; the whole line, with its place, when not pinned
     bool warning = false;
 };
 

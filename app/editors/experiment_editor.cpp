@@ -8,6 +8,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "api/problems_json.h"
 #include "editors/experiment_form.h"
 #include "editors/search_space_table.h"
 #include "models/experiment_data.h"
@@ -138,20 +139,15 @@ void ExperimentEditor::onValidated(const QJsonObject& answer, const QString& sen
         return;
     }
     problems_.clear();
-    for (const bool warning : {false, true}) {
-        const QJsonArray list =
-            answer.value(warning ? QStringLiteral("warnings") : QStringLiteral("errors")).toArray();
-        for (const QJsonValue& value : list) {
-            const QJsonObject item = value.toObject();
-            ValidationProblem problem;
-            problem.file = item.value(QStringLiteral("file")).toString();
-            problem.line = item.value(QStringLiteral("line")).toInt();
-            problem.column = item.value(QStringLiteral("column")).toInt();
-            problem.message = item.value(QStringLiteral("message")).toString();
-            problem.warning = warning;
-            problem.pinned = problem.line > 0 && isThisFile(problem.file, sentFileName);
-            problems_ << problem;
-        }
+    for (const Problem& found : api::problemsOfValidation(answer)) {
+        ValidationProblem problem;
+        problem.file = found.location.file;
+        problem.line = found.location.line;
+        problem.column = found.location.column;
+        problem.message = found.keyedMessage();
+        problem.warning = !found.isError();
+        problem.pinned = problem.line > 0 && isThisFile(problem.file, sentFileName);
+        problems_ << problem;
     }
     std::stable_sort(problems_.begin(), problems_.end(),
                      [](const ValidationProblem& a, const ValidationProblem& b) {
@@ -211,11 +207,13 @@ void ExperimentEditor::showProblems() {
             shown.text = tr("Line %1: %2").arg(problem.line).arg(problem.message);
             shown.line = problem.line;
             shown.column = problem.column;
-        } else if (!problem.file.isEmpty()) {
+        } else if (!problem.file.isEmpty() && problem.line > 0) {
             shown.text = tr("%1, line %2: %3")
                              .arg(QFileInfo(problem.file).fileName())
                              .arg(problem.line)
                              .arg(problem.message);
+        } else if (!problem.file.isEmpty()) {  // about the file as a whole
+            shown.text = tr("%1: %2").arg(QFileInfo(problem.file).fileName(), problem.message);
         }
         listed << shown;
     }

@@ -60,10 +60,10 @@ int cluster(const QStringList& args) {
         return kExitBadInput;
     }
     const QStringList positional = parser.positionalArguments();
-    const ClusterLoadResult loaded = loadClusterFile(positional.first());
-    printWarnings(loaded.warnings);
-    if (!loaded.spec) {
-        return fail(loaded.errors.join('\n'));
+    const LoadResult<ClusterSpec> loaded = loadClusterFile(positional.first());
+    printWarnings(loaded);
+    if (!loaded) {
+        return fail(loaded.status().message());
     }
     const ClusterSpec& spec = *loaded.spec;
     if (spec.provider == ClusterProvider::Local) {

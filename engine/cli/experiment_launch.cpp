@@ -76,9 +76,9 @@ int fail(const QString& message, int code) {
     return code;
 }
 
-void printWarnings(const QStringList& warnings) {
-    for (const QString& warning : warnings) {
-        std::fprintf(stderr, "warning: %s\n", qPrintable(warning));
+void printWarnings(const LoadProblems& loaded) {
+    for (const Problem& warning : loaded.warnings()) {
+        std::fprintf(stderr, "warning: %s\n", qPrintable(warning.text()));
     }
 }
 

@@ -7,6 +7,7 @@
 #include <QString>
 #include <memory>
 
+#include "config/problem_list.h"
 #include "core/experiment_spec.h"
 #include "runtime/experiment_runner.h"
 #include "store/experiment_store.h"
@@ -16,8 +17,9 @@ namespace tunedeck::cli {
 // Prints `message` on stderr and returns `code`.
 int fail(const QString& message, int code = kExitBadInput);
 
-// Each on stderr as "warning: ..." (keys of a Ray cluster file that Tunedeck ignores, ...).
-void printWarnings(const QStringList& warnings);
+// The warnings of a load, each on stderr as "warning: file:line:column: key: ..." (keys of a Ray
+// cluster file that Tunedeck ignores, ...).
+void printWarnings(const LoadProblems& loaded);
 
 // --quiet and --events FILE, read by runExperiment.
 void addRunOptions(QCommandLineParser& parser);

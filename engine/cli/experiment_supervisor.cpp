@@ -6,14 +6,13 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QRegularExpression>
 #include <QUuid>
-#include <cmath>
 
 #include "api/events.h"
+#include "api/problems_json.h"
+#include "cli/control_requests.h"
 #include "cli/output_formats.h"
 #include "cli/stored_experiment.h"
-#include "config/experiment_loader.h"
 #include "config/problem_list.h"
 #include "core/folder_name.h"
 #include "core/searcher.h"
@@ -34,57 +33,17 @@ constexpr int kStartTimeoutMs = 120 * 1000;         // from launch to the child'
 constexpr std::int64_t kValidatePreviewTrials = 5;  // configs in the answer of `validate`
 constexpr qint64 kLogChunkBytes = 256 * 1024;       // the most of a trial log per answer
 
-// "file:12:5: message" lines → [{"file", "line", "column", "message"}], so an editor can pin each
-// problem to its line; a line without a position continues the message before it.
-QJsonArray describeProblems(const QString& text) {
-    static const QRegularExpression located(QStringLiteral("^(.*?):(\\d+):(\\d+): (.*)$"));
-    QJsonArray problems;
-    QJsonObject current;
-    for (const QString& line : text.split('\n')) {
-        const QRegularExpressionMatch match = located.match(line);
-        if (match.hasMatch() || current.isEmpty()) {
-            if (!current.isEmpty()) {
-                problems.append(current);
-            }
-            current = match.hasMatch() ? QJsonObject{{"file", match.captured(1)},
-                                                     {"line", match.captured(2).toInt()},
-                                                     {"column", match.captured(3).toInt()},
-                                                     {"message", match.captured(4)}}
-                                       : QJsonObject{{"message", line}};
-        } else {
-            current.insert("message", current.value("message").toString() + '\n' + line);
-        }
+// A trial's resources this machine cannot give, as a problem of resources_per_trial.
+// checkResourcesFit (runtime/resource_check.h) answers a Status whose message it starts with
+// that key's place and name; the rest is the reason.
+Problem resourcesProblem(const ExperimentSpec& spec, const Status& fit) {
+    const QString key = QStringLiteral("resources_per_trial");
+    const SourceLocation at = spec.locationOf(key);
+    const QString written = at.toString() + QStringLiteral(": ") + key + QStringLiteral(": ");
+    if (!fit.message().startsWith(written)) {
+        return {{}, QString(), fit.message()};
     }
-    if (!current.isEmpty()) {
-        problems.append(current);
-    }
-    return problems;
-}
-
-// A count or position a client sends: JSON numbers are doubles, and one past 2^53 (1e300) is
-// no whole number a file offset or sequence can hold; converting it to an integer would wrap.
-bool wholeNumberArgument(const QJsonValue& value) {
-    constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
-    const double number = value.toDouble(-1);
-    return value.isDouble() && number >= 0 && number <= kLargestExactInteger &&
-           std::floor(number) == number;
-}
-
-// The experiment a request names: its `path` on the server's disk, or its text as `yaml`, with
-// `file_name` saying where its relative paths start from (default: the results root).
-Status loadRequestedSpec(const api::Request& request, const QString& resultsRoot,
-                         ExperimentSpec* spec, QStringList* warnings) {
-    if (request.arguments.contains("path")) {
-        return loadExperimentFile(request.text("path"), spec, warnings);
-    }
-    if (!request.arguments.value("yaml").isString()) {
-        return Status::invalid(QStringLiteral("give the experiment as \"path\" or as \"yaml\""));
-    }
-    QString fileName = request.text("file_name");
-    if (fileName.isEmpty()) {
-        fileName = resultsRoot + QStringLiteral("/experiment.yaml");
-    }
-    return loadExperimentText(request.text("yaml"), fileName, spec, warnings);
+    return {at, key, fit.message().mid(written.size())};
 }
 
 }  // namespace
@@ -141,26 +100,22 @@ void ExperimentSupervisor::hello(api::ControlConnection& connection, const api::
 }
 
 void ExperimentSupervisor::validate(api::ControlConnection& connection, const api::Request& r) {
-    ExperimentSpec spec;
-    QStringList warnings;
-    Status loaded = loadRequestedSpec(r, resultsRoot_, &spec, &warnings);
+    LoadResult<ExperimentSpec> loaded = loadRequestedExperiment(r, resultsRoot_);
     // GPUs this machine cannot give are refused here, as `tunedeck-engine validate` does. Asking
     // its agent takes a child process, so only experiments that want GPUs pay for it.
-    if (loaded && spec.resourcesPerTrial.gpu > 0) {
-        loaded = checkResourcesFit(spec, workerBinaryPath());
-    }
-    QJsonArray warningList;
-    for (const QString& warning : warnings) {
-        for (const QJsonValue& problem : describeProblems(warning)) {
-            warningList.append(problem);
+    if (loaded && loaded.spec->resourcesPerTrial.gpu > 0) {
+        if (const Status fit = checkResourcesFit(*loaded.spec, workerBinaryPath()); !fit) {
+            loaded.problems.insert(loaded.problems.begin(), resourcesProblem(*loaded.spec, fit));
+            loaded.spec.reset();
         }
     }
+    QJsonObject answer = api::validationProblems(loaded.problems);
     if (!loaded) {
-        connection.send(api::answerOk(r.id, {{"valid", false},
-                                             {"errors", describeProblems(loaded.message())},
-                                             {"warnings", warningList}}));
+        answer.insert("valid", false);
+        connection.send(api::answerOk(r.id, answer));
         return;
     }
+    const ExperimentSpec& spec = *loaded.spec;
     const std::unique_ptr<Searcher> searcher = makeSearcher(spec);
     const std::optional<std::int64_t> total = searcher->totalTrials();
     // The first configs the run would start with (the same seed and searcher), for the editor.
@@ -172,16 +127,14 @@ void ExperimentSupervisor::validate(api::ControlConnection& connection, const ap
         }
         preview.append(next.config);
     }
-    connection.send(
-        api::answerOk(r.id, {{"valid", true},
-                             {"preview", preview},
-                             {"errors", QJsonArray{}},
-                             {"warnings", warningList},
-                             {"name", spec.name},
-                             {"parameters", qint64(spec.searchSpace.flatDomains().size())},
-                             {"search", spec.search.name},
-                             {"scheduler", spec.scheduler.name},
-                             {"trials", total ? QJsonValue(qint64(*total)) : QJsonValue()}}));
+    answer.insert("valid", true);
+    answer.insert("preview", preview);
+    answer.insert("name", spec.name);
+    answer.insert("parameters", qint64(spec.searchSpace.flatDomains().size()));
+    answer.insert("search", spec.search.name);
+    answer.insert("scheduler", spec.scheduler.name);
+    answer.insert("trials", total ? QJsonValue(qint64(*total)) : QJsonValue());
+    connection.send(api::answerOk(r.id, answer));
 }
 
 void ExperimentSupervisor::list(api::ControlConnection& connection, const api::Request& r) {
@@ -202,10 +155,9 @@ void ExperimentSupervisor::list(api::ControlConnection& connection, const api::R
 }
 
 void ExperimentSupervisor::start(api::ControlConnection& connection, const api::Request& r) {
-    ExperimentSpec spec;
-    QStringList warnings;
-    if (const Status loaded = loadRequestedSpec(r, resultsRoot_, &spec, &warnings); !loaded) {
-        connection.send(api::answerError(r.id, api::code::kInvalidSpec, loaded.message()));
+    const LoadResult<ExperimentSpec> loaded = loadRequestedExperiment(r, resultsRoot_);
+    if (!loaded) {
+        connection.send(api::answerInvalidSpec(r.id, loaded.errors()));
         return;
     }
     QStringList arguments{QStringLiteral("run")};
@@ -226,7 +178,7 @@ void ExperimentSupervisor::start(api::ControlConnection& connection, const api::
                                              QStringLiteral("cannot write %1").arg(file)));
             return;
         }
-        arguments << file << QStringLiteral("--as") << spec.sourceFile;
+        arguments << file << QStringLiteral("--as") << loaded.spec->sourceFile;
     }
     arguments << QStringLiteral("--results") << resultsRoot_;
     launch(connection, r, arguments, {});
@@ -404,12 +356,10 @@ void ExperimentSupervisor::subscribe(api::ControlConnection& connection, const a
     if (folder.isEmpty()) {
         return;
     }
-    const QJsonValue since = r.arguments.value("since");
-    if (!since.isUndefined() && !wholeNumberArgument(since)) {
-        connection.send(api::answerError(
-            r.id, api::code::kBadRequest,
-            QStringLiteral("\"since\" must be a sequence number (a whole number from 0 to "
-                           "2^53)")));
+    QString badArgument;
+    const std::optional<std::int64_t> since = sinceArgument(r, &badArgument);
+    if (!since) {
+        connection.send(api::answerError(r.id, api::code::kBadRequest, badArgument));
         return;
     }
     ExperimentStore* store = reader(r.text("experiment"));
@@ -423,7 +373,7 @@ void ExperimentSupervisor::subscribe(api::ControlConnection& connection, const a
     subscription.id = nextSubscription_++;
     subscription.connection = &connection;
     subscription.experiment = r.text("experiment");
-    subscription.cursor = std::int64_t(since.toDouble());
+    subscription.cursor = *since;
     subscriptions_.push_back(subscription);
     // What a client needs to show the events: the objective, and the spec itself.
     const SpecSummary spec = summarizeSpec(record.specText);
@@ -458,16 +408,10 @@ void ExperimentSupervisor::report(api::ControlConnection& connection, const api:
     if (folder.isEmpty()) {
         return;
     }
-    const bool best = r.op == api::op::kBest;
-    const QString format = r.text("format").isEmpty()
-                               ? (best ? QStringLiteral("yaml") : QStringLiteral("csv"))
-                               : r.text("format");
-    const QStringList formats =
-        best ? QStringList{"yaml", "json", "flags"} : QStringList{"csv", "json"};
-    if (!formats.contains(format)) {
-        connection.send(api::answerError(
-            r.id, api::code::kBadRequest,
-            QStringLiteral("%1: \"format\" is one of %2").arg(r.op, formats.join(", "))));
+    QString badArgument;
+    const std::optional<QString> format = reportFormatArgument(r, &badArgument);
+    if (!format) {
+        connection.send(api::answerError(r.id, api::code::kBadRequest, badArgument));
         return;
     }
     // The command line's own code, so the app's export is exactly what `best`/`export` print.
@@ -488,7 +432,7 @@ void ExperimentSupervisor::report(api::ControlConnection& connection, const api:
                                  QString::fromUtf8(process->readAllStandardError()).trimmed()));
         }
     });
-    process->start(engineBinary_, {r.op, folder, QStringLiteral("--format"), format});
+    process->start(engineBinary_, {r.op, folder, QStringLiteral("--format"), *format});
 }
 
 void ExperimentSupervisor::forget(api::ControlConnection* connection) {
@@ -567,24 +511,20 @@ void ExperimentSupervisor::trialLog(api::ControlConnection& connection, const ap
     if (folder.isEmpty()) {
         return;
     }
-    static const QRegularExpression trialId(QStringLiteral("^t[0-9]+$"));
-    const QString trial = r.text("trial");
-    const QJsonValue from = r.arguments.value("offset");
-    if (!trialId.match(trial).hasMatch() || (!from.isUndefined() && !wholeNumberArgument(from))) {
-        connection.send(api::answerError(
-            r.id, api::code::kBadRequest,
-            QStringLiteral("trial_log takes \"trial\" (an id like t00003) and an \"offset\" "
-                           "(a whole number from 0 to 2^53)")));
+    QString badArgument;
+    const std::optional<TrialLogRequest> asked = trialLogArgument(r, &badArgument);
+    if (!asked) {
+        connection.send(api::answerError(r.id, api::code::kBadRequest, badArgument));
         return;
     }
-    QFile log(trialFolder(folder, trial) + QStringLiteral("/trial.log"));
+    QFile log(trialFolder(folder, asked->trial) + QStringLiteral("/trial.log"));
     if (!log.open(QIODevice::ReadOnly)) {
         // Not started yet, or it ran on a node whose log stays there: nothing to show so far.
         connection.send(api::answerOk(r.id, {{"text", QString()}, {"offset", 0}, {"size", 0}}));
         return;
     }
     const qint64 size = log.size();
-    qint64 offset = qint64(from.toDouble());
+    qint64 offset = asked->offset;
     if (offset > size) {
         offset = 0;  // the log was replaced (a new attempt): from its start again
     }

@@ -281,15 +281,14 @@ int pbtReplay(const QStringList& args) {
         QStringLiteral("%1-replay-%2.%3")
             .arg(original.completeBaseName(), trialId,
                  original.suffix().isEmpty() ? QStringLiteral("yaml") : original.suffix()));
-    ExperimentSpec spec;
-    QStringList warnings;
-    const Status loaded = loadExperimentText(replayText, replayFile, &spec, &warnings);
-    printWarnings(warnings);
-    if (Status s = loaded; !s) {
+    LoadResult<ExperimentSpec> loaded = loadExperimentText(replayText, replayFile);
+    printWarnings(loaded);
+    if (!loaded) {
         return fail(QStringLiteral("pbt-replay: the replay experiment is not valid (--dry-run "
                                    "prints it):\n%1")
-                        .arg(s.message()));
+                        .arg(loaded.status().message()));
     }
+    ExperimentSpec spec = std::move(*loaded.spec);
     std::fputs(qPrintable(summary), stdout);
     std::fflush(stdout);
     const QString root = parser.isSet(QStringLiteral("results"))

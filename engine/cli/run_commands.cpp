@@ -27,14 +27,13 @@ int validate(const QStringList& args) {
     if (!parseArguments(parser, QStringLiteral("validate"), args, 1)) {
         return kExitBadInput;
     }
-    ExperimentSpec spec;
-    QStringList warnings;
-    const Status loaded =
-        loadExperimentFile(parser.positionalArguments().first(), &spec, &warnings);
-    printWarnings(warnings);
-    if (Status s = loaded; !s) {
-        return fail(s.message());
+    const LoadResult<ExperimentSpec> loaded =
+        loadExperimentFile(parser.positionalArguments().first());
+    printWarnings(loaded);
+    if (!loaded) {
+        return fail(loaded.status().message());
     }
+    const ExperimentSpec& spec = *loaded.spec;
     if (!parser.isSet(QStringLiteral("file-only"))) {
         if (Status s = checkResourcesFit(spec, workerBinaryPath()); !s) {
             return fail(s.message());
@@ -64,24 +63,23 @@ int run(const QStringList& args) {
     if (!parseArguments(parser, QStringLiteral("run"), args, 1)) {
         return kExitBadInput;
     }
-    ExperimentSpec spec;
-    QStringList warnings;
     const QString file = parser.positionalArguments().first();
-    Status loaded = Status::ok();
+    LoadResult<ExperimentSpec> loaded;
     if (parser.isSet(QStringLiteral("as"))) {
         QFile text(file);
-        loaded = text.open(QIODevice::ReadOnly)
-                     ? loadExperimentText(QString::fromUtf8(text.readAll()),
-                                          parser.value(QStringLiteral("as")), &spec, &warnings)
-                     : Status::ioError(QStringLiteral("%1: %2").arg(file, text.errorString()));
+        if (!text.open(QIODevice::ReadOnly)) {
+            return fail(QStringLiteral("%1: %2").arg(file, text.errorString()));
+        }
+        loaded = loadExperimentText(QString::fromUtf8(text.readAll()),
+                                    parser.value(QStringLiteral("as")));
     } else {
-        loaded = loadExperimentFile(file, &spec, &warnings);
+        loaded = loadExperimentFile(file);
     }
-    printWarnings(warnings);
-    if (Status s = loaded; !s) {
-        return fail(s.message());
+    printWarnings(loaded);
+    if (!loaded) {
+        return fail(loaded.status().message());
     }
-    return startExperiment(std::move(spec),
+    return startExperiment(std::move(*loaded.spec),
                            parser.isSet(QStringLiteral("results"))
                                ? parser.value(QStringLiteral("results"))
                                : defaultResultsRoot(),
@@ -116,13 +114,12 @@ int resume(const QStringList& args) {
     if (Status s = store->loadExperiment(&record); !s) {
         return fail(QStringLiteral("cannot read the history: %1").arg(s.message()));
     }
-    ExperimentSpec spec;
-    QStringList warnings;
-    const Status loaded = loadExperimentText(record.specText, record.specFile, &spec, &warnings);
-    printWarnings(warnings);
-    if (Status s = loaded; !s) {
-        return fail(s.message());
+    LoadResult<ExperimentSpec> loaded = loadExperimentText(record.specText, record.specFile);
+    printWarnings(loaded);
+    if (!loaded) {
+        return fail(loaded.status().message());
     }
+    ExperimentSpec spec = std::move(*loaded.spec);
     spec.seed = record.seed;
     spec.seedGiven = true;
     std::printf("Resuming experiment '%s' in %s\n", qPrintable(spec.name), qPrintable(folder));

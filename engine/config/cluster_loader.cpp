@@ -417,11 +417,11 @@ class ClusterReader {
 
 }  // namespace
 
-ClusterLoadResult loadClusterText(const QString& text, const QString& sourceFile) {
+LoadResult<ClusterSpec> loadClusterText(const QString& text, const QString& sourceFile) {
     const QByteArray utf8 = text.toUtf8();
     const TextPositions positions(sourceFile, utf8);
     ProblemList problems;
-    ProblemList warnings;
+    ProblemList warnings(Severity::Warning);
     ClusterSpec spec;
     spec.sourceFile = QFileInfo(sourceFile).absoluteFilePath();
     const YamlFileKind kind{
@@ -435,19 +435,23 @@ ClusterLoadResult loadClusterText(const QString& text, const QString& sourceFile
                               &warnings, &spec);
         cluster.read(root);
     });
-    ClusterLoadResult result;
-    result.errors = problems.lines();
-    result.warnings = warnings.lines();
-    if (result.errors.isEmpty()) {
+    LoadResult<ClusterSpec> result;
+    result.problems = problems.problems();
+    for (Problem& warning : warnings.problems()) {
+        result.problems.push_back(std::move(warning));
+    }
+    if (problems.isEmpty()) {
         result.spec = std::move(spec);
     }
     return result;
 }
 
-ClusterLoadResult loadClusterFile(const QString& path) {
+LoadResult<ClusterSpec> loadClusterFile(const QString& path) {
     QByteArray utf8;
     if (const Status read = readYamlFileBytes(path, &utf8); !read) {
-        return {std::nullopt, {read.message()}, {}};
+        LoadResult<ClusterSpec> result;
+        static_cast<LoadProblems&>(result) = LoadProblems::unreadable(path, read);
+        return result;
     }
     return loadClusterText(QString::fromUtf8(utf8), path);
 }

@@ -356,12 +356,9 @@ class ExperimentReader {
             return;
         }
         spec_->cluster = file.absoluteFilePath();
-        ClusterLoadResult cluster = loadClusterFile(place_.display(*path));
-        for (const QString& line : cluster.errors) {
-            problems_->addLine(entry.valueLocation, line);
-        }
-        for (const QString& line : cluster.warnings) {
-            warnings_->addLine(entry.valueLocation, line);
+        LoadResult<ClusterSpec> cluster = loadClusterFile(place_.display(*path));
+        for (const Problem& problem : cluster.problems) {
+            (problem.isError() ? problems_ : warnings_)->add(problem, entry.valueLocation);
         }
         spec_->clusterSpec = std::move(cluster.spec);
     }
@@ -514,12 +511,11 @@ class ExperimentReader {
 
 }  // namespace
 
-Status loadExperimentText(const QString& text, const QString& fileName, ExperimentSpec* out,
-                          QStringList* warnings) {
+LoadResult<ExperimentSpec> loadExperimentText(const QString& text, const QString& fileName) {
     const QByteArray utf8 = text.toUtf8();
     const TextPositions positions(fileName, utf8);
     ProblemList problems;
-    ProblemList cautions;
+    ProblemList cautions(Severity::Warning);
     ExperimentSpec spec;
     spec.sourceFile = QFileInfo(fileName).absoluteFilePath();
     spec.sourceText = text;
@@ -534,25 +530,25 @@ Status loadExperimentText(const QString& text, const QString& fileName, Experime
                                     &problems, &cautions, &spec);
         experiment.read(root);
     });
-    if (warnings) {
-        *warnings = cautions.lines();
+    LoadResult<ExperimentSpec> result;
+    result.problems = problems.problems();
+    for (Problem& caution : cautions.problems()) {
+        result.problems.push_back(std::move(caution));
     }
-    if (!problems.isEmpty()) {
-        return Status::invalid(problems.text());
+    if (problems.isEmpty()) {
+        result.spec = std::move(spec);
     }
-    *out = std::move(spec);
-    return Status::ok();
+    return result;
 }
 
-Status loadExperimentFile(const QString& path, ExperimentSpec* out, QStringList* warnings) {
-    if (warnings) {
-        warnings->clear();
-    }
+LoadResult<ExperimentSpec> loadExperimentFile(const QString& path) {
     QByteArray utf8;
-    if (Status read = readYamlFileBytes(path, &utf8); !read) {
-        return read;
+    if (const Status read = readYamlFileBytes(path, &utf8); !read) {
+        LoadResult<ExperimentSpec> result;
+        static_cast<LoadProblems&>(result) = LoadProblems::unreadable(path, read);
+        return result;
     }
-    return loadExperimentText(QString::fromUtf8(utf8), path, out, warnings);
+    return loadExperimentText(QString::fromUtf8(utf8), path);
 }
 
 }  // namespace tunedeck

@@ -1,6 +1,7 @@
 #include "config/problem_list.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace tunedeck {
 
@@ -61,25 +62,36 @@ SourceLocation TextPositions::atOffset(qsizetype byteOffset) const {
     return at(line, int(byteOffset - lineStarts_[size_t(line)]));
 }
 
-void ProblemList::add(const SourceLocation& at, const QString& key, const QString& problem) {
-    QString text = formatLocation(at);
-    if (!text.isEmpty()) {
-        text += QStringLiteral(": ");
-    }
-    if (!key.isEmpty()) {
-        text += key + QStringLiteral(": ");
-    }
-    problems_.push_back({at.line, at.column, printableText(text + problem)});
+void ProblemList::add(const SourceLocation& at, const QString& key, const QString& message) {
+    add(Problem{at, key, message, severity_}, at);
 }
 
-void ProblemList::addLine(const SourceLocation& sortAt, const QString& line) {
-    problems_.push_back({sortAt.line, sortAt.column, printableText(line)});
+void ProblemList::add(const Problem& problem, const SourceLocation& sortAt) {
+    Problem printable = problem;
+    printable.location.file = printableText(problem.location.file);
+    printable.key = printableText(problem.key);
+    printable.message = printableText(problem.message);
+    entries_.push_back({sortAt.line, sortAt.column, std::move(printable)});
 }
 
 void ProblemList::append(const ProblemList& other, const SourceLocation& sortAt) {
-    for (const QString& line : other.lines()) {
-        problems_.push_back({sortAt.line, sortAt.column, line});
+    for (const Problem& problem : other.problems()) {
+        entries_.push_back({sortAt.line, sortAt.column, problem});
     }
+}
+
+std::vector<Problem> ProblemList::problems() const {
+    std::vector<Entry> sorted = entries_;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Entry& a, const Entry& b) {
+        return a.line != b.line ? a.line < b.line : a.column < b.column;
+    });
+    std::vector<Problem> problems;
+    for (Entry& entry : sorted) {
+        if (std::find(problems.begin(), problems.end(), entry.problem) == problems.end()) {
+            problems.push_back(std::move(entry.problem));
+        }
+    }
+    return problems;
 }
 
 QString ProblemList::text() const {
@@ -87,17 +99,72 @@ QString ProblemList::text() const {
 }
 
 QStringList ProblemList::lines() const {
-    std::vector<Entry> sorted = problems_;
-    std::stable_sort(sorted.begin(), sorted.end(), [](const Entry& a, const Entry& b) {
-        return a.line != b.line ? a.line < b.line : a.column < b.column;
-    });
     QStringList lines;
-    for (const Entry& entry : sorted) {
-        if (!lines.contains(entry.text)) {
-            lines << entry.text;
-        }
+    for (const Problem& problem : problems()) {
+        lines << problem.text();
     }
     return lines;
+}
+
+namespace {
+
+std::vector<Problem> ofSeverity(const std::vector<Problem>& problems, Severity severity) {
+    std::vector<Problem> chosen;
+    std::copy_if(problems.begin(), problems.end(), std::back_inserter(chosen),
+                 [&](const Problem& p) { return p.severity == severity; });
+    return chosen;
+}
+
+QStringList linesOf(const std::vector<Problem>& problems) {
+    QStringList lines;
+    for (const Problem& problem : problems) {
+        lines << problem.text();
+    }
+    return lines;
+}
+
+}  // namespace
+
+LoadProblems LoadProblems::unreadable(const QString& file, const Status& read) {
+    ProblemList problems;
+    problems.add(SourceLocation{file}, QString(), read.message());
+    return {problems.problems(), read.code()};
+}
+
+bool LoadProblems::hasErrors() const {
+    return std::any_of(problems.begin(), problems.end(),
+                       [](const Problem& p) { return p.isError(); });
+}
+
+std::vector<Problem> LoadProblems::errors() const {
+    return ofSeverity(problems, Severity::Error);
+}
+
+std::vector<Problem> LoadProblems::warnings() const {
+    return ofSeverity(problems, Severity::Warning);
+}
+
+QStringList LoadProblems::errorLines() const {
+    return linesOf(errors());
+}
+
+QStringList LoadProblems::warningLines() const {
+    return linesOf(warnings());
+}
+
+Status LoadProblems::status() const {
+    if (!hasErrors()) {
+        return Status::ok();
+    }
+    const QString text = errorLines().join(QLatin1Char('\n'));
+    switch (failure) {
+        case Status::Code::NotFound:
+            return Status::notFound(text);
+        case Status::Code::IoError:
+            return Status::ioError(text);
+        default:
+            return Status::invalid(text);
+    }
 }
 
 namespace {

@@ -1,14 +1,18 @@
-// Collects the problems found in a user's file and prints them the way the CLI shows them:
-// "file:line:column: key: problem", one per line, the first one in the file first.
-// Value type; each load owns one, nothing is shared between threads.
+// Collects the problems found in a user's file (core/problem.h), in the order of the file, and
+// the result every loader returns: the spec, or the errors, with the warnings either way. The
+// CLI prints each as "file:line:column: key: problem".
+// Value types; each load owns its own, nothing is shared between threads.
 #pragma once
 
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
+#include <optional>
 #include <vector>
 
+#include "core/problem.h"
 #include "core/source_location.h"
+#include "core/status.h"
 
 namespace tunedeck {
 
@@ -37,29 +41,65 @@ class TextPositions {
     std::vector<qsizetype> lineStarts_;
 };
 
-// Every line is stored through printableText: what the CLI prints and `validate` answers is
-// one line per problem, free of control characters.
+// The problems of one kind (errors or warnings) found while reading a file, each stored through
+// printableText: what the CLI prints and `validate` answers is one line per problem, free of
+// control characters.
 class ProblemList {
   public:
-    void add(const SourceLocation& at, const QString& key, const QString& problem);
-    // A line already formatted with its own location (a nested file, a core validator), placed
-    // among the others as if it were written at `sortAt`.
-    void addLine(const SourceLocation& sortAt, const QString& line);
+    explicit ProblemList(Severity severity = Severity::Error) : severity_(severity) {}
+
+    void add(const SourceLocation& at, const QString& key, const QString& message);
+    // A problem located elsewhere (a nested file, a core validator), placed among the others as
+    // if it were written at `sortAt`.
+    void add(const Problem& problem, const SourceLocation& sortAt);
     void append(const ProblemList& other, const SourceLocation& sortAt);
 
-    bool isEmpty() const { return problems_.empty(); }
-    qsizetype size() const { return qsizetype(problems_.size()); }
-    // Problems without a position first (the file as a whole), then in the order of the file.
-    QString text() const;
+    bool isEmpty() const { return entries_.empty(); }
+    qsizetype size() const { return qsizetype(entries_.size()); }
+    // Problems without a position first (the file as a whole), then in the order of the file;
+    // a problem found twice is listed once.
+    std::vector<Problem> problems() const;
+    QString text() const;  // problems()' lines, one per line
     QStringList lines() const;
 
   private:
     struct Entry {
         int line;
         int column;
-        QString text;
+        Problem problem;
     };
-    std::vector<Entry> problems_;
+    Severity severity_;
+    std::vector<Entry> entries_;
+};
+
+// What a load found, errors and warnings in one list: the common part of every load result.
+struct LoadProblems {
+    std::vector<Problem> problems;  // the errors in the order of the file, then the warnings
+    // The Status code of a failed load: InvalidArgument, or NotFound / IoError when the file
+    // could not be read at all.
+    Status::Code failure = Status::Code::InvalidArgument;
+
+    // A file that could not be read at all (`read` failed): one error whose place is the file
+    // alone, and `failure` keeps the Status code.
+    static LoadProblems unreadable(const QString& file, const Status& read);
+
+    bool hasErrors() const;
+    std::vector<Problem> errors() const;
+    std::vector<Problem> warnings() const;
+    // Their lines as the CLI prints them, "file:line:column: key: message".
+    QStringList errorLines() const;
+    QStringList warningLines() const;
+    // Ok, or `failure` with one line per error, the first one first: the message the CLI prints.
+    Status status() const;
+};
+
+// The result of loading a file into `Spec`: the spec exactly when no problem is an error.
+template <typename Spec>
+struct LoadResult : LoadProblems {
+    std::optional<Spec> spec;
+
+    bool isOk() const { return spec.has_value(); }
+    explicit operator bool() const { return isOk(); }
 };
 
 // The known key closest to `key` by edit distance, when it is close enough (<= 2) to be a typo.

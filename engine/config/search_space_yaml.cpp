@@ -536,7 +536,7 @@ bool checkSearchSpace(const SearchSpace& space, const QString& prefix, bool comp
                                             QRegularExpression::DotMatchesEverythingOption);
     const QRegularExpressionMatch match = located.match(status.message());
     if (!match.hasMatch()) {
-        problems->addLine(sortAt, status.message());
+        problems->add(Problem{{}, QString(), status.message()}, sortAt);
         return false;
     }
     const SourceLocation at{match.captured(1), match.captured(2).toInt(),

@@ -192,47 +192,43 @@ class BoundedEvents : public YAML::EventHandler {
 
 }  // namespace
 
-std::optional<QString> yamlSizeProblem(const QString& file, qsizetype byteCount,
-                                       const YamlLimits& limits) {
+std::optional<QString> yamlSizeProblem(qsizetype byteCount, const YamlLimits& limits) {
     if (byteCount <= limits.maxBytes) {
         return std::nullopt;
     }
     return QStringLiteral(
-               "%1: the file is %2 bytes; experiment and cluster files may hold at "
-               "most %3 bytes")
-        .arg(file)
+               "the file is %1 bytes; experiment and cluster files may hold at "
+               "most %2 bytes")
         .arg(byteCount)
         .arg(limits.maxBytes);
 }
 
 Status readYamlFileBytes(const QString& path, QByteArray* out, const YamlLimits& limits) {
-    const QString shown = printableText(path);
     if (path.contains(QChar(0))) {
         return Status::invalid(
-            QStringLiteral("%1: cannot read: a path cannot contain a NUL character").arg(shown));
+            QStringLiteral("cannot read: a path cannot contain a NUL character"));
     }
     const QFileInfo info(path);
     if (!info.exists()) {
-        return Status::notFound(QStringLiteral("%1: no such file").arg(shown));
+        return Status::notFound(QStringLiteral("no such file"));
     }
     if (info.isDir()) {
-        return Status::invalid(QStringLiteral("%1: cannot read: is a folder").arg(shown));
+        return Status::invalid(QStringLiteral("cannot read: is a folder"));
     }
     // Only a regular file has a size to trust; opening a FIFO would block until a writer came.
     if (!info.isFile()) {
-        return Status::invalid(QStringLiteral("%1: cannot read: not a regular file").arg(shown));
+        return Status::invalid(QStringLiteral("cannot read: not a regular file"));
     }
-    if (const auto tooLarge = yamlSizeProblem(shown, info.size(), limits)) {
+    if (const auto tooLarge = yamlSizeProblem(info.size(), limits)) {
         return Status::invalid(*tooLarge);
     }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        return Status::ioError(
-            QStringLiteral("%1: cannot read: %2").arg(shown, file.errorString()));
+        return Status::ioError(QStringLiteral("cannot read: %1").arg(file.errorString()));
     }
     // The size may have grown since it was checked; one byte more says so.
     *out = file.read(limits.maxBytes + 1);
-    if (const auto tooLarge = yamlSizeProblem(shown, out->size(), limits)) {
+    if (const auto tooLarge = yamlSizeProblem(out->size(), limits)) {
         out->clear();
         return Status::invalid(*tooLarge);
     }
@@ -241,8 +237,8 @@ Status readYamlFileBytes(const QString& path, QByteArray* out, const YamlLimits&
 
 bool checkYamlText(const TextPositions& positions, const QByteArray& utf8, ProblemList* problems,
                    YamlTextShape* shape, const YamlLimits& limits) {
-    if (const auto tooLarge = yamlSizeProblem(positions.file(), utf8.size(), limits)) {
-        problems->addLine({positions.file()}, *tooLarge);
+    if (const auto tooLarge = yamlSizeProblem(utf8.size(), limits)) {
+        problems->add({positions.file()}, QString(), *tooLarge);
         return false;
     }
     std::istringstream stream(utf8.toStdString());

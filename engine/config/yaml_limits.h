@@ -30,13 +30,13 @@ struct YamlTextShape {
     std::optional<SourceLocation> secondDocument;
 };
 
-// A refusal before parsing: "<file>: is N bytes; ..." when `byteCount` is over the bound.
-std::optional<QString> yamlSizeProblem(const QString& file, qsizetype byteCount,
-                                       const YamlLimits& limits = {});
+// A refusal before parsing: "the file is N bytes; ..." when `byteCount` is over the bound.
+std::optional<QString> yamlSizeProblem(qsizetype byteCount, const YamlLimits& limits = {});
 
 // Reads a user's experiment or cluster file whole. Refuses, before reading a byte, a path
 // holding a NUL, what is not a regular file (a FIFO would block, /dev/zero never ends) and a
-// file over `limits.maxBytes`. Messages start with the path, its control characters escaped.
+// file over `limits.maxBytes`. The message is the problem alone ("no such file"); the caller
+// reports it as a problem of the file.
 Status readYamlFileBytes(const QString& path, QByteArray* out, const YamlLimits& limits = {});
 
 // Streams `utf8` through yaml-cpp's event parser (no nodes are built) and records in `problems`

@@ -22,8 +22,9 @@
 #include "editors/cluster_form.h"
 
 using namespace tunedeck::app;
-using tunedeck::ClusterLoadResult;
+using tunedeck::ClusterSpec;
 using tunedeck::loadClusterText;
+using tunedeck::LoadResult;
 using namespace app_test;
 
 namespace {
@@ -169,7 +170,7 @@ void TestClusterEditor::everyClusterFileRoundTripsThroughTheForm() {
     QCOMPARE(editor.text(), original);
     QVERIFY(!editor.isModified());
 
-    const ClusterLoadResult before = loadClusterText(original, path);
+    const LoadResult<ClusterSpec> before = loadClusterText(original, path);
     if (!before.spec) {
         return;  // broken on purpose: the loader's golden test covers its messages
     }
@@ -193,8 +194,8 @@ void TestClusterEditor::everyClusterFileRoundTripsThroughTheForm() {
 
     const QString edited = editor.text();
     QCOMPARE(commentsOf(edited), commentsOf(original));
-    const ClusterLoadResult after = loadClusterText(edited, path);
-    QVERIFY2(after.spec, qPrintable(after.errors.join('\n') + "\n" + edited));
+    const LoadResult<ClusterSpec> after = loadClusterText(edited, path);
+    QVERIFY2(after.spec, qPrintable(after.errorLines().join('\n') + "\n" + edited));
     QCOMPARE(after.spec->clusterName, QStringLiteral("renamed"));
     QCOMPARE(after.spec->nodeTimeoutS, 42.0);
     QCOMPARE(after.spec->setupCommands,

@@ -20,14 +20,14 @@ QString clusterGoldenDir() {
 }
 
 QString goldenOutput(const QString& input) {
-    const ClusterLoadResult result = loadClusterFile(input);
+    const LoadResult<ClusterSpec> result = loadClusterFile(input);
     return goldenText(result.spec ? toGoldenText(dumpCluster(*result.spec, goldenDir()))
-                                  : result.errors.join(QLatin1Char('\n')) + QLatin1Char('\n'),
-                      result.warnings);
+                                  : result.errorLines().join(QLatin1Char('\n')) + QLatin1Char('\n'),
+                      result.warningLines());
 }
 
 // A cluster file in the golden cluster folder (so `data/` paths resolve), from its text.
-ClusterLoadResult loadInline(const QString& yaml) {
+LoadResult<ClusterSpec> loadInline(const QString& yaml) {
     return loadClusterText(yaml, clusterGoldenDir() + QStringLiteral("/inline.yaml"));
 }
 
@@ -118,9 +118,10 @@ void TestClusterConfig::schemaExampleLoads() {
     QTemporaryDir project;
     QVERIFY(QDir(project.path()).mkpath("src"));
     QVERIFY(QDir(project.path()).mkpath("data"));
-    const ClusterLoadResult result = loadClusterText(example, project.filePath("cluster.yaml"));
-    QVERIFY2(result.errors.isEmpty(), qPrintable(result.errors.join('\n')));
-    QVERIFY2(result.warnings.isEmpty(), qPrintable(result.warnings.join('\n')));
+    const LoadResult<ClusterSpec> result =
+        loadClusterText(example, project.filePath("cluster.yaml"));
+    QVERIFY2(result.errorLines().isEmpty(), qPrintable(result.errorLines().join('\n')));
+    QVERIFY2(result.warningLines().isEmpty(), qPrintable(result.warningLines().join('\n')));
     QCOMPARE(result.spec->provider, ClusterProvider::Ssh);
     QVERIFY(result.spec->nodes.size() >= 2);
 }
@@ -157,8 +158,8 @@ void TestClusterConfig::acceptedHosts() {
     QFETCH(QString, written);
     QFETCH(QString, host);
     QFETCH(int, port);
-    const ClusterLoadResult result = loadInline(sshCluster(written));
-    QVERIFY2(result.errors.isEmpty(), qPrintable(result.errors.join('\n')));
+    const LoadResult<ClusterSpec> result = loadInline(sshCluster(written));
+    QVERIFY2(result.errorLines().isEmpty(), qPrintable(result.errorLines().join('\n')));
     QCOMPARE(result.spec->nodes.size(), size_t(1));
     QCOMPARE(result.spec->nodes.front().host, host);
     QCOMPARE(result.spec->nodes.front().port, port);
@@ -199,18 +200,18 @@ void TestClusterConfig::refusedHosts_data() {
 
 void TestClusterConfig::refusedHosts() {
     QFETCH(QString, written);
-    const ClusterLoadResult result = loadInline(sshCluster(written));
+    const LoadResult<ClusterSpec> result = loadInline(sshCluster(written));
     QVERIFY(!result.spec.has_value());
-    QCOMPARE(result.errors.size(), 1);
-    QVERIFY2(result.errors.front().startsWith(clusterGoldenDir() + "/inline.yaml:4:"),
-             qPrintable(result.errors.front()));
-    QVERIFY2(result.errors.front().contains(": provider.head_ip"),
-             qPrintable(result.errors.front()));
-    QVERIFY(!result.errors.front().contains('\n'));  // one problem, one line
+    QCOMPARE(result.errorLines().size(), 1);
+    QVERIFY2(result.errorLines().front().startsWith(clusterGoldenDir() + "/inline.yaml:4:"),
+             qPrintable(result.errorLines().front()));
+    QVERIFY2(result.errorLines().front().contains(": provider.head_ip"),
+             qPrintable(result.errorLines().front()));
+    QVERIFY(!result.errorLines().front().contains('\n'));  // one problem, one line
 }
 
 void TestClusterConfig::nodesTakeTheClustersPortAndResourcesUnlessTheyNameTheirOwn() {
-    const ClusterLoadResult result = loadInline(
+    const LoadResult<ClusterSpec> result = loadInline(
         "cluster_name: lab\n"
         "provider:\n"
         "  type: ssh\n"
@@ -218,7 +219,7 @@ void TestClusterConfig::nodesTakeTheClustersPortAndResourcesUnlessTheyNameTheirO
         "  worker_ips: [w1, 'w2:2022', {host: w3, port: 2023, resources: {cpu: 4}}]\n"
         "auth: {ssh_user: alice, ssh_port: 2200}\n"
         "resources: {cpu: 16, gpu: 2}\n");
-    QVERIFY2(result.errors.isEmpty(), qPrintable(result.errors.join('\n')));
+    QVERIFY2(result.errorLines().isEmpty(), qPrintable(result.errorLines().join('\n')));
     const std::vector<ClusterNodeSpec>& nodes = result.spec->nodes;
     QCOMPARE(nodes.size(), size_t(4));
     QCOMPARE(nodes[0].port, 2200);
@@ -235,16 +236,16 @@ void TestClusterConfig::nodesTakeTheClustersPortAndResourcesUnlessTheyNameTheirO
     QCOMPARE(result.spec->maxWorkers, 3);
 
     // Without a cluster-wide override, what the agent counts is used (nothing set).
-    const ClusterLoadResult plain = loadInline(sshCluster("head"));
+    const LoadResult<ClusterSpec> plain = loadInline(sshCluster("head"));
     QVERIFY(!plain.spec->nodes.front().resources.cpu.has_value());
     QVERIFY(!plain.spec->nodes.front().resources.gpu.has_value());
 }
 
 void TestClusterConfig::onlyTheFirstMaxWorkersWorkersAreUsed() {
     const QString workers = "  worker_ips: [w1, w2, w3]\n";
-    ClusterLoadResult result =
+    LoadResult<ClusterSpec> result =
         loadInline(sshCluster("head\n" + workers, "min_workers: 1\nmax_workers: 2\n"));
-    QVERIFY2(result.errors.isEmpty(), qPrintable(result.errors.join('\n')));
+    QVERIFY2(result.errorLines().isEmpty(), qPrintable(result.errorLines().join('\n')));
     QCOMPARE(result.spec->nodes.size(), size_t(3));
     QCOMPARE(result.spec->nodes[2].host, QStringLiteral("w2"));
     QCOMPARE(result.spec->minWorkers, 1);
@@ -252,26 +253,27 @@ void TestClusterConfig::onlyTheFirstMaxWorkersWorkersAreUsed() {
 
     // More than listed: all of them, with a warning (as Ray does).
     result = loadInline(sshCluster("head\n" + workers, "max_workers: 5\n"));
-    QVERIFY2(result.errors.isEmpty(), qPrintable(result.errors.join('\n')));
+    QVERIFY2(result.errorLines().isEmpty(), qPrintable(result.errorLines().join('\n')));
     QCOMPARE(result.spec->nodes.size(), size_t(4));
     QCOMPARE(result.spec->maxWorkers, 3);
-    QCOMPARE(result.warnings.size(), 1);
-    QVERIFY2(result.warnings.front().endsWith(
+    QCOMPARE(result.warningLines().size(), 1);
+    QVERIFY2(result.warningLines().front().endsWith(
                  "inline.yaml:8:14: max_workers: 5, but provider.worker_ips lists 3; 3 are used"),
-             qPrintable(result.warnings.front()));
+             qPrintable(result.warningLines().front()));
 
     // A duplicate beyond max_workers is still refused: the file says the same node twice.
     result = loadInline(sshCluster("head\n  worker_ips: [w1, head]\n", "max_workers: 1\n"));
-    QCOMPARE(result.errors.size(), 1);
-    QVERIFY2(result.errors.front().contains("provider.worker_ips[1]: 'head' is already listed at "
-                                            "line 4 (provider.head_ip)"),
-             qPrintable(result.errors.front()));
+    QCOMPARE(result.errorLines().size(), 1);
+    QVERIFY2(
+        result.errorLines().front().contains("provider.worker_ips[1]: 'head' is already listed at "
+                                             "line 4 (provider.head_ip)"),
+        qPrintable(result.errorLines().front()));
 }
 
 void TestClusterConfig::localClusterIsThisMachineOnly() {
-    const ClusterLoadResult result =
+    const LoadResult<ClusterSpec> result =
         loadInline("cluster_name: here\nprovider: {type: local}\nresources: {cpu: 2}\n");
-    QVERIFY2(result.errors.isEmpty(), qPrintable(result.errors.join('\n')));
+    QVERIFY2(result.errorLines().isEmpty(), qPrintable(result.errorLines().join('\n')));
     QCOMPARE(result.spec->provider, ClusterProvider::Local);
     QCOMPARE(result.spec->nodes.size(), size_t(1));
     QCOMPARE(result.spec->nodes.front().host, QStringLiteral("localhost"));
@@ -310,11 +312,11 @@ void TestClusterConfig::homeAndRelativePathsResolveFromTheClusterFilesFolder() {
     // Loaded through a path relative to the current folder, as the CLI receives it.
     const QString previous = QDir::currentPath();
     QVERIFY(QDir::setCurrent(root.path()));
-    const ClusterLoadResult a = loadClusterFile("clusters/a.yaml");
-    const ClusterLoadResult b = loadClusterFile("clusters/b.yaml");
+    const LoadResult<ClusterSpec> a = loadClusterFile("clusters/a.yaml");
+    const LoadResult<ClusterSpec> b = loadClusterFile("clusters/b.yaml");
     QVERIFY(QDir::setCurrent(previous));
 
-    QVERIFY2(a.errors.isEmpty(), qPrintable(a.errors.join('\n')));
+    QVERIFY2(a.errorLines().isEmpty(), qPrintable(a.errorLines().join('\n')));
     QCOMPARE(a.spec->sourceFile, QDir::cleanPath(root.filePath("clusters/a.yaml")));
     QCOMPARE(a.spec->sshPrivateKey, QDir::cleanPath(root.filePath("clusters/keys/id")));
     QCOMPARE(a.spec->knownHosts, home.path() + "/.ssh/known_hosts");  // need not exist yet
@@ -322,16 +324,17 @@ void TestClusterConfig::homeAndRelativePathsResolveFromTheClusterFilesFolder() {
     QCOMPARE(a.spec->fileMounts.front().localPath, QDir::cleanPath(root.filePath("code")));
     QCOMPARE(a.spec->fileMounts.front().remotePath, QStringLiteral("~/code"));  // as written
     // Not relative to the current folder, where code/ exists.
-    QCOMPARE(b.errors, QStringList{"clusters/b.yaml:6:25: file_mounts./opt/x: 'code' does not "
-                                   "exist (relative paths start from the cluster file's "
-                                   "folder)"});
+    QCOMPARE(b.errorLines(),
+             QStringList{"clusters/b.yaml:6:25: file_mounts./opt/x: 'code' does not "
+                         "exist (relative paths start from the cluster file's "
+                         "folder)"});
 
-    const ClusterLoadResult c = loadClusterText(
+    const LoadResult<ClusterSpec> c = loadClusterText(
         sshCluster("head").replace("{ssh_user: alice}",
                                    "{ssh_user: alice, ssh_private_key: ~/.ssh/lab_key, "
                                    "known_hosts: ~/hosts}"),
         root.filePath("clusters/c.yaml"));
-    QVERIFY2(c.errors.isEmpty(), qPrintable(c.errors.join('\n')));
+    QVERIFY2(c.errorLines().isEmpty(), qPrintable(c.errorLines().join('\n')));
     QCOMPARE(c.spec->sshPrivateKey, home.path() + "/.ssh/lab_key");
     QCOMPARE(c.spec->knownHosts, home.path() + "/hosts");
 }
@@ -346,36 +349,37 @@ void TestClusterConfig::everyRayKeyIsAWarningNamingItsPlace() {
     for (const QString& key : rayKeys) {
         text += key + ": null\n";
     }
-    const ClusterLoadResult result = loadInline(text);
-    QVERIFY2(result.errors.isEmpty(), qPrintable(result.errors.join('\n')));
-    QCOMPARE(result.warnings.size(), rayKeys.size());
+    const LoadResult<ClusterSpec> result = loadInline(text);
+    QVERIFY2(result.errorLines().isEmpty(), qPrintable(result.errorLines().join('\n')));
+    QCOMPARE(result.warningLines().size(), rayKeys.size());
     for (qsizetype i = 0; i < rayKeys.size(); ++i) {
         const QString prefix = QStringLiteral("%1/inline.yaml:%2:1: %3: ignored by Tunedeck (")
                                    .arg(clusterGoldenDir())
                                    .arg(6 + i)
                                    .arg(rayKeys[i]);
-        QVERIFY2(result.warnings[i].startsWith(prefix), qPrintable(result.warnings[i]));
-        QVERIFY(result.warnings[i].endsWith(')'));
+        QVERIFY2(result.warningLines()[i].startsWith(prefix), qPrintable(result.warningLines()[i]));
+        QVERIFY(result.warningLines()[i].endsWith(')'));
     }
 }
 
 void TestClusterConfig::otherUnknownKeysAreErrors() {
-    const ClusterLoadResult result =
+    const LoadResult<ClusterSpec> result =
         loadInline(sshCluster("head", "setup_comands: [ls]\nautoscaling: true\n"));
     QVERIFY(!result.spec.has_value());
-    QCOMPARE(result.errors.size(), 2);
-    QVERIFY2(result.errors[0].endsWith(
+    QCOMPARE(result.errorLines().size(), 2);
+    QVERIFY2(result.errorLines()[0].endsWith(
                  ":6:1: setup_comands: unknown key (did you mean 'setup_commands'?)"),
-             qPrintable(result.errors[0]));
-    QVERIFY2(result.errors[1].contains(":7:1: autoscaling: unknown key (known keys: cluster_name,"),
-             qPrintable(result.errors[1]));
-    QVERIFY(result.warnings.isEmpty());
+             qPrintable(result.errorLines()[0]));
+    QVERIFY2(result.errorLines()[1].contains(
+                 ":7:1: autoscaling: unknown key (known keys: cluster_name,"),
+             qPrintable(result.errorLines()[1]));
+    QVERIFY(result.warningLines().isEmpty());
 }
 
 void TestClusterConfig::locationsPointWhereKeysAreWritten() {
-    const ClusterLoadResult result =
+    const LoadResult<ClusterSpec> result =
         loadInline(sshCluster("head\n  worker_ips:\n    - w1\n    - {host: w2}\n"));
-    QVERIFY2(result.errors.isEmpty(), qPrintable(result.errors.join('\n')));
+    QVERIFY2(result.errorLines().isEmpty(), qPrintable(result.errorLines().join('\n')));
     const ClusterSpec& spec = *result.spec;
     QCOMPARE(spec.locationOf("auth.ssh_user").line, 9);
     QCOMPARE(spec.locationOf("auth.ssh_user").column, 8);
@@ -388,9 +392,11 @@ void TestClusterConfig::locationsPointWhereKeysAreWritten() {
 }
 
 void TestClusterConfig::missingFileIsReported() {
-    const ClusterLoadResult result = loadClusterFile(clusterGoldenDir() + "/no_such_file.yaml");
+    const LoadResult<ClusterSpec> result =
+        loadClusterFile(clusterGoldenDir() + "/no_such_file.yaml");
     QVERIFY(!result.spec.has_value());
-    QCOMPARE(result.errors, QStringList{clusterGoldenDir() + "/no_such_file.yaml: no such file"});
+    QCOMPARE(result.errorLines(),
+             QStringList{clusterGoldenDir() + "/no_such_file.yaml: no such file"});
 }
 
 QTEST_GUILESS_MAIN(TestClusterConfig)

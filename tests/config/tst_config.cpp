@@ -17,6 +17,27 @@ using namespace tunedeck::testing;
 
 namespace {
 
+// The result of a load as a Status (what the CLI prints), the spec it loaded and its warnings'
+// lines: the shape these tests check.
+Status fromResult(LoadResult<ExperimentSpec> loaded, ExperimentSpec* spec, QStringList* warnings) {
+    if (warnings) {
+        *warnings = loaded.warningLines();
+    }
+    if (loaded) {
+        *spec = std::move(*loaded.spec);
+    }
+    return loaded.status();
+}
+
+Status loadFile(const QString& path, ExperimentSpec* spec, QStringList* warnings = nullptr) {
+    return fromResult(loadExperimentFile(path), spec, warnings);
+}
+
+Status loadText(const QString& text, const QString& fileName, ExperimentSpec* spec,
+                QStringList* warnings = nullptr) {
+    return fromResult(loadExperimentText(text, fileName), spec, warnings);
+}
+
 // What a golden case produces: the error text, or the canonical dump of what was loaded, then
 // the warnings. Paths are shown relative to the golden folder so the files do not depend on the
 // checkout's place.
@@ -30,7 +51,7 @@ QString goldenOutput(const QString& input) {
     }
     ExperimentSpec spec;
     QStringList warnings;
-    const Status status = loadExperimentFile(input, &spec, &warnings);
+    const Status status = loadFile(input, &spec, &warnings);
     return goldenText(status.isOk() ? toGoldenText(dumpExperiment(spec, goldenDir()))
                                     : status.message() + QLatin1Char('\n'),
                       warnings);
@@ -38,7 +59,7 @@ QString goldenOutput(const QString& input) {
 
 // Loads `yaml` as if it were a file in the golden folder (so `data/` paths resolve).
 Status loadInline(const QString& yaml, ExperimentSpec* spec, QStringList* warnings = nullptr) {
-    return loadExperimentText(yaml, goldenDir() + QStringLiteral("/inline.yaml"), spec, warnings);
+    return loadText(yaml, goldenDir() + QStringLiteral("/inline.yaml"), spec, warnings);
 }
 
 // 1-based line and column of the first occurrence of `needle` in `text`.
@@ -138,7 +159,7 @@ void TestConfig::schemaExampleLoads() {
 void TestConfig::fullExampleFillsEverySection() {
     const QString path = goldenDir() + QStringLiteral("/full.yaml");
     ExperimentSpec spec;
-    const Status status = loadExperimentFile(path, &spec);
+    const Status status = loadFile(path, &spec);
     QVERIFY2(status.isOk(), qPrintable(status.message()));
     QCOMPARE(spec.name, QStringLiteral("full-example"));
     QCOMPARE(spec.sourceFile, path);
@@ -173,7 +194,7 @@ void TestConfig::fullExampleFillsEverySection() {
 void TestConfig::locationsPointWhereKeysAreWritten() {
     const QString path = goldenDir() + QStringLiteral("/full.yaml");
     ExperimentSpec spec;
-    QVERIFY(loadExperimentFile(path, &spec).isOk());
+    QVERIFY(loadFile(path, &spec).isOk());
     const QString text = spec.sourceText;
     const auto expectAt = [&](const QString& key, const QString& needle) {
         const auto [line, column] = positionOf(text, needle);
@@ -240,7 +261,7 @@ void TestConfig::failedLoadLeavesTheSpecUntouched() {
 
 void TestConfig::missingFileIsNotFound() {
     ExperimentSpec spec;
-    const Status status = loadExperimentFile(goldenDir() + "/no_such_file.yaml", &spec);
+    const Status status = loadFile(goldenDir() + "/no_such_file.yaml", &spec);
     QCOMPARE(status.code(), Status::Code::NotFound);
     QVERIFY(status.message().contains("no_such_file.yaml"));
 }
@@ -263,9 +284,8 @@ void TestConfig::clusterProblemsNameTheClusterFilesLine() {
         "auth: {ssh_user: alice}\n";
     QVERIFY(writeText(dir.filePath("cluster.yaml"), cluster));
     ExperimentSpec spec;
-    const Status status =
-        loadExperimentText("name: c\ntrainable: {command: sh}\ncluster: cluster.yaml\n",
-                           dir.filePath("exp.yaml"), &spec);
+    const Status status = loadText("name: c\ntrainable: {command: sh}\ncluster: cluster.yaml\n",
+                                   dir.filePath("exp.yaml"), &spec);
     QVERIFY(!status.isOk());
     const auto [line, column] = positionOf(cluster, "'a b'");
     QCOMPARE(status.message(), QStringLiteral("%1:%2:%3: provider.head_ip: 'a b' is not a "
@@ -286,7 +306,7 @@ void TestConfig::clusterWarningsReachTheCaller() {
                       "name: c\ntrainable: {command: sh}\ncluster: cluster.yaml\n"));
     ExperimentSpec spec;
     QStringList warnings{"stale"};
-    const Status status = loadExperimentFile(dir.filePath("exp.yaml"), &spec, &warnings);
+    const Status status = loadFile(dir.filePath("exp.yaml"), &spec, &warnings);
     QVERIFY2(status.isOk(), qPrintable(status.message()));
     QCOMPARE(warnings, QStringList{dir.filePath("cluster.yaml") +
                                    ":3:1: upscaling_speed: ignored by Tunedeck (no autoscaling: "
@@ -444,9 +464,9 @@ void TestConfig::relativeWorkingDirIsResolvedFromTheFilesFolder() {
     ExperimentSpec a;
     ExperimentSpec b;
     ExperimentSpec c;
-    const Status statusA = loadExperimentFile("experiments/a.yaml", &a);
-    const Status statusB = loadExperimentFile("experiments/b.yaml", &b);
-    const Status statusC = loadExperimentFile("experiments/c.yaml", &c);
+    const Status statusA = loadFile("experiments/a.yaml", &a);
+    const Status statusB = loadFile("experiments/b.yaml", &b);
+    const Status statusC = loadFile("experiments/c.yaml", &c);
     QVERIFY(QDir::setCurrent(previous));
 
     QVERIFY2(statusA.isOk(), qPrintable(statusA.message()));

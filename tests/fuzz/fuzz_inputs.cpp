@@ -233,28 +233,26 @@ bool relayTrialLine(std::string_view line, int lineNumber, QString* message) {
 
 }  // namespace
 
-Verdict experimentFile(QByteArrayView bytes) {
-    ExperimentSpec spec;
-    QStringList warnings;
-    const Status status =
-        loadExperimentText(QString::fromUtf8(bytes), kExperimentPath, &spec, &warnings);
-    checkProblemLines(warnings, "every warning is one printable line with its place");
-    if (status) {
-        return {true, QString()};
+// What both loaders promise of a result: it loads exactly when no problem is an error, and each
+// problem's line (what the CLI prints and `validate` answers) is one printable line with its
+// place.
+template <typename Spec>
+Verdict loadVerdict(const LoadResult<Spec>& result) {
+    checkProblemLines(result.warningLines(), "every warning is one printable line with its place");
+    checkProblemLines(result.errorLines(), "every problem is one printable line with its place");
+    const QString errors = result.errorLines().join(QLatin1Char('\n'));
+    if (result.spec.has_value() == result.hasErrors()) {
+        broken("a file loads exactly when it has no problem", errors);
     }
-    checkProblemLines(status.message().split(QLatin1Char('\n')),
-                      "every problem is one printable line with its place");
-    return {false, status.message()};
+    return {result.spec.has_value(), errors};
+}
+
+Verdict experimentFile(QByteArrayView bytes) {
+    return loadVerdict(loadExperimentText(QString::fromUtf8(bytes), kExperimentPath));
 }
 
 Verdict clusterFile(QByteArrayView bytes) {
-    const ClusterLoadResult result = loadClusterText(QString::fromUtf8(bytes), kClusterPath);
-    checkProblemLines(result.warnings, "every warning is one printable line with its place");
-    checkProblemLines(result.errors, "every problem is one printable line with its place");
-    if (result.spec.has_value() != result.errors.isEmpty()) {
-        broken("a cluster file loads exactly when it has no problem", result.errors.join('\n'));
-    }
-    return {result.spec.has_value(), result.errors.join(QLatin1Char('\n'))};
+    return loadVerdict(loadClusterText(QString::fromUtf8(bytes), kClusterPath));
 }
 
 Verdict nniSearchSpace(QByteArrayView bytes) {
