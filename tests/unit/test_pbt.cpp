@@ -1,5 +1,6 @@
 // The pbt scheduler: who exploits whom and who saves, as Ray's PopulationBasedTraining; explore's
-// perturbation, resampling, list shifts and clamps; burn-in; synch; options; resume.
+// perturbation, resampling, list shifts and clamps; burn-in; synch; resume (options:
+// test_pbt_options).
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
@@ -7,45 +8,14 @@
 
 #include "core/pbt_scheduler.h"
 #include "core/rng.h"
-#include "scheduler_builders.h"
-#include "space_builders.h"
+#include "pbt_builders.h"
 
 using namespace tunedeck;
 using namespace tunedeck::testing;
 using Action = SchedulerDecision::Action;
 
-Q_DECLARE_METATYPE(tunedeck::SearchSpace)
 
 namespace {
-
-SearchSpace defaultSpace() {
-    return space({param("lr", loguniform(0.0001, 1)), param("batch", choice({16, 32, 64, 128})),
-                  constant("epochs", 10)});
-}
-
-SearchSpace defaultMutations() {
-    return space({param("lr", loguniform(0.0001, 1)), param("batch", choice({16, 32, 64, 128}))});
-}
-
-QJsonObject withDefaults(QJsonObject options) {
-    if (!options.contains("time_attr")) {
-        options.insert("time_attr", "training_iteration");
-    }
-    if (!options.contains("perturbation_interval")) {
-        options.insert("perturbation_interval", 4);
-    }
-    return options;
-}
-
-ExperimentSpec pbtSpec(QJsonObject options = {}, SearchSpace mutations = defaultMutations(),
-                       SearchSpace searchSpace = defaultSpace(), const QString& metric = "acc",
-                       MetricMode mode = MetricMode::Max) {
-    ExperimentSpec spec =
-        schedulerSpec(QStringLiteral("pbt"), withDefaults(std::move(options)), metric, mode);
-    spec.searchSpace = std::move(searchSpace);
-    spec.scheduler.mutations = std::move(mutations);
-    return spec;
-}
 
 std::unique_ptr<PbtScheduler> make(const ExperimentSpec& spec) {
     QString badKey;
@@ -490,87 +460,6 @@ class TestPbt : public QObject {
         QCOMPARE(pbt->restoreState(state).code(), Status::Code::Corruption);
     }
 
-    void badOptionsAreNamed_data() {
-        QTest::addColumn<QJsonObject>("options");
-        QTest::addColumn<SearchSpace>("mutations");
-        QTest::addColumn<QString>("badKey");
-        QTest::addColumn<QString>("message");
-        const SearchSpace ok = defaultMutations();
-        QTest::newRow("not in space") << QJsonObject{} << space({param("momentum", uniform(0, 1))})
-                                      << "scheduler.hyperparam_mutations.momentum"
-                                      << "hyperparam_mutations.momentum is not in search_space";
-        QTest::newRow("outside range")
-            << QJsonObject{} << space({param("lr", loguniform(0.0001, 2))})
-            << "scheduler.hyperparam_mutations.lr"
-            << "hyperparam_mutations.lr (loguniform 0.0001 .. 2) reaches outside "
-               "search_space.lr (loguniform 0.0001 .. 1)";
-        QTest::newRow("list outside range")
-            << QJsonObject{} << space({param("lr", choice({0.1, 5}))})
-            << "scheduler.hyperparam_mutations.lr"
-            << "hyperparam_mutations.lr lists 5, outside search_space.lr";
-        QTest::newRow("value not offered")
-            << QJsonObject{} << space({param("batch", choice({32, 256}))})
-            << "scheduler.hyperparam_mutations.batch"
-            << "hyperparam_mutations.batch lists 256, which search_space.batch does not offer";
-        QTest::newRow("number for a choice")
-            << QJsonObject{} << space({param("batch", uniform(16, 128))})
-            << "scheduler.hyperparam_mutations.batch"
-            << "must list values of search_space.batch, which is a choice";
-        QTest::newRow("constant") << QJsonObject{} << space({constant("lr", 0.1)})
-                                  << "scheduler.hyperparam_mutations.lr"
-                                  << "must be a domain or a list of values";
-        QTest::newRow("nothing to explore")
-            << QJsonObject{} << SearchSpace{} << "scheduler.hyperparam_mutations"
-            << "needs hyperparam_mutations or custom_explore";
-        QTest::newRow("interval 0")
-            << QJsonObject{{"perturbation_interval", 0}} << ok << "scheduler.perturbation_interval"
-            << "'perturbation_interval' must be positive, not 0";
-        QTest::newRow("quantile 0")
-            << QJsonObject{{"quantile_fraction", 0}} << ok << "scheduler.quantile_fraction"
-            << "must be in (0, 0.5], not 0";
-        QTest::newRow("quantile 0.6")
-            << QJsonObject{{"quantile_fraction", 0.6}} << ok << "scheduler.quantile_fraction"
-            << "must be in (0, 0.5], not 0.6";
-        QTest::newRow("resample 2")
-            << QJsonObject{{"resample_probability", 2}} << ok << "scheduler.resample_probability"
-            << "between 0 and 1";
-        QTest::newRow("burn-in") << QJsonObject{{"burn_in_period", -1}} << ok
-                                 << "scheduler.burn_in_period"
-                                 << "must not be negative";
-        QTest::newRow("factors") << QJsonObject{{"perturbation_factors", QJsonArray{1.2, -1}}} << ok
-                                 << "scheduler.perturbation_factors"
-                                 << "list of positive numbers";
-        QTest::newRow("synch text") << QJsonObject{{"synch", "yes"}} << ok << "scheduler.synch"
-                                    << "must be true or false";
-        QTest::newRow("custom_explore shape")
-            << QJsonObject{{"custom_explore", QJsonObject{{"lr", 0.1}}}} << ok
-            << "scheduler.custom_explore.lr"
-            << "custom_explore.lr must be [low, high] (two numbers)";
-        QTest::newRow("custom_explore order")
-            << QJsonObject{{"custom_explore", QJsonObject{{"lr", QJsonArray{1, 0.1}}}}} << ok
-            << "scheduler.custom_explore.lr"
-            << "low (1) must not exceed high (0.1)";
-        QTest::newRow("custom_explore key")
-            << QJsonObject{{"custom_explore", QJsonObject{{"wd", QJsonArray{0, 1}}}}} << ok
-            << "scheduler.custom_explore.wd"
-            << "custom_explore.wd is not in search_space";
-        QTest::newRow("mode") << QJsonObject{{"mode", "up"}} << ok << "scheduler.mode"
-                              << "'min' or 'max'";
-    }
-
-    void badOptionsAreNamed() {
-        QFETCH(QJsonObject, options);
-        QFETCH(SearchSpace, mutations);
-        QFETCH(QString, badKey);
-        QFETCH(QString, message);
-        QString key;
-        const Status status = validatePbtOptions(pbtSpec(options, mutations), &key);
-        QCOMPARE(status.code(), Status::Code::InvalidArgument);
-        QCOMPARE(key, badKey);
-        QVERIFY2(status.message().contains(message), qPrintable(status.message()));
-        QVERIFY(!status.message().contains('\n'));
-    }
-
     void multiObjectiveRanksByTheSchedulersMetric() {
         ExperimentSpec spec = pbtSpec();
         spec.objectives = {{"acc", MetricMode::Max}, {"latency", MetricMode::Min}};
@@ -588,28 +477,6 @@ class TestPbt : public QObject {
         // By latency, lower is better: the slowest copies the fastest, whatever acc says.
         QCOMPARE(round(*pbt, trials, 4, {0.1, 0.2, 0.3, 0.4}, "latency"),
                  QStringList({"S", "E:t00000", "E:t00000", "E:t00000"}));
-    }
-
-    void goodOptionsPass() {
-        QVERIFY(validatePbtOptions(
-                    pbtSpec({{"time_attr", "time_total_s"},
-                             {"perturbation_interval", 30},
-                             {"burn_in_period", 60},
-                             {"quantile_fraction", 0.5},
-                             {"resample_probability", 0},
-                             {"perturbation_factors", QJsonArray{1.5, 0.5}},
-                             {"custom_explore", QJsonObject{{"lr", QJsonArray{0.001, 0.1}}}},
-                             {"synch", true},
-                             {"require_attrs", false},
-                             {"log_config", false},
-                             {"mode", "min"}}),
-                    nullptr)
-                    .isOk());
-        // A constant of the search space may be mutated: PBT is what changes it.
-        QVERIFY(validatePbtOptions(pbtSpec({}, space({param("epochs", randint(1, 20))})), nullptr)
-                    .isOk());
-        QVERIFY(pbtOptionNames().contains("hyperparam_mutations"));
-        QVERIFY(pbtNeedsCheckpoints());
     }
 };
 
