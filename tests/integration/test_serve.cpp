@@ -251,6 +251,11 @@ void TestServe::validateNamesTheLineOfEachProblem() {
     QCOMPARE(problem.value("line").toInt(), 4);
     QVERIFY2(problem.value("message").toString().contains("search_space.lr"),
              qPrintable(QJsonDocument(bad).toJson()));
+    // The same problem as structure: its key apart from what is wrong, and that it is an error.
+    QCOMPARE(problem.value("key").toString(), QStringLiteral("search_space.lr"));
+    QCOMPARE(problem.value("severity").toString(), QStringLiteral("error"));
+    QCOMPARE(problem.value("file").toString(), harness.root() + "/x.yaml");
+    QVERIFY(!problem.value("problem").toString().isEmpty());
     const QJsonObject good =
         ask(client, "validate", {{"path", writeExperiment(harness, "ok", 3, 0, 2)}});
     QVERIFY2(good.value("valid").toBool(), qPrintable(QJsonDocument(good).toJson()));
@@ -276,6 +281,10 @@ void TestServe::validateNamesTheLineOfEachProblem() {
     const QJsonObject refused = ask(client, "start", {{"yaml", "name: [\n"}});
     QCOMPARE(refused.value("error").toObject().value("code").toString(),
              QStringLiteral("invalid_spec"));
+    const QJsonArray refusedProblems =
+        refused.value("error").toObject().value("problems").toArray();
+    QVERIFY2(!refusedProblems.isEmpty(), qPrintable(QJsonDocument(refused).toJson()));
+    QVERIFY(refusedProblems.first().toObject().value("line").toInt() > 0);
 }
 
 void TestServe::clientRunsAnExperimentAndStopsOneTrial() {
