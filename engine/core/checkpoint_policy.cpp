@@ -26,6 +26,18 @@ bool newer(const CheckpointRecord& a, const CheckpointRecord& b) {
 
 }  // namespace
 
+int reportWindowLimit(const ExperimentSpec& spec) {
+    if (spec.checkpoint.frequency > 0 || spec.checkpoint.atEnd) {
+        return 1;
+    }
+    const QString& scheduler = spec.scheduler.name;
+    const bool onlyStops = scheduler.isEmpty() || scheduler == QLatin1String("fifo") ||
+                           scheduler == QLatin1String("asha") ||
+                           (scheduler == QLatin1String("median") &&
+                            spec.scheduler.options.value(QStringLiteral("hard_stop")).toBool(true));
+    return onlyStops ? kMaxReportWindow : 1;
+}
+
 bool shouldRequestCheckpoint(const CheckpointSpec& spec, std::int64_t iteration) {
     return spec.frequency > 0 && iteration > 0 && iteration % spec.frequency == 0;
 }

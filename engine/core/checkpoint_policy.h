@@ -23,6 +23,16 @@ struct CheckpointRecord {
 // Whether the engine asks for a save after the result of `iteration`.
 bool shouldRequestCheckpoint(const CheckpointSpec& spec, std::int64_t iteration);
 
+// How many reports a trial may send before it waits for the answer of the oldest
+// (engine/sdk/PROTOCOL.md, "Report windows"; the trial opts in). A window delays every answer,
+// so it is granted only where no answer but `continue` and `stop` can come, as Ray Tune buffers
+// results only for schedulers that support it and never with checkpoint_at_end
+// (TUNE_RESULT_BUFFER_LENGTH): 1 when the engine asks for checkpoints at reports (`frequency`,
+// `at_end`) or the scheduler pauses or exploits trials (hyperband, pbt, pb2, pbt_replay, median
+// without hard_stop); kMaxReportWindow otherwise.
+inline constexpr int kMaxReportWindow = 1024;  // bounds what a trial may leave unanswered
+int reportWindowLimit(const ExperimentSpec& spec);
+
 // Ids of checkpoints that may be deleted now. Checkpoints lacking a numeric `score` key rank
 // below all others.
 std::vector<std::int64_t> checkpointsToDelete(const CheckpointSpec& spec,

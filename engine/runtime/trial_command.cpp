@@ -2,6 +2,7 @@
 
 #include <QRegularExpression>
 
+#include "core/checkpoint_policy.h"
 #include "core/search_space.h"
 
 namespace tunedeck {
@@ -114,6 +115,7 @@ Status buildTrialLaunch(const ExperimentSpec& spec, const Trial& trial,
     launch.env.insert("TUNEDECK_TRIAL_DIR", context.trialDir);
     launch.env.insert("TUNEDECK_RESTORE", context.restoreDir);
     launch.env.insert("TUNEDECK_ITERATION", QString::number(context.iteration));
+    launch.env.insert("TUNEDECK_REPORT_WINDOW", QString::number(reportWindowLimit(spec)));
     launch.env.insert("CUDA_VISIBLE_DEVICES", context.cudaVisibleDevices);
     QString pythonPath = context.pythonSdkDir;
     const QString userPath = spec.trainable.env.value("PYTHONPATH", context.inheritedPythonPath);

@@ -27,6 +27,41 @@ class TestPolicies : public QObject {
     Q_OBJECT
 
   private slots:
+    // Reports are sent ahead of their answers only where no answer but continue and stop can
+    // come (PROTOCOL.md, "Report windows").
+    void reportWindowIsGrantedOnlyWhereNoCheckpointOrPauseIsAsked_data() {
+        QTest::addColumn<QString>("scheduler");
+        QTest::addColumn<QJsonObject>("options");
+        QTest::addColumn<int>("frequency");
+        QTest::addColumn<bool>("atEnd");
+        QTest::addColumn<int>("window");
+        const int all = kMaxReportWindow;
+        QTest::newRow("default scheduler") << QString() << QJsonObject() << 0 << false << all;
+        QTest::newRow("fifo") << "fifo" << QJsonObject() << 0 << false << all;
+        QTest::newRow("asha stops") << "asha" << QJsonObject() << 0 << false << all;
+        QTest::newRow("median stops by default") << "median" << QJsonObject() << 0 << false << all;
+        QTest::newRow("median that pauses")
+            << "median" << QJsonObject{{"hard_stop", false}} << 0 << false << 1;
+        QTest::newRow("hyperband pauses") << "hyperband" << QJsonObject() << 0 << false << 1;
+        QTest::newRow("pbt exploits") << "pbt" << QJsonObject() << 0 << false << 1;
+        QTest::newRow("pb2 exploits") << "pb2" << QJsonObject() << 0 << false << 1;
+        QTest::newRow("checkpoint frequency") << "fifo" << QJsonObject() << 5 << false << 1;
+        QTest::newRow("checkpoint at end") << "asha" << QJsonObject() << 0 << true << 1;
+    }
+    void reportWindowIsGrantedOnlyWhereNoCheckpointOrPauseIsAsked() {
+        QFETCH(QString, scheduler);
+        QFETCH(QJsonObject, options);
+        QFETCH(int, frequency);
+        QFETCH(bool, atEnd);
+        QFETCH(int, window);
+        ExperimentSpec spec;
+        spec.scheduler.name = scheduler;
+        spec.scheduler.options = options;
+        spec.checkpoint.frequency = frequency;
+        spec.checkpoint.atEnd = atEnd;
+        QCOMPARE(reportWindowLimit(spec), window);
+    }
+
     void failureDecisions_data() {
         QTest::addColumn<int>("maxFailures");
         QTest::addColumn<bool>("failFast");

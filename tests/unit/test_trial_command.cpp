@@ -1,6 +1,7 @@
 // How a trial's command line and environment are built from the template and its config.
 #include <QtTest>
 
+#include "core/checkpoint_policy.h"
 #include "runtime/trial_command.h"
 
 using namespace tunedeck;
@@ -65,6 +66,8 @@ void TestTrialCommand::theEnvironmentCarriesTheTrialAndPutsTheSdkFirst() {
     QCOMPARE(launch.env.value("TUNEDECK_RESTORE"), context.restoreDir);
     QCOMPARE(launch.env.value("TUNEDECK_ITERATION"), QStringLiteral("5"));
     QCOMPARE(launch.env.value("OMP_NUM_THREADS"), QStringLiteral("1"));
+    // fifo without checkpoints asked: the engine grants a report window (PROTOCOL.md).
+    QCOMPARE(launch.env.value("TUNEDECK_REPORT_WINDOW"), QString::number(kMaxReportWindow));
     QCOMPARE(launch.env.value("PYTHONPATH"),
              QStringLiteral("/opt/tunedeck/share/tunedeck/sdk/python:/home/me/lib"));
 }
