@@ -71,6 +71,11 @@ class WorkerTest : public QObject {
     void mpsThatCannotStartLeavesTheTrialsTimeSlicing();
     void anOrphanedMpsDaemonIsStoppedByTheNextAgent();
 
+    // test_report_windows.cpp: reports sent ahead of their answers (both SDKs)
+    void reportWindowHoldsAndALateStopEndsTheTrial();
+    void reportWindowNeedsTheEnginesGrant();
+    void pauseForAnIterationTheTrialPassedIsDeclined();
+
     // test_throughput.cpp
     void relayKeepsUpWithReportFloods();
     void reportRoundTripsAcrossConcurrentTrials();

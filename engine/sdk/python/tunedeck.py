@@ -37,6 +37,7 @@ import atexit
 import json
 import math
 import os
+import select
 import sys
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "on_save",
     "report",
     "run",
+    "set_report_window",
 ]
 
 
@@ -66,6 +68,12 @@ class _Session:
         self.writer = None
         self.ended = False  # `done` sent, or paused: nothing more to say
         self.failed = False
+        self.asked_window = 1  # set_report_window()
+        self.granted_window = max(1, _int_env("TUNEDECK_REPORT_WINDOW", 1))
+        self.unanswered = 0  # windowed reports sent whose answer has not been read
+        self.stopped = False  # a windowed trial read `stop`
+        self.pending = b""  # answers read ahead of time, in windowed mode
+        self.raw_reads = False  # windowed once: answers are read with take_line() from then on
         spec = os.environ.get("TUNEDECK_CHANNEL", "")
         if spec:
             self._open_channel(spec)
@@ -92,11 +100,35 @@ class _Session:
         line = json.dumps(message, separators=(",", ":"), allow_nan=False)
         self.writer.write(line + "\n")  # line buffered: one write per message
 
+    @property
+    def window(self):
+        return min(self.asked_window, self.granted_window)
+
+    def take_line(self, wait):
+        """The next answer line in windowed mode (raw reads, so select() sees every byte not yet
+        taken); None when `wait` is false and nothing has arrived."""
+        fd = self.reader.fileno()
+        while b"\n" not in self.pending:
+            if not wait and not select.select([fd], [], [], 0)[0]:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise SystemExit("tunedeck: the worker closed the trial channel")
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return self._parse(line.decode("utf-8"))
+
     def receive(self):
+        if self.raw_reads:
+            return self.take_line(True)  # once windowed, every answer is read the same way
         line = self.reader.readline()
         if not line:
             # The worker is gone; it kills its trials, so this is only reached in a race.
             raise SystemExit("tunedeck: the worker closed the trial channel")
+        return self._parse(line)
+
+    @staticmethod
+    def _parse(line):
         try:
             answer = json.loads(line)
         except ValueError:
@@ -219,6 +251,15 @@ def on_save(fn):
     return fn
 
 
+def set_report_window(reports):
+    """Lets up to `reports` reports be on their way before report() waits for an answer
+    (PROTOCOL.md, "Report windows"): fast iterations then cost no round trip each, and the
+    engine's decisions reach the trial up to `reports - 1` iterations late. The engine grants at
+    most TUNEDECK_REPORT_WINDOW (1, no window, where it may ask for a checkpoint or pause at any
+    report). 1, the default, waits for every answer. Call it before the first report."""
+    _get_session().asked_window = max(1, int(reports))
+
+
 def report(metrics, checkpoint=None):
     """Reports the metrics of one training iteration and waits for the engine's decision.
 
@@ -234,6 +275,8 @@ def report(metrics, checkpoint=None):
     if not isinstance(metrics, dict):
         raise TypeError("tunedeck.report() takes a dict of metrics, not %s" % type(metrics).__name__)
     session = _get_session()
+    if session.stopped:
+        raise SystemExit(0)  # a windowed trial learns of a stop at its next report
     clean = _jsonable(metrics)
     iteration = clean.get("training_iteration")
     session.iteration = iteration if isinstance(iteration, int) else session.iteration + 1
@@ -245,7 +288,55 @@ def report(metrics, checkpoint=None):
         folder = getattr(checkpoint, "path", checkpoint)  # Ray's Checkpoint has .path
         message["checkpoint"] = os.path.abspath(os.fspath(folder))
     session.send(message)
-    _follow_answers(session)
+    if session.window <= 1 and session.unanswered == 0:
+        _follow_answers(session)
+        return
+    session.unanswered += 1
+    session.raw_reads = True
+    # A folder handed over must not change before the engine has it: that report waits for its
+    # answer, as every report does without a window.
+    may_stay = 0 if checkpoint is not None else session.window - 1
+    _follow_windowed_answers(session, may_stay, min(may_stay, session.window // 2))
+
+
+def _follow_windowed_answers(session, may_stay, resume_at):
+    """Reads the answers that have arrived without waiting; waits only while more than
+    `may_stay` reports are unanswered, then until no more than `resume_at` are, so a full
+    window costs one wait for half a window of answers, not one per answer."""
+    waiting = session.unanswered > may_stay
+    while session.unanswered > 0:
+        answer = session.take_line(waiting)
+        if answer is None:
+            return
+        session.unanswered -= 1
+        action = answer.get("action")
+        if action == "continue":
+            waiting = waiting and session.unanswered > resume_at
+            continue
+        if action == "stop":
+            # Later reports were not recorded (the trial was being stopped).
+            session.unanswered = 0
+            session.stopped = True
+            done()
+            raise SystemExit(0)
+        if action in ("save", "pause"):
+            # The engine takes no report while a checkpoint it asked for is due: those sent after
+            # the answered one get no answer. The trial has trained past the iteration the
+            # checkpoint is for, so it declines, as a trial without a save function does.
+            current = session.unanswered == 0
+            session.unanswered = 0
+            path = answer.get("path")
+            if session.save_fn is not None and path and current:
+                session.save_fn(path)
+                session.send({"type": "checkpoint", "path": path})
+            else:
+                session.send({"type": "checkpoint", "path": None})  # cannot save on request
+            if action == "pause":
+                session.ended = True  # a paused trial ends without `done`
+                raise SystemExit(0)
+            _follow_answers(session)  # the answer to the checkpoint follows
+            return
+        raise RuntimeError("tunedeck: unknown answer from the engine: %r" % answer)
 
 
 def _follow_answers(session):

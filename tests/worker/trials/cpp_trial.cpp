@@ -1,5 +1,6 @@
 // A C++ trial built with the header-only SDK: counts steps, saves its step on request, resumes
-// from a checkpoint, reports a NaN to check it travels as a string.
+// from a checkpoint, reports a NaN to check it travels as a string. Config: steps, window (the
+// report window it asks for; 1 by default).
 #include <cmath>
 #include <fstream>
 #include <string>
@@ -11,6 +12,7 @@ int main() {
     if (const auto& restore = trial.restoreDir()) {
         std::ifstream(*restore + "/step.txt") >> step;
     }
+    trial.setReportWindow(trial.config().value("window", 1LL));
     trial.onSave([&](const std::string& dir) { std::ofstream(dir + "/step.txt") << step; });
     trial.log("cpp trial starts at step " + std::to_string(step));
     const long long steps = trial.config().value("steps", 1000000LL);

@@ -2,7 +2,7 @@
 
 Config: steps (how many reports), save (register a save function, default true),
 checkpoint_dir (write its own checkpoint there at step `checkpoint_at` and report it),
-nan (also report a NaN metric).
+nan (also report a NaN metric), window (the report window it asks for; 1 by default).
 """
 import json
 import os
@@ -25,6 +25,7 @@ def save(path):
         f.write(b"\x00" * 4096)
 
 
+tunedeck.set_report_window(config.get("window", 1))
 if config.get("save", True):
     tunedeck.on_save(save)
 

@@ -15,12 +15,15 @@
 #pragma once
 
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -53,6 +56,7 @@ class Trial {
             trialDir_ = ".";
         }
         iteration_ = std::atoll(env("TUNEDECK_ITERATION").c_str());
+        grantedWindow_ = std::max(1LL, std::atoll(env("TUNEDECK_REPORT_WINDOW").c_str()));
         const std::string channel = env("TUNEDECK_CHANNEL");
         if (!channel.empty() && std::sscanf(channel.c_str(), "%d,%d", &readFd_, &writeFd_) == 2) {
             // Processes the trial starts must not hold its channel open.
@@ -93,11 +97,26 @@ class Trial {
     // is empty). Without it such requests are declined.
     void onSave(SaveFunction save) { save_ = std::move(save); }
 
+    // Lets up to `reports` reports be on their way before report() waits for an answer
+    // (PROTOCOL.md, "Report windows"): fast iterations then cost no round trip each, and the
+    // engine's decisions reach the trial up to `reports - 1` iterations late. The engine grants
+    // at most TUNEDECK_REPORT_WINDOW (1, no window, where it may ask for a checkpoint or pause
+    // at any report). 1, the default, waits for every answer.
+    void setReportWindow(long long reports) { askedWindow_ = std::max(1LL, reports); }
+    // The window in force: the smaller of the one asked for and the one the engine grants.
+    long long reportWindow() const { return std::min(askedWindow_, grantedWindow_); }
+
     // Reports one iteration's metrics (numbers, strings, booleans) and waits for the engine's
     // decision. `checkpointDir` names a folder the trial has just written a checkpoint into.
     // A true "done" among the metrics finishes the trial: the answer is Action::Stop.
     Action report(const nlohmann::json& metrics, std::optional<std::string> checkpointDir = {}) {
-        nlohmann::json clean = finite(metrics);
+        if (stopped_) {
+            return Action::Stop;  // a windowed trial learns of a stop at its next report
+        }
+        // Metrics without NaN or infinities (nearly all) are written as they are, uncopied.
+        const bool allFinite = !holdsNonFinite(metrics);
+        const nlohmann::json converted = allFinite ? nlohmann::json() : finite(metrics);
+        const nlohmann::json& clean = allFinite ? metrics : converted;
         const auto given = clean.find("training_iteration");
         iteration_ = (given != clean.end() && given->is_number_integer()) ? given->get<long long>()
                                                                           : iteration_ + 1;
@@ -106,12 +125,25 @@ class Trial {
             std::fflush(stdout);
             return Action::Continue;
         }
-        nlohmann::json message = {{"type", "report"}, {"metrics", std::move(clean)}};
+        // {"type":"report","metrics":{...}[,"checkpoint":"DIR"]}, put together as text: the
+        // metrics are serialised once, and no message document is built around them.
+        std::string line = "{\"type\":\"report\",\"metrics\":";
+        line += dumpLine(clean);
         if (checkpointDir) {
-            message["checkpoint"] = absolute(*checkpointDir);
+            line += ",\"checkpoint\":";
+            line += dumpLine(nlohmann::json(absolute(*checkpointDir)));
         }
-        send(message);
-        return followAnswers();
+        line += "}\n";
+        writeLine(line);
+        const long long window = reportWindow();
+        if (window <= 1 && unanswered_ == 0) {
+            return followAnswers();
+        }
+        ++unanswered_;
+        // A folder handed over must not change before the engine has it: that report waits for
+        // its answer, as every report does without a window.
+        const long long mayStayUnanswered = checkpointDir ? 0 : window - 1;
+        return followWindowedAnswers(mayStayUnanswered, std::max(0LL, window / 2));
     }
 
     // A line for the trial's log stream in the engine (stderr when run by hand).
@@ -192,6 +224,60 @@ class Trial {
         return result;
     }
 
+    // Reads the answers that have arrived without waiting; waits only while more than
+    // `mayStayUnanswered` reports are unanswered, and then until no more than `resumeAt` are,
+    // so a full window costs one wait for half a window of answers, not one per answer.
+    Action followWindowedAnswers(long long mayStayUnanswered, long long resumeAt) {
+        bool waiting = unanswered_ > mayStayUnanswered;
+        const long long target = std::min(mayStayUnanswered, resumeAt);
+        while (unanswered_ > 0) {
+            std::optional<nlohmann::json> answer = takeLine();
+            if (!answer && !fill(waiting)) {
+                return Action::Continue;  // nothing has arrived and nothing forces a wait
+            }
+            if (!answer) {
+                continue;
+            }
+            const std::string action = text(*answer, "action");
+            --unanswered_;
+            if (action == "continue") {
+                waiting = waiting && unanswered_ > target;
+                continue;
+            }
+            if (action == "stop") {
+                // Later reports were not recorded (the trial was being stopped).
+                unanswered_ = 0;
+                stopped_ = true;
+                done();
+                return Action::Stop;
+            }
+            if (action == "save" || action == "pause") {
+                // The engine takes no report while a checkpoint it asked for is due: those sent
+                // after the answered one get no answer. The trial has trained past the iteration
+                // the checkpoint is for, so it declines, as a trial without a save function does.
+                const bool current = unanswered_ == 0;
+                unanswered_ = 0;
+                return onCheckpointAsked(action, text(*answer, "path"), current);
+            }
+            throw std::runtime_error("tunedeck: unknown answer from the engine: " + answer->dump());
+        }
+        return Action::Continue;
+    }
+
+    Action onCheckpointAsked(const std::string& action, const std::string& path, bool canSave) {
+        if (save_ && canSave && !path.empty()) {
+            save_(path);
+            send({{"type", "checkpoint"}, {"path", path}});
+        } else {
+            send({{"type", "checkpoint"}, {"path", nullptr}});  // cannot save on request
+        }
+        if (action == "pause") {
+            ended_ = true;  // a paused trial exits without `done`
+            return Action::Pause;
+        }
+        return followAnswers();  // the answer to the checkpoint follows
+    }
+
     Action followAnswers() {
         for (;;) {
             const nlohmann::json answer = receive();
@@ -221,9 +307,27 @@ class Trial {
         }
     }
 
-    void send(const nlohmann::json& message) {
-        const std::string line =
-            message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    static std::string dumpLine(const nlohmann::json& value) {
+        return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+
+    static bool holdsNonFinite(const nlohmann::json& value) {
+        if (value.is_number_float()) {
+            return !std::isfinite(value.get<double>());
+        }
+        if (value.is_structured()) {
+            for (const auto& item : value) {
+                if (holdsNonFinite(item)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    void send(const nlohmann::json& message) { writeLine(dumpLine(message) + "\n"); }
+
+    void writeLine(const std::string& line) {
         std::size_t written = 0;
         while (written < line.size()) {
             const ssize_t n = ::write(writeFd_, line.data() + written, line.size() - written);
@@ -239,18 +343,57 @@ class Trial {
 
     nlohmann::json receive() {
         for (;;) {
-            const std::size_t newline = buffer_.find('\n');
-            if (newline != std::string::npos) {
-                const std::string line = buffer_.substr(0, newline);
-                buffer_.erase(0, newline + 1);
-                nlohmann::json answer = nlohmann::json::parse(line, nullptr, false);
-                if (answer.is_discarded() || !answer.is_object()) {
-                    throw std::runtime_error(
-                        "tunedeck: the engine sent an answer that is not "
-                        "a JSON object: " +
-                        line);
+            if (std::optional<nlohmann::json> answer = takeLine()) {
+                return std::move(*answer);
+            }
+            fill(true);
+        }
+    }
+
+    // The next whole answer already read, if any.
+    std::optional<nlohmann::json> takeLine() {
+        const std::size_t newline = buffer_.find('\n', taken_);
+        if (newline == std::string::npos) {
+            return std::nullopt;
+        }
+        const char* begin = buffer_.data() + taken_;
+        const char* end = buffer_.data() + newline;
+        taken_ = newline + 1;
+        nlohmann::json answer;
+        // The engine's answers to reports are mostly this line, byte for byte; anything else
+        // goes through the parser.
+        static const char kContinue[] = "{\"action\":\"continue\"}";
+        if (std::size_t(end - begin) == sizeof kContinue - 1 &&
+            std::memcmp(begin, kContinue, sizeof kContinue - 1) == 0) {
+            answer = nlohmann::json{{"action", "continue"}};
+        } else {
+            answer = nlohmann::json::parse(begin, end, nullptr, false);
+            if (answer.is_discarded() || !answer.is_object()) {
+                throw std::runtime_error(
+                    "tunedeck: the engine sent an answer that is not a JSON object: " +
+                    std::string(begin, end));
+            }
+        }
+        if (taken_ == buffer_.size()) {
+            buffer_.clear();
+            taken_ = 0;
+        }
+        return answer;
+    }
+
+    // Reads what the channel holds; waits for something when `wait`. False when it did not
+    // wait and nothing was there.
+    bool fill(bool wait) {
+        for (;;) {
+            if (!wait) {
+                pollfd ready{readFd_, POLLIN, 0};
+                const int n = ::poll(&ready, 1, 0);
+                if (n < 0 && errno == EINTR) {
+                    continue;
                 }
-                return answer;
+                if (n == 0) {
+                    return false;
+                }
             }
             char chunk[4096];
             const ssize_t n = ::read(readFd_, chunk, sizeof chunk);
@@ -260,7 +403,12 @@ class Trial {
             if (n <= 0) {
                 throw std::runtime_error("tunedeck: the worker closed the trial channel");
             }
+            if (taken_ > 0) {
+                buffer_.erase(0, taken_);
+                taken_ = 0;
+            }
             buffer_.append(chunk, static_cast<std::size_t>(n));
+            return true;
         }
     }
 
@@ -271,8 +419,13 @@ class Trial {
     int readFd_ = -1;
     int writeFd_ = -1;
     bool ended_ = false;
+    bool stopped_ = false;         // a windowed trial read `stop`
+    long long askedWindow_ = 1;    // setReportWindow()
+    long long grantedWindow_ = 1;  // TUNEDECK_REPORT_WINDOW
+    long long unanswered_ = 0;     // windowed reports sent whose answer has not been read
     SaveFunction save_;
-    std::string buffer_;
+    std::string buffer_;  // bytes read from the channel; those before taken_ are used
+    std::size_t taken_ = 0;
 };
 
 }  // namespace tunedeck
