@@ -2050,6 +2050,10 @@ best %4 = %5</source>
 <context>
     <name>tunedeck::client::EngineClient</name>
     <message>
+        <source>the engine sent an event this app cannot read: %1</source>
+        <translation>die Engine hat ein Ereignis gesendet, das diese App nicht lesen kann: %1</translation>
+    </message>
+    <message>
         <source>the engine closed the connection</source>
         <translation>die Engine hat die Verbindung geschlossen</translation>
     </message>

@@ -2043,6 +2043,10 @@ best %4 = %5</source>
 <context>
     <name>tunedeck::client::EngineClient</name>
     <message>
+        <source>the engine sent an event this app cannot read: %1</source>
+        <translation>引擎发送了本应用无法读取的事件：%1</translation>
+    </message>
+    <message>
         <source>the engine closed the connection</source>
         <translation>引擎关闭了连接</translation>
     </message>

@@ -97,6 +97,11 @@ void EngineClient::onConnected() {
             emit problem(errorOf(answer));
             return;
         }
+        api::HelloAnswer hello;
+        if (const Status status = api::decodeHello(answer, &hello); !status) {
+            emit problem(status.message());
+            return;
+        }
         ready_ = true;
         for (auto& [experiment, subscription] : subscriptions_) {
             sendSubscribe(experiment);
@@ -104,7 +109,7 @@ void EngineClient::onConnected() {
         for (const QJsonObject& request : std::exchange(queued_, {})) {
             send(request);
         }
-        emit ready(answer);
+        emit ready(hello);
     };
     send(hello);
 }
@@ -153,6 +158,86 @@ void EngineClient::request(const QString& op, QJsonObject arguments, AnswerHandl
     }
 }
 
+template <typename Answer>
+void EngineClient::ask(const QString& op, QJsonObject arguments,
+                       Status (*decode)(const QJsonObject&, Answer*), Done<Answer> done) {
+    request(op, std::move(arguments), [decode, done](const QJsonObject& answer) {
+        Answer typed{};
+        const Status status = decode(answer, &typed);
+        if (done) {
+            done(status, typed);
+        }
+    });
+}
+
+void EngineClient::order(const QString& op, QJsonObject arguments, OrderDone done) {
+    request(op, std::move(arguments), [done](const QJsonObject& answer) {
+        if (done) {
+            done(api::answerStatus(answer));
+        }
+    });
+}
+
+void EngineClient::listExperiments(Done<std::vector<api::ExperimentListEntry>> done) {
+    ask(api::op::kList, {}, api::decodeExperimentList, std::move(done));
+}
+
+void EngineClient::start(const QString& path, const QString& yaml, Done<api::StartedAnswer> done) {
+    const QJsonObject arguments = yaml.isNull() ? QJsonObject{{"path", path}}
+                                                : QJsonObject{{"yaml", yaml}, {"file_name", path}};
+    ask(api::op::kStart, arguments, api::decodeStarted, std::move(done));
+}
+
+void EngineClient::resumeExperiment(const QString& experiment, OrderDone done) {
+    order(api::op::kResume, {{"experiment", experiment}}, std::move(done));
+}
+
+void EngineClient::stopExperiment(const QString& experiment, OrderDone done) {
+    order(api::op::kStop, {{"experiment", experiment}}, std::move(done));
+}
+
+void EngineClient::pauseExperiment(const QString& experiment, OrderDone done) {
+    order(api::op::kPause, {{"experiment", experiment}}, std::move(done));
+}
+
+void EngineClient::stopTrial(const QString& experiment, const QString& trial, OrderDone done) {
+    order(api::op::kStopTrial, {{"experiment", experiment}, {"trial", trial}}, std::move(done));
+}
+
+void EngineClient::pauseTrial(const QString& experiment, const QString& trial, OrderDone done) {
+    order(api::op::kPauseTrial, {{"experiment", experiment}, {"trial", trial}}, std::move(done));
+}
+
+void EngineClient::resumeTrial(const QString& experiment, const QString& trial, OrderDone done) {
+    order(api::op::kResumeTrial, {{"experiment", experiment}, {"trial", trial}}, std::move(done));
+}
+
+void EngineClient::best(const QString& experiment, const QString& format,
+                        Done<api::TextAnswer> done) {
+    ask(api::op::kBest, {{"experiment", experiment}, {"format", format}}, api::decodeText,
+        std::move(done));
+}
+
+void EngineClient::exportResults(const QString& experiment, const QString& format,
+                                 Done<api::TextAnswer> done) {
+    ask(api::op::kExport, {{"experiment", experiment}, {"format", format}}, api::decodeText,
+        std::move(done));
+}
+
+void EngineClient::trialLog(const QString& experiment, const QString& trial, qint64 offset,
+                            Done<api::TrialLogAnswer> done) {
+    ask(api::op::kTrialLog, {{"experiment", experiment}, {"trial", trial}, {"offset", offset}},
+        api::decodeTrialLog, std::move(done));
+}
+
+void EngineClient::validate(const QString& yaml, const QString& fileName, AnswerHandler onAnswer) {
+    QJsonObject arguments{{"yaml", yaml}};
+    if (!fileName.isEmpty()) {
+        arguments.insert("file_name", fileName);
+    }
+    request(api::op::kValidate, arguments, std::move(onAnswer));
+}
+
 void EngineClient::subscribe(const QString& experiment, qint64 since) {
     Subscription& subscription = subscriptions_[experiment];
     subscription.lastSeq = since;
@@ -168,12 +253,13 @@ void EngineClient::sendSubscribe(const QString& experiment) {
         if (it == subscriptions_.end()) {
             return;
         }
-        if (answer.value("ok").toBool()) {
-            it->second.serverId = answer.value("subscription").toInt();
-            emit subscribed(experiment, answer);
-        } else {
-            emit problem(errorOf(answer));
+        api::SubscribedAnswer info;
+        if (const Status status = api::decodeSubscribed(answer, &info); !status) {
+            emit problem(status.message());
+            return;
         }
+        it->second.serverId = info.subscription;
+        emit subscribed(experiment, info);
     };
     send({{"id", id},
           {"op", api::op::kSubscribe},
@@ -244,6 +330,13 @@ void EngineClient::onMessage(const QJsonObject& message) {
         }
         it->second.lastSeq = seq;
         emit this->event(experiment, event);
+        events::Event decoded;
+        if (const Status status = events::decodeEvent(event, &decoded); !status) {
+            emit problem(
+                tr("the engine sent an event this app cannot read: %1").arg(status.message()));
+            return;
+        }
+        emit decodedEvent(experiment, decoded);
         return;
     }
     const qint64 id = qint64(message.value("id").toDouble());

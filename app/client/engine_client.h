@@ -14,6 +14,8 @@
 #include <map>
 #include <memory>
 
+#include "api/control_answers.h"
+#include "api/event_decoders.h"
 #include "core/line_framer.h"
 
 namespace tunedeck::client {
@@ -42,6 +44,32 @@ class EngineClient : public QObject {
     // Sends {"op": op, ...arguments} with a fresh id; `onAnswer` gets the answer (ok or not).
     // Requests made while not ready wait and go out once the hello is answered.
     void request(const QString& op, QJsonObject arguments = {}, AnswerHandler onAnswer = {});
+    // One call per op of CONTROL_API.md, answered with a typed answer. `done` gets the status
+    // (the engine's message when it refused, or why the answer could not be read) and the answer.
+    template <typename Answer>
+    using Done = std::function<void(const Status& status, const Answer& answer)>;
+    using OrderDone = std::function<void(const Status& status)>;
+    void listExperiments(Done<std::vector<api::ExperimentListEntry>> done);
+    // Starts the experiment file at `path` on the engine's machine, or, when `yaml` is given,
+    // that text with relative paths resolved from `path`'s folder.
+    void start(const QString& path, const QString& yaml, Done<api::StartedAnswer> done);
+    // resume, stop, pause of one experiment (each op's own name, not a string).
+    void resumeExperiment(const QString& experiment, OrderDone done = {});
+    void stopExperiment(const QString& experiment, OrderDone done = {});
+    void pauseExperiment(const QString& experiment, OrderDone done = {});
+    void stopTrial(const QString& experiment, const QString& trial, OrderDone done = {});
+    void pauseTrial(const QString& experiment, const QString& trial, OrderDone done = {});
+    void resumeTrial(const QString& experiment, const QString& trial, OrderDone done = {});
+    // The best config (format yaml, json or flags) and every result (csv or json), as text.
+    void best(const QString& experiment, const QString& format, Done<api::TextAnswer> done);
+    void exportResults(const QString& experiment, const QString& format,
+                       Done<api::TextAnswer> done);
+    void trialLog(const QString& experiment, const QString& trial, qint64 offset,
+                  Done<api::TrialLogAnswer> done);
+    // Checks an experiment's text (relative paths from `fileName`'s folder); the answer's
+    // problems are read by the editor (their shape is engine/api's problem list).
+    void validate(const QString& yaml, const QString& fileName, AnswerHandler onAnswer);
+
     // Events of `experiment` after `since` (0: from the start), then live, until unsubscribe.
     void subscribe(const QString& experiment, qint64 since = 0);
     void unsubscribe(const QString& experiment);
@@ -51,11 +79,15 @@ class EngineClient : public QObject {
     static QString errorOf(const QJsonObject& answer);
 
   signals:
-    void ready(const QJsonObject& hello);
+    void ready(const tunedeck::api::HelloAnswer& hello);
     // The answer to a subscription (name, metric, mode, status, spec), after each (re)connect.
-    void subscribed(const QString& experiment, const QJsonObject& info);
+    void subscribed(const QString& experiment, const tunedeck::api::SubscribedAnswer& info);
     void connectionLost(const QString& reason);
+    // An event as it came over the wire (the envelope of api/events.h), for tools that look at
+    // the wire itself; the app's models use decodedEvent.
     void event(const QString& experiment, const QJsonObject& event);
+    // The same event decoded; one the client cannot decode is a problem() instead.
+    void decodedEvent(const QString& experiment, const tunedeck::events::Event& event);
     // Everything recorded so far was delivered; what follows is live.
     void caughtUp(const QString& experiment, qint64 seq);
     // A message the client could not read, or an error answer nobody waited for.
@@ -76,6 +108,10 @@ class EngineClient : public QObject {
     void onMessage(const QJsonObject& message);
     void send(const QJsonObject& message);
     void sendSubscribe(const QString& experiment);
+    template <typename Answer>
+    void ask(const QString& op, QJsonObject arguments,
+             Status (*decode)(const QJsonObject&, Answer*), Done<Answer> done);
+    void order(const QString& op, QJsonObject arguments, OrderDone done);
     QIODevice* socket() const;
 
     QString socketPath_;

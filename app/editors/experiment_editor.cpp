@@ -104,19 +104,14 @@ void ExperimentEditor::validateNow() {
     }
     waitingForEngine_ = false;
     const quint64 generation = ++generation_;
-    QJsonObject arguments{{QStringLiteral("yaml"), text()}};
-    if (!path_.isEmpty()) {
-        arguments.insert(QStringLiteral("file_name"), path_);
-    }
     status_->setText(tr("Checking…"));
     const QString sent = path_;
     QPointer<ExperimentEditor> self(this);
-    client_->request(QStringLiteral("validate"), arguments,
-                     [self, generation, sent](const QJsonObject& answer) {
-                         if (self && generation == self->generation_) {
-                             self->onValidated(answer, sent);
-                         }
-                     });
+    client_->validate(text(), path_, [self, generation, sent](const QJsonObject& answer) {
+        if (self && generation == self->generation_) {
+            self->onValidated(answer, sent);
+        }
+    });
 }
 
 bool ExperimentEditor::isThisFile(const QString& file, const QString& sentFileName) const {

@@ -56,13 +56,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     filter_->setSourceModel(model_);
     buildLayout();
     buildMenus();
-    connect(&client_, &EngineClient::ready, this, [this](const QJsonObject& hello) {
+    connect(&client_, &EngineClient::ready, this, [this](const api::HelloAnswer& hello) {
         // Its folders are this machine's only when the engine is; a remote engine's experiments
         // come over the connection alone.
-        resultsRoot_ = remote_ ? QString() : hello.value("results").toString();
-        connection_->setText(
-            tr("Engine %1, results in %2")
-                .arg(hello.value("engine").toString(), hello.value("results").toString()));
+        resultsRoot_ = remote_ ? QString() : hello.results;
+        connection_->setText(tr("Engine %1, results in %2").arg(hello.engine, hello.results));
         refreshExperimentList();
     });
     connect(&client_, &EngineClient::connectionLost, this, [this](const QString& reason) {
@@ -71,12 +69,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&client_, &EngineClient::problem, this, &MainWindow::requestFailed);
     connect(&client_, &EngineClient::event, this, &MainWindow::onEvent);
     connect(&client_, &EngineClient::subscribed, this,
-            [this](const QString& experiment, const QJsonObject& info) {
+            [this](const QString& experiment, const api::SubscribedAnswer& info) {
                 if (experiment != experiment_ || !data_.trials().empty()) {
                     return;  // a resubscription after a reconnect: the data is there
                 }
-                data_.setObjective(info.value("metric").toString(),
-                                   info.value("mode").toString() == QLatin1String("min"));
+                data_.setObjective(info.metric, info.minimize);
                 model_->reset();
                 chart_->setLogScale(false);
                 setWindowTitle(tr("%1 - Tunedeck").arg(experiment));
@@ -281,19 +278,19 @@ void MainWindow::buildMenus() {
     experiment->addAction(tr("Refresh list"), QKeySequence::Refresh, this,
                           &MainWindow::refreshExperimentList);
     experiment->addAction(tr("&Pause (resume later)"), this,
-                          [this] { orderExperiment(QStringLiteral("pause")); });
+                          [this] { orderExperiment(ExperimentOrder::Pause); });
     experiment->addAction(tr("&Resume"), this,
-                          [this] { orderExperiment(QStringLiteral("resume")); });
+                          [this] { orderExperiment(ExperimentOrder::Resume); });
     experiment->addAction(tr("&Stop for good"), this,
-                          [this] { orderExperiment(QStringLiteral("stop")); });
+                          [this] { orderExperiment(ExperimentOrder::Stop); });
 
     QMenu* trial = menuBar()->addMenu(tr("&Trial"));
     trial->addAction(tr("&Stop selected trials"), QKeySequence(tr("Ctrl+T")), this,
-                     [this] { orderSelectedTrials(QStringLiteral("stop_trial")); });
+                     [this] { orderSelectedTrials(TrialOrder::Stop); });
     trial->addAction(tr("&Pause selected trials"), QKeySequence(tr("Ctrl+P")), this,
-                     [this] { orderSelectedTrials(QStringLiteral("pause_trial")); });
+                     [this] { orderSelectedTrials(TrialOrder::Pause); });
     trial->addAction(tr("&Resume selected trials"), QKeySequence(tr("Ctrl+Shift+P")), this,
-                     [this] { orderSelectedTrials(QStringLiteral("resume_trial")); });
+                     [this] { orderSelectedTrials(TrialOrder::Resume); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Start page"), QKeySequence(tr("Ctrl+Shift+H")), this,

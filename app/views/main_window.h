@@ -60,9 +60,11 @@ class MainWindow : public QMainWindow {
     // A folder on this machine, straight from its SQLite file; live too when it is one of the
     // attached engine's experiments.
     void openFolder(const QString& folder);
-    void orderSelectedTrials(const QString& op);  // stop_trial, pause_trial, resume_trial
-    void orderExperiment(const QString& op);      // stop, pause, resume
-    void copyBestConfig(const QString& format);   // to the clipboard
+    enum class TrialOrder { Stop, Pause, Resume };
+    enum class ExperimentOrder { Stop, Pause, Resume };
+    void orderSelectedTrials(TrialOrder order);
+    void orderExperiment(ExperimentOrder order);
+    void copyBestConfig(const QString& format);  // to the clipboard
     // The current analysis tab (curves, parallel coordinates, ...) as PNG or, by the file's
     // suffix, SVG with vector curves.
     bool saveChart(const QString& path, QString* error) const;
@@ -105,8 +107,8 @@ class MainWindow : public QMainWindow {
     void exportResults();
     void exportChart();
     // Writes the `text` of an answer (best, export) to `path`, or says why not.
-    void saveText(const QString& path, const QJsonObject& answer);
-    void report(const QString& what, const QJsonObject& answer);
+    void saveText(const QString& path, const Status& status, const QString& text);
+    void report(const QString& what, const Status& status);
     // Reads `folder`'s history on a worker thread, then shows it and subscribes to `name`
     // (when not empty) from where the history ended.
     void loadHistory(const QString& folder, const QString& name);

@@ -59,46 +59,66 @@ void MainWindow::editExperimentFile(const QString& path) {
     window->show();
 }
 
-void MainWindow::orderSelectedTrials(const QString& op) {
+void MainWindow::orderSelectedTrials(TrialOrder order) {
+    const auto done = [this](const Status& status) { report(tr("Trial"), status); };
     for (const QString& trial : selectedTrials()) {
-        client_.request(op, {{"experiment", experiment_}, {"trial", trial}},
-                        [this](const QJsonObject& answer) { report(tr("Trial"), answer); });
+        switch (order) {
+            case TrialOrder::Stop:
+                client_.stopTrial(experiment_, trial, done);
+                break;
+            case TrialOrder::Pause:
+                client_.pauseTrial(experiment_, trial, done);
+                break;
+            case TrialOrder::Resume:
+                client_.resumeTrial(experiment_, trial, done);
+                break;
+        }
     }
 }
 
-void MainWindow::orderExperiment(const QString& op) {
+void MainWindow::orderExperiment(ExperimentOrder order) {
     if (experiment_.isEmpty()) {
         return;
     }
-    if (op == QLatin1String("stop") &&
+    if (order == ExperimentOrder::Stop &&
         QMessageBox::question(this, tr("Stop experiment"),
                               tr("Stop %1 for good? Running trials stop at their next report; "
                                  "waiting ones never start.")
                                   .arg(experiment_)) != QMessageBox::Yes) {
         return;
     }
-    client_.request(op, {{"experiment", experiment_}}, [this](const QJsonObject& answer) {
-        report(tr("Experiment"), answer);
+    const auto done = [this](const Status& status) {
+        report(tr("Experiment"), status);
         refreshExperimentList();
-    });
+    };
+    switch (order) {
+        case ExperimentOrder::Stop:
+            client_.stopExperiment(experiment_, done);
+            break;
+        case ExperimentOrder::Pause:
+            client_.pauseExperiment(experiment_, done);
+            break;
+        case ExperimentOrder::Resume:
+            client_.resumeExperiment(experiment_, done);
+            break;
+    }
 }
 
-void MainWindow::report(const QString& what, const QJsonObject& answer) {
-    if (!answer.value("ok").toBool()) {
-        emit requestFailed(QStringLiteral("%1: %2").arg(what, EngineClient::errorOf(answer)));
+void MainWindow::report(const QString& what, const Status& status) {
+    if (!status) {
+        emit requestFailed(QStringLiteral("%1: %2").arg(what, status.message()));
     }
 }
 
 void MainWindow::copyBestConfig(const QString& format) {
-    client_.request(QStringLiteral("best"), {{"experiment", experiment_}, {"format", format}},
-                    [this](const QJsonObject& answer) {
-                        if (!answer.value("ok").toBool()) {
-                            emit requestFailed(EngineClient::errorOf(answer));
-                            return;
-                        }
-                        QApplication::clipboard()->setText(answer.value("text").toString());
-                        statusBar()->showMessage(tr("Best config copied"), 5000);
-                    });
+    client_.best(experiment_, format, [this](const Status& status, const api::TextAnswer& best) {
+        if (!status) {
+            emit requestFailed(status.message());
+            return;
+        }
+        QApplication::clipboard()->setText(best.text);
+        statusBar()->showMessage(tr("Best config copied"), 5000);
+    });
 }
 
 void MainWindow::exportBest() {
@@ -115,18 +135,19 @@ void MainWindow::exportBest() {
         return;
     }
     const QString format = formats.value(std::max<qsizetype>(0, filters.indexOf(filter)));
-    client_.request(QStringLiteral("best"), {{"experiment", experiment_}, {"format", format}},
-                    [this, path](const QJsonObject& answer) { saveText(path, answer); });
+    client_.best(experiment_, format,
+                 [this, path](const Status& status, const api::TextAnswer& answer) {
+                     saveText(path, status, answer.text);
+                 });
 }
 
-void MainWindow::saveText(const QString& path, const QJsonObject& answer) {
-    if (!answer.value("ok").toBool()) {
-        emit requestFailed(EngineClient::errorOf(answer));
+void MainWindow::saveText(const QString& path, const Status& status, const QString& text) {
+    if (!status) {
+        emit requestFailed(status.message());
         return;
     }
     QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(answer.value("text").toString().toUtf8()) < 0) {
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0) {
         emit requestFailed(tr("cannot write %1: %2").arg(path, file.errorString()));
         return;
     }
@@ -139,8 +160,10 @@ void MainWindow::exportResults() {
     if (path.isEmpty()) {
         return;
     }
-    client_.request(QStringLiteral("export"), {{"experiment", experiment_}, {"format", "csv"}},
-                    [this, path](const QJsonObject& answer) { saveText(path, answer); });
+    client_.exportResults(experiment_, QStringLiteral("csv"),
+                          [this, path](const Status& status, const api::TextAnswer& answer) {
+                              saveText(path, status, answer.text);
+                          });
 }
 
 void MainWindow::exportChart() {

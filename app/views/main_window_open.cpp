@@ -62,31 +62,28 @@ void MainWindow::refreshExperimentList() {
     if (!client_.isReady()) {
         return;
     }
-    client_.request(QStringLiteral("list"), {}, [this](const QJsonObject& answer) {
-        if (!answer.value("ok").toBool()) {
-            return;
-        }
-        const QString selected =
-            experiments_->currentItem() ? experiments_->currentItem()->text(0) : QString();
-        experiments_->clear();
-        const QJsonArray list = answer.value("experiments").toArray();
-        for (qsizetype i = list.size() - 1; i >= 0; --i) {  // newest first
-            const QJsonObject e = list.at(i).toObject();
-            auto* item = new QTreeWidgetItem(
-                experiments_,
-                {e.value("experiment").toString(), e.value("status").toString(),
-                 QString::number(e.value("trials").toInt()), e.value("best").toString()});
-            if (item->text(0) == selected || item->text(0) == experiment_) {
-                experiments_->setCurrentItem(item);
+    client_.listExperiments(
+        [this](const Status& status, const std::vector<api::ExperimentListEntry>& list) {
+            if (!status) {
+                return;
             }
-        }
-    });
+            const QString selected =
+                experiments_->currentItem() ? experiments_->currentItem()->text(0) : QString();
+            experiments_->clear();
+            for (auto e = list.rbegin(); e != list.rend(); ++e) {  // newest first
+                auto* item = new QTreeWidgetItem(
+                    experiments_, {e->experiment, e->status, QString::number(e->trials), e->best});
+                if (item->text(0) == selected || item->text(0) == experiment_) {
+                    experiments_->setCurrentItem(item);
+                }
+            }
+        });
 }
 
 void MainWindow::runExperimentFile(const QString& path) {
     rememberRecent(RecentKind::File, path);
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    QJsonObject arguments{{"path", absolute}};
+    QString yaml;  // null: the engine reads the file itself
     if (remote_) {
         // The server cannot read this machine's file: its text goes instead, and its relative
         // paths are resolved on the server from the same folder (a shared or synced one).
@@ -95,15 +92,15 @@ void MainWindow::runExperimentFile(const QString& path) {
             emit requestFailed(tr("cannot read %1: %2").arg(absolute, file.errorString()));
             return;
         }
-        arguments = {{"yaml", QString::fromUtf8(file.readAll())}, {"file_name", absolute}};
+        yaml = QString::fromUtf8(file.readAll());
     }
-    client_.request(QStringLiteral("start"), arguments, [this](const QJsonObject& answer) {
-        if (!answer.value("ok").toBool()) {
-            emit requestFailed(EngineClient::errorOf(answer));
+    client_.start(absolute, yaml, [this](const Status& status, const api::StartedAnswer& started) {
+        if (!status) {
+            emit requestFailed(status.message());
             return;
         }
         refreshExperimentList();
-        openExperiment(answer.value("experiment").toString());
+        openExperiment(started.experiment);
     });
 }
 

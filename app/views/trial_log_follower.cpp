@@ -38,37 +38,36 @@ void TrialLogFollower::poll() {
     }
     asking_ = true;
     const int generation = generation_;
-    client_->request(QStringLiteral("trial_log"),
-                     {{"experiment", experiment_}, {"trial", trial_}, {"offset", offset_}},
-                     [this, generation](const QJsonObject& answer) {
-                         if (generation != generation_) {
-                             return;
-                         }
-                         asking_ = false;
-                         if (!answer.value("ok").toBool() || !view_) {
-                             return;
-                         }
-                         const qint64 next = answer.value("offset").toInteger();
-                         if (next < offset_) {
-                             view_->clear();  // a new attempt started the log again
-                         }
-                         offset_ = next;
-                         const QString text = answer.value("text").toString();
-                         if (text.isEmpty()) {
-                             return;
-                         }
-                         QScrollBar* bar = view_->verticalScrollBar();
-                         const bool atEnd = bar->value() == bar->maximum();
-                         QTextCursor cursor(view_->document());
-                         cursor.movePosition(QTextCursor::End);
-                         cursor.insertText(text);
-                         if (atEnd) {
-                             bar->setValue(bar->maximum());  // keep following the tail
-                         }
-                         if (offset_ < answer.value("size").toInteger()) {
-                             QTimer::singleShot(0, this, &TrialLogFollower::poll);  // more now
-                         }
-                     });
+    client_->trialLog(experiment_, trial_, offset_,
+                      [this, generation](const Status& status, const api::TrialLogAnswer& answer) {
+                          if (generation != generation_) {
+                              return;
+                          }
+                          asking_ = false;
+                          if (!status || !view_) {
+                              return;
+                          }
+                          const qint64 next = answer.offset;
+                          if (next < offset_) {
+                              view_->clear();  // a new attempt started the log again
+                          }
+                          offset_ = next;
+                          const QString& text = answer.text;
+                          if (text.isEmpty()) {
+                              return;
+                          }
+                          QScrollBar* bar = view_->verticalScrollBar();
+                          const bool atEnd = bar->value() == bar->maximum();
+                          QTextCursor cursor(view_->document());
+                          cursor.movePosition(QTextCursor::End);
+                          cursor.insertText(text);
+                          if (atEnd) {
+                              bar->setValue(bar->maximum());  // keep following the tail
+                          }
+                          if (offset_ < answer.size) {
+                              QTimer::singleShot(0, this, &TrialLogFollower::poll);  // more now
+                          }
+                      });
 }
 
 }  // namespace tunedeck::app

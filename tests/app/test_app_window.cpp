@@ -209,12 +209,12 @@ void TestAppWindow::stopFromTheWindowStopsTheTrial() {
     auto* log = window.findChild<QPlainTextEdit*>("log");
     QVERIFY(waitFor([&] { return log->toPlainText().contains("start iteration=0"); }, 10000));
     window.tabs()->setCurrentIndex(0);
-    window.orderSelectedTrials("stop_trial");
+    window.orderSelectedTrials(MainWindow::TrialOrder::Stop);
     QVERIFY(waitFor([&] { return window.data().trials()[0].status == "TERMINATED"; }, 30000));
     QVERIFY2(window.data().trials()[0].reason.contains("stopped by the user"),
              qPrintable(window.data().trials()[0].reason));
     QVERIFY(window.data().trials()[0].iteration < 60);
-    window.orderExperiment("pause");  // nothing left running when the test ends
+    window.orderExperiment(MainWindow::ExperimentOrder::Pause);  // nothing left running when the test ends
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "interrupted"; }, 60000));
 }
 
