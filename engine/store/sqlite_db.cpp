@@ -1,6 +1,12 @@
 #include "store/sqlite_db.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonValue>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
 
 namespace tunedeck::store {
 
@@ -34,8 +40,149 @@ Status sqliteStatus(sqlite3* db, int code, const QString& context) {
     }
 }
 
+namespace {
+
+// The compact JSON of a value, written straight into `out`: the same text a reader gets from
+// QJsonDocument::toJson(Compact) up to number spelling (both shortest round-trip), at a fraction
+// of its cost, as every result passes here on the writer thread (QJsonDocument converts the
+// whole object to CBOR first and grows its output one piece at a time).
+void appendJson(QByteArray& out, const QJsonValue& value);
+
+void appendString(QByteArray& out, QStringView text) {
+    out.append('"');
+    bool plain = true;
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        if (u < 0x20 || u >= 0x80 || u == '"' || u == '\\') {
+            plain = false;
+            break;
+        }
+    }
+    if (plain) {
+        const qsizetype at = out.size();
+        out.resize(at + text.size());
+        char* target = out.data() + at;
+        for (const QChar c : text) {
+            *target++ = char(c.unicode());
+        }
+    } else {
+        for (const char byte : text.toUtf8()) {
+            const auto u = static_cast<unsigned char>(byte);
+            switch (byte) {
+                case '"':
+                    out.append("\\\"");
+                    break;
+                case '\\':
+                    out.append("\\\\");
+                    break;
+                case '\b':
+                    out.append("\\b");
+                    break;
+                case '\f':
+                    out.append("\\f");
+                    break;
+                case '\n':
+                    out.append("\\n");
+                    break;
+                case '\r':
+                    out.append("\\r");
+                    break;
+                case '\t':
+                    out.append("\\t");
+                    break;
+                default:
+                    if (u < 0x20) {
+                        char escaped[8];
+                        std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(u));
+                        out.append(escaped);
+                    } else {
+                        out.append(byte);
+                    }
+            }
+        }
+    }
+    out.append('"');
+}
+
+void appendNumber(QByteArray& out, double number) {
+    if (!std::isfinite(number)) {
+        out.append("null");  // as QJsonDocument writes them
+        return;
+    }
+    char digits[32];
+    std::to_chars_result end{};
+    // Whole numbers a double holds exactly are written as integers, as Qt does.
+    if (number == std::trunc(number) && std::fabs(number) < 9007199254740992.0) {
+        end = std::to_chars(digits, digits + sizeof digits, static_cast<long long>(number));
+    } else {
+        end = std::to_chars(digits, digits + sizeof digits, number);
+    }
+    out.append(digits, end.ptr - digits);
+}
+
+void appendObject(QByteArray& out, const QJsonObject& object) {
+    out.append('{');
+    bool first = true;
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        if (!first) {
+            out.append(',');
+        }
+        first = false;
+        appendString(out, it.key());
+        out.append(':');
+        appendJson(out, it.value());
+    }
+    out.append('}');
+}
+
+void appendJson(QByteArray& out, const QJsonValue& value) {
+    switch (value.type()) {
+        case QJsonValue::Null:
+        case QJsonValue::Undefined:
+            out.append("null");
+            break;
+        case QJsonValue::Bool:
+            out.append(value.toBool() ? "true" : "false");
+            break;
+        case QJsonValue::Double:
+            if (const qint64 whole = value.toInteger(std::numeric_limits<qint64>::min());
+                whole != std::numeric_limits<qint64>::min() && value.toDouble() == double(whole)) {
+                char digits[24];
+                const auto end = std::to_chars(digits, digits + sizeof digits, whole);
+                out.append(digits, end.ptr - digits);
+            } else {
+                appendNumber(out, value.toDouble());
+            }
+            break;
+        case QJsonValue::String:
+            appendString(out, value.toString());
+            break;
+        case QJsonValue::Array: {
+            out.append('[');
+            bool first = true;
+            for (const QJsonValue& item : value.toArray()) {
+                if (!first) {
+                    out.append(',');
+                }
+                first = false;
+                appendJson(out, item);
+            }
+            out.append(']');
+            break;
+        }
+        case QJsonValue::Object:
+            appendObject(out, value.toObject());
+            break;
+    }
+}
+
+}  // namespace
+
 QByteArray jsonText(const QJsonObject& object) {
-    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+    QByteArray out;
+    out.reserve(256);
+    appendObject(out, object);
+    return out;
 }
 
 QJsonObject jsonObject(const char* text, int size) {

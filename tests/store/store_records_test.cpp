@@ -1,8 +1,10 @@
 // Every record type goes in and comes back out; seq and ids behave as clients rely on.
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "store/sqlite_db.h"
 #include "store_test.h"
 #include "store_test_support.h"
 
@@ -331,4 +333,35 @@ void StoreTest::readOnlyStoreDropsWrites() {
     QCOMPARE(reader->lastError().code(), Status::Code::InvalidArgument);
     QCOMPARE(reader->resultCount(), std::int64_t(0));
     QCOMPARE(reader->schemaVersion(), kStoreSchemaVersion);
+}
+
+void StoreTest::jsonColumnsReadBackAsWritten() {
+    // Every kind of value a result holds, written by the store's own serialiser, comes back
+    // from SQLite exactly as it went in (and as Qt's parser reads it).
+    const QJsonObject result{
+        {"loss", 0.1},
+        {"tiny", 1e-300},
+        {"huge", 1.7976931348623157e308},
+        {"negative", -2.5e-7},
+        {"whole", 3.0},
+        {"big_whole", 9007199254740993.0},
+        {"count", qint64(-42)},
+        {"flag", true},
+        {"none", QJsonValue::Null},
+        {"text", "quote \" backslash \\ tab \t newline \n bell \u0007 \u00e9\u4e2d\U0001F600"},
+        {"k\u00e9y \"odd\"", 1},
+        {"nested", QJsonObject{{"list", QJsonArray{1, 2.5, "x", QJsonArray{}, QJsonObject{}}}}},
+    };
+    QTemporaryDir dir;
+    std::unique_ptr<ExperimentStore> store = openStore(dbPath(dir));
+    const TrialRecord record = trialRecord(0);
+    const Trial& t = record.trial;
+    store->saveTrial(record);
+    store->appendResult(t.id, 1, 10.0, result);
+    QVERIFY(store->flush().isOk());
+    const QByteArray text = store::jsonText(result);
+    QCOMPARE(QJsonDocument::fromJson(text).object(), result);
+    const std::vector<ResultRecord> rows = store->loadResults(t.id);
+    QCOMPARE(rows.size(), std::size_t(1));
+    QCOMPARE(rows.front().result, result);
 }

@@ -20,6 +20,7 @@ class StoreTest : public QObject {
     void deleteResultsAfterIsOrderedWithOtherWrites();
     void resultOfAnUnsavedTrialIsRefused();
     void readOnlyStoreDropsWrites();
+    void jsonColumnsReadBackAsWritten();
 
     // store_queries_test.cpp
     void trialScoresRankByScopeAndMode_data();
