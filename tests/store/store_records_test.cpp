@@ -348,6 +348,8 @@ void StoreTest::jsonColumnsReadBackAsWritten() {
         {"count", qint64(-42)},
         {"flag", true},
         {"none", QJsonValue::Null},
+        {"quotes", "say \"hi\""},
+        {"backslash", "C:\\temp"},
         {"text", "quote \" backslash \\ tab \t newline \n bell \u0007 \u00e9\u4e2d\U0001F600"},
         {"k\u00e9y \"odd\"", 1},
         {"nested", QJsonObject{{"list", QJsonArray{1, 2.5, "x", QJsonArray{}, QJsonObject{}}}}},
