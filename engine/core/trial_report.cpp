@@ -83,6 +83,14 @@ std::optional<ReportProblem> checkRequiredKeys(const Scheduler& scheduler,
     return std::nullopt;
 }
 
+SchedulerDecision decideOnResult(const StopCriteria& stop, Scheduler& scheduler, const Trial& trial,
+                                 const QJsonObject& result) {
+    if (std::optional<QString> reason = stopReason(stop, result)) {
+        return SchedulerDecision::stop(*reason);
+    }
+    return scheduler.onResult(trial, result);
+}
+
 QJsonObject withAutomaticFields(QJsonObject metrics, const AutomaticFields& fields) {
     metrics.insert(QStringLiteral("training_iteration"), qint64(fields.iteration));
     metrics.insert(QStringLiteral("trial_id"), fields.trialId);

@@ -37,6 +37,11 @@ std::optional<ReportProblem> checkRequiredKeys(const Scheduler& scheduler,
                                                const ExperimentSpec& spec, const QString& trialId,
                                                const QJsonObject& result);
 
+// What a recorded result decides: the experiment's own `stop:` criteria (and `done`) first, then
+// the scheduler (Ray applies its stopper before the scheduler too).
+SchedulerDecision decideOnResult(const StopCriteria& stop, Scheduler& scheduler, const Trial& trial,
+                                 const QJsonObject& result);
+
 // Ray Tune's automatic result fields, added to what the trial reported.
 struct AutomaticFields {
     std::int64_t iteration = 0;

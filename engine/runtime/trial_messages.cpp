@@ -80,12 +80,7 @@ void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
         refuseReport(live, *problem);
         return;
     }
-    SchedulerDecision decision;
-    if (std::optional<QString> reason = stopReason(spec_.stop, result)) {
-        decision = SchedulerDecision::stop(*reason);
-    } else {
-        decision = scheduler_->onResult(trial, result);
-    }
+    SchedulerDecision decision = decideOnResult(spec_.stop, *scheduler_, trial, result);
     ReportFacts facts;
     facts.trialId = trial.id;
     facts.iteration = iteration;

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/trial_report.h"
+#include "scheduler_builders.h"
 
 using namespace tunedeck;
 
@@ -84,6 +85,25 @@ class TestTrialReport : public QObject {
             QCOMPARE(problem->kind, ReportProblem::Kind::TrialFault);
             QVERIFY(problem->message.contains(QStringLiteral("whole number from 0 to 2^53")));
         }
+    }
+
+    // The experiment's own stop rule comes before the scheduler, as Ray's stopper does.
+    void aStopCriterionDecidesBeforeTheScheduler() {
+        const auto asha = makeValidated(
+            schedulerSpec("asha", {{"max_t", 100}, {"grace_period", 1}}, "loss", MetricMode::Min));
+        QVERIFY(asha);
+        StopCriteria stop;
+        stop.trainingIteration = 3;
+        Trial trial;
+        trial.id = QStringLiteral("t00000");
+        asha->onTrialAdd(trial);
+        const SchedulerDecision early =
+            decideOnResult(stop, *asha, trial, {{"training_iteration", 2}, {"loss", 1.0}});
+        QCOMPARE(early.action, SchedulerDecision::Action::Continue);
+        const SchedulerDecision done =
+            decideOnResult(stop, *asha, trial, {{"training_iteration", 3}, {"loss", 1.0}});
+        QCOMPARE(done.action, SchedulerDecision::Action::Stop);
+        QCOMPARE(done.reason, QStringLiteral("training_iteration >= 3"));
     }
 
     void theRecordedResultCarriesRaysAutomaticFields() {

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/checkpoint_policy.h"
+#include "core/trial_report.h"
 
 namespace tunedeck::bench {
 
@@ -177,12 +178,7 @@ void TrialSimulation::onResult(SimTrial& sim) {
     }
     searcher_->onResult(trial.id, result);
 
-    SchedulerDecision decision;
-    if (std::optional<QString> reason = stopReason(spec_.stop, result)) {
-        decision = SchedulerDecision::stop(*reason);
-    } else {
-        decision = scheduler_->onResult(trial, result);
-    }
+    SchedulerDecision decision = decideOnResult(spec_.stop, *scheduler_, trial, result);
     ReportFacts facts;
     facts.trialId = trial.id;
     facts.iteration = trial.iteration;
