@@ -3,15 +3,13 @@
 #include <algorithm>
 #include <set>
 
-#include "api/events.h"
 #include "models/config_text.h"
-#include "models/experiment_data.h"
 
 namespace tunedeck::app {
 
-Lineage::Lineage(const std::vector<QJsonObject>& exploits) : exploits_(&exploits) {
+Lineage::Lineage(const std::vector<Exploit>& exploits) : exploits_(&exploits) {
     for (int i = 0; i < int(exploits.size()); ++i) {
-        const QString trial = exploits[std::size_t(i)].value("trial").toString();
+        const QString& trial = exploits[std::size_t(i)].event.trial;
         std::vector<int>& indices = byTrial_[trial];
         if (indices.empty()) {
             exploited_.append(trial);
@@ -36,17 +34,15 @@ std::vector<LineageStep> Lineage::stepsOf(const QString& trialId) const {
     int limit = int(exploits_->size());
     // Each step goes to an earlier event, so the walk ends after at most one step per event.
     for (int at = lastBefore(current, limit); at >= 0; at = lastBefore(current, limit)) {
-        const QJsonObject& e = (*exploits_)[std::size_t(at)];
+        const events::ExploitEvent& e = (*exploits_)[std::size_t(at)].event;
         LineageStep step;
         step.trial = current;
-        step.source = e.value("source").toString();
-        step.iteration = qint64(e.value("iteration").toDouble());
-        step.sourceIteration = qint64(e.value("source_iteration").toDouble());
+        step.source = e.source;
+        step.iteration = e.iteration;
+        step.sourceIteration = e.sourceIteration;
         step.changes =
-            configChanges(e.value("old_config").toObject(), e.value("new_config").toObject(),
-                          events::configFloatsOf(e, QStringLiteral("old_config_floats")),
-                          events::configFloatsOf(e, QStringLiteral("new_config_floats")));
-        step.reason = e.value("reason").toString();
+            configChanges(e.oldConfig, e.newConfig, e.oldConfigFloats, e.newConfigFloats);
+        step.reason = e.reason;
         steps.push_back(step);
         current = step.source;
         limit = at;
@@ -67,7 +63,7 @@ QJsonObject Lineage::configBeforeFirstExploit(const QString& trialId) const {
     if (it == byTrial_.end()) {
         return {};
     }
-    return (*exploits_)[std::size_t(it->second.front())].value("old_config").toObject();
+    return (*exploits_)[std::size_t(it->second.front())].event.oldConfig;
 }
 
 FloatPaths Lineage::configFloatsBeforeFirstExploit(const QString& trialId) const {
@@ -75,8 +71,7 @@ FloatPaths Lineage::configFloatsBeforeFirstExploit(const QString& trialId) const
     if (it == byTrial_.end()) {
         return {};
     }
-    return events::configFloatsOf((*exploits_)[std::size_t(it->second.front())],
-                                  QStringLiteral("old_config_floats"));
+    return (*exploits_)[std::size_t(it->second.front())].event.oldConfigFloats;
 }
 
 QStringList Lineage::configChanges(const QJsonObject& before, const QJsonObject& after,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/config_json.h"
+#include "models/experiment_data.h"
 
 namespace tunedeck::app {
 
@@ -25,7 +26,7 @@ struct LineageStep {
 
 class Lineage {
   public:
-    explicit Lineage(const std::vector<QJsonObject>& exploits);
+    explicit Lineage(const std::vector<Exploit>& exploits);
 
     // The trials that copied another at least once, in order of their first exploit.
     const QStringList& exploitedTrials() const { return exploited_; }
@@ -50,7 +51,7 @@ class Lineage {
     // The last exploit of `trialId` before event `limit`, or -1.
     int lastBefore(const QString& trialId, int limit) const;
 
-    const std::vector<QJsonObject>* exploits_;
+    const std::vector<Exploit>* exploits_;
     std::map<QString, std::vector<int>> byTrial_;  // exploit indices per trial, ascending
     QStringList exploited_;
 };

@@ -84,9 +84,8 @@ QTreeWidgetItem* LineageView::itemOf(const QString& trialId) const {
 }
 
 std::pair<std::size_t, qint64> LineageView::seenNow() const {
-    const std::vector<QJsonObject>& exploits = data_->exploits();
-    return {exploits.size(),
-            exploits.empty() ? 0 : qint64(exploits.back().value("seq").toDouble())};
+    const std::vector<Exploit>& exploits = data_->exploits();
+    return {exploits.size(), exploits.empty() ? 0 : exploits.back().seq};
 }
 
 void LineageView::refreshNow() {

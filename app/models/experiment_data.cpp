@@ -3,7 +3,6 @@
 #include <QJsonArray>
 #include <algorithm>
 
-#include "api/events.h"
 #include "store/result_metric.h"
 
 namespace tunedeck::app {
@@ -50,7 +49,7 @@ void ExperimentData::clear() {
     changes_.exploitsChanged = true;
 }
 
-void ExperimentData::load(std::vector<TrialRow> trials, std::vector<QJsonObject> exploits,
+void ExperimentData::load(std::vector<TrialRow> trials, std::vector<Exploit> exploits,
                           QString status, double startTime) {
     clear();
     trials_ = std::move(trials);
@@ -86,66 +85,70 @@ int ExperimentData::rowFor(const QString& trialId, double time) {
     return int(trials_.size()) - 1;
 }
 
-void ExperimentData::apply(const QJsonObject& event) {
-    const QString type = event.value("type").toString();
-    const double time = event.value("time").toDouble();
+void ExperimentData::apply(const events::Event& event) {
+    const double time = event.time;
     if (startTime_ == 0 && time > 0) {
         startTime_ = time;
     }
-    const QString trialId = event.value("trial").toString();
-    if (type == QLatin1String("result")) {
-        const int index = rowFor(trialId, time);
-        onResult(trials_[std::size_t(index)], event.value("result").toObject(), time);
+    if (const auto* result = event.as<events::ResultEvent>()) {
+        const int index = rowFor(result->trial, time);
+        onResult(trials_[std::size_t(index)], result->result, time);
         changes_.rows.insert(index);
-    } else if (type == QLatin1String("trial_added")) {
-        const int index = rowFor(trialId, time);
+    } else if (const auto* added = event.as<events::TrialAddedEvent>()) {
+        const int index = rowFor(added->trial, time);
         TrialRow& row = trials_[std::size_t(index)];
-        row.config = event.value("config").toObject();
-        row.configFloats = events::configFloatsOf(event);
+        row.config = added->config;
+        row.configFloats = added->configFloats;
         row.flatConfig = flatten(row.config);
-        bool added = false;
+        bool keysAdded = false;
         for (const QString& key : row.flatConfig.keys()) {
             if (!configKeys_.contains(key)) {
                 configKeys_.append(key);
-                added = true;
+                keysAdded = true;
             }
         }
-        if (added) {
+        if (keysAdded) {
             configKeys_.sort();
             changes_.configKeysChanged = true;
         }
         changes_.rows.insert(index);
-    } else if (type == QLatin1String("trial_status")) {
-        const int index = rowFor(trialId, time);
+    } else if (const auto* status = event.as<events::TrialStatusEvent>()) {
+        const int index = rowFor(status->trial, time);
         TrialRow& row = trials_[std::size_t(index)];
-        row.status = event.value("status").toString();
-        row.reason = event.value("reason").toString();
-        if (event.contains("node")) {
-            row.node = event.value("node").toString();
+        row.status = status->status;
+        row.reason = status->reason;
+        if (status->node) {
+            row.node = *status->node;
         }
         row.lastAt = std::max(row.lastAt, time);
         changes_.rows.insert(index);
-    } else if (type == QLatin1String("exploit")) {
-        const int index = rowFor(trialId, time);
+    } else if (const auto* exploit = event.as<events::ExploitEvent>()) {
+        const int index = rowFor(exploit->trial, time);
         TrialRow& row = trials_[std::size_t(index)];
-        row.config = event.value("new_config").toObject();
-        row.configFloats = events::configFloatsOf(event, QStringLiteral("new_config_floats"));
+        row.config = exploit->newConfig;
+        row.configFloats = exploit->newConfigFloats;
         row.flatConfig = flatten(row.config);
         changes_.rows.insert(index);
-        exploits_.push_back(event);
+        exploits_.push_back(Exploit{*exploit, event.seq, time});
         changes_.exploitsChanged = true;
-    } else if (type == QLatin1String("log") || type == QLatin1String("warning")) {
-        QStringList& lines = logs_[trialId];
-        lines.append(event.value("message").toString());
-        if (lines.size() > kMaxLogLines) {
-            lines.remove(0, lines.size() - kMaxLogLines);
-        }
-        changes_.logsChanged = true;
-    } else if (type == QLatin1String("experiment_started")) {
+    } else if (const auto* log = event.as<events::LogEvent>()) {
+        appendLog(log->trial, log->message);
+    } else if (const auto* warning = event.as<events::WarningEvent>()) {
+        appendLog(warning->trial, warning->message);
+    } else if (event.as<events::ExperimentStartedEvent>() != nullptr) {
         status_ = QStringLiteral("running");
-    } else if (type == QLatin1String("experiment_finished")) {
-        status_ = event.value("status").toString();
+    } else if (const auto* finished = event.as<events::ExperimentFinishedEvent>()) {
+        status_ = finished->status;
     }
+}
+
+void ExperimentData::appendLog(const QString& trialId, const QString& message) {
+    QStringList& lines = logs_[trialId];
+    lines.append(message);
+    if (lines.size() > kMaxLogLines) {
+        lines.remove(0, lines.size() - kMaxLogLines);
+    }
+    changes_.logsChanged = true;
 }
 
 void ExperimentData::onResult(TrialRow& row, const QJsonObject& result, double time) {

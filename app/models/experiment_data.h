@@ -1,5 +1,5 @@
-// Everything the app knows of one experiment, built from its event stream (the envelopes of
-// engine/api/events.h, from a live run or replayed from history): its trials with their
+// Everything the app knows of one experiment, built from its event stream (the typed events of
+// engine/api/event_decoders.h, from a live run or replayed from history): its trials with their
 // configs, statuses and nodes, and each trial's curve of the experiment's metric. Views read it;
 // they are told what changed by polling takeChanges() on their own timer, so a stream of
 // thousands of results a second costs one update per frame, not one per result.
@@ -16,6 +16,7 @@
 #include <set>
 #include <vector>
 
+#include "api/event_decoders.h"
 #include "core/config_json.h"
 
 namespace tunedeck::app {
@@ -51,6 +52,13 @@ struct TrialRow {
     int rewinds = 0;
 };
 
+// One PBT exploit as it came: the engine's exploit event with its place in the stream.
+struct Exploit {
+    events::ExploitEvent event;
+    qint64 seq = 0;  // 0 when read from a history
+    double time = 0;
+};
+
 // Progress of one experiment, by status.
 struct StatusCounts {
     int pending = 0, running = 0, paused = 0, terminated = 0, error = 0;
@@ -65,12 +73,12 @@ class ExperimentData {
     bool minimize() const { return minimize_; }
 
     // Applies one event; unknown types are ignored (a newer engine may send more).
-    void apply(const QJsonObject& event);
+    void apply(const events::Event& event);
     // Forgets everything (another experiment, or a replay from the start).
     void clear();
     // Replaces everything with what was read from a history (history_reader.h); events that
     // come later apply on top.
-    void load(std::vector<TrialRow> trials, std::vector<QJsonObject> exploits, QString status,
+    void load(std::vector<TrialRow> trials, std::vector<Exploit> exploits, QString status,
               double startTime);
 
     const std::vector<TrialRow>& trials() const { return trials_; }
@@ -84,9 +92,8 @@ class ExperimentData {
     double startTime() const { return startTime_; }
     // Log and warning lines of `trialId` (warnings without a trial under "").
     const QStringList& logOf(const QString& trialId) const;
-    // PBT's exploits, in order: the "exploit" events as they came (trial, source, iteration,
-    // source_iteration, old_config, new_config, reason, time).
-    const std::vector<QJsonObject>& exploits() const { return exploits_; }
+    // PBT's exploits, in the order they came.
+    const std::vector<Exploit>& exploits() const { return exploits_; }
 
     // What changed since the last call: rows whose values changed, whether rows were added,
     // whether any curve grew.
@@ -107,6 +114,8 @@ class ExperimentData {
     // The row of `trialId`, added when new.
     int rowFor(const QString& trialId, double time);
     void onResult(TrialRow& row, const QJsonObject& result, double time);
+    // A log or warning line of `trialId` ("" for the experiment's own warnings).
+    void appendLog(const QString& trialId, const QString& message);
 
     QString metric_;
     bool minimize_ = false;
@@ -116,7 +125,7 @@ class ExperimentData {
     QString status_;
     double startTime_ = 0;
     std::map<QString, QStringList> logs_;
-    std::vector<QJsonObject> exploits_;
+    std::vector<Exploit> exploits_;
     Changes changes_;
 };
 

@@ -3,7 +3,6 @@
 #include <QFileInfo>
 #include <cmath>
 
-#include "api/events.h"
 #include "config/spec_summary.h"
 #include "store/history_reader.h"
 
@@ -41,15 +40,21 @@ TrialRow rowOf(store::HistoryTrial&& trial, store::MetricCurve&& curve, const Hi
     return row;
 }
 
-// As the engine's exploit event is (api/events.h).
-QJsonObject exploitEvent(const store::HistoryExploit& exploit) {
-    QJsonObject event =
-        events::exploit(exploit.trialId, exploit.sourceTrialId, exploit.iteration,
-                        exploit.sourceIteration, exploit.oldConfig, exploit.newConfig,
-                        exploit.reason, exploit.oldConfigFloats, exploit.newConfigFloats);
-    event.insert("type", events::type::kExploit);
-    event.insert("time", exploit.timestamp);
-    return event;
+// As the engine's exploit event says it (api/event_decoders.h).
+Exploit exploitOf(const store::HistoryExploit& exploit) {
+    Exploit out;
+    events::ExploitEvent& e = out.event;
+    e.trial = exploit.trialId;
+    e.source = exploit.sourceTrialId;
+    e.iteration = exploit.iteration;
+    e.sourceIteration = exploit.sourceIteration;
+    e.oldConfig = exploit.oldConfig;
+    e.newConfig = exploit.newConfig;
+    e.oldConfigFloats = exploit.oldConfigFloats;
+    e.newConfigFloats = exploit.newConfigFloats;
+    e.reason = exploit.reason;
+    out.time = exploit.timestamp;
+    return out;
 }
 
 }  // namespace
@@ -101,7 +106,7 @@ bool readHistory(const QString& folder, History* out, QString* error) {
         out->trials.push_back(rowOf(std::move(trials[i]), std::move(curves[i]), *out));
     }
     for (const store::HistoryExploit& exploit : exploits) {
-        out->exploits.push_back(exploitEvent(exploit));
+        out->exploits.push_back(exploitOf(exploit));
     }
     out->results = results;
     out->lastSeq = lastSeq;

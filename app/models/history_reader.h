@@ -22,8 +22,8 @@ struct History {
     bool minimize = false;
     double startTime = 0;
     std::vector<TrialRow> trials;
-    std::vector<QJsonObject> exploits;  // as "exploit" event payloads
-    qint64 lastSeq = 0;                 // subscribe from here for what comes later
+    std::vector<Exploit> exploits;
+    qint64 lastSeq = 0;  // subscribe from here for what comes later
     qint64 results = 0;
 };
 

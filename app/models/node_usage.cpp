@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <memory>
 
+#include "api/events.h"
 #include "store/history_reader.h"
 
 namespace tunedeck::app {
@@ -25,55 +26,54 @@ double percentOf(long long used, long long total) {
 
 }  // namespace
 
-bool NodeUsageModel::apply(const QJsonObject& event) {
-    const QString type = event.value("type").toString();
-    if (type == QLatin1String("node") &&
-        event.value("state").toString() == QLatin1String("gpu_sharing")) {
-        const QJsonObject details = event.value("details").toObject();
-        sharing_[event.value("node").toString()] =
-            GpuSharing{details.value("mode").toString(), details.value("reason").toString()};
+bool NodeUsageModel::apply(const events::Event& event) {
+    if (const auto* node = event.as<events::NodeEvent>()) {
+        if (node->state != QLatin1String("gpu_sharing")) {
+            return false;
+        }
+        // gpu_sharing's details: how the node shares its cards, and why not MPS.
+        sharing_[node->node] = GpuSharing{node->details.value(QLatin1String("mode")).toString(),
+                                          node->details.value(QLatin1String("reason")).toString()};
         return true;
     }
-    if (type != QLatin1String("node_usage")) {
-        return false;
+    if (const auto* sample = event.as<events::NodeUsageEvent>()) {
+        applySample(*sample, event.time);
+        return true;
     }
-    const QString nodeId = event.value("node").toString();
-    const double time = event.value("time").toDouble();
+    return false;
+}
+
+void NodeUsageModel::applySample(const events::NodeUsageEvent& sample, double time) {
     if (nodes_.empty() || time < firstTime_) {
         firstTime_ = time;
     }
     lastTime_ = std::max(lastTime_, time);
 
-    NodeUsage& node = nodes_[nodeId];
-    node.node = nodeId;
-    node.cpuPercent = event.value("cpu_percent").toDouble();
-    node.memoryUsedMb = event.value("memory_used_mb").toInteger();
-    node.memoryTotalMb = event.value("memory_total_mb").toInteger();
+    NodeUsage& node = nodes_[sample.node];
+    node.node = sample.node;
+    // A reading the node could not give shows as 0, as before the samples were typed.
+    node.cpuPercent = sample.cpuPercent.value_or(0);
+    node.memoryUsedMb = sample.memoryUsedMb;
+    node.memoryTotalMb = sample.memoryTotalMb;
     append(node.cpuSeries, time, node.cpuPercent);
     append(node.memorySeries, time, percentOf(node.memoryUsedMb, node.memoryTotalMb));
 
-    for (const QJsonValue& value : event.value("gpus").toArray()) {
-        const QJsonObject gpu = value.toObject();
-        const int index = gpu.value("index").toInt();
-        GpuCard& card = cards_[{nodeId, index}];
-        card.node = nodeId;
-        card.index = index;
-        card.uuid = gpu.value("uuid").toString();
-        card.name = gpu.value("name").toString();
-        card.utilization = gpu.value("utilization_percent").toDouble();
-        card.memoryUsedMb = gpu.value("memory_used_mb").toInteger();
-        card.memoryTotalMb = gpu.value("memory_total_mb").toInteger();
-        card.temperatureC = gpu.value("temperature_c").toDouble();
-        card.powerW = gpu.value("power_w").toDouble();
-        card.lost = gpu.value("lost").toBool();
-        card.trials.clear();
-        for (const QJsonValue& trial : gpu.value("trials").toArray()) {
-            card.trials << trial.toString();
-        }
+    for (const events::GpuUsage& gpu : sample.gpus) {
+        GpuCard& card = cards_[{sample.node, gpu.index}];
+        card.node = sample.node;
+        card.index = gpu.index;
+        card.uuid = gpu.uuid;
+        card.name = gpu.name;
+        card.utilization = gpu.utilizationPercent.value_or(0);
+        card.memoryUsedMb = gpu.memoryUsedMb;
+        card.memoryTotalMb = gpu.memoryTotalMb;
+        card.temperatureC = gpu.temperatureC.value_or(0);
+        card.powerW = gpu.powerW.value_or(0);
+        card.lost = gpu.lost;
+        card.trials = gpu.trials;
         append(card.utilizationSeries, time, card.utilization);
         append(card.memorySeries, time, percentOf(card.memoryUsedMb, card.memoryTotalMb));
     }
-    return true;
 }
 
 void NodeUsageModel::clear() {
@@ -108,22 +108,30 @@ bool readNodeUsage(const QString& folder, NodeUsageModel* usage, QString* error)
         status = reader->readNodeUsage(&samples);
     }
     if (status) {
-        status = reader->readEvents(QStringLiteral("node"), &nodeEvents);
+        status = reader->readEvents(events::type::kNode, &nodeEvents);
     }
     if (!status) {
         *error = status.message();
         return false;
     }
-    for (store::HistoryNodeUsage& sample : samples) {
-        QJsonObject event = std::move(sample.usage);
-        event.insert(QStringLiteral("type"), QStringLiteral("node_usage"));
-        event.insert(QStringLiteral("time"), sample.timestamp);
-        event.insert(QStringLiteral("node"), sample.node);
-        usage->apply(event);
+    for (const store::HistoryNodeUsage& sample : samples) {
+        // Rebuilt by the engine's own builder, so a sample recorded by any version reads alike.
+        events::NodeUsageEvent decoded;
+        status = events::decodeNodeUsage(events::nodeUsage(sample.node, sample.usage), &decoded);
+        if (!status) {
+            *error = status.message();
+            return false;
+        }
+        usage->apply(events::Event{0, sample.timestamp, std::move(decoded)});
     }
-    for (QJsonObject& event : nodeEvents) {
-        event.insert(QStringLiteral("type"), QStringLiteral("node"));
-        usage->apply(event);
+    for (const QJsonObject& payload : nodeEvents) {
+        events::NodeEvent decoded;
+        status = events::decodeNode(payload, &decoded);
+        if (!status) {
+            *error = status.message();
+            return false;
+        }
+        usage->apply(events::Event{0, 0, std::move(decoded)});
     }
     return true;
 }

@@ -1,7 +1,7 @@
 // How busy each node and each GPU card of an experiment is, over time: the engine's `node_usage`
-// events (one per node every gpu_sample_s, engine/api/events.h) kept as bounded series per
-// node and per card, plus the latest sample of each with the trials that sit on each card.
-// Thread-safety: plain value type; the window owns one and feeds it on the GUI thread.
+// events (one per node every gpu_sample_s, decoded by engine/api/event_decoders.h) kept as bounded
+// series per node and per card, plus the latest sample of each with the trials that sit on each
+// card. Thread-safety: plain value type; the window owns one and feeds it on the GUI thread.
 #pragma once
 
 #include <QJsonObject>
@@ -10,6 +10,8 @@
 #include <deque>
 #include <map>
 #include <vector>
+
+#include "api/event_decoders.h"
 
 namespace tunedeck::app {
 
@@ -57,7 +59,7 @@ class NodeUsageModel {
 
     // Applies one event: a `node_usage` sample, or a `node` event with state `gpu_sharing`;
     // anything else is ignored. Returns whether it was one of those.
-    bool apply(const QJsonObject& event);
+    bool apply(const events::Event& event);
     void clear();
 
     const std::map<QString, NodeUsage>& nodes() const { return nodes_; }
@@ -70,6 +72,8 @@ class NodeUsageModel {
     double lastTime() const { return lastTime_; }
 
   private:
+    void applySample(const events::NodeUsageEvent& sample, double time);
+
     std::map<QString, NodeUsage> nodes_;
     std::map<std::pair<QString, int>, GpuCard> cards_;
     std::map<QString, GpuSharing> sharing_;

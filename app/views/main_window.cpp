@@ -67,7 +67,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         connection_->setText(tr("Engine connection lost (%1); reconnecting...").arg(reason));
     });
     connect(&client_, &EngineClient::problem, this, &MainWindow::requestFailed);
-    connect(&client_, &EngineClient::event, this, &MainWindow::onEvent);
+    connect(&client_, &EngineClient::decodedEvent, this, &MainWindow::onEvent);
     connect(&client_, &EngineClient::subscribed, this,
             [this](const QString& experiment, const api::SubscribedAnswer& info) {
                 if (experiment != experiment_ || !data_.trials().empty()) {
@@ -303,20 +303,19 @@ void MainWindow::buildMenus() {
                     qOverload<>(&QWidget::setFocus));
 }
 
-void MainWindow::onEvent(const QString& experiment, const QJsonObject& event) {
+void MainWindow::onEvent(const QString& experiment, const events::Event& event) {
     if (experiment != experiment_) {
         return;
     }
-    const QString type = event.value("type").toString();
     if (usage_.apply(event)) {
         nodes_->refresh();
-        if (type == QLatin1String("node_usage")) {
+        if (event.as<events::NodeUsageEvent>() != nullptr) {
             return;  // only the nodes' view shows samples; a node event goes to the log too
         }
     }
     data_.apply(event);
-    if (caughtUp_ && (type == QLatin1String("experiment_finished") ||
-                      type == QLatin1String("experiment_started"))) {
+    if (caughtUp_ && (event.as<events::ExperimentFinishedEvent>() != nullptr ||
+                      event.as<events::ExperimentStartedEvent>() != nullptr)) {
         refreshExperimentList();  // its status in the list changed
     }
 }

@@ -94,7 +94,7 @@ class MainWindow : public QMainWindow {
     void buildMenus();
     void buildLayout();
     void refreshExperimentList();
-    void onEvent(const QString& experiment, const QJsonObject& event);
+    void onEvent(const QString& experiment, const tunedeck::events::Event& event);
     void onTick();
     void onSelectionChanged();
     // Selects `trialId`'s row in the table (a click in an analysis view).

@@ -34,8 +34,9 @@ using scripted::metricResult;
 using scripted::result;
 using scripted::status;
 
-QJsonObject exploit(const QString& trial, const QString& source, int iteration, int sourceIteration,
-                    const QJsonObject& before, const QJsonObject& after) {
+tunedeck::events::Event exploit(const QString& trial, const QString& source, int iteration,
+                                int sourceIteration, const QJsonObject& before,
+                                const QJsonObject& after) {
     return event("exploit", {{"trial", trial},
                              {"source", source},
                              {"iteration", iteration},

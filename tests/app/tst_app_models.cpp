@@ -230,7 +230,7 @@ void TestAppModels::wholeFloatsFromTheStreamShowAsFloats() {
         const QByteArray line =
             QJsonDocument(tunedeck::events::envelope(type, scripted::sequence()++, 1000, payload))
                 .toJson(QJsonDocument::Compact);
-        return QJsonDocument::fromJson(line).object();
+        return scripted::decoded(QJsonDocument::fromJson(line).object());
     };
     tunedeck::Trial trial;
     trial.id = "t00000";

@@ -15,6 +15,7 @@
 
 #include "charts/node_usage_view.h"
 #include "models/node_usage.h"
+#include "scripted_events.h"
 #include "views/appearance.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
@@ -24,11 +25,17 @@ using namespace tunedeck::app;
 
 namespace {
 
-QJsonObject usageEvent(double time, const QString& node, double cpu, const QJsonArray& gpus) {
-    return {
-        {"v", 1},       {"seq", qint64(time)}, {"time", time},           {"type", "node_usage"},
-        {"node", node}, {"cpu_percent", cpu},  {"memory_used_mb", 4096}, {"memory_total_mb", 16384},
-        {"gpus", gpus}};
+tunedeck::events::Event usageEvent(double time, const QString& node, double cpu,
+                                   const QJsonArray& gpus) {
+    return scripted::decoded(QJsonObject{{"v", 1},
+                                         {"seq", qint64(time)},
+                                         {"time", time},
+                                         {"type", "node_usage"},
+                                         {"node", node},
+                                         {"cpu_percent", cpu},
+                                         {"memory_used_mb", 4096},
+                                         {"memory_total_mb", 16384},
+                                         {"gpus", gpus}});
 }
 
 QJsonObject gpu(int index, double utilization, const QStringList& trials, bool lost = false) {
@@ -146,7 +153,7 @@ void TestAppViews::recentListsAreNewestFirstAndBounded() {
 
 void TestAppViews::nodeUsageFollowsTheSamples() {
     NodeUsageModel usage;
-    QVERIFY(!usage.apply(QJsonObject{{"type", "result"}}));
+    QVERIFY(!usage.apply(scripted::result("t00000", 1, 0.5)));
     QVERIFY(usage.empty());
     for (int i = 0; i < 5; ++i) {
         QVERIFY(usage.apply(usageEvent(1000 + 2 * i, "node-a", 10.0 * i,
@@ -180,16 +187,16 @@ void TestAppViews::nodeUsageViewShowsWhichTrialsSitOnWhichCard() {
     usage.apply(usageEvent(1002, "cpu-box", 70, {}));
     // The engine's word on how gpu-box shares its cards (gpu_sharing: mps), and on another node
     // where MPS did not start.
-    QVERIFY(usage.apply(QJsonObject{{"type", "node"},
-                                    {"node", "gpu-box"},
-                                    {"state", "gpu_sharing"},
-                                    {"details", QJsonObject{{"mode", "mps"}}}}));
+    QVERIFY(usage.apply(scripted::decoded(QJsonObject{{"type", "node"},
+                                                      {"node", "gpu-box"},
+                                                      {"state", "gpu_sharing"},
+                                                      {"details", QJsonObject{{"mode", "mps"}}}})));
     usage.apply(usageEvent(1002, "old-box", 10, {gpu(0, 5, {"t00004"})}));
-    usage.apply(QJsonObject{
+    usage.apply(scripted::decoded(QJsonObject{
         {"type", "node"},
         {"node", "old-box"},
         {"state", "gpu_sharing"},
-        {"details", QJsonObject{{"mode", "time_slicing"}, {"reason", "not installed"}}}});
+        {"details", QJsonObject{{"mode", "time_slicing"}, {"reason", "not installed"}}}}));
     view.refresh();
     QTRY_COMPARE(view.table()->rowCount(), 6);  // three nodes' CPU rows, three cards
     QStringList rows;

@@ -55,6 +55,11 @@ int fakeEngine(const QString& socket, int trials, int rate, int historyIteration
                               QJsonObject{{"training_iteration", it}, {"score", score}});
     };
     api::ControlServer server([&](api::ControlConnection& c, const api::Request& r) {
+        if (r.op == api::op::kHello) {  // as serve answers it: the client checks the versions
+            c.send(api::answerOk(
+                r.id, {{"api", api::kControlApiVersion}, {"events", events::kEventSchemaVersion}}));
+            return;
+        }
         if (r.op != api::op::kSubscribe) {
             c.send(api::answerOk(r.id, {{"experiments", QJsonArray{}}}));
             return;
@@ -493,8 +498,8 @@ int main(int argc, char** argv) {
         app::ExperimentData data;
         data.setObjective("score", false);
         bool caught = false;
-        QObject::connect(&bare, &client::EngineClient::event,
-                         [&](const QString&, const QJsonObject& e) { data.apply(e); });
+        QObject::connect(&bare, &client::EngineClient::decodedEvent,
+                         [&](const QString&, const events::Event& e) { data.apply(e); });
         QObject::connect(&bare, &client::EngineClient::caughtUp, [&] { caught = true; });
         bare.setLocalServer(socket);
         bare.open();
