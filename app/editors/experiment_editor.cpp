@@ -208,7 +208,8 @@ void ExperimentEditor::showProblems() {
                              .arg(problem.line)
                              .arg(problem.message);
         } else if (!problem.file.isEmpty()) {  // about the file as a whole
-            shown.text = tr("%1: %2").arg(QFileInfo(problem.file).fileName(), problem.message);
+            shown.text =
+                QStringLiteral("%1: %2").arg(QFileInfo(problem.file).fileName(), problem.message);
         }
         listed << shown;
     }
