@@ -217,6 +217,17 @@ void TestEventDecoders::malformedEventsAreErrorsNamingTheField() {
         {QJsonObject{{"type", "node_usage"}, {"node", "a"}, {"cpu_percent", "high"}},
          "node_usage event: \"cpu_percent\" must be a number or null (got \"high\")"},
         {QJsonObject{{"type", "exploit"}, {"trial", "t1"}}, "exploit event: \"source\" is missing"},
+        // A required field that is simply absent, for each event the app's views rely on.
+        {QJsonObject{{"type", "trial_status"}, {"trial", "t00001"}},
+         "trial_status event: \"status\" is missing"},
+        {QJsonObject{{"type", "trial_status"}, {"status", "RUNNING"}},
+         "trial_status event: \"trial\" is missing"},
+        {QJsonObject{{"type", "result"}, {"result", QJsonObject{}}},
+         "result event: \"trial\" is missing"},
+        {QJsonObject{{"type", "trial_added"}, {"trial", "t1"}},
+         "trial_added event: \"config\" is missing"},
+        {QJsonObject{{"type", "experiment_finished"}},
+         "experiment_finished event: \"status\" is missing"},
     };
     for (const auto& c : cases) {
         const Status status = failureOf(c.event);
