@@ -325,18 +325,24 @@ def _follow_windowed_answers(session, may_stay, resume_at):
             # checkpoint is for, so it declines, as a trial without a save function does.
             current = session.unanswered == 0
             session.unanswered = 0
-            path = answer.get("path")
-            if session.save_fn is not None and path and current:
-                session.save_fn(path)
-                session.send({"type": "checkpoint", "path": path})
-            else:
-                session.send({"type": "checkpoint", "path": None})  # cannot save on request
-            if action == "pause":
-                session.ended = True  # a paused trial ends without `done`
-                raise SystemExit(0)
+            _save_on_request(session, action, answer.get("path"), current)
             _follow_answers(session)  # the answer to the checkpoint follows
             return
         raise RuntimeError("tunedeck: unknown answer from the engine: %r" % answer)
+
+
+def _save_on_request(session, action, path, current):
+    """Answers the engine's `save` or `pause`: the save function writes into `path`, unless
+    there is none or the trial has trained past the iteration it is for (`current` false); a
+    pause then ends the trial."""
+    if session.save_fn is not None and path and current:
+        session.save_fn(path)
+        session.send({"type": "checkpoint", "path": path})
+    else:
+        session.send({"type": "checkpoint", "path": None})  # cannot save on request
+    if action == "pause":
+        session.ended = True  # a paused trial ends without `done`
+        raise SystemExit(0)
 
 
 def _follow_answers(session):
@@ -349,15 +355,7 @@ def _follow_answers(session):
             done()
             raise SystemExit(0)
         if action in ("save", "pause"):
-            path = answer.get("path")
-            if session.save_fn is not None and path:
-                session.save_fn(path)
-                session.send({"type": "checkpoint", "path": path})
-            else:
-                session.send({"type": "checkpoint", "path": None})  # cannot save on request
-            if action == "pause":
-                session.ended = True  # a paused trial ends without `done`
-                raise SystemExit(0)
+            _save_on_request(session, action, answer.get("path"), True)
             continue  # the answer to the checkpoint follows
         raise RuntimeError("tunedeck: unknown answer from the engine: %r" % answer)
 
