@@ -41,9 +41,10 @@ void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
         return;  // already being stopped; the kill or the pending answer decides
     }
     Trial& trial = live.trial;
+    const QJsonValue metrics = msg.value("metrics");
     std::int64_t iteration = 0;
     if (std::optional<ReportProblem> problem =
-            checkReport(msg.value("metrics"), spec_, trial.id, trial.iteration, &iteration)) {
+            checkReport(metrics, spec_, trial.id, trial.iteration, &iteration)) {
         refuseReport(live, *problem);
         return;
     }
@@ -55,7 +56,7 @@ void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
 
     const double timestamp = now();
     const QJsonObject result = withAutomaticFields(
-        msg.value("metrics").toObject(),
+        metrics.toObject(),
         {iteration, trial.id, timestamp, thisIter, trial.timeTotalS, sinceRestore});
     trial.lastResult = result;
     live.dirty = true;
