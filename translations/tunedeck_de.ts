@@ -1041,10 +1041,6 @@ Fingerabdruck: %2</translation>
         <translation>Metrik</translation>
     </message>
     <message>
-        <source>best value</source>
-        <translation>Bestwert</translation>
-    </message>
-    <message>
         <source>iterations</source>
         <translation>Iterationen</translation>
     </message>
@@ -1083,6 +1079,10 @@ Fingerabdruck: %2</translation>
     <message>
         <source>iteration</source>
         <translation>Iteration</translation>
+    </message>
+    <message>
+        <source>value, %1</source>
+        <translation>Wert, %1</translation>
     </message>
 </context>
 <context>
@@ -1585,6 +1585,22 @@ Fingerabdruck: %2</translation>
         <source>cannot read %1: %2</source>
         <translation>%1 kann nicht gelesen werden: %2</translation>
     </message>
+    <message>
+        <source>%1 (the engine&apos;s)</source>
+        <translation>%1 (wie die Engine)</translation>
+    </message>
+    <message>
+        <source>Best trial by</source>
+        <translation>Bester Trial nach</translation>
+    </message>
+    <message>
+        <source>Stopped early</source>
+        <translation>Früh gestoppt</translation>
+    </message>
+    <message>
+        <source>What the best trial is chosen by: the bold row, the star of Parameter vs metric, Compare two experiments, Export best config and Copy best config all follow it. The engine&apos;s own choice (tunedeck-engine best) is the last result.</source>
+        <translation>Wonach der beste Trial gewählt wird: die fette Zeile, der Stern in Parameter gegen Metrik, Zwei Experimente vergleichen, Beste Konfiguration exportieren und Beste Konfiguration kopieren folgen dieser Wahl. Die Engine selbst (tunedeck-engine best) nimmt das letzte Ergebnis.</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::MetricChart</name>
@@ -1732,28 +1748,32 @@ MPS ist nicht gestartet: %2</translation>
         <translation>Bester Trial</translation>
     </message>
     <message>
-        <source>%1
-%2 = %3
-best %4 = %5</source>
-        <translation>%1
-%2 = %3
-%4 (Bestwert) = %5</translation>
-    </message>
-    <message>
-        <source>Best (%1)</source>
-        <translation>Bester Trial (%1)</translation>
-    </message>
-    <message>
-        <source>best %1</source>
-        <translation>%1 (Bestwert)</translation>
-    </message>
-    <message>
         <source>No trial has reported “%1” yet.</source>
         <translation>Noch kein Trial hat „%1“ gemeldet.</translation>
     </message>
     <message>
         <source>Trials with “%1”: %2</source>
         <translation>Trials mit „%1“: %2</translation>
+    </message>
+    <message>
+        <source>Best by %1 (%2)</source>
+        <translation>Bester nach %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Best by %1</source>
+        <translation>Bester nach %1</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>%1
+%2 = %3
+%4, %5 = %6</source>
+        <translation>%1
+%2 = %3
+%4, %5 = %6</translation>
     </message>
 </context>
 <context>
@@ -2009,6 +2029,18 @@ best %4 = %5</source>
         <source>Runtime</source>
         <translation>Laufzeit</translation>
     </message>
+    <message>
+        <source>Best trial by %1: %2 = %3</source>
+        <translation>Bester Trial nach %1: %2 = %3</translation>
+    </message>
+    <message>
+        <source>stopped by %1 at %2</source>
+        <translation>gestoppt von %1 bei %2</translation>
+    </message>
+    <message>
+        <source>median stopping</source>
+        <translation>Median-Stopp</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::YamlDocumentEditor</name>
@@ -2119,6 +2151,29 @@ best %4 = %5</source>
     <message>
         <source> (Or sshd there does not allow forwarding to unix sockets: AllowStreamLocalForwarding no in its sshd_config.)</source>
         <translation> (Oder sshd erlaubt dort keine Weiterleitung an Unix-Sockets: AllowStreamLocalForwarding no in seiner sshd_config.)</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::BestTrial</name>
+    <message>
+        <source>last result</source>
+        <translation>letztes Ergebnis</translation>
+    </message>
+    <message>
+        <source>best result</source>
+        <translation>bestes Ergebnis</translation>
+    </message>
+    <message>
+        <source>average of all results</source>
+        <translation>Mittel aller Ergebnisse</translation>
+    </message>
+    <message>
+        <source>average of the last 5</source>
+        <translation>Mittel der letzten 5</translation>
+    </message>
+    <message>
+        <source>average of the last 10</source>
+        <translation>Mittel der letzten 10</translation>
     </message>
 </context>
 </TS>

@@ -1036,10 +1036,6 @@ Fingerprint: %2</source>
         <translation>指标</translation>
     </message>
     <message>
-        <source>best value</source>
-        <translation>最佳值</translation>
-    </message>
-    <message>
         <source>iterations</source>
         <translation>迭代次数</translation>
     </message>
@@ -1078,6 +1074,10 @@ Fingerprint: %2</source>
     <message>
         <source>iteration</source>
         <translation>迭代</translation>
+    </message>
+    <message>
+        <source>value, %1</source>
+        <translation>值，%1</translation>
     </message>
 </context>
 <context>
@@ -1580,6 +1580,22 @@ Fingerprint: %2</source>
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
+    <message>
+        <source>%1 (the engine&apos;s)</source>
+        <translation>%1（引擎默认）</translation>
+    </message>
+    <message>
+        <source>Best trial by</source>
+        <translation>最佳试验依据</translation>
+    </message>
+    <message>
+        <source>Stopped early</source>
+        <translation>提前停止</translation>
+    </message>
+    <message>
+        <source>What the best trial is chosen by: the bold row, the star of Parameter vs metric, Compare two experiments, Export best config and Copy best config all follow it. The engine&apos;s own choice (tunedeck-engine best) is the last result.</source>
+        <translation>最佳试验的选择依据：粗体行、“参数与指标”中的星标、比较两个实验、导出最佳配置和复制最佳配置都遵循它。引擎自身（tunedeck-engine best）使用最后结果。</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::MetricChart</name>
@@ -1727,28 +1743,32 @@ MPS 未能启动：%2</translation>
         <translation>最佳试验</translation>
     </message>
     <message>
-        <source>%1
-%2 = %3
-best %4 = %5</source>
-        <translation>%1
-%2 = %3
-最佳 %4 = %5</translation>
-    </message>
-    <message>
-        <source>Best (%1)</source>
-        <translation>最佳试验（%1）</translation>
-    </message>
-    <message>
-        <source>best %1</source>
-        <translation>最佳 %1</translation>
-    </message>
-    <message>
         <source>No trial has reported “%1” yet.</source>
         <translation>尚无试验报告“%1”。</translation>
     </message>
     <message>
         <source>Trials with “%1”: %2</source>
         <translation>含“%1”的试验：%2</translation>
+    </message>
+    <message>
+        <source>Best by %1 (%2)</source>
+        <translation>按%1最佳（%2）</translation>
+    </message>
+    <message>
+        <source>Best by %1</source>
+        <translation>按%1最佳</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>%1
+%2 = %3
+%4, %5 = %6</source>
+        <translation>%1
+%2 = %3
+%4，%5 = %6</translation>
     </message>
 </context>
 <context>
@@ -2003,6 +2023,18 @@ best %4 = %5</source>
         <source>Runtime</source>
         <translation>运行时间</translation>
     </message>
+    <message>
+        <source>Best trial by %1: %2 = %3</source>
+        <translation>按%1的最佳试验：%2 = %3</translation>
+    </message>
+    <message>
+        <source>stopped by %1 at %2</source>
+        <translation>由 %1 在第 %2 次迭代提前停止</translation>
+    </message>
+    <message>
+        <source>median stopping</source>
+        <translation>中位数停止</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::YamlDocumentEditor</name>
@@ -2112,6 +2144,29 @@ best %4 = %5</source>
     <message>
         <source> (Or sshd there does not allow forwarding to unix sockets: AllowStreamLocalForwarding no in its sshd_config.)</source>
         <translation>（或者那里的 sshd 不允许转发到 Unix 套接字：其 sshd_config 中设置了 AllowStreamLocalForwarding no。）</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::BestTrial</name>
+    <message>
+        <source>last result</source>
+        <translation>最后结果</translation>
+    </message>
+    <message>
+        <source>best result</source>
+        <translation>最佳结果</translation>
+    </message>
+    <message>
+        <source>average of all results</source>
+        <translation>全部结果的平均值</translation>
+    </message>
+    <message>
+        <source>average of the last 5</source>
+        <translation>最后 5 个的平均值</translation>
+    </message>
+    <message>
+        <source>average of the last 10</source>
+        <translation>最后 10 个的平均值</translation>
     </message>
 </context>
 </TS>

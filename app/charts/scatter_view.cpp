@@ -93,9 +93,10 @@ ScatterView::ScatterView(const ExperimentData* data, QWidget* parent)
             }
             const TrialRow& t = data_->trials()[std::size_t(row)];
             QToolTip::showText(QCursor::pos(),
-                               tr("%1\n%2 = %3\nbest %4 = %5")
+                               tr("%1\n%2 = %3\n%4, %5 = %6")
                                    .arg(t.id, parameter(), configValueText(t, parameter()),
-                                        data_->metric(), QString::number(t.best, 'g', 6)),
+                                        data_->metric(), scoreScopeText(data_->scope()),
+                                        QString::number(data_->score(row), 'g', 6)),
                                view_);
         });
         connect(series, &QScatterSeries::clicked, this, [this](const QPointF& point) {
@@ -234,7 +235,8 @@ void ScatterView::redraw() {
     double yMin = 0, yMax = 0;
     for (std::size_t r = 0; r < trials.size(); ++r) {
         const TrialRow& row = trials[r];
-        if (std::isnan(row.best)) {
+        const double score = data_->score(int(r));  // by the window's scope, as the bold row
+        if (std::isnan(score)) {
             continue;
         }
         double x = kNoValue;
@@ -247,9 +249,9 @@ void ScatterView::redraw() {
         if (std::isnan(x)) {
             continue;  // a conditional parameter this trial did not have
         }
-        const QPointF point(x, row.best);
-        yMin = points.isEmpty() ? row.best : std::min(yMin, row.best);
-        yMax = points.isEmpty() ? row.best : std::max(yMax, row.best);
+        const QPointF point(x, score);
+        yMin = points.isEmpty() ? score : std::min(yMin, score);
+        yMax = points.isEmpty() ? score : std::max(yMax, score);
         points.append(point);
         pointTrials_.append(row.id);
         if (selected_.count(row.id) != 0) {
@@ -308,14 +310,15 @@ void ScatterView::redraw() {
     }
     // Antialiased markers cost QtCharts most of a frame at a thousand points; crisp ones less.
     view_->setRenderHint(QPainter::Antialiasing, points.size() < kAntialiasBelow);
+    const QString scope = scoreScopeText(data_->scope());
     best_->setName(bestRow >= 0 && !best.isEmpty()
-                       ? tr("Best (%1)").arg(trials[std::size_t(bestRow)].id)
-                       : tr("Best"));
+                       ? tr("Best by %1 (%2)").arg(scope, trials[std::size_t(bestRow)].id)
+                       : tr("Best by %1").arg(scope));
     auto* y = static_cast<QValueAxis*>(yAxis_);
     const auto [lo, hi] = padded(yMin, yMax, false);
     y->setRange(lo, hi);
     y->applyNiceNumbers();
-    y->setTitleText(tr("best %1").arg(data_->metric()));
+    y->setTitleText(tr("%1, %2").arg(data_->metric(), scope));
     note_->setText(points.isEmpty()
                        ? tr("No trial has reported “%1” yet.").arg(data_->metric())
                        : tr("Trials with “%1”: %2").arg(data_->metric()).arg(points.size()));

@@ -1,5 +1,6 @@
 // The scatter of one hyperparameter (picked in a combo box) against the metric: one point per
-// trial that has the metric, at its best value; the best trial marked with a star, the selected
+// trial that has the metric, at its score by the window's scope (ExperimentData::score); the
+// best trial by that scope (the table's bold row) marked with a star, the selected
 // trials ringed; a log x axis toggle (on by default where the values span decades), categorical
 // parameters spread over their categories with a small fixed jitter so equal points stay
 // visible. One bulk replace() per series, at most four times a second. Thread-safety: GUI thread

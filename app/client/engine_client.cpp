@@ -212,10 +212,10 @@ void EngineClient::resumeTrial(const QString& experiment, const QString& trial, 
     order(api::op::kResumeTrial, {{"experiment", experiment}, {"trial", trial}}, std::move(done));
 }
 
-void EngineClient::best(const QString& experiment, const QString& format,
+void EngineClient::best(const QString& experiment, const QString& format, const QString& scope,
                         Done<api::TextAnswer> done) {
-    ask(api::op::kBest, {{"experiment", experiment}, {"format", format}}, api::decodeText,
-        std::move(done));
+    ask(api::op::kBest, {{"experiment", experiment}, {"format", format}, {"scope", scope}},
+        api::decodeText, std::move(done));
 }
 
 void EngineClient::exportResults(const QString& experiment, const QString& format,

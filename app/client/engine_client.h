@@ -60,8 +60,10 @@ class EngineClient : public QObject {
     void stopTrial(const QString& experiment, const QString& trial, OrderDone done = {});
     void pauseTrial(const QString& experiment, const QString& trial, OrderDone done = {});
     void resumeTrial(const QString& experiment, const QString& trial, OrderDone done = {});
-    // The best config (format yaml, json or flags) and every result (csv or json), as text.
-    void best(const QString& experiment, const QString& format, Done<api::TextAnswer> done);
+    // The best config (format yaml, json or flags) of the best trial by `scope` (Ray's names:
+    // last, all, avg, last-5-avg, last-10-avg), and every result (csv or json), as text.
+    void best(const QString& experiment, const QString& format, const QString& scope,
+              Done<api::TextAnswer> done);
     void exportResults(const QString& experiment, const QString& format,
                        Done<api::TextAnswer> done);
     void trialLog(const QString& experiment, const QString& trial, qint64 offset,

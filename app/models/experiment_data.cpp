@@ -1,5 +1,6 @@
 #include "models/experiment_data.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <algorithm>
 
@@ -28,9 +29,67 @@ double metricIn(const QJsonObject& result, const QString& metric) {
     return store::metricInResult(result, metric);  // the rule the history reader follows too
 }
 
+double scoreOf(const TrialRow& row, bool minimize, ScoreScope scope) {
+    return trialScore(row.values, minimize ? MetricMode::Min : MetricMode::Max, scope)
+        .value_or(kNoValue);
+}
+
+int bestRowOf(const std::vector<TrialRow>& rows, bool minimize, ScoreScope scope) {
+    const MetricMode mode = minimize ? MetricMode::Min : MetricMode::Max;
+    int best = -1;
+    double bestScore = kNoValue;
+    for (int i = 0; i < int(rows.size()); ++i) {
+        const double s = scoreOf(rows[std::size_t(i)], minimize, scope);
+        if (std::isnan(s)) {
+            continue;
+        }
+        // Equal scores go to the lower trial id, as rankScores orders them.
+        if (best < 0 || betterScore(s, bestScore, mode) ||
+            (s == bestScore && rows[std::size_t(i)].id < rows[std::size_t(best)].id)) {
+            best = i;
+            bestScore = s;
+        }
+    }
+    return best;
+}
+
+QString scoreScopeText(ScoreScope scope) {
+    switch (scope) {
+        case ScoreScope::Last:
+            return QCoreApplication::translate("tunedeck::app::BestTrial", "last result");
+        case ScoreScope::All:
+            return QCoreApplication::translate("tunedeck::app::BestTrial", "best result");
+        case ScoreScope::Avg:
+            return QCoreApplication::translate("tunedeck::app::BestTrial",
+                                               "average of all results");
+        case ScoreScope::Last5Avg:
+            return QCoreApplication::translate("tunedeck::app::BestTrial", "average of the last 5");
+        case ScoreScope::Last10Avg:
+            return QCoreApplication::translate("tunedeck::app::BestTrial",
+                                               "average of the last 10");
+    }
+    return scoreScopeName(scope);
+}
+
+std::optional<EarlyStop> earlyStopOf(const TrialRow& row) {
+    if (row.status != QLatin1String("TERMINATED")) {
+        return std::nullopt;
+    }
+    return tunedeck::earlyStopOf(row.reason, row.iteration);
+}
+
 void ExperimentData::setObjective(const QString& metric, bool minimize) {
     metric_ = metric;
     minimize_ = minimize;
+    bestStale_ = true;
+}
+
+void ExperimentData::setScope(ScoreScope scope) {
+    if (scope != scope_) {
+        scope_ = scope;
+        bestStale_ = true;
+        changes_.scopeChanged = true;
+    }
 }
 
 void ExperimentData::clear() {
@@ -42,6 +101,7 @@ void ExperimentData::clear() {
     logs_.clear();
     exploits_.clear();
     changes_ = {};
+    bestStale_ = true;
     changes_.rowsAdded = true;
     changes_.configKeysChanged = true;
     changes_.curvesChanged = true;
@@ -155,13 +215,13 @@ void ExperimentData::onResult(TrialRow& row, const QJsonObject& result, double t
     const qint64 iteration = qint64(result.value("training_iteration").toDouble());
     // A trial restored from a checkpoint reports some iterations again: its curve goes back to
     // that point, as the history does.
-    if (!row.iterations.empty() && row.iterations.back() >= double(iteration)) {
+    const std::size_t kept = pointsKeptBefore(row.iterations, double(iteration));
+    if (kept < row.iterations.size()) {
         ++row.rewinds;
-        while (!row.iterations.empty() && row.iterations.back() >= double(iteration)) {
-            row.iterations.pop_back();
-            row.times.pop_back();
-            row.values.pop_back();
-        }
+        row.iterations.resize(kept);
+        row.times.resize(kept);
+        row.values.resize(kept);
+        bestStale_ = true;
     }
     row.iteration = iteration;
     row.lastAt = std::max(row.lastAt, time);
@@ -177,21 +237,21 @@ void ExperimentData::onResult(TrialRow& row, const QJsonObject& result, double t
     row.times.push_back(time - startTime_);
     row.values.push_back(value);
     changes_.curvesChanged = true;
+    bestStale_ = true;
 }
 
 int ExperimentData::bestRow() const {
-    int best = -1;
-    for (int i = 0; i < int(trials_.size()); ++i) {
-        const double v = trials_[std::size_t(i)].best;
-        if (std::isnan(v)) {
-            continue;
-        }
-        if (best < 0 || (minimize_ ? v < trials_[std::size_t(best)].best
-                                   : v > trials_[std::size_t(best)].best)) {
-            best = i;
-        }
+    if (bestStale_) {
+        bestRow_ = bestRowOf(trials_, minimize_, scope_);
+        bestStale_ = false;
     }
-    return best;
+    return bestRow_;
+}
+
+double ExperimentData::score(int row) const {
+    return row < 0 || row >= int(trials_.size())
+               ? kNoValue
+               : scoreOf(trials_[std::size_t(row)], minimize_, scope_);
 }
 
 StatusCounts ExperimentData::counts() const {

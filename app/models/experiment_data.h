@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "api/event_decoders.h"
+#include "core/best_trial.h"
 #include "core/config_json.h"
+#include "core/early_stop.h"
 
 namespace tunedeck::app {
 
@@ -52,6 +54,19 @@ struct TrialRow {
     int rewinds = 0;
 };
 
+// The one definition of the best trial (core/best_trial.h) over the app's rows: a row's score
+// under `scope` (kNoValue when its curve is empty), and the best row of `rows` (-1 when none
+// has a value). The bold row, the scatter's star and Compare two experiments all use these;
+// `tunedeck-engine best` (Export, Copy best config) ranks the stored results by the same rule.
+double scoreOf(const TrialRow& row, bool minimize, ScoreScope scope);
+int bestRowOf(const std::vector<TrialRow>& rows, bool minimize, ScoreScope scope);
+// What a scope means, in the window's words ("last result", "best result", ...).
+QString scoreScopeText(ScoreScope scope);
+
+// The early stop of a TERMINATED trial by a scheduler (core/early_stop.h, from its last status
+// reason), nullopt for a trial that ran to its end or has not ended.
+std::optional<EarlyStop> earlyStopOf(const TrialRow& row);
+
 // One PBT exploit as it came: the engine's exploit event with its place in the stream.
 struct Exploit {
     events::ExploitEvent event;
@@ -71,6 +86,10 @@ class ExperimentData {
     void setObjective(const QString& metric, bool minimize);
     QString metric() const { return metric_; }
     bool minimize() const { return minimize_; }
+    // What the best trial is chosen by: the engine's scope (kDefaultScoreScope) unless the
+    // user picked another in the window.
+    void setScope(ScoreScope scope);
+    ScoreScope scope() const { return scope_; }
 
     // Applies one event; unknown types are ignored (a newer engine may send more).
     void apply(const events::Event& event);
@@ -85,8 +104,10 @@ class ExperimentData {
     int rowOf(const QString& trialId) const;
     // The flattened config keys of all trials ("model.depth" for nested groups), sorted.
     const QStringList& configKeys() const { return configKeys_; }
-    // The best trial's row by its best value, or -1.
+    // The best trial's row by the scope (bestRowOf), or -1.
     int bestRow() const;
+    // `row`'s score by the scope; kNoValue when it has no value yet.
+    double score(int row) const;
     StatusCounts counts() const;
     QString experimentStatus() const { return status_; }  // running, finished, ...
     double startTime() const { return startTime_; }
@@ -104,6 +125,7 @@ class ExperimentData {
         bool curvesChanged = false;
         bool logsChanged = false;
         bool exploitsChanged = false;
+        bool scopeChanged = false;  // another best trial may be bold
     };
     Changes takeChanges();
 
@@ -119,6 +141,11 @@ class ExperimentData {
 
     QString metric_;
     bool minimize_ = false;
+    ScoreScope scope_ = kDefaultScoreScope;
+    // bestRow()'s answer, found again after a result, a load or a new scope: the table asks for
+    // it for every cell it paints.
+    mutable int bestRow_ = -1;
+    mutable bool bestStale_ = true;
     std::vector<TrialRow> trials_;
     QHash<QString, int> rowById_;  // looked up for each of thousands of events a second
     QStringList configKeys_;

@@ -1,8 +1,10 @@
 #include "models/history_reader.h"
 
 #include <QFileInfo>
+#include <QHash>
 #include <cmath>
 
+#include "api/events.h"
 #include "config/spec_summary.h"
 #include "store/history_reader.h"
 
@@ -93,6 +95,12 @@ bool readHistory(const QString& folder, History* out, QString* error) {
     if (status) {
         status = reader->readExploits(&exploits);
     }
+    // Why each trial ended, as its last status change said (a scheduler's early stop among
+    // them); the trials table keeps only why a trial waits.
+    std::vector<QJsonObject> statusChanges;
+    if (status) {
+        status = reader->readEvents(events::type::kTrialStatus, &statusChanges);
+    }
     if (status) {
         status = reader->readLastSeq(&lastSeq);
     }
@@ -102,8 +110,18 @@ bool readHistory(const QString& folder, History* out, QString* error) {
     }
     curves.resize(trials.size());
     out->trials.reserve(trials.size());
+    QHash<QString, QString> endReason;
+    for (const QJsonObject& change : statusChanges) {
+        if (change.value("status").toString() == QLatin1String("TERMINATED")) {
+            endReason.insert(change.value("trial").toString(), change.value("reason").toString());
+        }
+    }
     for (std::size_t i = 0; i < trials.size(); ++i) {
         out->trials.push_back(rowOf(std::move(trials[i]), std::move(curves[i]), *out));
+        TrialRow& row = out->trials.back();
+        if (row.status == QLatin1String("TERMINATED")) {
+            row.reason = endReason.value(row.id);
+        }
     }
     for (const store::HistoryExploit& exploit : exploits) {
         out->exploits.push_back(exploitOf(exploit));

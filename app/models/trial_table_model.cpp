@@ -30,6 +30,13 @@ QString formatDuration(double seconds) {
 
 }  // namespace
 
+QString TrialTableModel::earlyStopCellText(const EarlyStop& stop) {
+    const QString scheduler = stop.scheduler == QLatin1String("median stopping")
+                                  ? tr("median stopping")
+                                  : stop.scheduler;  // ASHA, HyperBand: names
+    return tr("stopped by %1 at %2").arg(scheduler).arg(stop.iteration);
+}
+
 TrialTableModel::TrialTableModel(const ExperimentData* data, QObject* parent)
     : QAbstractTableModel(parent), data_(data) {}
 
@@ -53,6 +60,7 @@ void TrialTableModel::reset() {
     beginResetModel();
     rows_ = int(data_->trials().size());
     configKeys_ = data_->configKeys();
+    shownBest_ = data_->bestRow();
     endResetModel();
 }
 
@@ -67,12 +75,25 @@ void TrialTableModel::refresh(const ExperimentData::Changes& changes) {
         rows_ = now;
         endInsertRows();
     }
+    int first = -1;
+    int last = -1;
     if (!changes.rows.empty()) {
-        const int first = *changes.rows.begin();
-        const int last = std::min(*changes.rows.rbegin(), rows_ - 1);
+        first = *changes.rows.begin();
+        last = std::min(*changes.rows.rbegin(), rows_ - 1);
         if (first >= 0 && first <= last) {
             emit dataChanged(index(first, 0), index(last, columnCount() - 1));
         }
+    }
+    // The bold row moves with a result or another scope: both rows are painted anew (unless
+    // they were just now).
+    const int best = data_->bestRow();
+    if (best != shownBest_) {
+        for (const int row : {shownBest_, best}) {
+            if (row >= 0 && row < rows_ && (row < first || row > last)) {
+                emit dataChanged(index(row, 0), index(row, columnCount() - 1));
+            }
+        }
+        shownBest_ = best;
     }
 }
 
@@ -95,8 +116,9 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
     const TrialRow& t = data_->trials()[std::size_t(index.row())];
     const double runtime = t.lastAt > t.addedAt ? t.lastAt - t.addedAt : 0;
     const int column = index.column();
+    const std::optional<EarlyStop> early = column == Status ? earlyStopOf(t) : std::nullopt;
     if (role == Qt::ForegroundRole && column == Status) {
-        return statusColor(t.status);
+        return early ? QColor(0x8d, 0x6e, 0x63) : statusColor(t.status);
     }
     if (role == Qt::ToolTipRole && column == Status && !t.reason.isEmpty()) {
         return t.reason;
@@ -104,10 +126,16 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole && column >= Iteration && column <= Runtime) {
         return int(Qt::AlignRight | Qt::AlignVCenter);
     }
-    if (role == Qt::FontRole && index.row() == data_->bestRow()) {
+    const bool best = index.row() == data_->bestRow();
+    if (role == Qt::FontRole && best) {
         QFont bold;
         bold.setBold(true);
         return bold;
+    }
+    if (role == Qt::ToolTipRole && best && column != Status) {
+        return tr("Best trial by %1: %2 = %3")
+            .arg(scoreScopeText(data_->scope()), data_->metric(),
+                 formatNumber(data_->score(index.row())));
     }
     if (role != Qt::DisplayRole && role != Qt::UserRole) {
         return {};
@@ -117,6 +145,10 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
         case Trial:
             return t.id;
         case Status:
+            // NNI's EARLY_STOPPED: apart from the trials that ran to their end.
+            if (early) {
+                return sortValue ? QStringLiteral("EARLY_STOPPED") : earlyStopCellText(*early);
+            }
             return t.status;
         case Node:
             return t.node;
@@ -178,9 +210,9 @@ void TrialFilter::setStatus(const QString& status) {
 
 bool TrialFilter::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
     const QAbstractItemModel* source = sourceModel();
-    if (!status_.isEmpty() &&
-        source->index(sourceRow, TrialTableModel::Status, sourceParent).data().toString() !=
-            status_) {
+    if (!status_.isEmpty() && source->index(sourceRow, TrialTableModel::Status, sourceParent)
+                                      .data(Qt::UserRole)
+                                      .toString() != status_) {
         return false;
     }
     if (search_.isEmpty()) {

@@ -1,5 +1,9 @@
 // The trial table of the monitor: one row per trial of an ExperimentData, with its status (in
 // colour), node, iteration, latest and best metric, runtime, then one column per config key.
+// A trial a scheduler stopped early reads "stopped by ASHA at 6" in its own colour, not
+// TERMINATED (sorted and filtered as EARLY_STOPPED, NNI's status). The best trial's row
+// (ExperimentData::bestRow, by the window's scope) is bold, with a tooltip
+// naming the scope and its score.
 // Updates arrive in batches from refresh() (called on the view's timer), never per result.
 // Sorting and searching go through a QSortFilterProxyModel (TrialFilter); Qt::UserRole gives the
 // value to sort by. Thread-safety: GUI thread only.
@@ -31,11 +35,14 @@ class TrialTableModel : public QAbstractTableModel {
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
     static QColor statusColor(const QString& status);
+    // The Status cell of a trial a scheduler stopped early: "stopped by ASHA at 6".
+    static QString earlyStopCellText(const EarlyStop& stop);
 
   private:
     const ExperimentData* data_;
     int rows_ = 0;
     QStringList configKeys_;
+    int shownBest_ = -1;  // the row painted bold
 };
 
 // Sorting by value, and a search over every column plus a status filter.
@@ -44,7 +51,8 @@ class TrialFilter : public QSortFilterProxyModel {
   public:
     explicit TrialFilter(QObject* parent = nullptr);
     void setSearch(const QString& text);
-    void setStatus(const QString& status);  // empty: all
+    // Empty: all; otherwise a status, or EARLY_STOPPED (the Status column's Qt::UserRole).
+    void setStatus(const QString& status);
 
   protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;

@@ -29,22 +29,14 @@ QString numberText(double value) {
 
 }  // namespace
 
-const TrialRow* bestTrialOf(const History& history) {
-    const TrialRow* best = nullptr;
-    for (const TrialRow& trial : history.trials) {
-        if (std::isnan(trial.best)) {
-            continue;
-        }
-        if (!best || (history.minimize ? trial.best < best->best : trial.best > best->best)) {
-            best = &trial;
-        }
-    }
-    return best;
+const TrialRow* bestTrialOf(const History& history, ScoreScope scope) {
+    const int row = bestRowOf(history.trials, history.minimize, scope);
+    return row < 0 ? nullptr : &history.trials[std::size_t(row)];
 }
 
-QList<ComparedRow> bestTrialRows(const History& first, const History& second) {
-    const TrialRow* a = bestTrialOf(first);
-    const TrialRow* b = bestTrialOf(second);
+QList<ComparedRow> bestTrialRows(const History& first, const History& second, ScoreScope scope) {
+    const TrialRow* a = bestTrialOf(first, scope);
+    const TrialRow* b = bestTrialOf(second, scope);
     QList<ComparedRow> rows;
     rows << ComparedRow{ExperimentsCompare::tr("trial"), a ? a->id : QString(),
                         b ? b->id : QString()};
@@ -52,8 +44,9 @@ QList<ComparedRow> bestTrialRows(const History& first, const History& second) {
         ExperimentsCompare::tr("metric"),
         first.metric + (first.minimize ? QStringLiteral(" (min)") : QStringLiteral(" (max)")),
         second.metric + (second.minimize ? QStringLiteral(" (min)") : QStringLiteral(" (max)"))};
-    rows << ComparedRow{ExperimentsCompare::tr("best value"), a ? numberText(a->best) : QString(),
-                        b ? numberText(b->best) : QString()};
+    rows << ComparedRow{ExperimentsCompare::tr("value, %1").arg(scoreScopeText(scope)),
+                        a ? numberText(scoreOf(*a, first.minimize, scope)) : QString(),
+                        b ? numberText(scoreOf(*b, second.minimize, scope)) : QString()};
     rows << ComparedRow{ExperimentsCompare::tr("iterations"),
                         a ? QString::number(a->iteration) : QString(),
                         b ? QString::number(b->iteration) : QString()};
@@ -73,8 +66,8 @@ QList<ComparedRow> bestTrialRows(const History& first, const History& second) {
 }
 
 ExperimentsCompare::ExperimentsCompare(const QStringList& folders, const QString& first,
-                                       const QString& second, QWidget* parent)
-    : QDialog(parent) {
+                                       const QString& second, ScoreScope scope, QWidget* parent)
+    : QDialog(parent), scope_(scope) {
     setWindowTitle(tr("Compare experiments"));
     setAttribute(Qt::WA_DeleteOnClose);
     first_ = pickerFor(folders, first);
@@ -173,7 +166,7 @@ void ExperimentsCompare::compare() {
 }
 
 void ExperimentsCompare::showComparison(const History& first, const History& second) {
-    const QList<ComparedRow> rows = bestTrialRows(first, second);
+    const QList<ComparedRow> rows = bestTrialRows(first, second, scope_);
     table_->clear();
     table_->setColumnCount(2);
     table_->setHorizontalHeaderLabels({first.name, second.name});
@@ -196,7 +189,7 @@ void ExperimentsCompare::showComparison(const History& first, const History& sec
 
     std::vector<NamedCurve> curves;
     for (const History* h : {&first, &second}) {
-        if (const TrialRow* best = bestTrialOf(*h)) {
+        if (const TrialRow* best = bestTrialOf(*h, scope_)) {
             curves.push_back(
                 {QStringLiteral("%1: %2").arg(h->name, best->id), best->iterations, best->values});
         }

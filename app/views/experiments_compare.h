@@ -1,4 +1,5 @@
-// Two experiments side by side: each one's best trial (by its own metric and mode), their configs
+// Two experiments side by side: each one's best trial (by its own metric and mode, and the scope
+// the window ranks by: models/experiment_data.h's bestRowOf), their configs
 // diffed row by row, and both best curves on one chart, against iteration. Each experiment is
 // read from its own folder's SQLite file on a worker thread (history_reader.h), so a finished,
 // a running or a copied experiment compares alike. GUI thread only; bestTrialRows() is pure.
@@ -28,18 +29,21 @@ struct ComparedRow {
     bool differs() const { return first != second; }
 };
 
-// The best trial of `history` (by its metric and mode), or nullptr when none has a value.
-const TrialRow* bestTrialOf(const History& history);
-// The rows of the comparison of two histories' best trials: trial, metric, best value,
+// The best trial of `history` (by its metric and mode, under `scope`), or nullptr when none has
+// a value.
+const TrialRow* bestTrialOf(const History& history, ScoreScope scope = kDefaultScoreScope);
+// The rows of the comparison of two histories' best trials: trial, metric, score (by `scope`),
 // iteration, then the union of their flattened config keys, sorted.
-QList<ComparedRow> bestTrialRows(const History& first, const History& second);
+QList<ComparedRow> bestTrialRows(const History& first, const History& second,
+                                 ScoreScope scope = kDefaultScoreScope);
 
 class ExperimentsCompare : public QDialog {
     Q_OBJECT
   public:
     // `folders` are the experiment folders offered in both pickers; more can be browsed to.
+    // `scope`: what the best trials are chosen by (the window's "Best trial by").
     ExperimentsCompare(const QStringList& folders, const QString& first, const QString& second,
-                       QWidget* parent = nullptr);
+                       ScoreScope scope = kDefaultScoreScope, QWidget* parent = nullptr);
 
     // Reads both folders (again) and shows the comparison when both are read.
     void compare();
@@ -58,6 +62,7 @@ class ExperimentsCompare : public QDialog {
     QLabel* message_ = nullptr;
     QTableWidget* table_ = nullptr;
     CurveOverlay* chart_ = nullptr;
+    ScoreScope scope_ = kDefaultScoreScope;
     int reads_ = 0;  // a newer comparison makes an older read stale
 };
 

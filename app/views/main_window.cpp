@@ -128,6 +128,7 @@ void MainWindow::buildLayout() {
     for (const char* status : {"PENDING", "RUNNING", "PAUSED", "TERMINATED", "ERROR"}) {
         statusFilter_->addItem(QString::fromLatin1(status), QString::fromLatin1(status));
     }
+    statusFilter_->addItem(tr("Stopped early"), QStringLiteral("EARLY_STOPPED"));
     connect(statusFilter_, &QComboBox::currentIndexChanged, this,
             [this] { filter_->setStatus(statusFilter_->currentData().toString()); });
     table_ = new QTableView;
@@ -147,6 +148,7 @@ void MainWindow::buildLayout() {
     auto* filterRow = new QHBoxLayout;
     filterRow->addWidget(search_, 1);
     filterRow->addWidget(statusFilter_);
+    filterRow->addWidget(buildScopePicker());
     tableLayout->addLayout(filterRow);
     tableLayout->addWidget(table_);
 
@@ -322,11 +324,12 @@ void MainWindow::onEvent(const QString& experiment, const events::Event& event) 
 
 void MainWindow::onTick() {
     const ExperimentData::Changes changes = data_.takeChanges();
-    if (changes.rowsAdded || !changes.rows.empty() || changes.configKeysChanged) {
+    if (changes.rowsAdded || !changes.rows.empty() || changes.configKeysChanged ||
+        changes.scopeChanged) {
         model_->refresh(changes);
         updateStatusBar();
     }
-    if (changes.curvesChanged || changes.rowsAdded) {
+    if (changes.curvesChanged || changes.rowsAdded || changes.scopeChanged) {
         chart_->markDirty();
     }
     if (changes.logsChanged) {
@@ -335,7 +338,8 @@ void MainWindow::onTick() {
     if (!changes.rows.empty()) {
         updateCompare();
     }
-    if (changes.rowsAdded || !changes.rows.empty() || changes.exploitsChanged) {
+    if (changes.rowsAdded || !changes.rows.empty() || changes.exploitsChanged ||
+        changes.scopeChanged) {
         // Each view limits its own work (and does none while hidden).
         parallel_->refresh();
         scatter_->refresh();
@@ -414,7 +418,10 @@ void MainWindow::updateCompare() {
                           new QTableWidgetItem(QString::number(t.best, 'g', 6)));
         compare_->setItem(int(keys.size()) + 1, column,
                           new QTableWidgetItem(QString::number(t.iteration)));
-        compare_->setItem(int(keys.size()) + 2, column, new QTableWidgetItem(t.status));
+        const std::optional<EarlyStop> early = earlyStopOf(t);
+        compare_->setItem(
+            int(keys.size()) + 2, column,
+            new QTableWidgetItem(early ? TrialTableModel::earlyStopCellText(*early) : t.status));
     }
     // Rows where the selected trials differ are marked: that is what a comparison is for.
     for (int k = 0; k < rows.size(); ++k) {

@@ -8,6 +8,7 @@
 
 #include <QMainWindow>
 #include <QTimer>
+#include <functional>
 #include <memory>
 
 #include "client/engine_client.h"
@@ -53,7 +54,10 @@ class MainWindow : public QMainWindow {
     void attachThroughTunnel(const QString& socketPath);
 
     // The actions of the menus, also for tests.
-    void runExperimentFile(const QString& path);
+    // Starts the file and shows the new experiment; `outcome` hears an empty string once it
+    // started, or why the engine refused.
+    void runExperimentFile(const QString& path,
+                           std::function<void(const QString& refusal)> outcome = {});
     // Opens `path` in the experiment editor (form and YAML, live validation), with Save and Run.
     void editExperimentFile(const QString& path);
     void openExperiment(const QString& name);
@@ -65,6 +69,8 @@ class MainWindow : public QMainWindow {
     void orderSelectedTrials(TrialOrder order);
     void orderExperiment(ExperimentOrder order);
     void copyBestConfig(const QString& format);  // to the clipboard
+    // The best trial's config by the window's scope (the "Best trial by" picker) into `path`.
+    void exportBestTo(const QString& path, const QString& format);
     // The current analysis tab (curves, parallel coordinates, ...) as PNG or, by the file's
     // suffix, SVG with vector curves.
     bool saveChart(const QString& path, QString* error) const;
@@ -93,6 +99,7 @@ class MainWindow : public QMainWindow {
   private:
     void buildMenus();
     void buildLayout();
+    QWidget* buildScopePicker();  // "Best trial by": main_window_best.cpp
     void refreshExperimentList();
     void onEvent(const QString& experiment, const tunedeck::events::Event& event);
     void onTick();
@@ -118,6 +125,17 @@ class MainWindow : public QMainWindow {
     void forgetExperiment();
     // The folders of the engine's experiments, for the comparison's pickers.
     QStringList experimentFolders() const;
+    // Shows `name`, just started: from the engine's events, not from its SQLite file, which the
+    // engine may not have written yet.
+    void openStartedExperiment(const QString& name);
+    // The list highlights the shown experiment of the engine, and nothing else.
+    void highlightShownExperiment();
+    // Quitting (main_window_quit.cpp): every editor window's unsaved edits settled, then, with
+    // experiments running on this machine's engine, the user's word on them. False when the
+    // window stays open (cancelled, or pausing them first).
+    bool readyToQuit();
+    bool settleRunningExperiments();
+    void pauseThenQuit(const QStringList& experiments);
 
     EngineClient client_;
     ExperimentData data_;
@@ -132,6 +150,7 @@ class MainWindow : public QMainWindow {
     QTableView* table_ = nullptr;
     QLineEdit* search_ = nullptr;
     QComboBox* statusFilter_ = nullptr;
+    QComboBox* scope_ = nullptr;  // what the best trial is chosen by
     MetricChart* chart_ = nullptr;
     ParallelCoordinatesView* parallel_ = nullptr;
     ScatterView* scatter_ = nullptr;
@@ -155,6 +174,8 @@ class MainWindow : public QMainWindow {
     int historyLoads_ = 0;  // a newer open makes an older read's result stale
     QString socketPath_;
     bool triedToStartEngine_ = false;
+    QStringList runningOnEngine_;  // what the engine runs now, by its last list
+    bool quitDecided_ = false;     // the user answered every question; close for good
 };
 
 }  // namespace tunedeck::app

@@ -1,15 +1,15 @@
 // The part of MainWindow that acts: orders to the engine for trials and experiments, the
-// exports (best config, results, chart), the experiment editor's window, the settings and the
-// comparison of two experiments.
+// exports (results, chart), the experiment editor's window and the settings. The best config's
+// exports and the comparison of two experiments follow the window's scope: main_window_best.cpp.
 #include <QApplication>
 #include <QClipboard>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QPainter>
+#include <QPointer>
 #include <QProcess>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -18,6 +18,7 @@
 
 #include "charts/metric_chart.h"
 #include "editors/experiment_editor.h"
+#include "editors/experiment_editor_window.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
 #include "views/settings_dialog.h"
@@ -26,36 +27,34 @@
 namespace tunedeck::app {
 
 void MainWindow::editExperimentFile(const QString& path) {
-    // A window of its own beside the monitor: form and YAML, live validation, Save and Run.
-    auto* window = new QMainWindow(this);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    auto* editor = new ExperimentEditor(&client_, window);
-    if (!editor->load(path)) {
-        emit requestFailed(editor->errorString());
-        window->deleteLater();
-        return;
-    }
-    window->setCentralWidget(editor);
-    window->setWindowTitle(tr("%1 - Tunedeck editor").arg(QFileInfo(path).fileName()));
-    QMenu* menu = window->menuBar()->addMenu(tr("&Experiment"));
-    menu->addAction(tr("&Save"), QKeySequence::Save, editor, [this, editor] {
-        if (!editor->save()) {
-            emit requestFailed(editor->errorString());
-        }
-    });
-    menu->addAction(tr("&Run"), QKeySequence(tr("Ctrl+Return")), editor, [this, editor, window] {
-        if (!editor->save()) {
-            emit requestFailed(editor->errorString());
+    // A file already open is shown, not opened twice: two windows would save over each other.
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    for (auto* open : findChildren<ExperimentEditorWindow*>(Qt::FindDirectChildrenOnly)) {
+        if (open->editor()->path() == absolute) {
+            open->raise();
+            open->activateWindow();
             return;
         }
-        runExperimentFile(editor->path());
-        raise();
-        activateWindow();
-        window->lower();
-    });
-    menu->addAction(tr("&Undo"), QKeySequence::Undo, editor, &ExperimentEditor::undo);
-    menu->addAction(tr("Re&do"), QKeySequence::Redo, editor, &ExperimentEditor::redo);
-    window->resize(1000, 760);
+    }
+    // A window of its own beside the monitor: form and YAML, live validation, Save and Run.
+    QString error;
+    ExperimentEditorWindow* window = ExperimentEditorWindow::open(path, &client_, this, &error);
+    if (!window) {
+        emit requestFailed(error);
+        return;
+    }
+    connect(window, &ExperimentEditorWindow::runRequested, this,
+            [this, window = QPointer<ExperimentEditorWindow>(window)](const QString& file) {
+                runExperimentFile(file, [this, window](const QString& refusal) {
+                    if (refusal.isEmpty()) {
+                        raise();
+                        activateWindow();
+                    }
+                    if (window) {
+                        window->showRunOutcome(refusal);
+                    }
+                });
+            });
     window->show();
 }
 
@@ -108,37 +107,6 @@ void MainWindow::report(const QString& what, const Status& status) {
     if (!status) {
         emit requestFailed(QStringLiteral("%1: %2").arg(what, status.message()));
     }
-}
-
-void MainWindow::copyBestConfig(const QString& format) {
-    client_.best(experiment_, format, [this](const Status& status, const api::TextAnswer& best) {
-        if (!status) {
-            emit requestFailed(status.message());
-            return;
-        }
-        QApplication::clipboard()->setText(best.text);
-        statusBar()->showMessage(tr("Best config copied"), 5000);
-    });
-}
-
-void MainWindow::exportBest() {
-    // The format follows the chosen filter by its position, whatever language it is shown in.
-    const QStringList filters{tr("YAML (*.yaml)"), tr("JSON (*.json)"),
-                              tr("Command-line flags (*.txt)")};
-    const QStringList formats{QStringLiteral("yaml"), QStringLiteral("json"),
-                              QStringLiteral("flags")};
-    QString filter;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export best config"),
-                                                      experiment_ + QStringLiteral("-best.yaml"),
-                                                      filters.join(QStringLiteral(";;")), &filter);
-    if (path.isEmpty()) {
-        return;
-    }
-    const QString format = formats.value(std::max<qsizetype>(0, filters.indexOf(filter)));
-    client_.best(experiment_, format,
-                 [this, path](const Status& status, const api::TextAnswer& answer) {
-                     saveText(path, status, answer.text);
-                 });
 }
 
 void MainWindow::saveText(const QString& path, const Status& status, const QString& text) {
@@ -250,23 +218,6 @@ QStringList MainWindow::experimentFolders() const {
         folders << QDir(resultsRoot_).filePath(experiments_->topLevelItem(i)->text(0));
     }
     return folders;
-}
-
-void MainWindow::compareExperiments() {
-    const QStringList folders = experimentFolders();
-    const QString current = resultsRoot_.isEmpty() || experiment_.isEmpty()
-                                ? QString()
-                                : QDir(resultsRoot_).filePath(experiment_);
-    QString other;
-    for (const QString& folder : folders) {
-        if (folder != current) {
-            other = folder;
-            break;
-        }
-    }
-    auto* dialog = new ExperimentsCompare(folders, current.isEmpty() ? other : current,
-                                          current.isEmpty() ? QString() : other, this);
-    dialog->show();
 }
 
 }  // namespace tunedeck::app

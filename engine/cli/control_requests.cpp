@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "config/experiment_loader.h"
+#include "core/best_trial.h"
 
 namespace tunedeck::cli {
 
@@ -68,6 +69,17 @@ std::optional<QString> reportFormatArgument(const api::Request& request, QString
         return std::nullopt;
     }
     return format;
+}
+
+std::optional<QString> bestScopeArgument(const api::Request& request, QString* error) {
+    const QString scope = request.text("scope").isEmpty() ? scoreScopeName(kDefaultScoreScope)
+                                                          : request.text("scope");
+    if (!scoreScopeFromName(scope)) {
+        *error = QStringLiteral("best: \"scope\" is one of %1")
+                     .arg(scoreScopeNames().join(QStringLiteral(", ")));
+        return std::nullopt;
+    }
+    return scope;
 }
 
 }  // namespace tunedeck::cli

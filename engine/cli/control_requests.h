@@ -39,4 +39,7 @@ std::optional<TrialLogRequest> trialLogArgument(const api::Request& request, QSt
 // The "format" of `best` (yaml, json, flags; yaml when absent) or `export` (csv, json; csv).
 std::optional<QString> reportFormatArgument(const api::Request& request, QString* error);
 
+// The "scope" of `best` (core/best_trial.h's names; the engine's default when absent).
+std::optional<QString> bestScopeArgument(const api::Request& request, QString* error);
+
 }  // namespace tunedeck::cli

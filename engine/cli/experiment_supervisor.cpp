@@ -414,6 +414,15 @@ void ExperimentSupervisor::report(api::ControlConnection& connection, const api:
         connection.send(api::answerError(r.id, api::code::kBadRequest, badArgument));
         return;
     }
+    QStringList arguments{r.op, folder, QStringLiteral("--format"), *format};
+    if (r.op == api::op::kBest) {
+        const std::optional<QString> scope = bestScopeArgument(r, &badArgument);
+        if (!scope) {
+            connection.send(api::answerError(r.id, api::code::kBadRequest, badArgument));
+            return;
+        }
+        arguments << QStringLiteral("--scope") << *scope;
+    }
     // The command line's own code, so the app's export is exactly what `best`/`export` print.
     auto* process = new QProcess(this);
     QPointer<api::ControlConnection> to = &connection;
@@ -432,7 +441,7 @@ void ExperimentSupervisor::report(api::ControlConnection& connection, const api:
                                  QString::fromUtf8(process->readAllStandardError()).trimmed()));
         }
     });
-    process->start(engineBinary_, {r.op, folder, QStringLiteral("--format"), *format});
+    process->start(engineBinary_, arguments);
 }
 
 void ExperimentSupervisor::forget(api::ControlConnection* connection) {

@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/output_formats.h"
 #include "cli/stored_experiment.h"
+#include "core/early_stop.h"
 #include "runtime/experiment_runner.h"
 #include "runtime/install_layout.h"
 #include "runtime/trial_command.h"
@@ -24,17 +25,25 @@ namespace tunedeck::cli {
 
 namespace {
 
-std::optional<ScoreScope> scopeFromName(const QString& name) {
-    if (name == QLatin1String("last")) {
-        return ScoreScope::Last;
+// --scope, for `best` and `show`: Ray's names, the engine's default (core/best_trial.h).
+QCommandLineOption scopeOption(const QString& what) {
+    return {QStringLiteral("scope"),
+            QStringLiteral("%1 by each trial's last result (last, the default), its best result "
+                           "(all), the mean of all (avg), or of the last 5 or 10 (last-5-avg, "
+                           "last-10-avg).")
+                .arg(what),
+            QStringLiteral("SCOPE"), scoreScopeName(kDefaultScoreScope)};
+}
+
+std::optional<ScoreScope> scopeArgument(const QCommandLineParser& parser, const char* command) {
+    const std::optional<ScoreScope> scope =
+        scoreScopeFromName(parser.value(QStringLiteral("scope")));
+    if (!scope) {
+        std::fprintf(stderr, "%s: --scope is one of %s, not %s\n", command,
+                     qPrintable(scoreScopeNames().join(QStringLiteral(", "))),
+                     qPrintable(parser.value(QStringLiteral("scope"))));
     }
-    if (name == QLatin1String("all")) {
-        return ScoreScope::All;
-    }
-    if (name == QLatin1String("avg")) {
-        return ScoreScope::Avg;
-    }
-    return std::nullopt;
+    return scope;
 }
 
 QString number(double value) {
@@ -107,7 +116,12 @@ int show(const QStringList& args) {
     parser.setApplicationDescription(QStringLiteral("Show the trials of an experiment."));
     parser.addPositionalArgument(QStringLiteral("EXPERIMENT_DIR"),
                                  QStringLiteral("experiment folder"));
+    parser.addOption(scopeOption(QStringLiteral("Name the best trial")));
     if (!parseArguments(parser, QStringLiteral("show"), args, 1)) {
+        return kExitBadInput;
+    }
+    const std::optional<ScoreScope> scope = scopeArgument(parser, "show");
+    if (!scope) {
         return kExitBadInput;
     }
     OpenedExperiment e;
@@ -115,6 +129,14 @@ int show(const QStringList& args) {
         return kExitBadInput;
     }
     const std::vector<TrialRecord> trials = e.store->loadTrials();
+    // Why each trial ended, as its last status change said: a scheduler's early stop is shown.
+    std::map<QString, QString> endReason;
+    for (const EventRecord& event : e.store->loadEvents(0)) {
+        if (event.type == QLatin1String("trial_status") &&
+            event.payload.value("status").toString() == QLatin1String("TERMINATED")) {
+            endReason[event.trialId] = event.payload.value("reason").toString();
+        }
+    }
     std::map<QString, double> bestByTrial;
     if (!e.spec.metric.isEmpty()) {
         for (const TrialScore& s :
@@ -153,7 +175,10 @@ int show(const QStringList& args) {
     for (const TrialRecord& record : trials) {
         const Trial& t = record.trial;
         const QJsonObject flat = flattenConfig(t.config);
-        QStringList row{t.id, trialStatusName(t.status)};
+        const std::optional<EarlyStop> early = t.status == TrialStatus::Terminated
+                                                   ? earlyStopOf(endReason[t.id], t.iteration)
+                                                   : std::nullopt;
+        QStringList row{t.id, early ? earlyStopText(*early) : trialStatusName(t.status)};
         for (const QString& c : configColumns) {
             row << formatConfigValue(flat.value(c), floatPathsBelow(record.configFloats, c));
         }
@@ -183,6 +208,16 @@ int show(const QStringList& args) {
         std::printf("\nFRONT *: on the Pareto front of %s by last result (%lld of %zu trials)\n",
                     qPrintable(objectivesText(e.spec.objectives)),
                     static_cast<long long>(front.size()), trials.size());
+    }
+    if (!multiObjective && !e.spec.metric.isEmpty()) {
+        // The trial `best` prints with the same scope, named so the two are never confused.
+        const auto scores = e.store->trialScores(e.spec.metric, e.spec.mode, *scope);
+        if (!scores.empty()) {
+            std::printf("\nBest trial (scope %s, mode %s): %s, %s=%s\n",
+                        qPrintable(scoreScopeName(*scope)), qPrintable(metricModeName(e.spec.mode)),
+                        qPrintable(scores.front().trialId), qPrintable(e.spec.metric),
+                        qPrintable(number(scores.front().value)));
+        }
     }
     for (const QString& error : errors) {
         std::printf("\n%s\n", qPrintable(error));
@@ -264,11 +299,8 @@ int best(const QStringList& args) {
     parser.addOption({{QStringLiteral("o"), QStringLiteral("output")},
                       QStringLiteral("Write to FILE instead of stdout."),
                       QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("scope"),
-                      QStringLiteral("Rank trials by their last result (default), their best "
-                                     "result (all) or their average (avg); with several "
-                                     "objectives, each objective is scored this way."),
-                      QStringLiteral("SCOPE"), QStringLiteral("last")});
+    parser.addOption(
+        scopeOption(QStringLiteral("Rank trials (with several objectives, score each objective)")));
     parser.addOption({QStringLiteral("metric"),
                       QStringLiteral("Rank by this one of the experiment's objectives alone."),
                       QStringLiteral("NAME")});
@@ -276,10 +308,12 @@ int best(const QStringList& args) {
         return kExitBadInput;
     }
     const QString format = parser.value(QStringLiteral("format"));
-    const std::optional<ScoreScope> scope = scopeFromName(parser.value(QStringLiteral("scope")));
-    if (!scope || (format != "yaml" && format != "json" && format != "flags")) {
-        std::fprintf(stderr,
-                     "best: --format is yaml, json or flags; --scope is last, all or avg\n");
+    if (format != "yaml" && format != "json" && format != "flags") {
+        std::fprintf(stderr, "best: --format is yaml, json or flags\n");
+        return kExitBadInput;
+    }
+    const std::optional<ScoreScope> scope = scopeArgument(parser, "best");
+    if (!scope) {
         return kExitBadInput;
     }
     OpenedExperiment e;

@@ -25,11 +25,13 @@ Commands:
       [--control-stdin]          take orders as JSON lines on stdin (serve uses it)
   resume EXPERIMENT_DIR          continue an interrupted run [--quiet] [--events FILE.jsonl]
   ls [--results DIR]             past experiments, one line each
-  show EXPERIMENT_DIR            the trials with their configs and metrics
+  show EXPERIMENT_DIR            the trials with their configs and metrics, and the
+                                 best trial [--scope SCOPE, as best's]
   best EXPERIMENT_DIR            the best trial's config; with several objectives the
                                  Pareto front (yaml/json: a list under pareto_front,
                                  flags: one line per trial)
-      [--format yaml|json|flags] [-o FILE] [--scope last|all|avg] [--metric NAME]
+      [--format yaml|json|flags] [-o FILE] [--metric NAME]
+      [--scope last|all|avg|last-5-avg|last-10-avg]   rank by (default last)
   export EXPERIMENT_DIR          every result
       --format csv|json [-o FILE]
   pbt-replay EXPERIMENT_DIR TRIAL_ID

@@ -19,6 +19,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/best_trial.h"
 #include "core/checkpoint_policy.h"
 #include "core/config_json.h"
 #include "core/experiment_spec.h"
@@ -93,14 +94,6 @@ struct ExploitRecord : RecordedExploit {
     double timestamp = 0;
 };
 
-// How `best` and `show` rank a trial by its metric (Ray's ExperimentAnalysis scopes).
-enum class ScoreScope { Last, All, Avg };
-
-struct TrialScore {
-    QString trialId;
-    double value = 0;
-};
-
 class ExperimentStore {
   public:
     enum class Mode { ReadWrite, ReadOnly };
@@ -162,8 +155,9 @@ class ExperimentStore {
     std::int64_t resultCount() const;
     std::int64_t lastSeq() const;
     // One score per trial that reported `metric` as a number, best first for `mode` (ties by
-    // trial id). Last: the value in the highest-iteration result that has it (Ray's "last");
-    // All: the best value over all results; Avg: their mean. Strings and booleans are ignored.
+    // trial id), by the one definition of core/best_trial.h: each trial's values in the order
+    // they were recorded, a restore going back (pointsKeptBefore), scored under `scope`.
+    // Strings and booleans are ignored.
     std::vector<TrialScore> trialScores(const QString& metric, MetricMode mode,
                                         ScoreScope scope) const;
     // Every distinct key seen in results (for CSV headers), sorted.

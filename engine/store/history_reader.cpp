@@ -12,6 +12,7 @@
 #include <string_view>
 #include <utility>
 
+#include "core/best_trial.h"
 #include "store/result_metric.h"
 #include "store/schema_version.h"
 
@@ -234,7 +235,15 @@ Status HistoryReader::readCurves(const QString& metric, const std::vector<Histor
         if (std::isnan(value)) {
             continue;
         }
-        curve->iterations.push_back(double(sqlite3_column_int64(s.get(), 1)));
+        // A restore goes back to its checkpoint, as the live curve and the scores do.
+        const auto iteration = double(sqlite3_column_int64(s.get(), 1));
+        const std::size_t kept = pointsKeptBefore(curve->iterations, iteration);
+        if (kept < curve->iterations.size()) {
+            curve->iterations.resize(kept);
+            curve->timestamps.resize(kept);
+            curve->values.resize(kept);
+        }
+        curve->iterations.push_back(iteration);
         curve->timestamps.push_back(sqlite3_column_double(s.get(), 2));
         curve->values.push_back(value);
     }

@@ -2,6 +2,7 @@
 // never wait for the writer thread (WAL lets readers and the writer work at the same time).
 #include <QByteArray>
 #include <QtDebug>
+#include <map>
 #include <optional>
 
 #include "store/schema.h"
@@ -324,37 +325,32 @@ std::vector<TrialScore> ExperimentStore::trialScores(const QString& metric, Metr
                                                      ScoreScope scope) const {
     const std::optional<QByteArray> path = topLevelPath(metric);
     const QByteArray key = metric.toUtf8();
-    const bool max = mode == MetricMode::Max;
-
-    QByteArray sql = QByteArray("WITH metric_values AS (") +
-                     (path ? kMetricValuesByPath : kMetricValuesByKey) + ") ";
-    switch (scope) {
-        case ScoreScope::Last:
-            // The value of the latest result that reported the metric (Ray's "last"); a repeated
-            // iteration (a trial resumed without its results being trimmed) counts once, newest.
-            sql +=
-                "SELECT trial_id, value FROM (SELECT trial_id, value, row_number() OVER "
-                "(PARTITION BY trial_id ORDER BY iteration DESC, seq DESC) AS position "
-                "FROM metric_values) WHERE position = 1";
-            break;
-        case ScoreScope::All:
-            sql += max ? "SELECT trial_id, max(value) FROM metric_values GROUP BY trial_id"
-                       : "SELECT trial_id, min(value) FROM metric_values GROUP BY trial_id";
-            break;
-        case ScoreScope::Avg:
-            sql += "SELECT trial_id, avg(value) FROM metric_values GROUP BY trial_id";
-            break;
-    }
-    // Ties keep creation order, so the answer does not change between two calls.
-    sql += max ? " ORDER BY 2 DESC, 1" : " ORDER BY 2 ASC, 1";
-
-    std::vector<TrialScore> scores;
+    const QByteArray sql = QByteArray("SELECT trial_id, iteration, value FROM (") +
+                           (path ? kMetricValuesByPath : kMetricValuesByKey) + ") ORDER BY seq";
+    struct Curve {
+        std::vector<double> iterations;
+        std::vector<double> values;
+    };
+    std::map<QString, Curve> curves;
     forEachRow(
         impl_->readHandle(), sql.constData(),
         [&](Statement& query) { query.bindText(1, path ? *path : key); },
         [&](Statement& row) {
-            scores.push_back({row.columnText(0), row.columnDouble(1)});
+            Curve& curve = curves[row.columnText(0)];
+            const auto iteration = double(row.columnInt(1));
+            const std::size_t kept = pointsKeptBefore(curve.iterations, iteration);
+            curve.iterations.resize(kept);
+            curve.values.resize(kept);
+            curve.iterations.push_back(iteration);
+            curve.values.push_back(row.columnDouble(2));
         });
+    std::vector<TrialScore> scores;
+    for (const auto& [trialId, curve] : curves) {
+        if (const std::optional<double> score = trialScore(curve.values, mode, scope)) {
+            scores.push_back({trialId, *score});
+        }
+    }
+    rankScores(&scores, mode);
     return scores;
 }
 

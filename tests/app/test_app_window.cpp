@@ -322,7 +322,7 @@ void TestAppWindow::twoExperimentsBestTrialsSideBySide() {
     }
     // score = x * iteration: the best of each is its largest x at iteration 6.
     QCOMPARE(rows.value("x"), QStringList({"4", "7"}));
-    QCOMPARE(rows.value("best value"), QStringList({"24", "42"}));
+    QCOMPARE(rows.value("value, last result"), QStringList({"24", "42"}));
     QCOMPARE(rows.value("trial"), QStringList({"t00003", "t00001"}));
     QVERIFY(table->item(0, 0)->font().bold());  // differing rows stand out
     QCOMPARE(dialog.chartView()->chart()->series().size(), 2);

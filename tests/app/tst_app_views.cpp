@@ -244,7 +244,7 @@ void TestAppViews::twoExperimentsBestTrialsAreDiffed() {
                      .arg(row.key, row.first, row.second, row.differs() ? " *" : "");
     }
     QCOMPARE(lines, QStringList({"trial=t00001|t00000 *", "metric=loss (min)|loss (min)",
-                                 "best value=0.2|0.3 *", "iterations=3|3", "dropout=|0.1 *",
+                                 "value, last result=0.2|0.3 *", "iterations=3|3", "dropout=|0.1 *",
                                  "lr=0.01|0.01", "model.depth=3|5 *"}));
     History empty;
     QVERIFY(!bestTrialOf(empty));

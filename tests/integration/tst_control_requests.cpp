@@ -93,6 +93,16 @@ class TestControlRequests : public QObject {
         QVERIFY(!reportFormatArgument(request("export", {{"format", "flags"}}), &error));
         QCOMPARE(error, QStringLiteral("export: \"format\" is one of csv, json"));
     }
+
+    void bestTakesRaysScopesAndDefaultsToTheEngines() {
+        QString error;
+        QCOMPARE(bestScopeArgument(request("best", {}), &error), std::optional<QString>("last"));
+        QCOMPARE(bestScopeArgument(request("best", {{"scope", "last-5-avg"}}), &error),
+                 std::optional<QString>("last-5-avg"));
+        QVERIFY(!bestScopeArgument(request("best", {{"scope", "max"}}), &error));
+        QCOMPARE(error, QStringLiteral(
+                            "best: \"scope\" is one of last, all, avg, last-5-avg, last-10-avg"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestControlRequests)

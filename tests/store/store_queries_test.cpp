@@ -26,7 +26,8 @@ Scores toList(const std::vector<TrialScore>& scores) {
 
 // Three trials whose rankings differ by scope:
 //   t00000 loss 4, 1, 3  (last 3, min 1, avg 8/3)
-//   t00001 loss 7, 2     (last 2, min 2, max 7, avg 4.5; iteration 2 is written before 1)
+//   t00001 loss 2 at iteration 2, then 7 at iteration 1: restored from its start, so only the 7
+//          counts (last, min, max and avg 7), as the app's live curve goes back
 //   t00002 loss 9, 0.5, 6, 5 (last 5, min 0.5, max 9, avg 5.125)
 void writeLosses(ExperimentStore& store) {
     for (int i = 0; i < 3; ++i) {
@@ -51,17 +52,21 @@ void StoreTest::trialScoresRankByScopeAndMode_data() {
     QTest::addColumn<ScoreScope>("scope");
     QTest::addColumn<Scores>("expected");
     QTest::newRow("last-min") << MetricMode::Min << ScoreScope::Last
-                              << Scores{{"t00001", 2}, {"t00000", 3}, {"t00002", 5}};
+                              << Scores{{"t00000", 3}, {"t00002", 5}, {"t00001", 7}};
     QTest::newRow("last-max") << MetricMode::Max << ScoreScope::Last
-                              << Scores{{"t00002", 5}, {"t00000", 3}, {"t00001", 2}};
+                              << Scores{{"t00001", 7}, {"t00002", 5}, {"t00000", 3}};
     QTest::newRow("all-min") << MetricMode::Min << ScoreScope::All
-                             << Scores{{"t00002", 0.5}, {"t00000", 1}, {"t00001", 2}};
+                             << Scores{{"t00002", 0.5}, {"t00000", 1}, {"t00001", 7}};
     QTest::newRow("all-max") << MetricMode::Max << ScoreScope::All
                              << Scores{{"t00002", 9}, {"t00001", 7}, {"t00000", 4}};
     QTest::newRow("avg-min") << MetricMode::Min << ScoreScope::Avg
-                             << Scores{{"t00000", 8.0 / 3}, {"t00001", 4.5}, {"t00002", 5.125}};
+                             << Scores{{"t00000", 8.0 / 3}, {"t00002", 5.125}, {"t00001", 7}};
     QTest::newRow("avg-max") << MetricMode::Max << ScoreScope::Avg
-                             << Scores{{"t00002", 5.125}, {"t00001", 4.5}, {"t00000", 8.0 / 3}};
+                             << Scores{{"t00001", 7}, {"t00002", 5.125}, {"t00000", 8.0 / 3}};
+    // Ray's windowed means: t00002's last 5 are all 4 of its values.
+    QTest::newRow("last-5-avg-min")
+        << MetricMode::Min << ScoreScope::Last5Avg
+        << Scores{{"t00000", 8.0 / 3}, {"t00002", 5.125}, {"t00001", 7}};
 }
 
 void StoreTest::trialScoresRankByScopeAndMode() {

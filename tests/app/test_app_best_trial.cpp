@@ -1,0 +1,128 @@
+// Issue 18.1 from the user's side: one best trial. A real engine runs a trainable whose trials
+// rank differently by scope (one peaks at 0.9 and ends at 0.1, one holds 0.5); the window's bold
+// row, `tunedeck-engine best` and the file Export best config writes name the same trial, by the
+// engine's scope (the last result) out of the box, and all follow the "Best trial by" picker.
+#include <QComboBox>
+#include <QFont>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QtTest>
+#include <csignal>
+
+#include "engine_harness.h"
+#include "views/main_window.h"
+#include "wait_for.h"
+
+using tunedeck::app::MainWindow;
+
+namespace {
+
+// The trial id of the row the table shows in bold ("" when none is).
+QString boldTrial(QTableView* table) {
+    QAbstractItemModel* model = table->model();
+    for (int r = 0; r < model->rowCount(); ++r) {
+        if (model->index(r, 0).data(Qt::FontRole).value<QFont>().bold()) {
+            return model->index(r, 0).data().toString();
+        }
+    }
+    return {};
+}
+
+// The trial `tunedeck-engine best` names on its summary line.
+QString engineBest(const EngineHarness& harness, const QStringList& extra = {}) {
+    const EngineResult best =
+        harness.run(QStringList{"best", harness.experimentFolder("scopes")} + extra);
+    const QRegularExpressionMatch m = QRegularExpression("best trial (t[0-9]+) of").match(best.err);
+    return m.hasMatch() ? m.captured(1) : QStringLiteral("(none in: %1)").arg(best.all());
+}
+
+QString readFile(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+}  // namespace
+
+class TestAppBestTrial : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void theWindowTheEngineAndTheExportNameOneBestTrial();
+};
+
+void TestAppBestTrial::theWindowTheEngineAndTheExportNameOneBestTrial() {
+    EngineHarness harness;
+    const QString socket = harness.root() + "/engine.sock";
+    std::unique_ptr<QProcess> serve =
+        harness.start({"serve", "--listen", "unix:" + socket, "--results", harness.resultsRoot()});
+    const auto stopServe = qScopeGuard([&] {
+        ::kill(pid_t(serve->processId()), SIGTERM);
+        serve->waitForFinished(30000);
+    });
+    QVERIFY(waitFor([&] { return QFile::exists(socket); }, 20000));
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    window.attachLocal(socket, {});
+    window.runExperimentFile(harness.writeFile(
+        "scopes.yaml",
+        QStringLiteral("name: scopes\n"
+                       "trainable: {command: [python3, \"%1\"]}\n"
+                       "search_space:\n"
+                       "  shape: {grid: [peak, steady]}\n"
+                       "metric: accuracy\n"
+                       "mode: max\n")
+            .arg(QStringLiteral(TUNEDECK_TEST_DATA_DIR "/trials/peak_or_steady.py"))));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 120000));
+    auto* table = window.findChild<QTableView*>("trials");
+    QVERIFY(table);
+    QVERIFY(waitFor([&] { return table->model()->rowCount() == 2; }, 5000));
+    const auto trialOf = [&](const QString& shape) {
+        for (const auto& t : window.data().trials()) {
+            if (t.flatConfig.value("shape").toString() == shape) {
+                return t.id;
+            }
+        }
+        return QString();
+    };
+    const QString steady = trialOf("steady");
+    const QString peak = trialOf("peak");
+
+    // Out of the box: the engine's scope, the last result, everywhere.
+    QVERIFY(waitFor([&] { return !boldTrial(table).isEmpty(); }, 5000));
+    QCOMPARE(boldTrial(table), steady);
+    QCOMPARE(engineBest(harness), boldTrial(table));
+    const QString lastFile = harness.root() + "/best-last.yaml";
+    window.exportBestTo(lastFile, "yaml");
+    QVERIFY(waitFor([&] { return !readFile(lastFile).isEmpty(); }, 20000));
+    QVERIFY2(readFile(lastFile).contains("best trial " + boldTrial(table) + " ") &&
+                 readFile(lastFile).contains(QRegularExpression("shape: \"?steady")),
+             qPrintable(readFile(lastFile)));
+
+    // The picker names the scope; choosing the best result moves the bold row and the export.
+    auto* scope = window.findChild<QComboBox*>("bestScope");
+    QVERIFY(scope);
+    QVERIFY2(scope->currentText().contains("last result"), qPrintable(scope->currentText()));
+    scope->setCurrentIndex(scope->findData("all"));
+    QVERIFY(waitFor([&] { return boldTrial(table) == peak; }, 5000));
+    QCOMPARE(engineBest(harness, {"--scope", "all"}), boldTrial(table));
+    const QString allFile = harness.root() + "/best-all.yaml";
+    window.exportBestTo(allFile, "yaml");
+    QVERIFY(waitFor([&] { return !readFile(allFile).isEmpty(); }, 20000));
+    QVERIFY2(readFile(allFile).contains("best trial " + peak + " ") &&
+                 readFile(allFile).contains(QRegularExpression("shape: \"?peak")),
+             qPrintable(readFile(allFile)));
+
+    // The folder opened straight from its SQLite file ranks the same way.
+    MainWindow reader;
+    reader.resize(1280, 800);
+    reader.show();
+    reader.openFolder(harness.experimentFolder("scopes"));
+    auto* readTable = reader.findChild<QTableView*>("trials");
+    QVERIFY(waitFor([&] { return readTable->model()->rowCount() == 2; }, 20000));
+    QVERIFY(waitFor([&] { return boldTrial(readTable) == steady; }, 5000));
+}
+
+QTEST_MAIN(TestAppBestTrial)
+#include "test_app_best_trial.moc"
