@@ -8,7 +8,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
-#include <QMainWindow>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -21,6 +20,7 @@
 #include "editors/cluster_command_runner.h"
 #include "editors/cluster_connection_check.h"
 #include "editors/cluster_form.h"
+#include "editors/editor_window.h"
 
 namespace tunedeck::app {
 
@@ -236,27 +236,19 @@ void ClusterEditor::updateActions() {
 
 namespace {
 
-// The editor's window: asks before unsaved changes are lost, and stops a running command.
-class ClusterEditorWindow : public QMainWindow {
+// The editor's window (editor_window.h: the title, unsaved edits never lost without asking);
+// closing it also stops a running command.
+class ClusterEditorWindow : public EditorWindow {
   public:
     ClusterEditorWindow(QWidget* parent, ClusterEditor* editor)
-        : QMainWindow(parent), editor_(editor) {}
+        : EditorWindow(editor, ClusterEditor::tr("Tunedeck cluster"), parent), editor_(editor) {}
 
   protected:
     void closeEvent(QCloseEvent* event) override {
-        if (editor_->isModified()) {
-            const auto answer = QMessageBox::question(
-                this, tr("Unsaved cluster file"),
-                tr("Save the changes to %1?").arg(QFileInfo(editor_->path()).fileName()),
-                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-            if (answer == QMessageBox::Cancel ||
-                (answer == QMessageBox::Save && !editor_->save())) {
-                event->ignore();
-                return;
-            }
+        EditorWindow::closeEvent(event);
+        if (event->isAccepted()) {
+            editor_->commandRunner()->cancel();
         }
-        editor_->commandRunner()->cancel();
-        event->accept();
     }
 
   private:
@@ -280,21 +272,8 @@ ClusterEditor* openClusterEditor(QWidget* parent, const QString& path,
     }
     auto* window = new ClusterEditorWindow(parent, editor);
     window->setAttribute(Qt::WA_DeleteOnClose);
-    window->setCentralWidget(editor);
-    auto title = [window, editor] {
-        window->setWindowTitle(ClusterEditor::tr("%1%2 - Tunedeck cluster")
-                                   .arg(QFileInfo(editor->path()).fileName(),
-                                        editor->isModified() ? QStringLiteral("*") : QString()));
-    };
-    title();
-    QObject::connect(editor, &ClusterEditor::modificationChanged, window, title);
-    QObject::connect(editor, &ClusterEditor::pathChanged, window, title);
     QMenu* menu = window->menuBar()->addMenu(ClusterEditor::tr("&Cluster"));
-    menu->addAction(ClusterEditor::tr("&Save"), QKeySequence::Save, editor, [editor, window] {
-        if (!editor->save()) {
-            QMessageBox::warning(window, ClusterEditor::tr("Save"), editor->errorString());
-        }
-    });
+    menu->addAction(ClusterEditor::tr("&Save"), QKeySequence::Save, window, &EditorWindow::save);
     menu->addAction(ClusterEditor::tr("&Test connection"),
                     QKeySequence(ClusterEditor::tr("Ctrl+T")), editor,
                     &ClusterEditor::testConnection);
@@ -302,9 +281,7 @@ ClusterEditor* openClusterEditor(QWidget* parent, const QString& path,
                     &ClusterEditor::up);
     menu->addAction(ClusterEditor::tr("&Down"), editor, &ClusterEditor::down);
     menu->addSeparator();
-    // No shortcuts here: the editor's own Undo and Redo answer Ctrl+Z and Ctrl+Shift+Z.
-    menu->addAction(ClusterEditor::tr("&Undo"), editor, &ClusterEditor::undo);
-    menu->addAction(ClusterEditor::tr("Re&do"), editor, &ClusterEditor::redo);
+    window->addUndoRedo(menu);  // the editor's own actions: one per shortcut
     window->resize(1100, 820);
     window->show();
     return editor;

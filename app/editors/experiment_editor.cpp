@@ -94,6 +94,34 @@ void ExperimentEditor::showNotConnected() {
     status_->setText(
         tr("No engine connected: the experiment is checked once the app is "
            "attached to one."));
+    if (runAfterCheck_) {
+        runAfterCheck_ = false;
+        status_->setText(tr("Not started: no engine is connected."));
+    }
+}
+
+void ExperimentEditor::checkAndRun() {
+    runAfterCheck_ = true;
+    validateNow();
+}
+
+void ExperimentEditor::finishRunCheck(bool valid, int count) {
+    runAfterCheck_ = false;
+    if (valid) {
+        emit readyToRun();
+        return;
+    }
+    status_->setText(tr("Not started: %n problem(s) to fix first, listed below.", nullptr, count));
+    // The first error in this text, else the first problem.
+    int first = -1;
+    for (int row = 0; row < problems_.size() && first < 0; ++row) {
+        first = problems_[row].pinned && !problems_[row].warning ? row : first;
+    }
+    showProblem(first >= 0 ? first : 0);
+}
+
+void ExperimentEditor::showRunRefused(const QString& message) {
+    status_->setText(tr("Not started: %1").arg(message));
 }
 
 void ExperimentEditor::validateNow() {
@@ -126,11 +154,15 @@ void ExperimentEditor::onValidated(const QJsonObject& answer, const QString& sen
     if (!answer.value(QStringLiteral("ok")).toBool()) {
         problems_.clear();
         showProblems();
-        status_->setText(tr("The engine could not check the experiment: %1")
-                             .arg(answer.value(QStringLiteral("error"))
-                                      .toObject()
-                                      .value(QStringLiteral("message"))
-                                      .toString()));
+        const QString message = answer.value(QStringLiteral("error"))
+                                    .toObject()
+                                    .value(QStringLiteral("message"))
+                                    .toString();
+        status_->setText(
+            runAfterCheck_
+                ? tr("Not started: the engine could not check the experiment: %1").arg(message)
+                : tr("The engine could not check the experiment: %1").arg(message));
+        runAfterCheck_ = false;
         return;
     }
     problems_.clear();
@@ -165,6 +197,9 @@ void ExperimentEditor::onValidated(const QJsonObject& answer, const QString& sen
         status_->setText(tr("%n problem(s) to fix before it can run.", nullptr, count));
     }
     emit validated(valid, count);
+    if (runAfterCheck_) {
+        finishRunCheck(valid, count);
+    }
 }
 
 void ExperimentEditor::showPreview(const QJsonArray& configs) {

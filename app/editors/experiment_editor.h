@@ -46,6 +46,15 @@ class ExperimentEditor : public YamlDocumentEditor {
   public slots:
     // Sends the text to `validate` now instead of after the delay.
     void validateNow() override;
+    // Run: checks the text with the engine now, and emits readyToRun() when it is valid. When it
+    // is not, nothing is saved or started: the problems are listed with their lines, the YAML
+    // tab shows the first error, and the status line says the run did not start.
+    void checkAndRun();
+    // The engine refused to start the run: its message, in the status line above the problems.
+    void showRunRefused(const QString& message);
+
+  signals:
+    void readyToRun();
 
   private:
     void onTextChanged() override;
@@ -55,6 +64,8 @@ class ExperimentEditor : public YamlDocumentEditor {
     bool isThisFile(const QString& file, const QString& sentFileName) const;
     void showProblems();
     void showPreview(const QJsonArray& configs);
+    // After a validation that Run asked for: go on, or say why not.
+    void finishRunCheck(bool valid, int count);
 
     QPointer<client::EngineClient> client_;
     std::shared_ptr<const YamlText> yaml_;
@@ -64,6 +75,7 @@ class ExperimentEditor : public YamlDocumentEditor {
     QTableWidget* preview_ = nullptr;
     quint64 generation_ = 0;  // answers to older texts are dropped
     bool waitingForEngine_ = false;
+    bool runAfterCheck_ = false;  // Run waits for the validation under way
     QList<ValidationProblem> problems_;
 };
 

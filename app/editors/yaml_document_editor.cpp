@@ -32,9 +32,9 @@ YamlDocumentEditor::YamlDocumentEditor(const QString& untitled, const QString& n
     textEdit_->setObjectName(QStringLiteral("yamlText"));
 
     undo_ = new QAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("Undo"), this);
-    undo_->setShortcut(QKeySequence::Undo);
+    undo_->setShortcuts(QKeySequence::Undo);
     redo_ = new QAction(style()->standardIcon(QStyle::SP_ArrowForward), tr("Redo"), this);
-    redo_->setShortcut(QKeySequence::Redo);
+    redo_->setShortcuts(QKeySequence::Redo);  // Ctrl+Shift+Z and Ctrl+Y
     for (QAction* action : {undo_, redo_}) {
         action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
         action->setEnabled(false);

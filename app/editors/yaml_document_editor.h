@@ -49,6 +49,11 @@ class YamlDocumentEditor : public QWidget {
 
     YamlTextEdit* textEdit() const { return textEdit_; }
     QTabWidget* tabs() const { return tabs_; }
+    // Undo and Redo with their shortcuts, answering while the focus is anywhere in the editor.
+    // A window's menu lists these same actions: a second action on the same keys would make
+    // both keys do nothing ("Ambiguous shortcut overload").
+    QAction* undoAction() const { return undo_; }
+    QAction* redoAction() const { return redo_; }
 
     // How long after the last edit the text is validated.
     static constexpr int kValidateDelayMs = 400;

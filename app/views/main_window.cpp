@@ -2,7 +2,6 @@
 
 #include <QAction>
 #include <QCheckBox>
-#include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -98,21 +97,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::closeEvent(QCloseEvent* event) {
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
-    event->accept();
-}
-
 void MainWindow::buildLayout() {
     // Left: the experiments of the attached engine.
     experiments_ = new QTreeWidget;
+    experiments_->setObjectName(QStringLiteral("experimentList"));
     experiments_->setHeaderLabels({tr("Experiment"), tr("Status"), tr("Trials"), tr("Best")});
     experiments_->setRootIsDecorated(false);
     experiments_->header()->setStretchLastSection(true);
-    connect(experiments_, &QTreeWidget::itemActivated, this,
-            [this](QTreeWidgetItem* item) { openExperiment(item->text(0)); });
+    // One click opens: the highlighted row is always the experiment shown.
+    connect(experiments_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+        if (item) {
+            openExperiment(item->text(0));
+        }
+    });
+    connect(experiments_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
+        openExperiment(item->text(0));
+        pages_->setCurrentIndex(1);  // from the start page too
+    });
     auto* dock = new QDockWidget(tr("Experiments"), this);
     dock->setObjectName(QStringLiteral("experiments"));
     dock->setWidget(experiments_);

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QProcess>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QThread>
 #include <QTreeWidget>
@@ -67,20 +68,35 @@ void MainWindow::refreshExperimentList() {
             if (!status) {
                 return;
             }
-            const QString selected =
-                experiments_->currentItem() ? experiments_->currentItem()->text(0) : QString();
+            const QSignalBlocker rebuilding(experiments_);  // a row set up is not a click
             experiments_->clear();
+            runningOnEngine_.clear();
             for (auto e = list.rbegin(); e != list.rend(); ++e) {  // newest first
-                auto* item = new QTreeWidgetItem(
+                new QTreeWidgetItem(
                     experiments_, {e->experiment, e->status, QString::number(e->trials), e->best});
-                if (item->text(0) == selected || item->text(0) == experiment_) {
-                    experiments_->setCurrentItem(item);
+                if (e->served) {
+                    runningOnEngine_ << e->experiment;
                 }
             }
+            highlightShownExperiment();
         });
 }
 
-void MainWindow::runExperimentFile(const QString& path) {
+void MainWindow::highlightShownExperiment() {
+    const QSignalBlocker highlighting(experiments_);
+    QTreeWidgetItem* shown = nullptr;
+    for (int i = 0; i < experiments_->topLevelItemCount() && ofEngine_; ++i) {
+        QTreeWidgetItem* item = experiments_->topLevelItem(i);
+        shown = item->text(0) == experiment_ ? item : shown;
+    }
+    experiments_->setCurrentItem(shown);
+    if (!shown) {
+        experiments_->clearSelection();
+    }
+}
+
+void MainWindow::runExperimentFile(const QString& path,
+                                   std::function<void(const QString& refusal)> outcome) {
     rememberRecent(RecentKind::File, path);
     const QString absolute = QFileInfo(path).absoluteFilePath();
     QString yaml;  // null: the engine reads the file itself
@@ -89,23 +105,34 @@ void MainWindow::runExperimentFile(const QString& path) {
         // paths are resolved on the server from the same folder (a shared or synced one).
         QFile file(absolute);
         if (!file.open(QIODevice::ReadOnly)) {
-            emit requestFailed(tr("cannot read %1: %2").arg(absolute, file.errorString()));
+            const QString message = tr("cannot read %1: %2").arg(absolute, file.errorString());
+            emit requestFailed(message);
+            if (outcome) {
+                outcome(message);
+            }
             return;
         }
         yaml = QString::fromUtf8(file.readAll());
     }
-    client_.start(absolute, yaml, [this](const Status& status, const api::StartedAnswer& started) {
-        if (!status) {
-            emit requestFailed(status.message());
-            return;
-        }
-        refreshExperimentList();
-        openExperiment(started.experiment);
-    });
+    client_.start(absolute, yaml,
+                  [this, outcome](const Status& status, const api::StartedAnswer& started) {
+                      if (!status) {
+                          emit requestFailed(status.message());
+                          if (outcome) {
+                              outcome(status.message());
+                          }
+                          return;
+                      }
+                      openStartedExperiment(started.experiment);
+                      refreshExperimentList();
+                      if (outcome) {
+                          outcome({});
+                      }
+                  });
 }
 
 void MainWindow::openExperiment(const QString& name) {
-    if (name.isEmpty() || name == experiment_) {
+    if (name.isEmpty() || (name == experiment_ && ofEngine_)) {
         return;
     }
     if (!experiment_.isEmpty()) {
@@ -114,6 +141,7 @@ void MainWindow::openExperiment(const QString& name) {
     showMonitor(name);
     ofEngine_ = true;
     caughtUp_ = false;
+    highlightShownExperiment();
     const QString folder = resultsRoot_ + '/' + name;
     if (!resultsRoot_.isEmpty() && QFileInfo(folder + "/experiment.sqlite").isReadable()) {
         loadHistory(folder, name);  // fast, then live from where it ends
@@ -122,14 +150,27 @@ void MainWindow::openExperiment(const QString& name) {
     }
 }
 
+void MainWindow::openStartedExperiment(const QString& name) {
+    if (!experiment_.isEmpty()) {
+        client_.unsubscribe(experiment_);
+    }
+    ++historyLoads_;  // a history still being read is of the experiment shown before
+    showMonitor(name);
+    ofEngine_ = true;
+    caughtUp_ = false;
+    highlightShownExperiment();
+    // Its whole history is a few events yet; the subscription's answer names the metric.
+    client_.subscribe(name, 0);
+}
+
 void MainWindow::openFolder(const QString& folder) {
     const QFileInfo info(folder);
     const bool ours =
         !resultsRoot_.isEmpty() && QFileInfo(info.absolutePath()).canonicalFilePath() ==
                                        QFileInfo(resultsRoot_).canonicalFilePath();
     if (ours) {
-        experiment_.clear();
         openExperiment(info.fileName());
+        pages_->setCurrentIndex(1);  // when it was shown already, from the start page too
         return;
     }
     if (!experiment_.isEmpty()) {
@@ -139,6 +180,7 @@ void MainWindow::openFolder(const QString& folder) {
     showMonitor(info.fileName());
     ofEngine_ = false;  // read-only: the engine does not know it
     caughtUp_ = true;
+    highlightShownExperiment();                // none of the engine's rows
     loadHistory(info.absoluteFilePath(), {});  // read-only: nothing more will come
 }
 

@@ -11,6 +11,7 @@
 #include <QPointer>
 #include <QTableWidget>
 #include <QToolButton>
+#include <QWindow>
 #include <QtTest>
 
 #include "app_test_support.h"
@@ -404,7 +405,8 @@ void TestClusterEditor::aNewClusterFileStartsValidAndIsWrittenOnSave() {
     QVERIFY(editor);
     QPointer<QWidget> window = editor->window();
     QVERIFY(window != &parent && window->isVisible());
-    QVERIFY(window->windowTitle().startsWith(QStringLiteral("new-cluster.yaml*")));
+    // The title as the window system shows it, `*` while unsaved.
+    QVERIFY(window->windowHandle()->title().startsWith(QStringLiteral("new-cluster.yaml*")));
     QVERIFY(editor->isModified());
     QSignalSpy validated(editor, &ClusterEditor::validated);
     QVERIFY(validated.wait(5000));
@@ -412,8 +414,7 @@ void TestClusterEditor::aNewClusterFileStartsValidAndIsWrittenOnSave() {
     QVERIFY(!QFile::exists(path));
     QVERIFY(editor->save());
     QCOMPARE(readFile(path), editor->text());
-    QVERIFY(window->windowTitle().startsWith(QStringLiteral("new-cluster.yaml ")) ||
-            window->windowTitle().startsWith(QStringLiteral("new-cluster.yaml -")));
+    QVERIFY(window->windowHandle()->title().startsWith(QStringLiteral("new-cluster.yaml -")));
     window->close();  // saved: closes without asking
     QTRY_VERIFY(window.isNull());
 }

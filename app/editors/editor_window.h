@@ -1,0 +1,43 @@
+// The window of one YAML editor (experiment or cluster file): named after its file, with `*`
+// in the title while the text has unsaved edits, and never losing them without asking Save /
+// Discard / Cancel, whether the window is closed or the app quits (the main window asks every
+// editor window first). Its menus list the editor's own Undo and Redo actions.
+// Thread-safety: GUI thread only.
+#pragma once
+
+#include <QMainWindow>
+
+class QMenu;
+
+namespace tunedeck::app {
+
+class YamlDocumentEditor;
+
+class EditorWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    // Shows `editor` as the central widget; the title reads "FILE[*] - `kind`".
+    EditorWindow(YamlDocumentEditor* editor, const QString& kind, QWidget* parent);
+
+    YamlDocumentEditor* document() const { return editor_; }
+    // Saves (asking for a file when the text has none); says why not in a message box.
+    bool save();
+    // With unsaved edits, asks Save / Discard / Cancel. True when the window may close: nothing
+    // to save, saved, or discarded (a Discard holds until the text changes again, so the close
+    // that follows does not ask twice).
+    bool settleUnsavedEdits();
+    // Adds the editor's Undo and Redo (the same actions, with their shortcuts) to `menu`.
+    void addUndoRedo(QMenu* menu);
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    void updateTitle();
+
+    YamlDocumentEditor* editor_;
+    QString kind_;
+    bool discarded_ = false;
+};
+
+}  // namespace tunedeck::app

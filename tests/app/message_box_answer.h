@@ -1,0 +1,62 @@
+// Answering the app's questions as a user would: the next message box that opens is read and
+// one of its buttons clicked, from a timer, while the code under test waits in the box's own
+// event loop. Header-only; GUI thread only.
+#pragma once
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QMessageBox>
+#include <QPointer>
+#include <QTimer>
+
+namespace app_test {
+
+// Watches for the next message box and clicks the button whose text (without its `&`) is
+// `button`. What the box said and offered is kept for the test to check.
+class MessageBoxAnswer : public QObject {
+  public:
+    explicit MessageBoxAnswer(QString button) : button_(std::move(button)) {
+        timer_.setInterval(20);
+        connect(&timer_, &QTimer::timeout, this, [this] { answer(); });
+        timer_.start();
+    }
+
+    bool answered() const { return answered_; }
+    int asked() const { return asked_; }
+    // The box's title, its text and its buttons' texts, one a line.
+    QString seen() const { return seen_; }
+    QStringList buttons() const { return buttons_; }
+
+  private:
+    void answer() {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box || box == last_ || !box->isVisible()) {
+            return;
+        }
+        last_ = box;
+        ++asked_;
+        seen_ = box->windowTitle() + '\n' + box->text();
+        buttons_.clear();
+        QAbstractButton* chosen = nullptr;
+        for (QAbstractButton* b : box->buttons()) {
+            const QString text = b->text().remove('&');
+            buttons_ << text;
+            chosen = text == button_ ? b : chosen;
+        }
+        if (chosen) {
+            answered_ = true;
+            timer_.stop();
+            chosen->click();
+        }
+    }
+
+    QString button_;
+    QTimer timer_;
+    QPointer<QMessageBox> last_;
+    bool answered_ = false;
+    int asked_ = 0;
+    QString seen_;
+    QStringList buttons_;
+};
+
+}  // namespace app_test

@@ -1,0 +1,263 @@
+// The experiment editor's window as a user meets it (offscreen), opened from the real window
+// attached to a real `tunedeck-engine serve`: unsaved edits put a `*` in its title, and neither
+// closing it nor quitting the app loses them without asking Save / Discard / Cancel; Ctrl+Z and
+// Ctrl+Shift+Z (and the menu's Undo and Redo) undo and redo wherever the focus is; Run on a file
+// with mistakes keeps the editor in front and shows the engine's problems there, pinned to their
+// lines, and saves nothing. Issue 18, defect 5.
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QStandardPaths>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QWindow>
+#include <QtTest>
+#include <csignal>
+
+#include "app_test_support.h"
+#include "editors/experiment_editor.h"
+#include "engine_harness.h"
+#include "message_box_answer.h"
+#include "views/main_window.h"
+#include "wait_for.h"
+
+using tunedeck::app::ExperimentEditor;
+using tunedeck::app::MainWindow;
+using namespace app_test;
+
+namespace {
+
+// The action of `window`'s menus whose text (without `&`) is `text`.
+QAction* menuAction(QWidget* window, const QString& text) {
+    for (QMenuBar* bar : window->findChildren<QMenuBar*>(Qt::FindDirectChildrenOnly)) {
+        for (QAction* menu : bar->actions()) {
+            for (QAction* action : menu->menu() ? menu->menu()->actions() : QList<QAction*>{}) {
+                if (action->text().remove('&') == text) {
+                    return action;
+                }
+            }
+        }
+    }
+    qFatal("no menu action %s", qPrintable(text));
+}
+
+// The title the window system shows (the `[*]` placeholder replaced).
+QString shownTitle(QWidget* window) {
+    return window->windowHandle() ? window->windowHandle()->title() : QString();
+}
+
+// Types `text` at the end of the YAML tab's text, as a user would.
+void typeAtEnd(ExperimentEditor* editor, const QString& text) {
+    editor->tabs()->setCurrentIndex(1);
+    editor->textEdit()->setFocus();
+    editor->textEdit()->moveCursor(QTextCursor::End);
+    const QStringList lines = text.split('\n');
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        QTest::keyClicks(editor->textEdit(), lines[i]);
+        if (i + 1 < lines.size()) {
+            QTest::keyClick(editor->textEdit(), Qt::Key_Return);
+        }
+    }
+}
+
+}  // namespace
+
+class TestAppEditorWindow : public QObject {
+    Q_OBJECT
+
+  private:
+    struct Engine {
+        std::unique_ptr<QProcess> process;
+        QString socket;
+        ~Engine() {
+            if (process && process->state() == QProcess::Running) {
+                ::kill(pid_t(process->processId()), SIGTERM);
+                process->waitForFinished(30000);
+            }
+        }
+    };
+
+    // A serve of the harness, and `window` shown and attached to it.
+    static bool startAttached(const EngineHarness& harness, Engine* engine, MainWindow* window) {
+        engine->socket = harness.root() + "/engine.sock";
+        engine->process = harness.start(
+            {"serve", "--listen", "unix:" + engine->socket, "--results", harness.resultsRoot()});
+        if (!waitFor([&] { return QFile::exists(engine->socket); }, 20000)) {
+            return false;
+        }
+        window->resize(1280, 800);
+        window->show();
+        window->attachLocal(engine->socket, {});
+        return waitFor([&] { return window->client().isReady(); }, 20000);
+    }
+
+    static QString experimentFile(const EngineHarness& harness, const QString& fileName) {
+        return harness.writeFile(fileName,
+                                 QStringLiteral("name: race\n"
+                                                "trainable: {command: [python3, \"@TRIAL@\"]}\n"
+                                                "search_space:\n"
+                                                "  x: {grid: [1, 2]}\n"
+                                                "  iterations: 3\n"
+                                                "metric: score\n"
+                                                "mode: max\n"));
+    }
+
+    // Opens `path` in the window's editor and waits for the editor's window to be shown.
+    static ExperimentEditor* edit(MainWindow& window, const QString& path) {
+        const auto before = window.findChildren<ExperimentEditor*>();
+        window.editExperimentFile(path);
+        for (ExperimentEditor* editor : window.findChildren<ExperimentEditor*>()) {
+            if (!before.contains(editor)) {
+                return QTest::qWaitForWindowExposed(editor->window()) ? editor : nullptr;
+            }
+        }
+        return nullptr;
+    }
+
+  private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }  // not the user's settings
+    void unsavedEditsAreMarkedAndNeverLostWithoutAsking();
+    void undoAndRedoAnswerTheKeyboardAndTheMenu();
+    void runOnAFileWithMistakesKeepsTheEditorAndShowsTheProblems();
+};
+
+void TestAppEditorWindow::unsavedEditsAreMarkedAndNeverLostWithoutAsking() {
+    EngineHarness harness;
+    Engine engine;
+    MainWindow window;
+    QVERIFY(startAttached(harness, &engine, &window));
+    const QString race = experimentFile(harness, "race.yaml");
+    const QString other = experimentFile(harness, "other.yaml");
+    const QString raceOnDisk = readFile(race);
+    ExperimentEditor* raceEditor = edit(window, race);
+    ExperimentEditor* otherEditor = edit(window, other);
+    QVERIFY(raceEditor && otherEditor);
+    QPointer<QWidget> raceWindow = raceEditor->window();
+    QPointer<QWidget> otherWindow = otherEditor->window();
+    // Each editor window is named after its file.
+    QVERIFY2(shownTitle(raceWindow).startsWith("race.yaml - "), qPrintable(shownTitle(raceWindow)));
+    QVERIFY2(shownTitle(otherWindow).startsWith("other.yaml - "),
+             qPrintable(shownTitle(otherWindow)));
+
+    typeAtEnd(raceEditor, "# raced\n");
+    typeAtEnd(otherEditor, "# other\n");
+    QVERIFY2(shownTitle(raceWindow).startsWith("race.yaml* - "),
+             qPrintable(shownTitle(raceWindow)));
+    QVERIFY2(shownTitle(otherWindow).startsWith("other.yaml* - "),
+             qPrintable(shownTitle(otherWindow)));
+
+    // Closing an editor with unsaved edits asks; Discard closes it and leaves the file as it was.
+    {
+        MessageBoxAnswer discard("Discard");
+        otherWindow->close();
+        QVERIFY2(discard.answered(), qPrintable(discard.seen()));
+        QVERIFY2(discard.seen().contains("other.yaml"), qPrintable(discard.seen()));
+    }
+    QTRY_VERIFY(otherWindow.isNull() || !otherWindow->isVisible());
+    QVERIFY(!readFile(other).contains("# other"));
+
+    // Quit with unsaved edits asks too; Cancel keeps every window open and every edit.
+    QAction* quit = menuAction(&window, "Quit");
+    {
+        MessageBoxAnswer cancel("Cancel");
+        quit->trigger();
+        QVERIFY2(cancel.answered(), qPrintable(cancel.seen()));
+        QVERIFY2(cancel.buttons().contains("Save") && cancel.buttons().contains("Discard"),
+                 qPrintable(cancel.buttons().join(", ")));
+    }
+    QTest::qWait(200);
+    QVERIFY(window.isVisible());
+    QVERIFY(!raceWindow.isNull() && raceWindow->isVisible());
+    QVERIFY(raceEditor->text().endsWith("# raced\n"));
+    QCOMPARE(readFile(race), raceOnDisk);
+
+    // Save writes the edits, then the app quits.
+    {
+        MessageBoxAnswer save("Save");
+        quit->trigger();
+        QVERIFY2(save.answered(), qPrintable(save.seen()));
+    }
+    QTRY_VERIFY(!window.isVisible());
+    QCOMPARE(readFile(race), raceOnDisk + "# raced\n");
+}
+
+void TestAppEditorWindow::undoAndRedoAnswerTheKeyboardAndTheMenu() {
+    // Two actions answering one key is what made Ctrl+Z do nothing.
+    QTest::failOnWarning(QRegularExpression("Ambiguous shortcut"));
+    EngineHarness harness;
+    Engine engine;
+    MainWindow window;
+    QVERIFY(startAttached(harness, &engine, &window));
+    const QString path = experimentFile(harness, "race.yaml");
+    ExperimentEditor* editor = edit(window, path);
+    QVERIFY(editor);
+    QWidget* editorWindow = editor->window();
+    editorWindow->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(editorWindow));
+    const QString original = editor->text();
+    typeAtEnd(editor, "#");
+    QCOMPARE(editor->text(), original + "#");
+
+    // In the YAML tab.
+    QTest::keyClick(editor->textEdit(), Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(editor->text(), original);
+    QTest::keyClick(editor->textEdit(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(editor->text(), original + "#");
+
+    // With the focus on the Form tab, where no text field takes the key for itself.
+    editor->tabs()->setCurrentIndex(0);
+    QTabBar* tabBar = editor->tabs()->tabBar();
+    tabBar->setFocus();
+    QTRY_VERIFY(tabBar->hasFocus());
+    QTest::keyClick(tabBar, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(editor->text(), original);
+    QTest::keyClick(tabBar, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(editor->text(), original + "#");
+
+    // And from the menu.
+    menuAction(editorWindow, "Undo")->trigger();
+    QCOMPARE(editor->text(), original);
+    menuAction(editorWindow, "Redo")->trigger();
+    QCOMPARE(editor->text(), original + "#");
+}
+
+void TestAppEditorWindow::runOnAFileWithMistakesKeepsTheEditorAndShowsTheProblems() {
+    EngineHarness harness;
+    Engine engine;
+    MainWindow window;
+    QVERIFY(startAttached(harness, &engine, &window));
+    const QString path = experimentFile(harness, "race.yaml");
+    const QString onDisk = readFile(path);
+    ExperimentEditor* editor = edit(window, path);
+    QVERIFY(editor);
+    QWidget* editorWindow = editor->window();
+    editorWindow->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(editorWindow));
+    // Line 8: a misspelt key. Run at once, before the editor's own check after a pause.
+    const int wrongLine = int(onDisk.count('\n')) + 1;
+    typeAtEnd(editor, "num_sample: 3\n");
+    menuAction(editorWindow, "Run")->trigger();
+
+    // The problem is shown in the editor, with its line, and the YAML tab's cursor on it.
+    auto* problems = child<QListWidget>(*editor, "problems");
+    QVERIFY(waitFor([&] { return problems->isVisible() && problems->count() > 0; }, 20000));
+    QVERIFY2(problems->item(0)->text().startsWith(QStringLiteral("Line %1:").arg(wrongLine)),
+             qPrintable(problems->item(0)->text()));
+    QVERIFY2(problems->item(0)->text().contains("num_samples"),  // did you mean
+             qPrintable(problems->item(0)->text()));
+    QCOMPARE(editor->textEdit()->problems().value(0).line, wrongLine);
+    QCOMPARE(editor->tabs()->currentIndex(), 1);
+    QCOMPARE(editor->textEdit()->textCursor().blockNumber() + 1, wrongLine);
+    const QString status = child<QLabel>(*editor, "validationStatus")->text();
+    QVERIFY2(status.contains("not started", Qt::CaseInsensitive), qPrintable(status));
+
+    // The editor stays in front; nothing was saved or started.
+    QTest::qWait(500);
+    QVERIFY(editorWindow->isVisible());
+    QCOMPARE(QApplication::activeWindow(), editorWindow);
+    QCOMPARE(readFile(path), onDisk);
+    QVERIFY(window.currentExperiment().isEmpty());
+}
+
+QTEST_MAIN(TestAppEditorWindow)
+#include "test_app_editor_window.moc"

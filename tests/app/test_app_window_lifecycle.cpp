@@ -1,0 +1,251 @@
+// The real window (offscreen) attached to a real `tunedeck-engine serve`, from the user's side:
+// one click on a row of the experiments list opens that experiment, and the highlighted row is
+// always the one shown (defect 4); a second experiment started from the window is shown with its
+// axes and metric and highlighted in the list (defect 3); quitting while the engine runs
+// experiments asks whether to pause them or leave them running, and does what was chosen
+// (defect 10). Issue 18.
+#include <QChart>
+#include <QMenuBar>
+#include <QStandardPaths>
+#include <QTreeWidget>
+#include <QValueAxis>
+#include <QtTest>
+#include <csignal>
+
+#include "charts/metric_chart.h"
+#include "engine_harness.h"
+#include "message_box_answer.h"
+#include "views/main_window.h"
+#include "wait_for.h"
+
+using app_test::MessageBoxAnswer;
+using tunedeck::app::MainWindow;
+using tunedeck::client::EngineClient;
+
+namespace {
+
+QAction* quitAction(MainWindow& window) {
+    for (QAction* menu : window.menuBar()->actions()) {
+        for (QAction* action : menu->menu() ? menu->menu()->actions() : QList<QAction*>{}) {
+            if (action->text().remove('&') == "Quit") {
+                return action;
+            }
+        }
+    }
+    qFatal("no Quit in the menus");
+}
+
+QTreeWidget* experimentList(MainWindow& window) {
+    auto* list = window.findChild<QTreeWidget*>("experimentList");
+    if (!list) {
+        qFatal("no experiment list");
+    }
+    return list;
+}
+
+QTreeWidgetItem* rowOf(QTreeWidget* list, const QString& name) {
+    for (int i = 0; i < list->topLevelItemCount(); ++i) {
+        if (list->topLevelItem(i)->text(0) == name) {
+            return list->topLevelItem(i);
+        }
+    }
+    return nullptr;
+}
+
+QString highlighted(QTreeWidget* list) {
+    return list->currentItem() ? list->currentItem()->text(0) : QString();
+}
+
+// The y axis's title of the curves, empty when the chart has no axes.
+QString metricAxisTitle(MainWindow& window) {
+    const QList<QAbstractAxis*> axes = window.chart()->chart()->axes(Qt::Vertical);
+    return axes.isEmpty() ? QString() : axes.first()->titleText();
+}
+
+// What a second client of the engine hears from `list` about `experiment`: its status.
+QString statusOnTheEngine(const QString& socket, const QString& experiment) {
+    EngineClient client;
+    client.setLocalServer(socket);
+    client.open(200);
+    QString status;
+    bool answered = false;
+    if (!waitFor([&] { return client.isReady(); }, 20000)) {
+        return QStringLiteral("(no engine)");
+    }
+    client.listExperiments([&](const tunedeck::Status& ok,
+                               const std::vector<tunedeck::api::ExperimentListEntry>& list) {
+        answered = true;
+        for (const auto& entry : list) {
+            status = ok && entry.experiment == experiment ? entry.status : status;
+        }
+    });
+    waitFor([&] { return answered; }, 20000);
+    client.close();
+    return status;
+}
+
+}  // namespace
+
+class TestAppWindowLifecycle : public QObject {
+    Q_OBJECT
+
+  private:
+    struct Engine {
+        std::unique_ptr<QProcess> process;
+        QString socket;
+        ~Engine() {
+            if (process && process->state() == QProcess::Running) {
+                ::kill(pid_t(process->processId()), SIGTERM);
+                process->waitForFinished(30000);
+            }
+        }
+    };
+
+    static bool startAttached(const EngineHarness& harness, Engine* engine, MainWindow* window) {
+        engine->socket = harness.root() + "/engine.sock";
+        engine->process = harness.start(
+            {"serve", "--listen", "unix:" + engine->socket, "--results", harness.resultsRoot()});
+        if (!waitFor([&] { return QFile::exists(engine->socket); }, 20000)) {
+            return false;
+        }
+        window->resize(1280, 800);
+        window->show();
+        window->attachLocal(engine->socket, {});
+        return waitFor([&] { return window->client().isReady(); }, 20000);
+    }
+
+    static QString experimentFile(const EngineHarness& harness, const QString& name, int iterations,
+                                  double sleep) {
+        return harness.writeFile(name + ".yaml",
+                                 QStringLiteral("name: %1\n"
+                                                "trainable: {command: [python3, \"@TRIAL@\"]}\n"
+                                                "search_space:\n"
+                                                "  x: {grid: [1, 2]}\n"
+                                                "  iterations: %2\n"
+                                                "  sleep: %3\n"
+                                                "metric: score\n"
+                                                "mode: max\n")
+                                     .arg(name)
+                                     .arg(iterations)
+                                     .arg(sleep));
+    }
+
+    // Starts `name` from the window and waits until its trials run.
+    static bool runUntilRunning(MainWindow& window, const EngineHarness& harness,
+                                const QString& name) {
+        window.runExperimentFile(experimentFile(harness, name, 600, 0.2));
+        return waitFor(
+            [&] {
+                return window.currentExperiment() == name && !window.data().trials().empty() &&
+                       window.data().trials()[0].status == "RUNNING";
+            },
+            60000);
+    }
+
+  private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }  // not the user's settings
+    void oneClickOnARowOpensItsExperiment();
+    void aSecondExperimentStartedFromTheWindowIsShownAndHighlighted();
+    void quittingWhileExperimentsRunAsksAndCanPauseThem();
+    void quittingCanLeaveTheExperimentsRunning();
+};
+
+void TestAppWindowLifecycle::oneClickOnARowOpensItsExperiment() {
+    EngineHarness harness;
+    QVERIFY(harness.run({"run", experimentFile(harness, "alpha", 3, 0)}).exitCode == 0);
+    QVERIFY(harness.run({"run", experimentFile(harness, "beta", 5, 0)}).exitCode == 0);
+    Engine engine;
+    MainWindow window;
+    QVERIFY(startAttached(harness, &engine, &window));
+    QTreeWidget* list = experimentList(window);
+    QVERIFY(waitFor([&] { return list->topLevelItemCount() == 2; }, 20000));
+
+    for (const QString& name : {QStringLiteral("alpha"), QStringLiteral("beta")}) {
+        QTreeWidgetItem* row = rowOf(list, name);
+        QVERIFY(row);
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(row).center());
+        QVERIFY2(waitFor([&] { return window.currentExperiment() == name; }, 5000),
+                 qPrintable(window.currentExperiment()));
+        QVERIFY(waitFor([&] { return window.data().trials().size() == 2; }, 20000));
+        QCOMPARE(int(window.data().trials()[0].values.size()), name == "alpha" ? 3 : 5);
+        QVERIFY2(window.windowTitle().startsWith(name), qPrintable(window.windowTitle()));
+        QCOMPARE(highlighted(list), name);
+    }
+    // The list's refresh (every 5 s) keeps the row of what is shown highlighted.
+    QTest::qWait(5500);
+    QCOMPARE(highlighted(list), QStringLiteral("beta"));
+}
+
+void TestAppWindowLifecycle::aSecondExperimentStartedFromTheWindowIsShownAndHighlighted() {
+    EngineHarness harness;
+    Engine engine;
+    MainWindow window;
+    QVERIFY(startAttached(harness, &engine, &window));
+    QTreeWidget* list = experimentList(window);
+    window.runExperimentFile(experimentFile(harness, "first", 3, 0));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
+    QVERIFY(waitFor([&] { return highlighted(list) == "first"; }, 10000));
+
+    window.runExperimentFile(experimentFile(harness, "second", 8, 0.1));
+    QVERIFY(waitFor([&] { return window.currentExperiment() == "second"; }, 30000));
+    QVERIFY(waitFor([&] { return window.data().trials().size() == 2; }, 30000));
+    QCOMPARE(window.data().metric(), QStringLiteral("score"));
+    QVERIFY(waitFor([&] { return !metricAxisTitle(window).isEmpty(); }, 5000));
+    QCOMPARE(metricAxisTitle(window), QStringLiteral("score"));
+    QVERIFY(waitFor([&] { return highlighted(list) == "second"; }, 10000));
+    QVERIFY2(window.windowTitle().startsWith("second"), qPrintable(window.windowTitle()));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
+    QTest::qWait(5500);  // a refresh of the list later, the new experiment is still the one
+    QCOMPARE(highlighted(list), QStringLiteral("second"));
+    QCOMPARE(metricAxisTitle(window), QStringLiteral("score"));
+}
+
+void TestAppWindowLifecycle::quittingWhileExperimentsRunAsksAndCanPauseThem() {
+    EngineHarness harness;
+    Engine engine;
+    MainWindow window;
+    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(runUntilRunning(window, harness, "long"));
+    QTest::qWait(300);  // the list's answer about the new experiment
+
+    // Cancel: nothing happens.
+    {
+        MessageBoxAnswer cancel("Cancel");
+        quitAction(window)->trigger();
+        QVERIFY2(cancel.answered(), qPrintable(cancel.seen()));
+        QVERIFY2(cancel.seen().contains("long"), qPrintable(cancel.seen()));
+    }
+    QTest::qWait(300);
+    QVERIFY(window.isVisible());
+    QCOMPARE(statusOnTheEngine(engine.socket, "long"), QStringLiteral("running"));
+
+    // Pause: each trial saves and stops; the experiment can be resumed later.
+    {
+        MessageBoxAnswer pause("Pause and quit");
+        quitAction(window)->trigger();
+        QVERIFY2(pause.answered(), qPrintable(pause.buttons().join(", ")));
+    }
+    QVERIFY(waitFor([&] { return !window.isVisible(); }, 30000));
+    QVERIFY(
+        waitFor([&] { return statusOnTheEngine(engine.socket, "long") == "interrupted"; }, 30000));
+}
+
+void TestAppWindowLifecycle::quittingCanLeaveTheExperimentsRunning() {
+    EngineHarness harness;
+    Engine engine;
+    MainWindow window;
+    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(runUntilRunning(window, harness, "long"));
+    QTest::qWait(300);
+    {
+        MessageBoxAnswer leave("Leave running and quit");
+        quitAction(window)->trigger();
+        QVERIFY2(leave.answered(), qPrintable(leave.buttons().join(", ")));
+    }
+    QVERIFY(waitFor([&] { return !window.isVisible(); }, 10000));
+    QTest::qWait(1000);
+    QCOMPARE(statusOnTheEngine(engine.socket, "long"), QStringLiteral("running"));
+}
+
+QTEST_MAIN(TestAppWindowLifecycle)
+#include "test_app_window_lifecycle.moc"
