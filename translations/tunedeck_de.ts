@@ -517,20 +517,12 @@ Fingerabdruck: %2</translation>
         <translation>Cluster-Datei öffnen</translation>
     </message>
     <message>
-        <source>%1%2 - Tunedeck cluster</source>
-        <translation>%1%2 - Tunedeck-Cluster</translation>
-    </message>
-    <message>
         <source>&amp;Cluster</source>
         <translation>&amp;Cluster</translation>
     </message>
     <message>
         <source>&amp;Save</source>
         <translation>&amp;Speichern</translation>
-    </message>
-    <message>
-        <source>Save</source>
-        <translation>Speichern</translation>
     </message>
     <message>
         <source>&amp;Test connection</source>
@@ -553,23 +545,8 @@ Fingerabdruck: %2</translation>
         <translation>Herunter&amp;fahren</translation>
     </message>
     <message>
-        <source>&amp;Undo</source>
-        <translation>&amp;Rückgängig</translation>
-    </message>
-    <message>
-        <source>Re&amp;do</source>
-        <translation>&amp;Wiederherstellen</translation>
-    </message>
-</context>
-<context>
-    <name>tunedeck::app::ClusterEditorWindow</name>
-    <message>
-        <source>Unsaved cluster file</source>
-        <translation>Ungespeicherte Cluster-Datei</translation>
-    </message>
-    <message>
-        <source>Save the changes to %1?</source>
-        <translation>Änderungen an %1 speichern?</translation>
+        <source>Tunedeck cluster</source>
+        <translation>Tunedeck-Cluster</translation>
     </message>
 </context>
 <context>
@@ -901,6 +878,25 @@ Fingerabdruck: %2</translation>
     <message>
         <source>Sampled configs (the first the run would try):</source>
         <translation>Gesampelte Konfigurationen (die ersten, die der Lauf ausprobieren würde):</translation>
+    </message>
+    <message>
+        <source>Not started: no engine is connected.</source>
+        <translation>Nicht gestartet: keine Engine verbunden.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not started: %n problem(s) to fix first, listed below.</source>
+        <translation>
+            <numerusform>Nicht gestartet: zuerst %n Problem beheben (unten aufgeführt).</numerusform>
+            <numerusform>Nicht gestartet: zuerst %n Probleme beheben (unten aufgeführt).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not started: %1</source>
+        <translation>Nicht gestartet: %1</translation>
+    </message>
+    <message>
+        <source>Not started: the engine could not check the experiment: %1</source>
+        <translation>Nicht gestartet: Die Engine konnte das Experiment nicht prüfen: %1</translation>
     </message>
 </context>
 <context>
@@ -1454,30 +1450,6 @@ Fingerabdruck: %2</translation>
         <translation>Status</translation>
     </message>
     <message>
-        <source>%1 - Tunedeck editor</source>
-        <translation>%1 - Tunedeck-Editor</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>&amp;Speichern</translation>
-    </message>
-    <message>
-        <source>&amp;Run</source>
-        <translation>&amp;Ausführen</translation>
-    </message>
-    <message>
-        <source>Ctrl+Return</source>
-        <translation>Ctrl+Return</translation>
-    </message>
-    <message>
-        <source>&amp;Undo</source>
-        <translation>&amp;Rückgängig</translation>
-    </message>
-    <message>
-        <source>Re&amp;do</source>
-        <translation>&amp;Wiederherstellen</translation>
-    </message>
-    <message>
         <source>Trial</source>
         <translation>Trial</translation>
     </message>
@@ -1600,6 +1572,45 @@ Fingerabdruck: %2</translation>
     <message>
         <source>What the best trial is chosen by: the bold row, the star of Parameter vs metric, Compare two experiments, Export best config and Copy best config all follow it. The engine&apos;s own choice (tunedeck-engine best) is the last result.</source>
         <translation>Wonach der beste Trial gewählt wird: die fette Zeile, der Stern in Parameter gegen Metrik, Zwei Experimente vergleichen, Beste Konfiguration exportieren und Beste Konfiguration kopieren folgen dieser Wahl. Die Engine selbst (tunedeck-engine best) nimmt das letzte Ergebnis.</translation>
+    </message>
+    <message>
+        <source>Experiments are running</source>
+        <translation>Experimente laufen</translation>
+    </message>
+    <message numerus="yes">
+        <source>The engine on this machine is running %n experiment(s): %1.</source>
+        <translation>
+            <numerusform>Die Engine auf diesem Rechner führt %n Experiment aus: %1.</numerusform>
+            <numerusform>Die Engine auf diesem Rechner führt %n Experimente aus: %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pause: each trial saves a checkpoint and stops; Experiment &gt; Resume (or tunedeck-engine resume) continues them later.
+Leave running: the engine goes on without the window; open Tunedeck again to watch them.</source>
+        <translation>Pausieren: Jeder Trial speichert einen Checkpoint und hält an; Experiment &gt; Fortsetzen (oder tunedeck-engine resume) setzt sie später fort.
+Weiterlaufen lassen: Die Engine arbeitet ohne das Fenster weiter; öffnen Sie Tunedeck erneut, um sie zu verfolgen.</translation>
+    </message>
+    <message>
+        <source>Pause and quit</source>
+        <translation>Pausieren und beenden</translation>
+    </message>
+    <message>
+        <source>Leave running and quit</source>
+        <translation>Weiterlaufen lassen und beenden</translation>
+    </message>
+    <message>
+        <source>Pausing %1...</source>
+        <translation>%1 wird pausiert...</translation>
+    </message>
+    <message>
+        <source>The engine did not answer the pause orders; the experiments may still run.</source>
+        <translation>Die Engine hat auf die Pausenaufträge nicht geantwortet; die Experimente laufen womöglich noch.</translation>
+    </message>
+    <message>
+        <source>Not paused, still running:
+%1</source>
+        <translation>Nicht pausiert, laufen noch:
+%1</translation>
     </message>
 </context>
 <context>
@@ -2174,6 +2185,68 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>average of the last 10</source>
         <translation>Mittel der letzten 10</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::EditorWindow</name>
+    <message>
+        <source>Untitled</source>
+        <translation>Unbenannt</translation>
+    </message>
+    <message>
+        <source>%1[*] - %2</source>
+        <translation>%1[*] - %2</translation>
+    </message>
+    <message>
+        <source>Save as</source>
+        <translation>Speichern unter</translation>
+    </message>
+    <message>
+        <source>YAML files (*.yaml *.yml)</source>
+        <translation>YAML-Dateien (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>the untitled file</source>
+        <translation>die unbenannte Datei</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>Save the changes to %1 before closing?</source>
+        <translation>Änderungen an %1 vor dem Schließen speichern?</translation>
+    </message>
+    <message>
+        <source>Your changes are lost if you do not save them.</source>
+        <translation>Ohne Speichern gehen Ihre Änderungen verloren.</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ExperimentEditorWindow</name>
+    <message>
+        <source>Tunedeck editor</source>
+        <translation>Tunedeck-Editor</translation>
+    </message>
+    <message>
+        <source>&amp;Experiment</source>
+        <translation>&amp;Experiment</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ausführen</translation>
+    </message>
+    <message>
+        <source>Ctrl+Return</source>
+        <translation>Ctrl+Return</translation>
     </message>
 </context>
 </TS>

@@ -514,20 +514,12 @@ Fingerprint: %2</source>
         <translation>打开集群文件</translation>
     </message>
     <message>
-        <source>%1%2 - Tunedeck cluster</source>
-        <translation>%1%2 - Tunedeck 集群</translation>
-    </message>
-    <message>
         <source>&amp;Cluster</source>
         <translation>集群(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save</source>
-        <translation>保存</translation>
     </message>
     <message>
         <source>&amp;Test connection</source>
@@ -550,23 +542,8 @@ Fingerprint: %2</source>
         <translation>关闭(&amp;D)</translation>
     </message>
     <message>
-        <source>&amp;Undo</source>
-        <translation>撤销(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Re&amp;do</source>
-        <translation>重做(&amp;R)</translation>
-    </message>
-</context>
-<context>
-    <name>tunedeck::app::ClusterEditorWindow</name>
-    <message>
-        <source>Unsaved cluster file</source>
-        <translation>集群文件未保存</translation>
-    </message>
-    <message>
-        <source>Save the changes to %1?</source>
-        <translation>要保存对 %1 的更改吗？</translation>
+        <source>Tunedeck cluster</source>
+        <translation>Tunedeck 集群</translation>
     </message>
 </context>
 <context>
@@ -896,6 +873,24 @@ Fingerprint: %2</source>
     <message>
         <source>Sampled configs (the first the run would try):</source>
         <translation>采样的配置（运行会最先尝试的几个）：</translation>
+    </message>
+    <message>
+        <source>Not started: no engine is connected.</source>
+        <translation>未启动：没有连接引擎。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not started: %n problem(s) to fix first, listed below.</source>
+        <translation>
+            <numerusform>未启动：请先修复下面列出的 %n 个问题。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not started: %1</source>
+        <translation>未启动：%1</translation>
+    </message>
+    <message>
+        <source>Not started: the engine could not check the experiment: %1</source>
+        <translation>未启动：引擎无法检查该实验：%1</translation>
     </message>
 </context>
 <context>
@@ -1449,30 +1444,6 @@ Fingerprint: %2</source>
         <translation>状态</translation>
     </message>
     <message>
-        <source>%1 - Tunedeck editor</source>
-        <translation>%1 - Tunedeck 编辑器</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>保存(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Run</source>
-        <translation>运行(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Return</source>
-        <translation>Ctrl+Return</translation>
-    </message>
-    <message>
-        <source>&amp;Undo</source>
-        <translation>撤销(&amp;U)</translation>
-    </message>
-    <message>
-        <source>Re&amp;do</source>
-        <translation>重做(&amp;D)</translation>
-    </message>
-    <message>
         <source>Trial</source>
         <translation>试验</translation>
     </message>
@@ -1595,6 +1566,44 @@ Fingerprint: %2</source>
     <message>
         <source>What the best trial is chosen by: the bold row, the star of Parameter vs metric, Compare two experiments, Export best config and Copy best config all follow it. The engine&apos;s own choice (tunedeck-engine best) is the last result.</source>
         <translation>最佳试验的选择依据：粗体行、“参数与指标”中的星标、比较两个实验、导出最佳配置和复制最佳配置都遵循它。引擎自身（tunedeck-engine best）使用最后结果。</translation>
+    </message>
+    <message>
+        <source>Experiments are running</source>
+        <translation>实验正在运行</translation>
+    </message>
+    <message numerus="yes">
+        <source>The engine on this machine is running %n experiment(s): %1.</source>
+        <translation>
+            <numerusform>本机的引擎正在运行 %n 个实验：%1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pause: each trial saves a checkpoint and stops; Experiment &gt; Resume (or tunedeck-engine resume) continues them later.
+Leave running: the engine goes on without the window; open Tunedeck again to watch them.</source>
+        <translation>暂停：每个试验保存检查点后停止；之后可通过“实验 &gt; 继续”（或 tunedeck-engine resume）继续。
+保持运行：引擎在窗口关闭后继续运行；再次打开 Tunedeck 即可查看。</translation>
+    </message>
+    <message>
+        <source>Pause and quit</source>
+        <translation>暂停并退出</translation>
+    </message>
+    <message>
+        <source>Leave running and quit</source>
+        <translation>保持运行并退出</translation>
+    </message>
+    <message>
+        <source>Pausing %1...</source>
+        <translation>正在暂停 %1...</translation>
+    </message>
+    <message>
+        <source>The engine did not answer the pause orders; the experiments may still run.</source>
+        <translation>引擎没有响应暂停指令；实验可能仍在运行。</translation>
+    </message>
+    <message>
+        <source>Not paused, still running:
+%1</source>
+        <translation>未暂停，仍在运行：
+%1</translation>
     </message>
 </context>
 <context>
@@ -2167,6 +2176,68 @@ MPS 未能启动：%2</translation>
     <message>
         <source>average of the last 10</source>
         <translation>最后 10 个的平均值</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::EditorWindow</name>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>%1[*] - %2</source>
+        <translation>%1[*] - %2</translation>
+    </message>
+    <message>
+        <source>Save as</source>
+        <translation>另存为</translation>
+    </message>
+    <message>
+        <source>YAML files (*.yaml *.yml)</source>
+        <translation>YAML 文件 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>the untitled file</source>
+        <translation>未命名文件</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>Save the changes to %1 before closing?</source>
+        <translation>关闭前要保存对 %1 的更改吗？</translation>
+    </message>
+    <message>
+        <source>Your changes are lost if you do not save them.</source>
+        <translation>如果不保存，您的更改将会丢失。</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ExperimentEditorWindow</name>
+    <message>
+        <source>Tunedeck editor</source>
+        <translation>Tunedeck 编辑器</translation>
+    </message>
+    <message>
+        <source>&amp;Experiment</source>
+        <translation>实验(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Return</source>
+        <translation>Ctrl+Return</translation>
     </message>
 </context>
 </TS>
