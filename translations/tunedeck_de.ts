@@ -883,13 +883,6 @@ Fingerabdruck: %2</translation>
         <source>Not started: no engine is connected.</source>
         <translation>Nicht gestartet: keine Engine verbunden.</translation>
     </message>
-    <message numerus="yes">
-        <source>Not started: %n problem(s) to fix first, listed below.</source>
-        <translation>
-            <numerusform>Nicht gestartet: zuerst %n Problem beheben (unten aufgeführt).</numerusform>
-            <numerusform>Nicht gestartet: zuerst %n Probleme beheben (unten aufgeführt).</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Not started: %1</source>
         <translation>Nicht gestartet: %1</translation>
@@ -897,6 +890,10 @@ Fingerabdruck: %2</translation>
     <message>
         <source>Not started: the engine could not check the experiment: %1</source>
         <translation>Nicht gestartet: Die Engine konnte das Experiment nicht prüfen: %1</translation>
+    </message>
+    <message>
+        <source>Not started: fix the problems listed below first.</source>
+        <translation>Nicht gestartet: Beheben Sie zuerst die unten aufgeführten Probleme.</translation>
     </message>
 </context>
 <context>
@@ -1577,19 +1574,6 @@ Fingerabdruck: %2</translation>
         <source>Experiments are running</source>
         <translation>Experimente laufen</translation>
     </message>
-    <message numerus="yes">
-        <source>The engine on this machine is running %n experiment(s): %1.</source>
-        <translation>
-            <numerusform>Die Engine auf diesem Rechner führt %n Experiment aus: %1.</numerusform>
-            <numerusform>Die Engine auf diesem Rechner führt %n Experimente aus: %1.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Pause: each trial saves a checkpoint and stops; Experiment &gt; Resume (or tunedeck-engine resume) continues them later.
-Leave running: the engine goes on without the window; open Tunedeck again to watch them.</source>
-        <translation>Pausieren: Jeder Trial speichert einen Checkpoint und hält an; Experiment &gt; Fortsetzen (oder tunedeck-engine resume) setzt sie später fort.
-Weiterlaufen lassen: Die Engine arbeitet ohne das Fenster weiter; öffnen Sie Tunedeck erneut, um sie zu verfolgen.</translation>
-    </message>
     <message>
         <source>Pause and quit</source>
         <translation>Pausieren und beenden</translation>
@@ -1611,6 +1595,18 @@ Weiterlaufen lassen: Die Engine arbeitet ohne das Fenster weiter; öffnen Sie Tu
 %1</source>
         <translation>Nicht pausiert, laufen noch:
 %1</translation>
+    </message>
+    <message>
+        <source>Running on the engine of this machine: %1.</source>
+        <translation>Auf der Engine dieses Rechners laufen: %1.</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Pause and quit&lt;/b&gt;: each trial saves a checkpoint and stops; Experiment &amp;gt; Resume (or &lt;tt&gt;tunedeck-engine resume&lt;/tt&gt;) continues them later.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Leave running&lt;/b&gt;: the engine goes on without the window; open Tunedeck again to watch them.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Pausieren und beenden&lt;/b&gt;: Jeder Trial speichert einen Checkpoint und hält an; Experiment &amp;gt; Fortsetzen (oder &lt;tt&gt;tunedeck-engine resume&lt;/tt&gt;) setzt sie später fort.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Weiterlaufen lassen&lt;/b&gt;: Die Engine arbeitet ohne das Fenster weiter; öffnen Sie Tunedeck erneut, um sie zu verfolgen.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
     </message>
 </context>
 <context>
@@ -2194,6 +2190,10 @@ MPS ist nicht gestartet: %2</translation>
         <translation>Unbenannt</translation>
     </message>
     <message>
+        <source>%1[*] - %2 - %3</source>
+        <translation>%1[*] - %2 - %3</translation>
+    </message>
+    <message>
         <source>%1[*] - %2</source>
         <translation>%1[*] - %2</translation>
     </message>
@@ -2224,6 +2224,14 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>Your changes are lost if you do not save them.</source>
         <translation>Ohne Speichern gehen Ihre Änderungen verloren.</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
     </message>
 </context>
 <context>

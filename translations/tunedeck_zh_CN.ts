@@ -878,12 +878,6 @@ Fingerprint: %2</source>
         <source>Not started: no engine is connected.</source>
         <translation>未启动：没有连接引擎。</translation>
     </message>
-    <message numerus="yes">
-        <source>Not started: %n problem(s) to fix first, listed below.</source>
-        <translation>
-            <numerusform>未启动：请先修复下面列出的 %n 个问题。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Not started: %1</source>
         <translation>未启动：%1</translation>
@@ -891,6 +885,10 @@ Fingerprint: %2</source>
     <message>
         <source>Not started: the engine could not check the experiment: %1</source>
         <translation>未启动：引擎无法检查该实验：%1</translation>
+    </message>
+    <message>
+        <source>Not started: fix the problems listed below first.</source>
+        <translation>未启动：请先修复下面列出的问题。</translation>
     </message>
 </context>
 <context>
@@ -1571,18 +1569,6 @@ Fingerprint: %2</source>
         <source>Experiments are running</source>
         <translation>实验正在运行</translation>
     </message>
-    <message numerus="yes">
-        <source>The engine on this machine is running %n experiment(s): %1.</source>
-        <translation>
-            <numerusform>本机的引擎正在运行 %n 个实验：%1。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Pause: each trial saves a checkpoint and stops; Experiment &gt; Resume (or tunedeck-engine resume) continues them later.
-Leave running: the engine goes on without the window; open Tunedeck again to watch them.</source>
-        <translation>暂停：每个试验保存检查点后停止；之后可通过“实验 &gt; 继续”（或 tunedeck-engine resume）继续。
-保持运行：引擎在窗口关闭后继续运行；再次打开 Tunedeck 即可查看。</translation>
-    </message>
     <message>
         <source>Pause and quit</source>
         <translation>暂停并退出</translation>
@@ -1604,6 +1590,18 @@ Leave running: the engine goes on without the window; open Tunedeck again to wat
 %1</source>
         <translation>未暂停，仍在运行：
 %1</translation>
+    </message>
+    <message>
+        <source>Running on the engine of this machine: %1.</source>
+        <translation>本机引擎上正在运行：%1。</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Pause and quit&lt;/b&gt;: each trial saves a checkpoint and stops; Experiment &amp;gt; Resume (or &lt;tt&gt;tunedeck-engine resume&lt;/tt&gt;) continues them later.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Leave running&lt;/b&gt;: the engine goes on without the window; open Tunedeck again to watch them.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;暂停并退出&lt;/b&gt;：每个试验保存检查点后停止；之后可通过“实验 &amp;gt; 继续”（或 &lt;tt&gt;tunedeck-engine resume&lt;/tt&gt;）继续。&lt;/p&gt;&lt;p&gt;&lt;b&gt;保持运行&lt;/b&gt;：引擎在窗口关闭后继续运行；再次打开 Tunedeck 即可查看。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
 </context>
 <context>
@@ -2185,6 +2183,10 @@ MPS 未能启动：%2</translation>
         <translation>未命名</translation>
     </message>
     <message>
+        <source>%1[*] - %2 - %3</source>
+        <translation>%1[*] - %2 - %3</translation>
+    </message>
+    <message>
         <source>%1[*] - %2</source>
         <translation>%1[*] - %2</translation>
     </message>
@@ -2215,6 +2217,14 @@ MPS 未能启动：%2</translation>
     <message>
         <source>Your changes are lost if you do not save them.</source>
         <translation>如果不保存，您的更改将会丢失。</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
 </context>
 <context>

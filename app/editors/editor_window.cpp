@@ -1,10 +1,12 @@
 #include "editors/editor_window.h"
 
 #include <QCloseEvent>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QTextDocument>
 
 #include "editors/yaml_document_editor.h"
@@ -23,10 +25,14 @@ EditorWindow::EditorWindow(YamlDocumentEditor* editor, const QString& kind, QWid
 }
 
 void EditorWindow::updateTitle() {
-    const QString file =
-        editor_->path().isEmpty() ? tr("Untitled") : QFileInfo(editor_->path()).fileName();
-    // `[*]` is where Qt shows the `*` of windowModified.
-    setWindowTitle(tr("%1[*] - %2").arg(file, kind_));
+    if (editor_->path().isEmpty()) {
+        setWindowTitle(tr("%1[*] - %2").arg(tr("Untitled"), kind_));
+        return;
+    }
+    // The folder too: every template's file is experiment.yaml. `[*]` is where Qt shows the `*`
+    // of windowModified.
+    const QFileInfo file(editor_->path());
+    setWindowTitle(tr("%1[*] - %2 - %3").arg(file.fileName(), file.absoluteDir().dirName(), kind_));
 }
 
 bool EditorWindow::save() {
@@ -59,6 +65,10 @@ bool EditorWindow::settleUnsavedEdits() {
                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
     box.setInformativeText(tr("Your changes are lost if you do not save them."));
     box.setDefaultButton(QMessageBox::Save);
+    // Our own words: Qt's translations of its buttons are not installed everywhere.
+    box.button(QMessageBox::Save)->setText(tr("Save"));
+    box.button(QMessageBox::Discard)->setText(tr("Discard"));
+    box.button(QMessageBox::Cancel)->setText(tr("Cancel"));
     switch (box.exec()) {
         case QMessageBox::Save:
             return save();

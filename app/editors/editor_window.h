@@ -16,7 +16,7 @@ class YamlDocumentEditor;
 class EditorWindow : public QMainWindow {
     Q_OBJECT
   public:
-    // Shows `editor` as the central widget; the title reads "FILE[*] - `kind`".
+    // Shows `editor` as the central widget; the title reads "FILE[*] - FOLDER - `kind`".
     EditorWindow(YamlDocumentEditor* editor, const QString& kind, QWidget* parent);
 
     YamlDocumentEditor* document() const { return editor_; }

@@ -105,13 +105,13 @@ void ExperimentEditor::checkAndRun() {
     validateNow();
 }
 
-void ExperimentEditor::finishRunCheck(bool valid, int count) {
+void ExperimentEditor::finishRunCheck(bool valid) {
     runAfterCheck_ = false;
     if (valid) {
         emit readyToRun();
         return;
     }
-    status_->setText(tr("Not started: %n problem(s) to fix first, listed below.", nullptr, count));
+    status_->setText(tr("Not started: fix the problems listed below first."));
     // The first error in this text, else the first problem.
     int first = -1;
     for (int row = 0; row < problems_.size() && first < 0; ++row) {
@@ -198,7 +198,7 @@ void ExperimentEditor::onValidated(const QJsonObject& answer, const QString& sen
     }
     emit validated(valid, count);
     if (runAfterCheck_) {
-        finishRunCheck(valid, count);
+        finishRunCheck(valid);
     }
 }
 

@@ -65,7 +65,7 @@ class ExperimentEditor : public YamlDocumentEditor {
     void showProblems();
     void showPreview(const QJsonArray& configs);
     // After a validation that Run asked for: go on, or say why not.
-    void finishRunCheck(bool valid, int count);
+    void finishRunCheck(bool valid);
 
     QPointer<client::EngineClient> client_;
     std::shared_ptr<const YamlText> yaml_;

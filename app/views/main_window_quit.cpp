@@ -59,18 +59,19 @@ bool MainWindow::settleRunningExperiments() {
     if (running.isEmpty()) {
         return true;
     }
-    QMessageBox box(QMessageBox::Question, tr("Experiments are running"),
-                    tr("The engine on this machine is running %n experiment(s): %1.", nullptr,
-                       int(running.size()))
-                        .arg(running.join(QStringLiteral(", "))),
-                    QMessageBox::NoButton, this);
+    QMessageBox box(
+        QMessageBox::Question, tr("Experiments are running"),
+        tr("Running on the engine of this machine: %1.").arg(running.join(QStringLiteral(", "))),
+        QMessageBox::NoButton, this);
     box.setInformativeText(
-        tr("Pause: each trial saves a checkpoint and stops; Experiment > Resume (or "
-           "tunedeck-engine resume) continues them later.\nLeave running: the engine goes on "
-           "without the window; open Tunedeck again to watch them."));
+        tr("<p><b>Pause and quit</b>: each trial saves a checkpoint and stops; Experiment &gt; "
+           "Resume (or <tt>tunedeck-engine resume</tt>) continues them later.</p>"
+           "<p><b>Leave running</b>: the engine goes on without the window; open Tunedeck "
+           "again to watch them.</p>"));
     QPushButton* pause = box.addButton(tr("Pause and quit"), QMessageBox::AcceptRole);
     QPushButton* leave = box.addButton(tr("Leave running and quit"), QMessageBox::AcceptRole);
     QPushButton* cancel = box.addButton(QMessageBox::Cancel);
+    cancel->setText(tr("Cancel"));  // Qt's translations are not installed everywhere
     box.setDefaultButton(cancel);
     box.setEscapeButton(cancel);
     box.exec();

@@ -8,6 +8,7 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QTimer>
+#include <functional>
 
 namespace app_test {
 
@@ -15,10 +16,19 @@ namespace app_test {
 // `button`. What the box said and offered is kept for the test to check.
 class MessageBoxAnswer : public QObject {
   public:
-    explicit MessageBoxAnswer(QString button) : button_(std::move(button)) {
+    // `look`, when given, sees the box before it is answered (the screenshot tour shoots it).
+    explicit MessageBoxAnswer(QString button, std::function<void(QMessageBox*)> look = {})
+        : button_(std::move(button)), look_(std::move(look)) {
         timer_.setInterval(20);
         connect(&timer_, &QTimer::timeout, this, [this] { answer(); });
         timer_.start();
+    }
+
+    // The same, by a standard button (Save, Discard, Cancel), whatever language it reads in.
+    explicit MessageBoxAnswer(QMessageBox::StandardButton button,
+                              std::function<void(QMessageBox*)> look = {})
+        : MessageBoxAnswer(QString(), std::move(look)) {
+        standard_ = button;
     }
 
     bool answered() const { return answered_; }
@@ -41,9 +51,15 @@ class MessageBoxAnswer : public QObject {
         for (QAbstractButton* b : box->buttons()) {
             const QString text = b->text().remove('&');
             buttons_ << text;
-            chosen = text == button_ ? b : chosen;
+            const bool match = standard_ != QMessageBox::NoButton
+                                   ? box->standardButton(b) == standard_
+                                   : text == button_;
+            chosen = match ? b : chosen;
         }
         if (chosen) {
+            if (look_) {
+                look_(box);
+            }
             answered_ = true;
             timer_.stop();
             chosen->click();
@@ -51,6 +67,8 @@ class MessageBoxAnswer : public QObject {
     }
 
     QString button_;
+    QMessageBox::StandardButton standard_ = QMessageBox::NoButton;
+    std::function<void(QMessageBox*)> look_;
     QTimer timer_;
     QPointer<QMessageBox> last_;
     bool answered_ = false;

@@ -7,7 +7,9 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QMessageBox>
 #include <QProcess>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -19,6 +21,7 @@
 #include "editors/cluster_editor.h"
 #include "editors/experiment_editor.h"
 #include "fake_gpus.h"
+#include "message_box_answer.h"
 #include "views/appearance.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
@@ -35,6 +38,14 @@ void shoot(QWidget* widget, const QString& name) {
     QTest::qWait(400);  // a frame or two of every view
     const QString path = QDir(outputFolder).filePath(name + ".png");
     widget->window()->grab().save(path);
+    qInfo("saved %s", qPrintable(path));
+}
+
+// The whole screen, for a dialog over its window.
+void shootScreen(QWidget* dialog, const QString& name) {
+    const QString path = QDir(outputFolder).filePath(name + ".png");
+    QPixmap screen = dialog->screen()->grabWindow(0);
+    (screen.isNull() || screen.toImage().allGray() ? dialog->grab() : screen).save(path);
     qInfo("saved %s", qPrintable(path));
 }
 
@@ -108,7 +119,21 @@ int main(int argc, char** argv) {
     shoot(editor, "02-editor-form");
     editor->tabs()->setCurrentIndex(1);
     shoot(editor, "03-editor-yaml");
-    editor->window()->close();
+    // A mistake typed and run at once: the problem in the editor, the cursor on its line.
+    editor->textEdit()->moveCursor(QTextCursor::End);
+    editor->textEdit()->insertPlainText(QStringLiteral("num_sample: 3\n"));
+    validated.clear();
+    editor->checkAndRun();
+    validated.wait(20000);
+    shoot(editor, "03b-editor-run-with-a-mistake");
+    // Closing with the unsaved mistake asks first; the tour discards it.
+    {
+        app_test::MessageBoxAnswer discard(QMessageBox::Discard, [](QMessageBox* box) {
+            QTest::qWait(300);
+            shootScreen(box, "03c-editor-unsaved-question");
+        });
+        editor->window()->close();
+    }
 
     // Run it and watch.
     window.runExperimentFile(file);
@@ -127,6 +152,14 @@ int main(int argc, char** argv) {
     shoot(&window, "04-monitor-running");
     showTab(window, QObject::tr("Nodes and GPUs"));
     shoot(&window, "05-nodes-running");
+    // Quit while it runs: the question, cancelled.
+    {
+        app_test::MessageBoxAnswer cancel(QMessageBox::Cancel, [](QMessageBox* box) {
+            QTest::qWait(300);
+            shootScreen(box, "05b-quit-while-running");
+        });
+        window.close();
+    }
     if (!waitFor([&] { return window.data().experimentStatus() == "finished"; }, 300000)) {
         return fail("the run did not finish");
     }
@@ -260,6 +293,26 @@ int main(int argc, char** argv) {
     ::kill(pid_t(gpuEngine.processId()), SIGTERM);
     gpuEngine.waitForFinished(30000);
 
+    // The asha run in German: its early stops, the "best trial by" picker and the scatter's
+    // scope.
+    applyAppearance({Theme::Light, QStringLiteral("de")});
+    {
+        MainWindow germanAsha;
+        germanAsha.resize(1400, 900);
+        germanAsha.show();
+        germanAsha.openFolder(work.filePath("results/asha"));
+        waitFor([&] { return germanAsha.data().trials().size() == 16; }, 20000);
+        QTest::qWait(300);
+        shoot(&germanAsha, "10b-asha-german");
+        for (int i = 0; i < germanAsha.tabs()->count(); ++i) {
+            if (germanAsha.tabs()->widget(i)->inherits("tunedeck::app::ScatterView")) {
+                germanAsha.tabs()->setCurrentIndex(i);
+            }
+        }
+        QTest::qWait(500);
+        shoot(&germanAsha, "10c-asha-scatter-german");
+    }
+
     // Dark, then German.
     applyAppearance({Theme::Dark, QStringLiteral("en")});
     shoot(&window, "12-monitor-dark");
@@ -271,6 +324,38 @@ int main(int argc, char** argv) {
         german.openFolder(work.filePath("results/quickstart"));
         waitFor([&] { return german.data().trials().size() == 12; }, 20000);
         shoot(&german, "13-monitor-german");
+        // The editor's new words in German: a run refused for a mistake, the unsaved question.
+        german.attachLocal(socket, {});
+        waitFor([&] { return german.client().isReady(); }, 20000);
+        german.editExperimentFile(file);
+        if (auto* editorDe = german.findChild<ExperimentEditor*>()) {
+            QSignalSpy checked(editorDe, &ExperimentEditor::validated);
+            checked.wait(20000);
+            editorDe->window()->resize(1280, 800);
+            editorDe->tabs()->setCurrentIndex(1);
+            editorDe->textEdit()->moveCursor(QTextCursor::End);
+            editorDe->textEdit()->insertPlainText(QStringLiteral("num_sample: 3\n"));
+            checked.clear();
+            editorDe->checkAndRun();
+            checked.wait(20000);
+            shoot(editorDe, "13b-editor-run-with-a-mistake-german");
+            app_test::MessageBoxAnswer discard(QMessageBox::Discard, [](QMessageBox* box) {
+                QTest::qWait(300);
+                shootScreen(box, "13c-editor-unsaved-question-german");
+            });
+            editorDe->window()->close();
+        }
+        // The question on quitting while it runs, in German; then the run is paused.
+        german.runExperimentFile(file);
+        if (waitFor([&] { return german.data().counts().running > 0; }, 60000)) {
+            QTest::qWait(300);  // the list's answer about it
+            app_test::MessageBoxAnswer cancel(QMessageBox::Cancel, [](QMessageBox* box) {
+                QTest::qWait(300);
+                shootScreen(box, "13d-quit-while-running-german");
+            });
+            german.close();
+        }
+        german.orderExperiment(MainWindow::ExperimentOrder::Pause);
     }
     applyAppearance({Theme::Light, QStringLiteral("zh_CN")});
     {

@@ -117,6 +117,7 @@ class TestAppEditorWindow : public QObject {
   private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }  // not the user's settings
     void unsavedEditsAreMarkedAndNeverLostWithoutAsking();
+    void twoFilesOfOneNameHaveDistinctTitles();
     void undoAndRedoAnswerTheKeyboardAndTheMenu();
     void runOnAFileWithMistakesKeepsTheEditorAndShowsTheProblems();
 };
@@ -179,6 +180,25 @@ void TestAppEditorWindow::unsavedEditsAreMarkedAndNeverLostWithoutAsking() {
     }
     QTRY_VERIFY(!window.isVisible());
     QCOMPARE(readFile(race), raceOnDisk + "# raced\n");
+}
+
+// Every template is an experiment.yaml in a folder of its own: the folder tells them apart.
+void TestAppEditorWindow::twoFilesOfOneNameHaveDistinctTitles() {
+    EngineHarness harness;
+    Engine engine;
+    MainWindow window;
+    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(QDir(harness.root()).mkpath("quickstart") && QDir(harness.root()).mkpath("asha"));
+    ExperimentEditor* first = edit(window, experimentFile(harness, "quickstart/experiment.yaml"));
+    ExperimentEditor* second = edit(window, experimentFile(harness, "asha/experiment.yaml"));
+    QVERIFY(first && second);
+    QVERIFY2(shownTitle(first->window()).startsWith("experiment.yaml - quickstart - "),
+             qPrintable(shownTitle(first->window())));
+    QVERIFY2(shownTitle(second->window()).startsWith("experiment.yaml - asha - "),
+             qPrintable(shownTitle(second->window())));
+    // The same file again is the window already open, not a second one saving over it.
+    window.editExperimentFile(harness.root() + "/asha/experiment.yaml");
+    QCOMPARE(window.findChildren<ExperimentEditor*>().size(), 2);
 }
 
 void TestAppEditorWindow::undoAndRedoAnswerTheKeyboardAndTheMenu() {
