@@ -79,6 +79,12 @@ QString freeName(const QString& parent, const QString& name) {
     return candidate;
 }
 
+// `path` with the home folder written as ~, as a file manager shows it.
+QString homeShortened(const QString& path) {
+    const QString home = QDir::homePath();
+    return path == home || path.startsWith(home + '/') ? '~' + path.mid(home.size()) : path;
+}
+
 }  // namespace
 
 QString examplesFolder() {
@@ -217,6 +223,7 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
 
     recentList_ = new QListWidget;
     recentList_->setObjectName(QStringLiteral("recent"));
+    recentList_->setTextElideMode(Qt::ElideMiddle);  // a long path keeps both of its ends
     connect(recentList_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
         const QString path = item->data(kPathRole).toString();
         if (path.isEmpty()) {
@@ -251,9 +258,13 @@ void StartPage::refresh() {
     recentList_->clear();
     const auto add = [this](const QString& path, bool folder) {
         const QFileInfo info(path);
+        // A file by its folder too: every template's file is experiment.yaml.
+        const QDir where = folder ? info.absoluteDir() : QFileInfo(info.absolutePath()).dir();
+        const QString name =
+            folder ? info.fileName() : info.absoluteDir().dirName() + '/' + info.fileName();
         auto* item = new QListWidgetItem(
-            folder ? tr("%1  (results in %2)").arg(info.fileName(), info.absolutePath())
-                   : tr("%1  (file in %2)").arg(info.fileName(), info.absolutePath()));
+            folder ? tr("%1  (results in %2)").arg(name, homeShortened(where.absolutePath()))
+                   : tr("%1  (file in %2)").arg(name, homeShortened(where.absolutePath())));
         item->setData(kPathRole, path);
         item->setData(kFolderRole, folder);
         item->setToolTip(path);

@@ -7,9 +7,11 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QWindow>
 #include <QtTest>
 #include <csignal>
@@ -19,6 +21,7 @@
 #include "engine_harness.h"
 #include "message_box_answer.h"
 #include "views/main_window.h"
+#include "views/start_page.h"
 #include "wait_for.h"
 
 using tunedeck::app::ExperimentEditor;
@@ -118,6 +121,7 @@ class TestAppEditorWindow : public QObject {
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }  // not the user's settings
     void unsavedEditsAreMarkedAndNeverLostWithoutAsking();
     void twoFilesOfOneNameHaveDistinctTitles();
+    void recentFilesOfOneNameAreToldApart();
     void undoAndRedoAnswerTheKeyboardAndTheMenu();
     void runOnAFileWithMistakesKeepsTheEditorAndShowsTheProblems();
 };
@@ -199,6 +203,31 @@ void TestAppEditorWindow::twoFilesOfOneNameHaveDistinctTitles() {
     // The same file again is the window already open, not a second one saving over it.
     window.editExperimentFile(harness.root() + "/asha/experiment.yaml");
     QCOMPARE(window.findChildren<ExperimentEditor*>().size(), 2);
+}
+
+// The start page's recent files: two experiment.yaml read by their folders, not as two
+// identical rows cut off at the right.
+void TestAppEditorWindow::recentFilesOfOneNameAreToldApart() {
+    QSettings().remove("recent");
+    QTemporaryDir root;
+    for (const char* folder : {"quickstart", "asha"}) {
+        QVERIFY(QDir(root.path()).mkpath(folder));
+        const QString file = root.filePath(QString::fromLatin1(folder) + "/experiment.yaml");
+        QVERIFY(writeFile(file, "name: x\n"));
+        tunedeck::app::rememberRecent(tunedeck::app::RecentKind::File, file);
+    }
+    tunedeck::app::StartPage page;
+    page.resize(1280, 800);
+    page.show();
+    auto* recent = child<QListWidget>(page, "recent");
+    QCOMPARE(recent->count(), 2);
+    QVERIFY2(recent->item(0)->text().startsWith("asha/experiment.yaml"),
+             qPrintable(recent->item(0)->text()));
+    QVERIFY2(recent->item(1)->text().startsWith("quickstart/experiment.yaml"),
+             qPrintable(recent->item(1)->text()));
+    // A long path is cut in its middle, so both ends stay readable.
+    QCOMPARE(recent->textElideMode(), Qt::ElideMiddle);
+    QSettings().remove("recent");
 }
 
 void TestAppEditorWindow::undoAndRedoAnswerTheKeyboardAndTheMenu() {
