@@ -347,7 +347,11 @@ int main(int argc, char** argv) {
         }
         // The question on quitting while it runs, in German; then the run is paused.
         german.runExperimentFile(file);
-        if (waitFor([&] { return german.data().counts().running > 0; }, 60000)) {
+        if (!waitFor([&] { return german.data().counts().running > 0; }, 60000)) {
+            qWarning("no German quit question: %s shows %d running, status %s",
+                     qPrintable(german.currentExperiment()), german.data().counts().running,
+                     qPrintable(german.data().experimentStatus()));
+        } else {
             QTest::qWait(300);  // the list's answer about it
             app_test::MessageBoxAnswer cancel(QMessageBox::Cancel, [](QMessageBox* box) {
                 QTest::qWait(300);
