@@ -1560,7 +1560,7 @@ Fingerabdruck: %2</translation>
     </message>
     <message>
         <source>Best trial by</source>
-        <translation>Bester Trial nach</translation>
+        <translation>Maßstab für den besten Trial:</translation>
     </message>
     <message>
         <source>Stopped early</source>
@@ -1764,11 +1764,11 @@ MPS ist nicht gestartet: %2</translation>
     </message>
     <message>
         <source>Best by %1 (%2)</source>
-        <translation>Bester nach %1 (%2)</translation>
+        <translation>Bester (%2), Maßstab: %1</translation>
     </message>
     <message>
         <source>Best by %1</source>
-        <translation>Bester nach %1</translation>
+        <translation>Bester, Maßstab: %1</translation>
     </message>
     <message>
         <source>%1, %2</source>
@@ -2038,7 +2038,7 @@ MPS ist nicht gestartet: %2</translation>
     </message>
     <message>
         <source>Best trial by %1: %2 = %3</source>
-        <translation>Bester Trial nach %1: %2 = %3</translation>
+        <translation>Bester Trial (Maßstab: %1): %2 = %3</translation>
     </message>
     <message>
         <source>stopped by %1 at %2</source>

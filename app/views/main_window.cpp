@@ -140,6 +140,7 @@ void MainWindow::buildLayout() {
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->verticalHeader()->hide();
+    table_->setWordWrap(false);  // one line per trial; a long status widens its column (onTick)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::onSelectionChanged);
@@ -329,6 +330,11 @@ void MainWindow::onTick() {
         changes.scopeChanged) {
         model_->refresh(changes);
         updateStatusBar();
+        // A status such as "stopped by ASHA at 6" stays on one line: its column only widens.
+        const int before = table_->columnWidth(TrialTableModel::Status);
+        table_->resizeColumnToContents(TrialTableModel::Status);
+        table_->setColumnWidth(TrialTableModel::Status,
+                               std::max(before, table_->columnWidth(TrialTableModel::Status)));
     }
     if (changes.curvesChanged || changes.rowsAdded || changes.scopeChanged) {
         chart_->markDirty();

@@ -298,7 +298,7 @@ int main(int argc, char** argv) {
     applyAppearance({Theme::Light, QStringLiteral("de")});
     {
         MainWindow germanAsha;
-        germanAsha.resize(1400, 900);
+        germanAsha.resize(1280, 800);
         germanAsha.show();
         germanAsha.openFolder(work.filePath("results/asha"));
         waitFor([&] { return germanAsha.data().trials().size() == 16; }, 20000);
