@@ -12,6 +12,14 @@
         <translation>unbegrenzt</translation>
     </message>
     <message>
+        <source>no effect</source>
+        <translation>ohne Wirkung</translation>
+    </message>
+    <message>
+        <source>not used</source>
+        <translation>nicht verwendet</translation>
+    </message>
+    <message>
         <source>random draws, grid parameters swept (Ray&apos;s BasicVariantGenerator)</source>
         <translation>Zufallsziehungen, Grid-Parameter werden durchlaufen (BasicVariantGenerator von Ray)</translation>
     </message>
@@ -282,6 +290,29 @@ Fingerabdruck: %2</translation>
     <message>
         <source>Attached to the engine on %1.</source>
         <translation>Mit der Engine auf %1 verbunden.</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::BestTrial</name>
+    <message>
+        <source>last result</source>
+        <translation>letztes Ergebnis</translation>
+    </message>
+    <message>
+        <source>best result</source>
+        <translation>bestes Ergebnis</translation>
+    </message>
+    <message>
+        <source>average of all results</source>
+        <translation>Mittel aller Ergebnisse</translation>
+    </message>
+    <message>
+        <source>average of the last 5</source>
+        <translation>Mittel der letzten 5</translation>
+    </message>
+    <message>
+        <source>average of the last 10</source>
+        <translation>Mittel der letzten 10</translation>
     </message>
 </context>
 <context>
@@ -812,6 +843,57 @@ Fingerabdruck: %2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::EditorWindow</name>
+    <message>
+        <source>Untitled</source>
+        <translation>Unbenannt</translation>
+    </message>
+    <message>
+        <source>%1[*] - %2 - %3</source>
+        <translation>%1[*] - %2 - %3</translation>
+    </message>
+    <message>
+        <source>%1[*] - %2</source>
+        <translation>%1[*] - %2</translation>
+    </message>
+    <message>
+        <source>Save as</source>
+        <translation>Speichern unter</translation>
+    </message>
+    <message>
+        <source>YAML files (*.yaml *.yml)</source>
+        <translation>YAML-Dateien (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>the untitled file</source>
+        <translation>die unbenannte Datei</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>Save the changes to %1 before closing?</source>
+        <translation>Änderungen an %1 vor dem Schließen speichern?</translation>
+    </message>
+    <message>
+        <source>Your changes are lost if you do not save them.</source>
+        <translation>Ohne Speichern gehen Ihre Änderungen verloren.</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::ExperimentEditor</name>
     <message>
         <source>Search space</source>
@@ -894,6 +976,29 @@ Fingerabdruck: %2</translation>
     <message>
         <source>Not started: fix the problems listed below first.</source>
         <translation>Nicht gestartet: Beheben Sie zuerst die unten aufgeführten Probleme.</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ExperimentEditorWindow</name>
+    <message>
+        <source>Tunedeck editor</source>
+        <translation>Tunedeck-Editor</translation>
+    </message>
+    <message>
+        <source>&amp;Experiment</source>
+        <translation>&amp;Experiment</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ausführen</translation>
+    </message>
+    <message>
+        <source>Ctrl+Return</source>
+        <translation>Ctrl+Return</translation>
     </message>
 </context>
 <context>
@@ -2158,103 +2263,6 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source> (Or sshd there does not allow forwarding to unix sockets: AllowStreamLocalForwarding no in its sshd_config.)</source>
         <translation> (Oder sshd erlaubt dort keine Weiterleitung an Unix-Sockets: AllowStreamLocalForwarding no in seiner sshd_config.)</translation>
-    </message>
-</context>
-<context>
-    <name>tunedeck::app::BestTrial</name>
-    <message>
-        <source>last result</source>
-        <translation>letztes Ergebnis</translation>
-    </message>
-    <message>
-        <source>best result</source>
-        <translation>bestes Ergebnis</translation>
-    </message>
-    <message>
-        <source>average of all results</source>
-        <translation>Mittel aller Ergebnisse</translation>
-    </message>
-    <message>
-        <source>average of the last 5</source>
-        <translation>Mittel der letzten 5</translation>
-    </message>
-    <message>
-        <source>average of the last 10</source>
-        <translation>Mittel der letzten 10</translation>
-    </message>
-</context>
-<context>
-    <name>tunedeck::app::EditorWindow</name>
-    <message>
-        <source>Untitled</source>
-        <translation>Unbenannt</translation>
-    </message>
-    <message>
-        <source>%1[*] - %2 - %3</source>
-        <translation>%1[*] - %2 - %3</translation>
-    </message>
-    <message>
-        <source>%1[*] - %2</source>
-        <translation>%1[*] - %2</translation>
-    </message>
-    <message>
-        <source>Save as</source>
-        <translation>Speichern unter</translation>
-    </message>
-    <message>
-        <source>YAML files (*.yaml *.yml)</source>
-        <translation>YAML-Dateien (*.yaml *.yml)</translation>
-    </message>
-    <message>
-        <source>Save</source>
-        <translation>Speichern</translation>
-    </message>
-    <message>
-        <source>the untitled file</source>
-        <translation>die unbenannte Datei</translation>
-    </message>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>Ungespeicherte Änderungen</translation>
-    </message>
-    <message>
-        <source>Save the changes to %1 before closing?</source>
-        <translation>Änderungen an %1 vor dem Schließen speichern?</translation>
-    </message>
-    <message>
-        <source>Your changes are lost if you do not save them.</source>
-        <translation>Ohne Speichern gehen Ihre Änderungen verloren.</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>Verwerfen</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Abbrechen</translation>
-    </message>
-</context>
-<context>
-    <name>tunedeck::app::ExperimentEditorWindow</name>
-    <message>
-        <source>Tunedeck editor</source>
-        <translation>Tunedeck-Editor</translation>
-    </message>
-    <message>
-        <source>&amp;Experiment</source>
-        <translation>&amp;Experiment</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>&amp;Speichern</translation>
-    </message>
-    <message>
-        <source>&amp;Run</source>
-        <translation>&amp;Ausführen</translation>
-    </message>
-    <message>
-        <source>Ctrl+Return</source>
-        <translation>Ctrl+Return</translation>
     </message>
 </context>
 </TS>

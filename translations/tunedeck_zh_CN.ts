@@ -12,6 +12,14 @@
         <translation>不限</translation>
     </message>
     <message>
+        <source>no effect</source>
+        <translation>无效果</translation>
+    </message>
+    <message>
+        <source>not used</source>
+        <translation>未使用</translation>
+    </message>
+    <message>
         <source>random draws, grid parameters swept (Ray&apos;s BasicVariantGenerator)</source>
         <translation>随机抽样，网格参数逐一遍历（Ray 的 BasicVariantGenerator）</translation>
     </message>
@@ -282,6 +290,29 @@ Fingerprint: %2</source>
     <message>
         <source>Attached to the engine on %1.</source>
         <translation>已连接到 %1 上的引擎。</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::BestTrial</name>
+    <message>
+        <source>last result</source>
+        <translation>最后结果</translation>
+    </message>
+    <message>
+        <source>best result</source>
+        <translation>最佳结果</translation>
+    </message>
+    <message>
+        <source>average of all results</source>
+        <translation>全部结果的平均值</translation>
+    </message>
+    <message>
+        <source>average of the last 5</source>
+        <translation>最后 5 个的平均值</translation>
+    </message>
+    <message>
+        <source>average of the last 10</source>
+        <translation>最后 10 个的平均值</translation>
     </message>
 </context>
 <context>
@@ -809,6 +840,57 @@ Fingerprint: %2</source>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::EditorWindow</name>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>%1[*] - %2 - %3</source>
+        <translation>%1[*] - %2 - %3</translation>
+    </message>
+    <message>
+        <source>%1[*] - %2</source>
+        <translation>%1[*] - %2</translation>
+    </message>
+    <message>
+        <source>Save as</source>
+        <translation>另存为</translation>
+    </message>
+    <message>
+        <source>YAML files (*.yaml *.yml)</source>
+        <translation>YAML 文件 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>the untitled file</source>
+        <translation>未命名文件</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>Save the changes to %1 before closing?</source>
+        <translation>关闭前要保存对 %1 的更改吗？</translation>
+    </message>
+    <message>
+        <source>Your changes are lost if you do not save them.</source>
+        <translation>如果不保存，您的更改将会丢失。</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::ExperimentEditor</name>
     <message>
         <source>Search space</source>
@@ -889,6 +971,29 @@ Fingerprint: %2</source>
     <message>
         <source>Not started: fix the problems listed below first.</source>
         <translation>未启动：请先修复下面列出的问题。</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ExperimentEditorWindow</name>
+    <message>
+        <source>Tunedeck editor</source>
+        <translation>Tunedeck 编辑器</translation>
+    </message>
+    <message>
+        <source>&amp;Experiment</source>
+        <translation>实验(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Return</source>
+        <translation>Ctrl+Return</translation>
     </message>
 </context>
 <context>
@@ -2151,103 +2256,6 @@ MPS 未能启动：%2</translation>
     <message>
         <source> (Or sshd there does not allow forwarding to unix sockets: AllowStreamLocalForwarding no in its sshd_config.)</source>
         <translation>（或者那里的 sshd 不允许转发到 Unix 套接字：其 sshd_config 中设置了 AllowStreamLocalForwarding no。）</translation>
-    </message>
-</context>
-<context>
-    <name>tunedeck::app::BestTrial</name>
-    <message>
-        <source>last result</source>
-        <translation>最后结果</translation>
-    </message>
-    <message>
-        <source>best result</source>
-        <translation>最佳结果</translation>
-    </message>
-    <message>
-        <source>average of all results</source>
-        <translation>全部结果的平均值</translation>
-    </message>
-    <message>
-        <source>average of the last 5</source>
-        <translation>最后 5 个的平均值</translation>
-    </message>
-    <message>
-        <source>average of the last 10</source>
-        <translation>最后 10 个的平均值</translation>
-    </message>
-</context>
-<context>
-    <name>tunedeck::app::EditorWindow</name>
-    <message>
-        <source>Untitled</source>
-        <translation>未命名</translation>
-    </message>
-    <message>
-        <source>%1[*] - %2 - %3</source>
-        <translation>%1[*] - %2 - %3</translation>
-    </message>
-    <message>
-        <source>%1[*] - %2</source>
-        <translation>%1[*] - %2</translation>
-    </message>
-    <message>
-        <source>Save as</source>
-        <translation>另存为</translation>
-    </message>
-    <message>
-        <source>YAML files (*.yaml *.yml)</source>
-        <translation>YAML 文件 (*.yaml *.yml)</translation>
-    </message>
-    <message>
-        <source>Save</source>
-        <translation>保存</translation>
-    </message>
-    <message>
-        <source>the untitled file</source>
-        <translation>未命名文件</translation>
-    </message>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>未保存的更改</translation>
-    </message>
-    <message>
-        <source>Save the changes to %1 before closing?</source>
-        <translation>关闭前要保存对 %1 的更改吗？</translation>
-    </message>
-    <message>
-        <source>Your changes are lost if you do not save them.</source>
-        <translation>如果不保存，您的更改将会丢失。</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>放弃</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-</context>
-<context>
-    <name>tunedeck::app::ExperimentEditorWindow</name>
-    <message>
-        <source>Tunedeck editor</source>
-        <translation>Tunedeck 编辑器</translation>
-    </message>
-    <message>
-        <source>&amp;Experiment</source>
-        <translation>实验(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>保存(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Run</source>
-        <translation>运行(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Ctrl+Return</source>
-        <translation>Ctrl+Return</translation>
     </message>
 </context>
 </TS>

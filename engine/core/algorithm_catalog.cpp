@@ -65,8 +65,10 @@ AlgorithmOptionInfo number(double value) {
 AlgorithmOptionInfo flag(bool value) {
     return literal(value ? QStringLiteral("true") : QStringLiteral("false"));
 }
-AlgorithmOptionInfo described(const QString& text) {
-    return {{}, text, false};
+// `text` is shown translated where it is marked with QT_TRANSLATE_NOOP (lupdate reads this file
+// for the app's translations); a formula is not marked.
+AlgorithmOptionInfo described(const char* text) {
+    return {{}, QString::fromUtf8(text), false};
 }
 
 // The list of `names` with their defaults; a name without one shows "—" (the unit test insists
@@ -75,8 +77,7 @@ std::vector<AlgorithmOptionInfo> withDefaults(const QStringList& names, const De
     std::vector<AlgorithmOptionInfo> options;
     for (const QString& name : names) {
         const auto it = defaults.find(name);
-        AlgorithmOptionInfo option =
-            it == defaults.end() ? described(QStringLiteral("—")) : it->second;
+        AlgorithmOptionInfo option = it == defaults.end() ? described("—") : it->second;
         option.name = name;
         options.push_back(option);
     }
@@ -85,8 +86,10 @@ std::vector<AlgorithmOptionInfo> withDefaults(const QStringList& names, const De
 
 // Defaults every searcher shares (Ray Tune's points_to_evaluate, ConcurrencyLimiter, Repeater).
 Defaults commonSearchDefaults() {
-    return {{QStringLiteral("points_to_evaluate"), described(QStringLiteral("none"))},
-            {QStringLiteral("max_concurrent"), described(QStringLiteral("unlimited"))},
+    return {{QStringLiteral("points_to_evaluate"),
+             described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "none"))},
+            {QStringLiteral("max_concurrent"),
+             described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "unlimited"))},
             {QStringLiteral("repeat"), number(1)}};
 }
 
@@ -120,16 +123,16 @@ Defaults searchDefaults(const QString& name) {
         add("max_observations", number(bayes.maxObservations));
     } else if (name == QLatin1String("cmaes")) {
         const CmaesSearcher::Options cmaes;
-        add("x0", described(QStringLiteral("the centre of each range")));
+        add("x0", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "the centre of each range")));
         add("sigma0", number(cmaes.sigma0));
-        add("popsize", described(QStringLiteral("4 + floor(3 ln d)")));
+        add("popsize", described("4 + floor(3 ln d)"));
         add("n_startup_trials", number(cmaes.nStartupTrials));
         add("restart_strategy",
             literal(cmaes.ipop ? QStringLiteral("ipop") : QStringLiteral("none")));
         add("inc_popsize", number(cmaes.incPopsize));
     } else if (name == QLatin1String("bohb")) {
         const BohbSearcher::Options bohb;
-        add("min_points_in_model", described(QStringLiteral("d + 1")));
+        add("min_points_in_model", described("d + 1"));
         add("top_n_percent", number(bohb.topNPercent));
         add("num_samples", number(bohb.numSamples));
         add("random_fraction", number(bohb.randomFraction));
@@ -140,8 +143,10 @@ Defaults searchDefaults(const QString& name) {
 }
 
 Defaults schedulerDefaults(const QString& name) {
-    Defaults d{{QStringLiteral("metric"), described(QStringLiteral("the experiment's"))},
-               {QStringLiteral("mode"), described(QStringLiteral("the experiment's"))}};
+    Defaults d{{QStringLiteral("metric"),
+                described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "the experiment's"))},
+               {QStringLiteral("mode"),
+                described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "the experiment's"))}};
     auto add = [&d](const char* key, AlgorithmOptionInfo info) {
         d[QString::fromLatin1(key)] = std::move(info);
     };
@@ -179,60 +184,76 @@ Defaults schedulerDefaults(const QString& name) {
         add("quantile_fraction", number(pbt.quantileFraction));
         add("resample_probability", number(explore.resampleProbability));
         add("perturbation_factors", literal('[' + factors.join(QStringLiteral(", ")) + ']'));
-        add("hyperparam_mutations", described(QStringLiteral("none")));
-        add("custom_explore", described(QStringLiteral("none")));
-        add("hyperparam_bounds", described(QStringLiteral("required")));
+        add("hyperparam_mutations", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "none")));
+        add("custom_explore", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "none")));
+        add("hyperparam_bounds", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "required")));
         add("synch", flag(pbt.synch));
         add("require_attrs", flag(pbt.requireAttrs));
-        add("log_config", described(QStringLiteral("no effect")));
+        add("log_config", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "no effect")));
     } else if (name == QLatin1String("pbt_replay")) {
-        add("schedule", described(QStringLiteral("required")));
+        add("schedule", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "required")));
         add("time_attr", literal(QStringLiteral("training_iteration")));
-        add("metric", described(QStringLiteral("not used")));
-        add("mode", described(QStringLiteral("not used")));
+        add("metric", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "not used")));
+        add("mode", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "not used")));
     }
     return d;
 }
 
-// What each algorithm does, in a line (the app's translations are keyed by these texts).
+// What each algorithm does, in a line. The app translates these texts under the context
+// "AlgorithmCatalog"; QT_TRANSLATE_NOOP marks them for lupdate, which reads this file.
 QString searchDescription(const QString& name) {
-    static const std::map<QString, QString> lines{
+    static const std::map<QString, const char*> lines{
         {QStringLiteral("random"),
-         QStringLiteral("random draws, grid parameters swept (Ray's BasicVariantGenerator)")},
+         QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                           "random draws, grid parameters swept (Ray's BasicVariantGenerator)")},
         {QStringLiteral("grid"),
-         QStringLiteral("every combination of the finite domains (NNI's grid search)")},
-        {QStringLiteral("tpe"), QStringLiteral("tree-structured Parzen estimator; one or several "
-                                               "objectives (Optuna's TPESampler)")},
-        {QStringLiteral("bayesopt"), QStringLiteral("Gaussian-process Bayesian optimisation of "
-                                                    "numeric domains (Ray's BayesOptSearch)")},
+         QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                           "every combination of the finite domains (NNI's grid search)")},
+        {QStringLiteral("tpe"),
+         QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                           "tree-structured Parzen estimator; one or several "
+                           "objectives (Optuna's TPESampler)")},
+        {QStringLiteral("bayesopt"), QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                                                       "Gaussian-process Bayesian optimisation of "
+                                                       "numeric domains (Ray's BayesOptSearch)")},
         {QStringLiteral("cmaes"),
-         QStringLiteral("CMA-ES over the numeric parameters (Optuna's CmaEsSampler)")},
-        {QStringLiteral("bohb"), QStringLiteral("model-based configs for hyperband; needs "
-                                                "scheduler hyperband (HpBandSter's BOHB)")},
+         QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                           "CMA-ES over the numeric parameters (Optuna's CmaEsSampler)")},
+        {QStringLiteral("bohb"), QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                                                   "model-based configs for hyperband; needs "
+                                                   "scheduler hyperband (HpBandSter's BOHB)")},
     };
     const auto it = lines.find(name);
-    return it == lines.end() ? QString() : it->second;
+    return it == lines.end() ? QString() : QString::fromUtf8(it->second);
 }
 
 QString schedulerDescription(const QString& name) {
-    static const std::map<QString, QString> lines{
+    static const std::map<QString, const char*> lines{
         {QStringLiteral("fifo"),
-         QStringLiteral("runs every trial to the end, in order (Ray's FIFOScheduler)")},
-        {QStringLiteral("asha"), QStringLiteral("asynchronous successive halving: stops trials "
-                                                "that fall behind at each rung")},
+         QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                           "runs every trial to the end, in order (Ray's FIFOScheduler)")},
+        {QStringLiteral("asha"), QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                                                   "asynchronous successive halving: stops trials "
+                                                   "that fall behind at each rung")},
         {QStringLiteral("median"),
-         QStringLiteral("median stopping rule: stops trials worse than the median")},
-        {QStringLiteral("hyperband"), QStringLiteral("synchronous HyperBand: pauses trials at "
-                                                     "each milestone, resumes the best")},
-        {QStringLiteral("pbt"), QStringLiteral("population based training: weak trials copy a "
-                                               "strong one and change its config")},
-        {QStringLiteral("pb2"), QStringLiteral("population based bandits: PBT with the new config "
-                                               "chosen by a GP bandit")},
-        {QStringLiteral("pbt_replay"), QStringLiteral("replays the config changes of one PBT "
-                                                      "trial (written by pbt-replay)")},
+         QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                           "median stopping rule: stops trials worse than the median")},
+        {QStringLiteral("hyperband"), QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                                                        "synchronous HyperBand: pauses trials at "
+                                                        "each milestone, resumes the best")},
+        {QStringLiteral("pbt"), QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                                                  "population based training: weak trials copy a "
+                                                  "strong one and change its config")},
+        {QStringLiteral("pb2"),
+         QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                           "population based bandits: PBT with the new config "
+                           "chosen by a GP bandit")},
+        {QStringLiteral("pbt_replay"), QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                                                         "replays the config changes of one PBT "
+                                                         "trial (written by pbt-replay)")},
     };
     const auto it = lines.find(name);
-    return it == lines.end() ? QString() : it->second;
+    return it == lines.end() ? QString() : QString::fromUtf8(it->second);
 }
 
 }  // namespace
