@@ -1,7 +1,9 @@
 #include "runtime/progress_snapshot.h"
 
+#include <span>
 #include <utility>
 
+#include "core/best_trial.h"
 #include "core/pareto.h"
 
 namespace tunedeck {
@@ -12,17 +14,24 @@ ProgressSnapshot snapshotProgress(const ExperimentSpec& spec, std::vector<const 
                                   std::vector<QJsonObject> nodeUsage) {
     ProgressSnapshot s;
     s.trials = std::move(trials);
+    // The live run knows each trial's latest result: core's rule under the scope `last`, the
+    // engine's default (core/best_trial.h), as `best`, the export and the window rank them.
+    std::vector<TrialScore> scores;
     for (const Trial* t : s.trials) {
         const QJsonValue v = t->lastResult.value(spec.metric);
         if (spec.metric.isEmpty() || !v.isDouble()) {
             continue;
         }
-        const double value = v.toDouble();
-        if (!s.bestValue ||
-            (spec.mode == MetricMode::Max ? value > *s.bestValue : value < *s.bestValue)) {
-            s.bestValue = value;
-            s.bestTrialId = t->id;
+        const double last = v.toDouble();
+        if (const std::optional<double> score =
+                trialScore(std::span<const double>(&last, 1), spec.mode, ScoreScope::Last)) {
+            scores.push_back({t->id, *score});
         }
+    }
+    rankScores(&scores, spec.mode);
+    if (!scores.empty()) {
+        s.bestValue = scores.front().value;
+        s.bestTrialId = scores.front().trialId;
     }
     if (spec.objectives.size() > 1) {
         std::vector<const Trial*> reported;

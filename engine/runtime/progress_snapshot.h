@@ -1,7 +1,8 @@
 // What the progress table and the closing summary show of a run at one moment: the best trial by
-// each trial's latest result (as `best` ranks by default, scope last), the Pareto front when there
-// are several objectives, the CPUs and GPUs in use, and how busy each card is (the nodes' latest
-// usage samples, passed through). A pure function; thread-safe.
+// each trial's latest result (core/best_trial.h under the scope `last`, as `best` ranks by
+// default), the Pareto front when there are several objectives, the CPUs and GPUs in use, and how
+// busy each card is (the nodes' latest usage samples, passed through). A pure function;
+// thread-safe.
 #pragma once
 
 #include <QJsonObject>
