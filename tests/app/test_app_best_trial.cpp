@@ -11,6 +11,7 @@
 #include <csignal>
 
 #include "engine_harness.h"
+#include "local_engine.h"
 #include "views/main_window.h"
 #include "wait_for.h"
 
@@ -53,18 +54,9 @@ class TestAppBestTrial : public QObject {
 
 void TestAppBestTrial::theWindowTheEngineAndTheExportNameOneBestTrial() {
     EngineHarness harness;
-    const QString socket = harness.root() + "/engine.sock";
-    std::unique_ptr<QProcess> serve =
-        harness.start({"serve", "--listen", "unix:" + socket, "--results", harness.resultsRoot()});
-    const auto stopServe = qScopeGuard([&] {
-        ::kill(pid_t(serve->processId()), SIGTERM);
-        serve->waitForFinished(30000);
-    });
-    QVERIFY(waitFor([&] { return QFile::exists(socket); }, 20000));
+    app_test::LocalEngine engine;
     MainWindow window;
-    window.resize(1280, 800);
-    window.show();
-    window.attachLocal(socket, {});
+    QVERIFY(engine.startAttached(harness, &window));
     window.runExperimentFile(harness.writeFile(
         "scopes.yaml",
         QStringLiteral("name: scopes\n"

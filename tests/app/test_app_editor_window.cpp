@@ -19,6 +19,7 @@
 #include "app_test_support.h"
 #include "editors/experiment_editor.h"
 #include "engine_harness.h"
+#include "local_engine.h"
 #include "message_box_answer.h"
 #include "views/main_window.h"
 #include "views/start_page.h"
@@ -69,31 +70,6 @@ class TestAppEditorWindow : public QObject {
     Q_OBJECT
 
   private:
-    struct Engine {
-        std::unique_ptr<QProcess> process;
-        QString socket;
-        ~Engine() {
-            if (process && process->state() == QProcess::Running) {
-                ::kill(pid_t(process->processId()), SIGTERM);
-                process->waitForFinished(30000);
-            }
-        }
-    };
-
-    // A serve of the harness, and `window` shown and attached to it.
-    static bool startAttached(const EngineHarness& harness, Engine* engine, MainWindow* window) {
-        engine->socket = harness.root() + "/engine.sock";
-        engine->process = harness.start(
-            {"serve", "--listen", "unix:" + engine->socket, "--results", harness.resultsRoot()});
-        if (!waitFor([&] { return QFile::exists(engine->socket); }, 20000)) {
-            return false;
-        }
-        window->resize(1280, 800);
-        window->show();
-        window->attachLocal(engine->socket, {});
-        return waitFor([&] { return window->client().isReady(); }, 20000);
-    }
-
     static QString experimentFile(const EngineHarness& harness, const QString& fileName) {
         return harness.writeFile(fileName,
                                  QStringLiteral("name: race\n"
@@ -128,9 +104,9 @@ class TestAppEditorWindow : public QObject {
 
 void TestAppEditorWindow::unsavedEditsAreMarkedAndNeverLostWithoutAsking() {
     EngineHarness harness;
-    Engine engine;
+    app_test::LocalEngine engine;
     MainWindow window;
-    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(engine.startAttached(harness, &window));
     const QString race = experimentFile(harness, "race.yaml");
     const QString other = experimentFile(harness, "other.yaml");
     const QString raceOnDisk = readFile(race);
@@ -189,9 +165,9 @@ void TestAppEditorWindow::unsavedEditsAreMarkedAndNeverLostWithoutAsking() {
 // Every template is an experiment.yaml in a folder of its own: the folder tells them apart.
 void TestAppEditorWindow::twoFilesOfOneNameHaveDistinctTitles() {
     EngineHarness harness;
-    Engine engine;
+    app_test::LocalEngine engine;
     MainWindow window;
-    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(engine.startAttached(harness, &window));
     QVERIFY(QDir(harness.root()).mkpath("quickstart") && QDir(harness.root()).mkpath("asha"));
     ExperimentEditor* first = edit(window, experimentFile(harness, "quickstart/experiment.yaml"));
     ExperimentEditor* second = edit(window, experimentFile(harness, "asha/experiment.yaml"));
@@ -234,9 +210,9 @@ void TestAppEditorWindow::undoAndRedoAnswerTheKeyboardAndTheMenu() {
     // Two actions answering one key is what made Ctrl+Z do nothing.
     QTest::failOnWarning(QRegularExpression("Ambiguous shortcut"));
     EngineHarness harness;
-    Engine engine;
+    app_test::LocalEngine engine;
     MainWindow window;
-    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(engine.startAttached(harness, &window));
     const QString path = experimentFile(harness, "race.yaml");
     ExperimentEditor* editor = edit(window, path);
     QVERIFY(editor);
@@ -272,9 +248,9 @@ void TestAppEditorWindow::undoAndRedoAnswerTheKeyboardAndTheMenu() {
 
 void TestAppEditorWindow::runOnAFileWithMistakesKeepsTheEditorAndShowsTheProblems() {
     EngineHarness harness;
-    Engine engine;
+    app_test::LocalEngine engine;
     MainWindow window;
-    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(engine.startAttached(harness, &window));
     const QString path = experimentFile(harness, "race.yaml");
     const QString onDisk = readFile(path);
     ExperimentEditor* editor = edit(window, path);

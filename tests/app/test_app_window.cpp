@@ -20,6 +20,7 @@
 #include "editors/experiment_editor.h"
 #include "engine_harness.h"
 #include "fake_gpus.h"
+#include "local_engine.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
 #include "views/start_page.h"
@@ -87,35 +88,6 @@ class TestAppWindow : public QObject {
     Q_OBJECT
 
   private:
-    struct Engine {
-        std::unique_ptr<QProcess> process;
-        QString socket;
-        ~Engine() {
-            if (process && process->state() == QProcess::Running) {
-                ::kill(pid_t(process->processId()), SIGTERM);
-                process->waitForFinished(30000);
-            }
-        }
-    };
-
-    static bool startEngine(const EngineHarness& harness, Engine* engine) {
-        engine->socket = harness.root() + "/engine.sock";
-        engine->process = harness.start(
-            {"serve", "--listen", "unix:" + engine->socket, "--results", harness.resultsRoot()});
-        return waitFor([&] { return QFile::exists(engine->socket); }, 20000);
-    }
-
-    // A serve of the harness, and `window` shown and attached to it.
-    static bool startAttached(const EngineHarness& harness, Engine* engine, MainWindow* window) {
-        if (!startEngine(harness, engine)) {
-            return false;
-        }
-        window->resize(1280, 800);
-        window->show();
-        window->attachLocal(engine->socket, {});
-        return true;
-    }
-
     // Issue 16.4's space: a grid of floats whose first value is whole, and an integer domain.
     static QString floatsFile(const EngineHarness& harness) {
         return harness.writeFile("floats.yaml", QStringLiteral("name: floats\n"
@@ -165,9 +137,9 @@ class TestAppWindow : public QObject {
 
 void TestAppWindow::runningAFileShowsItsTrialsAndCurves() {
     EngineHarness harness;
-    Engine engine;
+    app_test::LocalEngine engine;
     MainWindow window;
-    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(engine.startAttached(harness, &window));
     window.runExperimentFile(experimentFile(harness, 15, 0.02));
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 120000));
     QTest::qWait(300);  // a frame of the table and the chart
@@ -191,9 +163,9 @@ void TestAppWindow::runningAFileShowsItsTrialsAndCurves() {
 
 void TestAppWindow::stopFromTheWindowStopsTheTrial() {
     EngineHarness harness;
-    Engine engine;
+    app_test::LocalEngine engine;
     MainWindow window;
-    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(engine.startAttached(harness, &window));
     window.runExperimentFile(experimentFile(harness, 60, 0.05));
     QVERIFY(waitFor(
         [&] {
@@ -214,7 +186,8 @@ void TestAppWindow::stopFromTheWindowStopsTheTrial() {
     QVERIFY2(window.data().trials()[0].reason.contains("stopped by the user"),
              qPrintable(window.data().trials()[0].reason));
     QVERIFY(window.data().trials()[0].iteration < 60);
-    window.orderExperiment(MainWindow::ExperimentOrder::Pause);  // nothing left running when the test ends
+    window.orderExperiment(
+        MainWindow::ExperimentOrder::Pause);  // nothing left running when the test ends
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "interrupted"; }, 60000));
 }
 
@@ -272,9 +245,9 @@ void TestAppWindow::aFolderOpensStraightFromItsHistory() {
 
 void TestAppWindow::theEditorValidatesAndRunsItsFile() {
     EngineHarness harness;
-    Engine engine;
+    app_test::LocalEngine engine;
     MainWindow window;
-    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(engine.startAttached(harness, &window));
     QVERIFY(waitFor([&] { return window.client().isReady(); }, 20000));
     window.editExperimentFile(experimentFile(harness, 5, 0));
     auto* editor = window.findChild<tunedeck::app::ExperimentEditor*>();
@@ -450,8 +423,8 @@ void TestAppWindow::wholeFloatsShowAsFloatsFromTheFolder() {
 // copied from the window says x: 1.0.
 void TestAppWindow::wholeFloatsShowAsFloatsOverTheConnection() {
     EngineHarness harness;
-    Engine engine;
-    QVERIFY(startEngine(harness, &engine));
+    app_test::LocalEngine engine;
+    QVERIFY(engine.start(harness));
     MainWindow window;
     window.resize(1280, 800);
     window.show();

@@ -14,6 +14,7 @@
 
 #include "charts/metric_chart.h"
 #include "engine_harness.h"
+#include "local_engine.h"
 #include "message_box_answer.h"
 #include "views/main_window.h"
 #include "wait_for.h"
@@ -90,30 +91,6 @@ class TestAppWindowLifecycle : public QObject {
     Q_OBJECT
 
   private:
-    struct Engine {
-        std::unique_ptr<QProcess> process;
-        QString socket;
-        ~Engine() {
-            if (process && process->state() == QProcess::Running) {
-                ::kill(pid_t(process->processId()), SIGTERM);
-                process->waitForFinished(30000);
-            }
-        }
-    };
-
-    static bool startAttached(const EngineHarness& harness, Engine* engine, MainWindow* window) {
-        engine->socket = harness.root() + "/engine.sock";
-        engine->process = harness.start(
-            {"serve", "--listen", "unix:" + engine->socket, "--results", harness.resultsRoot()});
-        if (!waitFor([&] { return QFile::exists(engine->socket); }, 20000)) {
-            return false;
-        }
-        window->resize(1280, 800);
-        window->show();
-        window->attachLocal(engine->socket, {});
-        return waitFor([&] { return window->client().isReady(); }, 20000);
-    }
-
     static QString experimentFile(const EngineHarness& harness, const QString& name, int iterations,
                                   double sleep) {
         return harness.writeFile(name + ".yaml",
@@ -154,9 +131,9 @@ void TestAppWindowLifecycle::oneClickOnARowOpensItsExperiment() {
     EngineHarness harness;
     QVERIFY(harness.run({"run", experimentFile(harness, "alpha", 3, 0)}).exitCode == 0);
     QVERIFY(harness.run({"run", experimentFile(harness, "beta", 5, 0)}).exitCode == 0);
-    Engine engine;
+    app_test::LocalEngine engine;
     MainWindow window;
-    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(engine.startAttached(harness, &window));
     QTreeWidget* list = experimentList(window);
     QVERIFY(waitFor([&] { return list->topLevelItemCount() == 2; }, 20000));
 
@@ -178,9 +155,9 @@ void TestAppWindowLifecycle::oneClickOnARowOpensItsExperiment() {
 
 void TestAppWindowLifecycle::aSecondExperimentStartedFromTheWindowIsShownAndHighlighted() {
     EngineHarness harness;
-    Engine engine;
+    app_test::LocalEngine engine;
     MainWindow window;
-    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(engine.startAttached(harness, &window));
     QTreeWidget* list = experimentList(window);
     window.runExperimentFile(experimentFile(harness, "first", 3, 0));
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
@@ -202,9 +179,9 @@ void TestAppWindowLifecycle::aSecondExperimentStartedFromTheWindowIsShownAndHigh
 
 void TestAppWindowLifecycle::quittingWhileExperimentsRunAsksAndCanPauseThem() {
     EngineHarness harness;
-    Engine engine;
+    app_test::LocalEngine engine;
     MainWindow window;
-    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(engine.startAttached(harness, &window));
     QVERIFY(runUntilRunning(window, harness, "long"));
     QTest::qWait(300);  // the list's answer about the new experiment
 
@@ -232,9 +209,9 @@ void TestAppWindowLifecycle::quittingWhileExperimentsRunAsksAndCanPauseThem() {
 
 void TestAppWindowLifecycle::quittingCanLeaveTheExperimentsRunning() {
     EngineHarness harness;
-    Engine engine;
+    app_test::LocalEngine engine;
     MainWindow window;
-    QVERIFY(startAttached(harness, &engine, &window));
+    QVERIFY(engine.startAttached(harness, &window));
     QVERIFY(runUntilRunning(window, harness, "long"));
     QTest::qWait(300);
     {
