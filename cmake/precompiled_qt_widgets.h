@@ -20,6 +20,6 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QTableView>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <QWidget>

@@ -491,8 +491,7 @@ trainable:
 search_space:
   x: {grid: [1, 2, 3, 4]}
   iterations: 9
-  # Long enough that the second node is up before the first could run all four two by two:
-  # under load its SSH set-up came more than a second later (CI saw every trial on one node).
+  # Long enough for the second node to be up before the first could run all four, two by two.
   sleep: 0.3
 metric: score
 mode: max
