@@ -1,6 +1,5 @@
 #include "runtime/progress_snapshot.h"
 
-#include <span>
 #include <utility>
 
 #include "core/best_trial.h"
@@ -22,11 +21,7 @@ ProgressSnapshot snapshotProgress(const ExperimentSpec& spec, std::vector<const 
         if (spec.metric.isEmpty() || !v.isDouble()) {
             continue;
         }
-        const double last = v.toDouble();
-        if (const std::optional<double> score =
-                trialScore(std::span<const double>(&last, 1), spec.mode, ScoreScope::Last)) {
-            scores.push_back({t->id, *score});
-        }
+        scores.push_back({t->id, v.toDouble()});  // scope last: the score is the latest value
     }
     rankScores(&scores, spec.mode);
     if (!scores.empty()) {
