@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "config/cluster_node_types.h"
 #include "config/cluster_sections.h"
 #include "config/file_place.h"
 #include "config/problem_list.h"
@@ -31,6 +32,13 @@ const QStringList& topLevelKeys() {
         "node_timeout_s",
         "remote_root",
     };
+    return keys;
+}
+
+// Ray's autoscaling keys: read for an elastic provider (slurm), ignored with a warning otherwise.
+const QStringList& elasticKeys() {
+    static const QStringList keys = {"available_node_types", "upscaling_speed",
+                                     "idle_timeout_minutes"};
     return keys;
 }
 
@@ -104,8 +112,11 @@ class ClusterReader {
         std::vector<YamlEntry> entries;
         // A cloud file gets one message about its provider, not a warning per Ray key.
         const bool cloud = isCloudProvider(providerTypeOf(root));
+        elastic_ = providerTypeOf(root) == QLatin1String("slurm");
         for (YamlEntry& entry : reader_.entries(root, QString())) {
-            if (const char* reason = ignoredReason(entry.key)) {
+            if (elastic_ && elasticKeys().contains(entry.key)) {
+                entries.push_back(std::move(entry));
+            } else if (const char* reason = ignoredReason(entry.key)) {
                 if (!cloud) {
                     warnings_->add(entry.keyLocation, entry.path,
                                    QStringLiteral("ignored by Tunedeck (%1)").arg(reason));
@@ -114,7 +125,7 @@ class ClusterReader {
                 entries.push_back(std::move(entry));
             }
         }
-        reader_.rejectUnknown(entries, topLevelKeys());
+        reader_.rejectUnknown(entries, elastic_ ? topLevelKeys() + elasticKeys() : topLevelKeys());
         const auto entry = [&](const char* key) { return findEntry(entries, QLatin1String(key)); };
 
         readName(entry("cluster_name"), rootLocation);
@@ -134,8 +145,15 @@ class ClusterReader {
                             QStringLiteral("required key is missing (the user to log in as on "
                                            "every node, e.g. auth: {ssh_user: alice})"));
         }
-        readWorkerCounts(entry("min_workers"), entry("max_workers"));
-        placeNodes();
+        if (elastic_) {
+            readElastic(entry("available_node_types"), entry("min_workers"), entry("max_workers"),
+                        rootLocation);
+            readScalingKeys(reader_, entry("upscaling_speed"), entry("idle_timeout_minutes"),
+                            spec_);
+        } else {
+            readWorkerCounts(entry("min_workers"), entry("max_workers"));
+            placeNodes();
+        }
 
         if (const YamlEntry* mounts = entry("file_mounts")) {
             readFileMounts(reader_, *mounts, place_, &spec_->fileMounts);
@@ -144,6 +162,9 @@ class ClusterReader {
         readList(entry("initialization_commands"), &spec_->initializationCommands);
         readList(entry("setup_commands"), &spec_->setupCommands);
         readList(entry("worker_setup_commands"), &spec_->workerSetupCommands);
+        if (elastic_) {
+            spec_->storage = ClusterStorage::Shared;
+        }
         if (const YamlEntry* storage = entry("storage")) {
             readStorage(*storage);
         }
@@ -220,13 +241,17 @@ class ClusterReader {
                 others.push_back(entry);
             }
         }
+        if (name == QStringLiteral("slurm")) {
+            readSlurmProvider(others);
+            return;
+        }
         reader_.rejectUnknown(others, {"type", "head_ip", "worker_ips"});
         const bool listsWorkers = workers &&
                                   !(workers->value.IsSequence() && workers->value.size() == 0) &&
                                   !workers->value.IsNull();
         if (!type) {
             reader_.problem(provider->keyLocation, QStringLiteral("provider.type"),
-                            QStringLiteral("required key is missing (local or ssh)"));
+                            QStringLiteral("required key is missing (local, ssh or slurm)"));
         } else if (name) {
             if (*name == QLatin1String("local") || *name == QLatin1String("ssh")) {
                 // Ray's on-prem provider is called "local" and lists its hosts: those are
@@ -237,8 +262,8 @@ class ClusterReader {
                 providerLocation_ = type->valueLocation;
             } else {
                 reader_.problem(type->valueLocation, type->path,
-                                QStringLiteral("expected 'local' or 'ssh' (or a cloud provider "
-                                               "Tunedeck explains), got '%1'")
+                                QStringLiteral("expected 'local', 'ssh' or 'slurm' (or a cloud "
+                                               "provider Tunedeck explains), got '%1'")
                                     .arg(*name));
             }
         }
@@ -263,6 +288,57 @@ class ClusterReader {
         if (workers) {
             readWorkers(*workers);
         }
+    }
+
+    // provider: {type: slurm, worker_path}: nodes are allocations, not addresses.
+    void readSlurmProvider(const std::vector<YamlEntry>& entries) {
+        spec_->provider = ClusterProvider::Slurm;
+        providerType_ = QStringLiteral("slurm");
+        for (const YamlEntry& entry : entries) {
+            if (entry.key == QLatin1String("head_ip") || entry.key == QLatin1String("worker_ips")) {
+                reader_.problem(entry.keyLocation, entry.path,
+                                QStringLiteral("a Slurm cluster's nodes are allocations Slurm "
+                                               "gives; describe them in available_node_types"));
+            }
+        }
+        std::vector<YamlEntry> rest;
+        for (const YamlEntry& entry : entries) {
+            if (entry.key != QLatin1String("head_ip") && entry.key != QLatin1String("worker_ips")) {
+                rest.push_back(entry);
+            }
+        }
+        reader_.rejectUnknown(rest, {"type", "worker_path"});
+        if (const YamlEntry* path = findEntry(rest, QStringLiteral("worker_path"))) {
+            if (const auto text = reader_.string(*path); text && !text->isEmpty()) {
+                spec_->workerPath = *text;
+            } else if (text) {
+                reader_.problem(path->valueLocation, path->path,
+                                QStringLiteral("must name tunedeck-worker on the compute nodes"));
+            }
+        }
+    }
+
+    void readElastic(const YamlEntry* types, const YamlEntry* minEntry, const YamlEntry* maxEntry,
+                     const SourceLocation& rootLocation) {
+        if (!types) {
+            reader_.problem(rootLocation, QStringLiteral("available_node_types"),
+                            QStringLiteral("required key is missing for type slurm (the nodes "
+                                           "to ask Slurm for, e.g. available_node_types: "
+                                           "{cpu-node: {resources: {CPU: 4}, max_workers: 2}})"));
+        } else {
+            spec_->nodeTypes = readNodeTypes(reader_, *types);
+            if (spec_->nodeTypes.empty() && types->value.IsMap() && types->value.size() == 0) {
+                reader_.problem(types->valueLocation, types->path,
+                                QStringLiteral("lists no node type"));
+            }
+        }
+        if (minEntry) {
+            // Ray's autoscaler reads min_workers per node type only.
+            warnings_->add(minEntry->keyLocation, minEntry->path,
+                           QStringLiteral("ignored by Tunedeck (set min_workers on each of "
+                                          "available_node_types)"));
+        }
+        readElasticWorkerCounts(reader_, maxEntry, spec_);
     }
 
     void readWorkers(const YamlEntry& entry) {
@@ -389,6 +465,13 @@ class ClusterReader {
     void readStorage(const YamlEntry& entry) {
         if (entry.value.IsScalar()) {
             const QString text = yamlText(entry.value);
+            if (text == QLatin1String("copy") && elastic_) {
+                reader_.problem(entry.valueLocation, entry.path,
+                                QStringLiteral("a Slurm node's link is srun's stdin and stdout, "
+                                               "which carries no files: its nodes must see the "
+                                               "experiment folder at the same path (shared)"));
+                return;
+            }
             if (text == QLatin1String("copy")) {
                 spec_->storage = ClusterStorage::Copy;
                 return;
@@ -407,7 +490,8 @@ class ClusterReader {
     FilePlace place_;
     ProblemList* warnings_;
     ClusterSpec* spec_;
-    QString providerType_;  // "local" or "ssh" once read without problems
+    QString providerType_;  // "local", "ssh" or "slurm" once read without problems
+    bool elastic_ = false;  // provider slurm: nodes come and go with the demand
     SourceLocation providerLocation_;
     NodeResources defaultResources_;
     std::optional<WrittenNode> head_;

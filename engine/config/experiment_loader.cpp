@@ -13,6 +13,7 @@
 #include "config/search_space_yaml.h"
 #include "config/yaml_limits.h"
 #include "config/yaml_reader.h"
+#include "core/autoscaler.h"
 #include "core/folder_name.h"
 #include "core/placement.h"
 #include "core/scheduler.h"
@@ -367,6 +368,19 @@ class ExperimentReader {
     // ever fit; what the file leaves to the agents is checked when they answer. This machine's
     // own is asked by `validate` (runtime/resource_check.h).
     void checkDeclaredNodes(const YamlEntry& resources) {
+        if (spec_->clusterSpec && spec_->clusterSpec->elastic()) {
+            // Node types state what they offer: a trial none can hold would wait for ever.
+            const AutoscalerSpec scaling = autoscalerSpecOf(*spec_->clusterSpec);
+            const bool held = std::any_of(
+                scaling.types.begin(), scaling.types.end(),
+                [&](const NodeTypeSpec& t) { return typeHolds(t, spec_->resourcesPerTrial); });
+            if (!held) {
+                reader_.problem(resources.keyLocation, resources.path,
+                                QStringLiteral("no node type can hold a trial: %1")
+                                    .arg(closestType(scaling.types, spec_->resourcesPerTrial).why));
+            }
+            return;
+        }
         if (!spec_->clusterSpec || spec_->clusterSpec->provider != ClusterProvider::Ssh) {
             return;
         }

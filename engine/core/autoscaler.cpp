@@ -83,6 +83,23 @@ bool smallerType(const NodeTypeSpec* a, const NodeTypeSpec* b) {
 
 }  // namespace
 
+AutoscalerSpec autoscalerSpecOf(const ClusterSpec& cluster) {
+    AutoscalerSpec spec;
+    for (const ClusterNodeType& type : cluster.nodeTypes) {
+        NodeTypeSpec out;
+        out.name = type.name;
+        out.cpu = type.cpu;
+        out.gpu = type.gpu;
+        out.minWorkers = type.minWorkers;
+        out.maxWorkers = type.maxWorkers;
+        spec.types.push_back(out);
+    }
+    spec.maxWorkers = cluster.maxWorkers;
+    spec.upscalingSpeed = cluster.upscalingSpeed;
+    spec.idleTimeoutS = cluster.idleTimeoutS;
+    return spec;
+}
+
 bool typeHolds(const NodeTypeSpec& type, const ResourceRequest& request) {
     if (toMilli(request.cpu) > toMilli(type.cpu) || toMilli(request.gpu) > toMilli(type.gpu)) {
         return false;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/cluster_spec.h"
 #include "core/experiment_spec.h"
 
 namespace tunedeck {
@@ -83,6 +84,9 @@ struct ScalingPlan {
     // Trials that wait for room the limits do not allow yet (max_workers, upscaling_speed).
     QStringList heldBack;
 };
+
+// The policy's view of a cluster file's node types and autoscaling keys.
+AutoscalerSpec autoscalerSpecOf(const ClusterSpec& cluster);
 
 ScalingPlan planScaling(const AutoscalerSpec& spec, const std::vector<ScaledNode>& nodes,
                         const std::vector<WaitingTrial>& waiting, double nowS);

@@ -1,5 +1,6 @@
 // A cluster file (Ray's on-prem cluster-launcher shape) as a value: the nodes to reach over SSH,
-// how to log in, what to copy and run on them, and per-node resource overrides.
+// how to log in, what to copy and run on them, and per-node resource overrides; or, for an
+// elastic provider (Slurm), the node types the autoscaler starts and stops.
 // The engine is the head of the cluster: it runs where the user starts it, and every node listed
 // (head_ip first, then worker_ips) is a worker node reached over SSH. Value type.
 #pragma once
@@ -37,7 +38,34 @@ struct FileMount {
     SourceLocation location;
 };
 
-enum class ClusterProvider { Local, Ssh };
+// Local: this machine. Ssh: a fixed list of machines. Slurm: nodes are Slurm allocations the
+// autoscaler asks for and gives back (each one `srun ... tunedeck-worker`), of the node types
+// below.
+enum class ClusterProvider { Local, Ssh, Slurm };
+
+// How one allocation of a node type is asked of Slurm: srun's options (CLUSTER.md).
+struct SlurmNodeConfig {
+    QString partition;        // --partition; empty: the cluster's default
+    int cpusPerTask = 1;      // --cpus-per-task
+    int gpus = 0;             // --gres=gpu:N
+    QString mem;              // --mem ("4G"); empty: Slurm's default
+    QString time;             // --time ("1:00:00"); empty: the partition's limit
+    QString account;          // --account
+    QString qos;              // --qos
+    QStringList srunOptions;  // passed to srun as written, one argument each
+};
+
+// One of `available_node_types` (Ray's key): what a node of this type offers trials and how many
+// the autoscaler may have.
+struct ClusterNodeType {
+    QString name;
+    double cpu = 1;
+    int gpu = 0;
+    int minWorkers = 0;
+    int maxWorkers = 0;
+    SlurmNodeConfig slurm;
+    SourceLocation location;
+};
 // Copy: checkpoints travel over SFTP to the head. Shared: every node sees the head's experiment
 // folder at the same path (NFS), so nothing is copied.
 enum class ClusterStorage { Copy, Shared };
@@ -49,6 +77,13 @@ struct ClusterSpec {
     std::vector<ClusterNodeSpec> nodes;  // head first; workers capped at max_workers
     int minWorkers = 0;
     int maxWorkers = 0;
+
+    // Elastic providers (slurm): the node types, and Ray's autoscaling keys.
+    std::vector<ClusterNodeType> nodeTypes;
+    double upscalingSpeed = 1.0;
+    double idleTimeoutS = 300;                               // idle_timeout_minutes: 5, as Ray
+    QString workerPath = QStringLiteral("tunedeck-worker");  // on the compute nodes
+    bool elastic() const { return provider == ClusterProvider::Slurm; }
 
     QString sshUser;
     QString sshPrivateKey;  // absolute; empty: keys from ssh-agent

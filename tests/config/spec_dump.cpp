@@ -172,10 +172,12 @@ QJsonObject dumpCluster(const ClusterSpec& spec, const QString& baseDir) {
         mounts.append(QJsonObject{{"remote", mount.remotePath},
                                   {"local", machineFreePath(baseDir, mount.localPath)}});
     }
-    return {
+    QJsonObject dump{
         {"source_file", machineFreePath(baseDir, spec.sourceFile)},
         {"cluster_name", spec.clusterName},
-        {"provider", spec.provider == ClusterProvider::Local ? "local" : "ssh"},
+        {"provider", spec.provider == ClusterProvider::Local ? "local"
+                     : spec.provider == ClusterProvider::Ssh ? "ssh"
+                                                             : "slurm"},
         {"nodes", nodes},
         {"min_workers", spec.minWorkers},
         {"max_workers", spec.maxWorkers},
@@ -192,6 +194,34 @@ QJsonObject dumpCluster(const ClusterSpec& spec, const QString& baseDir) {
         {"node_timeout_s", spec.nodeTimeoutS},
         {"remote_root", spec.remoteRoot},
     };
+    if (spec.elastic()) {
+        QJsonArray types;
+        for (const ClusterNodeType& type : spec.nodeTypes) {
+            const SlurmNodeConfig& slurm = type.slurm;
+            types.append(QJsonObject{
+                {"name", type.name},
+                {"cpu", type.cpu},
+                {"gpu", type.gpu},
+                {"min_workers", type.minWorkers},
+                {"max_workers", type.maxWorkers},
+                {"at", QStringLiteral("%1:%2").arg(type.location.line).arg(type.location.column)},
+                {"slurm",
+                 QJsonObject{{"partition", slurm.partition},
+                             {"cpus_per_task", slurm.cpusPerTask},
+                             {"gpus", slurm.gpus},
+                             {"mem", slurm.mem},
+                             {"time", slurm.time},
+                             {"account", slurm.account},
+                             {"qos", slurm.qos},
+                             {"srun_options", QJsonArray::fromStringList(slurm.srunOptions)}}},
+            });
+        }
+        dump.insert("available_node_types", types);
+        dump.insert("upscaling_speed", spec.upscalingSpeed);
+        dump.insert("idle_timeout_s", spec.idleTimeoutS);
+        dump.insert("worker_path", spec.workerPath);
+    }
+    return dump;
 }
 
 QString toGoldenText(const QJsonObject& object) {
