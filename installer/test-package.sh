@@ -144,6 +144,12 @@ tail -n 3 "$work/run.log" | sed 's/^/   /'
 [ -f "$work/results/quickstart/experiment.sqlite" ] || fail "the run left no experiment.sqlite"
 HOME="$work/home" tunedeck-engine best "$work/results/quickstart" >/dev/null ||
     fail "tunedeck-engine best on the run's results"
+# The system's python3 imports the package (its path file) and reads the same best trial.
+best_by_python=$(cd / && HOME="$work/home" /usr/bin/python3 -c "import tunedeck; \
+print(tunedeck.load('$work/results/quickstart').best_trial()['trial_id'])") ||
+    fail "the system's python3 cannot import tunedeck or load the run"
+HOME="$work/home" tunedeck-engine best "$work/results/quickstart" 2>&1 >/dev/null |
+    grep -q "best trial $best_by_python " || fail "tunedeck.load's best trial is not the engine's"
 if [ -n "$(ls -A "$work/home")" ]; then
     fail "the engine wrote outside its results root: $(cd "$work/home" && find . -mindepth 1 | head)"
 fi

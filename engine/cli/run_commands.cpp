@@ -17,6 +17,36 @@
 
 namespace tunedeck::cli {
 
+namespace {
+
+// --as, for run and validate: serve and tunedeck.run (Python) send experiments as text.
+QCommandLineOption asFileOption() {
+    return {QStringLiteral("as"),
+            QStringLiteral("Resolve the experiment's relative paths as if its file were FILE "
+                           "(serve and Python's tunedeck.run use it for experiments sent as "
+                           "text)."),
+            QStringLiteral("FILE")};
+}
+
+// The experiment file named by the first positional argument, read as if it were --as FILE.
+LoadResult<ExperimentSpec> loadExperiment(const QCommandLineParser& parser) {
+    const QString file = parser.positionalArguments().first();
+    if (!parser.isSet(QStringLiteral("as"))) {
+        return loadExperimentFile(file);
+    }
+    QFile text(file);
+    if (!text.open(QIODevice::ReadOnly)) {
+        LoadResult<ExperimentSpec> unread;
+        static_cast<LoadProblems&>(unread) =
+            LoadProblems::unreadable(file, Status::ioError(text.errorString()));
+        return unread;
+    }
+    return loadExperimentText(QString::fromUtf8(text.readAll()),
+                              parser.value(QStringLiteral("as")));
+}
+
+}  // namespace
+
 int validate(const QStringList& args) {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Check an experiment file."));
@@ -24,11 +54,11 @@ int validate(const QStringList& args) {
     parser.addOption({QStringLiteral("file-only"),
                       QStringLiteral("Check the file only, not whether a node (this machine, or "
                                      "the cluster file's) can hold a trial's resources.")});
+    parser.addOption(asFileOption());
     if (!parseArguments(parser, QStringLiteral("validate"), args, 1)) {
         return kExitBadInput;
     }
-    const LoadResult<ExperimentSpec> loaded =
-        loadExperimentFile(parser.positionalArguments().first());
+    const LoadResult<ExperimentSpec> loaded = loadExperiment(parser);
     printWarnings(loaded);
     if (!loaded) {
         return fail(loaded.status().message());
@@ -55,26 +85,12 @@ int run(const QStringList& args) {
     parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("experiment YAML"));
     parser.addOption(
         {QStringLiteral("results"), QStringLiteral("Results root folder."), QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("as"),
-                      QStringLiteral("Resolve the experiment's relative paths as if its file were "
-                                     "FILE (serve uses it for experiments sent as text)."),
-                      QStringLiteral("FILE")});
+    parser.addOption(asFileOption());
     addRunOptions(parser);
     if (!parseArguments(parser, QStringLiteral("run"), args, 1)) {
         return kExitBadInput;
     }
-    const QString file = parser.positionalArguments().first();
-    LoadResult<ExperimentSpec> loaded;
-    if (parser.isSet(QStringLiteral("as"))) {
-        QFile text(file);
-        if (!text.open(QIODevice::ReadOnly)) {
-            return fail(QStringLiteral("%1: %2").arg(file, text.errorString()));
-        }
-        loaded = loadExperimentText(QString::fromUtf8(text.readAll()),
-                                    parser.value(QStringLiteral("as")));
-    } else {
-        loaded = loadExperimentFile(file);
-    }
+    LoadResult<ExperimentSpec> loaded = loadExperiment(parser);
     printWarnings(loaded);
     if (!loaded) {
         return fail(loaded.status().message());

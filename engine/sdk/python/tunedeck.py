@@ -30,6 +30,14 @@ Class style::
 
     tunedeck.run(Train)
 
+Experiments, from a notebook or a script (tunedeck_analysis/, beside this file; imported only
+when one of these is called, so a trial's import stays as light as before)::
+
+    analysis = tunedeck.run({"name": "mnist", ...})   # or tunedeck.run("experiment.yaml")
+    analysis = tunedeck.load("~/tunedeck-results/mnist")
+    analysis.best_config(scope="last-5-avg"); analysis.dataframe()
+    study = tunedeck.to_optuna(analysis.folder)        # with optuna installed
+
 Not thread-safe: call it from one thread (the training loop's).
 """
 
@@ -44,6 +52,9 @@ __all__ = [
     "Checkpoint",
     "Trainable",
     "done",
+    "load",
+    "points_to_evaluate",
+    "to_optuna",
     "get_checkpoint",
     "get_config",
     "get_iteration",
@@ -415,8 +426,45 @@ def _overrides(instance, name):
     return method is not None and method is not getattr(Trainable, name, None)
 
 
-def run(trainable_class):
-    """Runs a Trainable until the engine stops or pauses it, or until step() says "done"."""
+def run(trainable, *args, **kwargs):
+    """Two uses, told apart by what is passed:
+
+    * a Trainable class (inside a trial): runs it until the engine stops or pauses it, or until
+      step() says "done";
+    * an experiment (a dict, or an experiment file's path; from a notebook or a script): runs it
+      with the installed tunedeck-engine, shows its progress, and returns its analysis (see
+      tunedeck_analysis.launcher.run_experiment for the options: results=, engine=, cwd=, env=,
+      progress=)."""
+    if not isinstance(trainable, type):
+        from tunedeck_analysis import run_experiment
+
+        return run_experiment(trainable, *args, **kwargs)
+    _run_trainable(trainable)
+
+
+def load(folder, metric=None, mode=None):
+    """An experiment folder's results and best trial (Ray Tune's ExperimentAnalysis): results(),
+    dataframe(), trials(), best_config(scope=...), best_trial(...)."""
+    from tunedeck_analysis import load as load_experiment
+
+    return load_experiment(folder, metric=metric, mode=mode)
+
+
+def to_optuna(folder, **kwargs):
+    """An optuna study holding an experiment's finished trials (needs optuna)."""
+    from tunedeck_analysis import to_optuna as experiment_to_optuna
+
+    return experiment_to_optuna(folder, **kwargs)
+
+
+def points_to_evaluate(study, top=None, with_values=False):
+    """An optuna study's completed trials' configs, best first, for search: points_to_evaluate."""
+    from tunedeck_analysis import points_to_evaluate as study_points
+
+    return study_points(study, top=top, with_values=with_values)
+
+
+def _run_trainable(trainable_class):
     trainable = trainable_class()
     trainable.setup(get_config())
     try:

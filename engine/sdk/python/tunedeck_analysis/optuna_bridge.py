@@ -1,0 +1,132 @@
+"""Tunedeck results to Optuna and back: `to_optuna` hands the finished trials of an experiment
+to an Optuna study (so its visualisations, importances and samplers see them), and
+`points_to_evaluate` turns a study's trials into configs for an experiment's
+`search: points_to_evaluate:`, best first, to warm-start a searcher.
+
+Parameters are flattened as Ray's OptunaSearch does (nested groups as "group/param"); each
+parameter's distribution is the range (numbers) or the set of values (anything else) the trials
+drew, since Optuna needs one per parameter and the history keeps values, not domains. optuna is
+imported on call (Debian: python3-optuna).
+"""
+
+import json
+
+from . import analysis as _analysis
+from . import scores
+
+
+def _optuna():
+    try:
+        import optuna
+    except ImportError:
+        raise ImportError("this needs optuna (Debian: apt install python3-optuna; or pip "
+                          "install optuna)") from None
+    return optuna
+
+
+def _flat(config):
+    return _analysis._flatten(config, "", {})
+
+
+def _choice(value):
+    # Optuna's categorical values are None, bool, int, float or str.
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return json.dumps(value, sort_keys=True)
+
+
+def _distributions(optuna, configs):
+    values = {}
+    for config in configs:
+        for name, value in config.items():
+            values.setdefault(name, []).append(value)
+    distributions = {}
+    for name, seen in values.items():
+        kinds = {type(v) for v in seen}
+        if kinds <= {int} and len(set(seen)) > 1:
+            distributions[name] = optuna.distributions.IntDistribution(min(seen), max(seen))
+        elif kinds <= {int, float} and float in kinds and len(set(seen)) > 1:
+            distributions[name] = optuna.distributions.FloatDistribution(
+                float(min(seen)), float(max(seen)))
+        else:
+            choices = []
+            for v in seen:
+                if _choice(v) not in choices:
+                    choices.append(_choice(v))
+            distributions[name] = optuna.distributions.CategoricalDistribution(choices)
+    return distributions
+
+
+def _param(value, distribution, optuna):
+    if isinstance(distribution, optuna.distributions.CategoricalDistribution):
+        return _choice(value)
+    if isinstance(distribution, optuna.distributions.FloatDistribution):
+        return float(value)
+    return value
+
+
+def to_optuna(folder, metric=None, mode=None, scope=scores.DEFAULT_SCOPE, study_name=None,
+              storage=None):
+    """An optuna.Study holding the experiment's finished trials: TERMINATED ones COMPLETE with
+    their score (by `scope`, as `tunedeck-engine best` ranks them) and their curve as
+    intermediate values, ERROR ones FAIL. With several objectives, a multi-objective study."""
+    optuna = _optuna()
+    source = folder if isinstance(folder, _analysis.ExperimentAnalysis) else \
+        _analysis.load(folder)
+    if metric is None and len(source.objectives) > 1:
+        objectives = source.objectives
+    else:
+        objectives = [source._objective(metric, mode)]
+    scored = [dict(source.ranked(m, d, scope)) for m, d in objectives]
+    curves = scores.metric_curves(source._history.results, objectives[0][0])
+    trials = [t for t in source.trials() if t["status"] in ("TERMINATED", "ERROR")]
+    configs = [_flat(t["config"]) for t in trials]
+    distributions = _distributions(optuna, configs)
+    study = optuna.create_study(
+        study_name=study_name or source.name, storage=storage,
+        directions=["maximize" if d == "max" else "minimize" for _, d in objectives])
+    State = optuna.trial.TrialState
+    for trial, config in zip(trials, configs):
+        values = [s.get(trial["trial_id"]) for s in scored]
+        complete = trial["status"] == "TERMINATED" and None not in values
+        study.add_trial(optuna.trial.create_trial(
+            state=State.COMPLETE if complete else State.FAIL,
+            values=values if complete else None,
+            params={k: _param(v, distributions[k], optuna) for k, v in config.items()},
+            distributions={k: distributions[k] for k in config},
+            intermediate_values=dict(enumerate(curves.get(trial["trial_id"], []), start=1)),
+            user_attrs={"trial_id": trial["trial_id"], "logdir": trial["logdir"],
+                        "training_iteration": trial["iteration"]}))
+    return study
+
+
+def _nested(params):
+    config = {}
+    for name, value in params.items():
+        parts = name.split("/")
+        node = config
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return config
+
+
+def points_to_evaluate(study, top=None, with_values=False):
+    """The configs of a study's completed trials, best first (a multi-objective study: its
+    Pareto front), as a list for `search: points_to_evaluate:`; `top` keeps the first N.
+    with_values=True returns (points, values), the values being each trial's objective value
+    (a list with several objectives), in the same order."""
+    optuna = _optuna()
+    complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    if len(study.directions) > 1:
+        ordered = list(study.best_trials)
+    else:
+        maximize = study.direction == optuna.study.StudyDirection.MAXIMIZE
+        ordered = sorted(complete, key=lambda t: (-t.value if maximize else t.value, t.number))
+    if top is not None:
+        ordered = ordered[:top]
+    points = [_nested(t.params) for t in ordered]
+    if not with_values:
+        return points
+    values = [t.values if len(study.directions) > 1 else t.value for t in ordered]
+    return points, values
