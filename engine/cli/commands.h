@@ -14,6 +14,7 @@ int show(const QStringList& args);
 int best(const QStringList& args);
 int exportResults(const QStringList& args);
 int pbtReplay(const QStringList& args);
+int rerun(const QStringList& args);
 int cluster(const QStringList& args);
 int serve(const QStringList& args);
 

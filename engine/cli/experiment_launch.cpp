@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "cli/code_version.h"
 #include "cli/unix_signals.h"
 #include "runtime/experiment_lock.h"
 #include "runtime/install_layout.h"
@@ -67,6 +68,24 @@ RunnerOptions runnerOptions(const QCommandLineParser& parser, const QString& fol
     options.pythonSdkDir = pythonSdkDir();
     options.acceptNewHostKeys = parser.isSet(QStringLiteral("accept-new-host-keys"));
     return options;
+}
+
+// The code version of the run (code_version.h). A record that cannot be written is a warning:
+// the run itself does not depend on it.
+void recordCode(const ExperimentSpec& spec, const QString& resultsRoot, const QString& folder,
+                bool quiet) {
+    const QString workingDir = spec.trainable.workingDir;
+    QStringList excluded;
+    if (resultsRoot.startsWith(workingDir + QLatin1Char('/'))) {
+        excluded << resultsRoot.mid(workingDir.size() + 1);
+    }
+    QJsonObject version;
+    if (Status s = recordCodeVersion(workingDir, folder, excluded, &version); !s) {
+        std::fprintf(stderr, "warning: the code version was not recorded: %s\n",
+                     qPrintable(s.message()));
+    } else if (!quiet) {
+        std::printf("Code: %s\n", qPrintable(codeVersionText(version)));
+    }
 }
 
 }  // namespace
@@ -132,6 +151,7 @@ int startExperiment(ExperimentSpec spec, const QString& resultsRoot,
     }
     std::printf("Experiment '%s' in %s (seed %llu)\n", qPrintable(spec.name), qPrintable(folder),
                 static_cast<unsigned long long>(spec.seed));
+    recordCode(spec, root, folder, parser.isSet(QStringLiteral("quiet")));
     std::fflush(stdout);
     return runExperiment(std::move(spec), std::move(store), folder, parser);
 }

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "cli/arguments.h"
+#include "cli/code_version.h"
 #include "cli/commands.h"
 #include "cli/output_formats.h"
 #include "cli/stored_experiment.h"
@@ -203,6 +204,9 @@ int show(const QStringList& args) {
     std::printf("Experiment '%s' (%s), %zu trials, %lld results\n", qPrintable(e.record.name),
                 qPrintable(e.record.status), trials.size(),
                 static_cast<long long>(e.store->resultCount()));
+    if (const QString code = codeVersionText(readCodeVersion(e.folder)); !code.isEmpty()) {
+        std::printf("Code: %s\n", qPrintable(code));
+    }
     printTable(rows);
     if (multiObjective) {
         std::printf("\nFRONT *: on the Pareto front of %s by last result (%lld of %zu trials)\n",
@@ -243,10 +247,13 @@ int printBestTrial(const OpenedExperiment& e, const QCommandLineParser& parser,
             floats = t.configFloats;
         }
     }
-    const QString summary =
+    QString summary =
         QStringLiteral("best trial %1 of %2: %3=%4 (mode %5, scope %6)")
             .arg(winner.trialId, e.record.name, objective.metric, number(winner.value),
                  metricModeName(objective.mode), parser.value(QStringLiteral("scope")));
+    if (const QString code = codeVersionText(readCodeVersion(e.folder)); !code.isEmpty()) {
+        summary += QStringLiteral("\ncode: ") + code;  // a second comment line in yaml
+    }
     std::fprintf(stderr, "%s\n", qPrintable(summary));
     const QString format = parser.value(QStringLiteral("format"));
     const QByteArray text = format == "json"    ? configAsJson(config, floats)
@@ -365,6 +372,7 @@ int exportResults(const QStringList& args) {
     }
     const std::vector<TrialRecord> trials = e.store->loadTrials();
     const std::vector<ResultRecord> results = e.store->loadResults();
+    const QJsonObject code = readCodeVersion(e.folder);
     if (format == "json") {
         std::map<QString, QJsonArray> byTrial;
         for (const ResultRecord& r : results) {
@@ -375,10 +383,14 @@ int exportResults(const QStringList& args) {
         for (const TrialRecord& t : trials) {
             floats.unite(
                 floatPathsUnder(t.configFloats, QStringLiteral("%1.config").arg(out.size())));
-            out.append(QJsonObject{{"trial_id", t.trial.id},
-                                   {"status", trialStatusName(t.trial.status)},
-                                   {"config", t.trial.config},
-                                   {"results", byTrial[t.trial.id]}});
+            QJsonObject trial{{"trial_id", t.trial.id},
+                              {"status", trialStatusName(t.trial.status)},
+                              {"config", t.trial.config},
+                              {"results", byTrial[t.trial.id]}};
+            if (!code.isEmpty()) {
+                trial.insert(QStringLiteral("code_version"), code);
+            }
+            out.append(trial);
         }
         return writeOutput(parser.value(QStringLiteral("output")),
                            configJsonText(out, floats, JsonLayout::Indented))
@@ -412,6 +424,16 @@ int exportResults(const QStringList& args) {
         header << QStringLiteral("config/") + c;
     }
     header << resultColumns;
+    // The code version, one value for every row: "git:<commit>", "+dirty" when it was, or the
+    // files' content hash.
+    const QString codeId =
+        code.value("kind") == QLatin1String("git")
+            ? QStringLiteral("git:") + code.value("commit").toString() +
+                  (code.value("dirty").toBool() ? QStringLiteral("+dirty") : QString())
+            : code.value("content_hash").toString();
+    if (!code.isEmpty()) {
+        header << QStringLiteral("code_version");
+    }
     QByteArray text = header.join(',').toUtf8() + '\n';
     for (const ResultRecord& r : results) {
         QStringList row{r.trialId};
@@ -421,6 +443,9 @@ int exportResults(const QStringList& args) {
         }
         for (const QString& c : resultColumns) {
             row << csvField(r.result.value(c));
+        }
+        if (!code.isEmpty()) {
+            row << csvField(codeId);
         }
         text += row.join(',').toUtf8() + '\n';
     }

@@ -37,6 +37,9 @@ Commands:
   pbt-replay EXPERIMENT_DIR TRIAL_ID
                                  re-run the config schedule of a PBT trial's lineage
       [--results DIR] [--quiet] [--events FILE.jsonl] [--dry-run]
+  rerun EXPERIMENT_DIR           run it again with the code it ran with (a git worktree
+                                 at the recorded commit with its diff) and its seed
+      [--trial ID] [--repository DIR] [--results DIR] [--quiet] [--events FILE.jsonl]
   cluster up|down|status CLUSTER.yaml
                                  set up the nodes of a cluster file (copy the agent
                                  and file mounts, run setup), stop their agents and
@@ -95,6 +98,7 @@ int main(int argc, char** argv) {
         {"best", tunedeck::cli::best},
         {"export", tunedeck::cli::exportResults},
         {"pbt-replay", tunedeck::cli::pbtReplay},
+        {"rerun", tunedeck::cli::rerun},
         {"cluster", tunedeck::cli::cluster},
         {"serve", tunedeck::cli::serve},
     };
