@@ -71,6 +71,14 @@ int cluster(const QStringList& args) {
                     qPrintable(spec.clusterName), verb->name);
         return 0;
     }
+    if (spec.elastic()) {
+        std::printf(
+            "%s: provider slurm: nodes are Slurm allocations that a run asks for and "
+            "gives back; there is nothing to %s (squeue shows them while a run has "
+            "them).\n",
+            qPrintable(spec.clusterName), verb->name);
+        return 0;
+    }
     LauncherOptions options;
     options.workerBinary = workerBinaryPath();
     options.pythonSdkDir = pythonSdkDir();

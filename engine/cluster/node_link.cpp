@@ -1,5 +1,6 @@
 #include "cluster/node_link.h"
 
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonParseError>
 
@@ -93,10 +94,15 @@ ProcessNodeLink::ProcessNodeLink(QString nodeId, QString program, QStringList ar
             return;
         }
         closedSignalled_ = true;
-        emit closed(status == QProcess::CrashExit
-                        ? tr("the worker agent crashed")
-                        : tr("the worker agent exited with status %1").arg(code));
+        readErrors();
+        emit closed(exitReason(code, status == QProcess::CrashExit, lastError_));
     });
+}
+
+QString ProcessNodeLink::exitReason(int code, bool crashed, const QString& lastError) const {
+    (void)lastError;
+    return crashed ? tr("the worker agent crashed")
+                   : tr("the worker agent exited with status %1").arg(code);
 }
 
 ProcessNodeLink::~ProcessNodeLink() {
@@ -171,7 +177,8 @@ void ProcessNodeLink::readErrors() {
     const QByteArray text = process_.readAllStandardError();
     for (const QByteArray& line : text.split('\n')) {
         if (!line.trimmed().isEmpty()) {
-            qWarning("tunedeck-worker: %s", line.constData());
+            lastError_ = QString::fromLocal8Bit(line.trimmed());
+            qWarning("%s: %s", qPrintable(QFileInfo(program_).fileName()), line.constData());
         }
     }
 }

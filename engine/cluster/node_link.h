@@ -108,6 +108,11 @@ class ProcessNodeLink : public NodeLink {
     void abort() override;
     bool isOpen() const override;
 
+  protected:
+    // Why the link closed when the process exited, in the user's words; `lastError` is the last
+    // line the process wrote on stderr.
+    virtual QString exitReason(int code, bool crashed, const QString& lastError) const;
+
   private:
     void readAvailable();
     void readErrors();
@@ -119,6 +124,7 @@ class ProcessNodeLink : public NodeLink {
     QString program_;
     QProcess process_;
     QByteArray outbox_;
+    QString lastError_;
     bool flushQueued_ = false;
     bool closedSignalled_ = false;
 };

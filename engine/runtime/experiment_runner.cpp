@@ -8,6 +8,7 @@
 
 #include "api/events.h"
 #include "core/experiment_end.h"
+#include "runtime/autoscaler_driver.h"
 #include "runtime/progress_snapshot.h"
 #include "runtime/recovery.h"
 #include "runtime/trial_command.h"
@@ -46,6 +47,7 @@ ExperimentRunner::ExperimentRunner(ExperimentSpec spec, std::unique_ptr<Experime
 
 ExperimentRunner::~ExperimentRunner() {
     // The link may still report the agent's exit while it shuts down; nobody listens any more.
+    autoscaler_.reset();
     if (pool_) {
         pool_->disconnect(this);
         pool_.reset();
@@ -131,7 +133,8 @@ Status ExperimentRunner::recover() {
 }
 
 void ExperimentRunner::pump() {
-    if (!pool_ || !pool_->anyReady() || stopping_ || finished_) {
+    // An elastic cluster starts with no node: its waiting trials are what makes it grow.
+    if (!pool_ || (!pool_->anyReady() && !autoscaler_) || stopping_ || finished_) {
         maybeFinish();
         return;
     }
@@ -172,6 +175,9 @@ void ExperimentRunner::pump() {
             }
             break;
         }
+    }
+    if (autoscaler_) {
+        autoscaler_->demandChanged();
     }
     maybeFinish();
 }
@@ -452,6 +458,9 @@ void ExperimentRunner::finish(int exitCode, const QString& outcome) {
     const Status flushed = store_->flush();
     if (pool_) {
         pool_->shutdown();
+    }
+    if (autoscaler_) {
+        autoscaler_->shutdown();  // nothing stays allocated (or queued) after the run
     }
     reporter_->finish(snapshot(), outcome);
     if (!flushed) {

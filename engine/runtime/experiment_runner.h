@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "cluster/node_link.h"
+#include "cluster/node_provider.h"
+#include "core/autoscaler.h"
 #include "core/experiment_spec.h"
 #include "core/failure_policy.h"
 #include "core/placement.h"
@@ -33,6 +35,8 @@
 #include "store/experiment_store.h"
 
 namespace tunedeck {
+
+class AutoscalerDriver;
 
 // Exit codes of `run` and `resume` (README, --help).
 inline constexpr int kExitFinished = 0;
@@ -151,6 +155,10 @@ class ExperimentRunner : public QObject {
     void onNodeLost(const QString& nodeId, const QString& reason);
     void onNodeMessage(const QString& nodeId, const QJsonObject& message);
     void onNodeCommitted(LiveTrial& live, const QJsonObject& message);
+    // runner_scaling.cpp: an elastic cluster's autoscaler, fed with the waiting trials and the
+    // trials the searcher will still add; its decisions become events and console lines.
+    void startAutoscaler();
+    std::vector<WaitingTrial> scalingDemand() const;
     // Whether some node could ever fit a trial; stops the run (exit 2) once none can.
     bool checkRequestFits();
     void pushCheckpointThenLaunch(LiveTrial& live, TrialLaunch launch);
@@ -201,11 +209,13 @@ class ExperimentRunner : public QObject {
     RunnerOptions options_;
     std::unique_ptr<Searcher> searcher_;
     std::unique_ptr<Scheduler> scheduler_;
-    TrialQueue queue_;  // which trial runs next (pump)
+    TrialQueue queue_;                        // which trial runs next (pump)
+    std::unique_ptr<NodeProvider> provider_;  // where nodes come from (before pool_: it opens them)
     std::unique_ptr<NodePool> pool_;
-    std::map<QString, NodeCapacity> nodesSeen_;   // every node that said hello, empty
-    std::map<QString, QString> gpuNotes_;         // per node, its agent's `gpu_note`
-    std::map<QString, QJsonObject> latestUsage_;  // per node, its last node_usage sample
+    std::unique_ptr<AutoscalerDriver> autoscaler_;  // elastic clusters only
+    std::map<QString, NodeCapacity> nodesSeen_;     // every node that said hello, empty
+    std::map<QString, QString> gpuNotes_;           // per node, its agent's `gpu_note`
+    std::map<QString, QJsonObject> latestUsage_;    // per node, its last node_usage sample
     // Checkpoints (this machine's paths) a node holds a copy of, for nodes without shared files.
     std::map<QString, std::set<QString>> checkpointsOnNode_;
     std::map<QString, LiveTrial> trials_;  // ids sort in creation order

@@ -27,13 +27,24 @@ void ExperimentRunner::openNodes() {
     context.workerPath = options_.workerPath;
     context.pythonSdkDir = options_.pythonSdkDir;
     context.acceptNewHostKeys = options_.acceptNewHostKeys;
+    provider_ = makeNodeProvider(spec_, context);
+    std::vector<NodePlan> plans;
+    if (!provider_->elastic()) {
+        for (const ProviderNode& node : provider_->listNodes()) {
+            plans.push_back(planNode(*provider_, node));
+        }
+    }
     pool_ = std::make_unique<NodePool>(
-        planNodes(spec_, context),
-        spec_.clusterSpec ? spec_.clusterSpec->nodeTimeoutS : kLocalNodeTimeoutS);
+        std::move(plans), spec_.clusterSpec ? spec_.clusterSpec->nodeTimeoutS : kLocalNodeTimeoutS);
     connect(pool_.get(), &NodePool::nodeUp, this, &ExperimentRunner::onNodeUp);
     connect(pool_.get(), &NodePool::nodeLost, this, &ExperimentRunner::onNodeLost);
     connect(pool_.get(), &NodePool::message, this, &ExperimentRunner::onNodeMessage);
+    // A node that cannot be reached has answered too: placement: spread waits no longer for it.
+    connect(pool_.get(), &NodePool::nodeUnreachable, this, [this] { pump(); });
     pool_->open();
+    if (provider_->elastic()) {
+        startAutoscaler();
+    }
 }
 
 NodeLink* ExperimentRunner::linkOf(const LiveTrial& live) const {
@@ -170,6 +181,9 @@ void ExperimentRunner::onNodeUp(const QString& nodeId, const QJsonObject& hello)
 }
 
 bool ExperimentRunner::checkRequestFits() {
+    if (autoscaler_) {
+        return true;  // node types, not the nodes up now, decide (the autoscaler)
+    }
     if (!pool_->allHeardFrom() || nodesSeen_.empty()) {
         return true;  // a node still connecting may be the one that fits
     }

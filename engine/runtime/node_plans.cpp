@@ -3,19 +3,12 @@
 #include <QFileInfo>
 
 #include "cluster/cluster_launcher.h"
+#include "cluster/slurm_provider.h"
 #include "cluster/ssh_node_link.h"
 
 namespace tunedeck {
 
 namespace {
-
-NodePlan localPlan(const QString& workerPath, NodeResources overrides) {
-    NodePlan plan;
-    plan.id = QStringLiteral("local");
-    plan.overrides = overrides;
-    plan.makeLink = [workerPath] { return std::make_unique<LocalNodeLink>(workerPath); };
-    return plan;
-}
 
 SshNodeOptions sshOptions(const ExperimentSpec& spec, const ClusterSpec& cluster,
                           const ClusterNodeSpec& node, const NodePlanContext& context) {
@@ -47,26 +40,40 @@ SshNodeOptions sshOptions(const ExperimentSpec& spec, const ClusterSpec& cluster
 
 }  // namespace
 
-std::vector<NodePlan> planNodes(const ExperimentSpec& spec, const NodePlanContext& context) {
-    std::vector<NodePlan> plans;
+std::unique_ptr<NodeProvider> makeNodeProvider(const ExperimentSpec& spec,
+                                               const NodePlanContext& context) {
+    std::vector<StaticNodeProvider::Entry> entries;
     if (!spec.clusterSpec || spec.clusterSpec->provider == ClusterProvider::Local) {
         NodeResources overrides;
         if (spec.clusterSpec && !spec.clusterSpec->nodes.empty()) {
             overrides = spec.clusterSpec->nodes.front().resources;
         }
-        plans.push_back(localPlan(context.workerPath, overrides));
-        return plans;
+        const QString workerPath = context.workerPath;
+        entries.push_back({{QStringLiteral("local"), QString(), overrides},
+                           [workerPath] { return std::make_unique<LocalNodeLink>(workerPath); }});
+        return std::make_unique<StaticNodeProvider>(std::move(entries));
     }
     const ClusterSpec& cluster = *spec.clusterSpec;
-    for (const ClusterNodeSpec& node : cluster.nodes) {
-        NodePlan plan;
-        plan.id = node.name();
-        plan.overrides = node.resources;
-        SshNodeOptions options = sshOptions(spec, cluster, node, context);
-        plan.makeLink = [options] { return std::make_unique<SshNodeLink>(options); };
-        plans.push_back(std::move(plan));
+    if (cluster.provider == ClusterProvider::Slurm) {
+        return std::make_unique<SlurmNodeProvider>(
+            cluster, SlurmNodeProvider::uniqueJobPrefix(
+                         cluster.clusterName, QFileInfo(context.experimentDir).fileName()));
     }
-    return plans;
+    for (const ClusterNodeSpec& node : cluster.nodes) {
+        SshNodeOptions options = sshOptions(spec, cluster, node, context);
+        entries.push_back({{node.name(), QString(), node.resources},
+                           [options] { return std::make_unique<SshNodeLink>(options); }});
+    }
+    return std::make_unique<StaticNodeProvider>(std::move(entries));
+}
+
+NodePlan planNode(NodeProvider& provider, const ProviderNode& node) {
+    NodePlan plan;
+    plan.id = node.id;
+    plan.overrides = node.resources;
+    plan.reopenAfterLoss = !provider.elastic();
+    plan.makeLink = [&provider, node] { return provider.openLink(node); };
+    return plan;
 }
 
 }  // namespace tunedeck

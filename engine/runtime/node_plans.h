@@ -1,10 +1,12 @@
-// Which nodes an experiment runs on and how each is reached: this machine's agent when the
-// experiment names no cluster (or a `local` one), else one SSH link per node of the cluster file,
-// with the copies that node needs (agent, Python SDK, trainable folder). Pure; no I/O.
+// Which nodes an experiment runs on and how each is reached, as a node provider: this machine's
+// agent when the experiment names no cluster (or a `local` one), one SSH link per node of an SSH
+// cluster file (with the copies that node needs: agent, Python SDK, trainable folder), or Slurm
+// allocations the autoscaler asks for. No I/O until a link opens.
 #pragma once
 
 #include <vector>
 
+#include "cluster/node_provider.h"
 #include "core/experiment_spec.h"
 #include "runtime/node_pool.h"
 
@@ -20,6 +22,10 @@ struct NodePlanContext {
     bool acceptNewHostKeys = false;
 };
 
-std::vector<NodePlan> planNodes(const ExperimentSpec& spec, const NodePlanContext& context);
+std::unique_ptr<NodeProvider> makeNodeProvider(const ExperimentSpec& spec,
+                                               const NodePlanContext& context);
+
+// How the pool opens a node of `provider` (Slurm's allocations are not reopened after a loss).
+NodePlan planNode(NodeProvider& provider, const ProviderNode& node);
 
 }  // namespace tunedeck

@@ -54,6 +54,69 @@ NodePool::NodePool(std::vector<NodePlan> plans, double nodeTimeoutS, QObject* pa
     }
 }
 
+void NodePool::addNode(NodePlan plan) {
+    auto node = std::make_unique<Node>();
+    node->plan = std::move(plan);
+    node->retry.setSingleShot(true);
+    Node* raw = node.get();
+    connect(&node->retry, &QTimer::timeout, this, [this, raw] {
+        if (!shuttingDown_) {
+            openNode(*raw);
+        }
+    });
+    nodes_.push_back(std::move(node));
+    if (!shuttingDown_) {
+        openNode(*raw);
+    }
+}
+
+void NodePool::removeNode(const QString& nodeId) {
+    for (auto& node : nodes_) {
+        if (node->plan.id != nodeId) {
+            continue;
+        }
+        node->retry.stop();
+        std::erase_if(capacities_, [&](const NodeCapacity& c) { return c.nodeId == nodeId; });
+        if (node->link) {
+            // The agent exits once its stdin closes; the link goes when its stream has ended.
+            NodeLink* link = node->link.release();
+            link->disconnect(this);
+            connect(link, &NodeLink::closed, link, &QObject::deleteLater);
+            link->shutdown();
+            if (!link->isOpen()) {
+                link->deleteLater();
+            }
+        }
+        break;
+    }
+    forget(nodeId);
+}
+
+void NodePool::forget(const QString& nodeId) {
+    for (auto it = nodes_.begin(); it != nodes_.end(); ++it) {
+        if ((*it)->plan.id == nodeId) {
+            dropLink(**it);
+            // The node may be inside one of its own timers' or link's signals.
+            Node* node = it->release();
+            nodes_.erase(it);
+            node->retry.stop();
+            QMetaObject::invokeMethod(
+                this, [node] { delete node; }, Qt::QueuedConnection);
+            return;
+        }
+    }
+}
+
+bool NodePool::contains(const QString& nodeId) const {
+    return std::any_of(nodes_.begin(), nodes_.end(),
+                       [&](const auto& n) { return n->plan.id == nodeId; });
+}
+
+bool NodePool::isReady(const QString& nodeId) const {
+    return std::any_of(nodes_.begin(), nodes_.end(),
+                       [&](const auto& n) { return n->plan.id == nodeId && n->ready; });
+}
+
 NodePool::~NodePool() {
     for (auto& node : nodes_) {
         if (node->link) {
@@ -115,6 +178,14 @@ void NodePool::onClosed(Node& node, const QString& reason) {
     std::erase_if(capacities_, [&](const NodeCapacity& c) { return c.nodeId == node.plan.id; });
     if (wasReady) {
         emit nodeLost(node.plan.id, reason);
+    } else {
+        emit nodeUnreachable(node.plan.id, reason);
+    }
+    if (!node.plan.reopenAfterLoss) {
+        const QString id = node.plan.id;
+        forget(id);
+        emit nodeGone(id, reason);
+        return;
     }
     if (!shuttingDown_) {
         node.retry.start(retryDelayMs(node.failuresInARow));
@@ -160,11 +231,16 @@ QString NodePool::describeUnavailable() const {
 }
 
 void NodePool::checkLiveness() {
+    std::vector<Node*> silent;  // onClosed may forget a node: not while iterating nodes_
     for (auto& node : nodes_) {
         if (node->ready && node->silence.elapsed() > nodeTimeoutS_ * 1000) {
-            onClosed(*node, tr("no heartbeat from its worker agent for %1 s (node_timeout_s)")
-                                .arg(nodeTimeoutS_));
+            silent.push_back(node.get());
         }
+    }
+    for (Node* node : silent) {
+        onClosed(
+            *node,
+            tr("no heartbeat from its worker agent for %1 s (node_timeout_s)").arg(nodeTimeoutS_));
     }
 }
 

@@ -23,6 +23,9 @@ struct NodePlan {
     QString id;
     std::function<std::unique_ptr<NodeLink>()> makeLink;
     NodeResources overrides;
+    // A machine of a fixed list is tried again after a loss; an allocation that ended (Slurm) is
+    // gone: the pool forgets it (nodeGone) and the autoscaler starts another when trials wait.
+    bool reopenAfterLoss = true;
 };
 
 // What a node offers, from its agent's hello with the cluster file's overrides applied (the first
@@ -37,6 +40,13 @@ class NodePool : public QObject {
     ~NodePool() override;
 
     void open();
+    // A node started while the experiment runs (the autoscaler's); opened at once.
+    void addNode(NodePlan plan);
+    // Lets a node go: its agent is asked to exit and the node is forgotten without a loss
+    // (the autoscaler terminates only nodes without trials).
+    void removeNode(const QString& nodeId);
+    bool contains(const QString& nodeId) const;
+    bool isReady(const QString& nodeId) const;
     // The link of a ready node, else null (the node is connecting, or lost).
     NodeLink* link(const QString& nodeId) const;
     bool anyReady() const;
@@ -60,6 +70,10 @@ class NodePool : public QObject {
     // The node's trials are gone (its agent kills them when its stream ends).
     void nodeLost(const QString& nodeId, const QString& reason);
     void message(const QString& nodeId, const QJsonObject& message);
+    // An attempt to open a node failed before its agent said hello (it is tried again later).
+    void nodeUnreachable(const QString& nodeId, const QString& reason);
+    // A node that is not reopened ended (after nodeLost when it was ready); it is forgotten.
+    void nodeGone(const QString& nodeId, const QString& reason);
 
   private:
     struct Node {
@@ -77,6 +91,7 @@ class NodePool : public QObject {
     void onHello(Node& node, const QJsonObject& hello);
     void onClosed(Node& node, const QString& reason);
     void dropLink(Node& node);
+    void forget(const QString& nodeId);
 
     std::vector<std::unique_ptr<Node>> nodes_;
     std::vector<NodeCapacity> capacities_;

@@ -272,6 +272,18 @@ void ProgressReporter::warning(const QString& message) {
     std::fflush(stderr);
 }
 
+void ProgressReporter::notice(const QString& message) {
+    if (style_ == Style::Quiet) {
+        return;
+    }
+    if (style_ == Style::Table && linesDrawn_ > 0) {
+        std::fprintf(out_, "\x1b[%dF\x1b[J", linesDrawn_);
+        linesDrawn_ = 0;
+    }
+    std::fprintf(out_, "%s\n", qPrintable(message));
+    std::fflush(out_);
+}
+
 void ProgressReporter::finish(const ProgressSnapshot& snapshot, const QString& outcome) {
     if (style_ == Style::Table) {
         update(snapshot, true);

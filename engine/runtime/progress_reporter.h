@@ -47,6 +47,9 @@ class ProgressReporter {
     void update(const ProgressSnapshot& snapshot, bool force = false);
     // Something the user must see now, in every style (on stderr, above the live table).
     void warning(const QString& message);
+    // A line of what the engine did (the autoscaler's decisions), above the live table; not in
+    // the quiet style.
+    void notice(const QString& message);
     // The closing summary, printed in every style.
     void finish(const ProgressSnapshot& snapshot, const QString& outcome);
 

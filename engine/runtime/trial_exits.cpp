@@ -2,12 +2,21 @@
 // becomes once its process has exited (the attempt's outcome, core/trial_attempt.h): finished,
 // paused, exploited (PBT), retried or failed for good.
 #include <QJsonArray>
+#include <QTimer>
 
 #include "api/events.h"
 #include "runtime/experiment_runner.h"
 #include "runtime/recovery.h"
 
 namespace tunedeck {
+
+namespace {
+
+// How long an unasked-for exit on an elastic node waits for the node's loss: srun ends within a
+// second or two of its allocation (the trial's signal and srun's end race by milliseconds).
+constexpr int kNodeLossVerdictMs = 5000;
+
+}  // namespace
 
 void ExperimentRunner::killTrial(LiveTrial& live, FailureCause cause, const QString& message) {
     if (live.trial.status != TrialStatus::Running) {
@@ -35,6 +44,24 @@ void ExperimentRunner::onTrialExited(LiveTrial& live, const QJsonObject& message
     }
     for (const QJsonValue& line : message.value("log_tail").toArray()) {
         exit.logTail << line.toString();
+    }
+    // The end of a Slurm allocation (scancel, its time limit, a preemption) signals every
+    // process of its step, the trial's too, and the trial's exit can reach the engine a moment
+    // before srun's end does. On an elastic cluster's node, an exit the engine did not ask for
+    // waits that moment: when the node is lost meanwhile, the loss decides (no failure counted).
+    if (autoscaler_ && !exit.isClean() && live.attempt.ending() == TrialAttempt::Ending::None &&
+        !message.value("replayed").toBool()) {
+        const QString trialId = live.trial.id;
+        const int attempt = live.attempt.number();
+        QJsonObject replay = message;
+        replay.insert("replayed", true);
+        QTimer::singleShot(kNodeLossVerdictMs, this, [this, trialId, attempt, replay] {
+            auto it = trials_.find(trialId);
+            if (it != trials_.end() && !finished_ && it->second.attempt.number() == attempt) {
+                onTrialExited(it->second, replay);
+            }
+        });
+        return;
     }
     onTrialExited(live, exit);
 }
