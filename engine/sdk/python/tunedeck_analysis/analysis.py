@@ -47,8 +47,9 @@ class ExperimentAnalysis:
         self.spec_text, self.seed = h.spec_text, h.seed
         self.objectives = spec_fields.objectives(h.spec_text)
         if self._metric is not None:
-            self.objectives = [(self._metric, self._mode or dict(self.objectives).get(
-                self._metric) or "max")]
+            # A metric the file does not name needs its mode (ranking says so when it is not).
+            self.objectives = [(self._metric,
+                                self._mode or dict(self.objectives).get(self._metric))]
         self.metric = self.objectives[0][0] if len(self.objectives) == 1 else None
         self.mode = self.objectives[0][1] if len(self.objectives) == 1 else None
         self.code_version = read_code_version(self.folder)

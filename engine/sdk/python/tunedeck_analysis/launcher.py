@@ -111,11 +111,11 @@ def run_experiment(spec, results=None, engine=None, cwd=None, env=None, progress
         if results is not None:
             args += ["--results", os.path.abspath(os.path.join(cwd, os.fspath(results)))]
         log_path = os.path.join(workdir, "engine.log")
+        shown = Progress(total, objectives[0] if len(objectives) == 1 else None,
+                         enabled=progress)
         with open(log_path, "w+") as log:
             proc = subprocess.Popen(args, cwd=cwd, env=run_env, stdout=log,
                                     stderr=subprocess.STDOUT)
-            shown = Progress(total, objectives[0] if len(objectives) == 1 else None,
-                             enabled=progress)
             folder, offset, interrupted = None, 0, False
             while True:
                 try:

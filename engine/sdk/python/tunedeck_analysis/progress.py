@@ -9,15 +9,15 @@ _BAR_WIDTH = 24
 
 
 def _jupyter_display():
-    """IPython.display when running in a Jupyter kernel, else None."""
-    try:
-        from IPython import get_ipython
-        from IPython import display
-    except ImportError:
-        return None
-    shell = get_ipython()
+    """IPython.display when running in a Jupyter kernel, else None. A kernel has imported IPython
+    already; importing it anywhere else would only cost time (seconds on a busy machine, long
+    enough to miss a short run's whole progress)."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
     if shell is None or type(shell).__name__ != "ZMQInteractiveShell":
         return None
+    from IPython import display
+
     return display
 
 
