@@ -96,6 +96,16 @@ class AnalysisOfARealRun(unittest.TestCase):
         points, values = tunedeck.points_to_evaluate(study, top=2, with_values=True)
         self.assertEqual(points[0], self.analysis.best_config(scope="last-5-avg"))
         self.assertEqual(values, [0.3, 0.4])
+        # The points warm-start a searcher: a new experiment runs them first.
+        warm = tunedeck.run({
+            "name": "warm-start", "trainable": {"command": "python3 train.py"},
+            "search_space": {"shape": {"choice": ["dip", "steady", "late", "jump", "ten"]},
+                             "model": {"width": 3, "lr": 0.5}},
+            "search": {"algorithm": "tpe", "points_to_evaluate": points},
+            "num_samples": 2, "metric": "loss", "mode": "min", "seed": 1,
+        }, results=self.project.results, cwd=self.project.folder, progress=False,
+            env={"PATH": python_sdk.user_env()["PATH"]})  # the system's python3 for trials
+        self.assertEqual([t["config"] for t in warm.trials()], points)
 
 
 if __name__ == "__main__":
