@@ -39,6 +39,7 @@ inline const QString kUnsubscribe = QStringLiteral("unsubscribe");
 inline const QString kBest = QStringLiteral("best");
 inline const QString kExport = QStringLiteral("export");
 inline const QString kTrialLog = QStringLiteral("trial_log");
+inline const QString kQueue = QStringLiteral("queue");
 }  // namespace op
 
 namespace code {

@@ -17,6 +17,7 @@ int pbtReplay(const QStringList& args);
 int rerun(const QStringList& args);
 int cluster(const QStringList& args);
 int serve(const QStringList& args);
+int queue(const QStringList& args);
 
 // Writes `text` to `path`, or to stdout when `path` is empty; false (with a message on stderr)
 // when the file cannot be written.

@@ -44,6 +44,29 @@ std::optional<std::int64_t> sinceArgument(const api::Request& request, QString* 
     return std::int64_t(since.toDouble());
 }
 
+std::optional<QueuePlace> queuePlaceArgument(const api::Request& request, const QString& peer,
+                                             QString* error) {
+    constexpr double kMostPriority = 1000;
+    static const QRegularExpression userName(QStringLiteral("^[A-Za-z0-9._@-]{1,64}$"));
+    QueuePlace place;
+    const QJsonValue priority = request.arguments.value("priority");
+    if (!priority.isUndefined()) {
+        const double p = priority.toDouble(kMostPriority + 1);
+        if (!priority.isDouble() || std::floor(p) != p || std::abs(p) > kMostPriority) {
+            *error = QStringLiteral("\"priority\" must be a whole number from -1000 to 1000");
+            return std::nullopt;
+        }
+        place.priority = int(p);
+    }
+    const QJsonValue user = request.arguments.value("user");
+    if (!user.isUndefined() && !userName.match(user.toString()).hasMatch()) {
+        *error = QStringLiteral("\"user\" must be 1 to 64 letters, digits, '.', '_', '@' or '-'");
+        return std::nullopt;
+    }
+    place.user = user.isUndefined() ? peer : user.toString();
+    return place;
+}
+
 std::optional<TrialLogRequest> trialLogArgument(const api::Request& request, QString* error) {
     static const QRegularExpression trialId(QStringLiteral("^t[0-9]+$"));
     const QString trial = request.text("trial");

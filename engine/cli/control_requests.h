@@ -39,6 +39,16 @@ std::optional<TrialLogRequest> trialLogArgument(const api::Request& request, QSt
 // The "format" of `best` (yaml, json, flags; yaml when absent) or `export` (csv, json; csv).
 std::optional<QString> reportFormatArgument(const api::Request& request, QString* error);
 
+// Where `start` and `resume` put an experiment in serve's fair queue: its "priority" (a whole
+// number from -1000 to 1000, higher first; 0 when absent) and "user" (letters, digits, `.`,
+// `_`, `@` and `-`, at most 64; the connection's peer when absent: "local" on the socket).
+struct QueuePlace {
+    QString user;
+    int priority = 0;
+};
+std::optional<QueuePlace> queuePlaceArgument(const api::Request& request, const QString& peer,
+                                             QString* error);
+
 // The "scope" of `best` (core/best_trial.h's names; the engine's default when absent).
 std::optional<QString> bestScopeArgument(const api::Request& request, QString* error);
 

@@ -67,6 +67,7 @@ RunnerOptions runnerOptions(const QCommandLineParser& parser, const QString& fol
     options.workerPath = workerBinaryPath();
     options.pythonSdkDir = pythonSdkDir();
     options.acceptNewHostKeys = parser.isSet(QStringLiteral("accept-new-host-keys"));
+    options.sharedSlots = parser.isSet(QStringLiteral("shared-slots"));
     return options;
 }
 
@@ -109,6 +110,9 @@ void addRunOptions(QCommandLineParser& parser) {
     parser.addOption({QStringLiteral("control-stdin"),
                       QStringLiteral("Take orders as JSON lines on stdin and answer them on "
                                      "stdout (used by `serve`).")});
+    parser.addOption({QStringLiteral("shared-slots"),
+                      QStringLiteral("With --control-stdin: start trials only as the server's "
+                                     "fair queue grants room (used by `serve`).")});
     parser.addOption({QStringLiteral("events"),
                       QStringLiteral("Also write every event as a JSON line to FILE."),
                       QStringLiteral("FILE")});

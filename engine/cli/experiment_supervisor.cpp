@@ -49,10 +49,11 @@ Problem resourcesProblem(const ExperimentSpec& spec, const Status& fit) {
 }  // namespace
 
 ExperimentSupervisor::ExperimentSupervisor(QString resultsRoot, QString engineBinary,
-                                           QObject* parent)
+                                           SlotBroker* broker, QObject* parent)
     : QObject(parent),
       resultsRoot_(std::move(resultsRoot)),
-      engineBinary_(std::move(engineBinary)) {
+      engineBinary_(std::move(engineBinary)),
+      broker_(broker) {
     feedTimer_.setInterval(kFeedIntervalMs);
     connect(&feedTimer_, &QTimer::timeout, this, &ExperimentSupervisor::feed);
 }
@@ -81,6 +82,7 @@ void ExperimentSupervisor::handle(api::ControlConnection& connection, const api:
         {&api::op::kBest, &ExperimentSupervisor::report},
         {&api::op::kExport, &ExperimentSupervisor::report},
         {&api::op::kTrialLog, &ExperimentSupervisor::trialLog},
+        {&api::op::kQueue, &ExperimentSupervisor::queue},
     };
     for (const auto& [name, handler] : handlers) {
         if (r.op == *name) {
@@ -200,7 +202,14 @@ void ExperimentSupervisor::launch(api::ControlConnection& connection, const api:
                                          QStringLiteral("experiment '%1' is running").arg(name)));
         return;
     }
+    QString why;
+    const std::optional<QueuePlace> place = queuePlaceArgument(r, connection.peer(), &why);
+    if (!place) {
+        connection.send(api::answerError(r.id, api::code::kBadRequest, why));
+        return;
+    }
     auto child = std::make_unique<Child>();
+    child->key = nextChildKey_++;
     child->name = name;
     child->startAnswer = {&connection, r.id};
     child->process = std::make_unique<QProcess>();
@@ -210,6 +219,15 @@ void ExperimentSupervisor::launch(api::ControlConnection& connection, const api:
         all << QStringLiteral("--accept-new-host-keys");
     }
     Child* raw = child.get();
+    if (broker_) {
+        all << QStringLiteral("--shared-slots");
+        broker_->join(
+            raw->key, place->user, place->priority, [raw](int count, const QString& because) {
+                const QJsonObject line{
+                    {"id", 0}, {"op", "share"}, {"slots", count}, {"why", because}};
+                raw->process->write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
+            });
+    }
     connect(raw->process.get(), &QProcess::readyReadStandardOutput, this,
             [this, raw] { onChildOutput(*raw); });
     connect(raw->process.get(), &QProcess::readyReadStandardError, this, [raw] {
@@ -260,9 +278,21 @@ void ExperimentSupervisor::onChildOutput(Child& child) {
             child.folder = started.value("folder").toString();
             child.name = QFileInfo(child.folder).fileName();
             child.started = true;
+            if (broker_) {
+                broker_->nameOf(child.key, child.name);
+            }
             if (child.startAnswer.connection) {
                 child.startAnswer.connection->send(api::answerOk(
                     child.startAnswer.id, {{"experiment", child.name}, {"folder", child.folder}}));
+            }
+            continue;
+        }
+        if (control.contains("demand")) {
+            if (broker_) {
+                const QJsonObject d = control.value("demand").toObject();
+                broker_->demand(child.key,
+                                SlotDemand{d.value("running").toInt(), d.value("wanted").toInt(),
+                                           d.value("cpu").toDouble(1), d.value("gpu").toDouble()});
             }
             continue;
         }
@@ -296,6 +326,9 @@ void ExperimentSupervisor::onChildFinished(Child& child, int exitCode) {
         }
     }
     child.orders.clear();
+    if (broker_) {
+        broker_->leave(child.key);
+    }
     child.process->disconnect(this);
     child.process.release()->deleteLater();  // this runs inside one of its signals
     std::erase_if(children_, [&](const auto& c) { return c.get() == &child; });
@@ -547,6 +580,15 @@ void ExperimentSupervisor::trialLog(api::ControlConnection& connection, const ap
     connection.send(api::answerOk(
         r.id,
         {{"text", QString::fromUtf8(chunk)}, {"offset", offset + chunk.size()}, {"size", size}}));
+}
+
+void ExperimentSupervisor::queue(api::ControlConnection& connection, const api::Request& r) {
+    if (!broker_) {
+        connection.send(api::answerError(r.id, api::code::kNotFound,
+                                         QStringLiteral("this server runs no shared queue")));
+        return;
+    }
+    connection.send(api::answerOk(r.id, broker_->describe()));
 }
 
 }  // namespace tunedeck::cli

@@ -3,7 +3,8 @@
 // experiment as its own `tunedeck-engine run|resume --control-stdin` process (so one crashing
 // experiment takes nothing else down), relays orders to them, and feeds subscribers every event
 // from the experiments' SQLite histories: a replay from any sequence number, then live, through
-// one path, so a reconnect loses nothing. Thread-safety: main thread only.
+// one path, so a reconnect loses nothing. With a SlotBroker, the experiments on this machine
+// share it through the broker's fair queue (`--shared-slots`). Thread-safety: main thread only.
 #pragma once
 
 #include <QObject>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "api/control_server.h"
+#include "cli/slot_broker.h"
 #include "store/experiment_store.h"
 
 namespace tunedeck::cli {
@@ -23,7 +25,9 @@ namespace tunedeck::cli {
 class ExperimentSupervisor : public QObject {
     Q_OBJECT
   public:
-    ExperimentSupervisor(QString resultsRoot, QString engineBinary, QObject* parent = nullptr);
+    // `broker`: serve's fair queue, or none (each experiment then takes what its nodes have).
+    ExperimentSupervisor(QString resultsRoot, QString engineBinary, SlotBroker* broker = nullptr,
+                         QObject* parent = nullptr);
     ~ExperimentSupervisor() override;
 
     void handle(api::ControlConnection& connection, const api::Request& request);
@@ -39,6 +43,7 @@ class ExperimentSupervisor : public QObject {
     };
     // An experiment this server runs, as a child process.
     struct Child {
+        int key = 0;   // in the broker's queue
         QString name;  // the folder's name under the results root
         QString folder;
         std::unique_ptr<QProcess> process;
@@ -69,6 +74,9 @@ class ExperimentSupervisor : public QObject {
     void report(api::ControlConnection& connection, const api::Request& request);
     // A piece of a trial's trial.log from a byte offset: clients follow a log by asking again.
     void trialLog(api::ControlConnection& connection, const api::Request& request);
+    // The fair queue: each experiment's user, priority, trials running and wanted, and why
+    // it waits.
+    void queue(api::ControlConnection& connection, const api::Request& request);
 
     // The folder of experiment `name` under the results root; empty (with the answer sent) when
     // the name is not one.
@@ -82,6 +90,8 @@ class ExperimentSupervisor : public QObject {
 
     QString resultsRoot_;
     QString engineBinary_;
+    SlotBroker* broker_ = nullptr;
+    int nextChildKey_ = 1;
     std::vector<std::unique_ptr<Child>> children_;
     std::vector<Subscription> subscriptions_;
     std::map<QString, std::unique_ptr<ExperimentStore>> readers_;

@@ -60,6 +60,13 @@ Commands:
                                  private to this user; TCP needs --token-file
       [--token-file FILE]        clients send its first line in their hello
       [--results DIR]
+      [--capacity cpu=N,gpu=M]   what the experiments on this machine share through
+                                 the fair queue (default: this machine's CPUs, GPUs)
+      [--quota USER=cpu:N,gpu:M] the most one user's trials hold at once (repeat)
+      [--starvation-s S]         a waiting experiment is not passed over after S
+  queue                          serve's fair queue: each experiment's user,
+                                 priority, trials running and wanted, and why it waits
+      [--connect unix:PATH|tcp:HOST:PORT] [--token-file FILE] [--format text|json]
 
 Options:
   -h, --help                     this text
@@ -101,6 +108,7 @@ int main(int argc, char** argv) {
         {"rerun", tunedeck::cli::rerun},
         {"cluster", tunedeck::cli::cluster},
         {"serve", tunedeck::cli::serve},
+        {"queue", tunedeck::cli::queue},
     };
     for (const auto& [name, function] : commands) {
         if (command == QLatin1String(name)) {

@@ -1,6 +1,7 @@
 // serve: the control API for the desktop app (api/control_server.h, experiment_supervisor.h),
 // on a local socket private to this user or on TCP with a token. Runs until SIGINT or SIGTERM,
-// then pauses the experiments it runs (each resumable) and exits 0.
+// then pauses the experiments it runs (each resumable) and exits 0. The experiments on this
+// machine share it through a fair queue (slot_broker.h): --capacity, --quota, --starvation-s.
 #include <QCoreApplication>
 #include <QDir>
 #include <cstdio>
@@ -12,12 +13,86 @@
 #include "cli/experiment_supervisor.h"
 #include "cli/unix_signals.h"
 #include "runtime/install_layout.h"
+#include "runtime/resource_check.h"
 
 namespace tunedeck::cli {
 
 namespace {
 
 constexpr int kShutdownGraceMs = 30000;
+
+// "cpu=N[,gpu=M]" (--capacity) or "cpu:N[,gpu:M]" (a --quota's amounts): the amounts, or an
+// error naming the part that is wrong.
+bool parseAmounts(const QString& text, QChar separator, double* cpu, double* gpu, QString* error) {
+    for (const QString& part : text.split(',')) {
+        const QString key = part.section(separator, 0, 0).trimmed();
+        bool ok = false;
+        const double value = part.section(separator, 1).trimmed().toDouble(&ok);
+        if (!ok || value < 0 || value > 1e6 ||
+            (key != QLatin1String("cpu") && key != QLatin1String("gpu"))) {
+            *error = QStringLiteral("'%1': expected cpu%2N or gpu%2N with N a number from 0")
+                         .arg(part, separator);
+            return false;
+        }
+        *(key == QLatin1String("cpu") ? cpu : gpu) = value;
+    }
+    return true;
+}
+
+// The room serve's fair queue shares: --capacity, or what this machine's agent lists.
+bool sharedCapacity(const QCommandLineParser& parser, NodeCapacity* machine, QString* error) {
+    if (!parser.isSet(QStringLiteral("capacity"))) {
+        const std::optional<NodeCapacity> local = localNodeCapacity(workerBinaryPath());
+        if (!local) {
+            *error = QStringLiteral(
+                         "cannot run this machine's agent (%1) to learn its CPUs and "
+                         "GPUs; give --capacity")
+                         .arg(workerBinaryPath());
+            return false;
+        }
+        *machine = *local;
+        return true;
+    }
+    double cpu = 0;
+    double gpu = 0;
+    if (!parseAmounts(parser.value(QStringLiteral("capacity")), '=', &cpu, &gpu, error)) {
+        *error = QStringLiteral("--capacity %1").arg(*error);
+        return false;
+    }
+    machine->nodeId = QStringLiteral("local");
+    machine->cpuTotalMilli = std::int64_t(cpu * double(kMilliPerUnit));
+    machine->gpuUsedMilli.assign(std::size_t(gpu), 0);
+    for (std::size_t i = 0; i < machine->gpuUsedMilli.size(); ++i) {
+        machine->gpuIds.push_back(QStringLiteral("gpu%1").arg(i));
+    }
+    return true;
+}
+
+// --quota USER=cpu:N,gpu:M (repeated) and --starvation-s.
+bool sharePolicy(const QCommandLineParser& parser, SharePolicy* policy, QString* error) {
+    for (const QString& quota : parser.values(QStringLiteral("quota"))) {
+        const QString user = quota.section('=', 0, 0).trimmed();
+        UserQuota amounts;
+        if (user.isEmpty() || !quota.contains('=') ||
+            !parseAmounts(quota.section('=', 1), ':', &amounts.cpu, &amounts.gpu, error)) {
+            *error = QStringLiteral("--quota %1: expected USER=cpu:N[,gpu:M]%2")
+                         .arg(quota, error->isEmpty()
+                                         ? QString()
+                                         : QStringLiteral(" (") + *error + QStringLiteral(")"));
+            return false;
+        }
+        policy->quotas.insert(user, amounts);
+    }
+    if (parser.isSet(QStringLiteral("starvation-s"))) {
+        bool ok = false;
+        policy->starvationS = parser.value(QStringLiteral("starvation-s")).toDouble(&ok);
+        if (!ok || policy->starvationS < 0) {
+            *error = QStringLiteral("--starvation-s wants seconds (a number from 0)");
+            return false;
+        }
+    }
+    return true;
+}
 
 }  // namespace
 
@@ -34,8 +109,26 @@ int serve(const QStringList& args) {
                       QStringLiteral("FILE")});
     parser.addOption(
         {QStringLiteral("results"), QStringLiteral("Results root folder."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("capacity"),
+                      QStringLiteral("The CPUs and GPUs the experiments share, e.g. cpu=16,gpu=2 "
+                                     "(default: this machine's)."),
+                      QStringLiteral("cpu=N,gpu=M")});
+    parser.addOption({QStringLiteral("quota"),
+                      QStringLiteral("The most one user's trials hold at once, e.g. "
+                                     "alice=cpu:8,gpu:1 (repeat for each user)."),
+                      QStringLiteral("USER=cpu:N,gpu:M")});
+    parser.addOption({QStringLiteral("starvation-s"),
+                      QStringLiteral("Seconds an experiment may wait with nothing running before "
+                                     "nothing is backfilled ahead of it (default 600)."),
+                      QStringLiteral("S")});
     if (!parseArguments(parser, QStringLiteral("serve"), args, 0)) {
         return kExitBadInput;
+    }
+    NodeCapacity machine;
+    SharePolicy policy;
+    if (QString error;
+        !sharedCapacity(parser, &machine, &error) || !sharePolicy(parser, &policy, &error)) {
+        return fail(error, kExitBadInput);
     }
     api::ListenAddress address;
     const QString listen = parser.isSet(QStringLiteral("listen"))
@@ -56,7 +149,8 @@ int serve(const QStringList& args) {
     if (!QDir().mkpath(root)) {
         return fail(QStringLiteral("cannot create the results folder %1").arg(root));
     }
-    ExperimentSupervisor supervisor(root, QCoreApplication::applicationFilePath());
+    SlotBroker broker(machine, policy);
+    ExperimentSupervisor supervisor(root, QCoreApplication::applicationFilePath(), &broker);
     api::ControlServer server([&supervisor](api::ControlConnection& c, const api::Request& r) {
         supervisor.handle(c, r);
     });

@@ -64,6 +64,11 @@ QueueStep TrialQueue::next(const QueueView& view) {
                 QStringLiteral("max_concurrent_trials (%1) reached").arg(maxConcurrentTrials_);
             return step;
         }
+        if (view.sharedSlots >= 0 && view.running >= view.sharedSlots) {
+            step.cause = WaitCause::SharedQueue;
+            step.reason = QStringLiteral("queued by the server: %1").arg(view.sharedSlotsWhy);
+            return step;
+        }
         if (std::optional<QString> pick = scheduler_.chooseTrialToRun(view.waiting)) {
             static const std::vector<NodeCapacity> kNoNodes;
             Placement placement = place(request_, view.nodes ? *view.nodes : kNoNodes, strategy_);

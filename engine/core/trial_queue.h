@@ -32,6 +32,10 @@ struct QueueView {
     bool neverRunWaiting = false;  // a waiting trial that has never started
     bool searcherFinished = false;
     const std::vector<NodeCapacity>* nodes = nullptr;  // where trials can be placed
+    // Under `serve`'s fair queue: how many trials may run at once now (-1: no such limit), and
+    // the server's word for why no more may.
+    int sharedSlots = -1;
+    QString sharedSlotsWhy;
 
     // Counts a trial: `heldByUser` (paused by the user) is neither waiting nor running.
     void add(const Trial& trial, bool heldByUser, bool everStarted);
@@ -40,6 +44,7 @@ struct QueueView {
 enum class WaitCause {
     Nothing,           // no trial waits, or the searcher has none to give now
     ConcurrencyLimit,  // max_concurrent_trials reached
+    SharedQueue,       // the server's fair queue gave no more slots now
     Resources,         // the chosen trial fits no node now
 };
 

@@ -39,6 +39,14 @@ ExperimentRunner::ExperimentRunner(ExperimentSpec spec, std::unique_ptr<Experime
       queue_(*scheduler_, spec_) {
     reporter_ = std::make_unique<ProgressReporter>(
         spec_, options_.experimentDir, ProgressReporter::styleFor(stdout, options_.quiet));
+    // serve's queue shares this machine; an experiment on its own cluster's nodes is not in it.
+    options_.sharedSlots =
+        options_.sharedSlots &&
+        (!spec_.clusterSpec || spec_.clusterSpec->provider == ClusterProvider::Local);
+    if (options_.sharedSlots) {
+        sharedSlots_ = 0;  // none until serve's queue grants some
+        sharedSlotsWhy_ = tr("waiting for the server's first grant");
+    }
     tickTimer_.setInterval(kTickMs);
     connect(&tickTimer_, &QTimer::timeout, this, &ExperimentRunner::tick);
     budgetTimer_.setSingleShot(true);
@@ -152,6 +160,8 @@ void ExperimentRunner::pump() {
         }
         view.searcherFinished = searcherFinished_;
         view.nodes = &pool_->capacities();
+        view.sharedSlots = sharedSlots_;
+        view.sharedSlotsWhy = sharedSlotsWhy_;
         QueueStep step = queue_.next(view);
         if (step.kind == QueueStep::Kind::Start) {
             LiveTrial& live = trials_[step.trialId];
@@ -176,6 +186,7 @@ void ExperimentRunner::pump() {
             break;
         }
     }
+    reportSlotDemand();
     if (autoscaler_) {
         autoscaler_->demandChanged();
     }

@@ -51,6 +51,17 @@ struct RunnerOptions {
     QString workerPath;
     QString pythonSdkDir;
     bool acceptNewHostKeys = false;  // --accept-new-host-keys: trust unknown cluster nodes
+    bool sharedSlots = false;        // --shared-slots: start trials only as serve's queue grants
+};
+
+// What an experiment under serve's fair queue asks of it: trials running, and how many more
+// could start now if there were room (cpu and gpu are per trial).
+struct SlotDemand {
+    int running = 0;
+    int wanted = 0;
+    double cpu = 1;
+    double gpu = 0;
+    bool operator==(const SlotDemand&) const = default;
 };
 
 class ExperimentRunner : public QObject {
@@ -78,9 +89,14 @@ class ExperimentRunner : public QObject {
     // Ends the experiment early and for good: no new trials, waiting ones are TERMINATED,
     // running ones stop at their next report; then it finishes as if its budget were spent.
     void stopExperiment();
+    // serve's fair queue (`--shared-slots`): at most `count` trials at once from now on, `why`
+    // shown on the waiting ones; running trials beyond it are not stopped.
+    void setSharedSlots(int count, const QString& why);
 
   signals:
     void finished(int exitCode);
+    // After a scheduling pass that changed it, under `--shared-slots`.
+    void slotDemandChanged(const tunedeck::SlotDemand& demand);
 
   private:
     // A trial as the runtime holds it: the core Trial value, its current attempt (the state
@@ -105,6 +121,9 @@ class ExperimentRunner : public QObject {
     // experiment_runner.cpp: lifecycle and scheduling
     Status recover();
     void pump();
+    // Under `--shared-slots`: tells serve's queue what the experiment runs and wants now, when
+    // that changed (runner_orders.cpp).
+    void reportSlotDemand();
     // One more trial from the searcher: added (Config), the searcher is finished, or it waits.
     Suggestion::Kind askSearcher();
     // Tells the scheduler how many trials wait for a slot, when that changed.
@@ -221,6 +240,9 @@ class ExperimentRunner : public QObject {
     std::map<QString, LiveTrial> trials_;  // ids sort in creation order
     std::int64_t nextTrialIndex_ = 0;
     bool searcherFinished_ = false;
+    int sharedSlots_ = -1;  // -1: not under serve's queue
+    QString sharedSlotsWhy_;
+    SlotDemand lastDemand_;
     int waitingTold_ = 0;  // what the scheduler was last told by tellSchedulerWhoWaits
     bool policyStateDirty_ = false;
     std::vector<StopOrder> heldStopOrders_;  // for trials still pausing when ordered

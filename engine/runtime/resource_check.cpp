@@ -60,4 +60,12 @@ Status checkResourcesFit(const ExperimentSpec& spec, const QString& workerPath) 
             .arg(spec.locationOf(QStringLiteral("resources_per_trial")).toString(), why));
 }
 
+std::optional<NodeCapacity> localNodeCapacity(const QString& workerPath) {
+    const QJsonObject hello = localInventory(workerPath);
+    if (hello.isEmpty()) {
+        return std::nullopt;
+    }
+    return nodeCapacityFromHello(QStringLiteral("local"), hello, NodeResources{});
+}
+
 }  // namespace tunedeck

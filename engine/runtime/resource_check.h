@@ -6,8 +6,10 @@
 #pragma once
 
 #include <QString>
+#include <optional>
 
 #include "core/experiment_spec.h"
+#include "core/placement.h"
 #include "core/status.h"
 
 namespace tunedeck {
@@ -17,5 +19,9 @@ namespace tunedeck {
 // it could, when the experiment runs on SSH nodes, or when the agent cannot be run here (the run
 // then says why in its own words).
 Status checkResourcesFit(const ExperimentSpec& spec, const QString& workerPath);
+
+// This machine's CPUs and GPUs as its agent lists them (node "local", nothing placed), or
+// nothing when the agent cannot be run.
+std::optional<NodeCapacity> localNodeCapacity(const QString& workerPath);
 
 }  // namespace tunedeck

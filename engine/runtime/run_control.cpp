@@ -21,6 +21,12 @@ RunControl::RunControl(ExperimentRunner* runner, const QString& name, const QStr
                        QObject* parent)
     : QObject(parent), runner_(runner), framer_(kMaxOrderLine) {
     answer(QJsonObject{{"started", QJsonObject{{"experiment", name}, {"folder", folder}}}});
+    connect(runner, &ExperimentRunner::slotDemandChanged, this, [](const SlotDemand& d) {
+        answer(QJsonObject{
+            {"demand",
+             QJsonObject{
+                 {"running", d.running}, {"wanted", d.wanted}, {"cpu", d.cpu}, {"gpu", d.gpu}}}});
+    });
     notifier_ = std::make_unique<QSocketNotifier>(STDIN_FILENO, QSocketNotifier::Read);
     connect(notifier_.get(), &QSocketNotifier::activated, this, &RunControl::readOrders);
 }
@@ -83,6 +89,15 @@ void RunControl::onLine(QByteArrayView line) {
         runner_->stopExperiment();
     } else if (op == QLatin1String("pause")) {
         runner_->interrupt();
+    } else if (op == QLatin1String("share")) {
+        const QJsonValue granted = order.value("slots");
+        if (!granted.isDouble() || granted.toDouble() < 0 || granted.toDouble() > 1e6) {
+            outcome =
+                Status::invalid(tr("control line %1: share needs \"slots\", a whole number from 0")
+                                    .arg(lineNumber_));
+        } else {
+            runner_->setSharedSlots(int(granted.toDouble()), order.value("why").toString());
+        }
     } else {
         outcome = Status::invalid(
             tr("control line %1: unknown op '%2'").arg(lineNumber_).arg(op.left(40)));

@@ -1,7 +1,10 @@
 // `run --control-stdin`: the channel through which `tunedeck-engine serve` steers an experiment
 // it started. Orders arrive on stdin as JSON lines, {"id": N, "op": OP, "trial": ID}, with OP one
-// of stop_trial, pause_trial, resume_trial, stop (end the experiment early) and pause (stop every
-// trial so that `resume` continues them later, like Ctrl-C). Each gets one answer on stdout,
+// of stop_trial, pause_trial, resume_trial, stop (end the experiment early), pause (stop every
+// trial so that `resume` continues them later, like Ctrl-C) and, under `--shared-slots`, share
+// ({"op": "share", "slots": N, "why": TEXT}: serve's fair queue lets N trials run at once; the
+// experiment says what it runs and wants in {"control": {"demand": {"running", "wanted", "cpu",
+// "gpu"}}} lines whenever that changes). Each order gets one answer on stdout,
 // {"control": {"id": N, "ok": true}} or {"control": {"id": N, "ok": false, "error": TEXT}};
 // a malformed line gets an answer naming its line number and the problem. The first line on
 // stdout that starts with {"control" says where the experiment lives: {"control": {"started":

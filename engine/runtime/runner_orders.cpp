@@ -1,6 +1,8 @@
 // The part of ExperimentRunner that applies the user's orders (stop, pause, resume a trial; stop
 // the experiment), given through the control API. Orders act where the scheduler's decisions
 // act (at a trial's report, or at once on a waiting trial), so they go through the same paths.
+#include <algorithm>
+
 #include "api/events.h"
 #include "runtime/experiment_runner.h"
 
@@ -106,6 +108,60 @@ void ExperimentRunner::stopExperiment() {
     }
     savePolicyState(true);
     maybeFinish();
+}
+
+}  // namespace tunedeck
+
+namespace tunedeck {
+
+void ExperimentRunner::setSharedSlots(int count, const QString& why) {
+    if (!options_.sharedSlots) {
+        return;
+    }
+    sharedSlots_ = std::max(0, count);
+    sharedSlotsWhy_ = why;
+    pump();
+}
+
+void ExperimentRunner::reportSlotDemand() {
+    if (!options_.sharedSlots) {
+        return;
+    }
+    // Trials are created lazily, so what waits now understates what the experiment could use:
+    // its searcher may give as many more as its budget holds. The queue hands out room one
+    // trial at a time; room granted and not taken is given back at the next report.
+    constexpr int kUnbounded = 1 << 20;
+    SlotDemand demand;
+    int waiting = 0;
+    for (const auto& [id, live] : trials_) {
+        if (live.trial.status == TrialStatus::Running) {
+            ++demand.running;
+        } else if ((live.trial.status == TrialStatus::Pending ||
+                    live.trial.status == TrialStatus::Paused) &&
+                   !live.heldByUser) {
+            ++waiting;
+        }
+    }
+    std::int64_t more = 0;
+    if (!searcherFinished_ && !budgetSpent_) {
+        const std::optional<std::int64_t> total = searcher_->totalTrials();
+        more = total ? std::max<std::int64_t>(0, *total - nextTrialIndex_) : kUnbounded;
+    }
+    std::int64_t wanted = std::min<std::int64_t>(kUnbounded, waiting + more);
+    if (spec_.maxConcurrentTrials > 0) {
+        wanted =
+            std::min<std::int64_t>(wanted, std::max(0, spec_.maxConcurrentTrials - demand.running));
+    }
+    if (stopping_ || finished_) {
+        wanted = 0;
+    }
+    demand.wanted = int(wanted);
+    demand.cpu = spec_.resourcesPerTrial.cpu;
+    demand.gpu = spec_.resourcesPerTrial.gpu;
+    if (!(demand == lastDemand_)) {
+        lastDemand_ = demand;
+        emit slotDemandChanged(demand);
+    }
 }
 
 }  // namespace tunedeck

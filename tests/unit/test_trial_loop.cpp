@@ -126,6 +126,28 @@ class TestTrialLoop : public QObject {
         QCOMPARE(step.reason, QStringLiteral("max_concurrent_trials (1) reached"));
     }
 
+    // Under serve's fair queue a trial waits, with the server's reason, once the experiment runs
+    // as many trials as it was granted; with a slot more it starts.
+    void theServersSlotsCapTheTrialsRunning() {
+        ScriptedScheduler scheduler;
+        TrialQueue queue(scheduler, specWithLimit(0));
+        Script script;
+        script.add(TrialStatus::Running);
+        script.add(TrialStatus::Pending);
+        QueueView view = script.view();
+        view.sharedSlots = 1;
+        view.sharedSlotsWhy = QStringLiteral("priority 3 experiment 'big' comes first");
+        queue.beginPass();
+        const QueueStep step = queue.next(view);
+        QCOMPARE(step.kind, QueueStep::Kind::Wait);
+        QCOMPARE(step.cause, WaitCause::SharedQueue);
+        QCOMPARE(step.reason,
+                 QStringLiteral("queued by the server: priority 3 experiment 'big' comes first"));
+        view.sharedSlots = 2;
+        queue.beginPass();
+        QCOMPARE(queue.next(view).kind, QueueStep::Kind::Start);
+    }
+
     // ... and while the scheduler holds a new trial back (none chosen), no other is created.
     void aNewTrialTheSchedulerHoldsBackHoldsTheSearcherBack() {
         ScriptedScheduler scheduler;
