@@ -68,6 +68,12 @@ QString experimentFile(const EngineHarness& harness, const QString& name, int sa
                                  .arg(name, values.join(", ")));
 }
 
+// serve on the harness's socket, its queue sharing two CPUs whatever this machine has.
+bool startSharingTwoCpus(const EngineHarness& harness, ServeProcess& server) {
+    return server.start(harness, {"--listen", "unix:" + ServeProcess::localSocketPath(harness),
+                                  "--capacity", "cpu=2"});
+}
+
 }  // namespace
 
 class TestServeQueue : public QObject {
@@ -84,8 +90,7 @@ class TestServeQueue : public QObject {
 void TestServeQueue::threeUsersShareTwoCpusByPriorityAndFairShare() {
     EngineHarness harness;
     ServeProcess server;
-    QVERIFY(server.start(harness, {"--listen", "unix:" + ServeProcess::localSocketPath(harness),
-                                   "--capacity", "cpu=2"}));
+    QVERIFY(startSharingTwoCpus(harness, server));
     ServeClient client(server.address());
     QVERIFY(client.hello().value("ok").toBool());
     const auto start = [&](const QString& name, int samples, const QString& user, int priority) {
@@ -200,8 +205,7 @@ void TestServeQueue::threeUsersShareTwoCpusByPriorityAndFairShare() {
 void TestServeQueue::badQueueArgumentsAreRefused() {
     EngineHarness harness;
     ServeProcess server;
-    QVERIFY(server.start(harness, {"--listen", "unix:" + ServeProcess::localSocketPath(harness),
-                                   "--capacity", "cpu=2"}));
+    QVERIFY(startSharingTwoCpus(harness, server));
     ServeClient client(server.address());
     QVERIFY(client.hello().value("ok").toBool());
     const QString file = experimentFile(harness, "refused", 1);
