@@ -152,6 +152,19 @@ void ExperimentRunner::pump() {
         spendTimeBudget();  // a trial that paused or failed since waits no longer
         return;
     }
+    if (spec_.placement == PlacementStrategy::Spread && !autoscaler_ && !pool_->allHeardFrom()) {
+        // Spread waits for every listed node's first answer: started now, each trial would go
+        // to the node that answered first (RUNTIME.md, "Nodes and clusters").
+        const QString reason = tr("waiting for nodes still connecting (placement: spread): %1")
+                                   .arg(pool_->describeUnavailable());
+        for (auto& [id, live] : trials_) {
+            if (live.trial.status == TrialStatus::Pending && !live.heldByUser) {
+                setPendingReason(live, reason);
+            }
+        }
+        maybeFinish();
+        return;
+    }
     queue_.beginPass();
     for (;;) {
         QueueView view;

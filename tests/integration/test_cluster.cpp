@@ -491,8 +491,8 @@ trainable:
 search_space:
   x: {grid: [1, 2, 3, 4]}
   iterations: 9
-  # Long enough for the second node to be up before the first could run all four, two by two.
-  sleep: 0.3
+  # Short: spread waits for both nodes instead of running all four on the first one up.
+  sleep: 0.02
 metric: score
 mode: max
 placement: spread
