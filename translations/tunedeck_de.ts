@@ -1131,6 +1131,10 @@ Fingerabdruck: %2</translation>
 <context>
     <name>tunedeck::app::ExperimentsCompare</name>
     <message>
+        <source>%1 (experiment %2)</source>
+        <translation>%1 (Experiment %2)</translation>
+    </message>
+    <message>
         <source>trial</source>
         <translation>Trial</translation>
     </message>
@@ -1276,6 +1280,30 @@ Fingerabdruck: %2</translation>
 <context>
     <name>tunedeck::app::MainWindow</name>
     <message>
+        <source>Read-only</source>
+        <translation>Schreibgeschützt</translation>
+    </message>
+    <message>
+        <source>Read from its folder: the attached engine does not run this experiment, so nothing new arrives and its trials cannot be stopped, paused or resumed from here.</source>
+        <translation>Aus seinem Ordner gelesen: Die verbundene Engine führt dieses Experiment nicht aus, daher kommt nichts Neues hinzu, und seine Trials lassen sich von hier weder stoppen noch pausieren oder fortsetzen.</translation>
+    </message>
+    <message>
+        <source>Folder on the server: %1</source>
+        <translation>Ordner auf dem Server: %1</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>Ordner: %1</translation>
+    </message>
+    <message>
+        <source>%1 (read-only) - Tunedeck</source>
+        <translation>%1 (schreibgeschützt) - Tunedeck</translation>
+    </message>
+    <message>
+        <source>No log lines yet. Select a trial to follow its log; without a selection, the experiment's warnings and the trials' log messages are shown here.</source>
+        <translation>Noch keine Logzeilen. Wählen Sie einen Trial, um seinem Log zu folgen; ohne Auswahl stehen hier die Warnungen des Experiments und die Logmeldungen der Trials.</translation>
+    </message>
+    <message>
         <source>Tunedeck</source>
         <translation>Tunedeck</translation>
     </message>
@@ -1366,10 +1394,6 @@ Fingerabdruck: %2</translation>
     <message>
         <source>Log</source>
         <translation>Protokoll</translation>
-    </message>
-    <message>
-        <source>%v of %m trials done</source>
-        <translation>%v von %m Trials fertig</translation>
     </message>
     <message>
         <source>Not attached to an engine</source>
@@ -1717,6 +1741,14 @@ Fingerabdruck: %2</translation>
 <context>
     <name>tunedeck::app::MetricChart</name>
     <message>
+        <source>No trial reported %1</source>
+        <translation>Kein Trial hat %1 gemeldet</translation>
+    </message>
+    <message>
+        <source>Waiting for the first result of %1</source>
+        <translation>Warten auf das erste Ergebnis von %1</translation>
+    </message>
+    <message>
         <source>iteration</source>
         <translation>Iteration</translation>
     </message>
@@ -1835,6 +1867,21 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>metric</source>
         <translation>Metrik</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::Progress</name>
+    <message>
+        <source>%1 of %2 trials done</source>
+        <translation>%1 von %2 Trials fertig</translation>
+    </message>
+    <message>
+        <source>%1 of %2 time budget, %3 trials done</source>
+        <translation>%1 von %2 Zeitbudget, %3 Trials fertig</translation>
+    </message>
+    <message>
+        <source>%1 trials done</source>
+        <translation>%1 Trials fertig</translation>
     </message>
 </context>
 <context>
@@ -2113,6 +2160,26 @@ MPS ist nicht gestartet: %2</translation>
 </context>
 <context>
     <name>tunedeck::app::TrialTableModel</name>
+    <message>
+        <source>PENDING</source>
+        <translation>WARTEND</translation>
+    </message>
+    <message>
+        <source>RUNNING</source>
+        <translation>LÄUFT</translation>
+    </message>
+    <message>
+        <source>PAUSED</source>
+        <translation>PAUSIERT</translation>
+    </message>
+    <message>
+        <source>TERMINATED</source>
+        <translation>BEENDET</translation>
+    </message>
+    <message>
+        <source>ERROR</source>
+        <translation>FEHLER</translation>
+    </message>
     <message>
         <source>metric</source>
         <translation>Metrik</translation>

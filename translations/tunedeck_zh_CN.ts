@@ -1126,6 +1126,10 @@ Fingerprint: %2</source>
 <context>
     <name>tunedeck::app::ExperimentsCompare</name>
     <message>
+        <source>%1 (experiment %2)</source>
+        <translation>%1（实验 %2）</translation>
+    </message>
+    <message>
         <source>trial</source>
         <translation>试验</translation>
     </message>
@@ -1271,6 +1275,30 @@ Fingerprint: %2</source>
 <context>
     <name>tunedeck::app::MainWindow</name>
     <message>
+        <source>Read-only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <source>Read from its folder: the attached engine does not run this experiment, so nothing new arrives and its trials cannot be stopped, paused or resumed from here.</source>
+        <translation>从其文件夹读取：所连接的引擎并未运行此实验，因此不会有新结果，也无法在此停止、暂停或恢复其试验。</translation>
+    </message>
+    <message>
+        <source>Folder on the server: %1</source>
+        <translation>服务器上的文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>文件夹：%1</translation>
+    </message>
+    <message>
+        <source>%1 (read-only) - Tunedeck</source>
+        <translation>%1（只读）- Tunedeck</translation>
+    </message>
+    <message>
+        <source>No log lines yet. Select a trial to follow its log; without a selection, the experiment's warnings and the trials' log messages are shown here.</source>
+        <translation>暂无日志。选择一个试验以跟踪其日志；未选择时，这里显示实验的警告和各试验的日志消息。</translation>
+    </message>
+    <message>
         <source>Tunedeck</source>
         <translation>Tunedeck</translation>
     </message>
@@ -1361,10 +1389,6 @@ Fingerprint: %2</source>
     <message>
         <source>Log</source>
         <translation>日志</translation>
-    </message>
-    <message>
-        <source>%v of %m trials done</source>
-        <translation>已完成 %v / %m 个试验</translation>
     </message>
     <message>
         <source>Not attached to an engine</source>
@@ -1712,6 +1736,14 @@ Fingerprint: %2</source>
 <context>
     <name>tunedeck::app::MetricChart</name>
     <message>
+        <source>No trial reported %1</source>
+        <translation>没有试验报告 %1</translation>
+    </message>
+    <message>
+        <source>Waiting for the first result of %1</source>
+        <translation>正在等待 %1 的第一个结果</translation>
+    </message>
+    <message>
         <source>iteration</source>
         <translation>迭代</translation>
     </message>
@@ -1830,6 +1862,21 @@ MPS 未能启动：%2</translation>
     <message>
         <source>metric</source>
         <translation>指标</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::Progress</name>
+    <message>
+        <source>%1 of %2 trials done</source>
+        <translation>已完成 %1 / %2 个试验</translation>
+    </message>
+    <message>
+        <source>%1 of %2 time budget, %3 trials done</source>
+        <translation>已用时间预算 %1 / %2，已完成 %3 个试验</translation>
+    </message>
+    <message>
+        <source>%1 trials done</source>
+        <translation>已完成 %1 个试验</translation>
     </message>
 </context>
 <context>
@@ -2107,6 +2154,26 @@ MPS 未能启动：%2</translation>
 </context>
 <context>
     <name>tunedeck::app::TrialTableModel</name>
+    <message>
+        <source>PENDING</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>RUNNING</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>PAUSED</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>TERMINATED</source>
+        <translation>已结束</translation>
+    </message>
+    <message>
+        <source>ERROR</source>
+        <translation>出错</translation>
+    </message>
     <message>
         <source>metric</source>
         <translation>指标</translation>

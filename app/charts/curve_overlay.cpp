@@ -46,6 +46,8 @@ void CurveOverlay::showCurves(const std::vector<NamedCurve>& curves, const QStri
     const double padY = maxY > minY ? 0.05 * (maxY - minY) : 1.0;
     x->setRange(minX, maxX > minX ? maxX : minX + 1);
     y->setRange(minY - padY, maxY + padY);
+    x->applyNiceNumbers();  // ticks at round numbers, not at the data's own ends
+    y->applyNiceNumbers();
 }
 
 }  // namespace tunedeck::app

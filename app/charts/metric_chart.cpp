@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 #include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
 #include <QKeyEvent>
 #include <QLogValueAxis>
 #include <QPainter>
@@ -258,9 +259,10 @@ bool MetricChart::fitView(bool onlyWhenOutside) {
         yMax <= viewYMax_) {
         return false;
     }
-    // Room to grow: a quarter more iterations, a tenth more of the metric's range; round ticks
-    // (0.25, 0.3, ...) on linear axes.
-    const NiceAxis x = niceAxis(xMin, xMax + (xMax - xMin) * 0.25 + 1);
+    // Room to grow while the run reports: a quarter more iterations, a tenth more of the
+    // metric's range; none once it ended. Round ticks (0.25, 0.3, ...) on linear axes.
+    const NiceAxis x =
+        niceAxis(xMin, ended_ ? std::max(xMax, xMin + 1) : xMax + (xMax - xMin) * 0.25 + 1);
     if (logScale_) {
         setView(x.min, x.max, yMin / 1.5, yMax * 1.5, x.ticks);
     } else {
@@ -288,6 +290,12 @@ void MetricChart::prepareView(bool refit) {
         extent_ = {};
         invalidate();
     }
+    const QString status = data_->experimentStatus();
+    const bool ended = !status.isEmpty() && status != QLatin1String("running");
+    if (ended != ended_) {
+        ended_ = ended;
+        refit_ = true;
+    }
     updateExtent();
     if (!zoomed_) {
         fitView(!(refit || refit_));
@@ -314,6 +322,29 @@ void MetricChart::advance() {
         addIncrements();
     }
     updateOverlay();
+    updateNote();
+}
+
+void MetricChart::updateNote() {
+    QString note;
+    const auto& trials = data_->trials();
+    if (!data_->metric().isEmpty() &&
+        std::none_of(trials.begin(), trials.end(),
+                     [](const TrialRow& t) { return !t.values.empty(); })) {
+        note = ended_ ? tr("No trial reported %1").arg(data_->metric())
+                      : tr("Waiting for the first result of %1").arg(data_->metric());
+    }
+    if (!noteItem_) {
+        noteItem_ = new QGraphicsSimpleTextItem;
+        noteItem_->setZValue(20);
+        noteItem_->setBrush(palette().color(QPalette::PlaceholderText));
+        chart()->scene()->addItem(noteItem_);
+    }
+    note_ = note;
+    noteItem_->setText(note);
+    noteItem_->setVisible(!note.isEmpty());
+    const QRectF area = chart()->plotArea();
+    noteItem_->setPos(area.center() - noteItem_->boundingRect().center());
 }
 
 CurveData MetricChart::curveOf(int row, int best, const CurveView& view, double* lastLevel) const {

@@ -22,6 +22,8 @@
 #include "charts/curve_renderer.h"
 #include "models/experiment_data.h"
 
+class QGraphicsSimpleTextItem;
+
 namespace tunedeck::app {
 
 class MetricChart : public QChartView {
@@ -51,6 +53,8 @@ class MetricChart : public QChartView {
     // every curve as a polyline decimated to the chart's pixel columns. False with a message
     // when the file cannot be written.
     bool saveSvg(const QString& path, QString* error);
+    // The note shown over the plot ("Waiting for the first result of loss"); empty when none.
+    QString note() const { return note_; }
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -119,6 +123,10 @@ class MetricChart : public QChartView {
     QRubberBand* band_ = nullptr;
     QPoint bandFrom_;
     double viewXMin_ = 0, viewXMax_ = 1, viewYMin_ = 0, viewYMax_ = 1;
+    QString note_;
+    QGraphicsSimpleTextItem* noteItem_ = nullptr;
+    bool ended_ = false;  // the experiment no longer runs: the view leaves no room to grow
+    void updateNote();
     std::set<QString> visible_;
     XAxis xAxis_ = XAxis::Iteration;
     bool logScale_ = false;

@@ -98,6 +98,7 @@ void ExperimentData::clear() {
     configKeys_.clear();
     status_.clear();
     startTime_ = 0;
+    runStartTime_ = 0;
     logs_.clear();
     exploits_.clear();
     changes_ = {};
@@ -197,6 +198,7 @@ void ExperimentData::apply(const events::Event& event) {
         appendLog(warning->trial, warning->message);
     } else if (event.as<events::ExperimentStartedEvent>() != nullptr) {
         status_ = QStringLiteral("running");
+        runStartTime_ = time;
     } else if (const auto* finished = event.as<events::ExperimentFinishedEvent>()) {
         status_ = finished->status;
     }
@@ -225,6 +227,7 @@ void ExperimentData::onResult(TrialRow& row, const QJsonObject& result, double t
     }
     row.iteration = iteration;
     row.lastAt = std::max(row.lastAt, time);
+    row.timeTotalS = result.value(QLatin1String("time_total_s")).toDouble(row.timeTotalS);
     const double value = metricIn(result, metric_);
     if (std::isnan(value)) {
         return;

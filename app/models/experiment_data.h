@@ -43,6 +43,9 @@ struct TrialRow {
     qint64 iteration = 0;
     double addedAt = 0;  // seconds since the epoch
     double lastAt = 0;
+    // Its last result's time_total_s: what its runtime is (core/trial_runtime.h), live and read
+    // from a folder alike.
+    double timeTotalS = 0;
     double latest = kNoValue;  // the metric in its last result
     double best = kNoValue;    // the best over its results, by the experiment's mode
     // Its curve: one entry per result that had the metric.
@@ -111,6 +114,9 @@ class ExperimentData {
     StatusCounts counts() const;
     QString experimentStatus() const { return status_; }  // running, finished, ...
     double startTime() const { return startTime_; }
+    // When the latest run (or resume) of it started, seconds since the epoch: what its
+    // time_budget_s counts from; the first event's time when no start was seen.
+    double runStartTime() const { return runStartTime_ > 0 ? runStartTime_ : startTime_; }
     // Log and warning lines of `trialId` (warnings without a trial under "").
     const QStringList& logOf(const QString& trialId) const;
     // PBT's exploits, in the order they came.
@@ -151,6 +157,7 @@ class ExperimentData {
     QStringList configKeys_;
     QString status_;
     double startTime_ = 0;
+    double runStartTime_ = 0;
     std::map<QString, QStringList> logs_;
     std::vector<Exploit> exploits_;
     Changes changes_;

@@ -24,6 +24,7 @@ TrialRow rowOf(store::HistoryTrial&& trial, store::MetricCurve&& curve, const Hi
     row.reason = row.status == QLatin1String("ERROR") ? trial.errorMessage : trial.pendingReason;
     row.addedAt = trial.startedAt;
     row.lastAt = trial.finishedAt;
+    row.timeTotalS = trial.timeTotalS;
     row.iterations = std::move(curve.iterations);
     row.values = std::move(curve.values);
     row.times = std::move(curve.timestamps);
@@ -86,6 +87,9 @@ bool readHistory(const QString& folder, History* out, QString* error) {
         const SpecSummary spec = summarizeSpec(experiment.specText);
         out->metric = spec.metric;
         out->minimize = spec.mode == MetricMode::Min;
+        out->spec = experiment.specText;
+        out->folder = folder;
+        out->budget = budgetOfSpec(experiment.specText, folder);
         status = reader->readTrials(&trials);
     }
     if (status && !out->metric.isEmpty()) {

@@ -10,6 +10,7 @@
 #include <QString>
 #include <vector>
 
+#include "models/experiment_budget.h"
 #include "models/experiment_data.h"
 #include "store/result_metric.h"
 
@@ -25,6 +26,9 @@ struct History {
     std::vector<Exploit> exploits;
     qint64 lastSeq = 0;  // subscribe from here for what comes later
     qint64 results = 0;
+    QString spec;             // the experiment file as recorded
+    QString folder;           // read from here: what tells two runs of one name apart
+    ExperimentBudget budget;  // what the progress bar counts (models/experiment_budget.h)
 };
 
 // Where the experiment's metric sits in a result's stored text, read as ExperimentData reads a

@@ -3,6 +3,7 @@
 #include <QColor>
 #include <QFont>
 
+#include "core/trial_runtime.h"
 #include "models/config_text.h"
 
 namespace tunedeck::app {
@@ -13,21 +14,6 @@ QString formatNumber(double value) {
     return std::isnan(value) ? QString() : QString::number(value, 'g', 6);
 }
 
-QString formatDuration(double seconds) {
-    if (seconds <= 0) {
-        return {};
-    }
-    if (seconds < 60) {
-        return QStringLiteral("%1 s").arg(seconds, 0, 'f', 1);
-    }
-    const qint64 s = qint64(seconds);
-    return s >= 3600 ? QStringLiteral("%1:%2:%3")
-                           .arg(s / 3600)
-                           .arg(s / 60 % 60, 2, 10, QLatin1Char('0'))
-                           .arg(s % 60, 2, 10, QLatin1Char('0'))
-                     : QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-}
-
 }  // namespace
 
 QString TrialTableModel::earlyStopCellText(const EarlyStop& stop) {
@@ -35,6 +21,25 @@ QString TrialTableModel::earlyStopCellText(const EarlyStop& stop) {
                                   ? tr("median stopping")
                                   : stop.scheduler;  // ASHA, HyperBand: names
     return tr("stopped by %1 at %2").arg(scheduler).arg(stop.iteration);
+}
+
+QString TrialTableModel::statusText(const QString& status) {
+    if (status == QLatin1String("PENDING")) {
+        return tr("PENDING");
+    }
+    if (status == QLatin1String("RUNNING")) {
+        return tr("RUNNING");
+    }
+    if (status == QLatin1String("PAUSED")) {
+        return tr("PAUSED");
+    }
+    if (status == QLatin1String("TERMINATED")) {
+        return tr("TERMINATED");
+    }
+    if (status == QLatin1String("ERROR")) {
+        return tr("ERROR");
+    }
+    return status;  // a newer engine's: as it says it
 }
 
 TrialTableModel::TrialTableModel(const ExperimentData* data, QObject* parent)
@@ -114,7 +119,7 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
         return {};
     }
     const TrialRow& t = data_->trials()[std::size_t(index.row())];
-    const double runtime = t.lastAt > t.addedAt ? t.lastAt - t.addedAt : 0;
+    const std::optional<double> runtime = trialRuntime(t.timeTotalS, t.iteration);
     const int column = index.column();
     const std::optional<EarlyStop> early = column == Status ? earlyStopOf(t) : std::nullopt;
     if (role == Qt::ForegroundRole && column == Status) {
@@ -149,7 +154,7 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
             if (early) {
                 return sortValue ? QStringLiteral("EARLY_STOPPED") : earlyStopCellText(*early);
             }
-            return t.status;
+            return sortValue ? t.status : statusText(t.status);
         case Node:
             return t.node;
         case Iteration:
@@ -159,7 +164,7 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
         case Best:
             return sortValue ? QVariant(t.best) : QVariant(formatNumber(t.best));
         case Runtime:
-            return sortValue ? QVariant(runtime) : QVariant(formatDuration(runtime));
+            return sortValue ? QVariant(runtime.value_or(-1)) : QVariant(runtimeText(runtime));
         default: {
             const QString key = configKeys_.value(column - FirstConfig);
             const QJsonValue value = t.flatConfig.value(key);

@@ -35,6 +35,9 @@ class TrialTableModel : public QAbstractTableModel {
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
     static QColor statusColor(const QString& status);
+    // A trial's status (PENDING, RUNNING, ...) in the window's language; Ray's upper-case words
+    // in English.
+    static QString statusText(const QString& status);
     // The Status cell of a trial a scheduler stopped early: "stopped by ASHA at 6".
     static QString earlyStopCellText(const EarlyStop& stop);
 

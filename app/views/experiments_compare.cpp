@@ -27,6 +27,15 @@ QString numberText(double value) {
     return std::isnan(value) ? QString() : QString::number(value, 'g', 6);
 }
 
+// An experiment is known by its folder: `asha` and its second run `asha-2` share the name asha.
+QString columnName(const History& history) {
+    const QString folder = QFileInfo(history.folder).fileName();
+    if (folder.isEmpty() || folder == history.name) {
+        return folder.isEmpty() ? history.name : folder;
+    }
+    return ExperimentsCompare::tr("%1 (experiment %2)").arg(folder, history.name);
+}
+
 }  // namespace
 
 const TrialRow* bestTrialOf(const History& history, ScoreScope scope) {
@@ -108,6 +117,11 @@ ExperimentsCompare::ExperimentsCompare(const QStringList& folders, const QString
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(table_);
     splitter->addWidget(chart_);
+    // The chart opened at no height under a table that took all the room.
+    chart_->setMinimumHeight(240);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    splitter->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(pickers);
@@ -169,7 +183,7 @@ void ExperimentsCompare::showComparison(const History& first, const History& sec
     const QList<ComparedRow> rows = bestTrialRows(first, second, scope_);
     table_->clear();
     table_->setColumnCount(2);
-    table_->setHorizontalHeaderLabels({first.name, second.name});
+    table_->setHorizontalHeaderLabels({columnName(first), columnName(second)});
     table_->setRowCount(int(rows.size()));
     QStringList keys;
     for (int r = 0; r < rows.size(); ++r) {
@@ -190,8 +204,8 @@ void ExperimentsCompare::showComparison(const History& first, const History& sec
     std::vector<NamedCurve> curves;
     for (const History* h : {&first, &second}) {
         if (const TrialRow* best = bestTrialOf(*h, scope_)) {
-            curves.push_back(
-                {QStringLiteral("%1: %2").arg(h->name, best->id), best->iterations, best->values});
+            curves.push_back({QStringLiteral("%1: %2").arg(columnName(*h), best->id),
+                              best->iterations, best->values});
         }
     }
     chart_->showCurves(

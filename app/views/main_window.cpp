@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -59,6 +60,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         // Its folders are this machine's only when the engine is; a remote engine's experiments
         // come over the connection alone.
         resultsRoot_ = remote_ ? QString() : hello.results;
+        serverResults_ = hello.results;
         connection_->setText(tr("Engine %1, results in %2").arg(hello.engine, hello.results));
         refreshExperimentList();
     });
@@ -69,13 +71,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(&client_, &EngineClient::decodedEvent, this, &MainWindow::onEvent);
     connect(&client_, &EngineClient::subscribed, this,
             [this](const QString& experiment, const api::SubscribedAnswer& info) {
+                if (experiment == experiment_ && !budget_.trials && !budget_.seconds) {
+                    budget_ = budgetOfSpec(info.spec, folder_);
+                    updateStatusBar();
+                }
                 if (experiment != experiment_ || !data_.trials().empty()) {
                     return;  // a resubscription after a reconnect: the data is there
                 }
                 data_.setObjective(info.metric, info.minimize);
                 model_->reset();
                 chart_->setLogScale(false);
-                setWindowTitle(tr("%1 - Tunedeck").arg(experiment));
+                showWhatIsOpen();
             });
     connect(&client_, &EngineClient::caughtUp, this, [this](const QString& experiment) {
         caughtUp_ = caughtUp_ || experiment == experiment_;
@@ -121,13 +127,16 @@ void MainWindow::buildLayout() {
 
     // Top: the trial table with its search and status filter.
     search_ = new QLineEdit;
+    search_->setObjectName(QStringLiteral("trialSearch"));
     search_->setPlaceholderText(tr("Search trials, configs, nodes..."));
     search_->setClearButtonEnabled(true);
     connect(search_, &QLineEdit::textChanged, filter_, &TrialFilter::setSearch);
     statusFilter_ = new QComboBox;
+    statusFilter_->setObjectName(QStringLiteral("statusFilter"));
     statusFilter_->addItem(tr("All statuses"), QString());
     for (const char* status : {"PENDING", "RUNNING", "PAUSED", "TERMINATED", "ERROR"}) {
-        statusFilter_->addItem(QString::fromLatin1(status), QString::fromLatin1(status));
+        statusFilter_->addItem(TrialTableModel::statusText(QString::fromLatin1(status)),
+                               QString::fromLatin1(status));
     }
     statusFilter_->addItem(tr("Stopped early"), QStringLiteral("EARLY_STOPPED"));
     connect(statusFilter_, &QComboBox::currentIndexChanged, this,
@@ -144,6 +153,11 @@ void MainWindow::buildLayout() {
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::onSelectionChanged);
+    // The search and the status filter choose the curves too (with no row selected).
+    connect(filter_, &QSortFilterProxyModel::rowsInserted, this, &MainWindow::updateCurveTrials);
+    connect(filter_, &QSortFilterProxyModel::rowsRemoved, this, &MainWindow::updateCurveTrials);
+    connect(filter_, &QSortFilterProxyModel::modelReset, this, &MainWindow::updateCurveTrials);
+    connect(filter_, &QSortFilterProxyModel::layoutChanged, this, &MainWindow::updateCurveTrials);
     auto* tablePane = new QWidget;
     auto* tableLayout = new QVBoxLayout(tablePane);
     tableLayout->setContentsMargins(0, 0, 0, 0);
@@ -151,6 +165,7 @@ void MainWindow::buildLayout() {
     filterRow->addWidget(search_, 1);
     filterRow->addWidget(statusFilter_);
     filterRow->addWidget(buildScopePicker());
+    tableLayout->addWidget(buildFolderBar());
     tableLayout->addLayout(filterRow);
     tableLayout->addWidget(table_);
 
@@ -187,6 +202,9 @@ void MainWindow::buildLayout() {
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(20000);
     log_->setObjectName(QStringLiteral("log"));
+    log_->setPlaceholderText(
+        tr("No log lines yet. Select a trial to follow its log; without a selection, the "
+           "experiment's warnings and the trials' log messages are shown here."));
     logFollower_ = new TrialLogFollower(&client_, log_, this);
     parallel_ = new ParallelCoordinatesView(&data_);
     scatter_ = new ScatterView(&data_);
@@ -229,7 +247,6 @@ void MainWindow::buildLayout() {
     progress_ = new QProgressBar;
     progress_->setMinimumWidth(180);
     progress_->setMaximumWidth(240);
-    progress_->setFormat(tr("%v of %m trials done"));
     connection_ = new QLabel(tr("Not attached to an engine"));
     statusBar()->addWidget(counts_, 1);
     statusBar()->addPermanentWidget(progress_);
@@ -336,6 +353,9 @@ void MainWindow::onTick() {
         table_->setColumnWidth(TrialTableModel::Status,
                                std::max(before, table_->columnWidth(TrialTableModel::Status)));
     }
+    if (budget_.seconds && !budget_.trials && data_.experimentStatus() == "running") {
+        updateStatusBar();  // the time budget's bar moves with the clock
+    }
     if (changes.curvesChanged || changes.rowsAdded || changes.scopeChanged) {
         chart_->markDirty();
     }
@@ -377,7 +397,7 @@ QStringList MainWindow::selectedTrials() const {
 
 void MainWindow::onSelectionChanged() {
     const QStringList ids = selectedTrials();
-    chart_->setVisibleTrials(std::set<QString>(ids.begin(), ids.end()));
+    updateCurveTrials();
     parallel_->setSelectedTrials(ids);
     scatter_->setSelectedTrials(ids);
     lineage_->setSelectedTrials(ids);
@@ -385,16 +405,39 @@ void MainWindow::onSelectionChanged() {
     updateLog();
 }
 
+void MainWindow::updateCurveTrials() {
+    const QStringList ids = selectedTrials();
+    std::set<QString> shown(ids.begin(), ids.end());
+    if (shown.empty() && filter_->rowCount() < model_->rowCount()) {
+        for (int r = 0; r < filter_->rowCount(); ++r) {
+            shown.insert(model_->trialAt(filter_->mapToSource(filter_->index(r, 0)).row()));
+        }
+        if (shown.empty()) {
+            shown.insert(QString());  // no trial's id is empty: no curve is drawn
+        }
+    }
+    if (shown != curveTrials_) {
+        curveTrials_ = shown;
+        chart_->setVisibleTrials(shown);
+    }
+}
+
 void MainWindow::updateStatusBar() {
     const StatusCounts c = data_.counts();
+    const ProgressShown shown =
+        progressOf(budget_, c.terminated + c.error, c.total(),
+                   QDateTime::currentMSecsSinceEpoch() / 1000.0 - data_.runStartTime(),
+                   !data_.experimentStatus().isEmpty() &&
+                       data_.experimentStatus() != QLatin1String("running"));
+    progress_->setMaximum(shown.maximum);
+    progress_->setValue(shown.value);
+    progress_->setFormat(shown.text);
     counts_->setText(tr("%1 running, %2 pending, %3 paused, %4 terminated, %5 errors")
                          .arg(c.running)
                          .arg(c.pending)
                          .arg(c.paused)
                          .arg(c.terminated)
                          .arg(c.error));
-    progress_->setMaximum(std::max(c.total(), 1));
-    progress_->setValue(c.terminated + c.error);
 }
 
 void MainWindow::updateCompare() {

@@ -10,8 +10,10 @@
 #include <QTimer>
 #include <functional>
 #include <memory>
+#include <set>
 
 #include "client/engine_client.h"
+#include "models/experiment_budget.h"
 #include "models/experiment_data.h"
 #include "models/node_usage.h"
 #include "models/trial_table_model.h"
@@ -82,6 +84,8 @@ class MainWindow : public QMainWindow {
     void compareExperiments();
 
     QString currentExperiment() const { return experiment_; }
+    // The folder of what is shown: on this machine, or on the server for a remote engine's.
+    QString currentFolder() const { return folder_; }
     const ExperimentData& data() const { return data_; }
     MetricChart* chart() const { return chart_; }
     QTabWidget* tabs() const { return tabs_; }
@@ -110,6 +114,9 @@ class MainWindow : public QMainWindow {
     void updateCompare();
     void updateLog();
     QStringList selectedTrials() const;
+    // The curves show the selected trials; with none selected, the rows the search and the
+    // status filter leave. Set on the chart only when that changes (a new image each time).
+    void updateCurveTrials();
     void exportBest();
     void exportResults();
     void exportChart();
@@ -130,6 +137,12 @@ class MainWindow : public QMainWindow {
     void openStartedExperiment(const QString& name);
     // The list highlights the shown experiment of the engine, and nothing else.
     void highlightShownExperiment();
+    // The bar over the trial table naming the shown experiment's folder, with the read-only
+    // badge (main_window_open.cpp), and the window's title, brought up to what is shown.
+    QWidget* buildFolderBar();
+    void showWhatIsOpen();
+    // Shows `name` of the engine in its folder under the results root (`folder_` and the rest).
+    void beginEngineExperiment(const QString& name);
     // Quitting (main_window_quit.cpp): every editor window's unsaved edits settled, then, with
     // experiments running on this machine's engine, the user's word on them. False when the
     // window stays open (cancelled, or pausing them first).
@@ -142,9 +155,11 @@ class MainWindow : public QMainWindow {
     NodeUsageModel usage_;
     TrialTableModel* model_ = nullptr;
     TrialFilter* filter_ = nullptr;
-    QString experiment_;
+    QString experiment_;  // the engine's name (its folder's under the results root)
+    QString folder_;      // what is shown is identified by its folder, never by its name
     bool caughtUp_ = false;
-    bool ofEngine_ = false;  // the shown experiment is one of the attached engine's
+    bool ofEngine_ = false;    // the shown experiment is one of the attached engine's
+    ExperimentBudget budget_;  // what the progress bar counts
 
     QTreeWidget* experiments_ = nullptr;
     QTableView* table_ = nullptr;
@@ -164,18 +179,22 @@ class MainWindow : public QMainWindow {
     QPlainTextEdit* log_ = nullptr;
     TrialLogFollower* logFollower_ = nullptr;
     QLabel* counts_ = nullptr;
+    QLabel* folderLabel_ = nullptr;
+    QLabel* readOnlyBadge_ = nullptr;
     QLabel* connection_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QTimer tick_;
     QTimer listTimer_;
     QString engineBinary_;
-    QString resultsRoot_;   // the attached engine's, from its hello; empty when remote
-    bool remote_ = false;   // the engine runs on another machine: its folders are not here
-    int historyLoads_ = 0;  // a newer open makes an older read's result stale
+    QString resultsRoot_;    // the attached engine's, from its hello; empty when remote
+    QString serverResults_;  // the attached engine's results root as the server names it
+    bool remote_ = false;    // the engine runs on another machine: its folders are not here
+    int historyLoads_ = 0;   // a newer open makes an older read's result stale
     QString socketPath_;
     bool triedToStartEngine_ = false;
-    QStringList runningOnEngine_;  // what the engine runs now, by its last list
-    bool quitDecided_ = false;     // the user answered every question; close for good
+    QStringList runningOnEngine_;    // what the engine runs now, by its last list
+    bool quitDecided_ = false;       // the user answered every question; close for good
+    std::set<QString> curveTrials_;  // what the chart was told to show (empty: all)
 };
 
 }  // namespace tunedeck::app

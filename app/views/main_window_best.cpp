@@ -84,9 +84,8 @@ void MainWindow::exportBestTo(const QString& path, const QString& format) {
 
 void MainWindow::compareExperiments() {
     const QStringList folders = experimentFolders();
-    const QString current = resultsRoot_.isEmpty() || experiment_.isEmpty()
-                                ? QString()
-                                : QDir(resultsRoot_).filePath(experiment_);
+    // The shown experiment by its folder: a read-only copy of `asha` is not the engine's `asha`.
+    const QString current = experiment_.isEmpty() || (remote_ && ofEngine_) ? QString() : folder_;
     QString other;
     for (const QString& folder : folders) {
         if (folder != current) {

@@ -4,7 +4,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QJsonArray>
+#include <QLabel>
 #include <QProcess>
 #include <QSignalBlocker>
 #include <QStackedWidget>
@@ -26,9 +28,11 @@ void MainWindow::forgetExperiment() {
     }
     showMonitor({});
     experiment_.clear();
+    folder_.clear();
     resultsRoot_.clear();
+    serverResults_.clear();
     experiments_->clear();
-    setWindowTitle(tr("Tunedeck"));
+    showWhatIsOpen();
     showStartPage();
 }
 
@@ -131,17 +135,24 @@ void MainWindow::runExperimentFile(const QString& path,
                   });
 }
 
+void MainWindow::beginEngineExperiment(const QString& name) {
+    if (!experiment_.isEmpty() && ofEngine_) {
+        client_.unsubscribe(experiment_);
+    }
+    ++historyLoads_;  // a history still being read is of what was shown before
+    showMonitor(name);
+    ofEngine_ = true;
+    caughtUp_ = false;
+    folder_ = resultsRoot_.isEmpty() ? serverResults_ + '/' + name : resultsRoot_ + '/' + name;
+    highlightShownExperiment();
+    showWhatIsOpen();
+}
+
 void MainWindow::openExperiment(const QString& name) {
     if (name.isEmpty() || (name == experiment_ && ofEngine_)) {
         return;
     }
-    if (!experiment_.isEmpty()) {
-        client_.unsubscribe(experiment_);
-    }
-    showMonitor(name);
-    ofEngine_ = true;
-    caughtUp_ = false;
-    highlightShownExperiment();
+    beginEngineExperiment(name);
     const QString folder = resultsRoot_ + '/' + name;
     if (!resultsRoot_.isEmpty() && QFileInfo(folder + "/experiment.sqlite").isReadable()) {
         loadHistory(folder, name);  // fast, then live from where it ends
@@ -151,14 +162,7 @@ void MainWindow::openExperiment(const QString& name) {
 }
 
 void MainWindow::openStartedExperiment(const QString& name) {
-    if (!experiment_.isEmpty()) {
-        client_.unsubscribe(experiment_);
-    }
-    ++historyLoads_;  // a history still being read is of the experiment shown before
-    showMonitor(name);
-    ofEngine_ = true;
-    caughtUp_ = false;
-    highlightShownExperiment();
+    beginEngineExperiment(name);
     // Its whole history is a few events yet; the subscription's answer names the metric.
     client_.subscribe(name, 0);
 }
@@ -173,14 +177,16 @@ void MainWindow::openFolder(const QString& folder) {
         pages_->setCurrentIndex(1);  // when it was shown already, from the start page too
         return;
     }
-    if (!experiment_.isEmpty()) {
+    if (!experiment_.isEmpty() && ofEngine_) {
         client_.unsubscribe(experiment_);
     }
     rememberRecent(RecentKind::Folder, info.absoluteFilePath());
     showMonitor(info.fileName());
     ofEngine_ = false;  // read-only: the engine does not know it
     caughtUp_ = true;
-    highlightShownExperiment();                // none of the engine's rows
+    folder_ = info.absoluteFilePath();
+    highlightShownExperiment();  // none of the engine's rows
+    showWhatIsOpen();
     loadHistory(info.absoluteFilePath(), {});  // read-only: nothing more will come
 }
 
@@ -208,13 +214,14 @@ void MainWindow::loadHistory(const QString& folder, const QString& name) {
             return;
         }
         data_.setObjective(history->metric, history->minimize);
+        budget_ = history->budget;
         data_.load(std::move(history->trials), std::move(history->exploits), history->status,
                    history->startTime);
         model_->reset();
         usage_ = std::move(*usage);
         nodes_->refresh();
         chart_->setLogScale(false);
-        setWindowTitle(tr("%1 - Tunedeck").arg(history->name));
+        showWhatIsOpen();
         if (!name.isEmpty()) {
             client_.subscribe(name, history->lastSeq);
         }
@@ -222,8 +229,52 @@ void MainWindow::loadHistory(const QString& folder, const QString& name) {
     reader->start();
 }
 
+QWidget* MainWindow::buildFolderBar() {
+    auto* bar = new QWidget;
+    auto* layout = new QHBoxLayout(bar);
+    layout->setContentsMargins(0, 0, 0, 0);
+    readOnlyBadge_ = new QLabel(tr("Read-only"));
+    readOnlyBadge_->setObjectName(QStringLiteral("readOnlyBadge"));
+    readOnlyBadge_->setToolTip(
+        tr("Read from its folder: the attached engine does not run this experiment, so nothing "
+           "new arrives and its trials cannot be stopped, paused or resumed from here."));
+    readOnlyBadge_->setStyleSheet(QStringLiteral(
+        "QLabel { background: #b35c00; color: white; font-weight: bold; border-radius: 3px; "
+        "padding: 1px 6px; }"));
+    readOnlyBadge_->hide();
+    folderLabel_ = new QLabel;
+    folderLabel_->setObjectName(QStringLiteral("openFolder"));
+    folderLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long path must not widen the window: it is cut, and whole in the tooltip.
+    folderLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    layout->addWidget(readOnlyBadge_);
+    layout->addWidget(folderLabel_, 1);
+    return bar;
+}
+
+void MainWindow::showWhatIsOpen() {
+    const bool shown = !experiment_.isEmpty();
+    readOnlyBadge_->setVisible(shown && !ofEngine_);
+    QString where;
+    if (shown && remote_ && ofEngine_) {
+        where = tr("Folder on the server: %1").arg(folder_);
+    } else if (shown) {
+        where = tr("Folder: %1").arg(QDir::toNativeSeparators(folder_));
+    }
+    folderLabel_->setText(where);
+    folderLabel_->setToolTip(where);
+    if (!shown) {
+        setWindowTitle(tr("Tunedeck"));
+    } else if (ofEngine_) {
+        setWindowTitle(tr("%1 - Tunedeck").arg(experiment_));
+    } else {
+        setWindowTitle(tr("%1 (read-only) - Tunedeck").arg(experiment_));
+    }
+}
+
 void MainWindow::showMonitor(const QString& experiment) {
     experiment_ = experiment;
+    budget_ = {};
     data_.clear();
     usage_.clear();
     model_->reset();

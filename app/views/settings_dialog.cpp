@@ -28,8 +28,13 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
 
     language_ = new QComboBox;
     language_->setObjectName(QStringLiteral("language"));
-    language_->addItem(tr("System language (%1)").arg(QLocale::system().nativeLanguageName()),
-                       QString());
+    // The C locale (LANG=C.UTF-8, usual on servers) has no language name: its texts are English.
+    const QLocale system = QLocale::system();
+    const QString systemName =
+        system.language() == QLocale::C || system.language() == QLocale::AnyLanguage
+            ? QStringLiteral("English")
+            : system.nativeLanguageName();
+    language_->addItem(tr("System language (%1)").arg(systemName), QString());
     for (const QString& code : availableLanguages()) {
         language_->addItem(languageName(code), code);
     }

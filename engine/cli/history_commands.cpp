@@ -17,6 +17,7 @@
 #include "cli/output_formats.h"
 #include "cli/stored_experiment.h"
 #include "core/early_stop.h"
+#include "core/trial_runtime.h"
 #include "runtime/experiment_runner.h"
 #include "runtime/install_layout.h"
 #include "runtime/trial_command.h"
@@ -162,7 +163,7 @@ int show(const QStringList& args) {
         }
     }
     QStringList header{QStringLiteral("TRIAL"), QStringLiteral("STATUS")};
-    header << configColumns << QStringLiteral("ITER") << QStringLiteral("TIME(s)");
+    header << configColumns << QStringLiteral("ITER") << QStringLiteral("RUNTIME");
     if (multiObjective) {
         for (const Objective& objective : e.spec.objectives) {
             header << objective.metric;
@@ -183,7 +184,7 @@ int show(const QStringList& args) {
         for (const QString& c : configColumns) {
             row << formatConfigValue(flat.value(c), floatPathsBelow(record.configFloats, c));
         }
-        row << QString::number(t.iteration) << QString::number(t.timeTotalS, 'f', 1);
+        row << QString::number(t.iteration) << runtimeText(trialRuntime(t.timeTotalS, t.iteration));
         if (multiObjective) {
             for (const Objective& objective : e.spec.objectives) {
                 const QJsonValue last = t.lastResult.value(objective.metric);

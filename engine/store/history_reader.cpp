@@ -171,7 +171,8 @@ Status HistoryReader::readTrials(std::vector<HistoryTrial>* out) {
     Rows s;
     if (Status status =
             impl_->prepare("SELECT id, config, status, iteration, node_id, pending_reason, "
-                           "error_message, started_at, finished_at FROM trials ORDER BY idx",
+                           "error_message, started_at, finished_at, time_total_s FROM trials "
+                           "ORDER BY idx",
                            &s);
         !status) {
         return status;
@@ -189,6 +190,7 @@ Status HistoryReader::readTrials(std::vector<HistoryTrial>* out) {
         trial.errorMessage = textAt(s.get(), 6);
         trial.startedAt = sqlite3_column_double(s.get(), 7);
         trial.finishedAt = sqlite3_column_double(s.get(), 8);
+        trial.timeTotalS = sqlite3_column_double(s.get(), 9);
         out->push_back(std::move(trial));
     }
     return impl_->finished(code);

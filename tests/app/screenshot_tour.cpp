@@ -135,8 +135,12 @@ int main(int argc, char** argv) {
         editor->window()->close();
     }
 
-    // Run it and watch.
+    // Run it and watch: just started, the curves' axes and a note until the first result.
     window.runExperimentFile(file);
+    if (waitFor([&] { return !window.data().metric().isEmpty(); }, 60000) &&
+        window.data().counts().total() == window.data().counts().pending) {
+        shoot(&window, "04a-monitor-just-started");
+    }
     if (!waitFor(
             [&] {
                 int growing = 0;
@@ -324,6 +328,10 @@ int main(int argc, char** argv) {
         german.openFolder(work.filePath("results/quickstart"));
         waitFor([&] { return german.data().trials().size() == 12; }, 20000);
         shoot(&german, "13-monitor-german");
+        // Its log, with no trial selected: what the tab is for, not a blank page.
+        german.tabs()->setCurrentWidget(german.findChild<QWidget*>(QStringLiteral("log")));
+        shoot(&german, "13a-log-german");
+        german.tabs()->setCurrentIndex(0);
         // The editor's new words in German: a run refused for a mistake, the unsaved question.
         german.attachLocal(socket, {});
         waitFor([&] { return german.client().isReady(); }, 20000);

@@ -2,16 +2,27 @@
 // ran to its end. A real engine runs ASHA over two trials one after the other (score = x *
 // iteration): x = 4 runs to max_t, x = 1 is cut at the first rung (iteration 2). The trial table,
 // live and reopened from the folder, and `tunedeck-engine show` say "stopped by ASHA at 2" for
-// the one and TERMINATED for the other.
+// the one and TERMINATED for the other. The same run shows that a trial's runtime reads the same
+// in the table live, reopened and in `show` (issue 18.6), and that the progress bar counts the
+// experiment's budget, not the trials created so far.
+#include <QChart>
+#include <QDir>
+#include <QHeaderView>
+#include <QProgressBar>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTableWidget>
+#include <QValueAxis>
 #include <QtTest>
+#include <cmath>
 #include <csignal>
 
+#include "charts/curve_overlay.h"
 #include "engine_harness.h"
 #include "local_engine.h"
 #include "models/trial_table_model.h"
+#include "views/experiments_compare.h"
 #include "views/main_window.h"
 #include "wait_for.h"
 
@@ -35,6 +46,21 @@ QString statusCell(QTableView* table, int x) {
     return QStringLiteral("(no trial with x = %1)").arg(x);
 }
 
+// The cell of `column` in the row of the trial whose config has `x`.
+QString cellOf(QTableView* table, int x, int column) {
+    QAbstractItemModel* model = table->model();
+    int xColumn = -1;
+    for (int c = 0; c < model->columnCount(); ++c) {
+        xColumn = model->headerData(c, Qt::Horizontal).toString() == "x" ? c : xColumn;
+    }
+    for (int r = 0; r < model->rowCount() && xColumn >= 0; ++r) {
+        if (model->index(r, xColumn).data().toString() == QString::number(x)) {
+            return model->index(r, column).data().toString();
+        }
+    }
+    return QStringLiteral("(no trial with x = %1)").arg(x);
+}
+
 // The line of `show` for the trial whose id is `id`.
 QString showLine(const QString& show, const QString& id) {
     for (const QString& line : show.split('\n')) {
@@ -50,27 +76,66 @@ QString showLine(const QString& show, const QString& id) {
 class TestAppEarlyStop : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase();
     void aTrialStoppedByAshaSaysSoInTheTableAndInShow();
+    void aTrialsRuntimeReadsTheSameLiveReopenedAndInShow();
+    void twoFoldersOfOneExperimentAreToldApartWhenCompared();
+    void cleanupTestCase() {
+        reader_.reset();
+        window_.reset();
+    }
+
+  private:
+    EngineHarness harness_;
+    app_test::LocalEngine engine_;
+    std::unique_ptr<MainWindow> window_;  // watched the run live
+    std::unique_ptr<MainWindow> reader_;  // the folder opened read-only afterwards
+    QString progressWhileFirstRan_;
+    int trialsWhileFirstRan_ = 0;
 };
 
-void TestAppEarlyStop::aTrialStoppedByAshaSaysSoInTheTableAndInShow() {
-    EngineHarness harness;
-    app_test::LocalEngine engine;
-    MainWindow window;
-    QVERIFY(engine.startAttached(harness, &window));
-    window.runExperimentFile(harness.writeFile(
+// One run for every test: two trials one after the other (max_concurrent_trials: 1), so while
+// the first runs the engine has created one of the two.
+void TestAppEarlyStop::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    window_ = std::make_unique<MainWindow>();
+    QVERIFY(engine_.startAttached(harness_, window_.get()));
+    MainWindow& window = *window_;
+    window.runExperimentFile(harness_.writeFile(
         "halving.yaml", QStringLiteral("name: halving\n"
                                        "trainable: {command: [python3, \"@TRIAL@\"]}\n"
                                        "search_space:\n"
                                        "  x: {grid: [4, 1]}\n"
                                        "  iterations: 6\n"
+                                       "  sleep: 0.15\n"
                                        "metric: score\n"
                                        "mode: max\n"
                                        "scheduler: {type: asha, max_t: 6, grace_period: 2, "
                                        "reduction_factor: 2}\n"
                                        "max_concurrent_trials: 1\n")));
+    auto* progress = window.findChild<QProgressBar*>();
+    QVERIFY(progress);
+    QVERIFY(waitFor(
+        [&] {
+            return !window.data().trials().empty() && !window.data().trials()[0].values.empty();
+        },
+        60000));
+    QTest::qWait(200);  // two ticks of the status bar
+    trialsWhileFirstRan_ = int(window.data().trials().size());
+    qInfo("%d trial(s) created while the first ran", trialsWhileFirstRan_);
+    progressWhileFirstRan_ = progress->text();
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 120000));
+
+    reader_ = std::make_unique<MainWindow>();
+    reader_->resize(1280, 800);
+    reader_->show();
+    reader_->openFolder(harness_.experimentFolder("halving"));
+    auto* readTable = reader_->findChild<QTableView*>("trials");
+    QVERIFY(waitFor([&] { return readTable->model()->rowCount() == 2; }, 20000));
+}
+
+void TestAppEarlyStop::aTrialStoppedByAshaSaysSoInTheTableAndInShow() {
+    MainWindow& window = *window_;
     auto* table = window.findChild<QTableView*>("trials");
     QVERIFY(table);
     QVERIFY(waitFor([&] { return statusCell(table, 1).startsWith("stopped"); }, 5000));
@@ -78,17 +143,12 @@ void TestAppEarlyStop::aTrialStoppedByAshaSaysSoInTheTableAndInShow() {
     QCOMPARE(statusCell(table, 4), QStringLiteral("TERMINATED"));
 
     // Reopened from its folder: the same, from the history's events.
-    MainWindow reader;
-    reader.resize(1280, 800);
-    reader.show();
-    reader.openFolder(harness.experimentFolder("halving"));
-    auto* readTable = reader.findChild<QTableView*>("trials");
-    QVERIFY(waitFor([&] { return readTable->model()->rowCount() == 2; }, 20000));
+    auto* readTable = reader_->findChild<QTableView*>("trials");
     QCOMPARE(statusCell(readTable, 1), QStringLiteral("stopped by ASHA at 2"));
     QCOMPARE(statusCell(readTable, 4), QStringLiteral("TERMINATED"));
 
     // And on the command line.
-    const EngineResult show = harness.run({"show", harness.experimentFolder("halving")});
+    const EngineResult show = harness_.run({"show", harness_.experimentFolder("halving")});
     QVERIFY2(show.exitCode == 0, qPrintable(show.all()));
     QString stopped, ranToEnd;
     for (const auto& t : window.data().trials()) {
@@ -98,6 +158,71 @@ void TestAppEarlyStop::aTrialStoppedByAshaSaysSoInTheTableAndInShow() {
     QVERIFY2(showLine(show.out, ranToEnd).contains("TERMINATED") &&
                  !showLine(show.out, ranToEnd).contains("stopped"),
              qPrintable(show.out));
+}
+
+// Issue 18.6: one runtime per trial, whoever shows it; and the progress bar's "of" is the
+// experiment's two trials while the engine had created only the first.
+void TestAppEarlyStop::aTrialsRuntimeReadsTheSameLiveReopenedAndInShow() {
+    QVERIFY2(progressWhileFirstRan_ == "0 of 2 trials done",
+             qPrintable(QStringLiteral("%1 with %2 trials created")
+                            .arg(progressWhileFirstRan_)
+                            .arg(trialsWhileFirstRan_)));
+    auto* progress = window_->findChild<QProgressBar*>();
+    QCOMPARE(progress->text(), QStringLiteral("2 of 2 trials done"));
+    QCOMPARE(reader_->findChild<QProgressBar*>()->text(), QStringLiteral("2 of 2 trials done"));
+
+    auto* table = window_->findChild<QTableView*>("trials");
+    auto* readTable = reader_->findChild<QTableView*>("trials");
+    const EngineResult show = harness_.run({"show", harness_.experimentFolder("halving")});
+    QVERIFY2(show.exitCode == 0, qPrintable(show.all()));
+    for (const auto& t : window_->data().trials()) {
+        const int x = t.flatConfig.value("x").toInt();
+        const QString live = cellOf(table, x, TrialTableModel::Runtime);
+        // Six or two reports 0.15 s apart: a runtime in seconds, not zero.
+        QVERIFY2(QRegularExpression("^[0-9]+\\.[0-9] s$").match(live).hasMatch(), qPrintable(live));
+        QVERIFY2(live != "0.0 s", qPrintable(live));
+        QCOMPARE(cellOf(readTable, x, TrialTableModel::Runtime), live);
+        QVERIFY2(showLine(show.out, t.id).contains(" " + live + " "),
+                 qPrintable(live + " in\n" + show.out));
+    }
+}
+
+// Issue 18.7: the run's folder and a copy of it (halving, halving-2: one experiment name) compared:
+// the columns name the folders, the chart has room, its ticks are round numbers.
+void TestAppEarlyStop::twoFoldersOfOneExperimentAreToldApartWhenCompared() {
+    const QString first = harness_.experimentFolder("halving");
+    const QString second = harness_.experimentFolder("halving-2");
+    QVERIFY(QDir().mkpath(second));
+    for (const QString& file : QDir(first).entryList({"experiment.sqlite*"}, QDir::Files)) {
+        QVERIFY(QFile::copy(first + '/' + file, second + '/' + file));
+    }
+    tunedeck::app::ExperimentsCompare dialog({first, second}, first, second,
+                                             tunedeck::kDefaultScoreScope);
+    QSignalSpy compared(&dialog, &tunedeck::app::ExperimentsCompare::compared);
+    dialog.show();
+    QVERIFY(compared.wait(20000));
+    auto* table = dialog.findChild<QTableWidget*>("comparison");
+    QVERIFY(table);
+    const QString a = table->horizontalHeaderItem(0)->text();
+    const QString b = table->horizontalHeaderItem(1)->text();
+    QVERIFY2(a != b && a.contains("halving") && b.contains("halving-2"), qPrintable(a + " | " + b));
+    auto* chart = dialog.findChild<tunedeck::app::CurveOverlay*>();
+    QVERIFY(chart);
+    QTest::qWait(50);
+    QVERIFY2(chart->height() >= 200, qPrintable(QString::number(chart->height())));
+    for (QAbstractAxis* axis : chart->chart()->axes()) {
+        const auto* value = qobject_cast<QValueAxis*>(axis);
+        QVERIFY(value && value->tickCount() >= 2);
+        const double step = (value->max() - value->min()) / (value->tickCount() - 1);
+        const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+        QVERIFY2(std::abs(mantissa - 1) < 1e-6 || std::abs(mantissa - 2) < 1e-6 ||
+                     std::abs(mantissa - 5) < 1e-6 || std::abs(mantissa - 2.5) < 1e-6,
+                 qPrintable(QStringLiteral("%1..%2 in %3 ticks")
+                                .arg(value->min())
+                                .arg(value->max())
+                                .arg(value->tickCount())));
+        QVERIFY(std::abs(std::remainder(value->min(), step)) < step * 1e-9);
+    }
 }
 
 QTEST_MAIN(TestAppEarlyStop)

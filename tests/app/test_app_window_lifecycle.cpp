@@ -5,6 +5,7 @@
 // experiments asks whether to pause them or leave them running, and does what was chosen
 // (defect 10). Issue 18.
 #include <QChart>
+#include <QLabel>
 #include <QMenuBar>
 #include <QStandardPaths>
 #include <QTreeWidget>
@@ -125,6 +126,7 @@ class TestAppWindowLifecycle : public QObject {
     void aSecondExperimentStartedFromTheWindowIsShownAndHighlighted();
     void quittingWhileExperimentsRunAsksAndCanPauseThem();
     void quittingCanLeaveTheExperimentsRunning();
+    void anExperimentIsKnownByItsFolderNotItsName();
 };
 
 void TestAppWindowLifecycle::oneClickOnARowOpensItsExperiment() {
@@ -222,6 +224,58 @@ void TestAppWindowLifecycle::quittingCanLeaveTheExperimentsRunning() {
     QVERIFY(waitFor([&] { return !window.isVisible(); }, 10000));
     QTest::qWait(1000);
     QCOMPARE(statusOnTheEngine(engine.socket, "long"), QStringLiteral("running"));
+}
+
+// Defect 2: a folder `quickstart` opened read-only, then a new `quickstart` run on the engine: the
+// window switches to the engine's folder; opening the copy again highlights none of the engine's
+// rows. The open folder and a read-only badge are shown.
+void TestAppWindowLifecycle::anExperimentIsKnownByItsFolderNotItsName() {
+    EngineHarness harness;
+    const QString copies = harness.root() + "/copies";
+    QVERIFY(harness.run({"run", experimentFile(harness, "quickstart", 3, 0), "--results", copies})
+                .exitCode == 0);
+    const QString copy = copies + "/quickstart";
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    QTreeWidget* list = experimentList(window);
+    auto* folder = window.findChild<QLabel*>("openFolder");
+    auto* badge = window.findChild<QLabel*>("readOnlyBadge");
+    QVERIFY(folder && badge);
+
+    window.openFolder(copy);
+    QVERIFY(waitFor([&] { return window.data().trials().size() == 2; }, 20000));
+    QVERIFY2(folder->text().contains(copies), qPrintable(folder->text()));
+    QVERIFY(badge->isVisible());
+    QVERIFY2(window.windowTitle().contains("read-only"), qPrintable(window.windowTitle()));
+
+    window.runExperimentFile(experimentFile(harness, "quickstart", 5, 0));
+    QVERIFY2(waitFor([&] { return folder->text().contains(harness.resultsRoot()); }, 30000),
+             qPrintable(folder->text()));
+    QVERIFY(waitFor(
+        [&] {
+            return window.data().trials().size() == 2 &&
+                   window.data().trials()[0].values.size() == 5;
+        },
+        60000));
+    QVERIFY(!badge->isVisible());
+    QVERIFY2(!window.windowTitle().contains("read-only"), qPrintable(window.windowTitle()));
+    QVERIFY(waitFor([&] { return highlighted(list) == "quickstart"; }, 10000));
+
+    // The copy again: the engine's `quickstart` is another experiment, and is not highlighted.
+    window.openFolder(copy);
+    QVERIFY(waitFor(
+        [&] {
+            return window.data().trials().size() == 2 &&
+                   window.data().trials()[0].values.size() == 3;
+        },
+        20000));
+    QVERIFY(badge->isVisible());
+    QVERIFY2(folder->text().contains(copies), qPrintable(folder->text()));
+    QCOMPARE(highlighted(list), QString());
+    QTest::qWait(5500);  // and after a refresh of the list
+    QCOMPARE(highlighted(list), QString());
+    QCOMPARE(window.data().trials()[0].values.size(), std::size_t(3));
 }
 
 QTEST_MAIN(TestAppWindowLifecycle)

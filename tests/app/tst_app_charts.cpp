@@ -132,6 +132,7 @@ class TestAppCharts : public QObject {
     void svgHoldsOnePolylinePerTrialTheBestThickAndTheLabels();
     void svgShowsOnlyTheSelectedTrialsAndALogAxis();
     void svgOfAZoomedChartKeepsItsLinesInsideThePlot();
+    void anEndedRunLeavesNoRoomToGrowAndAWaitingOneSaysSo();
 };
 
 void TestAppCharts::decimationKeepsEverySpikeAndBoundsThePoints() {
@@ -407,6 +408,36 @@ void TestAppCharts::svgOfAZoomedChartKeepsItsLinesInsideThePlot() {
             QVERIFY2(area.contains(p), qPrintable(QStringLiteral("%1,%2").arg(p.x()).arg(p.y())));
         }
     }
+}
+
+// Issue 18.7 and 18.8: the room to grow (a quarter more iterations) is for a run that still
+// reports, not an empty quarter after one that ended; a run with no result yet shows its axes
+// and says it waits for the first result.
+void TestAppCharts::anEndedRunLeavesNoRoomToGrowAndAWaitingOneSaysSo() {
+    ExperimentData data;
+    data.setObjective("loss", true);
+    data.load({}, {}, QStringLiteral("running"), 0);
+    MetricChart chart(&data);
+    chart.resize(800, 500);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.markDirty();
+    QTest::qWait(100);
+    QCOMPARE(chart.chart()->axes().size(), 2);
+    QCOMPARE(chart.chart()->axes(Qt::Vertical).value(0)->titleText(), QStringLiteral("loss"));
+    QVERIFY2(chart.note().contains("first result"), qPrintable(chart.note()));
+
+    data.load(trialsOf(3, 30, [](int t, int i) { return t + 1.0 / i; }), {},
+              QStringLiteral("running"), 0);
+    chart.markDirty();
+    const auto* x = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
+    QTRY_VERIFY(x->max() > 30);  // room to grow while it runs
+    QCOMPARE(chart.note(), QString());
+
+    data.load(trialsOf(3, 30, [](int t, int i) { return t + 1.0 / i; }), {},
+              QStringLiteral("finished"), 0);
+    chart.markDirty();
+    QTRY_COMPARE(x->max(), 30.0);
 }
 
 QTEST_MAIN(TestAppCharts)

@@ -5,8 +5,10 @@
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QJsonArray>
 #include <QMenuBar>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -15,10 +17,12 @@
 
 #include "charts/node_usage_view.h"
 #include "models/node_usage.h"
+#include "models/trial_table_model.h"
 #include "scripted_events.h"
 #include "views/appearance.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
+#include "views/settings_dialog.h"
 #include "views/start_page.h"
 
 using namespace tunedeck::app;
@@ -88,6 +92,7 @@ class TestAppViews : public QObject {
     void darkAndLightPalettes();
     void everyStringIsTranslated();
     void theLanguageIsSwitchedBySettings();
+    void theSystemLanguageIsNamedAndTheLogSaysWhenEmpty();
 };
 
 void TestAppViews::initTestCase() {
@@ -323,6 +328,30 @@ void TestAppViews::theLanguageIsSwitchedBySettings() {
         MainWindow window;
         QCOMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("&Datei"));
     }
+    {
+        // A trial's status in German too, in the table and in the status filter (issue 18.8).
+        ExperimentData data;
+        TrialRow done = trial("t00000", 0.5, {{"lr", 0.1}});
+        done.status = "TERMINATED";
+        TrialRow failed = trial("t00001", 0.5, {{"lr", 0.2}});
+        failed.status = "ERROR";
+        data.load({done, failed}, {}, "finished", 0);
+        TrialTableModel model(&data);
+        model.reset();
+        QCOMPARE(model.index(0, TrialTableModel::Status).data().toString(),
+                 QStringLiteral("BEENDET"));
+        QCOMPARE(model.index(1, TrialTableModel::Status).data().toString(),
+                 QStringLiteral("FEHLER"));
+        MainWindow window;
+        QStringList statuses;
+        auto* filter = window.findChild<QComboBox*>("statusFilter");
+        QVERIFY(filter);
+        for (int i = 0; i < filter->count(); ++i) {
+            statuses << filter->itemText(i);
+        }
+        QVERIFY2(statuses.contains("BEENDET") && !statuses.contains("TERMINATED"),
+                 qPrintable(statuses.join(", ")));
+    }
     QCOMPARE(applyAppearance({Theme::System, QStringLiteral("zh_CN")}), QStringLiteral("zh_CN"));
     {
         MainWindow window;
@@ -333,6 +362,23 @@ void TestAppViews::theLanguageIsSwitchedBySettings() {
     QCOMPARE(applyAppearance({Theme::System, QStringLiteral("fr")}), QStringLiteral("en"));
     MainWindow window;
     QCOMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("&File"));
+}
+
+// Issue 18.8: Settings named the system language "System language ()" where the system's locale
+// is C (LANG=C.UTF-8, as on many servers and in CI); the Log tab was blank with no word.
+void TestAppViews::theSystemLanguageIsNamedAndTheLogSaysWhenEmpty() {
+    applyAppearance({Theme::System, QStringLiteral("en")});
+    SettingsDialog settings;
+    auto* language = settings.findChild<QComboBox*>("language");
+    QVERIFY(language);
+    const QString system = language->itemText(0);
+    QVERIFY2(system.startsWith("System language (") && !system.contains("()"), qPrintable(system));
+    MainWindow window;
+    auto* log = window.findChild<QPlainTextEdit*>("log");
+    QVERIFY(log);
+    QVERIFY(log->toPlainText().isEmpty());
+    QVERIFY2(log->placeholderText().contains("log", Qt::CaseInsensitive),
+             qPrintable(log->placeholderText()));
 }
 
 QTEST_MAIN(TestAppViews)
