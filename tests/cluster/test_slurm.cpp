@@ -5,8 +5,11 @@
 // lost, an idle allocation is given back after idle_timeout_minutes, and nothing is left in
 // squeue after the run. Skipped with the reason when not root or Slurm is not installed.
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -149,6 +152,8 @@ class SlurmFixture {
   private:
     static void startDaemon(QProcess& process, const char* name, const QStringList& args) {
         process.setProcessChannelMode(QProcess::MergedChannels);
+        // A test that aborts (qFatal) runs no destructor: the daemons end with it anyway.
+        process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
         process.start(findProgram(QLatin1String(name)), args);
         process.waitForStarted(5000);
     }
