@@ -10,6 +10,17 @@ BUILD_PACKAGES=(cmake ninja-build g++ pkg-config git python3
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
     libyaml-cpp-dev libssh2-1-dev libsqlite3-dev nlohmann-json3-dev libeigen3-dev)
 
+# What the tests use besides the build: the real-model example, the sqlite3 tool for a look at a
+# database from a shell, unshare (a real full disk on a small tmpfs) and strace (fsync checks),
+# OpenSSH (the cluster tests start their own sshd nodes; scp is the transfer reference) and
+# iproute2 (each node in a network namespace of its own, where the tests may make them), and
+# pandas and Optuna (tests/python: tunedeck.load's dataframe() and to_optuna).
+# Slurm and munge: tests/cluster/test_slurm starts a one-host Slurm of its own (as root).
+# scripts/test and scripts/sanitize install them.
+TEST_PACKAGES=(python3-sklearn python3-numpy sqlite3 util-linux procps strace
+    openssh-server openssh-client openssh-sftp-server iproute2 python3-pandas python3-optuna
+    slurmctld slurmd slurm-client munge)
+
 # Installs the packages that are not installed yet; does nothing when all are there.
 ensure_packages() {
     local missing=()
