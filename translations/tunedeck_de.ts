@@ -843,6 +843,74 @@ Fingerabdruck: %2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::ContourView</name>
+    <message>
+        <source>&amp;x:</source>
+        <translation>&amp;x:</translation>
+    </message>
+    <message>
+        <source>&amp;y:</source>
+        <translation>&amp;y:</translation>
+    </message>
+    <message>
+        <source>A contour needs two parameters.</source>
+        <translation>Eine Höhenlinienkarte braucht zwei Parameter.</translation>
+    </message>
+    <message>
+        <source>Pick two different parameters.</source>
+        <translation>Wählen Sie zwei verschiedene Parameter.</translation>
+    </message>
+    <message>
+        <source>No trial has reported “%1” yet.</source>
+        <translation>Noch kein Trial hat „%1“ gemeldet.</translation>
+    </message>
+    <message>
+        <source>No trial has both parameters and a value.</source>
+        <translation>Kein Trial hat beide Parameter und einen Wert.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s) drawn</source>
+        <translation>
+            <numerusform>%n Trial gezeichnet</numerusform>
+            <numerusform>%n Trials gezeichnet</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>bester</translation>
+    </message>
+    <message>
+        <source>worst</source>
+        <translation>schlechtester</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::EdfView</name>
+    <message>
+        <source>Share of trials with a value at or below each value</source>
+        <translation>Anteil der Trials mit einem Wert bis einschließlich jedem Wert</translation>
+    </message>
+    <message>
+        <source>No experiment shown.</source>
+        <translation>Kein Experiment angezeigt.</translation>
+    </message>
+    <message>
+        <source>No trial has reported “%1” yet.</source>
+        <translation>Noch kein Trial hat „%1“ gemeldet.</translation>
+    </message>
+    <message>
+        <source>share of trials</source>
+        <translation>Anteil der Trials</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s)</source>
+        <translation>
+            <numerusform>%n Trial</numerusform>
+            <numerusform>%n Trials</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::EditorWindow</name>
     <message>
         <source>Untitled</source>
@@ -1279,6 +1347,10 @@ Fingerabdruck: %2</translation>
 </context>
 <context>
     <name>tunedeck::app::MainWindow</name>
+    <message>
+        <source>Study plots</source>
+        <translation>Studien-Diagramme</translation>
+    </message>
     <message>
         <source>Read-only</source>
         <translation>Schreibgeschützt</translation>
@@ -1839,6 +1911,64 @@ MPS ist nicht gestartet: %2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::OptimizationHistoryView</name>
+    <message>
+        <source>by trial number</source>
+        <translation>nach Trial-Nummer</translation>
+    </message>
+    <message>
+        <source>by time</source>
+        <translation>nach Zeit</translation>
+    </message>
+    <message>
+        <source>Each trial&apos;s value and the best so far</source>
+        <translation>Wert jedes Trials und das bisher Beste</translation>
+    </message>
+    <message>
+        <source>No experiment shown.</source>
+        <translation>Kein Experiment angezeigt.</translation>
+    </message>
+    <message>
+        <source>No trial has reported “%1” yet.</source>
+        <translation>Noch kein Trial hat „%1“ gemeldet.</translation>
+    </message>
+    <message>
+        <source>seconds since the start</source>
+        <translation>Sekunden seit dem Start</translation>
+    </message>
+    <message>
+        <source>trial number</source>
+        <translation>Trial-Nummer</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s) with a value; best so far %1 (%2)</source>
+        <translation>
+            <numerusform>%n Trial mit Wert; bisher bestes %1 (%2)</numerusform>
+            <numerusform>%n Trials mit Wert; bisher bestes %1 (%2)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>lowest</source>
+        <translation>niedrigster</translation>
+    </message>
+    <message>
+        <source>highest</source>
+        <translation>höchster</translation>
+    </message>
+    <message>
+        <source>Trial value</source>
+        <translation>Wert des Trials</translation>
+    </message>
+    <message>
+        <source>Best so far (min)</source>
+        <translation>Bisher bester (min)</translation>
+    </message>
+    <message>
+        <source>Best so far (max)</source>
+        <translation>Bisher bester (max)</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::ParallelCoordinatesView</name>
     <message>
         <source>none yet</source>
@@ -2096,6 +2226,44 @@ MPS ist nicht gestartet: %2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::SliceView</name>
+    <message>
+        <source>&amp;Parameter:</source>
+        <translation>&amp;Parameter:</translation>
+    </message>
+    <message>
+        <source>All that vary</source>
+        <translation>Alle, die variieren</translation>
+    </message>
+    <message>
+        <source>No experiment shown.</source>
+        <translation>Kein Experiment angezeigt.</translation>
+    </message>
+    <message>
+        <source>No trial has reported “%1” yet.</source>
+        <translation>Noch kein Trial hat „%1“ gemeldet.</translation>
+    </message>
+    <message>
+        <source>No parameter varies between the trials.</source>
+        <translation>Kein Parameter unterscheidet sich zwischen den Trials.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s) with a value</source>
+        <translation>
+            <numerusform>%n Trial mit Wert</numerusform>
+            <numerusform>%n Trials mit Wert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>colour: trial number, first</source>
+        <translation>Farbe: Trial-Nummer, erster</translation>
+    </message>
+    <message>
+        <source>last</source>
+        <translation>letzter</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::StartPage</name>
     <message>
         <source>&lt;h2&gt;Tunedeck&lt;/h2&gt;Start from a template, open a past experiment or attach to an engine on a server.</source>
@@ -2156,6 +2324,114 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>cannot copy %1 to %2</source>
         <translation>%1 kann nicht nach %2 kopiert werden</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::StudyPlot</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::StudyPlots</name>
+    <message>
+        <source>History</source>
+        <translation>Verlauf</translation>
+    </message>
+    <message>
+        <source>Slice</source>
+        <translation>Schnitt</translation>
+    </message>
+    <message>
+        <source>Contour</source>
+        <translation>Höhenlinien</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>Verteilung</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>Zeitleiste</translation>
+    </message>
+    <message>
+        <source>Optimisation history: each trial&apos;s value and the best so far</source>
+        <translation>Optimierungsverlauf: Wert jedes Trials und das bisher Beste</translation>
+    </message>
+    <message>
+        <source>Empirical distribution function of the trials&apos; values</source>
+        <translation>Empirische Verteilungsfunktion der Werte der Trials</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::TimelineView</name>
+    <message>
+        <source>Each run of each trial on its node and card</source>
+        <translation>Jeder Lauf jedes Trials auf seinem Knoten und seiner Karte</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>abgeschlossen</translation>
+    </message>
+    <message>
+        <source>stopped early</source>
+        <translation>vorzeitig gestoppt</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
+    <message>
+        <source>failed, restarted</source>
+        <translation>fehlgeschlagen, neu gestartet</translation>
+    </message>
+    <message>
+        <source>requeued</source>
+        <translation>erneut eingereiht</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>(no node)</source>
+        <translation>(kein Knoten)</translation>
+    </message>
+    <message>
+        <source>%1 · GPU %2</source>
+        <translation>%1 · GPU %2</translation>
+    </message>
+    <message>
+        <source>seconds since the start</source>
+        <translation>Sekunden seit dem Start</translation>
+    </message>
+    <message>
+        <source>No experiment shown.</source>
+        <translation>Kein Experiment angezeigt.</translation>
+    </message>
+    <message>
+        <source>No trial has run yet.</source>
+        <translation>Noch kein Trial ist gelaufen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) of trials</source>
+        <translation>
+            <numerusform>%n Lauf von Trials</numerusform>
+            <numerusform>%n Läufe von Trials</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 s to %2 s: %3</source>
+        <translation>%1 s bis %2 s: %3</translation>
     </message>
 </context>
 <context>

@@ -840,6 +840,72 @@ Fingerprint: %2</source>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::ContourView</name>
+    <message>
+        <source>&amp;x:</source>
+        <translation>&amp;x:</translation>
+    </message>
+    <message>
+        <source>&amp;y:</source>
+        <translation>&amp;y:</translation>
+    </message>
+    <message>
+        <source>A contour needs two parameters.</source>
+        <translation>等高线图需要两个参数。</translation>
+    </message>
+    <message>
+        <source>Pick two different parameters.</source>
+        <translation>请选择两个不同的参数。</translation>
+    </message>
+    <message>
+        <source>No trial has reported “%1” yet.</source>
+        <translation>尚无试验报告“%1”。</translation>
+    </message>
+    <message>
+        <source>No trial has both parameters and a value.</source>
+        <translation>没有同时具有这两个参数和数值的试验。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s) drawn</source>
+        <translation>
+            <numerusform>已绘制 %n 个试验</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>worst</source>
+        <translation>最差</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::EdfView</name>
+    <message>
+        <source>Share of trials with a value at or below each value</source>
+        <translation>数值不超过各值的试验比例</translation>
+    </message>
+    <message>
+        <source>No experiment shown.</source>
+        <translation>未显示实验。</translation>
+    </message>
+    <message>
+        <source>No trial has reported “%1” yet.</source>
+        <translation>尚无试验报告“%1”。</translation>
+    </message>
+    <message>
+        <source>share of trials</source>
+        <translation>试验比例</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s)</source>
+        <translation>
+            <numerusform>%n 个试验</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::EditorWindow</name>
     <message>
         <source>Untitled</source>
@@ -1274,6 +1340,10 @@ Fingerprint: %2</source>
 </context>
 <context>
     <name>tunedeck::app::MainWindow</name>
+    <message>
+        <source>Study plots</source>
+        <translation>研究图表</translation>
+    </message>
     <message>
         <source>Read-only</source>
         <translation>只读</translation>
@@ -1834,6 +1904,63 @@ MPS 未能启动：%2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::OptimizationHistoryView</name>
+    <message>
+        <source>by trial number</source>
+        <translation>按试验编号</translation>
+    </message>
+    <message>
+        <source>by time</source>
+        <translation>按时间</translation>
+    </message>
+    <message>
+        <source>Each trial&apos;s value and the best so far</source>
+        <translation>每个试验的数值与迄今最佳</translation>
+    </message>
+    <message>
+        <source>No experiment shown.</source>
+        <translation>未显示实验。</translation>
+    </message>
+    <message>
+        <source>No trial has reported “%1” yet.</source>
+        <translation>尚无试验报告“%1”。</translation>
+    </message>
+    <message>
+        <source>seconds since the start</source>
+        <translation>自开始以来的秒数</translation>
+    </message>
+    <message>
+        <source>trial number</source>
+        <translation>试验编号</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s) with a value; best so far %1 (%2)</source>
+        <translation>
+            <numerusform>%n 个试验有数值；迄今最佳 %1（%2）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>lowest</source>
+        <translation>最低</translation>
+    </message>
+    <message>
+        <source>highest</source>
+        <translation>最高</translation>
+    </message>
+    <message>
+        <source>Trial value</source>
+        <translation>试验数值</translation>
+    </message>
+    <message>
+        <source>Best so far (min)</source>
+        <translation>迄今最佳（最小）</translation>
+    </message>
+    <message>
+        <source>Best so far (max)</source>
+        <translation>迄今最佳（最大）</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::ParallelCoordinatesView</name>
     <message>
         <source>none yet</source>
@@ -2090,6 +2217,43 @@ MPS 未能启动：%2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::SliceView</name>
+    <message>
+        <source>&amp;Parameter:</source>
+        <translation>参数(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>All that vary</source>
+        <translation>所有变化的参数</translation>
+    </message>
+    <message>
+        <source>No experiment shown.</source>
+        <translation>未显示实验。</translation>
+    </message>
+    <message>
+        <source>No trial has reported “%1” yet.</source>
+        <translation>尚无试验报告“%1”。</translation>
+    </message>
+    <message>
+        <source>No parameter varies between the trials.</source>
+        <translation>各试验之间没有变化的参数。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s) with a value</source>
+        <translation>
+            <numerusform>%n 个试验有数值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>colour: trial number, first</source>
+        <translation>颜色：试验编号，最早</translation>
+    </message>
+    <message>
+        <source>last</source>
+        <translation>最晚</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::StartPage</name>
     <message>
         <source>&lt;h2&gt;Tunedeck&lt;/h2&gt;Start from a template, open a past experiment or attach to an engine on a server.</source>
@@ -2150,6 +2314,113 @@ MPS 未能启动：%2</translation>
     <message>
         <source>cannot copy %1 to %2</source>
         <translation>无法将 %1 复制到 %2</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::StudyPlot</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::StudyPlots</name>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>Slice</source>
+        <translation>切片</translation>
+    </message>
+    <message>
+        <source>Contour</source>
+        <translation>等高线</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>分布</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Optimisation history: each trial&apos;s value and the best so far</source>
+        <translation>优化历史：每个试验的数值与迄今最佳</translation>
+    </message>
+    <message>
+        <source>Empirical distribution function of the trials&apos; values</source>
+        <translation>试验数值的经验分布函数</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::TimelineView</name>
+    <message>
+        <source>Each run of each trial on its node and card</source>
+        <translation>每个试验在其节点和显卡上的每次运行</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped early</source>
+        <translation>提前停止</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>failed, restarted</source>
+        <translation>失败，已重启</translation>
+    </message>
+    <message>
+        <source>requeued</source>
+        <translation>重新排队</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>(no node)</source>
+        <translation>（无节点）</translation>
+    </message>
+    <message>
+        <source>%1 · GPU %2</source>
+        <translation>%1 · GPU %2</translation>
+    </message>
+    <message>
+        <source>seconds since the start</source>
+        <translation>自开始以来的秒数</translation>
+    </message>
+    <message>
+        <source>No experiment shown.</source>
+        <translation>未显示实验。</translation>
+    </message>
+    <message>
+        <source>No trial has run yet.</source>
+        <translation>尚无试验运行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) of trials</source>
+        <translation>
+            <numerusform>%n 次试验运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 s to %2 s: %3</source>
+        <translation>%1 秒至 %2 秒：%3</translation>
     </message>
 </context>
 <context>

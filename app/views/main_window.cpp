@@ -35,6 +35,7 @@
 #include "editors/cluster_editor.h"
 #include "editors/experiment_editor.h"
 #include "models/config_text.h"
+#include "plots/study_plots.h"
 #include "views/attach_dialog.h"
 #include "views/settings_dialog.h"
 #include "views/start_page.h"
@@ -213,6 +214,8 @@ void MainWindow::buildLayout() {
     connect(parallel_, &ParallelCoordinatesView::trialClicked, this, &MainWindow::selectTrial);
     connect(scatter_, &ScatterView::trialClicked, this, &MainWindow::selectTrial);
     connect(lineage_, &LineageView::trialClicked, this, &MainWindow::selectTrial);
+    plots_ = new StudyPlots(&data_);
+    connect(plots_, &StudyPlots::trialClicked, this, &MainWindow::selectTrial);
     nodes_ = new NodeUsageView(&usage_);
     tabs_ = new QTabWidget;
     tabs_->setObjectName(QStringLiteral("views"));
@@ -220,6 +223,7 @@ void MainWindow::buildLayout() {
     tabs_->addTab(compare_, tr("Compare"));
     tabs_->addTab(parallel_, tr("Parallel coordinates"));
     tabs_->addTab(scatter_, tr("Parameter vs metric"));
+    tabs_->addTab(plots_, tr("Study plots"));
     tabs_->addTab(importance_, tr("Importance"));
     tabs_->addTab(lineage_, tr("PBT lineage"));
     tabs_->addTab(nodes_, tr("Nodes and GPUs"));
@@ -328,6 +332,7 @@ void MainWindow::onEvent(const QString& experiment, const events::Event& event) 
     if (experiment != experiment_) {
         return;
     }
+    plots_->apply(event);  // the timeline's runs, from status changes and usage samples
     if (usage_.apply(event)) {
         nodes_->refresh();
         if (event.as<events::NodeUsageEvent>() != nullptr) {
@@ -372,6 +377,7 @@ void MainWindow::onTick() {
         scatter_->refresh();
         importance_->refresh();
         lineage_->refresh();
+        plots_->refresh();
     }
 }
 
@@ -401,6 +407,7 @@ void MainWindow::onSelectionChanged() {
     parallel_->setSelectedTrials(ids);
     scatter_->setSelectedTrials(ids);
     lineage_->setSelectedTrials(ids);
+    plots_->setSelectedTrials(ids);
     updateCompare();
     updateLog();
 }

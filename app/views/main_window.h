@@ -39,6 +39,7 @@ class ImportanceView;
 class LineageView;
 class NodeUsageView;
 class StartPage;
+class StudyPlots;
 class TrialLogFollower;
 
 class MainWindow : public QMainWindow {
@@ -171,6 +172,7 @@ class MainWindow : public QMainWindow {
     ScatterView* scatter_ = nullptr;
     ImportanceView* importance_ = nullptr;
     LineageView* lineage_ = nullptr;
+    StudyPlots* plots_ = nullptr;
     NodeUsageView* nodes_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QStackedWidget* pages_ = nullptr;  // the start page, or the monitor

@@ -16,6 +16,7 @@
 #include "charts/metric_chart.h"
 #include "charts/node_usage_view.h"
 #include "models/history_reader.h"
+#include "plots/study_plots.h"
 #include "views/main_window.h"
 #include "views/settings_dialog.h"
 #include "views/start_page.h"
@@ -277,6 +278,7 @@ void MainWindow::showMonitor(const QString& experiment) {
     budget_ = {};
     data_.clear();
     usage_.clear();
+    plots_->clear();
     model_->reset();
     nodes_->refresh();
     pages_->setCurrentIndex(1);

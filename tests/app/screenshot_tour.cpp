@@ -57,6 +57,22 @@ void showTab(MainWindow& window, const QString& title) {
     }
 }
 
+// Each view of the Study plots tab (plots/study_plots.h), as NAME-history.png and so on.
+void shootStudyPlots(MainWindow& window, const QString& name) {
+    auto* plots = window.findChild<QTabWidget*>(QStringLiteral("studyPlots"));
+    if (plots == nullptr) {
+        return;
+    }
+    window.tabs()->setCurrentWidget(plots);
+    const char* views[] = {"history", "slice", "contour", "distribution", "timeline"};
+    for (int i = 0; i < plots->count() && i < int(std::size(views)); ++i) {
+        plots->setCurrentIndex(i);
+        QTest::qWait(300);  // the view recomputes once shown
+        shoot(&window, QStringLiteral("%1-%2").arg(name, QString::fromLatin1(views[i])));
+    }
+    plots->setCurrentIndex(0);
+}
+
 int fail(const char* what) {
     qCritical("screenshot tour: %s", what);
     return 1;
@@ -201,6 +217,8 @@ int main(int argc, char** argv) {
         return fail("asha did not finish");
     }
     shoot(&window, "10-asha-finished");
+    // The study plots of the asha run, watched live: its early stops on the timeline.
+    shootStudyPlots(window, "10p-asha");
     window.compareExperiments();
     auto* comparison = window.findChild<ExperimentsCompare*>();
     if (comparison) {
@@ -315,6 +333,7 @@ int main(int argc, char** argv) {
         }
         QTest::qWait(500);
         shoot(&germanAsha, "10c-asha-scatter-german");
+        shootStudyPlots(germanAsha, "10d-asha-german");
     }
 
     // Dark, then German.

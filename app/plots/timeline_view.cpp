@@ -1,0 +1,276 @@
+#include "plots/timeline_view.h"
+
+#include <QFontMetricsF>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <algorithm>
+#include <map>
+
+namespace tunedeck::app {
+
+namespace {
+
+using End = TimelineSegment::End;
+
+constexpr double kLaneLabels = 130;  // left of the bars, the lanes' names
+constexpr double kLegendHeight = 24;
+constexpr double kMaxRowHeight = 18;
+constexpr double kBottom = 42;         // the time axis's labels and title
+constexpr double kLabelBarWidth = 60;  // bars this wide carry their trial's name
+constexpr int kMaxLabels = 400;        // names drawn at most, so 10,000 bars cost no text
+constexpr End kEnds[] = {End::Running,   End::Completed, End::StoppedEarly, End::Paused,
+                         End::Restarted, End::Requeued,  End::Failed};
+
+}  // namespace
+
+TimelineView::TimelineView(const ExperimentData* data, const TrialTimeline* timeline,
+                           QWidget* parent)
+    : StudyPlot(data, parent), timeline_(timeline) {
+    controls()->addWidget(new QLabel(tr("Each run of each trial on its node and card")));
+    controls()->addStretch(1);
+}
+
+QString TimelineView::endText(End end) {
+    switch (end) {
+        case End::Running:
+            return tr("running");
+        case End::Completed:
+            return tr("completed");
+        case End::StoppedEarly:
+            return tr("stopped early");
+        case End::Paused:
+            return tr("paused");
+        case End::Restarted:
+            return tr("failed, restarted");
+        case End::Requeued:
+            return tr("requeued");
+        case End::Failed:
+            return tr("failed");
+    }
+    return {};
+}
+
+QColor TimelineView::endColour(End end) {
+    // Okabe-Ito's colour-blind safe set.
+    switch (end) {
+        case End::Running:
+            return QColor(86, 180, 233);
+        case End::Completed:
+            return QColor(0, 158, 115);
+        case End::StoppedEarly:
+            return QColor(230, 159, 0);
+        case End::Paused:
+            return QColor(153, 153, 153);
+        case End::Restarted:
+            return QColor(204, 121, 167);
+        case End::Requeued:
+            return QColor(0, 114, 178);
+        case End::Failed:
+            return QColor(213, 94, 0);
+    }
+    return {};
+}
+
+void TimelineView::recompute() {
+    const std::vector<TimelineSegment>& segments = timeline_->segments();
+    const double origin = data_->startTime() > 0 ? data_->startTime()
+                          : segments.empty()     ? 0
+                                                 : segments.front().start;
+    // Lanes: node, then card, in name order.
+    std::map<std::pair<QString, int>, int> laneOf;
+    for (const TimelineSegment& s : segments) {
+        laneOf.emplace(std::make_pair(s.node, s.gpu), 0);
+    }
+    lanes_.clear();
+    for (auto& [key, index] : laneOf) {
+        index = int(lanes_.size());
+        const QString node = key.first.isEmpty() ? tr("(no node)") : key.first;
+        lanes_.push_back({key.second < 0 ? node : tr("%1 · GPU %2").arg(node).arg(key.second), 1});
+    }
+    bars_.clear();
+    bars_.reserve(segments.size());
+    for (int i = 0; i < int(segments.size()); ++i) {
+        const TimelineSegment& s = segments[std::size_t(i)];
+        const double end = s.how == End::Running ? std::max(s.end, timeline_->lastTime()) : s.end;
+        bars_.push_back({i, laneOf[{s.node, s.gpu}], 0, s.start - origin, end - origin});
+    }
+    // Stack the bars that overlap on a lane: each on the first row free at its start.
+    std::vector<int> order(bars_.size());
+    for (int i = 0; i < int(order.size()); ++i) {
+        order[std::size_t(i)] = i;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return bars_[std::size_t(a)].start < bars_[std::size_t(b)].start;
+    });
+    std::vector<std::vector<double>> rowEnds(lanes_.size());
+    double tMax = 0;
+    for (int i : order) {
+        Bar& bar = bars_[std::size_t(i)];
+        std::vector<double>& ends = rowEnds[std::size_t(bar.lane)];
+        auto free =
+            std::find_if(ends.begin(), ends.end(), [&](double e) { return e <= bar.start; });
+        if (free == ends.end()) {
+            ends.push_back(bar.end);
+            bar.stack = int(ends.size()) - 1;
+        } else {
+            *free = bar.end;
+            bar.stack = int(free - ends.begin());
+        }
+        tMax = std::max(tMax, bar.end);
+    }
+    firstStack_.assign(lanes_.size(), 0);
+    totalStacks_ = 0;
+    for (std::size_t l = 0; l < lanes_.size(); ++l) {
+        lanes_[l].stacks = std::max<int>(1, int(rowEnds[l].size()));
+        firstStack_[l] = totalStacks_;
+        totalStacks_ += lanes_[l].stacks;
+    }
+    x_ = PlotAxis::linear(0, std::max(tMax, 1.0), tr("seconds since the start"));
+    x_.lo = 0;
+    if (bars_.empty()) {
+        setNote(data_->trials().empty() ? tr("No experiment shown.") : tr("No trial has run yet."));
+    } else {
+        setNote(tr("%n run(s) of trials", nullptr, int(bars_.size())));
+    }
+}
+
+QRectF TimelineView::area() const {
+    const QRectF all(canvas()->rect());
+    return all.adjusted(kLaneLabels, kLegendHeight, -16, -kBottom);
+}
+
+double TimelineView::stackTop(int lane, int stack, double rowHeight) const {
+    // A gap of a third of a row between lanes.
+    return area().top() + (firstStack_[std::size_t(lane)] + stack + lane / 3.0) * rowHeight;
+}
+
+QRectF TimelineView::barRect(const Bar& bar) const {
+    const QRectF plot = area();
+    const double rowHeight =
+        std::min(kMaxRowHeight, plot.height() / std::max(1.0, totalStacks_ + lanes_.size() / 3.0));
+    const double left = pixelX(plot, x_, bar.start);
+    // A pixel's gap before the next run on the row, so back-to-back runs stay apart; short runs
+    // still show.
+    const double right = std::max(pixelX(plot, x_, bar.end) - 1, left + 2);
+    const double top = stackTop(bar.lane, bar.stack, rowHeight);
+    return QRectF(left, top + rowHeight * 0.1, right - left, std::max(1.0, rowHeight * 0.8));
+}
+
+void TimelineView::paintPlot(QPainter& painter) {
+    if (bars_.empty()) {
+        paintEmpty(painter);
+        return;
+    }
+    const QRectF plot = area();
+    const QFontMetricsF metrics(painter.font());
+    const QColor text = palette().color(QPalette::Text);
+    // The time axis: grid, labels and title below; lanes' names left.
+    painter.save();
+    QColor grid = text;
+    grid.setAlpha(28);
+    for (const auto& [value, label] : x_.ticks(std::max(2, int(plot.width() / 90)))) {
+        const double px = pixelX(plot, x_, value);
+        painter.setPen(grid);
+        painter.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
+        painter.setPen(text);
+        painter.drawText(QRectF(px - 40, plot.bottom() + 3, 80, metrics.height()), Qt::AlignCenter,
+                         label);
+    }
+    painter.drawText(
+        QRectF(plot.left(), plot.bottom() + 3 + metrics.height(), plot.width(), metrics.height()),
+        Qt::AlignCenter, x_.title);
+    painter.drawRect(plot);
+    const double rowHeight =
+        std::min(kMaxRowHeight, plot.height() / std::max(1.0, totalStacks_ + lanes_.size() / 3.0));
+    for (int l = 0; l < int(lanes_.size()); ++l) {
+        const double top = stackTop(l, 0, rowHeight);
+        const double height = lanes_[std::size_t(l)].stacks * rowHeight;
+        painter.drawText(
+            QRectF(4, top, kLaneLabels - 10, std::max(height, metrics.height())),
+            Qt::AlignRight | Qt::AlignVCenter,
+            metrics.elidedText(lanes_[std::size_t(l)].name, Qt::ElideMiddle, kLaneLabels - 10));
+        if (l > 0) {
+            painter.setPen(grid);
+            painter.drawLine(QPointF(plot.left(), top - rowHeight / 6),
+                             QPointF(plot.right(), top - rowHeight / 6));
+            painter.setPen(text);
+        }
+    }
+    painter.restore();
+    // The bars, batched per colour.
+    painter.save();
+    painter.setClipRect(plot);
+    std::map<int, QList<QRectF>> byEnd;
+    std::vector<QRectF> chosen;
+    const std::vector<TimelineSegment>& segments = timeline_->segments();
+    for (const Bar& bar : bars_) {
+        const TimelineSegment& s = segments[std::size_t(bar.segment)];
+        const QRectF r = barRect(bar);
+        byEnd[int(s.how)].append(r);
+        if (selected_.count(s.trial) != 0) {
+            chosen.push_back(r);
+        }
+    }
+    painter.setPen(Qt::NoPen);
+    for (const auto& [end, rects] : byEnd) {
+        painter.setBrush(endColour(End(end)));
+        painter.drawRects(rects.constData(), int(rects.size()));
+    }
+    // The trial's name inside the bars wide enough for it (a few hundred at most).
+    painter.setPen(Qt::black);
+    int labels = 0;
+    for (const Bar& bar : bars_) {
+        const QRectF r = barRect(bar);
+        if (r.width() < kLabelBarWidth || r.height() < metrics.height() - 2 ||
+            ++labels > kMaxLabels) {
+            continue;
+        }
+        painter.drawText(r.adjusted(4, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                         segments[std::size_t(bar.segment)].trial);
+    }
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(text, 2));
+    for (const QRectF& r : chosen) {
+        painter.drawRect(r.adjusted(-1, -1, 1, 1));
+    }
+    painter.restore();
+    // The legend above: one swatch per kind of end.
+    double x = plot.left();
+    const double y = 4;
+    painter.setPen(text);
+    for (End end : kEnds) {
+        const QString label = endText(end);
+        painter.fillRect(QRectF(x, y + 3, 14, metrics.height() - 6), endColour(end));
+        x += 18;
+        painter.drawText(QPointF(x, y + metrics.ascent()), label);
+        x += metrics.horizontalAdvance(label) + 12;
+    }
+    painter.drawText(QRectF(x, y, plot.right() - x, metrics.height()),
+                     Qt::AlignRight | Qt::AlignVCenter, note());
+}
+
+QString TimelineView::trialAt(QPointF pos) const {
+    hoveredSegmentText_.clear();
+    // The last drawn on top wins.
+    for (auto it = bars_.rbegin(); it != bars_.rend(); ++it) {
+        if (barRect(*it).adjusted(-1, -1, 1, 1).contains(pos)) {
+            const TimelineSegment& s = timeline_->segments()[std::size_t(it->segment)];
+            hoveredSegmentText_ =
+                tr("%1 s to %2 s: %3")
+                    .arg(shortNumber(it->start), shortNumber(it->end), endText(s.how));
+            if (!s.reason.isEmpty()) {
+                hoveredSegmentText_ += QStringLiteral(" (%1)").arg(s.reason);
+            }
+            return s.trial;
+        }
+    }
+    return {};
+}
+
+QString TimelineView::toolTipOf(const QString& trialId) const {
+    const QString trial = StudyPlot::toolTipOf(trialId);
+    return hoveredSegmentText_.isEmpty() ? trial : hoveredSegmentText_ + '\n' + trial;
+}
+
+}  // namespace tunedeck::app

@@ -1,0 +1,64 @@
+// The timeline (Gantt) of the trials: one lane per node, and per card where the node_usage
+// samples said which card a trial used, with a bar per run segment of a trial (TrialTimeline),
+// coloured by how it ended: completed, stopped early by a scheduler, paused, failed and
+// restarted, requeued, failed for good, or still running. Trials that overlap on a lane stack.
+// Hovering a bar names it; a click selects its trial's row. Bars are placed when the data
+// changes (at most four times a second) and painted as batched rectangles per colour.
+// Thread-safety: GUI thread only.
+#pragma once
+
+#include <QRectF>
+#include <vector>
+
+#include "plots/plot_axis.h"
+#include "plots/study_plot.h"
+#include "plots/trial_timeline.h"
+
+namespace tunedeck::app {
+
+class TimelineView : public StudyPlot {
+    Q_OBJECT
+  public:
+    TimelineView(const ExperimentData* data, const TrialTimeline* timeline,
+                 QWidget* parent = nullptr);
+
+    struct Bar {
+        int segment = 0;  // index into the timeline's segments
+        int lane = 0;
+        int stack = 0;     // its row within the lane
+        double start = 0;  // seconds since the experiment's start
+        double end = 0;
+    };
+    struct Lane {
+        QString name;  // "local", "gpu1 · GPU 0"
+        int stacks = 1;
+    };
+    const std::vector<Bar>& bars() const { return bars_; }
+    const std::vector<Lane>& lanes() const { return lanes_; }
+    const TrialTimeline& timeline() const { return *timeline_; }
+    // The bar's rectangle on the canvas as last laid out.
+    QRectF barRect(const Bar& bar) const;
+    // The words and colour of how a segment ended, as the legend shows them.
+    static QString endText(TimelineSegment::End end);
+    static QColor endColour(TimelineSegment::End end);
+
+  protected:
+    void recompute() override;
+    void paintPlot(QPainter& painter) override;
+    QString trialAt(QPointF pos) const override;
+    QString toolTipOf(const QString& trialId) const override;
+
+  private:
+    QRectF area() const;
+    double stackTop(int lane, int stack, double rowHeight) const;
+
+    const TrialTimeline* timeline_;
+    std::vector<Bar> bars_;
+    std::vector<Lane> lanes_;
+    std::vector<int> firstStack_;  // per lane, the stack index of its first row overall
+    int totalStacks_ = 0;
+    PlotAxis x_;
+    mutable QString hoveredSegmentText_;
+};
+
+}  // namespace tunedeck::app

@@ -1,0 +1,295 @@
+// The study plots of issue 18 (optuna-dashboard's views) from the user's side. One real engine
+// runs one small HyperBand experiment (six trials of tests/integration/trials/behaviour.py, one
+// of which crashes once and is restarted, some paused at a rung and then resumed or stopped)
+// watched by the window; every view is checked against what the engine and the trials
+// themselves say: the best-so-far line ends at `tunedeck-engine best`'s score, each trial has as
+// many timeline bars as its trial.log has starts, a crash's bar says "failed, restarted".
+#include <QComboBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QtTest>
+#include <cmath>
+#include <memory>
+
+#include "engine_harness.h"
+#include "local_engine.h"
+#include "plots/contour_view.h"
+#include "plots/edf_view.h"
+#include "plots/optimization_history_view.h"
+#include "plots/slice_view.h"
+#include "plots/study_plots.h"
+#include "plots/timeline_view.h"
+#include "scripted_events.h"
+#include "views/main_window.h"
+#include "wait_for.h"
+
+using namespace tunedeck::app;
+using End = tunedeck::app::TimelineSegment::End;
+
+namespace {
+
+constexpr int kTrials = 6;
+
+QString readText(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+}  // namespace
+
+class TestAppPlots : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void historyShowsEachTrialAndEndsAtTheEnginesBest();
+    void sliceHasChoicesOnCategoriesAndLogParametersOnLogAxes();
+    void contourInterpolatesBetweenTheTrialsOfTwoParameters();
+    void distributionStepsThroughEveryTrial();
+    void timelineHasABarPerRunSayingHowItEnded();
+    void timelineClickSelectsTheTrialsRow();
+    void timelineLanesPerCardAndFailures();
+
+  private:
+    // Shows `view` in the window's Study plots tab and recomputes it.
+    template <typename View>
+    View* show(View* view) {
+        auto* tabs = window_->findChild<QTabWidget*>("views");
+        tabs->setCurrentWidget(plots_);
+        plots_->setCurrentWidget(view);
+        view->recomputeNow();
+        return view;
+    }
+
+    std::unique_ptr<EngineHarness> harness_;
+    std::unique_ptr<app_test::LocalEngine> engine_;
+    std::unique_ptr<MainWindow> window_;
+    StudyPlots* plots_ = nullptr;
+};
+
+void TestAppPlots::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    harness_ = std::make_unique<EngineHarness>();
+    engine_ = std::make_unique<app_test::LocalEngine>();
+    window_ = std::make_unique<MainWindow>();
+    QVERIFY(engine_->startAttached(*harness_, window_.get()));
+    plots_ = window_->findChild<StudyPlots*>("studyPlots");
+    QVERIFY2(plots_, "the window has no Study plots tab");
+    window_->runExperimentFile(harness_->writeFile(
+        "plots.yaml", QStringLiteral("name: plots\n"
+                                     "trainable: {command: [python3, \"@TRIAL@\"]}\n"
+                                     "search_space:\n"
+                                     "  x: {uniform: [1, 5]}\n"
+                                     "  lr: {loguniform: [0.0001, 0.1]}\n"
+                                     "  opt: {choice: [adam, sgd]}\n"
+                                     "  iterations: 4\n"
+                                     "  crash_at: {choice: [3, 0, 0]}\n"
+                                     "num_samples: 6\n"
+                                     "metric: score\n"
+                                     "mode: max\n"
+                                     "seed: 7\n"
+                                     "scheduler: {type: hyperband, max_t: 4, "
+                                     "reduction_factor: 2}\n"
+                                     "failure: {max_failures: 1}\n"
+                                     "max_concurrent_trials: 2\n")));
+    QVERIFY(waitFor([&] { return window_->data().experimentStatus() == "finished"; }, 120000));
+    QCOMPARE(int(window_->data().trials().size()), kTrials);
+}
+
+void TestAppPlots::cleanupTestCase() {
+    window_.reset();
+    engine_.reset();
+    harness_.reset();
+}
+
+void TestAppPlots::historyShowsEachTrialAndEndsAtTheEnginesBest() {
+    const EngineResult best = harness_->run({"best", harness_->experimentFolder("plots")});
+    const QRegularExpressionMatch m =
+        QRegularExpression("best trial (t[0-9]+) of plots: score=([-0-9.e+]+)").match(best.err);
+    QVERIFY2(m.hasMatch(), qPrintable(best.all()));
+    const double engineBest = m.captured(2).toDouble();
+
+    auto* history = show(plots_->history());
+    QCOMPARE(int(history->points().size()), kTrials);
+    for (bool byTime : {false, true}) {
+        history->setByTime(byTime);
+        const std::vector<QPointF>& line = history->bestLine();
+        QCOMPARE(int(line.size()), kTrials);
+        for (std::size_t i = 1; i < line.size(); ++i) {
+            QVERIFY(line[i].y() >= line[i - 1].y());  // mode max: it only rises
+            QVERIFY(line[i].x() >= line[i - 1].x());
+        }
+        // The engine prints six significant digits.
+        QVERIFY2(
+            std::abs(line.back().y() - engineBest) <= 1e-4 * std::abs(engineBest),
+            qPrintable(
+                QStringLiteral("best so far %1, engine %2").arg(line.back().y()).arg(engineBest)));
+    }
+    QVERIFY2(history->note().contains(QString::number(history->bestLine().back().y(), 'g', 6)),
+             qPrintable(history->note()));
+}
+
+void TestAppPlots::sliceHasChoicesOnCategoriesAndLogParametersOnLogAxes() {
+    auto* slice = show(plots_->slice());
+    QStringList keys;
+    for (const SliceView::Panel& panel : slice->panels()) {
+        keys << panel.key;
+        if (panel.key != "crash_at") {
+            QCOMPARE(int(panel.points.size()), kTrials);
+        }
+    }
+    // The parameters that vary; `iterations` does not.
+    QVERIFY2(keys.contains("x") && keys.contains("lr") && keys.contains("opt") &&
+                 !keys.contains("iterations"),
+             qPrintable(keys.join(',')));
+    slice->setParameter("lr");
+    QCOMPARE(int(slice->panels().size()), 1);
+    QCOMPARE(slice->panels()[0].x.kind, PlotAxis::Kind::Log);
+    slice->setParameter("opt");
+    QCOMPARE(slice->panels()[0].x.kind, PlotAxis::Kind::Categorical);
+    QCOMPARE(slice->panels()[0].x.categories, QStringList({"adam", "sgd"}));
+    slice->setParameter("x");
+    QCOMPARE(slice->panels()[0].x.kind, PlotAxis::Kind::Linear);
+    slice->setParameter({});
+}
+
+void TestAppPlots::contourInterpolatesBetweenTheTrialsOfTwoParameters() {
+    auto* contour = show(plots_->contour());
+    contour->setParameters("lr", "x");
+    QCOMPARE(contour->xBox()->currentText(), QStringLiteral("lr"));
+    QCOMPARE(contour->xAxis().kind, PlotAxis::Kind::Log);
+    QCOMPARE(int(contour->samples().size()), kTrials);
+    double lo = INFINITY, hi = -INFINITY;
+    for (const TrialRow& row : window_->data().trials()) {
+        lo = std::min(lo, window_->data().score(window_->data().rowOf(row.id)));
+        hi = std::max(hi, window_->data().score(window_->data().rowOf(row.id)));
+    }
+    int filled = 0;
+    for (double cell : contour->surface().cells) {
+        if (!std::isnan(cell)) {
+            ++filled;
+            QVERIFY(cell >= lo - 1e-9 && cell <= hi + 1e-9);  // a weighted mean stays in range
+        }
+    }
+    QVERIFY2(filled > 0, "no surface drawn");
+    contour->setParameters("opt", "x");
+    QCOMPARE(contour->xAxis().kind, PlotAxis::Kind::Categorical);
+    QCOMPARE(int(contour->samples().size()), kTrials);
+}
+
+void TestAppPlots::distributionStepsThroughEveryTrial() {
+    auto* edf = show(plots_->edf());
+    QCOMPARE(edf->trialCount(), kTrials);
+    const std::vector<QPointF>& steps = edf->steps();
+    QVERIFY(!steps.empty());
+    QCOMPARE(steps.back().y(), 1.0);
+    QCOMPARE(steps.front().y(), 1.0 / kTrials);
+    for (std::size_t i = 1; i < steps.size(); ++i) {
+        QVERIFY(steps[i].x() > steps[i - 1].x() && steps[i].y() > steps[i - 1].y());
+    }
+}
+
+void TestAppPlots::timelineHasABarPerRunSayingHowItEnded() {
+    auto* timeline = show(plots_->timelineView());
+    const auto& segments = timeline->timeline().segments();
+    auto* table = window_->findChild<QTableView*>("trials");
+    std::map<End, int> seen;
+    for (const TrialRow& row : window_->data().trials()) {
+        const QString log =
+            readText(harness_->experimentFolder("plots") + "/trials/" + row.id + "/trial.log");
+        const int starts = int(log.count("start iteration="));
+        const int crashes = int(log.count("crashing on purpose"));
+        std::vector<End> ends;
+        for (const TimelineSegment::End& end : [&] {
+                 std::vector<End> out;
+                 for (const TimelineView::Bar& bar : timeline->bars()) {
+                     if (segments[std::size_t(bar.segment)].trial == row.id) {
+                         out.push_back(segments[std::size_t(bar.segment)].how);
+                     }
+                 }
+                 return out;
+             }()) {
+            ends.push_back(end);
+            ++seen[end];
+        }
+        QVERIFY2(int(ends.size()) == starts,
+                 qPrintable(QStringLiteral("%1: %2 bars, %3 starts in trial.log")
+                                .arg(row.id)
+                                .arg(ends.size())
+                                .arg(starts)));
+        QCOMPARE(int(std::count(ends.begin(), ends.end(), End::Restarted)), crashes);
+        // Its last run ended as the table says the trial ended.
+        QString status;
+        for (int r = 0; r < table->model()->rowCount(); ++r) {
+            if (table->model()->index(r, 0).data().toString() == row.id) {
+                status = table->model()->index(r, 1).data().toString();
+            }
+        }
+        QCOMPARE(ends.back(),
+                 status.startsWith("stopped by HyperBand") ? End::StoppedEarly : End::Completed);
+        for (std::size_t i = 0; i + 1 < ends.size(); ++i) {
+            QVERIFY(ends[i] == End::Restarted || ends[i] == End::Paused);
+        }
+    }
+    // The experiment did what the views must tell apart.
+    QVERIFY2(seen[End::Restarted] >= 1 && seen[End::Paused] >= 1 && seen[End::StoppedEarly] >= 1 &&
+                 seen[End::Completed] >= 1,
+             "the experiment no longer restarts, pauses and stops trials");
+    QVERIFY(!timeline->lanes().empty());
+}
+
+void TestAppPlots::timelineClickSelectsTheTrialsRow() {
+    auto* timeline = show(plots_->timelineView());
+    QVERIFY(!timeline->bars().empty());
+    const TimelineView::Bar& bar = timeline->bars().back();
+    const QString trial = timeline->timeline().segments()[std::size_t(bar.segment)].trial;
+    QTest::mouseClick(timeline->canvas(), Qt::LeftButton, {},
+                      timeline->barRect(bar).center().toPoint());
+    auto* table = window_->findChild<QTableView*>("trials");
+    const QModelIndexList rows = table->selectionModel()->selectedRows();
+    QCOMPARE(int(rows.size()), 1);
+    QCOMPARE(rows[0].data().toString(), trial);
+}
+
+void TestAppPlots::timelineLanesPerCardAndFailures() {
+    // Scripted: a trial on card 1 of node gpu1 that fails for good; one on no card.
+    ExperimentData data;
+    data.setObjective("loss", true);
+    StudyPlots plots(&data);
+    plots.resize(900, 500);
+    plots.show();
+    plots.setCurrentWidget(plots.timelineView());
+    const auto feed = [&](const tunedeck::events::Event& event) {
+        data.apply(event);
+        plots.apply(event);
+    };
+    feed(scripted::added("t1", {{"x", 1}}));
+    feed(scripted::added("t2", {{"x", 2}}));
+    feed(scripted::status("t1", "RUNNING", "gpu1"));
+    feed(scripted::status("t2", "RUNNING", "cpu1"));
+    feed(scripted::event(
+        "node_usage",
+        {{"node", "gpu1"},
+         {"gpus", QJsonArray{QJsonObject{{"index", 1}, {"trials", QJsonArray{"t1"}}}}}},
+        1001));
+    feed(scripted::event("trial_status", {{"trial", "t1"}, {"status", "ERROR"}, {"reason", "boom"}},
+                         1002));
+    plots.timelineView()->recomputeNow();
+    const auto& bars = plots.timelineView()->bars();
+    QCOMPARE(int(bars.size()), 2);
+    QStringList lanes;
+    for (const TimelineView::Lane& lane : plots.timelineView()->lanes()) {
+        lanes << lane.name;
+    }
+    QCOMPARE(lanes, QStringList({"cpu1", "gpu1 · GPU 1"}));
+    const auto& segments = plots.timelineView()->timeline().segments();
+    QCOMPARE(segments[0].how, End::Failed);
+    QCOMPARE(segments[0].reason, QStringLiteral("boom"));
+    QCOMPARE(segments[1].how, End::Running);
+}
+
+QTEST_MAIN(TestAppPlots)
+#include "test_app_plots.moc"

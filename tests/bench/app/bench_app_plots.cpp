@@ -1,0 +1,173 @@
+// The study plots at 10,000 trials (issue 18's goal: under 16 ms of GUI-thread time per
+// refresh). An experiment of 10,000 trials on 8 nodes of 4 cards, each with 20 results and one
+// run segment or two (a pause, a restart), is built from decoded events as the window gets them;
+// then each view is refreshed and painted at 1280x800 as the window does after a frame's
+// changes: all of its points recomputed, then one paint. Printed beside the reference measured
+// in the same run: the Parameter vs metric scatter (QtCharts) over the same trials.
+// `--trials=N` changes the size. Not a test: it prints figures and asserts none.
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+#include "api/event_decoders.h"
+#include "charts/scatter_view.h"
+#include "models/experiment_data.h"
+#include "plots/optimization_history_view.h"
+#include "plots/study_plots.h"
+#include "plots/timeline_view.h"
+
+using namespace tunedeck;
+using namespace tunedeck::app;
+
+namespace {
+
+constexpr int kResultsPerTrial = 20;
+constexpr int kFrames = 15;  // refreshes measured per view
+
+qint64 seq = 0;
+
+events::Event decoded(const QString& type, QJsonObject payload, double time) {
+    payload.insert("type", type);
+    payload.insert("seq", ++seq);
+    payload.insert("time", time);
+    payload.insert("v", 1);
+    events::Event event;
+    if (!events::decodeEvent(payload, &event)) {
+        qFatal("bench event refused");
+    }
+    return event;
+}
+
+// Feeds `data` and `plots` an experiment of `trials` trials, 16 running at a time per node.
+void buildExperiment(int trials, ExperimentData& data, StudyPlots& plots) {
+    data.setObjective("loss", true);
+    const auto feed = [&](const events::Event& event) {
+        data.apply(event);
+        plots.apply(event);
+    };
+    const double start = 1.7e9;
+    for (int t = 0; t < trials; ++t) {
+        const QString id = QStringLiteral("t%1").arg(t, 5, 10, QLatin1Char('0'));
+        const int node = t % 8;
+        const int card = (t / 8) % 4;
+        const double begin = start + (t / 32) * 30.0 + (t % 7);
+        feed(decoded("trial_added",
+                     {{"trial", id},
+                      {"config", QJsonObject{{"lr", 1e-4 * (1 + t % 997)},
+                                             {"width", 32 * (1 + t % 5)},
+                                             {"opt", t % 3 == 0 ? "adam" : "sgd"}}}},
+                     begin));
+        feed(decoded(
+            "trial_status",
+            {{"trial", id}, {"status", "RUNNING"}, {"node", QStringLiteral("node%1").arg(node)}},
+            begin));
+        feed(decoded(
+            "node_usage",
+            {{"node", QStringLiteral("node%1").arg(node)},
+             {"gpus", QJsonArray{QJsonObject{{"index", card}, {"trials", QJsonArray{id}}}}}},
+            begin + 1));
+        for (int it = 1; it <= kResultsPerTrial; ++it) {
+            const double loss = 1.0 / (it + 1) + double((t * 7919) % 1000) / 2000.0;
+            feed(decoded("result",
+                         {{"trial", id},
+                          {"result", QJsonObject{{"training_iteration", it}, {"loss", loss}}}},
+                         begin + it));
+            if (it == 10 && t % 5 == 0) {  // a pause, resumed at once
+                feed(decoded("trial_status", {{"trial", id}, {"status", "PAUSED"}}, begin + it));
+                feed(decoded("trial_status", {{"trial", id}, {"status", "RUNNING"}},
+                             begin + it + 1));
+            }
+        }
+        feed(decoded("trial_status", {{"trial", id}, {"status", "TERMINATED"}},
+                     begin + kResultsPerTrial + 1));
+    }
+}
+
+struct Figures {
+    double median = 0;
+    double worst = 0;
+};
+
+// Times `frame` kFrames times (after one warm-up), in milliseconds.
+Figures measure(const std::function<void()>& frame) {
+    frame();
+    std::vector<double> ms;
+    QElapsedTimer timer;
+    for (int i = 0; i < kFrames; ++i) {
+        timer.start();
+        frame();
+        ms.push_back(double(timer.nsecsElapsed()) / 1e6);
+    }
+    std::sort(ms.begin(), ms.end());
+    return {ms[ms.size() / 2], ms.back()};
+}
+
+void print(const char* what, const Figures& f) {
+    std::printf("  %-48s median %6.1f ms   worst %6.1f ms\n", what, f.median, f.worst);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    int trials = 10000;
+    for (const QString& arg : app.arguments()) {
+        if (arg.startsWith("--trials=")) {
+            trials = arg.mid(9).toInt();
+        }
+    }
+    ExperimentData data;
+    StudyPlots plots(&data);
+    plots.resize(1280, 800);
+    plots.show();
+    QElapsedTimer built;
+    built.start();
+    buildExperiment(trials, data, plots);
+    plots.refresh();
+    std::printf("%d trials, %zu run segments (built in %.1f s)\n", trials,
+                plots.timeline().segments().size(), double(built.elapsed()) / 1000);
+    std::printf("one refresh (recompute every point) + one paint at 1280x800, GUI thread:\n");
+
+    // Painted into an image as the window's backing store is (the offscreen platform may not
+    // paint a widget it has not exposed).
+    QImage image(plots.size(), QImage::Format_ARGB32_Premultiplied);
+    const auto paint = [&](QWidget* widget) {
+        image.fill(Qt::white);
+        widget->render(&image);
+    };
+    plots.setCurrentWidget(plots.history());
+    QApplication::processEvents();
+    OptimizationHistoryView* history = plots.history();
+    print("optimisation history, by trial number", measure([&] {
+              history->recomputeNow();
+              paint(history->canvas());
+          }));
+    history->setByTime(true);
+    print("optimisation history, by time", measure([&] {
+              history->recomputeNow();
+              paint(history->canvas());
+          }));
+    plots.setCurrentWidget(plots.timelineView());
+    QApplication::processEvents();
+    TimelineView* timeline = plots.timelineView();
+    print("timeline", measure([&] {
+              timeline->recomputeNow();
+              paint(timeline->canvas());
+          }));
+    print("timeline, paint only (hover, selection)", measure([&] { paint(timeline->canvas()); }));
+
+    // The reference: the window's Parameter vs metric scatter over the same trials.
+    ScatterView scatter(&data);
+    scatter.resize(1280, 800);
+    scatter.show();
+    print("reference: Parameter vs metric (QtCharts)", measure([&] {
+              scatter.setSelectedTrials({});  // recomputes at once
+              paint(&scatter);
+          }));
+    return 0;
+}
