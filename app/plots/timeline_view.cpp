@@ -126,6 +126,7 @@ void TimelineView::recompute() {
         firstStack_[l] = totalStacks_;
         totalStacks_ += lanes_[l].stacks;
     }
+    barsStale_ = true;
     x_ = PlotAxis::linear(0, std::max(tMax, 1.0), tr("seconds since the start"));
     x_.lo = 0;
     if (bars_.empty()) {
@@ -198,41 +199,21 @@ void TimelineView::paintPlot(QPainter& painter) {
         }
     }
     painter.restore();
-    // The bars, batched per colour.
+    // The bars: one image, drawn again only when the runs or the size changed, so hovering and
+    // selecting repaint a single blit.
+    const std::vector<TimelineSegment>& segments = timeline_->segments();
+    if (barsStale_ || barsImage_.size() != canvas()->size()) {
+        renderBars(metrics);
+    }
+    painter.drawImage(0, 0, barsImage_);
     painter.save();
     painter.setClipRect(plot);
-    std::map<int, QList<QRectF>> byEnd;
-    std::vector<QRectF> chosen;
-    const std::vector<TimelineSegment>& segments = timeline_->segments();
-    for (const Bar& bar : bars_) {
-        const TimelineSegment& s = segments[std::size_t(bar.segment)];
-        const QRectF r = barRect(bar);
-        byEnd[int(s.how)].append(r);
-        if (selected_.count(s.trial) != 0) {
-            chosen.push_back(r);
-        }
-    }
-    painter.setPen(Qt::NoPen);
-    for (const auto& [end, rects] : byEnd) {
-        painter.setBrush(endColour(End(end)));
-        painter.drawRects(rects.constData(), int(rects.size()));
-    }
-    // The trial's name inside the bars wide enough for it (a few hundred at most).
-    painter.setPen(Qt::black);
-    int labels = 0;
-    for (const Bar& bar : bars_) {
-        const QRectF r = barRect(bar);
-        if (r.width() < kLabelBarWidth || r.height() < metrics.height() - 2 ||
-            ++labels > kMaxLabels) {
-            continue;
-        }
-        painter.drawText(r.adjusted(4, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                         segments[std::size_t(bar.segment)].trial);
-    }
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(text, 2));
-    for (const QRectF& r : chosen) {
-        painter.drawRect(r.adjusted(-1, -1, 1, 1));
+    for (std::size_t i = 0; i < bars_.size() && !selected_.empty(); ++i) {
+        if (selected_.count(segments[std::size_t(bars_[i].segment)].trial) != 0) {
+            painter.drawRect(QRectF(rects_[i]).adjusted(-1, -1, 1, 1));
+        }
     }
     painter.restore();
     // The legend above: one swatch per kind of end.
@@ -250,11 +231,52 @@ void TimelineView::paintPlot(QPainter& painter) {
                      Qt::AlignRight | Qt::AlignVCenter, note());
 }
 
+void TimelineView::renderBars(const QFontMetricsF& metrics) {
+    barsStale_ = false;
+    if (barsImage_.size() != canvas()->size()) {
+        barsImage_ = QImage(canvas()->size(), QImage::Format_ARGB32_Premultiplied);
+    }
+    barsImage_.fill(Qt::transparent);
+    rects_.clear();
+    rects_.reserve(bars_.size());
+    // Whole pixels: the raster engine fills integer rectangles on its fast path.
+    std::map<int, QList<QRect>> byEnd;
+    const std::vector<TimelineSegment>& segments = timeline_->segments();
+    for (const Bar& bar : bars_) {
+        const QRect r = barRect(bar).toRect();
+        rects_.push_back(r);
+        byEnd[int(segments[std::size_t(bar.segment)].how)].append(r);
+    }
+    QPainter painter(&barsImage_);
+    painter.setClipRect(area());
+    painter.setPen(Qt::NoPen);
+    for (const auto& [end, rects] : byEnd) {
+        painter.setBrush(endColour(End(end)));
+        painter.drawRects(rects.constData(), int(rects.size()));
+    }
+    // The trial's name inside the bars wide enough for it (a few hundred at most).
+    painter.setPen(Qt::black);
+    int labels = 0;
+    for (std::size_t i = 0; i < bars_.size() && labels < kMaxLabels; ++i) {
+        const QRect& r = rects_[i];
+        if (r.width() < kLabelBarWidth || r.height() < metrics.height() - 2) {
+            continue;
+        }
+        ++labels;
+        painter.drawText(r.adjusted(4, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                         segments[std::size_t(bars_[i].segment)].trial);
+    }
+}
+
 QString TimelineView::trialAt(QPointF pos) const {
     hoveredSegmentText_.clear();
     // The last drawn on top wins.
+    // The rectangles as last painted, or as they will be when not painted since a change.
+    const bool painted = !barsStale_ && rects_.size() == bars_.size();
     for (auto it = bars_.rbegin(); it != bars_.rend(); ++it) {
-        if (barRect(*it).adjusted(-1, -1, 1, 1).contains(pos)) {
+        const QRectF r =
+            painted ? QRectF(rects_[std::size_t(bars_.rend() - it - 1)]) : barRect(*it);
+        if (r.adjusted(-1, -1, 1, 1).contains(pos)) {
             const TimelineSegment& s = timeline_->segments()[std::size_t(it->segment)];
             hoveredSegmentText_ =
                 tr("%1 s to %2 s: %3")

@@ -7,12 +7,16 @@
 // Thread-safety: GUI thread only.
 #pragma once
 
+#include <QImage>
+#include <QRect>
 #include <QRectF>
 #include <vector>
 
 #include "plots/plot_axis.h"
 #include "plots/study_plot.h"
 #include "plots/trial_timeline.h"
+
+class QFontMetricsF;
 
 namespace tunedeck::app {
 
@@ -50,6 +54,7 @@ class TimelineView : public StudyPlot {
 
   private:
     QRectF area() const;
+    void renderBars(const QFontMetricsF& metrics);
     double stackTop(int lane, int stack, double rowHeight) const;
 
     const TrialTimeline* timeline_;
@@ -59,6 +64,9 @@ class TimelineView : public StudyPlot {
     int totalStacks_ = 0;
     PlotAxis x_;
     mutable QString hoveredSegmentText_;
+    QImage barsImage_;          // every bar (and the names that fit), as last laid out
+    std::vector<QRect> rects_;  // each bar's rectangle in that image
+    bool barsStale_ = true;
 };
 
 }  // namespace tunedeck::app
