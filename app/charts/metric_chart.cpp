@@ -4,6 +4,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QKeyEvent>
+#include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPainter>
 #include <QSvgGenerator>
@@ -155,6 +156,13 @@ void MetricChart::rebuildAxes() {
     y->setTitleText(data_->metric());
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
+    // QtCharts draws no axis that no series is attached to: before the first result (the curves
+    // are an image of their own) the axes would be missing. An empty series holds them.
+    c->removeAllSeries();
+    auto* anchor = new QLineSeries;
+    c->addSeries(anchor);
+    anchor->attachAxis(x);
+    anchor->attachAxis(y);
     // Called also when another experiment was loaded: nothing drawn or measured still holds.
     zoomed_ = false;
     refit_ = true;

@@ -352,6 +352,9 @@ void MainWindow::onTick() {
         changes.scopeChanged) {
         model_->refresh(changes);
         updateStatusBar();
+        if (changes.configKeysChanged) {
+            table_->resizeColumnsToContents();  // whole headers, also in German
+        }
         // A status such as "stopped by ASHA at 6" stays on one line: its column only widens.
         const int before = table_->columnWidth(TrialTableModel::Status);
         table_->resizeColumnToContents(TrialTableModel::Status);
