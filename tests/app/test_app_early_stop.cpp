@@ -168,8 +168,9 @@ void TestAppEarlyStop::aTrialsRuntimeReadsTheSameLiveReopenedAndInShow() {
                             .arg(progressWhileFirstRan_)
                             .arg(trialsWhileFirstRan_)));
     auto* progress = window_->findChild<QProgressBar*>();
-    QCOMPARE(progress->text(), QStringLiteral("2 of 2 trials done"));
-    QCOMPARE(reader_->findChild<QProgressBar*>()->text(), QStringLiteral("2 of 2 trials done"));
+    QTRY_COMPARE_WITH_TIMEOUT(progress->text(), QStringLiteral("2 of 2 trials done"), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(reader_->findChild<QProgressBar*>()->text(),
+                              QStringLiteral("2 of 2 trials done"), 5000);
 
     auto* table = window_->findChild<QTableView*>("trials");
     auto* readTable = reader_->findChild<QTableView*>("trials");
