@@ -1348,10 +1348,6 @@ Fingerabdruck: %2</translation>
 <context>
     <name>tunedeck::app::MainWindow</name>
     <message>
-        <source>Study plots</source>
-        <translation>Studien-Diagramme</translation>
-    </message>
-    <message>
         <source>Read-only</source>
         <translation>Schreibgeschützt</translation>
     </message>
@@ -1374,6 +1370,10 @@ Fingerabdruck: %2</translation>
     <message>
         <source>No log lines yet. Select a trial to follow its log; without a selection, the experiment's warnings and the trials' log messages are shown here.</source>
         <translation>Noch keine Logzeilen. Wählen Sie einen Trial, um seinem Log zu folgen; ohne Auswahl stehen hier die Warnungen des Experiments und die Logmeldungen der Trials.</translation>
+    </message>
+    <message>
+        <source>Study plots</source>
+        <translation>Studien-Diagramme</translation>
     </message>
     <message>
         <source>Tunedeck</source>

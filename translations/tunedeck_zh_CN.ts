@@ -1341,10 +1341,6 @@ Fingerprint: %2</source>
 <context>
     <name>tunedeck::app::MainWindow</name>
     <message>
-        <source>Study plots</source>
-        <translation>研究图表</translation>
-    </message>
-    <message>
         <source>Read-only</source>
         <translation>只读</translation>
     </message>
@@ -1367,6 +1363,10 @@ Fingerprint: %2</source>
     <message>
         <source>No log lines yet. Select a trial to follow its log; without a selection, the experiment's warnings and the trials' log messages are shown here.</source>
         <translation>暂无日志。选择一个试验以跟踪其日志；未选择时，这里显示实验的警告和各试验的日志消息。</translation>
+    </message>
+    <message>
+        <source>Study plots</source>
+        <translation>研究图表</translation>
     </message>
     <message>
         <source>Tunedeck</source>
