@@ -1348,6 +1348,10 @@ Fingerabdruck: %2</translation>
 <context>
     <name>tunedeck::app::MainWindow</name>
     <message>
+        <source>Engine &amp;queue...</source>
+        <translation>&amp;Warteschlange der Engine...</translation>
+    </message>
+    <message>
         <source>Read-only</source>
         <translation>Schreibgeschützt</translation>
     </message>
@@ -2012,6 +2016,53 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>%1 trials done</source>
         <translation>%1 Trials fertig</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::QueueDialog</name>
+    <message>
+        <source>Engine queue</source>
+        <translation>Warteschlange der Engine</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>Experiment</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation>Priorität</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Laufend</translation>
+    </message>
+    <message>
+        <source>Wanted</source>
+        <translation>Gewünscht</translation>
+    </message>
+    <message>
+        <source>Waits because</source>
+        <translation>Wartet, weil</translation>
+    </message>
+    <message>
+        <source>The engine did not answer with its queue: %1</source>
+        <translation>Die Engine hat ihre Warteschlange nicht geliefert: %1</translation>
+    </message>
+    <message>
+        <source>In use: %1 of %2 CPUs, %3 of %4 GPUs</source>
+        <translation>Belegt: %1 von %2 CPUs, %3 von %4 GPUs</translation>
+    </message>
+    <message>
+        <source>Experiments the engine runs on its machine share it by priority, then fairly among equal priorities. May run is how many trials an experiment may run at once now; nothing running is stopped to make room, so Running can be above it for a while.</source>
+        <translation>Experimente, die die Engine auf ihrem Rechner ausführt, teilen ihn nach Priorität und bei gleicher Priorität gerecht. „Darf laufen“ ist, wie viele Trials ein Experiment jetzt gleichzeitig ausführen darf; nichts Laufendes wird angehalten, um Platz zu schaffen, daher kann „Laufend“ eine Weile darüber liegen.</translation>
+    </message>
+    <message>
+        <source>May run</source>
+        <translation>Darf laufen</translation>
     </message>
 </context>
 <context>

@@ -1341,6 +1341,10 @@ Fingerprint: %2</source>
 <context>
     <name>tunedeck::app::MainWindow</name>
     <message>
+        <source>Engine &amp;queue...</source>
+        <translation>引擎队列(&amp;Q)...</translation>
+    </message>
+    <message>
         <source>Read-only</source>
         <translation>只读</translation>
     </message>
@@ -2004,6 +2008,53 @@ MPS 未能启动：%2</translation>
     <message>
         <source>%1 trials done</source>
         <translation>已完成 %1 个试验</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::QueueDialog</name>
+    <message>
+        <source>Engine queue</source>
+        <translation>引擎队列</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Wanted</source>
+        <translation>需要</translation>
+    </message>
+    <message>
+        <source>Waits because</source>
+        <translation>等待原因</translation>
+    </message>
+    <message>
+        <source>The engine did not answer with its queue: %1</source>
+        <translation>引擎未返回其队列：%1</translation>
+    </message>
+    <message>
+        <source>In use: %1 of %2 CPUs, %3 of %4 GPUs</source>
+        <translation>已用：%1/%2 个 CPU，%3/%4 个 GPU</translation>
+    </message>
+    <message>
+        <source>Experiments the engine runs on its machine share it by priority, then fairly among equal priorities. May run is how many trials an experiment may run at once now; nothing running is stopped to make room, so Running can be above it for a while.</source>
+        <translation>引擎在其机器上运行的实验按优先级共享该机器，同等优先级之间公平分配。“允许运行”是实验当前可同时运行的试验数；不会为腾出空间而停止正在运行的试验，因此“运行中”可能暂时高于它。</translation>
+    </message>
+    <message>
+        <source>May run</source>
+        <translation>允许运行</translation>
     </message>
 </context>
 <context>

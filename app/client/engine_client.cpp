@@ -224,6 +224,10 @@ void EngineClient::exportResults(const QString& experiment, const QString& forma
         std::move(done));
 }
 
+void EngineClient::queue(Done<api::QueueAnswer> done) {
+    ask(api::op::kQueue, {}, api::decodeQueue, std::move(done));
+}
+
 void EngineClient::trialLog(const QString& experiment, const QString& trial, qint64 offset,
                             Done<api::TrialLogAnswer> done) {
     ask(api::op::kTrialLog, {{"experiment", experiment}, {"trial", trial}, {"offset", offset}},

@@ -68,6 +68,8 @@ class EngineClient : public QObject {
                        Done<api::TextAnswer> done);
     void trialLog(const QString& experiment, const QString& trial, qint64 offset,
                   Done<api::TrialLogAnswer> done);
+    // serve's fair queue: who runs, who waits and why.
+    void queue(Done<api::QueueAnswer> done);
     // Checks an experiment's text (relative paths from `fileName`'s folder); the answer's
     // problems are read by the editor (their shape is engine/api's problem list).
     void validate(const QString& yaml, const QString& fileName, AnswerHandler onAnswer);

@@ -37,6 +37,7 @@
 #include "models/config_text.h"
 #include "plots/study_plots.h"
 #include "views/attach_dialog.h"
+#include "views/queue_dialog.h"
 #include "views/settings_dialog.h"
 #include "views/start_page.h"
 #include "views/trial_log_follower.h"
@@ -308,6 +309,15 @@ void MainWindow::buildMenus() {
                           [this] { orderExperiment(ExperimentOrder::Resume); });
     experiment->addAction(tr("&Stop for good"), this,
                           [this] { orderExperiment(ExperimentOrder::Stop); });
+    experiment->addSeparator();
+    experiment->addAction(tr("Engine &queue..."), this, [this] {
+        auto* queue = findChild<QueueDialog*>(QStringLiteral("queueDialog"));
+        if (!queue) {
+            queue = new QueueDialog(client_, this);
+        }
+        queue->show();
+        queue->raise();
+    });
 
     QMenu* trial = menuBar()->addMenu(tr("&Trial"));
     trial->addAction(tr("&Stop selected trials"), QKeySequence(tr("Ctrl+T")), this,

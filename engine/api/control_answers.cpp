@@ -114,4 +114,45 @@ Status decodeTrialLog(const QJsonObject& answer, TrialLogAnswer* out) {
     return f.status();
 }
 
+Status decodeQueue(const QJsonObject& answer, QueueAnswer* out) {
+    if (Status s = answerStatus(answer); !s) {
+        return s;
+    }
+    JsonFields f(answer, answerTo("queue"));
+    JsonFields capacity(f.object("capacity"), answerTo("queue") + QStringLiteral(", capacity"));
+    JsonFields inUse(f.object("in_use"), answerTo("queue") + QStringLiteral(", in_use"));
+    out->cpu = capacity.number("cpu");
+    out->gpu = capacity.number("gpu");
+    out->cpuInUse = inUse.number("cpu");
+    out->gpuInUse = inUse.number("gpu");
+    const QJsonArray list = f.array("experiments");
+    out->experiments.clear();
+    for (qsizetype i = 0; i < list.size() && f.status() && capacity.status() && inUse.status();
+         ++i) {
+        JsonFields e(list.at(i).toObject(),
+                     QStringLiteral("%1, \"experiments\"[%2]").arg(answerTo("queue")).arg(i));
+        QueueEntry entry;
+        entry.experiment = e.text("experiment");
+        entry.user = e.text("user");
+        entry.priority = int(e.integer("priority"));
+        entry.running = int(e.integer("running"));
+        entry.allowed = int(e.integer("slots"));
+        entry.wanted = int(e.integer("wanted"));
+        entry.cpu = e.number("cpu");
+        entry.gpu = e.number("gpu");
+        entry.why = e.text("why", {});
+        if (!e.status()) {
+            return e.status();
+        }
+        out->experiments.push_back(entry);
+    }
+    if (!capacity.status()) {
+        return capacity.status();
+    }
+    if (!inUse.status()) {
+        return inUse.status();
+    }
+    return f.status();
+}
+
 }  // namespace tunedeck::api

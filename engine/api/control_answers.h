@@ -56,6 +56,26 @@ struct TrialLogAnswer {
     qint64 size = 0;    // of the whole log
 };
 
+// queue: serve's fair queue, one entry per experiment in it.
+struct QueueEntry {
+    QString experiment;
+    QString user;
+    int priority = 0;
+    int running = 0;
+    int allowed = 0;  // trials it may run at once now (the answer's "slots")
+    int wanted = 0;   // trials it could start
+    double cpu = 1;   // per trial
+    double gpu = 0;
+    QString why;  // why it waits; empty when it does not
+};
+struct QueueAnswer {
+    double cpu = 0;  // what the queue shares
+    double gpu = 0;
+    double cpuInUse = 0;
+    double gpuInUse = 0;
+    std::vector<QueueEntry> experiments;
+};
+
 // The message of an error answer; ok for an ok one.
 Status answerStatus(const QJsonObject& answer);
 
@@ -65,5 +85,6 @@ Status decodeStarted(const QJsonObject& answer, StartedAnswer* out);
 Status decodeSubscribed(const QJsonObject& answer, SubscribedAnswer* out);
 Status decodeText(const QJsonObject& answer, TextAnswer* out);
 Status decodeTrialLog(const QJsonObject& answer, TrialLogAnswer* out);
+Status decodeQueue(const QJsonObject& answer, QueueAnswer* out);
 
 }  // namespace tunedeck::api

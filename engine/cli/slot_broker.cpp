@@ -77,7 +77,13 @@ QString waitReason(const SharedExperiment& e, const std::vector<SharedExperiment
     if (heldToShare && !equal.isEmpty()) {
         return QStringLiteral("fair share with %1").arg(equal.join(QStringLiteral(", ")));
     }
-    return roomWhy.isEmpty() ? QStringLiteral("no room free now") : roomWhy;
+    if (roomWhy.isEmpty() || roomWhy.startsWith(QLatin1String("waiting for resources"))) {
+        // The machine is full of running trials: the next slot goes to it when one ends.
+        return QStringLiteral(
+            "the machine is full; the next slot that frees is its (running "
+            "trials are not stopped to make room)");
+    }
+    return roomWhy;
 }
 
 }  // namespace

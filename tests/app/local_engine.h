@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QString>
+#include <QStringList>
 #include <csignal>
 #include <memory>
 
@@ -29,17 +30,19 @@ struct LocalEngine {
         }
     }
 
-    // Starts the serve; true once its socket is there.
-    bool start(const EngineHarness& harness) {
+    // Starts the serve (with `serveArguments` besides); true once its socket is there.
+    bool start(const EngineHarness& harness, const QStringList& serveArguments = {}) {
         socket = harness.root() + "/engine.sock";
         process = harness.start(
-            {"serve", "--listen", "unix:" + socket, "--results", harness.resultsRoot()});
+            QStringList{"serve", "--listen", "unix:" + socket, "--results", harness.resultsRoot()} +
+            serveArguments);
         return waitFor([&] { return QFile::exists(socket); }, 20000);
     }
 
     // start(), then `window` shown at 1280x800 and attached; true once its client is ready.
-    bool startAttached(const EngineHarness& harness, tunedeck::app::MainWindow* window) {
-        if (!start(harness)) {
+    bool startAttached(const EngineHarness& harness, tunedeck::app::MainWindow* window,
+                       const QStringList& serveArguments = {}) {
+        if (!start(harness, serveArguments)) {
             return false;
         }
         window->resize(1280, 800);

@@ -3,11 +3,14 @@
 // always the one shown (defect 4); a second experiment started from the window is shown with its
 // axes and metric and highlighted in the list (defect 3); quitting while the engine runs
 // experiments asks whether to pause them or leave them running, and does what was chosen
-// (defect 10). Issue 18.
+// (defect 10). Issue 18. The engine's queue as the window shows it (issue 22).
 #include <QChart>
+#include <QDialog>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenuBar>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTreeWidget>
 #include <QValueAxis>
 #include <QtTest>
@@ -26,15 +29,20 @@ using tunedeck::client::EngineClient;
 
 namespace {
 
-QAction* quitAction(MainWindow& window) {
+// The menu item that reads `text` (without its & mnemonic).
+QAction* menuAction(MainWindow& window, const QString& text) {
     for (QAction* menu : window.menuBar()->actions()) {
         for (QAction* action : menu->menu() ? menu->menu()->actions() : QList<QAction*>{}) {
-            if (action->text().remove('&') == "Quit") {
+            if (action->text().remove('&') == text) {
                 return action;
             }
         }
     }
-    qFatal("no Quit in the menus");
+    qFatal("no %s in the menus", qPrintable(text));
+}
+
+QAction* quitAction(MainWindow& window) {
+    return menuAction(window, "Quit");
 }
 
 QTreeWidget* experimentList(MainWindow& window) {
@@ -127,6 +135,7 @@ class TestAppWindowLifecycle : public QObject {
     void quittingWhileExperimentsRunAsksAndCanPauseThem();
     void quittingCanLeaveTheExperimentsRunning();
     void anExperimentIsKnownByItsFolderNotItsName();
+    void theEngineQueueShowsWhoWaitsAndWhy();
 };
 
 void TestAppWindowLifecycle::oneClickOnARowOpensItsExperiment() {
@@ -276,6 +285,56 @@ void TestAppWindowLifecycle::anExperimentIsKnownByItsFolderNotItsName() {
     QTest::qWait(5500);  // and after a refresh of the list
     QCOMPARE(highlighted(list), QString());
     QCOMPARE(window.data().trials()[0].values.size(), std::size_t(3));
+}
+
+// Two users' experiments on an engine whose queue shares one CPU: Experiment > Engine queue...
+// shows both, the CPU in use, and why the lower priority waits (issue 22).
+void TestAppWindowLifecycle::theEngineQueueShowsWhoWaitsAndWhy() {
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window, {"--capacity", "cpu=1"}));
+    const auto start = [&](const QString& name, const QString& user, int priority) {
+        bool answered = false;
+        window.client().request("start",
+                                {{"path", experimentFile(harness, name, 600, 0.2)},
+                                 {"user", user},
+                                 {"priority", priority}},
+                                [&](const QJsonObject&) { answered = true; });
+        return waitFor([&] { return answered; }, 30000);
+    };
+    QVERIFY(start("background", "alice", 1));
+    QVERIFY(start("urgent", "bob", 4));
+    menuAction(window, "Engine queue...")->trigger();
+    auto* dialog = window.findChild<QDialog*>("queueDialog");
+    QVERIFY(dialog && dialog->isVisible());
+    auto* table = dialog->findChild<QTableWidget*>("queueTable");
+    auto* summary = dialog->findChild<QLabel*>("queueSummary");
+    const auto rowOfUser = [&](const QString& user) {
+        for (int row = 0; row < table->rowCount(); ++row) {
+            if (table->item(row, 1) && table->item(row, 1)->text() == user) {
+                return row;
+            }
+        }
+        return -1;
+    };
+    QVERIFY2(waitFor(
+                 [&] {
+                     const int alice = rowOfUser("alice");
+                     return table->rowCount() == 2 && alice >= 0 &&
+                            table->item(alice, 6)->text().contains(
+                                "higher priority first: urgent (priority 4)");
+                 },
+                 30000),
+             qPrintable(table->rowCount() > 0 && table->item(0, 6) ? table->item(0, 6)->text()
+                                                                   : summary->text()));
+    QCOMPARE(table->horizontalHeaderItem(6)->text(), QStringLiteral("Waits because"));
+    // alice's trial keeps running (nothing is stopped), but she may run none until bob's start.
+    QCOMPARE(table->item(rowOfUser("alice"), 3)->text(), QStringLiteral("1"));
+    QCOMPARE(table->item(rowOfUser("alice"), 4)->text(), QStringLiteral("0"));
+    QCOMPARE(table->item(rowOfUser("bob"), 0)->text(), QStringLiteral("urgent"));
+    QCOMPARE(table->item(rowOfUser("bob"), 2)->text(), QStringLiteral("4"));
+    QVERIFY2(summary->text().contains("1 of 1 CPUs"), qPrintable(summary->text()));
 }
 
 QTEST_MAIN(TestAppWindowLifecycle)
