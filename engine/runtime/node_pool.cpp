@@ -41,20 +41,11 @@ NodeCapacity nodeCapacityFromHello(const QString& nodeId, const QJsonObject& hel
 NodePool::NodePool(std::vector<NodePlan> plans, double nodeTimeoutS, QObject* parent)
     : QObject(parent), nodeTimeoutS_(nodeTimeoutS) {
     for (NodePlan& plan : plans) {
-        auto node = std::make_unique<Node>();
-        node->plan = std::move(plan);
-        node->retry.setSingleShot(true);
-        Node* raw = node.get();
-        connect(&node->retry, &QTimer::timeout, this, [this, raw] {
-            if (!shuttingDown_) {
-                openNode(*raw);
-            }
-        });
-        nodes_.push_back(std::move(node));
+        adopt(std::move(plan));
     }
 }
 
-void NodePool::addNode(NodePlan plan) {
+NodePool::Node& NodePool::adopt(NodePlan plan) {
     auto node = std::make_unique<Node>();
     node->plan = std::move(plan);
     node->retry.setSingleShot(true);
@@ -65,8 +56,13 @@ void NodePool::addNode(NodePlan plan) {
         }
     });
     nodes_.push_back(std::move(node));
+    return *raw;
+}
+
+void NodePool::addNode(NodePlan plan) {
+    Node& node = adopt(std::move(plan));
     if (!shuttingDown_) {
-        openNode(*raw);
+        openNode(node);
     }
 }
 

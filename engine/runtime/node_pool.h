@@ -87,6 +87,8 @@ class NodePool : public QObject {
         QTimer retry;
     };
 
+    // A node of `plan` in the pool, not opened yet; its retry timer opens it again.
+    Node& adopt(NodePlan plan);
     void openNode(Node& node);
     void onHello(Node& node, const QJsonObject& hello);
     void onClosed(Node& node, const QString& reason);
