@@ -48,6 +48,15 @@ Status decodeTrialStatus(const QJsonObject& payload, TrialStatusEvent* out) {
     out->node = f.optionalText("node");
     out->iteration = f.integer("iteration", 0);
     out->failures = int(f.integer("failures", 0));
+    out->gpus.clear();
+    const QJsonArray gpus = f.array("gpus", {});
+    for (qsizetype i = 0; i < gpus.size() && f.status(); ++i) {
+        if (!gpus.at(i).isDouble() || gpus.at(i).toInt(-1) < 0) {
+            f.fail(QStringLiteral("\"gpus\"[%1] must be a card index").arg(i));
+            break;
+        }
+        out->gpus.push_back(gpus.at(i).toInt());
+    }
     return f.status();
 }
 
@@ -118,6 +127,26 @@ Status decodeNodeUsage(const QJsonObject& payload, NodeUsageEvent* out) {
             return g.status();
         }
         out->gpus.push_back(std::move(gpu));
+    }
+    out->trials.clear();
+    const QJsonArray trials = f.array("trials", {});
+    for (qsizetype i = 0; i < trials.size() && f.status(); ++i) {
+        if (!trials.at(i).isObject()) {
+            f.fail(QStringLiteral("\"trials\"[%1] must be an object").arg(i));
+            break;
+        }
+        JsonFields t(trials.at(i).toObject(),
+                     QStringLiteral("%1 \"trials\"[%2]").arg(described(type::kNodeUsage)).arg(i));
+        TrialUsage usage;
+        usage.trial = t.text("trial");
+        usage.cpuPercent = t.optionalNumber("cpu_percent");
+        usage.rssMb = t.optionalNumber("rss_mb").value_or(0);
+        usage.processes = int(t.integer("processes", 0));
+        usage.gpuMemoryMb = t.optionalNumber("gpu_memory_mb");
+        if (!t.status()) {
+            return t.status();
+        }
+        out->trials.push_back(std::move(usage));
     }
     return f.status();
 }

@@ -44,6 +44,7 @@ struct TrialStatusEvent {
     std::optional<QString> node;  // absent: the trial keeps the node it had
     qint64 iteration = 0;         // optional
     int failures = 0;             // optional
+    std::vector<int> gpus;        // RUNNING: the node's cards it was placed on; optional
 };
 
 struct ResultEvent {
@@ -89,12 +90,23 @@ struct GpuUsage {
     bool lost = false;
 };
 
+// What one trial used of its node at a sample: CPU in percent of one core (400: four cores),
+// its processes' resident memory and, on a node with GPUs, the card memory they hold (MiB).
+struct TrialUsage {
+    QString trial;
+    std::optional<double> cpuPercent;
+    double rssMb = 0;
+    int processes = 0;
+    std::optional<double> gpuMemoryMb;
+};
+
 struct NodeUsageEvent {
     QString node;
     std::optional<double> cpuPercent;
     qint64 memoryUsedMb = 0;
     qint64 memoryTotalMb = 0;
     std::vector<GpuUsage> gpus;
+    std::vector<TrialUsage> trials;  // empty in samples recorded by older engines
 };
 
 struct LogEvent {

@@ -109,11 +109,26 @@ QJsonObject nodeUsage(const QString& nodeId, const QJsonObject& sample) {
                                 {"trials", trials},
                                 {"lost", gpu.value("lost").toBool()}});
     }
+    QJsonArray trials;
+    for (const QJsonValue& entry : sample.value("trials").toArray()) {
+        const QJsonObject trial = entry.toObject();
+        const QJsonValue id = trial.value("trial");
+        QJsonObject usage{
+            {"trial", id.isString() ? id : QJsonValue(QString::number(id.toInteger()))},
+            {"cpu_percent", reading(trial.value("cpu_percent"))},
+            {"rss_mb", trial.value("rss_mb").toDouble()},
+            {"processes", trial.value("processes").toInt()}};
+        if (trial.contains("gpu_memory_mb")) {
+            usage.insert("gpu_memory_mb", trial.value("gpu_memory_mb").toDouble());
+        }
+        trials.append(usage);
+    }
     return {{"node", nodeId},
             {"cpu_percent", reading(sample.value("cpu_percent"))},
             {"memory_used_mb", sample.value("memory_used_mb").toInteger()},
             {"memory_total_mb", sample.value("memory_total_mb").toInteger()},
-            {"gpus", gpus}};
+            {"gpus", gpus},
+            {"trials", trials}};
 }
 
 QJsonObject log(const QString& trialId, const QString& message) {

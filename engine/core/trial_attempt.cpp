@@ -200,9 +200,7 @@ AttemptOutcome TrialAttempt::onExit(const ExitFacts& exit, const FailureSpec& fa
     const FailureCause cause = failureCause_.value_or(FailureCause::TrialCrashed);
     outcome.why = failureMessage_;
     if (outcome.why.isEmpty()) {
-        outcome.why = exit.signal
-                          ? QStringLiteral("killed by signal %1").arg(*exit.signal)
-                          : QStringLiteral("exited with status %1").arg(exit.code.value_or(0));
+        outcome.why = describeExit(exit);
     }
     const FailureDecision decision = decideOnFailure(failure, cause, failuresSoFar);
     outcome.countsFailure = decision.counts;

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 
+#include "core/exit_description.h"
 #include "core/experiment_spec.h"
 #include "core/failure_policy.h"
 #include "core/scheduler.h"
@@ -73,14 +74,6 @@ struct PendingCommit {
     QJsonObject result;
 };
 
-// How the process ended, as its node said (none of them: the node was lost, or it never ran).
-struct ExitFacts {
-    std::optional<int> code;
-    std::optional<int> signal;
-    QStringList logTail;  // the last lines of its log
-    bool isProcessExit() const { return code.has_value() || signal.has_value(); }
-    bool isClean() const { return code == 0; }
-};
 
 struct AttemptOutcome {
     enum class Kind {

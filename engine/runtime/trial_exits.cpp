@@ -42,6 +42,10 @@ void ExperimentRunner::onTrialExited(LiveTrial& live, const QJsonObject& message
     if (const QJsonValue signal = message.value("signal"); signal.isDouble()) {
         exit.signal = signal.toInt();
     }
+    exit.oomKilled = message.value("oom_killed").toBool();
+    if (const QJsonValue peak = message.value("peak_rss_mb"); peak.isDouble()) {
+        exit.peakRssMb = peak.toDouble();
+    }
     for (const QJsonValue& line : message.value("log_tail").toArray()) {
         exit.logTail << line.toString();
     }

@@ -210,7 +210,7 @@ std::vector<GpuReading> GpuMonitor::sample(std::vector<GpuLoss>* newlyLost) {
                 }
             }
             if (!card.lost && !lostOn(code, card, newlyLost)) {
-                code = m_nvml->computeProcessPids(card.device, &r.pids);
+                code = m_nvml->computeProcesses(card.device, &r.processes);
                 lostOn(code, card, newlyLost);
             }
         }

@@ -26,7 +26,7 @@ struct GpuReading {
     std::optional<double> powerW;
     long long memoryUsedMb = 0;
     long long memoryTotalMb = 0;
-    std::vector<unsigned int> pids;  // compute processes on the card
+    std::vector<nvml::ComputeProcess> processes;  // compute processes on the card
     bool lost = false;
 };
 

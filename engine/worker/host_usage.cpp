@@ -1,39 +1,15 @@
 #include "worker/host_usage.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "worker/proc_files.h"
+
 namespace tunedeck::worker {
 
 namespace {
-
-// Reads a small /proc file whole (they are generated at read time; one read() suffices for the
-// few kilobytes these hold).
-std::string readProcFile(const char* path) {
-    std::string text;
-    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return text;
-    }
-    char buffer[8192];
-    for (;;) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n <= 0) {
-            break;
-        }
-        text.append(buffer, static_cast<std::size_t>(n));
-        if (text.size() > (1 << 20)) {
-            break;
-        }
-    }
-    ::close(fd);
-    return text;
-}
 
 // The value in kB of `key` ("MemTotal:") in /proc/meminfo text, or -1.
 long long meminfoKb(const std::string& text, const char* key) {

@@ -164,7 +164,7 @@ namespace {
 // Asks with a buffer that grows on NVML_ERROR_INSUFFICIENT_SIZE (the count is then what the
 // driver needs; processes may start in between, hence a few rounds with some slack).
 template <typename Info, typename Query>
-Return queryPids(Query query, Device device, std::vector<unsigned int>* pids) {
+Return queryProcesses(Query query, Device device, std::vector<ComputeProcess>* processes) {
     std::vector<Info> infos(kGpuProcessesFirstAsk);
     for (int round = 0; round < 4; ++round) {
         unsigned int count = static_cast<unsigned int>(infos.size());
@@ -176,9 +176,12 @@ Return queryPids(Query query, Device device, std::vector<unsigned int>* pids) {
         if (code != kSuccess) {
             return code;
         }
-        pids->clear();
+        processes->clear();
         for (unsigned int i = 0; i < count && i < infos.size(); ++i) {
-            pids->push_back(infos[i].pid);
+            // NVML_VALUE_NOT_AVAILABLE is all ones.
+            const unsigned long long bytes = infos[i].usedGpuMemory;
+            processes->push_back(
+                {infos[i].pid, bytes == ~0ULL ? -1 : static_cast<long long>(bytes >> 20)});
         }
         return kSuccess;
     }
@@ -187,12 +190,12 @@ Return queryPids(Query query, Device device, std::vector<unsigned int>* pids) {
 
 }  // namespace
 
-Return Library::computeProcessPids(Device device, std::vector<unsigned int>* pids) const {
+Return Library::computeProcesses(Device device, std::vector<ComputeProcess>* processes) const {
     if (m_symbols->processesV2Layout) {
-        return queryPids<ProcessInfoV2>(m_symbols->processesV2Layout, device, pids);
+        return queryProcesses<ProcessInfoV2>(m_symbols->processesV2Layout, device, processes);
     }
     if (m_symbols->processesV1Layout) {
-        return queryPids<ProcessInfoV1>(m_symbols->processesV1Layout, device, pids);
+        return queryProcesses<ProcessInfoV1>(m_symbols->processesV1Layout, device, processes);
     }
     return kErrorNotSupported;
 }

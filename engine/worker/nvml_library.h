@@ -49,6 +49,13 @@ struct ProcessInfoV2 {
 static_assert(sizeof(Memory) == 24 && sizeof(Utilization) == 8);
 static_assert(sizeof(ProcessInfoV1) == 16 && sizeof(ProcessInfoV2) == 24);
 
+// A compute process on a card, with the card memory it holds (-1 where the driver cannot say:
+// under MIG, or without the rights to see other users' processes).
+struct ComputeProcess {
+    unsigned int pid = 0;
+    long long memoryMb = -1;
+};
+
 class Library {
   public:
     // Loads libnvidia-ml.so.1 and initialises it. Null when that fails, with `why` in the user's
@@ -71,7 +78,7 @@ class Library {
     Return temperatureC(Device device, unsigned int* out) const;
     Return powerMilliwatts(Device device, unsigned int* out) const;
     // The pids of the compute processes on the card: _v3, else _v2, else the unversioned query.
-    Return computeProcessPids(Device device, std::vector<unsigned int>* pids) const;
+    Return computeProcesses(Device device, std::vector<ComputeProcess>* processes) const;
 
   private:
     struct Symbols;

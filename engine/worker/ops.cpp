@@ -11,6 +11,7 @@
 #include "checkpoint/checkpoint_files.h"
 #include "worker/json_line.h"
 #include "worker/log_tail.h"
+#include "worker/oom_watch.h"
 #include "worker/trial_process.h"
 #include "worker/tuning.h"
 #include "worker/worker.h"
@@ -231,6 +232,7 @@ void Worker::opStart(const json& op) {
     trial->logPath = launched.logPath;
     trial->messageFd = launched.messageFd;
     trial->answerFd = launched.answerFd;
+    trial->oomBefore = readOomCounts(launched.pid);
     m_trialByPid[launched.pid] = key;
     m_usage.trialStarted(launched.pid, *id);
     m_trials[key] = std::move(trial);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/line_framer.h"
+#include "worker/oom_watch.h"
 #include "worker/tuning.h"
 
 namespace tunedeck::worker {
@@ -20,6 +21,7 @@ struct RunningTrial {
     std::string relayPrefix;  // `{"ev":"trial","trial":ID,"msg":`, built once
     pid_t pid = -1;           // also the process group's id
     std::string logPath;
+    OomCounts oomBefore;  // the kernel's OOM kill counts when it started
 
     int messageFd = -1;  // -1 once the trial closed it or broke the protocol
     LineFramer framer{kMaxLineBytes};

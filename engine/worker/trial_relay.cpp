@@ -1,9 +1,12 @@
 // The trial side of the loop: relaying each valid line of a trial's channel to the engine,
 // refusing protocol violations, writing answers, stopping trials and reporting how they ended.
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 
 #include "worker/json_line.h"
@@ -130,29 +133,39 @@ void Worker::reapChildren() {
             drainAndClose(*entry->second);
         }
         int status = 0;
+        rusage usage{};
         pid_t reaped;
         do {
-            reaped = ::waitpid(pid, &status, 0);
+            reaped = ::wait4(pid, &status, 0, &usage);
         } while (reaped < 0 && errno == EINTR);
+        double sampledPeakMb = 0;
         if (byPid != m_trialByPid.end()) {
             m_trialByPid.erase(byPid);
-            m_usage.trialEnded(pid);
+            sampledPeakMb = m_usage.trialEnded(pid);
         }
         if (entry != m_trials.end() && reaped == pid) {
-            reportExit(*entry->second, status);
+            // The kernel's figure covers the trial's process and those it waited for; the samples
+            // cover its whole group at once (data loaders side by side) but only every interval.
+            const double reapedPeakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+            reportExit(*entry->second, status, std::max(sampledPeakMb, reapedPeakMb));
             m_trials.erase(entry);
         }
     }
 }
 
-void Worker::reportExit(RunningTrial& trial, int status) {
+void Worker::reportExit(RunningTrial& trial, int status, double peakResidentMb) {
     closeFd(trial.answerFd);
     const nlohmann::json code = WIFEXITED(status) ? nlohmann::json(WEXITSTATUS(status)) : nullptr;
     const nlohmann::json signal = WIFSIGNALED(status) ? nlohmann::json(WTERMSIG(status)) : nullptr;
+    // A SIGKILL the agent did not send, while the kernel's count of OOM kills grew: out of memory.
+    const bool outOfMemory = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && !trial.killed &&
+                             oomKillsGrew(trial.oomBefore);
     m_out.emit({{"ev", "exited"},
                 {"trial", trial.id},
                 {"code", code},
                 {"signal", signal},
+                {"oom_killed", outOfMemory},
+                {"peak_rss_mb", std::round(peakResidentMb * 10) / 10},
                 {"log_tail", readLogTail(trial.logPath, kLogTailLines, kLogTailMaxBytes)}});
 }
 

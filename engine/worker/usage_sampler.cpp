@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <unordered_map>
 
@@ -46,9 +47,16 @@ void UsageSampler::trialStarted(pid_t pid, const nlohmann::json& id) {
     m_trials[pid] = id;
 }
 
-void UsageSampler::trialEnded(pid_t pid) {
+double UsageSampler::trialEnded(pid_t pid) {
     std::lock_guard lock(m_mutex);
     m_trials.erase(pid);
+    const auto peak = m_peakResidentMb.find(pid);
+    if (peak == m_peakResidentMb.end()) {
+        return 0;
+    }
+    const double mb = peak->second;
+    m_peakResidentMb.erase(peak);
+    return mb;
 }
 
 std::string UsageSampler::takeLines() {
@@ -87,8 +95,15 @@ void UsageSampler::run() {
             std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(m_intervalS));
         const std::map<pid_t, nlohmann::json> trials = m_trials;
         lock.unlock();
-        std::string lines = sampleLines(trials);
+        std::map<pid_t, double> resident;
+        std::string lines = sampleLines(trials, &resident);
         lock.lock();
+        for (const auto& [pid, mb] : resident) {
+            if (m_trials.count(pid) != 0) {  // not ended meanwhile
+                double& peak = m_peakResidentMb[pid];
+                peak = std::max(peak, mb);
+            }
+        }
         m_lines += lines;
         m_wakePipe.notify();
         next += interval;
@@ -98,7 +113,8 @@ void UsageSampler::run() {
     }
 }
 
-std::string UsageSampler::sampleLines(const std::map<pid_t, nlohmann::json>& trials) {
+std::string UsageSampler::sampleLines(const std::map<pid_t, nlohmann::json>& trials,
+                                      std::map<pid_t, double>* resident) {
     std::string lines;
     std::vector<GpuLoss> lost;
     const std::vector<GpuReading> readings = m_gpus.sample(&lost);
@@ -114,16 +130,23 @@ std::string UsageSampler::sampleLines(const std::map<pid_t, nlohmann::json>& tri
     std::unordered_map<unsigned int, pid_t> rootOf;
     const auto isTrialRoot = [&trials](pid_t pid) { return trials.count(pid) != 0; };
     nlohmann::json gpus = nlohmann::json::array();
+    std::map<pid_t, long long> gpuMemoryMb;  // by trial, over all its cards
     for (const GpuReading& r : readings) {
         std::vector<pid_t> roots;
-        for (const unsigned int pid : r.pids) {
+        for (const nvml::ComputeProcess& process : r.processes) {
+            const unsigned int pid = process.pid;
             auto found = rootOf.find(pid);
             if (found == rootOf.end()) {
                 found =
                     rootOf.emplace(pid, trialRootOf(static_cast<pid_t>(pid), isTrialRoot)).first;
             }
-            if (found->second > 0 &&
-                std::find(roots.begin(), roots.end(), found->second) == roots.end()) {
+            if (found->second <= 0) {
+                continue;
+            }
+            if (process.memoryMb > 0) {
+                gpuMemoryMb[found->second] += process.memoryMb;
+            }
+            if (std::find(roots.begin(), roots.end(), found->second) == roots.end()) {
                 roots.push_back(found->second);
             }
         }
@@ -143,12 +166,29 @@ std::string UsageSampler::sampleLines(const std::map<pid_t, nlohmann::json>& tri
                         {"trials", std::move(onCard)},
                         {"lost", r.lost}});
     }
+    std::vector<pid_t> roots;
+    for (const auto& [root, id] : trials) {
+        roots.push_back(root);
+    }
+    nlohmann::json perTrial = nlohmann::json::array();
+    for (const auto& [root, reading] : m_trialUsage.read(roots)) {
+        (*resident)[root] = reading.residentMb;
+        nlohmann::json entry{{"trial", trials.at(root)},
+                             {"cpu_percent", optionalNumber(reading.cpuPercent)},
+                             {"rss_mb", std::round(reading.residentMb * 10) / 10},
+                             {"processes", reading.processes}};
+        if (!readings.empty()) {  // a node without GPUs says nothing of GPU memory
+            entry["gpu_memory_mb"] = gpuMemoryMb[root];
+        }
+        perTrial.push_back(std::move(entry));
+    }
     lines += toLine({{"ev", "usage"},
                      {"time", unixSeconds()},
                      {"cpu_percent", optionalNumber(host.cpuPercent)},
                      {"memory_used_mb", host.memoryUsedMb},
                      {"memory_total_mb", host.memoryTotalMb},
-                     {"gpus", std::move(gpus)}});
+                     {"gpus", std::move(gpus)},
+                     {"trials", std::move(perTrial)}});
     return lines;
 }
 

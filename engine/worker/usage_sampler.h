@@ -19,6 +19,7 @@
 
 #include "worker/gpu_monitor.h"
 #include "worker/host_usage.h"
+#include "worker/trial_usage.h"
 
 namespace tunedeck::worker {
 
@@ -40,7 +41,8 @@ class UsageSampler {
     void setInterval(double seconds);
     // The trials whose processes a GPU's users are matched to, by their root pid.
     void trialStarted(pid_t pid, const nlohmann::json& id);
-    void trialEnded(pid_t pid);
+    // Forgets the trial; returns the most resident memory its samples saw, in MiB (0 if none).
+    double trialEnded(pid_t pid);
 
     // Readable when sample lines wait; poll it with the loop's other fds.
     int wakeFd() const { return m_wakePipe.readFd(); }
@@ -50,10 +52,13 @@ class UsageSampler {
     using Clock = std::chrono::steady_clock;
 
     void run();
-    std::string sampleLines(const std::map<pid_t, nlohmann::json>& trials);
+    // The sample's lines; `resident` gets each trial's resident memory in MiB.
+    std::string sampleLines(const std::map<pid_t, nlohmann::json>& trials,
+                            std::map<pid_t, double>* resident);
 
-    GpuMonitor m_gpus;  // the sampler's thread's only, after construction
-    HostUsage m_host;   // likewise
+    GpuMonitor m_gpus;        // the sampler's thread's only, after construction
+    HostUsage m_host;         // likewise
+    TrialUsage m_trialUsage;  // likewise
 
     WakePipe m_wakePipe;
     std::mutex m_mutex;
@@ -62,6 +67,7 @@ class UsageSampler {
     bool m_intervalChanged = false;
     bool m_stopping = false;
     std::map<pid_t, nlohmann::json> m_trials;
+    std::map<pid_t, double> m_peakResidentMb;
     std::string m_lines;
     std::thread m_thread;  // last: starts once everything above is ready
 };

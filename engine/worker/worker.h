@@ -64,7 +64,7 @@ class Worker {
     void stopTrial(RunningTrial& trial, const std::string& reason);
     void writeAnswers(RunningTrial& trial);
     void reapChildren();
-    void reportExit(RunningTrial& trial, int status);
+    void reportExit(RunningTrial& trial, int status, double peakResidentMb);
     void drainAndClose(RunningTrial& trial);
 
     std::vector<char> m_readBuffer;  // one chunk, shared by every read of the loop

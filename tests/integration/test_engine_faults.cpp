@@ -1,5 +1,8 @@
 // Bad input and misbehaving trials against the real engine: each gets a clear message, nothing is
 // started for bad input, and the engine itself never crashes or corrupts its database.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <QDir>
 #include <QFile>
 #include <QtTest>
@@ -17,6 +20,8 @@ class TestEngineFaults : public QObject {
     void aCrashIsRetriedFromTheLatestCheckpoint();
     void failFastStopsTheExperiment();
     void anUnwritableResultsFolderIsReported();
+    void aTrialOutOfMemorySaysSoBesideItsRecordedMemory_data();
+    void aTrialOutOfMemorySaysSoBesideItsRecordedMemory();
 };
 
 namespace {
@@ -27,6 +32,49 @@ QString experiment(const QString& name, const QString& searchSpace, const QStrin
                "metric: score\nmode: max\n%3")
         .arg(name, searchSpace, extra);
 }
+
+// A memory cgroup of cgroup v1 (as Slurm's --mem or a container sets one up) with `limitMb` and
+// no swap, made for the test and removed with it; empty where the test may not make one.
+class MemoryCgroup {
+  public:
+    explicit MemoryCgroup(int limitMb) {
+        const QString path =
+            QStringLiteral("/sys/fs/cgroup/memory/tunedeck-test-%1").arg(::getpid());
+        if (!QDir().mkpath(path)) {
+            return;
+        }
+        path_ = path;
+        const QByteArray bytes = QByteArray::number(qint64(limitMb) << 20);
+        if (!write("memory.limit_in_bytes", bytes)) {
+            path_.clear();
+            return;
+        }
+        write("memory.memsw.limit_in_bytes", bytes);  // where swap is accounted, none of it
+        procs_ = (path_ + QStringLiteral("/cgroup.procs")).toLocal8Bit();
+    }
+    ~MemoryCgroup() {
+        if (!path_.isEmpty()) {
+            QDir().rmdir(path_);
+        }
+    }
+    bool made() const { return !path_.isEmpty(); }
+    // Runs in the engine's child before exec: the engine, its agent and trials join the group.
+    void join() const {
+        const int fd = ::open(procs_.constData(), O_WRONLY);
+        if (fd >= 0) {
+            (void)!::write(fd, "0", 1);
+            ::close(fd);
+        }
+    }
+
+  private:
+    bool write(const char* file, const QByteArray& value) const {
+        QFile f(path_ + '/' + QLatin1String(file));
+        return f.open(QIODevice::WriteOnly) && f.write(value) == value.size();
+    }
+    QString path_;
+    QByteArray procs_;
+};
 
 }  // namespace
 
@@ -159,6 +207,57 @@ void TestEngineFaults::anUnwritableResultsFolderIsReported() {
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("/dev/null/results") && r.err.contains("Not a directory"),
              qPrintable(r.err));
+}
+
+// A trial that runs out of memory says so in `show` (not a bare "killed by signal 9"), and the
+// memory it took on the way is in the history, sample by sample, beside its results.
+void TestEngineFaults::aTrialOutOfMemorySaysSoBesideItsRecordedMemory_data() {
+    QTest::addColumn<bool>("inCgroup");
+    QTest::addColumn<QString>("limit");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("ulimit -v: MemoryError") << false << "\n  memory_limit_mb: 330"
+                                            << "exited with status 1: out of memory at ";
+    QTest::newRow("memory cgroup: the OOM killer")
+        << true << ""
+        << "out of memory: the kernel's OOM killer ended it (signal 9) at ";
+}
+
+void TestEngineFaults::aTrialOutOfMemorySaysSoBesideItsRecordedMemory() {
+    QFETCH(bool, inCgroup);
+    QFETCH(QString, limit);
+    QFETCH(QString, message);
+    const MemoryCgroup cgroup(320);
+    if (inCgroup && !cgroup.made()) {
+        QSKIP(
+            "this test may not make a memory cgroup (it needs root and cgroup v1's memory "
+            "controller at /sys/fs/cgroup/memory)");
+    }
+    EngineHarness h;
+    const QString yaml = experiment("oom", "  grow_mb: 40\n  sleep: 0.25\n  iterations: 40" + limit,
+                                    "gpu_sample_s: 0.2\n");
+    auto engine = h.start(
+        {"run", h.writeFile("oom.yaml", yaml)},
+        inCgroup ? std::function<void()>([&cgroup] { cgroup.join(); }) : std::function<void()>());
+    const EngineResult r = EngineHarness::finish(*engine);
+    QCOMPARE(r.exitCode, 1);  // finished, its trial in ERROR
+    const QString folder = h.experimentFolder("oom");
+    const EngineResult show = h.run({"show", folder});
+    QVERIFY2(show.out.contains(message), qPrintable(show.out));
+    // The samples of its resident memory grew past half of what it reached, every one of them
+    // naming the trial; its CPU use is there too.
+    const QString db = folder + "/experiment.sqlite";
+    const QString perTrial =
+        "FROM node_usage, json_each(node_usage.data, '$.trials') AS t "
+        "WHERE json_extract(t.value, '$.trial') = 't00000'";
+    const double peakMb =
+        sqliteQuery(db, "SELECT max(json_extract(t.value, '$.rss_mb')) " + perTrial).toDouble();
+    const double firstMb = sqliteQuery(db, "SELECT json_extract(t.value, '$.rss_mb') " + perTrial +
+                                               " ORDER BY node_usage.seq LIMIT 1")
+                               .toDouble();
+    QVERIFY2(peakMb > 160 && firstMb < peakMb / 2,
+             qPrintable(QStringLiteral("first %1 MiB, peak %2 MiB").arg(firstMb).arg(peakMb)));
+    QVERIFY(sqliteQuery(db, "SELECT count(json_extract(t.value, '$.cpu_percent')) " + perTrial)
+                .toInt() > 0);
 }
 
 QTEST_GUILESS_MAIN(TestEngineFaults)

@@ -488,7 +488,7 @@ class TestTrialLoop : public QObject {
         const AttemptOutcome outcome = attempt.onExit(killed, failFast, 0);
         QCOMPARE(outcome.kind, AttemptOutcome::Kind::Error);
         QVERIFY(outcome.stopsExperiment);
-        QCOMPARE(outcome.why, QStringLiteral("killed by signal 9"));
+        QCOMPARE(outcome.why, QStringLiteral("killed by signal 9 (SIGKILL)"));
     }
 
     // A kill never turns a clean stop into a failure's cause once an interrupt has come, and an

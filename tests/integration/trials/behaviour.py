@@ -11,12 +11,15 @@
   ignore_sigterm keep running when asked to stop by SIGTERM (the agent then uses SIGKILL)
   checkpoint_mb  size of each checkpoint (default: a few bytes)
   argv_value     compare with sys.argv[1] (placeholders) and report it back
+  grow_mb        take (and touch) this many MiB more memory at each iteration, keeping it all
+  memory_limit_mb  cap the trial's address space (ulimit -v) at this many MiB from the start
 
 The metric `score` grows with `x` (a config value) and the iteration, so `best` is predictable.
 Every start logs `start iteration=N restore=PATH` so tests can see where an attempt began.
 """
 import json
 import os
+import resource
 import signal
 import sys
 import time
@@ -27,6 +30,10 @@ config = tunedeck.get_config()
 if config.get("ignore_sigterm"):
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 iterations = int(config.get("iterations", 10))
+if "memory_limit_mb" in config:
+    limit = int(config["memory_limit_mb"]) << 20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+held = []
 state = {"it": 0}
 restore = tunedeck.get_checkpoint()
 if restore:
@@ -51,6 +58,10 @@ while state["it"] < iterations:
     state["it"] += 1
     it = state["it"]
     time.sleep(float(config.get("sleep", 0)))
+    if "grow_mb" in config:
+        more = bytearray(int(config["grow_mb"]) << 20)
+        more[::4096] = b"\1" * (len(more) // 4096)  # touch every page: resident, not just mapped
+        held.append(more)
     if it == config.get("crash_at") and (config.get("always_crash") or not os.path.exists(marker)):
         open(marker, "w").close()
         print("crashing on purpose at iteration %d" % it, flush=True)
