@@ -3,6 +3,8 @@
 #include <QProcess>
 #include <QRandomGenerator>
 
+#include "cluster/provider_command.h"
+
 namespace tunedeck {
 
 namespace {
@@ -37,15 +39,12 @@ class SlurmNodeLink : public ProcessNodeLink {
 
 // Runs a Slurm command and returns its standard output; nothing when it failed.
 std::optional<QByteArray> runSlurmCommand(const QString& program, const QStringList& arguments) {
-    QProcess process;
-    process.start(program, arguments);
-    if (!process.waitForFinished(kSlurmCommandTimeoutMs) ||
-        process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-        process.kill();
-        process.waitForFinished(1000);
+    ProviderCommandResult result =
+        runProviderCommand(program, program, arguments, QString(), kSlurmCommandTimeoutMs);
+    if (!result.ok) {
         return std::nullopt;
     }
-    return process.readAllStandardOutput();
+    return result.output;
 }
 
 }  // namespace
