@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "charts/decimate.h"
+#include "charts/trial_colors.h"
 
 namespace tunedeck::app {
 
@@ -204,8 +205,12 @@ void MetricChart::onFrame() {
 }
 
 QPen MetricChart::penFor(int row, int best) const {
-    return row == best ? QPen(QColor(0xd8, 0x1b, 0x60), 3.0)
-                       : QPen(QColor::fromHsv((row * 47) % 360, 140, 200, 170), 1.0);
+    if (row == best) {
+        return QPen(trialLineColor(row, true), 3.0);
+    }
+    QColor color = trialLineColor(row, false);
+    color.setAlpha(170);  // where a thousand curves cross, the best and the chosen stand out
+    return QPen(color, 1.0);
 }
 
 bool MetricChart::shows(const TrialRow& trial) const {

@@ -32,6 +32,7 @@
 #include "charts/metric_chart.h"
 #include "charts/node_usage_view.h"
 #include "charts/scatter_view.h"
+#include "charts/trial_health_view.h"
 #include "editors/cluster_editor.h"
 #include "editors/experiment_editor.h"
 #include "models/config_text.h"
@@ -197,6 +198,8 @@ void MainWindow::buildLayout() {
     chartControls->addStretch();
     chartLayout->addLayout(chartControls);
     chartLayout->addWidget(chart_, 1);
+    health_ = new TrialHealthView(&trialHealth_, &data_);
+    chartLayout->addWidget(health_);
 
     compare_ = new QTableWidget;
     compare_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -343,6 +346,9 @@ void MainWindow::onEvent(const QString& experiment, const events::Event& event) 
         return;
     }
     plots_->apply(event);  // the timeline's runs, from status changes and usage samples
+    if (trialHealth_.apply(event)) {
+        health_->refresh();
+    }
     if (usage_.apply(event)) {
         nodes_->refresh();
         if (event.as<events::NodeUsageEvent>() != nullptr) {
@@ -439,6 +445,7 @@ void MainWindow::updateCurveTrials() {
     if (shown != curveTrials_) {
         curveTrials_ = shown;
         chart_->setVisibleTrials(shown);
+        health_->setTrials(shown);
     }
 }
 

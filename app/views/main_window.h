@@ -16,6 +16,7 @@
 #include "models/experiment_budget.h"
 #include "models/experiment_data.h"
 #include "models/node_usage.h"
+#include "models/trial_health.h"
 #include "models/trial_table_model.h"
 
 class QComboBox;
@@ -40,6 +41,7 @@ class LineageView;
 class NodeUsageView;
 class StartPage;
 class StudyPlots;
+class TrialHealthView;
 class TrialLogFollower;
 
 class MainWindow : public QMainWindow {
@@ -154,6 +156,7 @@ class MainWindow : public QMainWindow {
     EngineClient client_;
     ExperimentData data_;
     NodeUsageModel usage_;
+    TrialHealthModel trialHealth_;  // each trial's CPU and memory, drawn under the curves
     TrialTableModel* model_ = nullptr;
     TrialFilter* filter_ = nullptr;
     QString experiment_;  // the engine's name (its folder's under the results root)
@@ -174,6 +177,7 @@ class MainWindow : public QMainWindow {
     LineageView* lineage_ = nullptr;
     StudyPlots* plots_ = nullptr;
     NodeUsageView* nodes_ = nullptr;
+    TrialHealthView* health_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QStackedWidget* pages_ = nullptr;  // the start page, or the monitor
     StartPage* startPage_ = nullptr;

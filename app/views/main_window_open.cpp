@@ -15,6 +15,7 @@
 
 #include "charts/metric_chart.h"
 #include "charts/node_usage_view.h"
+#include "charts/trial_health_view.h"
 #include "models/history_reader.h"
 #include "plots/study_plots.h"
 #include "views/main_window.h"
@@ -195,11 +196,17 @@ void MainWindow::loadHistory(const QString& folder, const QString& name) {
     const int load = ++historyLoads_;
     auto history = std::make_shared<History>();
     auto error = std::make_shared<QString>();
-    auto usage = std::make_shared<NodeUsageModel>();
+    // The nodes' samples, and each trial's share of them.
+    struct UsageSamples {
+        NodeUsageModel nodes;
+        TrialHealthModel trials;
+    };
+    auto usage = std::make_shared<UsageSamples>();
     QThread* reader = QThread::create([folder, history, usage, error] {
         if (readHistory(folder, history.get(), error.get())) {
             QString ignored;  // the samples are a view's extra; the trials are what matters
-            readNodeUsage(folder, usage.get(), &ignored);
+            readNodeUsage(folder, &usage->nodes, &ignored);
+            readTrialHealth(folder, &usage->trials, &ignored);
         }
     });
     connect(reader, &QThread::finished, this, [this, reader, load, name, history, usage, error] {
@@ -219,8 +226,10 @@ void MainWindow::loadHistory(const QString& folder, const QString& name) {
         data_.load(std::move(history->trials), std::move(history->exploits), history->status,
                    history->startTime);
         model_->reset();
-        usage_ = std::move(*usage);
+        usage_ = std::move(usage->nodes);
         nodes_->refresh();
+        trialHealth_ = std::move(usage->trials);
+        health_->recomputeNow();
         chart_->setLogScale(false);
         showWhatIsOpen();
         if (!name.isEmpty()) {
@@ -278,6 +287,8 @@ void MainWindow::showMonitor(const QString& experiment) {
     budget_ = {};
     data_.clear();
     usage_.clear();
+    trialHealth_.clear();
+    health_->recomputeNow();
     plots_->clear();
     model_->reset();
     nodes_->refresh();

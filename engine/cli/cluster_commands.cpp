@@ -8,7 +8,6 @@
 #include "cli/commands.h"
 #include "cli/experiment_launch.h"
 #include "cluster/cluster_launcher.h"
-#include "cluster/command_provider.h"
 #include "config/cluster_loader.h"
 #include "runtime/experiment_runner.h"
 #include "runtime/install_layout.h"
@@ -31,47 +30,6 @@ constexpr ClusterVerb kVerbs[] = {
     {"rsync-up", 2, "Copy SOURCE of this machine to TARGET on every node, only what changed."},
     {"rsync-down", 2, "Copy SOURCE of the head node (or --node) to TARGET here."},
 };
-
-// A command provider's cluster: its nodes exist while a run has them, made by its create
-// command; `down` gives back every node its list command prints (a run that was killed may
-// have left some), `up` and `status` check that list works and show what it prints.
-int commandCluster(const ClusterSpec& spec, const QString& verb) {
-    CommandNodeProvider provider(spec, workerBinaryPath(),
-                                 CommandNodeProvider::uniqueNamePrefix(spec.clusterName));
-    if (verb == QLatin1String("down")) {
-        QStringList terminated;
-        QStringList problems;
-        const bool ok = provider.terminateEveryListedNode(&terminated, &problems);
-        for (const QString& id : terminated) {
-            std::printf("[%s] terminated\n", qPrintable(id));
-        }
-        std::printf("%s down: %lld node(s) terminated, %lld failed%s\n",
-                    qPrintable(spec.clusterName), qlonglong(terminated.size()),
-                    qlonglong(problems.size()), ok ? "." : ":");
-        for (const QString& problem : problems) {
-            std::printf("  %s\n", qPrintable(problem));
-        }
-        return ok ? 0 : kExitTrialErrors;
-    }
-    if (verb != QLatin1String("up") && verb != QLatin1String("status")) {
-        return fail(QStringLiteral("%1: provider command: its nodes are reached only through its "
-                                   "connect command while a run has them; there is no %2")
-                        .arg(spec.clusterName, verb));
-    }
-    QString failure;
-    const std::optional<QStringList> ids = provider.listedIds(&failure);
-    if (!ids) {
-        return fail(QStringLiteral("%1: %2").arg(spec.clusterName, failure), kExitTrialErrors);
-    }
-    for (const QString& id : *ids) {
-        std::printf("[%s] live\n", qPrintable(id));
-    }
-    std::printf(
-        "%s: provider command: %lld node(s) live; a run creates nodes as its trials "
-        "wait and terminates them when idle.\n",
-        qPrintable(spec.clusterName), qlonglong(ids->size()));
-    return 0;
-}
 
 }  // namespace
 
@@ -113,16 +71,13 @@ int cluster(const QStringList& args) {
                     qPrintable(spec.clusterName), verb->name);
         return 0;
     }
-    if (spec.provider == ClusterProvider::Slurm) {
+    if (spec.elastic()) {
         std::printf(
             "%s: provider slurm: nodes are Slurm allocations that a run asks for and "
             "gives back; there is nothing to %s (squeue shows them while a run has "
             "them).\n",
             qPrintable(spec.clusterName), verb->name);
         return 0;
-    }
-    if (spec.provider == ClusterProvider::Command) {
-        return commandCluster(spec, verbName);
     }
     LauncherOptions options;
     options.workerBinary = workerBinaryPath();

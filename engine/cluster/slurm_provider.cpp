@@ -3,8 +3,6 @@
 #include <QProcess>
 #include <QRandomGenerator>
 
-#include "cluster/provider_command.h"
-
 namespace tunedeck {
 
 namespace {
@@ -39,12 +37,15 @@ class SlurmNodeLink : public ProcessNodeLink {
 
 // Runs a Slurm command and returns its standard output; nothing when it failed.
 std::optional<QByteArray> runSlurmCommand(const QString& program, const QStringList& arguments) {
-    ProviderCommandResult result =
-        runProviderCommand(program, program, arguments, QString(), kSlurmCommandTimeoutMs);
-    if (!result.ok) {
+    QProcess process;
+    process.start(program, arguments);
+    if (!process.waitForFinished(kSlurmCommandTimeoutMs) ||
+        process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        process.kill();
+        process.waitForFinished(1000);
         return std::nullopt;
     }
-    return result.output;
+    return process.readAllStandardOutput();
 }
 
 }  // namespace

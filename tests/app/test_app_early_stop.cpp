@@ -4,10 +4,13 @@
 // live and reopened from the folder, and `tunedeck-engine show` say "stopped by ASHA at 2" for
 // the one and TERMINATED for the other. The same run shows that a trial's runtime reads the same
 // in the table live, reopened and in `show` (issue 18.6), and that the progress bar counts the
-// experiment's budget, not the trials created so far.
+// experiment's budget, not the trials created so far. Its trials take 30 MiB more memory at each
+// report, and the curves' system health shows each trial's memory growing, live and reopened
+// (issue 22).
 #include <QChart>
 #include <QDir>
 #include <QHeaderView>
+#include <QLabel>
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -19,6 +22,7 @@
 #include <csignal>
 
 #include "charts/curve_overlay.h"
+#include "charts/trial_health_view.h"
 #include "engine_harness.h"
 #include "local_engine.h"
 #include "models/trial_table_model.h"
@@ -80,6 +84,7 @@ class TestAppEarlyStop : public QObject {
     void aTrialStoppedByAshaSaysSoInTheTableAndInShow();
     void aTrialsRuntimeReadsTheSameLiveReopenedAndInShow();
     void twoFoldersOfOneExperimentAreToldApartWhenCompared();
+    void aTrialsMemoryIsShownUnderItsCurvesLiveAndReopened();
     void cleanupTestCase() {
         reader_.reset();
         window_.reset();
@@ -108,11 +113,13 @@ void TestAppEarlyStop::initTestCase() {
                                        "  x: {grid: [4, 1]}\n"
                                        "  iterations: 6\n"
                                        "  sleep: 0.15\n"
+                                       "  grow_mb: 30\n"
                                        "metric: score\n"
                                        "mode: max\n"
                                        "scheduler: {type: asha, max_t: 6, grace_period: 2, "
                                        "reduction_factor: 2}\n"
-                                       "max_concurrent_trials: 1\n")));
+                                       "max_concurrent_trials: 1\n"
+                                       "gpu_sample_s: 0.1\n")));
     auto* progress = window.findChild<QProgressBar*>();
     QVERIFY(progress);
     QVERIFY(waitFor(
@@ -223,6 +230,39 @@ void TestAppEarlyStop::twoFoldersOfOneExperimentAreToldApartWhenCompared() {
                                 .arg(value->max())
                                 .arg(value->tickCount())));
         QVERIFY(std::abs(std::remainder(value->min(), step)) < step * 1e-9);
+    }
+}
+
+// Issue 22: the trial that ran six reports took 6 x 30 MiB; chosen in the table, its memory is
+// drawn under its curve, and the line over the panels gives its peak, in the window that watched
+// it and in the one that read its folder.
+void TestAppEarlyStop::aTrialsMemoryIsShownUnderItsCurvesLiveAndReopened() {
+    QString longest;
+    for (const auto& t : window_->data().trials()) {
+        if (t.flatConfig.value("x").toInt() == 4) {
+            longest = t.id;
+        }
+    }
+    for (MainWindow* window : {window_.get(), reader_.get()}) {
+        auto* table = window->findChild<QTableView*>("trials");
+        for (int r = 0; r < table->model()->rowCount(); ++r) {
+            if (table->model()->index(r, TrialTableModel::Trial).data().toString() == longest) {
+                table->selectRow(r);  // as a click on its row does
+            }
+        }
+        auto* health = window->findChild<tunedeck::app::TrialHealthView*>("trialHealth");
+        QVERIFY(health);
+        QVERIFY(health->isVisible());
+        QCOMPARE(health->shownTrials(), QStringList{longest});
+        auto* legend = window->findChild<QLabel*>("trialHealthLegend");
+        QVERIFY(legend && legend->isVisible());
+        const QRegularExpression peak(longest +
+                                      ": CPU up to [0-9]+% of a core, memory up to "
+                                      "([0-9]+) MiB \\(node local, samples: ([0-9]+)\\)");
+        const QRegularExpressionMatch match = peak.match(legend->text());
+        QVERIFY2(match.hasMatch(), qPrintable(legend->text()));
+        QVERIFY2(match.captured(1).toInt() >= 150, qPrintable(legend->text()));
+        QVERIFY2(match.captured(2).toInt() >= 3, qPrintable(legend->text()));
     }
 }
 

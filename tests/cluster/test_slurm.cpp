@@ -21,7 +21,6 @@
 #include <QTest>
 #include <memory>
 
-#include "elastic_cluster_tests.h"
 #include "engine_harness.h"
 
 namespace {
@@ -164,9 +163,7 @@ class SlurmFixture {
     QProcess munged_, slurmctld_, slurmd_;
 };
 
-}  // namespace
-
-std::vector<QJsonObject> readEventsFile(const QString& path) {
+std::vector<QJsonObject> readEvents(const QString& path) {
     std::vector<QJsonObject> events;
     QFile file(path);
     if (file.open(QIODevice::ReadOnly)) {
@@ -180,7 +177,15 @@ std::vector<QJsonObject> readEventsFile(const QString& path) {
     return events;
 }
 
-void TestElasticClusters::scalesWithTheDemandAndSurvivesScancel() {
+}  // namespace
+
+class TestSlurm : public QObject {
+    Q_OBJECT
+  private slots:
+    void scalesWithTheDemandAndSurvivesScancel();
+};
+
+void TestSlurm::scalesWithTheDemandAndSurvivesScancel() {
     SlurmFixture slurm;
     if (const QString why = slurm.start(); !why.isEmpty()) {
         QSKIP(qPrintable(why));
@@ -253,7 +258,7 @@ void TestElasticClusters::scalesWithTheDemandAndSurvivesScancel() {
     bool lost = false;
     bool trialMoved = false;
     int launched = 0;
-    for (const QJsonObject& event : readEventsFile(eventsFile)) {
+    for (const QJsonObject& event : readEvents(eventsFile)) {
         const QString state = event.value("state").toString();
         if (event.value("type").toString() == "trial_status") {
             trialMoved = trialMoved || (event.value("status").toString() == "PENDING" &&
@@ -304,4 +309,5 @@ void TestElasticClusters::scalesWithTheDemandAndSurvivesScancel() {
         readySeconds.empty() ? 0.0 : readySeconds.back(), readySeconds.size());
 }
 
-QTEST_GUILESS_MAIN(TestElasticClusters)
+QTEST_GUILESS_MAIN(TestSlurm)
+#include "test_slurm.moc"

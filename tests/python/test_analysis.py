@@ -69,6 +69,23 @@ class AnalysisOfARealRun(unittest.TestCase):
         self.assertEqual(best_rows[best_rows["config/shape"] == "dip"].iloc[0]["loss"], 0.05)
         self.assertEqual(len(self.analysis.trial_dataframes["t00000"]), 12)
 
+    def test_each_trials_system_health_is_there(self):
+        usage = self.analysis.system_usage()
+        self.assertEqual({r["trial_id"] for r in usage},
+                         {t["trial_id"] for t in self.analysis.trials()})
+        for row in usage:
+            self.assertGreater(row["rss_mb"], 0)
+            self.assertEqual(row["node"], "local")
+            self.assertIsNone(row["gpu_memory_mb"])  # no GPUs here
+        for trial in self.analysis.trials():  # a running Python holds megabytes
+            rows = self.analysis.system_usage(trial["trial_id"])
+            self.assertGreater(max(r["rss_mb"] for r in rows), 8, rows)
+        times = [r["timestamp"] for r in self.analysis.system_usage("t00001")]
+        self.assertEqual(times, sorted(times))
+        frame = self.analysis.system_usage(as_dataframe=True)
+        self.assertEqual(len(frame), len(usage))
+        self.assertIn("cpu_percent", frame.columns)
+
     def test_without_pandas_everything_but_dataframes_works(self):
         out = self.project.python(
             "import sys; sys.modules['pandas'] = None\n"  # as if pandas were not installed

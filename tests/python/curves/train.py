@@ -1,5 +1,7 @@
 # Five curves of a loss, one per `shape`, each the best trial under exactly one of Ray's scopes:
 # dip (all: its best value), steady (avg), late (last-5-avg), jump (last), ten (last-10-avg).
+import time
+
 import tunedeck
 
 CURVES = {
@@ -12,5 +14,6 @@ CURVES = {
 
 config = tunedeck.get_config()
 for step, loss in enumerate(CURVES[config["shape"]], start=1):
+    time.sleep(0.03)  # long enough for the agent to sample the trial's CPU and memory
     tunedeck.report({"loss": loss, "val": {"loss": loss * config["model"]["lr"]},
                      "stable": loss < 1.0, "step_loss": loss + step})

@@ -111,6 +111,15 @@ class ExperimentAnalysis:
             raise ValueError("dataframe(metric=...) needs mode='min' or mode='max'")
         return pandas.DataFrame(self._rows(all_results, metric, mode))
 
+    def system_usage(self, trial_id=None, as_dataframe=False):
+        """Each trial's system health as its node sampled it every gpu_sample_s: dicts of
+        trial_id, timestamp (Unix seconds), node, cpu_percent (of one core: 400 is four),
+        rss_mb and gpu_memory_mb (None on a node without GPUs); a DataFrame with
+        as_dataframe=True. Old samples are thinned (RUNTIME.md, "Monitoring")."""
+        rows = [r for r in self._history.system_usage()
+                if trial_id is None or r["trial_id"] == trial_id]
+        return _pandas().DataFrame(rows) if as_dataframe else rows
+
     @property
     def trial_dataframes(self):
         """{trial_id: DataFrame of its results}, as Ray's."""

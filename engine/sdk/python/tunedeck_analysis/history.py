@@ -73,3 +73,22 @@ class History:
 
     def result_dicts(self):
         return [_numbers(result) for _, _, result in self.results]
+
+    def system_usage(self):
+        """Each trial's samples of CPU and memory (the `trials` of the node_usage table, schema
+        version 3 on; recorded by engines that sample trials), in time order."""
+        rows = []
+        if self.schema_version < 3:
+            return rows
+        connection = _connect(os.path.join(self.folder, "experiment.sqlite"))
+        try:
+            for timestamp, node, data in connection.execute(
+                    "SELECT timestamp, node, data FROM node_usage ORDER BY seq"):
+                for trial in json.loads(data).get("trials", []):
+                    rows.append({"trial_id": trial.get("trial"), "timestamp": timestamp,
+                                 "node": node, "cpu_percent": trial.get("cpu_percent"),
+                                 "rss_mb": trial.get("rss_mb"),
+                                 "gpu_memory_mb": trial.get("gpu_memory_mb")})
+        finally:
+            connection.close()
+        return rows

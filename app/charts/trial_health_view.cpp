@@ -1,0 +1,190 @@
+#include "charts/trial_health_view.h"
+
+#include <QLabel>
+#include <QPainter>
+#include <QPainterPath>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "charts/trial_colors.h"
+#include "plots/study_plot.h"
+
+namespace tunedeck::app {
+
+namespace {
+
+constexpr int kRefreshMs = 250;
+constexpr int kCanvasHeight = 150;
+
+// The most of `value` over the points of `trials`; 0 when none is known.
+double highest(const TrialHealthModel& health, const QStringList& trials,
+               double HealthPoint::*value) {
+    double most = 0;
+    for (const QString& id : trials) {
+        if (const TrialHealth* trial = health.find(id)) {
+            for (const HealthPoint& point : trial->points) {
+                if (std::isfinite(point.*value)) {
+                    most = std::max(most, point.*value);
+                }
+            }
+        }
+    }
+    return most;
+}
+
+}  // namespace
+
+TrialHealthView::TrialHealthView(const TrialHealthModel* health, const ExperimentData* data,
+                                 QWidget* parent)
+    : QWidget(parent),
+      health_(health),
+      data_(data),
+      legend_(new QLabel),
+      canvas_(new PlotCanvas),
+      throttle_(kRefreshMs, [this] { recompute(); }) {
+    setObjectName(QStringLiteral("trialHealth"));
+    legend_->setObjectName(QStringLiteral("trialHealthLegend"));
+    legend_->setWordWrap(true);
+    legend_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    canvas_->setFixedHeight(kCanvasHeight);
+    canvas_->setToolTip(
+        tr("Each chosen trial's CPU use (100% is one busy core), resident memory (RAM) and GPU "
+           "memory, as its node sampled them every gpu_sample_s seconds"));
+    canvas_->paint = [this](QPainter& painter) { paintPanels(painter); };
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(legend_);
+    layout->addWidget(canvas_);
+    recompute();
+}
+
+void TrialHealthView::setTrials(const std::set<QString>& trialIds) {
+    chosen_ = trialIds;
+    chosen_.erase(QString());
+    recomputeNow();
+}
+
+void TrialHealthView::refresh() {
+    throttle_.request();
+}
+
+void TrialHealthView::recomputeNow() {
+    recompute();
+}
+
+QString TrialHealthView::legend() const {
+    return legend_->text();
+}
+
+void TrialHealthView::recompute() {
+    shown_.clear();
+    if (!chosen_.empty()) {
+        for (const QString& id : chosen_) {
+            if (health_->find(id) != nullptr && shown_.size() < kMostTrials) {
+                shown_ << id;
+            }
+        }
+    } else {
+        // No choice: the trials sampled last (the running ones, while the run goes on).
+        std::vector<std::pair<double, QString>> latest;
+        for (const auto& [id, trial] : health_->trials()) {
+            if (!trial.points.empty()) {
+                latest.emplace_back(trial.points.back().time, id);
+            }
+        }
+        std::sort(latest.begin(), latest.end(), std::greater<>());
+        for (std::size_t i = 0; i < latest.size() && i < std::size_t(kMostTrials); ++i) {
+            shown_ << latest[i].second;
+        }
+        std::sort(shown_.begin(), shown_.end());
+    }
+
+    QStringList lines;
+    bool anyGpu = false;
+    double first = 0;
+    double last = 0;
+    for (const QString& id : shown_) {
+        const TrialHealth& trial = *health_->find(id);
+        anyGpu = anyGpu || trial.gpuKnown;
+        const double start = trial.points.front().time;
+        const double end = trial.points.back().time;
+        first = lines.isEmpty() ? start : std::min(first, start);
+        last = lines.isEmpty() ? end : std::max(last, end);
+        QString line = tr("%1: CPU up to %2% of a core, memory up to %3 MiB")
+                           .arg(id)
+                           .arg(trial.peakCpuPercent, 0, 'f', 0)
+                           .arg(trial.peakRssMb, 0, 'f', 0);
+        if (trial.gpuKnown) {
+            line += tr(", GPU memory up to %1 MiB").arg(trial.peakGpuMemoryMb, 0, 'f', 0);
+        }
+        lines << line + tr(" (node %1, samples: %2)").arg(trial.node).arg(trial.samples);
+    }
+    if (shown_.isEmpty()) {
+        legend_->setText(
+            chosen_.empty()
+                ? tr("System health: no trial has been sampled yet (each node is sampled every "
+                     "gpu_sample_s seconds; 0 turns sampling off).")
+                : tr("System health: no samples of the chosen trials."));
+    } else {
+        legend_->setText(tr("System health: ") + lines.join(QStringLiteral("; ")));
+    }
+    t0_ = first;
+    x_ = PlotAxis::linear(0, std::max(1.0, last - first), tr("seconds"));
+    x_.lo = 0;
+    panels_.clear();
+    panels_.push_back({tr("CPU %"), &HealthPoint::cpuPercent, {}});
+    panels_.push_back({tr("RAM MiB"), &HealthPoint::rssMb, {}});
+    if (anyGpu) {
+        panels_.push_back({tr("GPU MiB"), &HealthPoint::gpuMemoryMb, {}});
+    }
+    for (Panel& panel : panels_) {
+        panel.y =
+            PlotAxis::linear(0, std::max(1.0, highest(*health_, shown_, panel.value)), panel.title);
+        panel.y.lo = 0;
+    }
+    canvas_->update();
+}
+
+void TrialHealthView::paintPanels(QPainter& painter) {
+    if (shown_.isEmpty()) {
+        return;
+    }
+    const QRectF all(canvas_->rect());
+    const double width = all.width() / double(panels_.size());
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    for (std::size_t p = 0; p < panels_.size(); ++p) {
+        const Panel& panel = panels_[p];
+        const QRectF area =
+            plotAreaIn(QRectF(all.left() + width * double(p), all.top(), width, all.height()));
+        drawAxes(painter, palette(), area, x_, panel.y);
+        painter.save();
+        painter.setClipRect(area);
+        for (const QString& id : shown_) {
+            const TrialHealth& trial = *health_->find(id);
+            QPainterPath path;
+            bool drawing = false;
+            for (const HealthPoint& point : trial.points) {
+                const double value = point.*panel.value;
+                if (!std::isfinite(value)) {
+                    drawing = false;  // a gap: no reading at this sample
+                    continue;
+                }
+                const QPointF at(pixelX(area, x_, point.time - t0_), pixelY(area, panel.y, value));
+                if (drawing) {
+                    path.lineTo(at);
+                } else {
+                    path.moveTo(at);
+                    drawing = true;
+                }
+            }
+            const int row = data_->rowOf(id);
+            painter.setPen(QPen(trialLineColor(row, row == data_->bestRow()), 1.5));
+            painter.drawPath(path);
+        }
+        painter.restore();
+    }
+}
+
+}  // namespace tunedeck::app
