@@ -76,11 +76,13 @@ NodeUsageView::NodeUsageView(const NodeUsageModel* usage, QWidget* parent)
     auto* charts = new QSplitter(Qt::Horizontal);
     charts->addWidget(utilization_);
     charts->addWidget(memory_);
-    auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(table_);
-    splitter->addWidget(charts);
-    splitter->setStretchFactor(0, 0);
-    splitter->setStretchFactor(1, 1);
+    // Not a splitter: the table's height is fixed to its rows, and a splitter kept the height it
+    // first gave the table's pane, leaving a blank band under a short table.
+    auto* panes = new QWidget;
+    auto* paneLayout = new QVBoxLayout(panes);
+    paneLayout->setContentsMargins(0, 0, 0, 0);
+    paneLayout->addWidget(table_);
+    paneLayout->addWidget(charts, 1);
 
     empty_ =
         new QLabel(tr("No node samples yet. The engine records them every gpu_sample_s "
@@ -89,7 +91,7 @@ NodeUsageView::NodeUsageView(const NodeUsageModel* usage, QWidget* parent)
     empty_->setWordWrap(true);
     stack_ = new QStackedWidget;
     stack_->addWidget(empty_);
-    stack_->addWidget(splitter);
+    stack_->addWidget(panes);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(stack_);

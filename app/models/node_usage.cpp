@@ -1,6 +1,7 @@
 #include "models/node_usage.h"
 
 #include <QJsonArray>
+#include <algorithm>
 #include <memory>
 
 #include "api/events.h"
@@ -27,6 +28,9 @@ double percentOf(long long used, long long total) {
 }  // namespace
 
 bool NodeUsageModel::apply(const events::Event& event) {
+    if (const auto* status = event.as<events::TrialStatusEvent>()) {
+        return applyStatus(*status);
+    }
     if (const auto* node = event.as<events::NodeEvent>()) {
         if (node->state != QLatin1String("gpu_sharing")) {
             return false;
@@ -70,9 +74,52 @@ void NodeUsageModel::applySample(const events::NodeUsageEvent& sample, double ti
         card.temperatureC = gpu.temperatureC.value_or(0);
         card.powerW = gpu.powerW.value_or(0);
         card.lost = gpu.lost;
-        card.trials = gpu.trials;
+        driverTrials_[{sample.node, gpu.index}] = gpu.trials;
+        listTrials(card);
         append(card.utilizationSeries, time, card.utilization);
         append(card.memorySeries, time, percentOf(card.memoryUsedMb, card.memoryTotalMb));
+    }
+}
+
+bool NodeUsageModel::applyStatus(const events::TrialStatusEvent& status) {
+    QString& node = trialNodes_[status.trial];
+    if (status.node) {
+        node = *status.node;
+    }
+    const auto was = placed_.find(status.trial);
+    const bool wasPlaced = was != placed_.end();
+    const bool placed = status.status == QLatin1String("RUNNING") && !status.gpus.empty();
+    if (placed) {
+        if (wasPlaced && was->second.node == node && was->second.gpus == status.gpus) {
+            return false;  // a reason changed, not the placement
+        }
+        placed_[status.trial] = Placed{node, status.gpus};
+    } else if (wasPlaced && status.status != QLatin1String("RUNNING")) {
+        placed_.erase(was);
+    } else {
+        return false;
+    }
+    for (auto& [key, card] : cards_) {
+        listTrials(card);
+    }
+    return true;
+}
+
+void NodeUsageModel::listTrials(GpuCard& card) const {
+    card.trials.clear();
+    for (const auto& [trial, where] : placed_) {
+        if (where.node == card.node &&
+            std::find(where.gpus.begin(), where.gpus.end(), card.index) != where.gpus.end()) {
+            card.trials << trial;
+        }
+    }
+    const auto named = driverTrials_.find({card.node, card.index});
+    if (named != driverTrials_.end()) {
+        for (const QString& trial : named->second) {
+            if (!card.trials.contains(trial)) {
+                card.trials << trial;
+            }
+        }
     }
 }
 
@@ -80,6 +127,9 @@ void NodeUsageModel::clear() {
     nodes_.clear();
     cards_.clear();
     sharing_.clear();
+    placed_.clear();
+    trialNodes_.clear();
+    driverTrials_.clear();
     firstTime_ = lastTime_ = 0;
 }
 
@@ -102,6 +152,8 @@ bool readNodeUsage(const QString& folder, NodeUsageModel* usage, QString* error)
     std::vector<store::HistoryNodeUsage> samples;
     // How each node shared its cards: a `node` event or two, told apart by their state.
     std::vector<QJsonObject> nodeEvents;
+    // Where the trials still running when the file was read were placed.
+    std::vector<QJsonObject> statusEvents;
     Status status =
         store::HistoryReader::open(folder + QStringLiteral("/experiment.sqlite"), &reader);
     if (status) {
@@ -109,6 +161,9 @@ bool readNodeUsage(const QString& folder, NodeUsageModel* usage, QString* error)
     }
     if (status) {
         status = reader->readEvents(events::type::kNode, &nodeEvents);
+    }
+    if (status) {
+        status = reader->readEvents(events::type::kTrialStatus, &statusEvents);
     }
     if (!status) {
         *error = status.message();
@@ -132,6 +187,12 @@ bool readNodeUsage(const QString& folder, NodeUsageModel* usage, QString* error)
             return false;
         }
         usage->apply(events::Event{0, 0, std::move(decoded)});
+    }
+    for (const QJsonObject& payload : statusEvents) {
+        events::TrialStatusEvent decoded;
+        if (events::decodeTrialStatus(payload, &decoded)) {
+            usage->apply(events::Event{0, 0, std::move(decoded)});
+        }
     }
     return true;
 }

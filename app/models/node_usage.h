@@ -1,7 +1,9 @@
 // How busy each node and each GPU card of an experiment is, over time: the engine's `node_usage`
 // events (one per node every gpu_sample_s, decoded by engine/api/event_decoders.h) kept as bounded
 // series per node and per card, plus the latest sample of each with the trials that sit on each
-// card. Thread-safety: plain value type; the window owns one and feeds it on the GUI thread.
+// card: those the engine placed there (the cards of each RUNNING trial_status event) and those
+// the driver's process list names. Thread-safety: plain value type; the window owns one and feeds
+// it on the GUI thread.
 #pragma once
 
 #include <QJsonObject>
@@ -30,7 +32,7 @@ struct GpuCard {
     long long memoryTotalMb = 0;
     double temperatureC = 0;
     double powerW = 0;
-    QStringList trials;  // the trials whose processes use the card
+    QStringList trials;  // the trials placed on the card, then any other the driver names
     bool lost = false;
     std::deque<UsagePoint> utilizationSeries;
     std::deque<UsagePoint> memorySeries;  // percent of the card's memory
@@ -57,8 +59,9 @@ class NodeUsageModel {
     // Points kept per series: an hour at the default 2 s sampling; older ones are dropped.
     static constexpr std::size_t kMaxPoints = 1800;
 
-    // Applies one event: a `node_usage` sample, or a `node` event with state `gpu_sharing`;
-    // anything else is ignored. Returns whether it was one of those.
+    // Applies one event: a `node_usage` sample, a `node` event with state `gpu_sharing`, or a
+    // `trial_status` (a RUNNING trial sits on the cards it names until its status changes);
+    // anything else is ignored. Returns whether what the view shows changed.
     bool apply(const events::Event& event);
     void clear();
 
@@ -73,16 +76,29 @@ class NodeUsageModel {
 
   private:
     void applySample(const events::NodeUsageEvent& sample, double time);
+    bool applyStatus(const events::TrialStatusEvent& status);
+    // Each card's trials: the placed ones (trial id order), then those only the driver named.
+    void listTrials(GpuCard& card) const;
 
     std::map<QString, NodeUsage> nodes_;
     std::map<std::pair<QString, int>, GpuCard> cards_;
     std::map<QString, GpuSharing> sharing_;
+    // Where each running trial was placed: its node and card indexes.
+    struct Placed {
+        QString node;
+        std::vector<int> gpus;
+    };
+    std::map<QString, Placed> placed_;
+    // Trial nodes as last said (a status event without `node` keeps the one it had).
+    std::map<QString, QString> trialNodes_;
+    std::map<std::pair<QString, int>, QStringList> driverTrials_;  // the latest sample's
     double firstTime_ = 0;
     double lastTime_ = 0;
 };
 
 // Reads the samples kept in <folder>/experiment.sqlite (the node_usage table of history schema
-// v3; none from an older file), and how each node shared its cards, into `usage`. Runs anywhere;
+// v3; none from an older file), how each node shared its cards and where the trials running then
+// were placed, into `usage`. Runs anywhere;
 // false with `error` set on failure.
 bool readNodeUsage(const QString& folder, NodeUsageModel* usage, QString* error);
 

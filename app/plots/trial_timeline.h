@@ -3,7 +3,8 @@
 // (completed, stopped early by a scheduler, paused, failed and restarted, requeued, failed for
 // good); a trial stopped or failed while paused has its last segment say so. Built from the
 // engine's trial_status events and their times (live, or replayed over the connection), with
-// the card each trial used from the node_usage samples. A trial known only from a folder's
+// the card each trial used from its RUNNING event (the cards it was placed on), else from the
+// node_usage samples. A trial known only from a folder's
 // history, whose status changes are recorded without times (store::HistoryReader::readEvents),
 // gets one segment from its start to its end. Thread-safety: plain value type; the window
 // feeds it on the GUI thread.

@@ -29,7 +29,7 @@ QJsonObject trialAdded(const Trial& trial, const FloatPaths& configFloats) {
             {"config_floats", pathList(configFloats)}};
 }
 
-QJsonObject trialStatus(const Trial& trial, const QString& reason) {
+QJsonObject trialStatus(const Trial& trial, const QString& reason, const std::vector<int>& gpus) {
     QJsonObject o{{"trial", trial.id},
                   {"status", trialStatusName(trial.status)},
                   {"iteration", qint64(trial.iteration)},
@@ -39,6 +39,13 @@ QJsonObject trialStatus(const Trial& trial, const QString& reason) {
     }
     if (!trial.nodeId.isEmpty()) {
         o.insert("node", trial.nodeId);
+    }
+    if (!gpus.empty()) {
+        QJsonArray cards;
+        for (int index : gpus) {
+            cards.append(index);
+        }
+        o.insert("gpus", cards);
     }
     return o;
 }

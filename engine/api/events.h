@@ -23,6 +23,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <vector>
 
 #include "core/config_json.h"
 #include "core/trial.h"
@@ -50,7 +51,11 @@ QJsonObject experimentStarted(const QString& name, const QString& folder, bool r
 QJsonObject experimentFinished(const QString& status, int terminated, int errored);
 // `configFloats`: the numbers of trial.config that are floats (floatPathsOf its search space).
 QJsonObject trialAdded(const Trial& trial, const FloatPaths& configFloats = {});
-QJsonObject trialStatus(const Trial& trial, const QString& reason);
+// `gpus`: the indexes on trial.nodeId of the cards a RUNNING trial was placed on (CUDA's
+// devices of it), sent as "gpus": [0, 1] when there are any; the app lists them as the trials
+// on each card, which the driver's process list cannot always tell (a container's PIDs).
+QJsonObject trialStatus(const Trial& trial, const QString& reason,
+                        const std::vector<int>& gpus = {});
 QJsonObject result(const QString& trialId, const QJsonObject& result);
 QJsonObject checkpoint(const QString& trialId, std::int64_t iteration, const QString& path);
 // PBT: `trialId` continues from `sourceTrialId`'s checkpoint with `newConfig`.

@@ -316,7 +316,11 @@ void ExperimentRunner::setStatus(LiveTrial& live, TrialStatus status, const QStr
         live.finishedAt = now();
     }
     saveTrial(live);
-    emitEvent(events::type::kTrialStatus, events::trialStatus(live.trial, reason));
+    // A running trial's event names the cards it was placed on (the app lists them per card).
+    emitEvent(events::type::kTrialStatus,
+              events::trialStatus(
+                  live.trial, reason,
+                  status == TrialStatus::Running ? live.placement.gpuSlots : std::vector<int>{}));
     reporter_->trialStatusChanged(live.trial, reason);
     tellSchedulerWhoWaits();
 }

@@ -88,6 +88,10 @@ void TestEventDecoders::trialEventsRoundTrip() {
     QCOMPARE(status.node, std::optional<QString>(trial.nodeId));
     QCOMPARE(status.iteration, qint64(12));
     QCOMPARE(status.failures, 1);
+    QVERIFY(status.gpus.empty());  // placed on no card
+    const auto onCards = decoded<TrialStatusEvent>(
+        overTheWire(type::kTrialStatus, trialStatus(trial, "placed", {0, 2})));
+    QCOMPARE(onCards.gpus, std::vector<int>({0, 2}));
 
     Trial waiting = trialOf();
     waiting.nodeId.clear();
@@ -207,6 +211,11 @@ void TestEventDecoders::malformedEventsAreErrorsNamingTheField() {
         {QJsonObject{
              {"type", "trial_status"}, {"trial", "t1"}, {"status", "RUNNING"}, {"iteration", 1.5}},
          "trial_status event: \"iteration\" must be a whole number (got 1.5)"},
+        {QJsonObject{{"type", "trial_status"},
+                     {"trial", "t1"},
+                     {"status", "RUNNING"},
+                     {"gpus", QJsonArray{0, "one"}}},
+         "trial_status event: \"gpus\"[1] must be a card index"},
         {QJsonObject{{"type", "trial_added"},
                      {"trial", "t1"},
                      {"config", QJsonObject{}},

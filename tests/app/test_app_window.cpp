@@ -17,6 +17,7 @@
 #include "analysis/parallel_coordinates_view.h"
 #include "charts/curve_overlay.h"
 #include "charts/metric_chart.h"
+#include "charts/node_usage_view.h"
 #include "editors/experiment_editor.h"
 #include "engine_harness.h"
 #include "fake_gpus.h"
@@ -133,6 +134,7 @@ class TestAppWindow : public QObject {
     void theStartPageLeadsToTheMonitor();
     void wholeFloatsShowAsFloatsFromTheFolder();
     void wholeFloatsShowAsFloatsOverTheConnection();
+    void eachCardListsTheTrialsPlacedOnIt();
 };
 
 void TestAppWindow::runningAFileShowsItsTrialsAndCurves() {
@@ -443,6 +445,58 @@ void TestAppWindow::wholeFloatsShowAsFloatsOverTheConnection() {
     const QString best = QApplication::clipboard()->text();
     QVERIFY2(best.contains("x: 1.0\n") && QRegularExpression("\nn: [1-4]\n").match(best).hasMatch(),
              qPrintable(best));
+}
+
+// Issue 18.8: "Trials on it" stayed empty while trials ran on two cards under the fake driver,
+// whose process list names none of them (NVML's count is all the engine sent). The placement
+// the engine chose is what the Nodes and GPUs tab lists now.
+void TestAppWindow::eachCardListsTheTrialsPlacedOnIt() {
+    EngineHarness harness;
+    const QString state = harness.root() + "/nvml.state";
+    worker_test::writeState(state, {{"GPU-app-0", "Fake_H200"}, {"GPU-app-1", "Fake_H200"}});
+    const ScopedEnvironment environment(
+        {{"LD_LIBRARY_PATH", TUNEDECK_BUILD_DIR "/tunedeck-fake-nvml"},
+         {"TUNEDECK_FAKE_NVML_STATE", state}});
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    const QString file = experimentFile(harness, 40, 0.1);
+    QVERIFY(appendTo(file, "resources_per_trial: {cpu: 0.5, gpu: 1}\ngpu_sample_s: 0.2\n"));
+    window.runExperimentFile(file);
+    auto* nodes = window.findChild<tunedeck::app::NodeUsageView*>();
+    QVERIFY(nodes);
+    window.tabs()->setCurrentWidget(nodes);
+    // Both cards busy, each with its own trial: what the table says, row by row.
+    QTableWidget* table = nodes->table();
+    const auto trialsOnCards = [&] {
+        QStringList onCards;
+        for (int r = 0; r < table->rowCount(); ++r) {
+            if (table->item(r, 1) && table->item(r, 1)->text().startsWith("GPU") &&
+                table->item(r, 6)) {
+                onCards << table->item(r, 6)->text();
+            }
+        }
+        return onCards;
+    };
+    QVERIFY2(waitFor(
+                 [&] {
+                     const QStringList onCards = trialsOnCards();
+                     return onCards.size() == 2 && !onCards[0].isEmpty() && !onCards[1].isEmpty() &&
+                            onCards[0] != onCards[1];
+                 },
+                 30000),
+             qPrintable(trialsOnCards().join(" | ")));
+    QCOMPARE(table->horizontalHeaderItem(6)->text(), QStringLiteral("Trials on it"));
+    const QRegularExpression oneTrial(QStringLiteral("^t0000[0-3]$"));
+    QVERIFY2(oneTrial.match(trialsOnCards()[0]).hasMatch(), qPrintable(trialsOnCards()[0]));
+    // The charts start right under the table: no blank band between them.
+    QTest::qWait(1100);  // the view redraws once a second
+    const int tableBottom = table->mapTo(nodes, QPoint(0, table->height())).y();
+    const int chartsTop = nodes->utilizationChart()->mapTo(nodes, QPoint(0, 0)).y();
+    QVERIFY2(chartsTop - tableBottom < 16, qPrintable(QString::number(chartsTop - tableBottom)));
+    screenshot(window, "nodes-and-gpus-running");
+    window.orderExperiment(MainWindow::ExperimentOrder::Pause);
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "interrupted"; }, 60000));
 }
 
 QTEST_MAIN(TestAppWindow)
