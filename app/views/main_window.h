@@ -107,6 +107,9 @@ class MainWindow : public QMainWindow {
     void buildMenus();
     void buildLayout();
     QWidget* buildScopePicker();  // "Best trial by": main_window_best.cpp
+    // Widens the table's columns the bold row's text needs (bold is wider than the fit made for
+    // the rows before it was bold), never narrows one.
+    void fitBestRow();
     void refreshExperimentList();
     void onEvent(const QString& experiment, const tunedeck::events::Event& event);
     void onTick();

@@ -11,8 +11,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTreeWidget>
 
+#include "models/trial_table_model.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
 
@@ -97,6 +99,22 @@ void MainWindow::compareExperiments() {
         new ExperimentsCompare(folders, current.isEmpty() ? other : current,
                                current.isEmpty() ? QString() : other, data_.scope(), this);
     dialog->show();
+}
+
+void MainWindow::fitBestRow() {
+    const int best = data_.bestRow();
+    const QModelIndex first =
+        best < 0 ? QModelIndex() : filter_->mapFromSource(model_->index(best, 0));
+    if (!first.isValid()) {
+        return;  // none yet, or filtered out
+    }
+    const int grid = table_->showGrid() ? 1 : 0;  // as QTableView::sizeHintForColumn counts
+    for (int column = 0; column < filter_->columnCount(); ++column) {
+        const int needed = table_->sizeHintForIndex(first.siblingAtColumn(column)).width() + grid;
+        if (needed > table_->columnWidth(column)) {
+            table_->setColumnWidth(column, needed);
+        }
+    }
 }
 
 }  // namespace tunedeck::app

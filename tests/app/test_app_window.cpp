@@ -6,12 +6,15 @@
 #include <QChart>
 #include <QChartView>
 #include <QClipboard>
+#include <QFontMetricsF>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QStandardPaths>
+#include <QStyle>
 #include <QTableView>
 #include <QTableWidget>
 #include <QtTest>
+#include <cmath>
 #include <csignal>
 
 #include "analysis/parallel_coordinates_view.h"
@@ -74,6 +77,26 @@ QString tableText(QTableView* table, const QString& trialId, const QString& head
         }
     }
     return QStringLiteral("(no %1 of %2)").arg(header, trialId);
+}
+
+// How many pixels the bold row's trial id lacks in its column (0: it shows whole, not "t000…";
+// -1: no row is bold). The room is the column less the text margins item views keep on each
+// side (QCommonStyle's).
+int boldIdMissingPixels(QTableView* table) {
+    QAbstractItemModel* model = table->model();
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const QModelIndex index = model->index(r, 0);
+        const QFont font = index.data(Qt::FontRole).value<QFont>();
+        if (font.bold()) {
+            const int margin =
+                table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1;
+            // Fractions count: the view elides a text a fraction of a pixel too wide.
+            const int text =
+                int(std::ceil(QFontMetricsF(font).horizontalAdvance(index.data().toString())));
+            return std::max(0, text + 2 * margin - table->visualRect(index).width());
+        }
+    }
+    return -1;
 }
 
 void screenshot(QWidget& window, const QString& name) {
@@ -494,6 +517,10 @@ void TestAppWindow::eachCardListsTheTrialsPlacedOnIt() {
     const int tableBottom = table->mapTo(nodes, QPoint(0, table->height())).y();
     const int chartsTop = nodes->utilizationChart()->mapTo(nodes, QPoint(0, 0)).y();
     QVERIFY2(chartsTop - tableBottom < 16, qPrintable(QString::number(chartsTop - tableBottom)));
+    // The bold row (made bold by results after the columns were fitted) shows its whole id.
+    auto* trials = window.findChild<QTableView*>("trials");
+    QVERIFY(waitFor([&] { return boldIdMissingPixels(trials) >= 0; }, 10000));
+    QCOMPARE(boldIdMissingPixels(trials), 0);
     screenshot(window, "nodes-and-gpus-running");
     window.orderExperiment(MainWindow::ExperimentOrder::Pause);
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "interrupted"; }, 60000));
