@@ -90,7 +90,9 @@ Defaults commonSearchDefaults() {
              described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "none"))},
             {QStringLiteral("max_concurrent"),
              described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "unlimited"))},
-            {QStringLiteral("repeat"), number(1)}};
+            {QStringLiteral("repeat"), number(1)},
+            {QStringLiteral("evaluated_rewards"),
+             described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "none"))}};
 }
 
 Defaults searchDefaults(const QString& name) {

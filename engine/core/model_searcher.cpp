@@ -5,10 +5,14 @@
 
 #include "core/pareto.h"
 #include "core/scheduler_options.h"
+#include "core/warm_start.h"
 
 namespace tunedeck {
 
 namespace {
+
+// Random streams of the completions of evaluated points: far past any trial's stream number.
+constexpr std::uint64_t kWarmStartStreams = std::uint64_t{1} << 48;
 
 QJsonArray numbersToJson(const std::vector<double>& values) {
     QJsonArray array;
@@ -54,17 +58,6 @@ Observation observationFromJson(const QJsonObject& object) {
     return observation;
 }
 
-std::vector<QJsonObject> pointsToEvaluate(const ExperimentSpec& spec) {
-    std::vector<QJsonObject> points;
-    for (const auto& item :
-         spec.search.options.value(QStringLiteral("points_to_evaluate")).toArray()) {
-        if (item.isObject()) {
-            points.push_back(item.toObject());
-        }
-    }
-    return points;
-}
-
 }  // namespace
 
 ModelSearcher::ModelSearcher(const ExperimentSpec& spec, QString algorithm)
@@ -74,6 +67,25 @@ ModelSearcher::ModelSearcher(const ExperimentSpec& spec, QString algorithm)
       points_(pointsToEvaluate(spec)) {
     if (objectives_.empty() && !spec.metric.isEmpty()) {
         objectives_.push_back({spec.metric, spec.mode});
+    }
+    // Points with known rewards are finished trials already: observed, never proposed. A
+    // partial point is completed by a draw of its own stream (past any trial's), so the same
+    // spec always gives the model the same configs.
+    const std::vector<EvaluatedPoint> evaluated = evaluatedPoints(spec);
+    if (evaluated.empty()) {
+        return;
+    }
+    points_.clear();
+    for (std::size_t i = 0; i < evaluated.size(); ++i) {
+        Rng rng = Rng::forStream(spec_.seed, kWarmStartStreams + i);
+        Observation observation;
+        observation.trialId = QStringLiteral("evaluated_rewards[%1]").arg(i);
+        observation.config = space().sample(rng, 0, evaluated[i].point);
+        for (std::size_t o = 0; o < evaluated[i].values.size() && o < objectives_.size(); ++o) {
+            const double value = evaluated[i].values[o];
+            observation.losses.push_back(objectives_[o].mode == MetricMode::Max ? -value : value);
+        }
+        observations_.push_back(std::move(observation));
     }
 }
 

@@ -1,5 +1,6 @@
 // The part every model-based searcher (tpe, bayesopt, cmaes, bohb) shares, so each algorithm is
-// only its model: points_to_evaluate first, the num_samples budget, which configs are in flight
+// only its model: points_to_evaluate first (or, with evaluated_rewards, taken as finished
+// trials: core/warm_start.h), the num_samples budget, which configs are in flight
 // and which have finished with what objective values, per-trial random streams, and saving and
 // restoring all of that with the experiment. Pure; not thread-safe (the runtime's event loop).
 //

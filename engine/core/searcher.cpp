@@ -14,6 +14,7 @@
 #include "core/search_space.h"
 #include "core/searcher_wrappers.h"
 #include "core/tpe_searcher.h"
+#include "core/warm_start.h"
 
 namespace tunedeck {
 
@@ -97,18 +98,6 @@ std::optional<Failure> checkPoints(const ExperimentSpec& spec) {
         }
     }
     return std::nullopt;
-}
-
-std::vector<QJsonObject> pointsOf(const ExperimentSpec& spec) {
-    std::vector<QJsonObject> points;
-    const QJsonArray list =
-        spec.search.options.value(QStringLiteral("points_to_evaluate")).toArray();
-    for (const auto& item : list) {
-        if (item.isObject()) {
-            points.push_back(item.toObject());
-        }
-    }
-    return points;
 }
 
 // State is {"algorithm", "next", ...}; `next` is the index of the next trial to propose.
@@ -196,7 +185,7 @@ class RandomSearcher final : public IndexedSearcher {
                 }
             }
         }
-        const std::vector<QJsonObject> points = pointsOf(spec);
+        const std::vector<QJsonObject> points = pointsToEvaluate(spec);
         for (const auto& point : points) {
             std::int64_t count = 1;
             for (const auto& axis : axes_) {
@@ -361,7 +350,7 @@ class GridSearcher final : public IndexedSearcher {
           space_(spec.searchSpace),
           seed_(spec.seed),
           axes_(std::move(axes)),
-          known_(pointsOf(spec)),
+          known_(pointsToEvaluate(spec)),
           points_(gridPoints(axes_)) {
         setTotal(saturatingAdd(static_cast<std::int64_t>(known_.size()),
                                saturatingMul(std::max(0, spec.numSamples), points_)));
@@ -435,16 +424,24 @@ const QStringList& commonOptions() {
     return options;
 }
 
+// Keys the model-based searchers take besides their own: what they learn before the first trial.
+QStringList modelOptions() {
+    return {QStringLiteral("evaluated_rewards")};
+}
+
 // One line per algorithm; validation and the list in error messages follow from it.
 const std::vector<SearcherType>& searcherTypes() {
     static const std::vector<SearcherType> types = {
         {QStringLiteral("random"), {}, nullptr, makeRandom},
         {QStringLiteral("grid"), {}, validateGrid, makeGrid},
-        {QStringLiteral("tpe"), tpeOptionNames(), validateTpeOptions, makeTpeSearcher},
-        {QStringLiteral("bayesopt"), bayesoptOptionNames(), validateBayesoptOptions,
-         makeBayesoptSearcher},
-        {QStringLiteral("cmaes"), cmaesOptionNames(), validateCmaesOptions, makeCmaesSearcher},
-        {QStringLiteral("bohb"), bohbOptionNames(), validateBohbOptions, makeBohbSearcher},
+        {QStringLiteral("tpe"), tpeOptionNames() + modelOptions(), validateTpeOptions,
+         makeTpeSearcher},
+        {QStringLiteral("bayesopt"), bayesoptOptionNames() + modelOptions(),
+         validateBayesoptOptions, makeBayesoptSearcher},
+        {QStringLiteral("cmaes"), cmaesOptionNames() + modelOptions(), validateCmaesOptions,
+         makeCmaesSearcher},
+        {QStringLiteral("bohb"), bohbOptionNames() + modelOptions(), validateBohbOptions,
+         makeBohbSearcher},
     };
     return types;
 }
@@ -481,6 +478,15 @@ Status validateSearcher(const ExperimentSpec& spec, QString* badKey) {
                                         QStringLiteral("algorithms")};
     const SearcherType* type = findAlgorithm(searcherTypes(), spec.search.name);
     const QStringList options = type ? type->options + commonOptions() : QStringList();
+    if (type && spec.search.options.contains(QStringLiteral("evaluated_rewards")) &&
+        !options.contains(QStringLiteral("evaluated_rewards"))) {
+        return search_options::keyError(
+            badKey, QStringLiteral("search.evaluated_rewards"),
+            QStringLiteral("%1 search learns nothing from evaluated_rewards; the model-based "
+                           "searchers do (tpe, bayesopt, cmaes, bohb). To run the points "
+                           "again, keep points_to_evaluate and drop evaluated_rewards")
+                .arg(spec.search.name));
+    }
     if (Status s = checkAlgorithmChoice(spec.search, knownSearchers(), type ? &options : nullptr,
                                         family, badKey);
         !s) {
@@ -503,6 +509,9 @@ Status validateSearcher(const ExperimentSpec& spec, QString* badKey) {
     }
     if (auto failure = checkPoints(spec)) {
         return fail(failure->key, failure->message);
+    }
+    if (auto problem = evaluatedRewardsProblem(spec)) {
+        return fail(QStringLiteral("search.evaluated_rewards"), *problem);
     }
     for (const QString& option : {QStringLiteral("max_concurrent"), QStringLiteral("repeat")}) {
         if (Status s = checkCount(spec, option, badKey); !s) {

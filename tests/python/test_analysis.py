@@ -123,6 +123,20 @@ class AnalysisOfARealRun(unittest.TestCase):
         }, results=self.project.results, cwd=self.project.folder, progress=False,
             env={"PATH": python_sdk.user_env()["PATH"]})  # the system's python3 for trials
         self.assertEqual([t["config"] for t in warm.trials()], points)
+        # With their values (Ray's evaluated_rewards), the searcher learns from the points and
+        # runs none of them again: its two trials are new configs.
+        told = tunedeck.run({
+            "name": "warm-start-told", "trainable": {"command": "python3 train.py"},
+            "search_space": {"shape": {"choice": ["dip", "steady", "late", "jump", "ten"]},
+                             "model": {"width": 3, "lr": 0.5}},
+            "search": {"algorithm": "tpe", "points_to_evaluate": points,
+                       "evaluated_rewards": values},
+            "num_samples": 2, "metric": "loss", "mode": "min", "seed": 1,
+        }, results=self.project.results, cwd=self.project.folder, progress=False,
+            env={"PATH": python_sdk.user_env()["PATH"]})
+        self.assertEqual(len(told.trials()), 2)
+        for trial in told.trials():
+            self.assertNotIn(trial["config"], points)
 
 
 if __name__ == "__main__":

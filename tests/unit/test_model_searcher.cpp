@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include "core/model_searcher.h"
+#include "core/searcher.h"
 #include "space_builders.h"
 
 using namespace tunedeck;
@@ -57,6 +58,57 @@ class TestModelSearcher : public QObject {
         QCOMPARE(int(m.suggest("t2").kind), int(Suggestion::Kind::Config));
         QCOMPARE(int(m.suggest("t3").kind), int(Suggestion::Kind::Finished));
         QCOMPARE(m.totalTrials().value(), 3);
+    }
+
+    // Ray's evaluated_rewards: the points are finished trials already, as losses, and are not
+    // run again; num_samples counts new trials only. Saved and restored like any observation.
+    void evaluatedRewardsAreObservedNotRunAgain() {
+        ExperimentSpec s = spec(2, MetricMode::Max);
+        s.search.name = "tpe";
+        s.search.options.insert(
+            "points_to_evaluate",
+            QJsonArray{QJsonObject{{"x", 0.1}, {"y", 0.2}}, QJsonObject{{"x", 0.9}, {"y", 0.8}}});
+        s.search.options.insert("evaluated_rewards", QJsonArray{5.0, 7.5});
+        QVERIFY(validateSearcher(s, nullptr));
+        RecordingModel m(s);
+        QCOMPARE(m.observations().size(), size_t(2));
+        QCOMPARE(m.observations()[1].config.value("x").toDouble(), 0.9);
+        QCOMPARE(m.observations()[1].losses, std::vector<double>{-7.5});
+        for (const QString id : {"t0", "t1"}) {
+            const QJsonObject config = m.suggest(id).config;
+            QVERIFY(config.value("x").toDouble() != 0.1 && config.value("x").toDouble() != 0.9);
+        }
+        QCOMPARE(int(m.suggest("t2").kind), int(Suggestion::Kind::Finished));
+        RecordingModel resumed(s);
+        QVERIFY(resumed.restoreState(m.saveState()));
+        QCOMPARE(resumed.observations().size(), size_t(2));
+    }
+
+    // Each mistake is refused with the key and what to write instead.
+    void evaluatedRewardsThatCannotBeUsedAreRefused_data() {
+        QTest::addColumn<QString>("algorithm");
+        QTest::addColumn<QJsonValue>("rewards");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("random") << "random" << QJsonValue(QJsonArray{1.0})
+                                << "random search learns nothing from evaluated_rewards";
+        QTest::newRow("too few") << "tpe" << QJsonValue(QJsonArray{})
+                                 << "one value for each of the 1 points_to_evaluate";
+        QTest::newRow("not a number")
+            << "bayesopt" << QJsonValue(QJsonArray{"high"}) << "item 1 must be a finite number";
+    }
+    void evaluatedRewardsThatCannotBeUsedAreRefused() {
+        QFETCH(QString, algorithm);
+        QFETCH(QJsonValue, rewards);
+        QFETCH(QString, expected);
+        ExperimentSpec s = spec(2);
+        s.search.name = algorithm;
+        s.search.options.insert("points_to_evaluate", QJsonArray{QJsonObject{{"x", 0.5}}});
+        s.search.options.insert("evaluated_rewards", rewards);
+        QString badKey;
+        const Status status = validateSearcher(s, &badKey);
+        QVERIFY(!status);
+        QCOMPARE(badKey, QStringLiteral("search.evaluated_rewards"));
+        QVERIFY2(status.message().contains(expected), qPrintable(status.message()));
     }
 
     void lossesAreNegatedForMaxAndFailuresKeptApart() {

@@ -1,0 +1,34 @@
+// What a searcher is told before its first proposal: Ray Tune's `points_to_evaluate` (configs to
+// run first, whole or partial) and `evaluated_rewards` (the objective values those configs are
+// already known to reach: a model-based searcher takes them as finished trials and does not run
+// them again, as Ray's HyperOpt, Optuna and BayesOpt searchers do). Pure; thread-safe.
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <optional>
+#include <vector>
+
+#include "core/experiment_spec.h"
+
+namespace tunedeck {
+
+// search.points_to_evaluate, in order (items that are not mappings, which validation refuses,
+// are left out).
+std::vector<QJsonObject> pointsToEvaluate(const ExperimentSpec& spec);
+
+struct EvaluatedPoint {
+    QJsonObject point;
+    std::vector<double> values;  // one per objective, as reported (not yet losses)
+};
+
+// The points of search.points_to_evaluate paired with search.evaluated_rewards; empty when no
+// rewards are given.
+std::vector<EvaluatedPoint> evaluatedPoints(const ExperimentSpec& spec);
+
+// What is wrong with search.evaluated_rewards (nothing when unset): a list as long as
+// points_to_evaluate, each item the point's value of the objective (a number), or with several
+// objectives a list of one number per objective, finite.
+std::optional<QString> evaluatedRewardsProblem(const ExperimentSpec& spec);
+
+}  // namespace tunedeck
