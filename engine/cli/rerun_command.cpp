@@ -79,6 +79,9 @@ Status recreateGitCode(const OpenedExperiment& e, const QJsonObject& version,
                                     .arg(commit, repository, s.message()));
     }
     const QString code = newCodeFolder(e.folder);
+    // A rerun's folder the user deleted stays registered in the repository until pruned, and
+    // `worktree add` refuses a registered path: the next rerun would take that very name.
+    (void)runGit(repository, {QStringLiteral("worktree"), QStringLiteral("prune")});
     if (Status s = runGit(repository, {QStringLiteral("worktree"), QStringLiteral("add"),
                                        QStringLiteral("--detach"), code, commit});
         !s) {

@@ -112,6 +112,11 @@ class CodeVersion(unittest.TestCase):
                                                   "versioned-rerun-" + trial))
         self.assertEqual(list(alone.values()), [original[trial]])
 
+        # The user deletes a rerun's code; the next rerun takes its name again.
+        shutil.rmtree(os.path.join(run, "code", "rerun-1"))
+        out = self.run_engine("rerun", run, "--quiet")
+        self.assertIn("Code re-created in %s/code/rerun-1" % run, out.stdout)
+
     def test_3_a_folder_that_is_no_repository(self):
         plain = os.path.join(self.project.root, "plain")
         shutil.copytree(os.path.join(python_sdk.HERE, "versioned"), plain,
