@@ -16,6 +16,7 @@ int exportResults(const QStringList& args);
 int pbtReplay(const QStringList& args);
 int rerun(const QStringList& args);
 int cluster(const QStringList& args);
+int submit(const QStringList& args);
 int serve(const QStringList& args);
 int queue(const QStringList& args);
 

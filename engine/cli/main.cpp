@@ -52,6 +52,12 @@ Commands:
       [--node NAME]...           only these nodes
       [--accept-new-host-keys]   trust nodes not yet in known_hosts (also for run
                                  and resume); a changed host key is always refused
+  submit CLUSTER.yaml EXPERIMENT.yaml
+                                 run the experiment on the cluster (Ray's ray submit)
+      [--start]                  set the cluster up first (cluster up)
+      [--stop]                   take it down afterwards (cluster down), also when
+                                 the run fails or is interrupted
+      [--results DIR] [--quiet] [--events FILE.jsonl] [--accept-new-host-keys]
 
   serve                          the control API for the desktop app; runs each
                                  experiment it starts as its own process
@@ -107,6 +113,7 @@ int main(int argc, char** argv) {
         {"pbt-replay", tunedeck::cli::pbtReplay},
         {"rerun", tunedeck::cli::rerun},
         {"cluster", tunedeck::cli::cluster},
+        {"submit", tunedeck::cli::submit},
         {"serve", tunedeck::cli::serve},
         {"queue", tunedeck::cli::queue},
     };

@@ -2,6 +2,9 @@
 
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
+
+#include "cluster/provider_command.h"
 
 namespace tunedeck {
 
@@ -37,15 +40,12 @@ class SlurmNodeLink : public ProcessNodeLink {
 
 // Runs a Slurm command and returns its standard output; nothing when it failed.
 std::optional<QByteArray> runSlurmCommand(const QString& program, const QStringList& arguments) {
-    QProcess process;
-    process.start(program, arguments);
-    if (!process.waitForFinished(kSlurmCommandTimeoutMs) ||
-        process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-        process.kill();
-        process.waitForFinished(1000);
+    ProviderCommandResult result =
+        runProviderCommand(program, program, arguments, QString(), kSlurmCommandTimeoutMs);
+    if (!result.ok) {
         return std::nullopt;
     }
-    return process.readAllStandardOutput();
+    return result.output;
 }
 
 }  // namespace
@@ -88,6 +88,36 @@ QString SlurmNodeProvider::uniqueJobPrefix(const QString& clusterName,
     return QStringLiteral("tunedeck-%1-%2-%3")
         .arg(clusterName, experimentName)
         .arg(random, 6, 16, QLatin1Char('0'));
+}
+
+bool SlurmNodeProvider::cancelClusterJobs(const QString& clusterName, QStringList* cancelled,
+                                          QString* failure) {
+    const ProviderCommandResult queue =
+        runProviderCommand(QStringLiteral("squeue"), QStringLiteral("squeue"),
+                           {QStringLiteral("--noheader"), QStringLiteral("--format=%i %j")},
+                           QString(), kSlurmCommandTimeoutMs);
+    if (!queue.ok) {
+        *failure = queue.failure;
+        return false;
+    }
+    // A node's job is PREFIX.slurm-N with PREFIX = tunedeck-CLUSTER-EXPERIMENT-XXXXXX.
+    const QRegularExpression ours(QStringLiteral("^tunedeck-%1-.+-[0-9a-f]{6}\\.slurm-[0-9]+$")
+                                      .arg(QRegularExpression::escape(clusterName)));
+    for (const QByteArray& line : queue.output.split('\n')) {
+        const QStringList words = QString::fromUtf8(line).simplified().split(QLatin1Char(' '));
+        if (words.size() != 2 || !ours.match(words[1]).hasMatch()) {
+            continue;
+        }
+        const ProviderCommandResult cancel =
+            runProviderCommand(QStringLiteral("scancel"), QStringLiteral("scancel"), {words[0]},
+                               QString(), kSlurmCommandTimeoutMs);
+        if (!cancel.ok) {
+            *failure = cancel.failure;
+            return false;
+        }
+        cancelled->append(words[1]);
+    }
+    return true;
 }
 
 QString SlurmNodeProvider::jobName(const QString& nodeId) const {

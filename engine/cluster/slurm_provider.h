@@ -36,6 +36,11 @@ class SlurmNodeProvider : public NodeProvider {
     QString jobName(const QString& nodeId) const;
     // A job prefix unique to this engine: "tunedeck-CLUSTER-EXPERIMENT-XXXXXX".
     static QString uniqueJobPrefix(const QString& clusterName, const QString& experimentName);
+    // `cluster down`: cancels every job in squeue named as a node of a run on `clusterName`
+    // ("tunedeck-CLUSTER-..."), whichever engine started it; `cancelled` gets their names.
+    // False, and `failure` says why, when squeue or scancel failed. Blocking.
+    static bool cancelClusterJobs(const QString& clusterName, QStringList* cancelled,
+                                  QString* failure);
 
   private:
     ClusterSpec cluster_;

@@ -5,6 +5,7 @@
 
 #include <QJsonObject>
 #include <QObject>
+#include <QStringList>
 #include <vector>
 
 class TestElasticClusters : public QObject {
@@ -14,7 +15,17 @@ class TestElasticClusters : public QObject {
     void commandProviderScalesAndSurvivesAReclaim();
     void commandProviderMistakesAreRefusedAtValidate();
     void shippedCloudExamplesValidate();
+    void submitRunsOnTheClusterAndTakesItDown();
+    void submitTakesTheClusterDownWhenInterrupted();
+    void submitRefusesBadArguments();
 };
 
 // The JSON objects of an --events file, in order.
 std::vector<QJsonObject> readEventsFile(const QString& path);
+
+// The command provider's test cluster: <dir>/nodes.sh (create, terminate, list; a node is a file
+// in <dir>/live/, the first create fails with a quota error unless <dir>/quota-used exists) and
+// <dir>/cluster.yaml naming it, with nodes of one CPU, at most two. Returns the cluster file.
+QString writeCommandCluster(const QString& dir);
+// The lines of a text file; none when it does not exist.
+QStringList readLines(const QString& path);

@@ -33,11 +33,13 @@ terminate)
     rm -f "live/$2" && echo "$2" >> terminated.log
     ;;
 list)
-    ls live 2>/dev/null
+    mkdir -p live && ls live
     ;;
 esac
 )sh";
 // clang-format on
+
+}  // namespace
 
 QStringList readLines(const QString& path) {
     QFile file(path);
@@ -47,36 +49,36 @@ QStringList readLines(const QString& path) {
     return QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
 }
 
-QString writeScript(const EngineHarness& engine) {
-    const QString path = engine.root() + "/nodes.sh";
-    QFile script(path);
+QString writeCommandCluster(const QString& dir) {
+    QFile script(dir + "/nodes.sh");
     if (script.open(QIODevice::WriteOnly)) {
         script.write(kNodesScript);
         script.close();
         script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     }
-    return path;
+    QFile cluster(dir + "/cluster.yaml");
+    if (cluster.open(QIODevice::WriteOnly)) {
+        cluster.write(
+            "cluster_name: cmdtest\n"
+            "provider:\n"
+            "  type: command\n"
+            "  create: ./nodes.sh create {node} {type}\n"
+            "  terminate: ./nodes.sh terminate {id}\n"
+            "  list: ./nodes.sh list\n"
+            "  connect: exec {worker}\n"
+            "  list_interval_s: 0.5\n"
+            "available_node_types:\n"
+            "  small:\n"
+            "    resources: {CPU: 1}\n"
+            "    max_workers: 2\n"
+            "idle_timeout_minutes: 0.05\n");
+    }
+    return cluster.fileName();
 }
-
-}  // namespace
 
 void TestElasticClusters::commandProviderScalesAndSurvivesAReclaim() {
     EngineHarness engine;
-    writeScript(engine);
-    engine.writeFile("cluster.yaml",
-                     "cluster_name: cmdtest\n"
-                     "provider:\n"
-                     "  type: command\n"
-                     "  create: ./nodes.sh create {node} {type}\n"
-                     "  terminate: ./nodes.sh terminate {id}\n"
-                     "  list: ./nodes.sh list\n"
-                     "  connect: exec {worker}\n"
-                     "  list_interval_s: 0.5\n"
-                     "available_node_types:\n"
-                     "  small:\n"
-                     "    resources: {CPU: 1}\n"
-                     "    max_workers: 2\n"
-                     "idle_timeout_minutes: 0.05\n");
+    writeCommandCluster(engine.root());
     // Four one-CPU trials on one-CPU nodes, two nodes at most. The last trial runs longest, so a
     // node that runs out of trials idles past the 3 s timeout while it runs.
     const QString experiment = engine.writeFile("exp.yaml",
