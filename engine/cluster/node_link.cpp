@@ -117,6 +117,26 @@ ProcessNodeLink::~ProcessNodeLink() {
     }
 }
 
+void ProcessNodeLink::setCommand(const QString& program, const QStringList& arguments,
+                                 const QString& workingDirectory) {
+    program_ = program;
+    process_.setProgram(program);
+    process_.setArguments(arguments);
+    process_.setWorkingDirectory(workingDirectory);
+}
+
+void ProcessNodeLink::endWith(const QString& reason) {
+    if (closedSignalled_) {
+        return;
+    }
+    closedSignalled_ = true;
+    if (process_.state() != QProcess::NotRunning) {
+        process_.kill();
+        process_.waitForFinished(2000);
+    }
+    emit closed(reason);
+}
+
 void ProcessNodeLink::open() {
     closedSignalled_ = false;
     process_.start(QIODevice::ReadWrite);

@@ -112,6 +112,13 @@ class ProcessNodeLink : public NodeLink {
     // Why the link closed when the process exited, in the user's words; `lastError` is the last
     // line the process wrote on stderr.
     virtual QString exitReason(int code, bool crashed, const QString& lastError) const;
+    // For a link whose command is known only later (the command provider's connect, once its
+    // create command has said where the node is): set before open().
+    void setCommand(const QString& program, const QStringList& arguments,
+                    const QString& workingDirectory = QString());
+    // Ends the link for a reason found elsewhere (the provider says the node is gone): the
+    // process is killed and `closed(reason)` is emitted, once.
+    void endWith(const QString& reason);
 
   private:
     void readAvailable();

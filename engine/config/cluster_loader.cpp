@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "config/cluster_command_provider.h"
 #include "config/cluster_node_types.h"
 #include "config/cluster_sections.h"
 #include "config/file_place.h"
@@ -35,7 +36,8 @@ const QStringList& topLevelKeys() {
     return keys;
 }
 
-// Ray's autoscaling keys: read for an elastic provider (slurm), ignored with a warning otherwise.
+// Ray's autoscaling keys: read for an elastic provider (slurm, command), ignored with a warning
+// otherwise.
 const QStringList& elasticKeys() {
     static const QStringList keys = {"available_node_types", "upscaling_speed",
                                      "idle_timeout_minutes"};
@@ -75,8 +77,9 @@ constexpr IgnoredRayKey kIgnoredProviderKeys[] = {
     {"coordinator_address", "no coordinator: the nodes listed belong to this cluster"},
 };
 
-// Ray's cloud providers. Tunedeck starts no machines: one message says what to write instead
-// (see CLUSTER.md), rather than an unknown key for each of the provider's own fields.
+// Ray's cloud providers. Tunedeck calls no cloud API itself: one message says what to write
+// instead (the command provider with the cloud's CLI, CLUSTER.md), rather than an unknown key for
+// each of the provider's own fields.
 bool isCloudProvider(const QString& type) {
     static const QStringList cloud = {"aws", "gcp", "azure", "kubernetes"};
     return cloud.contains(type);
@@ -112,7 +115,8 @@ class ClusterReader {
         std::vector<YamlEntry> entries;
         // A cloud file gets one message about its provider, not a warning per Ray key.
         const bool cloud = isCloudProvider(providerTypeOf(root));
-        elastic_ = providerTypeOf(root) == QLatin1String("slurm");
+        elastic_ = providerTypeOf(root) == QLatin1String("slurm") ||
+                   providerTypeOf(root) == QLatin1String("command");
         for (YamlEntry& entry : reader_.entries(root, QString())) {
             if (elastic_ && elasticKeys().contains(entry.key)) {
                 entries.push_back(std::move(entry));
@@ -150,6 +154,9 @@ class ClusterReader {
                         rootLocation);
             readScalingKeys(reader_, entry("upscaling_speed"), entry("idle_timeout_minutes"),
                             spec_);
+            if (spec_->provider == ClusterProvider::Command) {
+                checkNodeConfigKeys(reader_, *spec_);
+            }
         } else {
             readWorkerCounts(entry("min_workers"), entry("max_workers"));
             placeNodes();
@@ -219,10 +226,12 @@ class ClusterReader {
         if (name && isCloudProvider(*name)) {
             reader_.problem(
                 type->valueLocation, type->path,
-                QStringLiteral("'%1' is a cloud provider: Tunedeck starts no cloud machines. Start "
-                               "them yourself and list their addresses: provider: {type: ssh, "
-                               "head_ip: ADDRESS, worker_ips: [ADDRESS, ...]} (Ray's local "
-                               "provider is read the same way)")
+                QStringLiteral("'%1' is a cloud provider: Tunedeck calls no cloud API itself. Let "
+                               "it start nodes with the cloud's own CLI: provider: {type: "
+                               "command, create, terminate, list, connect} (examples/clusters "
+                               "has aws.yaml, gcp.yaml and kubernetes.yaml), or start machines "
+                               "yourself and list them: provider: {type: ssh, head_ip: ADDRESS, "
+                               "worker_ips: [ADDRESS, ...]}")
                     .arg(*name));
             return;
         }
@@ -245,13 +254,22 @@ class ClusterReader {
             readSlurmProvider(others);
             return;
         }
+        if (name == QStringLiteral("command")) {
+            providerType_ = *name;
+            rejectHosts(others, QStringLiteral("the command provider's nodes are made by its "
+                                               "create command; describe them in "
+                                               "available_node_types"));
+            readCommandProvider(reader_, withoutHosts(others), *provider, spec_);
+            return;
+        }
         reader_.rejectUnknown(others, {"type", "head_ip", "worker_ips"});
         const bool listsWorkers = workers &&
                                   !(workers->value.IsSequence() && workers->value.size() == 0) &&
                                   !workers->value.IsNull();
         if (!type) {
             reader_.problem(provider->keyLocation, QStringLiteral("provider.type"),
-                            QStringLiteral("required key is missing (local, ssh or slurm)"));
+                            QStringLiteral("required key is missing (local, ssh, slurm or "
+                                           "command)"));
         } else if (name) {
             if (*name == QLatin1String("local") || *name == QLatin1String("ssh")) {
                 // Ray's on-prem provider is called "local" and lists its hosts: those are
@@ -262,8 +280,8 @@ class ClusterReader {
                 providerLocation_ = type->valueLocation;
             } else {
                 reader_.problem(type->valueLocation, type->path,
-                                QStringLiteral("expected 'local', 'ssh' or 'slurm' (or a cloud "
-                                               "provider Tunedeck explains), got '%1'")
+                                QStringLiteral("expected 'local', 'ssh', 'slurm' or 'command' (or "
+                                               "a cloud provider Tunedeck explains), got '%1'")
                                     .arg(*name));
             }
         }
@@ -290,23 +308,33 @@ class ClusterReader {
         }
     }
 
+    static bool isHostKey(const YamlEntry& entry) {
+        return entry.key == QLatin1String("head_ip") || entry.key == QLatin1String("worker_ips");
+    }
+
+    // An elastic provider's nodes are not addresses: head_ip and worker_ips are refused.
+    void rejectHosts(const std::vector<YamlEntry>& entries, const QString& why) {
+        for (const YamlEntry& entry : entries) {
+            if (isHostKey(entry)) {
+                reader_.problem(entry.keyLocation, entry.path, why);
+            }
+        }
+    }
+
+    static std::vector<YamlEntry> withoutHosts(const std::vector<YamlEntry>& entries) {
+        std::vector<YamlEntry> rest;
+        std::copy_if(entries.begin(), entries.end(), std::back_inserter(rest),
+                     [](const YamlEntry& entry) { return !isHostKey(entry); });
+        return rest;
+    }
+
     // provider: {type: slurm, worker_path}: nodes are allocations, not addresses.
     void readSlurmProvider(const std::vector<YamlEntry>& entries) {
         spec_->provider = ClusterProvider::Slurm;
         providerType_ = QStringLiteral("slurm");
-        for (const YamlEntry& entry : entries) {
-            if (entry.key == QLatin1String("head_ip") || entry.key == QLatin1String("worker_ips")) {
-                reader_.problem(entry.keyLocation, entry.path,
-                                QStringLiteral("a Slurm cluster's nodes are allocations Slurm "
-                                               "gives; describe them in available_node_types"));
-            }
-        }
-        std::vector<YamlEntry> rest;
-        for (const YamlEntry& entry : entries) {
-            if (entry.key != QLatin1String("head_ip") && entry.key != QLatin1String("worker_ips")) {
-                rest.push_back(entry);
-            }
-        }
+        rejectHosts(entries, QStringLiteral("a Slurm cluster's nodes are allocations Slurm "
+                                            "gives; describe them in available_node_types"));
+        const std::vector<YamlEntry> rest = withoutHosts(entries);
         reader_.rejectUnknown(rest, {"type", "worker_path"});
         if (const YamlEntry* path = findEntry(rest, QStringLiteral("worker_path"))) {
             if (const auto text = reader_.string(*path); text && !text->isEmpty()) {
@@ -322,11 +350,14 @@ class ClusterReader {
                      const SourceLocation& rootLocation) {
         if (!types) {
             reader_.problem(rootLocation, QStringLiteral("available_node_types"),
-                            QStringLiteral("required key is missing for type slurm (the nodes "
-                                           "to ask Slurm for, e.g. available_node_types: "
-                                           "{cpu-node: {resources: {CPU: 4}, max_workers: 2}})"));
+                            QStringLiteral("required key is missing for type %1 (the nodes "
+                                           "to %2, e.g. available_node_types: "
+                                           "{cpu-node: {resources: {CPU: 4}, max_workers: 2}})")
+                                .arg(providerType_, providerType_ == QLatin1String("slurm")
+                                                        ? QStringLiteral("ask Slurm for")
+                                                        : QStringLiteral("create")));
         } else {
-            spec_->nodeTypes = readNodeTypes(reader_, *types);
+            spec_->nodeTypes = readNodeTypes(reader_, *types, spec_->provider);
             if (spec_->nodeTypes.empty() && types->value.IsMap() && types->value.size() == 0) {
                 reader_.problem(types->valueLocation, types->path,
                                 QStringLiteral("lists no node type"));
@@ -466,10 +497,15 @@ class ClusterReader {
         if (entry.value.IsScalar()) {
             const QString text = yamlText(entry.value);
             if (text == QLatin1String("copy") && elastic_) {
-                reader_.problem(entry.valueLocation, entry.path,
-                                QStringLiteral("a Slurm node's link is srun's stdin and stdout, "
-                                               "which carries no files: its nodes must see the "
-                                               "experiment folder at the same path (shared)"));
+                const bool command = providerType_ == QLatin1String("command");
+                reader_.problem(
+                    entry.valueLocation, entry.path,
+                    QStringLiteral("a %1 node's link is %2 stdin and stdout, which "
+                                   "carries no files: its nodes must see the "
+                                   "experiment folder at the same path (shared)")
+                        .arg(command ? QStringLiteral("command provider") : QStringLiteral("Slurm"),
+                             command ? QStringLiteral("its connect command's")
+                                     : QStringLiteral("srun's")));
                 return;
             }
             if (text == QLatin1String("copy")) {
@@ -490,8 +526,8 @@ class ClusterReader {
     FilePlace place_;
     ProblemList* warnings_;
     ClusterSpec* spec_;
-    QString providerType_;  // "local", "ssh" or "slurm" once read without problems
-    bool elastic_ = false;  // provider slurm: nodes come and go with the demand
+    QString providerType_;  // "local", "ssh", "slurm" or "command" once read without problems
+    bool elastic_ = false;  // provider slurm or command: nodes come and go with the demand
     SourceLocation providerLocation_;
     NodeResources defaultResources_;
     std::optional<WrittenNode> head_;

@@ -151,9 +151,53 @@ WrittenSlurm readSlurmNodeConfig(YamlReader& reader, const YamlEntry& entry) {
     return out;
 }
 
+// The command provider's node_config: KEY -> a text the commands use as {node_config.KEY} (an
+// instance type, a zone, an image), passed on as written.
+QMap<QString, QString> readCommandNodeConfig(YamlReader& reader, const YamlEntry& entry) {
+    QMap<QString, QString> config;
+    if (entry.value.IsNull() || !reader.isMap(entry)) {
+        return config;
+    }
+    static const QRegularExpression key(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9_.-]*$"));
+    for (const YamlEntry& item : reader.entries(entry.value, entry.path)) {
+        if (!key.match(item.key).hasMatch()) {
+            reader.problem(item.keyLocation, item.path,
+                           QStringLiteral("'%1' cannot be used as {node_config.KEY} (letters, "
+                                          "digits, '_', '.' and '-')")
+                               .arg(printable(item.key)));
+        } else if (const auto text = reader.string(item)) {
+            config.insert(item.key, *text);
+        }
+    }
+    return config;
+}
+
+// A node type of the command provider: what its nodes offer is written, node_config is free.
+std::optional<ClusterNodeType> readCommandNodeType(YamlReader& reader, const YamlEntry& entry,
+                                                   ClusterNodeType type,
+                                                   const std::vector<YamlEntry>& entries) {
+    WrittenResources resources;
+    if (const YamlEntry* e = findEntry(entries, QStringLiteral("resources"))) {
+        resources = readTypeResources(reader, *e);
+    }
+    if (const YamlEntry* e = findEntry(entries, QStringLiteral("node_config"))) {
+        type.nodeConfig = readCommandNodeConfig(reader, *e);
+    }
+    if (!resources.cpu) {
+        reader.problem(entry.keyLocation, entry.path + QStringLiteral(".resources.CPU"),
+                       QStringLiteral("required key is missing (the CPUs a node of this type "
+                                      "offers, e.g. resources: {CPU: 4})"));
+        return std::nullopt;
+    }
+    type.cpu = *resources.cpu;
+    type.gpu = resources.gpu.value_or(0);
+    return type;
+}
+
 // What the trials may use and what Slurm is asked for, each from the other when only one is
 // written: a node offers the CPUs and GPUs its allocation holds.
-std::optional<ClusterNodeType> readNodeType(YamlReader& reader, const YamlEntry& entry) {
+std::optional<ClusterNodeType> readNodeType(YamlReader& reader, const YamlEntry& entry,
+                                            ClusterProvider provider) {
     ClusterNodeType type;
     type.name = entry.key;
     type.location = entry.keyLocation;
@@ -170,14 +214,6 @@ std::optional<ClusterNodeType> readNodeType(YamlReader& reader, const YamlEntry&
     }
     const std::vector<YamlEntry> entries = reader.entries(entry.value, entry.path);
     reader.rejectUnknown(entries, {"resources", "min_workers", "max_workers", "node_config"});
-    WrittenResources resources;
-    if (const YamlEntry* e = findEntry(entries, QStringLiteral("resources"))) {
-        resources = readTypeResources(reader, *e);
-    }
-    WrittenSlurm slurm;
-    if (const YamlEntry* e = findEntry(entries, QStringLiteral("node_config"))) {
-        slurm = readSlurmNodeConfig(reader, *e);
-    }
     if (const YamlEntry* e = findEntry(entries, QStringLiteral("min_workers"))) {
         type.minWorkers = readInt(reader, *e, 0).value_or(0);
     }
@@ -190,6 +226,17 @@ std::optional<ClusterNodeType> readNodeType(YamlReader& reader, const YamlEntry&
         } else if (max) {
             type.maxWorkers = *max;
         }
+    }
+    if (provider == ClusterProvider::Command) {
+        return readCommandNodeType(reader, entry, std::move(type), entries);
+    }
+    WrittenResources resources;
+    if (const YamlEntry* e = findEntry(entries, QStringLiteral("resources"))) {
+        resources = readTypeResources(reader, *e);
+    }
+    WrittenSlurm slurm;
+    if (const YamlEntry* e = findEntry(entries, QStringLiteral("node_config"))) {
+        slurm = readSlurmNodeConfig(reader, *e);
     }
     type.slurm = slurm.config;
     if (!resources.cpu && !slurm.cpusPerTask) {
@@ -218,13 +265,14 @@ std::optional<ClusterNodeType> readNodeType(YamlReader& reader, const YamlEntry&
 
 }  // namespace
 
-std::vector<ClusterNodeType> readNodeTypes(YamlReader& reader, const YamlEntry& entry) {
+std::vector<ClusterNodeType> readNodeTypes(YamlReader& reader, const YamlEntry& entry,
+                                           ClusterProvider provider) {
     std::vector<ClusterNodeType> types;
     if (entry.value.IsNull() || !reader.isMap(entry)) {
         return types;
     }
     for (const YamlEntry& item : reader.entries(entry.value, entry.path)) {
-        if (auto type = readNodeType(reader, item)) {
+        if (auto type = readNodeType(reader, item, provider)) {
             types.push_back(std::move(*type));
         }
     }

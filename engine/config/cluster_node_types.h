@@ -1,5 +1,5 @@
-// Readers for the keys of an elastic cluster (provider slurm): Ray's `available_node_types`
-// (resources, min_workers, max_workers, node_config as srun's options), `max_workers`,
+// Readers for the keys of an elastic cluster (provider slurm or command): Ray's
+// `available_node_types` (resources, min_workers, max_workers, node_config), `max_workers`,
 // `upscaling_speed` and `idle_timeout_minutes`. Each reports its problems with their place and
 // leaves the field at its default when a value is wrong.
 // Internal to engine/config; one set of readers per load, not shared between threads.
@@ -12,9 +12,10 @@
 
 namespace tunedeck {
 
-// available_node_types: NAME -> {resources, min_workers, max_workers, node_config}. Each type's
-// max_workers defaults to `clusterMaxWorkers` when that is known (>= 0), else to Ray's 2.
-std::vector<ClusterNodeType> readNodeTypes(YamlReader& reader, const YamlEntry& entry);
+// available_node_types: NAME -> {resources, min_workers, max_workers, node_config}; node_config
+// is srun's options for Slurm and free KEY: text for the command provider's placeholders.
+std::vector<ClusterNodeType> readNodeTypes(YamlReader& reader, const YamlEntry& entry,
+                                           ClusterProvider provider);
 
 // The cluster's max_workers and each type's against it; `written` is the top-level max_workers
 // entry, if any. Ray's default is 2; when every type states its own, their sum.

@@ -1,6 +1,6 @@
 // A cluster file (Ray's on-prem cluster-launcher shape) as a value: the nodes to reach over SSH,
 // how to log in, what to copy and run on them, and per-node resource overrides; or, for an
-// elastic provider (Slurm), the node types the autoscaler starts and stops.
+// elastic provider (Slurm, the user's commands), the node types the autoscaler starts and stops.
 // The engine is the head of the cluster: it runs where the user starts it, and every node listed
 // (head_ip first, then worker_ips) is a worker node reached over SSH. Value type.
 #pragma once
@@ -40,8 +40,38 @@ struct FileMount {
 
 // Local: this machine. Ssh: a fixed list of machines. Slurm: nodes are Slurm allocations the
 // autoscaler asks for and gives back (each one `srun ... tunedeck-worker`), of the node types
-// below.
-enum class ClusterProvider { Local, Ssh, Slurm };
+// below. Command: nodes are made, listed and ended by the user's own commands (a cloud's CLI,
+// kubectl), and each node's agent is reached through a command whose stdin/stdout is its link.
+enum class ClusterProvider { Local, Ssh, Slurm, Command };
+
+// One command of the command provider as written, split into literal text and {placeholders}
+// when the file is read (CLUSTER.md lists the placeholders). The provider runs it with /bin/sh,
+// each placeholder's value inserted as one shell word.
+struct CommandTemplate {
+    struct Part {
+        QString text;  // literal text, or a placeholder's name ("node", "node_config.zone")
+        bool placeholder = false;
+    };
+    std::vector<Part> parts;
+    bool isEmpty() const { return parts.empty(); }
+    bool uses(const QString& placeholder) const {
+        for (const Part& part : parts) {
+            if (part.placeholder && part.text == placeholder) {
+                return true;
+            }
+        }
+        return false;
+    }
+};
+
+// provider: {type: command, create, terminate, list, connect, list_interval_s}.
+struct CommandProviderConfig {
+    CommandTemplate create;     // starts a node; prints "ID [ADDRESS]" as its last line
+    CommandTemplate terminate;  // ends node {id}
+    CommandTemplate list;       // prints the ids of the cluster's live nodes
+    CommandTemplate connect;    // its stdin and stdout are the agent's link
+    double listIntervalS = 5;   // how often `list` looks for nodes gone behind the engine's back
+};
 
 // How one allocation of a node type is asked of Slurm: srun's options (CLUSTER.md).
 struct SlurmNodeConfig {
@@ -64,6 +94,7 @@ struct ClusterNodeType {
     int minWorkers = 0;
     int maxWorkers = 0;
     SlurmNodeConfig slurm;
+    QMap<QString, QString> nodeConfig;  // command provider: the values of {node_config.KEY}
     SourceLocation location;
 };
 // Copy: checkpoints travel over SFTP to the head. Shared: every node sees the head's experiment
@@ -83,7 +114,10 @@ struct ClusterSpec {
     double upscalingSpeed = 1.0;
     double idleTimeoutS = 300;                               // idle_timeout_minutes: 5, as Ray
     QString workerPath = QStringLiteral("tunedeck-worker");  // on the compute nodes
-    bool elastic() const { return provider == ClusterProvider::Slurm; }
+    CommandProviderConfig commands;                          // provider command
+    bool elastic() const {
+        return provider == ClusterProvider::Slurm || provider == ClusterProvider::Command;
+    }
 
     QString sshUser;
     QString sshPrivateKey;  // absolute; empty: keys from ssh-agent

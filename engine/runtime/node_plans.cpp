@@ -3,6 +3,7 @@
 #include <QFileInfo>
 
 #include "cluster/cluster_launcher.h"
+#include "cluster/command_provider.h"
 #include "cluster/slurm_provider.h"
 #include "cluster/ssh_node_link.h"
 
@@ -58,6 +59,11 @@ std::unique_ptr<NodeProvider> makeNodeProvider(const ExperimentSpec& spec,
         return std::make_unique<SlurmNodeProvider>(
             cluster, SlurmNodeProvider::uniqueJobPrefix(
                          cluster.clusterName, QFileInfo(context.experimentDir).fileName()));
+    }
+    if (cluster.provider == ClusterProvider::Command) {
+        return std::make_unique<CommandNodeProvider>(
+            cluster, context.workerPath,
+            CommandNodeProvider::uniqueNamePrefix(cluster.clusterName));
     }
     for (const ClusterNodeSpec& node : cluster.nodes) {
         SshNodeOptions options = sshOptions(spec, cluster, node, context);

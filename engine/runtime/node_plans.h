@@ -1,7 +1,7 @@
 // Which nodes an experiment runs on and how each is reached, as a node provider: this machine's
 // agent when the experiment names no cluster (or a `local` one), one SSH link per node of an SSH
-// cluster file (with the copies that node needs: agent, Python SDK, trainable folder), or Slurm
-// allocations the autoscaler asks for. No I/O until a link opens.
+// cluster file (with the copies that node needs: agent, Python SDK, trainable folder), or the
+// nodes the autoscaler asks of Slurm or of the user's commands. No I/O until a link opens.
 #pragma once
 
 #include <vector>

@@ -21,6 +21,7 @@
 #include <QTest>
 #include <memory>
 
+#include "elastic_cluster_tests.h"
 #include "engine_harness.h"
 
 namespace {
@@ -163,7 +164,9 @@ class SlurmFixture {
     QProcess munged_, slurmctld_, slurmd_;
 };
 
-std::vector<QJsonObject> readEvents(const QString& path) {
+}  // namespace
+
+std::vector<QJsonObject> readEventsFile(const QString& path) {
     std::vector<QJsonObject> events;
     QFile file(path);
     if (file.open(QIODevice::ReadOnly)) {
@@ -177,15 +180,7 @@ std::vector<QJsonObject> readEvents(const QString& path) {
     return events;
 }
 
-}  // namespace
-
-class TestSlurm : public QObject {
-    Q_OBJECT
-  private slots:
-    void scalesWithTheDemandAndSurvivesScancel();
-};
-
-void TestSlurm::scalesWithTheDemandAndSurvivesScancel() {
+void TestElasticClusters::scalesWithTheDemandAndSurvivesScancel() {
     SlurmFixture slurm;
     if (const QString why = slurm.start(); !why.isEmpty()) {
         QSKIP(qPrintable(why));
@@ -258,7 +253,7 @@ void TestSlurm::scalesWithTheDemandAndSurvivesScancel() {
     bool lost = false;
     bool trialMoved = false;
     int launched = 0;
-    for (const QJsonObject& event : readEvents(eventsFile)) {
+    for (const QJsonObject& event : readEventsFile(eventsFile)) {
         const QString state = event.value("state").toString();
         if (event.value("type").toString() == "trial_status") {
             trialMoved = trialMoved || (event.value("status").toString() == "PENDING" &&
@@ -309,5 +304,4 @@ void TestSlurm::scalesWithTheDemandAndSurvivesScancel() {
         readySeconds.empty() ? 0.0 : readySeconds.back(), readySeconds.size());
 }
 
-QTEST_GUILESS_MAIN(TestSlurm)
-#include "test_slurm.moc"
+QTEST_GUILESS_MAIN(TestElasticClusters)

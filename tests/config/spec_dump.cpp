@@ -175,9 +175,10 @@ QJsonObject dumpCluster(const ClusterSpec& spec, const QString& baseDir) {
     QJsonObject dump{
         {"source_file", machineFreePath(baseDir, spec.sourceFile)},
         {"cluster_name", spec.clusterName},
-        {"provider", spec.provider == ClusterProvider::Local ? "local"
-                     : spec.provider == ClusterProvider::Ssh ? "ssh"
-                                                             : "slurm"},
+        {"provider", spec.provider == ClusterProvider::Local   ? "local"
+                     : spec.provider == ClusterProvider::Ssh   ? "ssh"
+                     : spec.provider == ClusterProvider::Slurm ? "slurm"
+                                                               : "command"},
         {"nodes", nodes},
         {"min_workers", spec.minWorkers},
         {"max_workers", spec.maxWorkers},
@@ -198,6 +199,23 @@ QJsonObject dumpCluster(const ClusterSpec& spec, const QString& baseDir) {
         QJsonArray types;
         for (const ClusterNodeType& type : spec.nodeTypes) {
             const SlurmNodeConfig& slurm = type.slurm;
+            if (spec.provider == ClusterProvider::Command) {
+                QJsonObject config;
+                for (auto it = type.nodeConfig.begin(); it != type.nodeConfig.end(); ++it) {
+                    config.insert(it.key(), it.value());
+                }
+                types.append(QJsonObject{
+                    {"name", type.name},
+                    {"cpu", type.cpu},
+                    {"gpu", type.gpu},
+                    {"min_workers", type.minWorkers},
+                    {"max_workers", type.maxWorkers},
+                    {"at",
+                     QStringLiteral("%1:%2").arg(type.location.line).arg(type.location.column)},
+                    {"node_config", config},
+                });
+                continue;
+            }
             types.append(QJsonObject{
                 {"name", type.name},
                 {"cpu", type.cpu},
@@ -219,7 +237,24 @@ QJsonObject dumpCluster(const ClusterSpec& spec, const QString& baseDir) {
         dump.insert("available_node_types", types);
         dump.insert("upscaling_speed", spec.upscalingSpeed);
         dump.insert("idle_timeout_s", spec.idleTimeoutS);
-        dump.insert("worker_path", spec.workerPath);
+        if (spec.provider == ClusterProvider::Command) {
+            // Each command as its parts: literal text as written, placeholders as {name}.
+            const auto parts = [](const CommandTemplate& command) {
+                QJsonArray out;
+                for (const CommandTemplate::Part& part : command.parts) {
+                    out.append(part.placeholder ? QStringLiteral("{%1}").arg(part.text)
+                                                : part.text);
+                }
+                return out;
+            };
+            dump.insert("commands", QJsonObject{{"create", parts(spec.commands.create)},
+                                                {"terminate", parts(spec.commands.terminate)},
+                                                {"list", parts(spec.commands.list)},
+                                                {"connect", parts(spec.commands.connect)},
+                                                {"list_interval_s", spec.commands.listIntervalS}});
+        } else {
+            dump.insert("worker_path", spec.workerPath);
+        }
     }
     return dump;
 }
