@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QTest>
+#include <algorithm>
 
 #include "elastic_cluster_tests.h"
 #include "engine_harness.h"
@@ -137,6 +138,7 @@ void TestElasticClusters::commandProviderScalesAndSurvivesAReclaim() {
     bool lost = false;
     bool trialMoved = false;
     int launched = 0;
+    std::vector<double> readySeconds;
     for (const QJsonObject& event : readEventsFile(eventsFile)) {
         const QString type = event.value("type").toString();
         if (type == "trial_status") {
@@ -150,6 +152,10 @@ void TestElasticClusters::commandProviderScalesAndSurvivesAReclaim() {
             const QString state = event.value("state").toString();
             launched += state == "launching" ? 1 : 0;
             lost = lost || (state == "lost" && event.value("node").toString() == reclaimed);
+            if (state == "ready") {
+                readySeconds.push_back(
+                    event.value("details").toObject().value("seconds_from_launch").toDouble());
+            }
         }
     }
     QVERIFY2(lost, "no node event said the reclaimed node was lost");
@@ -183,7 +189,12 @@ void TestElasticClusters::commandProviderScalesAndSurvivesAReclaim() {
     }
     QVERIFY2(QDir(engine.root() + "/live").isEmpty(),
              qPrintable("nodes left: " + QDir(engine.root() + "/live").entryList().join(' ')));
-    qInfo("run took %.1f s with %lld nodes created", seconds, qlonglong(created.size()));
+    std::sort(readySeconds.begin(), readySeconds.end());
+    qInfo(
+        "run took %.1f s with %lld nodes created; launch to agent ready with the command "
+        "provider (create, then connect): %.2f s (fastest) .. %.2f s (slowest) over %zu nodes",
+        seconds, qlonglong(created.size()), readySeconds.empty() ? 0.0 : readySeconds.front(),
+        readySeconds.empty() ? 0.0 : readySeconds.back(), readySeconds.size());
 }
 
 void TestElasticClusters::commandProviderMistakesAreRefusedAtValidate() {
