@@ -147,7 +147,8 @@ std::vector<const GpuCard*> NodeUsageModel::cards() const {
     return all;
 }
 
-bool readNodeUsage(const QString& folder, NodeUsageModel* usage, QString* error) {
+bool readNodeUsage(const QString& folder, const std::function<void(events::Event&&)>& apply,
+                   QString* error) {
     std::unique_ptr<store::HistoryReader> reader;
     std::vector<store::HistoryNodeUsage> samples;
     // How each node shared its cards: a `node` event or two, told apart by their state.
@@ -177,7 +178,7 @@ bool readNodeUsage(const QString& folder, NodeUsageModel* usage, QString* error)
             *error = status.message();
             return false;
         }
-        usage->apply(events::Event{0, sample.timestamp, std::move(decoded)});
+        apply(events::Event{0, sample.timestamp, std::move(decoded)});
     }
     for (const QJsonObject& payload : nodeEvents) {
         events::NodeEvent decoded;
@@ -186,12 +187,12 @@ bool readNodeUsage(const QString& folder, NodeUsageModel* usage, QString* error)
             *error = status.message();
             return false;
         }
-        usage->apply(events::Event{0, 0, std::move(decoded)});
+        apply(events::Event{0, 0, std::move(decoded)});
     }
     for (const QJsonObject& payload : statusEvents) {
         events::TrialStatusEvent decoded;
         if (events::decodeTrialStatus(payload, &decoded)) {
-            usage->apply(events::Event{0, 0, std::move(decoded)});
+            apply(events::Event{0, 0, std::move(decoded)});
         }
     }
     return true;

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 #include <deque>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -98,8 +99,10 @@ class NodeUsageModel {
 
 // Reads the samples kept in <folder>/experiment.sqlite (the node_usage table of history schema
 // v3; none from an older file), how each node shared its cards and where the trials running then
-// were placed, into `usage`. Runs anywhere;
-// false with `error` set on failure.
-bool readNodeUsage(const QString& folder, NodeUsageModel* usage, QString* error);
+// were placed, and hands each to `apply` as the event it was, in that order (samples in time
+// order): NodeUsageModel::apply and TrialHealthModel::apply take what they need of them. Runs
+// anywhere; false with `error` set on failure.
+bool readNodeUsage(const QString& folder, const std::function<void(events::Event&&)>& apply,
+                   QString* error);
 
 }  // namespace tunedeck::app

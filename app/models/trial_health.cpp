@@ -3,10 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <memory>
-
-#include "api/events.h"
-#include "store/history_reader.h"
 
 namespace tunedeck::app {
 
@@ -69,31 +65,6 @@ void TrialHealthModel::clear() {
 const TrialHealth* TrialHealthModel::find(const QString& trial) const {
     const auto found = trials_.find(trial);
     return found == trials_.end() ? nullptr : &found->second;
-}
-
-bool readTrialHealth(const QString& folder, TrialHealthModel* health, QString* error) {
-    std::unique_ptr<store::HistoryReader> reader;
-    std::vector<store::HistoryNodeUsage> samples;
-    Status status =
-        store::HistoryReader::open(folder + QStringLiteral("/experiment.sqlite"), &reader);
-    if (status) {
-        status = reader->readNodeUsage(&samples);
-    }
-    if (!status) {
-        *error = status.message();
-        return false;
-    }
-    for (const store::HistoryNodeUsage& sample : samples) {
-        // Rebuilt by the engine's own builder, so a sample recorded by any version reads alike.
-        events::NodeUsageEvent decoded;
-        status = events::decodeNodeUsage(events::nodeUsage(sample.node, sample.usage), &decoded);
-        if (!status) {
-            *error = status.message();
-            return false;
-        }
-        health->apply(events::Event{0, sample.timestamp, std::move(decoded)});
-    }
-    return true;
 }
 
 }  // namespace tunedeck::app

@@ -1,10 +1,10 @@
 // Each trial's system health over its life: the CPU (percent of one core), resident memory and
 // GPU memory its processes used, as its node's agent sampled them (the `trials` of the engine's
-// `node_usage` events, live or read back from the history). Up to kMaxPoints samples per trial:
-// when a trial has more, every other one is dropped, so a long trial keeps its whole life at a
-// coarser step; its peaks are kept apart and never thinned. Thread-safety: plain value type; the
-// window owns one and feeds it on the GUI thread (the history is read into one on a worker
-// thread, then moved).
+// `node_usage` events, live or read back from the history by readNodeUsage). Up to kMaxPoints
+// samples per trial: when a trial has more, every other one is dropped, so a long trial keeps its
+// whole life at a coarser step; its peaks are kept apart and never thinned. Thread-safety: plain
+// value type; the window owns one and feeds it on the GUI thread (the history is read into one on a
+// worker thread, then moved).
 #pragma once
 
 #include <QString>
@@ -51,9 +51,5 @@ class TrialHealthModel {
     std::map<QString, TrialHealth> trials_;
     std::uint64_t version_ = 0;
 };
-
-// The samples recorded in the history of the experiment in `folder`. False with `error` when the
-// file cannot be read.
-bool readTrialHealth(const QString& folder, TrialHealthModel* health, QString* error);
 
 }  // namespace tunedeck::app

@@ -205,8 +205,13 @@ void MainWindow::loadHistory(const QString& folder, const QString& name) {
     QThread* reader = QThread::create([folder, history, usage, error] {
         if (readHistory(folder, history.get(), error.get())) {
             QString ignored;  // the samples are a view's extra; the trials are what matters
-            readNodeUsage(folder, &usage->nodes, &ignored);
-            readTrialHealth(folder, &usage->trials, &ignored);
+            readNodeUsage(
+                folder,
+                [&usage](events::Event&& event) {
+                    usage->nodes.apply(event);
+                    usage->trials.apply(event);
+                },
+                &ignored);
         }
     });
     connect(reader, &QThread::finished, this, [this, reader, load, name, history, usage, error] {
