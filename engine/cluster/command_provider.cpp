@@ -7,6 +7,7 @@
 
 #include "cluster/node_link.h"
 #include "cluster/provider_command.h"
+#include "cluster/remote_command.h"
 
 namespace tunedeck {
 
@@ -24,12 +25,7 @@ constexpr int kMissedListsForLoss = 2;
 
 QString quoteWord(const QString& value) {
     static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9._:/@%+=,-]+$"));
-    if (plain.match(value).hasMatch()) {
-        return value;
-    }
-    QString quoted = value;
-    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
-    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+    return plain.match(value).hasMatch() ? value : shellQuote(value);
 }
 
 QStringList wordsOf(const QByteArray& output) {

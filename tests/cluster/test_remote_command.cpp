@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "cluster/command_provider.h"
 #include "cluster/remote_command.h"
 #include "ssh_test_support.h"
 
@@ -45,6 +46,7 @@ class TestRemoteCommand : public QObject {
     void joinsArgvIntoOneCommandLine();
     void expandsOnlyALeadingTildeSlash();
     void roundTripsHostileWordsThroughALocalShell();
+    void commandProviderPlaceholdersAreOneWordEach();
     void runsHostileArgumentsOnANodeAsPlainText();
     void createsAndListsAHostilePathUnderTheRemoteHome();
 };
@@ -85,6 +87,30 @@ void TestRemoteCommand::roundTripsHostileWordsThroughALocalShell() {
     QCOMPARE(words.size(), kHostileWords.size());
     for (int i = 0; i < words.size(); ++i) {
         QCOMPARE(QString::fromUtf8(words.at(i)), kHostileWords.at(i));
+    }
+    QVERIFY(QDir(scratch.path()).isEmpty());
+}
+
+// What a cloud's create command prints (an id, an address) goes into terminate and connect:
+// each value is one word of the user's command, whatever it holds, and plain words stay as
+// written so that they may stand inside the user's own quotes.
+void TestRemoteCommand::commandProviderPlaceholdersAreOneWordEach() {
+    CommandTemplate command;
+    command.parts = {
+        {"printf '%s\\0' ", false}, {"id", true}, {" x", false}, {"node", true}, {"y", false}};
+    QCOMPARE(expandCommand(command, {{"id", "i-0abc"}, {"node", "tunedeck-lab-1"}}),
+             QString("printf '%s\\0' i-0abc xtunedeck-lab-1y"));
+    QTemporaryDir scratch;
+    for (const QString& word : kHostileWords) {
+        QProcess shell;
+        shell.setWorkingDirectory(scratch.path());
+        shell.start("/bin/sh", {"-c", expandCommand(command, {{"id", word}, {"node", "n"}})});
+        QVERIFY(shell.waitForFinished(10000));
+        QCOMPARE(shell.exitCode(), 0);
+        QList<QByteArray> words = shell.readAllStandardOutput().split('\0');
+        QCOMPARE(words.size(), 3);
+        QCOMPARE(QString::fromUtf8(words.at(0)), word);
+        QCOMPARE(words.at(1), QByteArray("xny"));
     }
     QVERIFY(QDir(scratch.path()).isEmpty());
 }
