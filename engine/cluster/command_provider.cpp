@@ -103,8 +103,16 @@ CommandNodeProvider::CommandNodeProvider(ClusterSpec cluster, QString workerPath
 
 CommandNodeProvider::~CommandNodeProvider() {
     listTimer_.stop();
+    int creating = 0;
     for (auto& [name, node] : nodes_) {
         node.terminateWhenCreated = true;  // a create still running: its node goes at once
+        creating += node.stage == Stage::Creating ? 1 : 0;
+    }
+    if (creating > 0) {
+        qWarning(
+            "waiting for %d create command(s) of the %s cluster to finish, to terminate what "
+            "they make",
+            creating, qPrintable(cluster_.clusterName));
     }
     // Finishing a create starts its terminate: wait until nothing runs any more.
     while (!running_.empty()) {
