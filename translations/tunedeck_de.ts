@@ -1372,7 +1372,7 @@ Fingerabdruck: %2</translation>
         <translation>%1 (schreibgeschützt) - Tunedeck</translation>
     </message>
     <message>
-        <source>No log lines yet. Select a trial to follow its log; without a selection, the experiment's warnings and the trials' log messages are shown here.</source>
+        <source>No log lines yet. Select a trial to follow its log; without a selection, the experiment&apos;s warnings and the trials&apos; log messages are shown here.</source>
         <translation>Noch keine Logzeilen. Wählen Sie einen Trial, um seinem Log zu folgen; ohne Auswahl stehen hier die Warnungen des Experiments und die Logmeldungen der Trials.</translation>
     </message>
     <message>
@@ -1812,6 +1812,18 @@ Fingerabdruck: %2</translation>
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>The metric the curves show. The bold row, the best trial&apos;s thick curve and the table&apos;s objective columns stay the experiment&apos;s objective.</source>
+        <translation>Die Metrik, die die Kurven zeigen. Die fett gedruckte Zeile, die dicke Kurve des besten Trials und die Spalten des Ziels in der Tabelle bleiben beim Ziel des Experiments.</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>Metrik</translation>
+    </message>
+    <message>
+        <source>%1 (objective)</source>
+        <translation>%1 (Ziel)</translation>
     </message>
 </context>
 <context>

@@ -1365,7 +1365,7 @@ Fingerprint: %2</source>
         <translation>%1（只读）- Tunedeck</translation>
     </message>
     <message>
-        <source>No log lines yet. Select a trial to follow its log; without a selection, the experiment's warnings and the trials' log messages are shown here.</source>
+        <source>No log lines yet. Select a trial to follow its log; without a selection, the experiment&apos;s warnings and the trials&apos; log messages are shown here.</source>
         <translation>暂无日志。选择一个试验以跟踪其日志；未选择时，这里显示实验的警告和各试验的日志消息。</translation>
     </message>
     <message>
@@ -1805,6 +1805,18 @@ Fingerprint: %2</source>
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+    <message>
+        <source>The metric the curves show. The bold row, the best trial&apos;s thick curve and the table&apos;s objective columns stay the experiment&apos;s objective.</source>
+        <translation>曲线显示的指标。加粗的行、最佳试验的粗曲线和表格中的目标列仍按实验的目标。</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>%1 (objective)</source>
+        <translation>%1（目标）</translation>
     </message>
 </context>
 <context>

@@ -78,7 +78,7 @@ void applyRange(QAbstractAxis* axis, double min, double max, int ticks) {
 }  // namespace
 
 MetricChart::MetricChart(const ExperimentData* data, QWidget* parent)
-    : QChartView(parent), data_(data) {
+    : QChartView(parent), data_(data), ranking_(data) {
     chart()->legend()->hide();
     chart()->setMargins(QMargins(4, 4, 4, 4));
     setRenderHint(QPainter::Antialiasing, false);
@@ -86,7 +86,7 @@ MetricChart::MetricChart(const ExperimentData* data, QWidget* parent)
     setRubberBand(QChartView::NoRubberBand);  // our own: the chart has no series to zoom
     curves_ = new CurvesItem;
     curves_->setZValue(10);
-    curves_->setVectorSource([this] { return allCurves(data_->bestRow(), view_); });
+    curves_->setVectorSource([this] { return allCurves(bestRow(), view_); });
     chart()->scene()->addItem(curves_);
     band_ = new QRubberBand(QRubberBand::Rectangle, this);
     connect(&renderer_, &CurveRenderer::rendered, this, &MetricChart::onRendered);
@@ -95,6 +95,22 @@ MetricChart::MetricChart(const ExperimentData* data, QWidget* parent)
     frame_.start();
     connect(chart(), &QChart::plotAreaChanged, this, [this] { dirty_ = true; });
     rebuildAxes();
+}
+
+void MetricChart::setCurves(const ExperimentData* curves) {
+    curves = curves ? curves : ranking_;
+    if (curves != data_) {
+        data_ = curves;
+        rebuildAxes();  // its metric's title; nothing drawn or measured still holds
+    }
+}
+
+int MetricChart::bestRow() const {
+    const int best = ranking_->bestRow();
+    if (data_ == ranking_ || best < 0) {
+        return best;
+    }
+    return data_->rowOf(ranking_->trials()[std::size_t(best)].id);
 }
 
 void MetricChart::markDirty() {
@@ -389,7 +405,7 @@ int MetricChart::requestImage(bool now) {
     build.snapshot->view = view_;
     build.state.view = view_;
     build.state.generation = generation_;
-    build.state.best = data_->bestRow();
+    build.state.best = bestRow();
     build_ = std::move(build);
     renderer_.cancel();  // an image for an older view: the worker has better things to do
     pendingTicket_ = 0;
@@ -461,7 +477,7 @@ void MetricChart::onRendered(quint64 ticket, const QImage& image) {
 
 void MetricChart::addIncrements() {
     const auto& trials = data_->trials();
-    const int best = data_->bestRow();
+    const int best = bestRow();
     image_.points.resize(trials.size(), 0);
     image_.levels.resize(trials.size(), 0);
     std::vector<CurveData> pieces;
@@ -506,7 +522,7 @@ void MetricChart::addIncrements() {
 }
 
 void MetricChart::updateOverlay() {
-    const int best = data_->bestRow();
+    const int best = bestRow();
     const auto& trials = data_->trials();
     if (best < 0 || !shows(trials[std::size_t(best)])) {
         curves_->setOverlay({});
@@ -522,7 +538,7 @@ int MetricChart::redraw() {
     const int points = requestImage(true);
     updateOverlay();
     const auto& trials = data_->trials();
-    const int best = data_->bestRow();
+    const int best = bestRow();
     int overlayPoints = 0;
     if (best >= 0 && shows(trials[std::size_t(best)])) {
         overlayPoints = int(curveOf(best, best, view_).points.size());

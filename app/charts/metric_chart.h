@@ -32,6 +32,10 @@ class MetricChart : public QChartView {
     enum class XAxis { Iteration, WallTime };
 
     explicit MetricChart(const ExperimentData* data, QWidget* parent = nullptr);
+    // Draws the curves of `curves` (the same trials as the constructor's data, with another
+    // metric's curves: the metric picker's); the thick best trial stays the constructor's
+    // data's, the objective's. Null: the constructor's data again.
+    void setCurves(const ExperimentData* curves);
 
     // Something changed in the data; the next frame (at most 30 a second) redraws.
     void markDirty();
@@ -117,7 +121,10 @@ class MetricChart : public QChartView {
     void zoomAround(QPointF pixel, double factor);
     QPointF toValue(QPointF pixel) const;
 
-    const ExperimentData* data_;
+    // The best trial's row among data_'s, chosen by ranking_ (the objective's).
+    int bestRow() const;
+    const ExperimentData* data_;     // the curves drawn
+    const ExperimentData* ranking_;  // the one that names the best trial
     CurvesItem* curves_ = nullptr;
     CurveRenderer renderer_;
     QRubberBand* band_ = nullptr;

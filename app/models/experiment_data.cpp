@@ -25,6 +25,25 @@ void flattenInto(const QJsonObject& object, const QString& prefix, QJsonObject* 
 
 }  // namespace
 
+QHash<QString, double> reportedMetricsIn(const QJsonObject& result) {
+    // What the engine adds to every result (Ray Tune's auto-filled keys): the table shows the
+    // iteration and the runtime in columns of their own, the rest is bookkeeping.
+    static const QStringList kFilledIn{QStringLiteral("training_iteration"),
+                                       QStringLiteral("time_total_s"),
+                                       QStringLiteral("time_this_iter_s"),
+                                       QStringLiteral("timestamp"),
+                                       QStringLiteral("iterations_since_restore"),
+                                       QStringLiteral("trial_id"),
+                                       QStringLiteral("done")};
+    QHash<QString, double> metrics;
+    for (auto it = result.constBegin(); it != result.constEnd(); ++it) {
+        if (it.value().isDouble() && !kFilledIn.contains(it.key())) {
+            metrics.insert(it.key(), it.value().toDouble());
+        }
+    }
+    return metrics;
+}
+
 double metricIn(const QJsonObject& result, const QString& metric) {
     return store::metricInResult(result, metric);  // the rule the history reader follows too
 }
@@ -96,6 +115,7 @@ void ExperimentData::clear() {
     trials_.clear();
     rowById_.clear();
     configKeys_.clear();
+    metricNames_.clear();
     status_.clear();
     startTime_ = 0;
     runStartTime_ = 0;
@@ -105,6 +125,7 @@ void ExperimentData::clear() {
     bestStale_ = true;
     changes_.rowsAdded = true;
     changes_.configKeysChanged = true;
+    changes_.metricNamesChanged = true;
     changes_.curvesChanged = true;
     changes_.logsChanged = true;
     changes_.exploitsChanged = true;
@@ -126,6 +147,23 @@ void ExperimentData::load(std::vector<TrialRow> trials, std::vector<Exploit> exp
         }
     }
     configKeys_.sort();
+    for (const TrialRow& row : trials_) {
+        addMetricNames(row.metrics);
+    }
+}
+
+void ExperimentData::addMetricNames(const QHash<QString, double>& metrics) {
+    bool added = false;
+    for (auto it = metrics.constBegin(); it != metrics.constEnd(); ++it) {
+        if (!metricNames_.contains(it.key())) {
+            metricNames_.append(it.key());
+            added = true;
+        }
+    }
+    if (added) {
+        metricNames_.sort();
+        changes_.metricNamesChanged = true;
+    }
 }
 
 int ExperimentData::rowOf(const QString& trialId) const {
@@ -228,6 +266,8 @@ void ExperimentData::onResult(TrialRow& row, const QJsonObject& result, double t
     row.iteration = iteration;
     row.lastAt = std::max(row.lastAt, time);
     row.timeTotalS = result.value(QLatin1String("time_total_s")).toDouble(row.timeTotalS);
+    row.metrics = reportedMetricsIn(result);
+    addMetricNames(row.metrics);
     const double value = metricIn(result, metric_);
     if (std::isnan(value)) {
         return;

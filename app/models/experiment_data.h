@@ -25,6 +25,11 @@ namespace tunedeck::app {
 
 inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
+// The numbers of a result a researcher reported, by key: its top-level numbers less what the
+// engine fills in itself (training_iteration, time_total_s, timestamp, ...), which the table
+// shows in columns of their own or not at all.
+QHash<QString, double> reportedMetricsIn(const QJsonObject& result);
+
 // The metric in a result: a top-level key, or a path through nested objects ("val/loss" is a
 // key of its own when the trainable reported it so); kNoValue when it is not a number there.
 double metricIn(const QJsonObject& result, const QString& metric);
@@ -52,6 +57,8 @@ struct TrialRow {
     std::vector<double> iterations;
     std::vector<double> times;  // seconds since the experiment's first event
     std::vector<double> values;
+    // Every metric of its last result (reportedMetricsIn), for the table's metric columns.
+    QHash<QString, double> metrics;
     // How often its curve went back (a restore from an earlier checkpoint re-reported
     // iterations), so a view that drew the old curve knows to draw it anew.
     int rewinds = 0;
@@ -107,6 +114,8 @@ class ExperimentData {
     int rowOf(const QString& trialId) const;
     // The flattened config keys of all trials ("model.depth" for nested groups), sorted.
     const QStringList& configKeys() const { return configKeys_; }
+    // Every metric any trial reported (reportedMetricsIn), sorted; the objective among them.
+    const QStringList& metricNames() const { return metricNames_; }
     // The best trial's row by the scope (bestRowOf), or -1.
     int bestRow() const;
     // `row`'s score by the scope; kNoValue when it has no value yet.
@@ -128,6 +137,7 @@ class ExperimentData {
         std::set<int> rows;
         bool rowsAdded = false;
         bool configKeysChanged = false;
+        bool metricNamesChanged = false;
         bool curvesChanged = false;
         bool logsChanged = false;
         bool exploitsChanged = false;
@@ -142,6 +152,7 @@ class ExperimentData {
     // The row of `trialId`, added when new.
     int rowFor(const QString& trialId, double time);
     void onResult(TrialRow& row, const QJsonObject& result, double time);
+    void addMetricNames(const QHash<QString, double>& metrics);
     // A log or warning line of `trialId` ("" for the experiment's own warnings).
     void appendLog(const QString& trialId, const QString& message);
 
@@ -155,6 +166,7 @@ class ExperimentData {
     std::vector<TrialRow> trials_;
     QHash<QString, int> rowById_;  // looked up for each of thousands of events a second
     QStringList configKeys_;
+    QStringList metricNames_;
     QString status_;
     double startTime_ = 0;
     double runStartTime_ = 0;

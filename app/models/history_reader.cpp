@@ -25,6 +25,7 @@ TrialRow rowOf(store::HistoryTrial&& trial, store::MetricCurve&& curve, const Hi
     row.addedAt = trial.startedAt;
     row.lastAt = trial.finishedAt;
     row.timeTotalS = trial.timeTotalS;
+    row.metrics = reportedMetricsIn(trial.lastResult);
     row.iterations = std::move(curve.iterations);
     row.values = std::move(curve.values);
     row.times = std::move(curve.timestamps);
@@ -62,7 +63,7 @@ Exploit exploitOf(const store::HistoryExploit& exploit) {
 
 }  // namespace
 
-bool readHistory(const QString& folder, History* out, QString* error) {
+bool readHistory(const QString& folder, History* out, QString* error, const QString& curveMetric) {
     const QString path = folder + QStringLiteral("/experiment.sqlite");
     if (!QFileInfo::exists(path)) {
         *error = QStringLiteral("%1 is not a Tunedeck experiment folder (no experiment.sqlite)")
@@ -94,7 +95,8 @@ bool readHistory(const QString& folder, History* out, QString* error) {
     }
     if (status && !out->metric.isEmpty()) {
         // One pass over the results in the order they came, each to its trial's curve.
-        status = reader->readCurves(out->metric, trials, &curves, &results);
+        status = reader->readCurves(curveMetric.isEmpty() ? out->metric : curveMetric, trials,
+                                    &curves, &results);
     }
     if (status) {
         status = reader->readExploits(&exploits);

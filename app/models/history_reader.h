@@ -36,6 +36,9 @@ struct History {
 using store::ResultMetric;
 
 // Reads <folder>/experiment.sqlite. On failure returns false with a message naming the file.
-bool readHistory(const QString& folder, History* out, QString* error);
+// The rows' curves are of `curveMetric`, or of the objective when it is empty (the metric
+// picker's curves); History::metric is the objective either way.
+bool readHistory(const QString& folder, History* out, QString* error,
+                 const QString& curveMetric = {});
 
 }  // namespace tunedeck::app

@@ -14,6 +14,13 @@ QString formatNumber(double value) {
     return std::isnan(value) ? QString() : QString::number(value, 'g', 6);
 }
 
+// The metrics with a column of their own: all but the objective, which has two.
+QStringList metricColumnsOf(const ExperimentData& data) {
+    QStringList names = data.metricNames();
+    names.removeAll(data.metric());
+    return names;
+}
+
 }  // namespace
 
 QString TrialTableModel::earlyStopCellText(const EarlyStop& stop) {
@@ -64,13 +71,15 @@ QColor TrialTableModel::statusColor(const QString& status) {
 void TrialTableModel::reset() {
     beginResetModel();
     rows_ = int(data_->trials().size());
+    metricKeys_ = metricColumnsOf(*data_);
     configKeys_ = data_->configKeys();
     shownBest_ = data_->bestRow();
     endResetModel();
 }
 
 void TrialTableModel::refresh(const ExperimentData::Changes& changes) {
-    if (changes.configKeysChanged && configKeys_ != data_->configKeys()) {
+    if ((changes.configKeysChanged && configKeys_ != data_->configKeys()) ||
+        (changes.metricNamesChanged && metricKeys_ != metricColumnsOf(*data_))) {
         reset();
         return;
     }
@@ -111,7 +120,7 @@ int TrialTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int TrialTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : FirstConfig + int(configKeys_.size());
+    return parent.isValid() ? 0 : FirstExtra + int(metricKeys_.size() + configKeys_.size());
 }
 
 QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
@@ -128,7 +137,8 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && column == Status && !t.reason.isEmpty()) {
         return t.reason;
     }
-    if (role == Qt::TextAlignmentRole && column >= Iteration && column <= Runtime) {
+    const int firstConfig = FirstExtra + int(metricKeys_.size());
+    if (role == Qt::TextAlignmentRole && column >= Iteration && column < firstConfig) {
         return int(Qt::AlignRight | Qt::AlignVCenter);
     }
     const bool best = index.row() == data_->bestRow();
@@ -166,7 +176,12 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
         case Runtime:
             return sortValue ? QVariant(runtime.value_or(-1)) : QVariant(runtimeText(runtime));
         default: {
-            const QString key = configKeys_.value(column - FirstConfig);
+            if (column < firstConfig) {
+                const double value =
+                    t.metrics.value(metricKeys_.value(column - FirstExtra), kNoValue);
+                return sortValue ? QVariant(value) : QVariant(formatNumber(value));
+            }
+            const QString key = configKeys_.value(column - firstConfig);
             const QJsonValue value = t.flatConfig.value(key);
             return sortValue && value.isDouble() ? QVariant(value.toDouble())
                                                  : QVariant(configValueText(t, key));
@@ -194,8 +209,12 @@ QVariant TrialTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("best %1").arg(metric);
         case Runtime:
             return tr("Runtime");
-        default:
-            return configKeys_.value(section - FirstConfig);
+        default: {
+            const int metrics = int(metricKeys_.size());
+            return section - FirstExtra < metrics
+                       ? metricKeys_.value(section - FirstExtra)
+                       : configKeys_.value(section - FirstExtra - metrics);
+        }
     }
 }
 

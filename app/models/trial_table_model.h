@@ -1,5 +1,7 @@
 // The trial table of the monitor: one row per trial of an ExperimentData, with its status (in
-// colour), node, iteration, latest and best metric, runtime, then one column per config key.
+// colour), node, iteration, latest and best of the objective, runtime, then one column per
+// other metric the trials reported (its value in the trial's last result), then one per config
+// key.
 // A trial a scheduler stopped early reads "stopped by ASHA at 6" in its own colour, not
 // TERMINATED (sorted and filtered as EARLY_STOPPED, NNI's status). The best trial's row
 // (ExperimentData::bestRow, by the window's scope) is bold, with a tooltip
@@ -19,7 +21,8 @@ namespace tunedeck::app {
 class TrialTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
-    enum Column { Trial, Status, Node, Iteration, Latest, Best, Runtime, FirstConfig };
+    // The metric columns start at FirstExtra, the config keys after them.
+    enum Column { Trial, Status, Node, Iteration, Latest, Best, Runtime, FirstExtra };
 
     explicit TrialTableModel(const ExperimentData* data, QObject* parent = nullptr);
 
@@ -44,6 +47,7 @@ class TrialTableModel : public QAbstractTableModel {
   private:
     const ExperimentData* data_;
     int rows_ = 0;
+    QStringList metricKeys_;  // the metrics with a column: all but the objective
     QStringList configKeys_;
     int shownBest_ = -1;  // the row painted bold
 };

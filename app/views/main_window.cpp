@@ -191,6 +191,7 @@ void MainWindow::buildLayout() {
     auto* chartLayout = new QVBoxLayout(chartPane);
     chartLayout->setContentsMargins(0, 0, 0, 0);
     auto* chartControls = new QHBoxLayout;
+    chartControls->addWidget(buildMetricPicker());
     chartControls->addWidget(xAxis);
     chartControls->addWidget(logScale);
     chartControls->addWidget(new QLabel(tr("Smoothing")));
@@ -339,6 +340,7 @@ void MainWindow::buildMenus() {
                     &MetricChart::resetZoom);
     view->addAction(tr("Find trials"), QKeySequence::Find, search_,
                     qOverload<>(&QWidget::setFocus));
+    addHelpMenu(this);
 }
 
 void MainWindow::onEvent(const QString& experiment, const events::Event& event) {
@@ -346,6 +348,7 @@ void MainWindow::onEvent(const QString& experiment, const events::Event& event) 
         return;
     }
     plots_->apply(event);  // the timeline's runs, from status changes and usage samples
+    applyToCurveMetric(event);
     if (trialHealth_.apply(event)) {
         health_->refresh();
     }
@@ -364,11 +367,12 @@ void MainWindow::onEvent(const QString& experiment, const events::Event& event) 
 
 void MainWindow::onTick() {
     const ExperimentData::Changes changes = data_.takeChanges();
+    updateCurveMetric(changes);
     if (changes.rowsAdded || !changes.rows.empty() || changes.configKeysChanged ||
         changes.scopeChanged) {
         model_->refresh(changes);
         updateStatusBar();
-        if (changes.configKeysChanged) {
+        if (changes.configKeysChanged || changes.metricNamesChanged) {
             table_->resizeColumnsToContents();  // whole headers, also in German
         }
         // A status such as "stopped by ASHA at 6" stays on one line: its column only widens.

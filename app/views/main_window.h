@@ -110,6 +110,12 @@ class MainWindow : public QMainWindow {
     // Widens the table's columns the bold row's text needs (bold is wider than the fit made for
     // the rows before it was bold), never narrows one.
     void fitBestRow();
+    // The curves' metric picker (main_window_metric.cpp): the objective, or any metric the
+    // trials reported, remembered per experiment folder.
+    QWidget* buildMetricPicker();
+    void updateCurveMetric(const ExperimentData::Changes& changes);
+    void pickCurveMetric(const QString& metric);
+    void applyToCurveMetric(const tunedeck::events::Event& event);
     void refreshExperimentList();
     void onEvent(const QString& experiment, const tunedeck::events::Event& event);
     void onTick();
@@ -159,6 +165,15 @@ class MainWindow : public QMainWindow {
     EngineClient client_;
     ExperimentData data_;
     NodeUsageModel usage_;
+    // The picked metric's curves (the same trials as data_), while one other than the objective
+    // is picked: read from the folder, then kept up by the events that come after.
+    ExperimentData curveData_;
+    QComboBox* metricPicker_ = nullptr;
+    QString curveMetric_;  // empty: the objective's curves
+    QString curveFolder_;  // the folder the picker's list and choice belong to
+    int curveLoads_ = 0;
+    bool curveLoading_ = false;
+    std::vector<tunedeck::events::Event> curveEvents_;  // came while the folder was read
     TrialHealthModel trialHealth_;  // each trial's CPU and memory, drawn under the curves
     TrialTableModel* model_ = nullptr;
     TrialFilter* filter_ = nullptr;

@@ -171,7 +171,8 @@ Status HistoryReader::readTrials(std::vector<HistoryTrial>* out) {
     Rows s;
     if (Status status =
             impl_->prepare("SELECT id, config, status, iteration, node_id, pending_reason, "
-                           "error_message, started_at, finished_at, time_total_s FROM trials "
+                           "error_message, started_at, finished_at, time_total_s, last_result "
+                           "FROM trials "
                            "ORDER BY idx",
                            &s);
         !status) {
@@ -191,6 +192,7 @@ Status HistoryReader::readTrials(std::vector<HistoryTrial>* out) {
         trial.startedAt = sqlite3_column_double(s.get(), 7);
         trial.finishedAt = sqlite3_column_double(s.get(), 8);
         trial.timeTotalS = sqlite3_column_double(s.get(), 9);
+        trial.lastResult = QJsonDocument::fromJson(textAt(s.get(), 10).toUtf8()).object();
         out->push_back(std::move(trial));
     }
     return impl_->finished(code);

@@ -38,7 +38,8 @@ struct HistoryTrial {
     QString errorMessage;
     double startedAt = 0;  // seconds since the epoch
     double finishedAt = 0;
-    double timeTotalS = 0;  // its last result's time_total_s (core/trial_runtime.h)
+    double timeTotalS = 0;   // its last result's time_total_s (core/trial_runtime.h)
+    QJsonObject lastResult;  // every metric of its last result ({} before the first)
 };
 
 // One trial's curve of one metric: each result that had it as a number, in the order they came.

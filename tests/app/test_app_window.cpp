@@ -6,6 +6,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QClipboard>
+#include <QComboBox>
 #include <QFontMetricsF>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -158,6 +159,7 @@ class TestAppWindow : public QObject {
     void wholeFloatsShowAsFloatsFromTheFolder();
     void wholeFloatsShowAsFloatsOverTheConnection();
     void eachCardListsTheTrialsPlacedOnIt();
+    void theCurvesShowAnyReportedMetric();
 };
 
 void TestAppWindow::runningAFileShowsItsTrialsAndCurves() {
@@ -524,6 +526,52 @@ void TestAppWindow::eachCardListsTheTrialsPlacedOnIt() {
     screenshot(window, "nodes-and-gpus-running");
     window.orderExperiment(MainWindow::ExperimentOrder::Pause);
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "interrupted"; }, 60000));
+}
+
+// Issue 18: every reported metric. The trials report score (the objective) and loss: the table
+// has a loss column, the picker over the curves draws loss, the bold row stays the objective's
+// best, and the choice holds when the folder is opened again.
+void TestAppWindow::theCurvesShowAnyReportedMetric() {
+    EngineHarness harness;
+    QVERIFY(harness.run({"run", experimentFile(harness, 6, 0)}).exitCode == 0);
+    const auto yTitle = [](MainWindow& w) {
+        const QList<QAbstractAxis*> ys = w.chart()->chart()->axes(Qt::Vertical);
+        return ys.isEmpty() ? QString() : ys.first()->titleText();
+    };
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        window.openFolder(harness.experimentFolder("race"));
+        QVERIFY(waitFor([&] { return window.data().trials().size() == 4; }, 20000));
+        auto* table = window.findChild<QTableView*>("trials");
+        QVERIFY(waitFor([&] { return tableText(table, "t00003", "loss") == "0.0416667"; }, 5000));
+        QCOMPARE(tableText(table, "t00003", "score"), QStringLiteral("24"));  // 4 x 6
+        auto* picker = window.findChild<QComboBox*>("curveMetric");
+        QVERIFY(picker);
+        QVERIFY(waitFor([&] { return picker->count() == 2; }, 5000));
+        QCOMPARE(picker->itemText(0), QStringLiteral("score (objective)"));
+        QCOMPARE(picker->itemText(1), QStringLiteral("loss"));
+        QCOMPARE(yTitle(window), QStringLiteral("score"));
+        picker->setCurrentIndex(1);
+        emit picker->activated(1);
+        QVERIFY(waitFor([&] { return yTitle(window) == "loss"; }, 5000));
+        QVERIFY(waitFor([&] { return window.chart()->redraw() == 4 * 6; }, 10000));
+        // Ranking stays the objective's: the bold row is the highest score, not the lowest loss
+        // nor the highest.
+        QCOMPARE(window.data().trials()[std::size_t(window.data().bestRow())].id,
+                 QStringLiteral("t00003"));
+        QCOMPARE(window.data().metric(), QStringLiteral("score"));
+        screenshot(window, "curves-picked-metric");
+    }
+    MainWindow again;
+    again.resize(1280, 800);
+    again.show();
+    again.openFolder(harness.experimentFolder("race"));
+    auto* picker = again.findChild<QComboBox*>("curveMetric");
+    QVERIFY(
+        waitFor([&] { return picker->currentText() == "loss" && yTitle(again) == "loss"; }, 10000));
+    QVERIFY(waitFor([&] { return again.chart()->redraw() == 4 * 6; }, 10000));
 }
 
 QTEST_MAIN(TestAppWindow)

@@ -90,18 +90,18 @@ void TestAppModels::tableShowsConfigColumnsAndSortsByValue() {
     data.apply(result("t00001", 1, 0.2));
     model.refresh(data.takeChanges());
     QCOMPARE(model.rowCount(), 3);
-    QCOMPARE(model.columnCount(), TrialTableModel::FirstConfig + 1);
+    QCOMPARE(model.columnCount(), TrialTableModel::FirstExtra + 1);
     QCOMPARE(model.headerData(TrialTableModel::Latest, Qt::Horizontal, Qt::DisplayRole).toString(),
              QStringLiteral("loss"));
     QCOMPARE(
-        model.headerData(TrialTableModel::FirstConfig, Qt::Horizontal, Qt::DisplayRole).toString(),
+        model.headerData(TrialTableModel::FirstExtra, Qt::Horizontal, Qt::DisplayRole).toString(),
         QStringLiteral("lr"));
     QCOMPARE(model.index(1, TrialTableModel::Latest).data().toString(), QStringLiteral("0.2"));
     QCOMPARE(model.index(1, TrialTableModel::Status).data(Qt::ForegroundRole).value<QColor>(),
              TrialTableModel::statusColor("PENDING"));
     TrialFilter filter;
     filter.setSourceModel(&model);
-    filter.sort(TrialTableModel::FirstConfig, Qt::AscendingOrder);
+    filter.sort(TrialTableModel::FirstExtra, Qt::AscendingOrder);
     // By value, not by text: 0.001 < 0.01 < 0.1.
     QCOMPARE(filter.index(0, TrialTableModel::Trial).data().toString(), QStringLiteral("t00001"));
     QCOMPARE(filter.index(2, TrialTableModel::Trial).data().toString(), QStringLiteral("t00000"));
@@ -134,7 +134,7 @@ void TestAppModels::wholeFloatsFromTheStreamShowAsFloats() {
                            tunedeck::events::trialAdded(trial, floats)));
     model.refresh(data.takeChanges());
     QMap<QString, QString> shown;
-    for (int c = TrialTableModel::FirstConfig; c < model.columnCount(); ++c) {
+    for (int c = TrialTableModel::FirstExtra; c < model.columnCount(); ++c) {
         shown[model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()] =
             model.index(0, c).data().toString();
     }
@@ -146,7 +146,7 @@ void TestAppModels::wholeFloatsFromTheStreamShowAsFloats() {
     QCOMPARE(shown.value("model.ratio"), QStringLiteral("2.0"));
     QCOMPARE(shown.value("name"), QStringLiteral("adam"));
     // Sorting still goes by value.
-    QCOMPARE(model.index(0, TrialTableModel::FirstConfig + int(shown.keys().indexOf("x")))
+    QCOMPARE(model.index(0, TrialTableModel::FirstExtra + int(shown.keys().indexOf("x")))
                  .data(Qt::UserRole),
              QVariant(1.0));
 
@@ -156,7 +156,7 @@ void TestAppModels::wholeFloatsFromTheStreamShowAsFloats() {
                            tunedeck::events::exploit("t00000", "t00001", 4, 4, trial.config,
                                                      newConfig, "exploit", floats, {"x"})));
     model.refresh(data.takeChanges());
-    const int x = TrialTableModel::FirstConfig + int(data.configKeys().indexOf("x"));
+    const int x = TrialTableModel::FirstExtra + int(data.configKeys().indexOf("x"));
     QCOMPARE(model.index(0, x).data().toString(), QStringLiteral("3.0"));
 
     // Without float paths (an older engine), whole numbers read as integers.
