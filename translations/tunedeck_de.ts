@@ -108,6 +108,45 @@
     </message>
 </context>
 <context>
+    <name>HelpMenu</name>
+    <message>
+        <source>No documentation found: share/doc/tunedeck/README.md is not installed beside the app.</source>
+        <translation>Keine Dokumentation gefunden: share/doc/tunedeck/README.md ist neben der App nicht installiert.</translation>
+    </message>
+    <message>
+        <source>No program opens %1 on this desktop.</source>
+        <translation>Kein Programm auf diesem Desktop öffnet %1.</translation>
+    </message>
+    <message>
+        <source>About Tunedeck</source>
+        <translation>Über Tunedeck</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Tunedeck %1&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;Tunedeck %1&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>Hyperparameter tuning: trials on the CPUs and GPUs of this machine or a cluster, watched live and recorded in SQLite.&lt;br&gt;&lt;br&gt;Built from commit %1 with Qt %2.</source>
+        <translation>Hyperparameter-Tuning: Trials auf den CPUs und GPUs dieses Rechners oder eines Clusters, live beobachtet und in SQLite aufgezeichnet.&lt;br&gt;&lt;br&gt;Gebaut aus Commit %1 mit Qt %2.</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;Documentation</source>
+        <translation>&amp;Dokumentation</translation>
+    </message>
+    <message>
+        <source>&amp;About Tunedeck</source>
+        <translation>Ü&amp;ber Tunedeck</translation>
+    </message>
+</context>
+<context>
     <name>QApplication</name>
     <message>
         <source>Tunedeck desktop app</source>

@@ -108,6 +108,45 @@
     </message>
 </context>
 <context>
+    <name>HelpMenu</name>
+    <message>
+        <source>No documentation found: share/doc/tunedeck/README.md is not installed beside the app.</source>
+        <translation>未找到文档：应用旁未安装 share/doc/tunedeck/README.md。</translation>
+    </message>
+    <message>
+        <source>No program opens %1 on this desktop.</source>
+        <translation>此桌面上没有程序可以打开 %1。</translation>
+    </message>
+    <message>
+        <source>About Tunedeck</source>
+        <translation>关于 Tunedeck</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Tunedeck %1&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;Tunedeck %1&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>Hyperparameter tuning: trials on the CPUs and GPUs of this machine or a cluster, watched live and recorded in SQLite.&lt;br&gt;&lt;br&gt;Built from commit %1 with Qt %2.</source>
+        <translation>超参数调优：在本机或集群的 CPU 和 GPU 上运行试验，实时查看并记录在 SQLite 中。&lt;br&gt;&lt;br&gt;基于提交 %1 构建，Qt %2。</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Documentation</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;About Tunedeck</source>
+        <translation>关于 Tunedeck(&amp;A)</translation>
+    </message>
+</context>
+<context>
     <name>QApplication</name>
     <message>
         <source>Tunedeck desktop app</source>

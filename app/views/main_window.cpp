@@ -38,6 +38,7 @@
 #include "models/config_text.h"
 #include "plots/study_plots.h"
 #include "views/attach_dialog.h"
+#include "views/help_menu.h"
 #include "views/queue_dialog.h"
 #include "views/settings_dialog.h"
 #include "views/start_page.h"

@@ -6,8 +6,11 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QJsonArray>
+#include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QStandardPaths>
@@ -19,6 +22,7 @@
 #include "models/node_usage.h"
 #include "models/trial_table_model.h"
 #include "scripted_events.h"
+#include "tunedeck/version.h"
 #include "views/appearance.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
@@ -93,6 +97,7 @@ class TestAppViews : public QObject {
     void everyStringIsTranslated();
     void theLanguageIsSwitchedBySettings();
     void theSystemLanguageIsNamedAndTheLogSaysWhenEmpty();
+    void theHelpMenuOpensTheDocsAndNamesTheVersion();
 };
 
 void TestAppViews::initTestCase() {
@@ -379,6 +384,50 @@ void TestAppViews::theSystemLanguageIsNamedAndTheLogSaysWhenEmpty() {
     QVERIFY(log->toPlainText().isEmpty());
     QVERIFY2(log->placeholderText().contains("log", Qt::CaseInsensitive),
              qPrintable(log->placeholderText()));
+}
+
+// Catches what QDesktopServices::openUrl would hand to the desktop's viewer.
+class UrlCatcher : public QObject {
+    Q_OBJECT
+  public:
+    QList<QUrl> urls;
+  public slots:
+    void open(const QUrl& url) { urls << url; }
+};
+
+// Issue 18: a Help menu with the docs and About.
+void TestAppViews::theHelpMenuOpensTheDocsAndNamesTheVersion() {
+    applyAppearance({Theme::System, QStringLiteral("en")});
+    MainWindow window;
+    QMenu* help = nullptr;
+    for (QAction* action : window.menuBar()->actions()) {
+        help = action->text() == QStringLiteral("&Help") ? action->menu() : help;
+    }
+    QVERIFY(help);
+    QStringList texts;
+    for (QAction* action : help->actions()) {
+        texts << action->text();
+    }
+    QCOMPARE(texts, QStringList({"&Documentation", "&About Tunedeck"}));
+    // Documentation: the README (the build tree's here, installed beside the app elsewhere).
+    UrlCatcher catcher;
+    QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
+    help->actions().at(0)->trigger();
+    QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
+    QCOMPARE(catcher.urls.size(), 1);
+    QFile readme(catcher.urls.first().toLocalFile());
+    QVERIFY2(readme.fileName().endsWith("README.md") && readme.open(QIODevice::ReadOnly),
+             qPrintable(readme.fileName()));
+    QVERIFY(readme.readAll().contains("Tunedeck"));
+    // About: the version and the commit, as tunedeck --version prints them.
+    help->actions().at(1)->trigger();
+    auto* about = window.findChild<QMessageBox*>("aboutTunedeck");
+    QVERIFY(about);
+    QVERIFY2(about->text().contains(QStringLiteral("Tunedeck " TUNEDECK_VERSION)),
+             qPrintable(about->text()));
+    QVERIFY2(about->informativeText().contains(QStringLiteral(TUNEDECK_GIT_COMMIT)),
+             qPrintable(about->informativeText()));
+    about->close();
 }
 
 QTEST_MAIN(TestAppViews)
