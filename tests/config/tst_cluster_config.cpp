@@ -60,6 +60,7 @@ class TestClusterConfig : public QObject {
     void golden();
     void goldenFolderCoversEveryKindOfCase();
     void schemaExampleLoads();
+    void commandClusterExampleLoads();
 
     void acceptedHosts_data();
     void acceptedHosts();
@@ -124,6 +125,23 @@ void TestClusterConfig::schemaExampleLoads() {
     QVERIFY2(result.warningLines().isEmpty(), qPrintable(result.warningLines().join('\n')));
     QCOMPARE(result.spec->provider, ClusterProvider::Ssh);
     QVERIFY(result.spec->nodes.size() >= 2);
+}
+
+void TestClusterConfig::commandClusterExampleLoads() {
+    // The reference's command-provider example (Kubernetes) must stay valid.
+    const QString schema = readText(TUNEDECK_SOURCE_DIR "/engine/config/SCHEMA.md");
+    const qsizetype section = schema.indexOf("### Command clusters");
+    QVERIFY(section >= 0);
+    const qsizetype start = schema.indexOf("```yaml\n", section);
+    QVERIFY(start >= 0);
+    const qsizetype end = schema.indexOf("```", start + 8);
+    const LoadResult<ClusterSpec> result = loadInline(schema.mid(start + 8, end - start - 8));
+    QVERIFY2(result.errorLines().isEmpty(), qPrintable(result.errorLines().join('\n')));
+    QVERIFY2(result.warningLines().isEmpty(), qPrintable(result.warningLines().join('\n')));
+    QCOMPARE(result.spec->provider, ClusterProvider::Command);
+    QVERIFY(result.spec->commands.connect.uses("id"));
+    QCOMPARE(result.spec->nodeTypes.front().nodeConfig.value("image"),
+             QString("registry.example.org/lab/train:latest"));
 }
 
 void TestClusterConfig::acceptedHosts_data() {
