@@ -204,6 +204,7 @@ class MainWindow : public QMainWindow {
     TrialLogFollower* logFollower_ = nullptr;
     QLabel* counts_ = nullptr;
     QLabel* folderLabel_ = nullptr;
+    QLabel* codeLabel_ = nullptr;  // the code the run used (code/version.json)
     QLabel* readOnlyBadge_ = nullptr;
     QLabel* connection_ = nullptr;
     QProgressBar* progress_ = nullptr;

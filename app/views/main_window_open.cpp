@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QProcess>
 #include <QSignalBlocker>
@@ -16,6 +17,7 @@
 #include "charts/metric_chart.h"
 #include "charts/node_usage_view.h"
 #include "charts/trial_health_view.h"
+#include "core/code_version_text.h"
 #include "models/history_reader.h"
 #include "plots/study_plots.h"
 #include "views/main_window.h"
@@ -262,8 +264,14 @@ QWidget* MainWindow::buildFolderBar() {
     folderLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // A long path must not widen the window: it is cut, and whole in the tooltip.
     folderLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    codeLabel_ = new QLabel;
+    codeLabel_->setObjectName(QStringLiteral("codeVersion"));
+    codeLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Cut like the folder (a content hash alone is 71 characters), whole in the tooltip.
+    codeLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layout->addWidget(readOnlyBadge_);
-    layout->addWidget(folderLabel_, 1);
+    layout->addWidget(folderLabel_, 3);
+    layout->addWidget(codeLabel_, 2);
     return bar;
 }
 
@@ -278,6 +286,20 @@ void MainWindow::showWhatIsOpen() {
     }
     folderLabel_->setText(where);
     folderLabel_->setToolTip(where);
+    // A folder on a server is not read from here; the CLI's `show` prints its code there.
+    QString code;
+    if (shown && !(remote_ && ofEngine_)) {
+        QFile record(folder_ + QStringLiteral("/code/version.json"));
+        if (record.open(QIODevice::ReadOnly)) {
+            code = codeVersionText(QJsonDocument::fromJson(record.readAll()).object());
+        }
+    }
+    codeLabel_->setText(code.isEmpty() ? QString() : tr("Code: %1").arg(code));
+    codeLabel_->setToolTip(
+        tr("%1\nThe code the run used; `tunedeck-engine rerun FOLDER` re-creates it and runs the "
+           "same experiment again.")
+            .arg(codeLabel_->text()));
+    codeLabel_->setVisible(!code.isEmpty());
     if (!shown) {
         setWindowTitle(tr("Tunedeck"));
     } else if (ofEngine_) {

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "core/code_version_text.h"
 #include "core/status.h"
 
 namespace tunedeck::cli {
@@ -35,9 +36,7 @@ Status recordCodeVersion(const QString& workingDir, const QString& experimentDir
 // code/version.json of an experiment folder; empty when the run did not record one.
 QJsonObject readCodeVersion(const QString& experimentDir);
 
-// One line for people: "git 1a2b3c4d5e6f on main, dirty (diff 2.1 KiB, 1 untracked file)", or
-// "files sha256:0f3e... (12 files)"; empty for an empty record.
-QString codeVersionText(const QJsonObject& version);
+using tunedeck::codeVersionText;  // the one line for people (core/code_version_text.h)
 
 // The SHA-256 of the files under `folder` as a cluster run copies them (sorted relative paths
 // and contents; __pycache__ folders and the `excluded` ones left out): "sha256:<hex>"; empty

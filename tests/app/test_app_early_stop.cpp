@@ -85,6 +85,7 @@ class TestAppEarlyStop : public QObject {
     void aTrialsRuntimeReadsTheSameLiveReopenedAndInShow();
     void twoFoldersOfOneExperimentAreToldApartWhenCompared();
     void aTrialsMemoryIsShownUnderItsCurvesLiveAndReopened();
+    void theCodeTheRunUsedIsShownBesideItsFolder();
     void cleanupTestCase() {
         reader_.reset();
         window_.reset();
@@ -263,6 +264,23 @@ void TestAppEarlyStop::aTrialsMemoryIsShownUnderItsCurvesLiveAndReopened() {
         QVERIFY2(match.hasMatch(), qPrintable(legend->text()));
         QVERIFY2(match.captured(1).toInt() >= 150, qPrintable(legend->text()));
         QVERIFY2(match.captured(2).toInt() >= 3, qPrintable(legend->text()));
+    }
+}
+
+// Issue 22: the window says which code the run used, in the words of `show`'s "Code:" line, in
+// the window that watched the run and in the one that read its folder.
+void TestAppEarlyStop::theCodeTheRunUsedIsShownBesideItsFolder() {
+    const EngineResult show = harness_.run({"show", harness_.experimentFolder("halving")});
+    QString code;
+    for (const QString& line : show.out.split('\n')) {
+        code = line.startsWith("Code: ") ? line : code;
+    }
+    QVERIFY2(!code.isEmpty(), qPrintable(show.out));
+    for (MainWindow* window : {window_.get(), reader_.get()}) {
+        auto* label = window->findChild<QLabel*>("codeVersion");
+        QVERIFY(label);
+        QVERIFY(label->isVisible());
+        QCOMPARE(label->text(), code);
     }
 }
 
