@@ -1864,6 +1864,16 @@ Fingerabdruck: %2</translation>
         <source>%1 (objective)</source>
         <translation>%1 (Ziel)</translation>
     </message>
+    <message>
+        <source>Code: %1</source>
+        <translation>Code: %1</translation>
+    </message>
+    <message>
+        <source>%1
+The code the run used; `tunedeck-engine rerun FOLDER` re-creates it and runs the same experiment again.</source>
+        <translation>%1
+Der Code, mit dem der Lauf gestartet wurde; `tunedeck-engine rerun FOLDER` stellt ihn wieder her und führt dasselbe Experiment erneut aus.</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::MetricChart</name>
@@ -2534,6 +2544,53 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>%1 s to %2 s: %3</source>
         <translation>%1 s bis %2 s: %3</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::TrialHealthView</name>
+    <message>
+        <source>Each chosen trial&apos;s CPU use (100% is one busy core), resident memory (RAM) and GPU memory, as its node sampled them every gpu_sample_s seconds</source>
+        <translation>CPU-Nutzung (100 % ist ein ausgelasteter Kern), residenter Speicher (RAM) und GPU-Speicher jedes gewählten Trials, wie sein Knoten sie alle gpu_sample_s Sekunden gemessen hat</translation>
+    </message>
+    <message>
+        <source>%1: CPU up to %2% of a core, memory up to %3 MiB</source>
+        <translation>%1: CPU bis %2 % eines Kerns, Speicher bis %3 MiB</translation>
+    </message>
+    <message>
+        <source>, GPU memory up to %1 MiB</source>
+        <translation>, GPU-Speicher bis %1 MiB</translation>
+    </message>
+    <message>
+        <source> (node %1, samples: %2)</source>
+        <translation> (Knoten %1, Messungen: %2)</translation>
+    </message>
+    <message>
+        <source>System health: no trial has been sampled yet (each node is sampled every gpu_sample_s seconds; 0 turns sampling off).</source>
+        <translation>Systemzustand: noch kein Trial gemessen (jeder Knoten wird alle gpu_sample_s Sekunden gemessen; 0 schaltet die Messung ab).</translation>
+    </message>
+    <message>
+        <source>System health: no samples of the chosen trials.</source>
+        <translation>Systemzustand: keine Messungen der gewählten Trials.</translation>
+    </message>
+    <message>
+        <source>System health: </source>
+        <translation>Systemzustand: </translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>Sekunden</translation>
+    </message>
+    <message>
+        <source>CPU %</source>
+        <translation>CPU %</translation>
+    </message>
+    <message>
+        <source>RAM MiB</source>
+        <translation>RAM MiB</translation>
+    </message>
+    <message>
+        <source>GPU MiB</source>
+        <translation>GPU MiB</translation>
     </message>
 </context>
 <context>

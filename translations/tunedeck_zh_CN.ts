@@ -1857,6 +1857,16 @@ Fingerprint: %2</source>
         <source>%1 (objective)</source>
         <translation>%1（目标）</translation>
     </message>
+    <message>
+        <source>Code: %1</source>
+        <translation>代码：%1</translation>
+    </message>
+    <message>
+        <source>%1
+The code the run used; `tunedeck-engine rerun FOLDER` re-creates it and runs the same experiment again.</source>
+        <translation>%1
+本次运行所用的代码；`tunedeck-engine rerun FOLDER` 可重建该代码并再次运行同一实验。</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::MetricChart</name>
@@ -2523,6 +2533,53 @@ MPS 未能启动：%2</translation>
     <message>
         <source>%1 s to %2 s: %3</source>
         <translation>%1 秒至 %2 秒：%3</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::TrialHealthView</name>
+    <message>
+        <source>Each chosen trial&apos;s CPU use (100% is one busy core), resident memory (RAM) and GPU memory, as its node sampled them every gpu_sample_s seconds</source>
+        <translation>所选各试验的 CPU 占用（100% 为一个满载核心）、常驻内存（RAM）和 GPU 显存，由其节点每 gpu_sample_s 秒采样一次</translation>
+    </message>
+    <message>
+        <source>%1: CPU up to %2% of a core, memory up to %3 MiB</source>
+        <translation>%1：CPU 最高为单核的 %2%，内存最高 %3 MiB</translation>
+    </message>
+    <message>
+        <source>, GPU memory up to %1 MiB</source>
+        <translation>，GPU 显存最高 %1 MiB</translation>
+    </message>
+    <message>
+        <source> (node %1, samples: %2)</source>
+        <translation>（节点 %1，采样数：%2）</translation>
+    </message>
+    <message>
+        <source>System health: no trial has been sampled yet (each node is sampled every gpu_sample_s seconds; 0 turns sampling off).</source>
+        <translation>系统状态：尚无试验被采样（每个节点每 gpu_sample_s 秒采样一次；设为 0 则关闭采样）。</translation>
+    </message>
+    <message>
+        <source>System health: no samples of the chosen trials.</source>
+        <translation>系统状态：所选试验没有采样数据。</translation>
+    </message>
+    <message>
+        <source>System health: </source>
+        <translation>系统状态：</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>CPU %</source>
+        <translation>CPU %</translation>
+    </message>
+    <message>
+        <source>RAM MiB</source>
+        <translation>内存 MiB</translation>
+    </message>
+    <message>
+        <source>GPU MiB</source>
+        <translation>显存 MiB</translation>
     </message>
 </context>
 <context>
