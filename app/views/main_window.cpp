@@ -382,6 +382,7 @@ void MainWindow::onTick() {
         table_->setColumnWidth(TrialTableModel::Status,
                                std::max(before, table_->columnWidth(TrialTableModel::Status)));
         fitBestRow();
+        fitRowsInView();
     }
     if (budget_.seconds && !budget_.trials && data_.experimentStatus() == "running") {
         updateStatusBar();  // the time budget's bar moves with the clock

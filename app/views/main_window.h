@@ -110,6 +110,9 @@ class MainWindow : public QMainWindow {
     // Widens the table's columns the bold row's text needs (bold is wider than the fit made for
     // the rows before it was bold), never narrows one.
     void fitBestRow();
+    // Widens the columns the rows in view need: the fit made when the columns were known saw
+    // only the first trials, and values grow wider as results come ("0.0005540…").
+    void fitRowsInView();
     // The curves' metric picker (main_window_metric.cpp): the objective, or any metric the
     // trials reported, remembered per experiment folder.
     QWidget* buildMetricPicker();
