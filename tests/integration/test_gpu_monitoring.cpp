@@ -134,6 +134,13 @@ void TestGpuMonitoring::trialsSeeOnlyTheirCardsAndUsageIsRecorded() {
     QVERIFY2(samplesNamingIt.toInt() >= 1, qPrintable(samplesNamingIt));
     QCOMPARE(sqliteQuery(db, "SELECT count(*) FROM node_usage WHERE node != 'local'"),
              QStringLiteral("0"));
+    // Each trial's own share (issue 22): the card memory its process holds, which the fake
+    // driver gives as 256 MiB a process, beside its CPU and resident memory.
+    QCOMPARE(sqliteQuery(db,
+                         "SELECT max(json_extract(t.value, '$.gpu_memory_mb')) FROM "
+                         "node_usage, json_each(data, '$.trials') AS t WHERE "
+                         "json_extract(t.value, '$.trial') = 't00000'"),
+             QStringLiteral("256"));
 
     // The events file carries them in the envelope, with exactly the fields the app reads.
     QFile file(events);
@@ -151,7 +158,13 @@ void TestGpuMonitoring::trialsSeeOnlyTheirCardsAndUsageIsRecorded() {
         const QStringList eventKeys = event.keys();
         QCOMPARE(QSet<QString>(eventKeys.begin(), eventKeys.end()),
                  (QSet<QString>{"v", "seq", "time", "type", "node", "cpu_percent", "memory_used_mb",
-                                "memory_total_mb", "gpus"}));
+                                "memory_total_mb", "gpus", "trials"}));
+        for (const QJsonValue& trial : event.value("trials").toArray()) {
+            const QStringList trialKeys = trial.toObject().keys();
+            QCOMPARE(
+                QSet<QString>(trialKeys.begin(), trialKeys.end()),
+                (QSet<QString>{"trial", "cpu_percent", "rss_mb", "processes", "gpu_memory_mb"}));
+        }
         QCOMPARE(event.value("node").toString(), QStringLiteral("local"));
         const QJsonArray gpus = event.value("gpus").toArray();
         QCOMPARE(gpus.size(), 2);
