@@ -121,6 +121,17 @@ class ExperimentRunner : public QObject {
     // experiment_runner.cpp: lifecycle and scheduling
     Status recover();
     void pump();
+    // What the experiment runs and could start now (runner_orders.cpp): serve's queue and an
+    // elastic cluster's autoscaler both size to it. `waiting`: trials created and waiting (not
+    // held by the user); `future`: trials the searcher will still add, at most `mostFuture`. With
+    // max_concurrent_trials, waiting + future never exceed the room it leaves. Empty while the
+    // experiment stops or has ended.
+    struct TrialDemand {
+        std::int64_t running = 0;
+        std::vector<QString> waiting;
+        std::int64_t future = 0;
+    };
+    TrialDemand trialDemand(std::int64_t mostFuture) const;
     // Under `--shared-slots`: tells serve's queue what the experiment runs and wants now, when
     // that changed (runner_orders.cpp).
     void reportSlotDemand();

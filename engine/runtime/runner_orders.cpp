@@ -123,39 +123,50 @@ void ExperimentRunner::setSharedSlots(int count, const QString& why) {
     pump();
 }
 
+ExperimentRunner::TrialDemand ExperimentRunner::trialDemand(std::int64_t mostFuture) const {
+    TrialDemand demand;
+    if (stopping_ || finished_) {
+        return demand;
+    }
+    for (const auto& [id, live] : trials_) {
+        const TrialStatus status = live.trial.status;
+        demand.running += status == TrialStatus::Running ? 1 : 0;
+        if ((status == TrialStatus::Pending || status == TrialStatus::Paused) && !live.heldByUser) {
+            demand.waiting.push_back(id);
+        }
+    }
+    // Trials are created one at a time, when none waits (RUNTIME.md, "Scheduling"): counted
+    // alone, they would grow a cluster one node at a time, as Ray's capped pending trials do
+    // (ray-project/ray #43451), and understate a queue's want. The searcher's remaining trials
+    // are demand too, until it or the time budget is done.
+    if (!searcherFinished_ && !budgetSpent_) {
+        const std::optional<std::int64_t> total = searcher_->totalTrials();
+        demand.future = std::min(
+            mostFuture, total ? std::max<std::int64_t>(0, *total - nextTrialIndex_) : mostFuture);
+    }
+    if (spec_.maxConcurrentTrials > 0) {
+        const auto room =
+            std::size_t(std::max<std::int64_t>(0, spec_.maxConcurrentTrials - demand.running));
+        if (demand.waiting.size() > room) {
+            demand.waiting.resize(room);
+        }
+        demand.future =
+            std::min(demand.future, std::int64_t(room) - std::int64_t(demand.waiting.size()));
+    }
+    return demand;
+}
+
 void ExperimentRunner::reportSlotDemand() {
     if (!options_.sharedSlots) {
         return;
     }
-    // Trials are created lazily, so what waits now understates what the experiment could use:
-    // its searcher may give as many more as its budget holds. The queue hands out room one
-    // trial at a time; room granted and not taken is given back at the next report.
-    constexpr int kUnbounded = 1 << 20;
+    // The queue hands out room one trial at a time; room granted and not taken is given back
+    // at the next report.
+    constexpr std::int64_t kUnbounded = 1 << 20;
+    const TrialDemand now = trialDemand(kUnbounded);
     SlotDemand demand;
-    int waiting = 0;
-    for (const auto& [id, live] : trials_) {
-        if (live.trial.status == TrialStatus::Running) {
-            ++demand.running;
-        } else if ((live.trial.status == TrialStatus::Pending ||
-                    live.trial.status == TrialStatus::Paused) &&
-                   !live.heldByUser) {
-            ++waiting;
-        }
-    }
-    std::int64_t more = 0;
-    if (!searcherFinished_ && !budgetSpent_) {
-        const std::optional<std::int64_t> total = searcher_->totalTrials();
-        more = total ? std::max<std::int64_t>(0, *total - nextTrialIndex_) : kUnbounded;
-    }
-    std::int64_t wanted = std::min<std::int64_t>(kUnbounded, waiting + more);
-    if (spec_.maxConcurrentTrials > 0) {
-        wanted =
-            std::min<std::int64_t>(wanted, std::max(0, spec_.maxConcurrentTrials - demand.running));
-    }
-    if (stopping_ || finished_) {
-        wanted = 0;
-    }
-    demand.wanted = int(wanted);
+    demand.running = int(now.running);
+    demand.wanted = int(std::min(kUnbounded, std::int64_t(now.waiting.size()) + now.future));
     demand.cpu = spec_.resourcesPerTrial.cpu;
     demand.gpu = spec_.resourcesPerTrial.gpu;
     if (!(demand == lastDemand_)) {

@@ -36,33 +36,12 @@ void ExperimentRunner::startAutoscaler() {
 }
 
 std::vector<WaitingTrial> ExperimentRunner::scalingDemand() const {
+    const TrialDemand now = trialDemand(kMostFutureTrials);
     std::vector<WaitingTrial> demand;
-    if (stopping_ || finished_) {
-        return demand;
+    for (const QString& id : now.waiting) {
+        demand.push_back({id, spec_.resourcesPerTrial});
     }
-    std::int64_t running = 0;
-    for (const auto& [id, live] : trials_) {
-        const TrialStatus status = live.trial.status;
-        running += status == TrialStatus::Running ? 1 : 0;
-        if ((status == TrialStatus::Pending || status == TrialStatus::Paused) && !live.heldByUser) {
-            demand.push_back({id, spec_.resourcesPerTrial});
-        }
-    }
-    if (searcherFinished_) {
-        return demand;
-    }
-    // Trials are created one at a time, when none waits (RUNTIME.md, "Scheduling"): counted
-    // alone, they would grow the cluster one node at a time, as Ray's capped pending trials do
-    // (ray-project/ray #43451). The searcher's remaining trials are demand too.
-    std::int64_t more = kMostFutureTrials;
-    if (const std::optional<std::int64_t> total = searcher_->totalTrials()) {
-        more = std::min(more, std::max<std::int64_t>(0, *total - nextTrialIndex_));
-    }
-    if (spec_.maxConcurrentTrials > 0) {
-        more = std::min(more, std::max<std::int64_t>(0, spec_.maxConcurrentTrials - running -
-                                                            std::int64_t(demand.size())));
-    }
-    for (std::int64_t i = 0; i < more; ++i) {
+    for (std::int64_t i = 0; i < now.future; ++i) {
         demand.push_back({trialIdForIndex(nextTrialIndex_ + i), spec_.resourcesPerTrial});
     }
     return demand;
