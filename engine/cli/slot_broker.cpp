@@ -4,7 +4,6 @@
 #include <QJsonArray>
 #include <QStringList>
 #include <algorithm>
-#include <cmath>
 
 namespace tunedeck::cli {
 
@@ -14,37 +13,6 @@ constexpr int kTickMs = 1000;
 
 double nowS() {
     return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
-}
-
-std::int64_t milli(double units) {
-    return std::llround(units * double(kMilliPerUnit));
-}
-
-// Books `count` trials of `gpu` cards each on the machine's cards as placement would: whole
-// cards first free, a share on the fullest card that still has room.
-void bookGpus(NodeCapacity& node, int count, double gpu) {
-    for (int i = 0; i < count; ++i) {
-        std::int64_t whole = std::int64_t(std::floor(gpu));
-        const std::int64_t share = milli(gpu) - whole * kMilliPerUnit;
-        for (std::int64_t& used : node.gpuUsedMilli) {
-            if (whole > 0 && used == 0) {
-                used = kMilliPerUnit;
-                --whole;
-            }
-        }
-        if (share <= 0) {
-            continue;
-        }
-        std::int64_t* fullest = nullptr;
-        for (std::int64_t& used : node.gpuUsedMilli) {
-            if (used + share <= kMilliPerUnit && (!fullest || used > *fullest)) {
-                fullest = &used;
-            }
-        }
-        if (fullest) {
-            *fullest += share;
-        }
-    }
 }
 
 // Why an experiment may not start all it wants, in the words of the rule that holds it back:
@@ -142,14 +110,24 @@ void SlotBroker::scheduleDecision() {
 }
 
 NodeCapacity SlotBroker::machineInUse() const {
-    NodeCapacity node = machine_;
+    // Each running trial booked where placement (core/placement.h) would put it, so the cards'
+    // shares fill as the experiments' own runs fill them.
+    std::vector<NodeCapacity> nodes = {machine_};
     for (const auto& [key, m] : members_) {
-        node.cpuUsedMilli += m.demand.running * milli(m.demand.cpu);
-        if (m.demand.gpu > 0) {
-            bookGpus(node, m.demand.running, m.demand.gpu);
+        ResourceRequest request;
+        request.cpu = m.demand.cpu;
+        request.gpu = m.demand.gpu;
+        for (int i = 0; i < m.demand.running; ++i) {
+            if (const Placement p = place(request, nodes); p.placed) {
+                reserve(nodes, request, p);
+            } else {
+                // More runs than the room (an experiment above its share keeps what it runs):
+                // its CPUs still count as taken.
+                nodes.front().cpuUsedMilli += toMilli(request.cpu);
+            }
         }
     }
-    return node;
+    return nodes.front();
 }
 
 // Two allocations by the same policy: `fair`, of the whole machine as if nothing ran (each
