@@ -355,6 +355,97 @@ Fingerabdruck: %2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::ClusterAutoscalingBox</name>
+    <message>
+        <source>Node types and autoscaling</source>
+        <translation>Knotentypen und Autoscaling</translation>
+    </message>
+    <message>
+        <source>Launches waiting to become ready at once: at most 5, or this many times the nodes up</source>
+        <translation>Gleichzeitig ausstehende Starts: höchstens 5 oder so viele mal die laufenden Knoten</translation>
+    </message>
+    <message>
+        <source>A node without trials this long is terminated (never below its type&apos;s min workers)</source>
+        <translation>Ein Knoten, der so lange keine Trials hat, wird beendet (nie unter die Min. Worker seines Typs)</translation>
+    </message>
+    <message>
+        <source>Upscaling speed</source>
+        <translation>Hochskalierungsrate</translation>
+    </message>
+    <message>
+        <source>Idle timeout (minutes)</source>
+        <translation>Leerlauf-Timeout (Minuten)</translation>
+    </message>
+    <message>
+        <source>tunedeck-worker on the compute nodes</source>
+        <translation>tunedeck-worker auf den Rechenknoten</translation>
+    </message>
+    <message>
+        <source>tunedeck-worker, found in PATH</source>
+        <translation>tunedeck-worker, im PATH gesucht</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>Erstellen</translation>
+    </message>
+    <message>
+        <source>Terminate</source>
+        <translation>Beenden</translation>
+    </message>
+    <message>
+        <source>List</source>
+        <translation>Auflisten</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>Verbinden</translation>
+    </message>
+    <message>
+        <source>Run as /bin/sh -c in the cluster file&apos;s folder; placeholders such as {node}, {id}, {address} and {node_config.KEY} are filled in</source>
+        <translation>Ausgeführt mit /bin/sh -c im Ordner der Cluster-Datei; Platzhalter wie {node}, {id}, {address} und {node_config.KEY} werden eingesetzt</translation>
+    </message>
+    <message>
+        <source>Node type</source>
+        <translation>Knotentyp</translation>
+    </message>
+    <message>
+        <source>CPUs</source>
+        <translation>CPUs</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>Min workers</source>
+        <translation>Min. Worker</translation>
+    </message>
+    <message>
+        <source>Max workers</source>
+        <translation>Max. Worker</translation>
+    </message>
+    <message>
+        <source>node_config</source>
+        <translation>node_config</translation>
+    </message>
+    <message>
+        <source>Empty: the cluster&apos;s max workers</source>
+        <translation>Leer: die Max. Worker des Clusters</translation>
+    </message>
+    <message>
+        <source>A flow mapping: {partition: gpu, mem: 16G}</source>
+        <translation>Ein Flow-Mapping: {partition: gpu, mem: 16G}</translation>
+    </message>
+    <message>
+        <source>Add a node type</source>
+        <translation>Knotentyp hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove the node type</source>
+        <translation>Knotentyp entfernen</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::ClusterCommandRunner</name>
     <message>
         <source>Cannot start %1: %2</source>
@@ -618,6 +709,10 @@ Fingerabdruck: %2</translation>
         <source>Tunedeck cluster</source>
         <translation>Tunedeck-Cluster</translation>
     </message>
+    <message>
+        <source>Provider %1: nodes are made as trials wait; there is none to connect to yet.</source>
+        <translation>Provider %1: Knoten entstehen, wenn Trials warten; noch gibt es keinen, mit dem verbunden werden könnte.</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::ClusterForm</name>
@@ -868,6 +963,18 @@ Fingerabdruck: %2</translation>
     <message>
         <source>provider.head_ip is not written yet</source>
         <translation>provider.head_ip ist noch nicht eingetragen</translation>
+    </message>
+    <message>
+        <source>slurm — allocations the autoscaler asks Slurm for</source>
+        <translation>slurm — Allokationen, die der Autoscaler bei Slurm anfordert</translation>
+    </message>
+    <message>
+        <source>command — nodes your own commands make (clouds, Kubernetes)</source>
+        <translation>command — Knoten, die Ihre eigenen Befehle erstellen (Clouds, Kubernetes)</translation>
+    </message>
+    <message>
+        <source>the node types&apos; max workers added up</source>
+        <translation>die Max. Worker der Knotentypen zusammen</translation>
     </message>
 </context>
 <context>
@@ -1973,6 +2080,50 @@ Der Code, mit dem der Lauf gestartet wurde; `tunedeck-engine rerun FOLDER` stell
 MPS did not start: %2</source>
         <translation>%1
 MPS ist nicht gestartet: %2</translation>
+    </message>
+    <message>
+        <source>launching</source>
+        <translation>wird gestartet</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>bereit</translation>
+    </message>
+    <message>
+        <source>terminating</source>
+        <translation>wird beendet</translation>
+    </message>
+    <message>
+        <source>did not start</source>
+        <translation>nicht gestartet</translation>
+    </message>
+    <message>
+        <source>%1 (%2) ready %3 s after its launch</source>
+        <translation>%1 (%2) bereit, %3 s nach dem Start</translation>
+    </message>
+    <message>
+        <source>%1 lost: %2</source>
+        <translation>%1 verloren: %2</translation>
+    </message>
+    <message>
+        <source>cannot launch a %1: %2</source>
+        <translation>%1 kann nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2) did not start: %3</source>
+        <translation>%1 (%2) nicht gestartet: %3</translation>
+    </message>
+    <message>
+        <source>The autoscaler&apos;s decisions, newest last</source>
+        <translation>Entscheidungen des Autoscalers, neueste zuletzt</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
     </message>
 </context>
 <context>

@@ -355,6 +355,97 @@ Fingerprint: %2</source>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::ClusterAutoscalingBox</name>
+    <message>
+        <source>Node types and autoscaling</source>
+        <translation>节点类型与自动扩缩</translation>
+    </message>
+    <message>
+        <source>Launches waiting to become ready at once: at most 5, or this many times the nodes up</source>
+        <translation>同时等待就绪的启动数：最多 5 个，或运行中节点数的这一倍数</translation>
+    </message>
+    <message>
+        <source>A node without trials this long is terminated (never below its type&apos;s min workers)</source>
+        <translation>无试验达到此时长的节点将被终止（不会低于其类型的最少工作节点数）</translation>
+    </message>
+    <message>
+        <source>Upscaling speed</source>
+        <translation>扩容速度</translation>
+    </message>
+    <message>
+        <source>Idle timeout (minutes)</source>
+        <translation>空闲超时（分钟）</translation>
+    </message>
+    <message>
+        <source>tunedeck-worker on the compute nodes</source>
+        <translation>计算节点上的 tunedeck-worker</translation>
+    </message>
+    <message>
+        <source>tunedeck-worker, found in PATH</source>
+        <translation>tunedeck-worker，在 PATH 中查找</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <source>Terminate</source>
+        <translation>终止</translation>
+    </message>
+    <message>
+        <source>List</source>
+        <translation>列出</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Run as /bin/sh -c in the cluster file&apos;s folder; placeholders such as {node}, {id}, {address} and {node_config.KEY} are filled in</source>
+        <translation>在集群文件所在文件夹中以 /bin/sh -c 运行；{node}、{id}、{address} 和 {node_config.KEY} 等占位符会被替换</translation>
+    </message>
+    <message>
+        <source>Node type</source>
+        <translation>节点类型</translation>
+    </message>
+    <message>
+        <source>CPUs</source>
+        <translation>CPU 数</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>Min workers</source>
+        <translation>最少工作节点</translation>
+    </message>
+    <message>
+        <source>Max workers</source>
+        <translation>最多工作节点</translation>
+    </message>
+    <message>
+        <source>node_config</source>
+        <translation>node_config</translation>
+    </message>
+    <message>
+        <source>Empty: the cluster&apos;s max workers</source>
+        <translation>留空：使用集群的最多工作节点数</translation>
+    </message>
+    <message>
+        <source>A flow mapping: {partition: gpu, mem: 16G}</source>
+        <translation>流式映射：{partition: gpu, mem: 16G}</translation>
+    </message>
+    <message>
+        <source>Add a node type</source>
+        <translation>添加节点类型</translation>
+    </message>
+    <message>
+        <source>Remove the node type</source>
+        <translation>删除节点类型</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::ClusterCommandRunner</name>
     <message>
         <source>Cannot start %1: %2</source>
@@ -615,6 +706,10 @@ Fingerprint: %2</source>
         <source>Tunedeck cluster</source>
         <translation>Tunedeck 集群</translation>
     </message>
+    <message>
+        <source>Provider %1: nodes are made as trials wait; there is none to connect to yet.</source>
+        <translation>提供方为 %1：节点在试验等待时才创建，目前还没有可连接的节点。</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::ClusterForm</name>
@@ -865,6 +960,18 @@ Fingerprint: %2</source>
     <message>
         <source>provider.head_ip is not written yet</source>
         <translation>尚未填写 provider.head_ip</translation>
+    </message>
+    <message>
+        <source>slurm — allocations the autoscaler asks Slurm for</source>
+        <translation>slurm — 自动扩缩器向 Slurm 申请的资源分配</translation>
+    </message>
+    <message>
+        <source>command — nodes your own commands make (clouds, Kubernetes)</source>
+        <translation>command — 由您自己的命令创建的节点（云、Kubernetes）</translation>
+    </message>
+    <message>
+        <source>the node types&apos; max workers added up</source>
+        <translation>各节点类型最多工作节点数之和</translation>
     </message>
 </context>
 <context>
@@ -1966,6 +2073,50 @@ The code the run used; `tunedeck-engine rerun FOLDER` re-creates it and runs the
 MPS did not start: %2</source>
         <translation>%1
 MPS 未能启动：%2</translation>
+    </message>
+    <message>
+        <source>launching</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>terminating</source>
+        <translation>终止中</translation>
+    </message>
+    <message>
+        <source>did not start</source>
+        <translation>未能启动</translation>
+    </message>
+    <message>
+        <source>%1 (%2) ready %3 s after its launch</source>
+        <translation>%1（%2）在启动 %3 秒后就绪</translation>
+    </message>
+    <message>
+        <source>%1 lost: %2</source>
+        <translation>%1 已丢失：%2</translation>
+    </message>
+    <message>
+        <source>cannot launch a %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2) did not start: %3</source>
+        <translation>%1（%2）未能启动：%3</translation>
+    </message>
+    <message>
+        <source>The autoscaler&apos;s decisions, newest last</source>
+        <translation>自动扩缩器的决策（最新的在最后）</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
+#include <QListWidget>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
@@ -18,6 +19,8 @@ namespace tunedeck::app {
 namespace {
 
 constexpr int kRedrawMs = 1000;
+// The latest decisions listed under the table; the list shows about five rows, the rest scroll.
+constexpr int kListedDecisions = 20;
 
 QString percent(double value) {
     return QStringLiteral("%1 %").arg(value, 0, 'f', 0);
@@ -37,6 +40,46 @@ QString cardLabel(const GpuCard& card, const GpuSharing* sharing) {
         label += NodeUsageView::tr(" (time slicing: MPS did not start)");
     }
     return label;
+}
+
+QString stateText(const QString& state) {
+    if (state == QLatin1String("launching")) {
+        return NodeUsageView::tr("launching");
+    }
+    if (state == QLatin1String("ready")) {
+        return NodeUsageView::tr("ready");
+    }
+    if (state == QLatin1String("terminating")) {
+        return NodeUsageView::tr("terminating");
+    }
+    if (state == QLatin1String("lost")) {
+        return NodeUsageView::tr("lost");
+    }
+    if (state == QLatin1String("launch_failed")) {
+        return NodeUsageView::tr("did not start");
+    }
+    return state;
+}
+
+// A decision in words: the engine's own for a launch or a termination, else the app's.
+QString decisionText(const ScalingDecision& d) {
+    if (!d.decision.isEmpty()) {
+        return d.decision;
+    }
+    if (d.state == QLatin1String("ready")) {
+        return NodeUsageView::tr("%1 (%2) ready %3 s after its launch")
+            .arg(d.node, d.type)
+            .arg(d.seconds, 0, 'f', 1);
+    }
+    if (d.state == QLatin1String("lost")) {
+        return NodeUsageView::tr("%1 lost: %2").arg(d.node, d.reason);
+    }
+    if (d.state == QLatin1String("launch_failed")) {
+        return d.node.isEmpty()
+                   ? NodeUsageView::tr("cannot launch a %1: %2").arg(d.type, d.reason)
+                   : NodeUsageView::tr("%1 (%2) did not start: %3").arg(d.node, d.type, d.reason);
+    }
+    return QStringLiteral("%1: %2").arg(d.node, stateText(d.state));
 }
 
 QLineSeries* seriesOf(const std::deque<UsagePoint>& points, const QString& name) {
@@ -82,6 +125,12 @@ NodeUsageView::NodeUsageView(const NodeUsageModel* usage, QWidget* parent)
     auto* paneLayout = new QVBoxLayout(panes);
     paneLayout->setContentsMargins(0, 0, 0, 0);
     paneLayout->addWidget(table_);
+    decisionsTitle_ = new QLabel(tr("The autoscaler's decisions, newest last"));
+    decisions_ = new QListWidget;
+    decisions_->setObjectName(QStringLiteral("scalingDecisions"));
+    decisions_->setFixedHeight(decisions_->fontMetrics().lineSpacing() * 5 + 12);
+    paneLayout->addWidget(decisionsTitle_);
+    paneLayout->addWidget(decisions_);
     paneLayout->addWidget(charts, 1);
 
     empty_ =
@@ -114,47 +163,87 @@ void NodeUsageView::showEvent(QShowEvent* event) {
 }
 
 void NodeUsageView::redraw() {
-    stack_->setCurrentIndex(usage_->empty() ? 0 : 1);
+    stack_->setCurrentIndex(usage_->empty() && usage_->lifecycles().empty() ? 0 : 1);
     fillTable();
+    fillDecisions();
     fillChart(utilization_, false);
     fillChart(memory_, true);
 }
 
 void NodeUsageView::fillTable() {
-    const QStringList headers{tr("Node"),        tr("Card"),  tr("Utilisation"), tr("Memory"),
-                              tr("Temperature"), tr("Power"), tr("Trials on it")};
+    const std::map<QString, NodeLifecycle>& lifecycles = usage_->lifecycles();
+    // Type and State only once the engine said something of a node's life; Type only for an
+    // elastic cluster's nodes.
+    const bool states = !lifecycles.empty();
+    const bool types = std::any_of(lifecycles.begin(), lifecycles.end(),
+                                   [](const auto& entry) { return !entry.second.type.isEmpty(); });
+    QStringList headers{tr("Node")};
+    if (types) {
+        headers << tr("Type");
+    }
+    if (states) {
+        headers << tr("State");
+    }
+    const int first = int(headers.size());  // the usage columns start here
+    headers << tr("Card") << tr("Utilisation") << tr("Memory") << tr("Temperature") << tr("Power")
+            << tr("Trials on it");
     table_->setColumnCount(int(headers.size()));
     table_->setHorizontalHeaderLabels(headers);
+    std::map<QString, const NodeUsage*> ids;  // every node with samples, a state, or both
+    for (const auto& [id, node] : usage_->nodes()) {
+        ids[id] = &node;
+    }
+    for (const auto& [id, lifecycle] : lifecycles) {
+        ids.try_emplace(id, nullptr);
+    }
     const std::vector<const GpuCard*> cards = usage_->cards();
-    table_->setRowCount(int(usage_->nodes().size() + cards.size()));
+    table_->setRowCount(int(ids.size() + cards.size()));
     int row = 0;
-    const auto set = [this, &row](int column, const QString& text) {
+    const auto cell = [this, &row](int column, const QString& text) {
         table_->setItem(row, column, new QTableWidgetItem(text));
     };
-    for (const auto& [id, node] : usage_->nodes()) {
+    const auto set = [&cell, first](int usageColumn, const QString& text) {
+        cell(first + usageColumn, text);
+    };
+    for (const auto& [id, node] : ids) {
         const GpuSharing* sharing = usage_->gpuSharing(id);
-        set(0, id);
-        set(1, tr("CPU"));
-        set(2, percent(node.cpuPercent));
-        set(3, megabytes(node.memoryUsedMb, node.memoryTotalMb));
+        cell(0, id);
+        const auto lifecycle = lifecycles.find(id);
+        if (lifecycle != lifecycles.end()) {
+            if (types) {
+                cell(1, lifecycle->second.type);
+            }
+            cell(first - 1, stateText(lifecycle->second.state));
+            QTableWidgetItem* state = table_->item(row, first - 1);
+            state->setToolTip(lifecycle->second.reason);
+            const QString& word = lifecycle->second.state;
+            if (word == QLatin1String("lost") || word == QLatin1String("launch_failed")) {
+                state->setForeground(QColor(200, 40, 40));
+            }
+        }
+        if (node) {
+            set(0, tr("CPU"));
+            set(1, percent(node->cpuPercent));
+            set(2, megabytes(node->memoryUsedMb, node->memoryTotalMb));
+        }
         ++row;
         for (const GpuCard* card : cards) {
             if (card->node != id) {
                 continue;
             }
-            set(0, id);
-            set(1, cardLabel(*card, sharing));
-            set(2, card->lost ? tr("lost") : percent(card->utilization));
-            set(3, megabytes(card->memoryUsedMb, card->memoryTotalMb));
-            set(4, QStringLiteral("%1 °C").arg(card->temperatureC, 0, 'f', 0));
-            set(5, QStringLiteral("%1 W").arg(card->powerW, 0, 'f', 0));
-            set(6, card->trials.join(QStringLiteral(", ")));
-            table_->item(row, 1)->setToolTip(
-                sharing && !sharing->reason.isEmpty()
-                    ? tr("%1\nMPS did not start: %2").arg(card->uuid, sharing->reason)
-                    : card->uuid);
+            cell(0, id);
+            set(0, cardLabel(*card, sharing));
+            set(1, card->lost ? tr("lost") : percent(card->utilization));
+            set(2, megabytes(card->memoryUsedMb, card->memoryTotalMb));
+            set(3, QStringLiteral("%1 °C").arg(card->temperatureC, 0, 'f', 0));
+            set(4, QStringLiteral("%1 W").arg(card->powerW, 0, 'f', 0));
+            set(5, card->trials.join(QStringLiteral(", ")));
+            table_->item(row, first)
+                ->setToolTip(sharing && !sharing->reason.isEmpty()
+                                 ? tr("%1\nMPS did not start: %2").arg(card->uuid, sharing->reason)
+                                 : card->uuid);
             if (card->lost) {
-                table_->item(row, 2)->setForeground(QColor(200, 40, 40));
+                table_->item(row, first + 1)->setForeground(QColor(200, 40, 40));
             }
             ++row;
         }
@@ -167,6 +256,27 @@ void NodeUsageView::fillTable() {
         height += table_->rowHeight(r);
     }
     table_->setFixedHeight(std::min(height, std::max(120, this->height() / 3)));
+}
+
+void NodeUsageView::fillDecisions() {
+    const std::deque<ScalingDecision>& all = usage_->decisions();
+    const bool any = !all.empty();
+    decisionsTitle_->setVisible(any);
+    decisions_->setVisible(any);
+    const std::size_t from = all.size() > kListedDecisions ? all.size() - kListedDecisions : 0;
+    QStringList lines;
+    for (std::size_t i = from; i < all.size(); ++i) {
+        lines << decisionText(all[i]);
+    }
+    QStringList listed;
+    for (int r = 0; r < decisions_->count(); ++r) {
+        listed << decisions_->item(r)->text();
+    }
+    if (listed != lines) {
+        decisions_->clear();
+        decisions_->addItems(lines);
+        decisions_->scrollToBottom();  // the newest, as a log
+    }
 }
 
 void NodeUsageView::fillChart(QChartView* view, bool memory) {

@@ -1,7 +1,9 @@
 // Node and GPU utilisation of the experiment: a table of every node and card as last sampled
 // (CPU, memory, GPU utilisation, memory, temperature, power, and the trials on each card), over
 // two charts against wall time: utilisation and memory in percent, one line per node's CPU and
-// per card. Redrawn at most once a second and not while hidden. GUI thread only.
+// per card. With the engine's `node` events the table also gives each node's type and state
+// (launching, ready, terminating, lost), and a list under it the autoscaler's latest decisions.
+// Redrawn at most once a second and not while hidden. GUI thread only.
 #pragma once
 
 #include <QWidget>
@@ -12,6 +14,7 @@
 class QChart;
 class QChartView;
 class QLabel;
+class QListWidget;
 class QStackedWidget;
 class QTableWidget;
 
@@ -26,6 +29,7 @@ class NodeUsageView : public QWidget {
     void refresh();
 
     QTableWidget* table() const { return table_; }
+    QListWidget* decisions() const { return decisions_; }
     QChartView* utilizationChart() const { return utilization_; }
     QChartView* memoryChart() const { return memory_; }
 
@@ -35,6 +39,7 @@ class NodeUsageView : public QWidget {
   private:
     void redraw();
     void fillTable();
+    void fillDecisions();
     void fillChart(QChartView* view, bool memory);
 
     const NodeUsageModel* usage_;
@@ -43,6 +48,8 @@ class NodeUsageView : public QWidget {
     QStackedWidget* stack_ = nullptr;
     QLabel* empty_ = nullptr;
     QTableWidget* table_ = nullptr;
+    QLabel* decisionsTitle_ = nullptr;
+    QListWidget* decisions_ = nullptr;
     QChartView* utilization_ = nullptr;
     QChartView* memory_ = nullptr;
 };

@@ -201,6 +201,14 @@ void ClusterEditor::testConnection() {
                "file that does not load."));
         return;
     }
+    if (loaded.spec->elastic()) {
+        status_->setText(tr("Provider %1: nodes are made as trials wait; there is none to "
+                            "connect to yet.")
+                             .arg(loaded.spec->provider == ClusterProvider::Slurm
+                                      ? QStringLiteral("slurm")
+                                      : QStringLiteral("command")));
+        return;
+    }
     if (loaded.spec->provider == ClusterProvider::Local) {
         status_->setText(
             tr("Provider local: trials run on this machine; there is nothing to "

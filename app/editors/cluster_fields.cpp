@@ -39,6 +39,20 @@ QStringList pathOf(ClusterField field) {
             return {QStringLiteral("node_timeout_s")};
         case ClusterField::RemoteRoot:
             return {QStringLiteral("remote_root")};
+        case ClusterField::UpscalingSpeed:
+            return {QStringLiteral("upscaling_speed")};
+        case ClusterField::IdleTimeoutMinutes:
+            return {QStringLiteral("idle_timeout_minutes")};
+        case ClusterField::WorkerPath:
+            return {kProvider, QStringLiteral("worker_path")};
+        case ClusterField::CreateCommand:
+            return {kProvider, QStringLiteral("create")};
+        case ClusterField::TerminateCommand:
+            return {kProvider, QStringLiteral("terminate")};
+        case ClusterField::ListCommand:
+            return {kProvider, QStringLiteral("list")};
+        case ClusterField::ConnectCommand:
+            return {kProvider, QStringLiteral("connect")};
     }
     return {};
 }
@@ -51,6 +65,8 @@ bool isNumber(ClusterField field) {
         case ClusterField::Cpu:
         case ClusterField::Gpu:
         case ClusterField::NodeTimeout:
+        case ClusterField::UpscalingSpeed:
+        case ClusterField::IdleTimeoutMinutes:
             return true;
         default:
             return false;
@@ -245,6 +261,14 @@ std::optional<TextEdit> entryEdit(const YamlText& yaml, TextSpan span, bool inFl
 
 }  // namespace
 
+std::optional<TextEdit> chainedEdit(const YamlText& yaml, const QList<ClusterEditStep>& steps) {
+    return chain(yaml, steps);
+}
+
+QString clusterNumberText(const QString& value, bool inFlow) {
+    return numberText(value, inFlow);
+}
+
 std::pair<QString, QString> splitHostPort(const QString& entry) {
     if (entry.startsWith(QLatin1Char('['))) {
         const qsizetype close = entry.indexOf(QLatin1Char(']'));
@@ -263,10 +287,13 @@ std::pair<QString, QString> splitHostPort(const QString& entry) {
 ClusterFields readClusterFields(const YamlText& yaml) {
     ClusterFields fields;
     for (ClusterField field :
-         {ClusterField::Name, ClusterField::Provider, ClusterField::User, ClusterField::PrivateKey,
-          ClusterField::SshPort, ClusterField::KnownHosts, ClusterField::MinWorkers,
-          ClusterField::MaxWorkers, ClusterField::Cpu, ClusterField::Gpu, ClusterField::Storage,
-          ClusterField::NodeTimeout, ClusterField::RemoteRoot}) {
+         {ClusterField::Name,        ClusterField::Provider,       ClusterField::User,
+          ClusterField::PrivateKey,  ClusterField::SshPort,        ClusterField::KnownHosts,
+          ClusterField::MinWorkers,  ClusterField::MaxWorkers,     ClusterField::Cpu,
+          ClusterField::Gpu,         ClusterField::Storage,        ClusterField::NodeTimeout,
+          ClusterField::RemoteRoot,  ClusterField::UpscalingSpeed, ClusterField::IdleTimeoutMinutes,
+          ClusterField::WorkerPath,  ClusterField::CreateCommand,  ClusterField::TerminateCommand,
+          ClusterField::ListCommand, ClusterField::ConnectCommand}) {
         fields.values.insert(field, yaml.scalar(pathOf(field)));
     }
     fields.hasHead = yaml.span(kHead).isValid();

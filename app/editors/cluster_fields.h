@@ -9,6 +9,7 @@
 #include <QMap>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -19,7 +20,7 @@ namespace tunedeck::app {
 // The cluster's single values. An empty value means "not written": the default applies.
 enum class ClusterField {
     Name,
-    Provider,  // local or ssh
+    Provider,  // local, ssh, slurm or command
     User,
     PrivateKey,
     SshPort,
@@ -31,6 +32,14 @@ enum class ClusterField {
     Storage,  // copy or shared
     NodeTimeout,
     RemoteRoot,
+    // Elastic clusters (slurm, command): the autoscaler's keys and the provider's own.
+    UpscalingSpeed,
+    IdleTimeoutMinutes,
+    WorkerPath,     // slurm
+    CreateCommand,  // command
+    TerminateCommand,
+    ListCommand,
+    ConnectCommand,
 };
 
 // The lists of strings, in the order the launcher runs them.
@@ -83,6 +92,13 @@ std::optional<TextEdit> removeWorkerEdit(const YamlText& yaml, int row);
 std::optional<TextEdit> mountEdit(const YamlText& yaml, int row, const ClusterMount& mount);
 std::optional<TextEdit> addMountEdit(const YamlText& yaml, const ClusterMount& mount);
 std::optional<TextEdit> removeMountEdit(const YamlText& yaml, int row);
+
+// Several edits, each computed on the text the previous one left, as one edit of `yaml` (one undo
+// step); nullopt when one of them cannot be made. Shared with cluster_node_types.h.
+using ClusterEditStep = std::function<std::optional<TextEdit>(const YamlText&)>;
+std::optional<TextEdit> chainedEdit(const YamlText& yaml, const QList<ClusterEditStep>& steps);
+// A number as typed; anything else as a string, so the loader names the mistake.
+QString clusterNumberText(const QString& value, bool inFlow);
 
 // "host", "host:port" or "[v6]:port" as {host, port}; the port is empty when none is written.
 std::pair<QString, QString> splitHostPort(const QString& entry);

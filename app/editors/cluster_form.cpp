@@ -16,6 +16,8 @@
 #include <QToolButton>
 #include <functional>
 
+#include "editors/cluster_autoscaling_box.h"
+
 namespace tunedeck::app {
 
 namespace {
@@ -187,6 +189,9 @@ ClusterForm::ClusterForm(QWidget* parent) : QWidget(parent) {
     layout->addWidget(banner_);
     layout->addLayout(top);
     layout->addWidget(nodesBox(), 1);
+    autoscaling_ =
+        new ClusterAutoscalingBox([this](const std::optional<TextEdit>& edit) { request(edit); });
+    layout->addWidget(autoscaling_, 1);
     layout->addLayout(bottom, 1);
 }
 
@@ -230,6 +235,10 @@ QWidget* ClusterForm::clusterBox() {
     provider_->setObjectName(QStringLiteral("provider"));
     provider_->addItem(tr("ssh — the nodes below, reached over SSH"), QStringLiteral("ssh"));
     provider_->addItem(tr("local — this machine only"), QStringLiteral("local"));
+    provider_->addItem(tr("slurm — allocations the autoscaler asks Slurm for"),
+                       QStringLiteral("slurm"));
+    provider_->addItem(tr("command — nodes your own commands make (clouds, Kubernetes)"),
+                       QStringLiteral("command"));
     connect(provider_, &QComboBox::activated, this, [this] {
         request(yaml_ ? clusterFieldEdit(*yaml_, ClusterField::Provider,
                                          provider_->currentData().toString())
@@ -251,8 +260,8 @@ QWidget* ClusterForm::clusterBox() {
         picker->setMinimumContentsLength(16);
     }
     QLineEdit* timeout = lineEdit(ClusterField::NodeTimeout, "nodeTimeout", tr("15"));
-    QLineEdit* minWorkers = lineEdit(ClusterField::MinWorkers, "minWorkers", tr("0"));
-    QLineEdit* maxWorkers =
+    QLineEdit* minWorkers = minWorkers_ = lineEdit(ClusterField::MinWorkers, "minWorkers", tr("0"));
+    QLineEdit* maxWorkers = maxWorkers_ =
         lineEdit(ClusterField::MaxWorkers, "maxWorkers", tr("every worker listed"));
     QLineEdit* cpu = lineEdit(ClusterField::Cpu, "cpu", tr("what each node has"));
     QLineEdit* gpu = lineEdit(ClusterField::Gpu, "gpu", tr("what each node has"));
@@ -282,7 +291,6 @@ QWidget* ClusterForm::clusterBox() {
     resources->addWidget(new QLabel(tr("GPUs")));
     resources->addWidget(gpu);
     form->addRow(tr("Every node offers"), resources);
-    sshOnly_ << minWorkers << maxWorkers;
     return box;
 }
 
@@ -449,8 +457,13 @@ void ClusterForm::showFields(const ClusterFields& fields) {
             it.value()->setText(fields.value(it.key()));
         }
     }
-    pickValue(provider_, fields.value(ClusterField::Provider), 2, QString());
-    pickValue(storage_, fields.value(ClusterField::Storage), 2, QStringLiteral("copy"));
+    const QString provider = fields.value(ClusterField::Provider);
+    const bool local = provider == QLatin1String("local");
+    const bool elastic = provider == QLatin1String("slurm") || provider == QLatin1String("command");
+    pickValue(provider_, provider, 4, QString());
+    // Slurm and command nodes see the experiment folder (shared, their only choice).
+    pickValue(storage_, fields.value(ClusterField::Storage), 2,
+              elastic ? QStringLiteral("shared") : QStringLiteral("copy"));
     for (auto it = lists_.begin(); it != lists_.end(); ++it) {
         it.value()->showItems(fields.list(it.key()));
     }
@@ -461,10 +474,20 @@ void ClusterForm::showFields(const ClusterFields& fields) {
             widget->setEnabled(editable_);
         }
     }
-    const bool local = fields.value(ClusterField::Provider) == QLatin1String("local");
     for (QWidget* widget : sshOnly_) {
         widget->setEnabled(editable_ && !local);
+        widget->setVisible(!elastic);
     }
+    // An elastic cluster's size is its node types' and max_workers (min_workers is per type).
+    minWorkers_->setEnabled(editable_ && !local && !elastic);
+    for (ClusterField perType : {ClusterField::Cpu, ClusterField::Gpu}) {  // the types say it
+        lines_.value(perType)->setEnabled(editable_ && !elastic);
+    }
+    maxWorkers_->setEnabled(editable_ && !local);
+    maxWorkers_->setPlaceholderText(elastic ? tr("the node types' max workers added up")
+                                            : tr("every worker listed"));
+    autoscaling_->setVisible(elastic);
+    autoscaling_->showText(editable_ ? yaml_.get() : nullptr, fields);
 }
 
 void ClusterForm::showNodes() {

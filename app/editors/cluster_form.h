@@ -1,8 +1,9 @@
 // The cluster form: the keys of a cluster file in widgets that fit them (the nodes and the file
 // mounts as tables, the command lists as editable lists, pickers for the provider and the
-// storage). It shows what the YAML text says and turns each edit into text edits of just what
-// changed; it never holds values of its own, so the text stays the one place changes go through.
-// Thread-safety: GUI thread only.
+// storage; for slurm and command providers the node types and autoscaling keys instead of the
+// nodes and login). It shows what the YAML text says and turns each edit into text edits of just
+// what changed; it never holds values of its own, so the text stays the one place changes go
+// through. Thread-safety: GUI thread only.
 #pragma once
 
 #include <QMap>
@@ -18,6 +19,7 @@ class QTableWidget;
 
 namespace tunedeck::app {
 
+class ClusterAutoscalingBox;
 class StringListEditor;
 
 class ClusterForm : public QWidget {
@@ -61,7 +63,10 @@ class ClusterForm : public QWidget {
     QTableWidget* nodes_;
     QTableWidget* mounts_;
     QMap<ClusterList, StringListEditor*> lists_;
-    QList<QWidget*> sshOnly_;  // what provider local refuses
+    QList<QWidget*> sshOnly_;  // what provider local refuses, and elastic ones do not use
+    QLineEdit* minWorkers_;
+    QLineEdit* maxWorkers_;
+    ClusterAutoscalingBox* autoscaling_;  // slurm and command only
 };
 
 }  // namespace tunedeck::app

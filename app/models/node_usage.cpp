@@ -33,7 +33,7 @@ bool NodeUsageModel::apply(const events::Event& event) {
     }
     if (const auto* node = event.as<events::NodeEvent>()) {
         if (node->state != QLatin1String("gpu_sharing")) {
-            return false;
+            return applyLifecycle(*node);
         }
         // gpu_sharing's details: how the node shares its cards, and why not MPS.
         sharing_[node->node] = GpuSharing{node->details.value(QLatin1String("mode")).toString(),
@@ -45,6 +45,48 @@ bool NodeUsageModel::apply(const events::Event& event) {
         return true;
     }
     return false;
+}
+
+bool NodeUsageModel::applyLifecycle(const events::NodeEvent& event) {
+    static const QStringList kStates{QStringLiteral("launching"), QStringLiteral("ready"),
+                                     QStringLiteral("up"),        QStringLiteral("terminating"),
+                                     QStringLiteral("lost"),      QStringLiteral("launch_failed")};
+    if (!kStates.contains(event.state)) {
+        return false;  // gpu_lost and the like: the samples show them
+    }
+    const QString type = event.details.value(QLatin1String("type")).toString();
+    const QString reason = event.details.value(QLatin1String("reason")).toString();
+    ScalingDecision decision{event.node,
+                             event.state,
+                             type,
+                             reason,
+                             event.details.value(QLatin1String("decision")).toString(),
+                             event.details.value(QLatin1String("seconds_from_launch")).toDouble()};
+    if (!event.node.isEmpty()) {
+        NodeLifecycle& node = lifecycles_[event.node];
+        if (!type.isEmpty()) {
+            node.type = type;
+        }
+        decision.type = node.type;
+        // `up` is the agent's hello, also a listed node's: ready, and no decision of its own.
+        node.state = event.state == QLatin1String("up") ? QStringLiteral("ready") : event.state;
+        if (event.state != QLatin1String("ready") && event.state != QLatin1String("up")) {
+            node.reason = reason;
+        }
+    }
+    if (event.state == QLatin1String("up")) {
+        return true;
+    }
+    // The nodes of one launch each carry the same decision: it is listed once.
+    if (!decision.decision.isEmpty() && !decisions_.empty() &&
+        decisions_.back().decision == decision.decision) {
+        return true;
+    }
+    decisions_.push_back(std::move(decision));
+    while (decisions_.size() > kMaxDecisions) {
+        decisions_.pop_front();
+    }
+    return true;
 }
 
 void NodeUsageModel::applySample(const events::NodeUsageEvent& sample, double time) {
@@ -127,6 +169,8 @@ void NodeUsageModel::clear() {
     nodes_.clear();
     cards_.clear();
     sharing_.clear();
+    lifecycles_.clear();
+    decisions_.clear();
     placed_.clear();
     trialNodes_.clear();
     driverTrials_.clear();

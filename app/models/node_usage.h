@@ -2,8 +2,10 @@
 // events (one per node every gpu_sample_s, decoded by engine/api/event_decoders.h) kept as bounded
 // series per node and per card, plus the latest sample of each with the trials that sit on each
 // card: those the engine placed there (the cards of each RUNNING trial_status event) and those
-// the driver's process list names. Thread-safety: plain value type; the window owns one and feeds
-// it on the GUI thread.
+// the driver's process list names; and each node's state from the engine's `node` events (an
+// elastic cluster's autoscaler launching, readying, terminating them, with their type), with the
+// autoscaler's decisions in the order they came. Thread-safety: plain value type; the window owns
+// one and feeds it on the GUI thread.
 #pragma once
 
 #include <QJsonObject>
@@ -46,6 +48,24 @@ struct GpuSharing {
     QString reason;
 };
 
+// Where a node stands, from the engine's `node` events: `launching`, `ready` (an autoscaled node
+// ready, or any node whose agent said hello: `up`), `terminating`, `lost`, `launch_failed`.
+struct NodeLifecycle {
+    QString type;  // the node type of an elastic cluster; empty for a listed node
+    QString state;
+    QString reason;  // why it was launched, terminated, lost or did not start
+};
+
+// One step of an elastic cluster's nodes, as the autoscaler decided or saw it.
+struct ScalingDecision {
+    QString node;  // empty: a launch that failed before the node had a name
+    QString state;
+    QString type;
+    QString reason;
+    QString decision;    // the engine's words for a launch or a termination
+    double seconds = 0;  // ready: seconds from its launch
+};
+
 struct NodeUsage {
     QString node;
     double cpuPercent = 0;
@@ -59,10 +79,12 @@ class NodeUsageModel {
   public:
     // Points kept per series: an hour at the default 2 s sampling; older ones are dropped.
     static constexpr std::size_t kMaxPoints = 1800;
+    // Decisions kept: far more than the view lists, few enough for a run of thousands of nodes.
+    static constexpr std::size_t kMaxDecisions = 200;
 
-    // Applies one event: a `node_usage` sample, a `node` event with state `gpu_sharing`, or a
-    // `trial_status` (a RUNNING trial sits on the cards it names until its status changes);
-    // anything else is ignored. Returns whether what the view shows changed.
+    // Applies one event: a `node_usage` sample, a `node` event (`gpu_sharing`, or a state of the
+    // node's lifecycle), or a `trial_status` (a RUNNING trial sits on the cards it names until its
+    // status changes); anything else is ignored. Returns whether what the view shows changed.
     bool apply(const events::Event& event);
     void clear();
 
@@ -72,18 +94,25 @@ class NodeUsageModel {
     bool empty() const { return nodes_.empty(); }
     // How `node` shares its cards; null when the engine did not say (CUDA's time slicing).
     const GpuSharing* gpuSharing(const QString& node) const;
+    // Nodes the `node` events named, by id; a node may have samples, a state, or both.
+    const std::map<QString, NodeLifecycle>& lifecycles() const { return lifecycles_; }
+    // Oldest first, at most kMaxDecisions.
+    const std::deque<ScalingDecision>& decisions() const { return decisions_; }
     double firstTime() const { return firstTime_; }
     double lastTime() const { return lastTime_; }
 
   private:
     void applySample(const events::NodeUsageEvent& sample, double time);
     bool applyStatus(const events::TrialStatusEvent& status);
+    bool applyLifecycle(const events::NodeEvent& event);
     // Each card's trials: the placed ones (trial id order), then those only the driver named.
     void listTrials(GpuCard& card) const;
 
     std::map<QString, NodeUsage> nodes_;
     std::map<std::pair<QString, int>, GpuCard> cards_;
     std::map<QString, GpuSharing> sharing_;
+    std::map<QString, NodeLifecycle> lifecycles_;
+    std::deque<ScalingDecision> decisions_;
     // Where each running trial was placed: its node and card indexes.
     struct Placed {
         QString node;

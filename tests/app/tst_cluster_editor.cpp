@@ -1,14 +1,18 @@
 // The cluster editor's form and text (offscreen): every cluster file of the repository reads into
 // the form and writes back through it with its comments byte-identical, YAML edits show in the
 // form with one undo for both, validation problems are pinned to their lines, and a new file
-// starts valid. Its nodes (Test connection, up and down) are tst_cluster_nodes.cpp's.
+// starts valid; an elastic cluster's node types and scaling keys are edited in the form and the
+// saved file passes `tunedeck-engine validate`. Its nodes (Test connection, up and down) are
+// tst_cluster_nodes.cpp's.
 // With TUNEDECK_SCREENSHOT_DIR set it saves the editor.
 #include <QComboBox>
 #include <QDirIterator>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QPointer>
+#include <QProcess>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QWindow>
@@ -101,6 +105,8 @@ class TestClusterEditor : public QObject {
     void yamlEditsShowInTheFormAndUndoSpansBoth();
     void validationProblemsArePinnedToTheirLines();
     void aNewClusterFileStartsValidAndIsWrittenOnSave();
+    void elasticClusterNodeTypesAreEditedAndStillValidate_data();
+    void elasticClusterNodeTypesAreEditedAndStillValidate();
 };
 
 void TestClusterEditor::everyClusterFileRoundTripsThroughTheForm_data() {
@@ -417,6 +423,130 @@ void TestClusterEditor::aNewClusterFileStartsValidAndIsWrittenOnSave() {
     QVERIFY(window->windowHandle()->title().startsWith(QStringLiteral("new-cluster.yaml -")));
     window->close();  // saved: closes without asking
     QTRY_VERIFY(window.isNull());
+}
+
+void TestClusterEditor::elasticClusterNodeTypesAreEditedAndStillValidate_data() {
+    QTest::addColumn<QString>("path");
+    QDirIterator shipped(QStringLiteral(TUNEDECK_SOURCE_DIR "/resources/examples/clusters"),
+                         {QStringLiteral("*.yaml")}, QDir::Files);
+    QStringList paths{
+        QStringLiteral(TUNEDECK_SOURCE_DIR "/tests/config/golden/cluster/slurm.yaml")};
+    while (shipped.hasNext()) {
+        paths << shipped.next();
+    }
+    QVERIFY(paths.size() >= 4);  // AWS, GCP, Kubernetes and Slurm
+    for (const QString& path : paths) {
+        QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
+    }
+}
+
+// Issue 19 in the editor: a Slurm or command cluster shows its provider, node types with their
+// resources and limits, the scaling keys and (command) the four commands; a type's max_workers
+// and the idle timeout edited in the form land in the file, which the real engine still
+// validates, with every comment and every key the form does not show kept.
+void TestClusterEditor::elasticClusterNodeTypesAreEditedAndStillValidate() {
+    QFETCH(QString, path);
+    QTemporaryDir dir;
+    const QString cluster = dir.filePath(QStringLiteral("cluster.yaml"));
+    const QString original = readFile(path);
+    QVERIFY(writeFile(cluster, original));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("experiment.yaml")),
+                      QStringLiteral("name: elastic\ntrainable: {command: \"true\"}\n"
+                                     "search_space: {x: {uniform: [0, 1]}}\nnum_samples: 1\n"
+                                     "metric: loss\nmode: min\ncluster: cluster.yaml\n")));
+    const LoadResult<ClusterSpec> before = loadClusterText(original, cluster);
+    QVERIFY2(before.spec, qPrintable(before.errorLines().join('\n')));
+    QVERIFY(before.spec->elastic());
+
+    ClusterEditor editor(kEngine);
+    QVERIFY2(editor.load(cluster), qPrintable(editor.errorString()));
+    editor.resize(1280, 800);
+    editor.show();
+    const bool slurm = before.spec->provider == tunedeck::ClusterProvider::Slurm;
+    QCOMPARE(child<QComboBox>(editor, "provider")->currentData().toString(),
+             slurm ? QStringLiteral("slurm") : QStringLiteral("command"));
+    auto* types = editor.findChild<QTableWidget*>(QStringLiteral("nodeTypes"));
+    QVERIFY(types);
+    QVERIFY(types->isVisible());
+    QVERIFY(!child<QTableWidget>(editor, "nodes")->isVisible());  // no host list here
+    QCOMPARE(types->rowCount(), int(before.spec->nodeTypes.size()));
+    const YamlText yaml(original);
+    for (int row = 0; row < types->rowCount(); ++row) {
+        const tunedeck::ClusterNodeType& type = before.spec->nodeTypes[size_t(row)];
+        const QStringList at{QStringLiteral("available_node_types"), type.name};
+        // Name, CPUs, GPUs, min, max: as written (empty: the default applies).
+        const QString cpu = yaml.scalar(at + QStringList{"resources", "CPU"}) +
+                            yaml.scalar(at + QStringList{"resources", "cpu"});
+        const QString gpu = yaml.scalar(at + QStringList{"resources", "GPU"}) +
+                            yaml.scalar(at + QStringList{"resources", "gpu"});
+        QCOMPARE(tableRow(editor, "nodeTypes", row, 5),
+                 QStringList({type.name, cpu, gpu, yaml.scalar(at + QStringList{"min_workers"}),
+                              yaml.scalar(at + QStringList{"max_workers"})}));
+    }
+    QCOMPARE(child<QLineEdit>(editor, "upscalingSpeed")->text(), yaml.scalar({"upscaling_speed"}));
+    QCOMPARE(child<QLineEdit>(editor, "idleTimeout")->text(),
+             yaml.scalar({"idle_timeout_minutes"}));
+    QCOMPARE(child<QLineEdit>(editor, "maxWorkers")->text(), yaml.scalar({"max_workers"}));
+    QVERIFY(child<QLineEdit>(editor, "maxWorkers")->isEnabled());
+    auto* create = editor.findChild<QPlainTextEdit*>(QStringLiteral("createCommand"));
+    QVERIFY(create);
+    QCOMPARE(create->isVisible(), !slurm);
+    if (!slurm) {
+        QCOMPARE(create->toPlainText(), yaml.scalar({"provider", "create"}).trimmed());
+        QCOMPARE(child<QPlainTextEdit>(editor, "connectCommand")->toPlainText(),
+                 yaml.scalar({"provider", "connect"}).trimmed());
+    } else {
+        QCOMPARE(child<QLineEdit>(editor, "workerPath")->text(),
+                 yaml.scalar({"provider", "worker_path"}));
+    }
+
+    // What is shown, written back, is no edit at all.
+    for (const char* name : {"upscalingSpeed", "idleTimeout", "workerPath"}) {
+        emit child<QLineEdit>(editor, name)->editingFinished();
+    }
+    setCell(editor, "nodeTypes", 0, 4, types->item(0, 4)->text());
+    QCOMPARE(editor.text(), original);
+
+    // The first type's max_workers and the idle timeout, as a user types them.
+    const int oldMax = before.spec->nodeTypes[0].maxWorkers;
+    const int newMax = oldMax > 1 ? oldMax - 1 : oldMax + 1;
+    setCell(editor, "nodeTypes", 0, 4, QString::number(newMax));
+    typeLine(editor, "idleTimeout", QStringLiteral("7"));
+    QVERIFY(editor.isModified());
+    QVERIFY(editor.save());
+    const QString saved = readFile(cluster);
+    QCOMPARE(commentsOf(saved), commentsOf(original));
+
+    QProcess validate;
+    validate.setWorkingDirectory(dir.path());
+    validate.start(kEngine, {QStringLiteral("validate"), QStringLiteral("experiment.yaml")});
+    QVERIFY2(validate.waitForFinished(20000), qPrintable(validate.errorString()));
+    const QString said =
+        QString::fromUtf8(validate.readAllStandardOutput() + validate.readAllStandardError());
+    QVERIFY2(validate.exitCode() == 0 && said.contains(QStringLiteral(": ok.")),
+             qPrintable(said + "\n" + saved));
+    const LoadResult<ClusterSpec> after = loadClusterText(saved, cluster);
+    QVERIFY2(after.spec, qPrintable(after.errorLines().join('\n')));
+    QCOMPARE(after.spec->nodeTypes[0].maxWorkers, newMax);
+    QCOMPARE(after.spec->idleTimeoutS, 420.0);
+    QCOMPARE(after.spec->nodeTypes.size(), before.spec->nodeTypes.size());
+    for (size_t t = 0; t < after.spec->nodeTypes.size(); ++t) {  // the rest as it was
+        QCOMPARE(after.spec->nodeTypes[t].cpu, before.spec->nodeTypes[t].cpu);
+        QCOMPARE(after.spec->nodeTypes[t].nodeConfig, before.spec->nodeTypes[t].nodeConfig);
+        QCOMPARE(after.spec->nodeTypes[t].slurm.partition,
+                 before.spec->nodeTypes[t].slurm.partition);
+    }
+    QCOMPARE(after.spec->commands.connect.parts.size(), before.spec->commands.connect.parts.size());
+
+    // And a second editor on the saved file shows the new limit.
+    ClusterEditor again(kEngine);
+    QVERIFY(again.load(cluster));
+    QCOMPARE(tableRow(again, "nodeTypes", 0, 5)[4], QString::number(newMax));
+    if (slurm) {
+        screenshot(editor, QStringLiteral("cluster_editor_slurm"), QSize(1280, 800));
+    } else if (QFileInfo(path).fileName() == QLatin1String("aws.yaml")) {
+        screenshot(editor, QStringLiteral("cluster_editor_command"), QSize(1280, 800));
+    }
 }
 
 QTEST_MAIN(TestClusterEditor)

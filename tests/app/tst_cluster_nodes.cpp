@@ -1,7 +1,10 @@
 // The cluster editor's nodes (offscreen), against a real OpenSSH server on loopback
 // (tests/common): "Test connection" shows an unknown host key and trusts it only on Accept,
 // refuses a changed key and a wrong login, and `up` streams the engine's `[node]` lines into the
-// output pane while it runs. With TUNEDECK_SCREENSHOT_DIR set it saves the editor.
+// output pane while it runs. The Nodes and GPUs tab shows what the autoscaler of an elastic
+// cluster did to its nodes, from scripted `node` events (no sshd). With TUNEDECK_SCREENSHOT_DIR
+// set it saves the editor and that tab.
+#include <QJsonArray>
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -13,9 +16,12 @@
 #include <memory>
 
 #include "app_test_support.h"
+#include "charts/node_usage_view.h"
 #include "editors/cluster_command_runner.h"
 #include "editors/cluster_connection_check.h"
 #include "editors/cluster_editor.h"
+#include "models/node_usage.h"
+#include "scripted_events.h"
 #include "sshd_fixture.h"
 
 using namespace tunedeck::app;
@@ -56,6 +62,7 @@ class TestClusterNodes : public QObject {
     void testConnectionTrustsAnUnknownKeyOnlyOnAccept();
     void testConnectionRefusesAChangedKeyAndAWrongLogin();
     void upStreamsNodeLinesWhileItRuns();
+    void autoscaledNodesShowTheirStateAndTheDecisions();
 
   private:
     // Each test's own node and folder (its known_hosts, the nodes' remote_root).
@@ -64,6 +71,10 @@ class TestClusterNodes : public QObject {
 };
 
 void TestClusterNodes::init() {
+    if (QByteArray(QTest::currentTestFunction()) ==
+        "autoscaledNodesShowTheirStateAndTheDecisions") {
+        return;  // scripted events; no node to reach
+    }
     if (QString why; !sshdAvailable(&why)) {
         QSKIP(qPrintable(why));
     }
@@ -256,6 +267,103 @@ void TestClusterNodes::upStreamsNodeLinesWhileItRuns() {
     editor.down();
     QVERIFY(finished.wait(30000));
     QVERIFY2(finished.last().at(0).toBool(), qPrintable(output->toPlainText()));
+}
+
+namespace {
+
+tunedeck::events::Event nodeEvent(const QString& node, const QString& state,
+                                  const QJsonObject& details) {
+    return scripted::event(QStringLiteral("node"),
+                           {{"node", node}, {"state", state}, {"details", details}});
+}
+
+// The table's cells of `node`'s first row under the headers named, joined by '|'.
+QString nodeRow(const QTableWidget* table, const QString& node, const QStringList& headers) {
+    QMap<QString, int> columns;
+    for (int c = 0; c < table->columnCount(); ++c) {
+        columns.insert(table->horizontalHeaderItem(c)->text(), c);
+    }
+    for (int r = 0; r < table->rowCount(); ++r) {
+        if (table->item(r, 0) && table->item(r, 0)->text() == node) {
+            QStringList cells;
+            for (const QString& header : headers) {
+                const int c = columns.value(header, -1);
+                cells << (c >= 0 && table->item(r, c) ? table->item(r, c)->text()
+                                                      : QStringLiteral("<no %1>").arg(header));
+            }
+            return cells.join('|');
+        }
+    }
+    return QStringLiteral("<no row>");
+}
+
+QStringList listed(const QListWidget* list) {
+    QStringList items;
+    for (int row = 0; row < list->count(); ++row) {
+        items << list->item(row)->text();
+    }
+    return items;
+}
+
+}  // namespace
+
+// Issue 19 in the app: each node an elastic cluster's autoscaler made shows its type and its
+// state (launching, ready, terminating, lost), also before its first usage sample, and the
+// decisions are listed as they come, the engine's words for a launch or a termination.
+void TestClusterNodes::autoscaledNodesShowTheirStateAndTheDecisions() {
+    NodeUsageModel usage;
+    NodeUsageView view(&usage);
+    view.resize(1280, 800);
+    view.show();
+    const QString launch =
+        QStringLiteral("launching 2 x cpu-node (slurm-1, slurm-2) for t00000, t00001");
+    const QJsonObject launched{{"type", "cpu-node"},
+                               {"reason", "for t00000, t00001"},
+                               {"decision", launch},
+                               {"trials", QJsonArray{"t00000", "t00001"}}};
+    QVERIFY(usage.apply(nodeEvent("slurm-1", "launching", launched)));
+    QVERIFY(usage.apply(nodeEvent("slurm-2", "launching", launched)));
+    view.refresh();
+    const QStringList columns{"Node", "Type", "State"};
+    QTRY_COMPARE(nodeRow(view.table(), "slurm-1", columns),
+                 QStringLiteral("slurm-1|cpu-node|launching"));
+    auto* decisions = view.findChild<QListWidget*>(QStringLiteral("scalingDecisions"));
+    QVERIFY(decisions);
+    QCOMPARE(listed(decisions), QStringList{launch});  // one decision, for both nodes
+
+    usage.apply(nodeEvent("slurm-1", "up", {{"cpus", 4}}));
+    usage.apply(
+        nodeEvent("slurm-1", "ready", {{"type", "cpu-node"}, {"seconds_from_launch", 0.31}}));
+    usage.apply(nodeEvent("slurm-2", "up", {{"cpus", 4}}));
+    usage.apply(scripted::decoded(QJsonObject{{"v", 1},
+                                              {"seq", ++scripted::sequence()},
+                                              {"time", 1001},
+                                              {"type", "node_usage"},
+                                              {"node", "slurm-1"},
+                                              {"cpu_percent", 97},
+                                              {"memory_used_mb", 2048},
+                                              {"memory_total_mb", 16384},
+                                              {"gpus", QJsonArray{}}}));
+    const QString idle = QStringLiteral("terminating slurm-2: idle for 3 s");
+    usage.apply(nodeEvent("slurm-2", "terminating",
+                          {{"type", "cpu-node"}, {"reason", "idle for 3 s"}, {"decision", idle}}));
+    usage.apply(nodeEvent("slurm-3", "launching",
+                          {{"type", "gpu-node"},
+                           {"reason", "for t00002"},
+                           {"decision", "launching 1 x gpu-node (slurm-3) for t00002"}}));
+    usage.apply(nodeEvent("slurm-3", "lost", {{"reason", "srun ended (exit status 1)"}}));
+    view.refresh();
+    QTRY_COMPARE(nodeRow(view.table(), "slurm-1", columns + QStringList{"Utilisation"}),
+                 QStringLiteral("slurm-1|cpu-node|ready|97 %"));
+    QCOMPARE(nodeRow(view.table(), "slurm-2", columns),
+             QStringLiteral("slurm-2|cpu-node|terminating"));
+    QCOMPARE(nodeRow(view.table(), "slurm-3", columns), QStringLiteral("slurm-3|gpu-node|lost"));
+    QCOMPARE(listed(decisions),
+             QStringList({launch, "slurm-1 (cpu-node) ready 0.3 s after its launch", idle,
+                          "launching 1 x gpu-node (slurm-3) for t00002",
+                          "slurm-3 lost: srun ended (exit status 1)"}));
+    QVERIFY(decisions->isVisible());
+    screenshot(view, QStringLiteral("nodes_autoscaled"), QSize(1280, 800));
 }
 
 QTEST_MAIN(TestClusterNodes)
