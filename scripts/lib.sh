@@ -8,7 +8,7 @@ BUILD_DIR=${TUNEDECK_BUILD_DIR:-$TUNEDECK_ROOT/build}
 # Debian 12 packages: the build toolchain and libraries (README.md says why each is there).
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config git python3
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libgl-dev
-    libyaml-cpp-dev libssh2-1-dev libsqlite3-dev nlohmann-json3-dev libeigen3-dev)
+    libyaml-cpp-dev libssh2-1-dev libsqlite3-dev nlohmann-json3-dev libeigen3-dev lld)
 
 # What the tests use besides the build: the real-model example, the sqlite3 tool for a look at a
 # database from a shell, unshare (a real full disk on a small tmpfs) and strace (fsync checks),
