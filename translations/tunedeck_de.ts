@@ -2698,6 +2698,136 @@ MPS ist nicht gestartet: %2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::TrialDetailView</name>
+    <message>
+        <source>Copy config as YAML</source>
+        <translation>Konfiguration als YAML kopieren</translation>
+    </message>
+    <message>
+        <source>Copy config as JSON</source>
+        <translation>Konfiguration als JSON kopieren</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trials selected. Select one trial in the table to see its config, metrics, status history and checkpoints here; the Compare tab sets the selected trials side by side.</source>
+        <translation>
+            <numerusform>%n Trial ausgewählt. Wählen Sie einen Trial in der Tabelle, um hier seine Konfiguration, Metriken, Statusverlauf und Checkpoints zu sehen; der Tab Vergleich stellt die ausgewählten Trials nebeneinander.</numerusform>
+            <numerusform>%n Trials ausgewählt. Wählen Sie einen Trial in der Tabelle, um hier seine Konfiguration, Metriken, Statusverlauf und Checkpoints zu sehen; der Tab Vergleich stellt die ausgewählten Trials nebeneinander.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No trial selected. Select a trial in the table to see its config, metrics, status history and checkpoints here.</source>
+        <translation>Kein Trial ausgewählt. Wählen Sie einen Trial in der Tabelle, um hier seine Konfiguration, Metriken, Statusverlauf und Checkpoints zu sehen.</translation>
+    </message>
+    <message>
+        <source>Error:</source>
+        <translation>Fehler:</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>not placed yet</source>
+        <translation>noch nicht platziert</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPUs</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <source>Runtime</source>
+        <translation>Laufzeit</translation>
+    </message>
+    <message>
+        <source>Failures</source>
+        <translation>Fehlschläge</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>Konfiguration</translation>
+    </message>
+    <message>
+        <source>No config yet.</source>
+        <translation>Noch keine Konfiguration.</translation>
+    </message>
+    <message>
+        <source>Parameter</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>Metriken</translation>
+    </message>
+    <message>
+        <source>No results reported yet.</source>
+        <translation>Noch keine Ergebnisse gemeldet.</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>Metrik</translation>
+    </message>
+    <message>
+        <source>Last</source>
+        <translation>Letzter Wert</translation>
+    </message>
+    <message>
+        <source>Best (%1)</source>
+        <translation>Bestwert (%1)</translation>
+    </message>
+    <message>
+        <source>lowest</source>
+        <translation>niedrigster</translation>
+    </message>
+    <message>
+        <source>highest</source>
+        <translation>höchster</translation>
+    </message>
+    <message>
+        <source>Status history</source>
+        <translation>Statusverlauf</translation>
+    </message>
+    <message>
+        <source>No status changes recorded.</source>
+        <translation>Keine Statuswechsel aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>Checkpoints</translation>
+    </message>
+    <message>
+        <source>No checkpoints saved.</source>
+        <translation>Keine Checkpoints gespeichert.</translation>
+    </message>
+    <message>
+        <source>Path on its node</source>
+        <translation>Pfad auf seinem Knoten</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::TrialHealthView</name>
     <message>
         <source>Each chosen trial&apos;s CPU use (100% is one busy core), resident memory (RAM) and GPU memory, as its node sampled them every gpu_sample_s seconds</source>

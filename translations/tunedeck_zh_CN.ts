@@ -2687,6 +2687,135 @@ MPS 未能启动：%2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::TrialDetailView</name>
+    <message>
+        <source>Copy config as YAML</source>
+        <translation>复制配置为 YAML</translation>
+    </message>
+    <message>
+        <source>Copy config as JSON</source>
+        <translation>复制配置为 JSON</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trials selected. Select one trial in the table to see its config, metrics, status history and checkpoints here; the Compare tab sets the selected trials side by side.</source>
+        <translation>
+            <numerusform>已选择 %n 个试验。在表格中只选择一个试验，即可在此查看其配置、指标、状态历史和检查点；“比较”标签页会将所选试验并排显示。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No trial selected. Select a trial in the table to see its config, metrics, status history and checkpoints here.</source>
+        <translation>未选择试验。在表格中选择一个试验，即可在此查看其配置、指标、状态历史和检查点。</translation>
+    </message>
+    <message>
+        <source>Error:</source>
+        <translation>错误：</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>not placed yet</source>
+        <translation>尚未分配</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Runtime</source>
+        <translation>运行时间</translation>
+    </message>
+    <message>
+        <source>Failures</source>
+        <translation>失败次数</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>No config yet.</source>
+        <translation>尚无配置。</translation>
+    </message>
+    <message>
+        <source>Parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>No results reported yet.</source>
+        <translation>尚未报告结果。</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Last</source>
+        <translation>最新值</translation>
+    </message>
+    <message>
+        <source>Best (%1)</source>
+        <translation>最佳值（%1）</translation>
+    </message>
+    <message>
+        <source>lowest</source>
+        <translation>最低</translation>
+    </message>
+    <message>
+        <source>highest</source>
+        <translation>最高</translation>
+    </message>
+    <message>
+        <source>Status history</source>
+        <translation>状态历史</translation>
+    </message>
+    <message>
+        <source>No status changes recorded.</source>
+        <translation>没有记录的状态变化。</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>No checkpoints saved.</source>
+        <translation>未保存检查点。</translation>
+    </message>
+    <message>
+        <source>Path on its node</source>
+        <translation>所在节点上的路径</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::TrialHealthView</name>
     <message>
         <source>Each chosen trial&apos;s CPU use (100% is one busy core), resident memory (RAM) and GPU memory, as its node sampled them every gpu_sample_s seconds</source>

@@ -220,6 +220,11 @@ void ExperimentData::apply(const events::Event& event) {
             row.node = *status->node;
         }
         row.lastAt = std::max(row.lastAt, time);
+        addStatusChange(row, *status, time);
+        changes_.rows.insert(index);
+    } else if (const auto* checkpoint = event.as<events::CheckpointEvent>()) {
+        const int index = rowFor(checkpoint->trial, time);
+        addCheckpoint(trials_[std::size_t(index)], *checkpoint);
         changes_.rows.insert(index);
     } else if (const auto* exploit = event.as<events::ExploitEvent>()) {
         const int index = rowFor(exploit->trial, time);
@@ -240,6 +245,28 @@ void ExperimentData::apply(const events::Event& event) {
     } else if (const auto* finished = event.as<events::ExperimentFinishedEvent>()) {
         status_ = finished->status;
     }
+}
+
+void ExperimentData::addStatusChange(TrialRow& row, const events::TrialStatusEvent& status,
+                                     double time) {
+    TrialStatusChange change;
+    change.status = status.status;
+    change.reason = status.reason;
+    // An event without a node keeps the one the trial had.
+    change.node = status.node                 ? *status.node
+                  : row.statusHistory.empty() ? QString()
+                                              : row.statusHistory.back().node;
+    change.iteration = status.iteration;
+    change.time = time;
+    row.statusHistory.push_back(std::move(change));
+    row.failures = std::max(row.failures, status.failures);
+    if (status.status == QLatin1String("RUNNING")) {
+        row.gpus = status.gpus;
+    }
+}
+
+void ExperimentData::addCheckpoint(TrialRow& row, const events::CheckpointEvent& checkpoint) {
+    row.checkpoints.push_back(TrialCheckpoint{checkpoint.iteration, checkpoint.path});
 }
 
 void ExperimentData::appendLog(const QString& trialId, const QString& message) {

@@ -34,6 +34,21 @@ QHash<QString, double> reportedMetricsIn(const QJsonObject& result);
 // key of its own when the trainable reported it so); kNoValue when it is not a number there.
 double metricIn(const QJsonObject& result, const QString& metric);
 
+// One status change of a trial (a trial_status event), as the trial detail pane lists them.
+struct TrialStatusChange {
+    QString status;  // PENDING, RUNNING, PAUSED, TERMINATED, ERROR
+    QString reason;
+    QString node;  // where it was at that change; empty when not known
+    qint64 iteration = 0;
+    double time = 0;  // seconds since the epoch; 0 when read from a folder (no times kept)
+};
+
+// One checkpoint a trial saved (a checkpoint event): its iteration and where it is on its node.
+struct TrialCheckpoint {
+    qint64 iteration = 0;
+    QString path;
+};
+
 struct TrialRow {
     QString id;
     QJsonObject config;
@@ -59,6 +74,12 @@ struct TrialRow {
     std::vector<double> values;
     // Every metric of its last result (reportedMetricsIn), for the table's metric columns.
     QHash<QString, double> metrics;
+    // Its status changes, oldest first, and its checkpoints in the order they were saved (a
+    // checkpoint the retention policy deleted later is still listed).
+    std::vector<TrialStatusChange> statusHistory;
+    std::vector<TrialCheckpoint> checkpoints;
+    int failures = 0;       // how often it failed and was restarted, by its latest status change
+    std::vector<int> gpus;  // the node's cards its latest run was placed on
     // How often its curve went back (a restore from an earlier checkpoint re-reported
     // iterations), so a view that drew the old curve knows to draw it anew.
     int rewinds = 0;
@@ -144,6 +165,10 @@ class ExperimentData {
         bool scopeChanged = false;  // another best trial may be bold
     };
     Changes takeChanges();
+
+    // Adds a status change or a checkpoint to `row` (live events, and a folder's recorded ones).
+    static void addStatusChange(TrialRow& row, const events::TrialStatusEvent& status, double time);
+    static void addCheckpoint(TrialRow& row, const events::CheckpointEvent& checkpoint);
 
     // A config flattened to dotted keys, as the table shows it.
     static QJsonObject flatten(const QJsonObject& config);

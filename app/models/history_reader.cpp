@@ -4,6 +4,7 @@
 #include <QHash>
 #include <cmath>
 
+#include "api/event_decoders.h"
 #include "api/events.h"
 #include "config/spec_summary.h"
 #include "store/history_reader.h"
@@ -107,6 +108,10 @@ bool readHistory(const QString& folder, History* out, QString* error, const QStr
     if (status) {
         status = reader->readEvents(events::type::kTrialStatus, &statusChanges);
     }
+    std::vector<QJsonObject> checkpoints;  // for the trial detail pane
+    if (status) {
+        status = reader->readEvents(events::type::kCheckpoint, &checkpoints);
+    }
     if (status) {
         status = reader->readLastSeq(&lastSeq);
     }
@@ -127,6 +132,28 @@ bool readHistory(const QString& folder, History* out, QString* error, const QStr
         TrialRow& row = out->trials.back();
         if (row.status == QLatin1String("TERMINATED")) {
             row.reason = endReason.value(row.id);
+        }
+    }
+    // Each trial's status changes and checkpoints, as the events of a live run give them (the
+    // history keeps the payloads without their times).
+    QHash<QString, int> rowById;
+    for (int i = 0; i < int(out->trials.size()); ++i) {
+        rowById.insert(out->trials[std::size_t(i)].id, i);
+    }
+    for (const QJsonObject& payload : statusChanges) {
+        events::TrialStatusEvent change;
+        if (events::decodeTrialStatus(payload, &change)) {
+            if (const int row = rowById.value(change.trial, -1); row >= 0) {
+                ExperimentData::addStatusChange(out->trials[std::size_t(row)], change, 0);
+            }
+        }
+    }
+    for (const QJsonObject& payload : checkpoints) {
+        events::CheckpointEvent checkpoint;
+        if (events::decodeCheckpoint(payload, &checkpoint)) {
+            if (const int row = rowById.value(checkpoint.trial, -1); row >= 0) {
+                ExperimentData::addCheckpoint(out->trials[std::size_t(row)], checkpoint);
+            }
         }
     }
     for (const store::HistoryExploit& exploit : exploits) {

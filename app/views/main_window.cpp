@@ -42,6 +42,7 @@
 #include "views/queue_dialog.h"
 #include "views/settings_dialog.h"
 #include "views/start_page.h"
+#include "views/trial_detail_view.h"
 #include "views/trial_log_follower.h"
 
 namespace tunedeck::app {
@@ -233,6 +234,8 @@ void MainWindow::buildLayout() {
     tabs_->addTab(importance_, tr("Importance"));
     tabs_->addTab(lineage_, tr("PBT lineage"));
     tabs_->addTab(nodes_, tr("Nodes and GPUs"));
+    detail_ = new TrialDetailView(&data_);
+    tabs_->addTab(detail_, tr("Trial"));
     tabs_->addTab(log_, tr("Log"));
 
     auto* splitter = new QSplitter(Qt::Vertical);
@@ -396,6 +399,7 @@ void MainWindow::onTick() {
     if (!changes.rows.empty()) {
         updateCompare();
     }
+    detail_->refresh(changes);
     if (changes.rowsAdded || !changes.rows.empty() || changes.exploitsChanged ||
         changes.scopeChanged) {
         // Each view limits its own work (and does none while hidden).
@@ -435,6 +439,7 @@ void MainWindow::onSelectionChanged() {
     lineage_->setSelectedTrials(ids);
     plots_->setSelectedTrials(ids);
     updateCompare();
+    detail_->setTrials(ids);
     updateLog();
 }
 

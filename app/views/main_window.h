@@ -41,6 +41,7 @@ class LineageView;
 class NodeUsageView;
 class StartPage;
 class StudyPlots;
+class TrialDetailView;
 class TrialHealthView;
 class TrialLogFollower;
 
@@ -203,6 +204,7 @@ class MainWindow : public QMainWindow {
     QStackedWidget* pages_ = nullptr;  // the start page, or the monitor
     StartPage* startPage_ = nullptr;
     QTableWidget* compare_ = nullptr;
+    TrialDetailView* detail_ = nullptr;  // the Trial tab: the selected trial whole
     QPlainTextEdit* log_ = nullptr;
     TrialLogFollower* logFollower_ = nullptr;
     QLabel* counts_ = nullptr;

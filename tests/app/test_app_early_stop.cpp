@@ -6,16 +6,22 @@
 // in the table live, reopened and in `show` (issue 18.6), and that the progress bar counts the
 // experiment's budget, not the trials created so far. Its trials take 30 MiB more memory at each
 // report, and the curves' system health shows each trial's memory growing, live and reopened
-// (issue 22).
+// (issue 22). Each trial saves a checkpoint every 3 iterations, and the Trial tab shows the
+// selected trial whole: config, metrics, status history with the scheduler's reason, checkpoints
+// and node (issue 18).
+#include <QApplication>
 #include <QChart>
+#include <QClipboard>
 #include <QDir>
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTextEdit>
 #include <QValueAxis>
 #include <QtTest>
 #include <cmath>
@@ -75,6 +81,18 @@ QString showLine(const QString& show, const QString& id) {
     return QStringLiteral("(no line for %1 in:\n%2)").arg(id, show);
 }
 
+// Whether `cells` follow one another in `text` as the cells of one table row read (a tab or a
+// line break between them).
+bool hasRow(const QString& text, const QStringList& cells) {
+    QStringList escaped;
+    for (const QString& cell : cells) {
+        escaped << QRegularExpression::escape(cell);
+    }
+    return QRegularExpression("(^|\\n)" + escaped.join("[\\t\\n]") + "($|[\\t\\n])")
+        .match(text)
+        .hasMatch();
+}
+
 }  // namespace
 
 class TestAppEarlyStop : public QObject {
@@ -86,6 +104,7 @@ class TestAppEarlyStop : public QObject {
     void twoFoldersOfOneExperimentAreToldApartWhenCompared();
     void aTrialsMemoryIsShownUnderItsCurvesLiveAndReopened();
     void theCodeTheRunUsedIsShownBesideItsFolder();
+    void theTrialTabShowsTheSelectedTrialLiveAndReopened();
     void cleanupTestCase() {
         reader_.reset();
         window_.reset();
@@ -120,6 +139,7 @@ void TestAppEarlyStop::initTestCase() {
                                        "scheduler: {type: asha, max_t: 6, grace_period: 2, "
                                        "reduction_factor: 2}\n"
                                        "max_concurrent_trials: 1\n"
+                                       "checkpoint: {frequency: 3}\n"
                                        "gpu_sample_s: 0.1\n")));
     auto* progress = window.findChild<QProgressBar*>();
     QVERIFY(progress);
@@ -281,6 +301,59 @@ void TestAppEarlyStop::theCodeTheRunUsedIsShownBesideItsFolder() {
         QVERIFY(label);
         QVERIFY(label->isVisible());
         QCOMPARE(label->text(), code);
+    }
+}
+
+// Issue 18, a trial detail pane: chosen in the table like a user does, the Trial tab shows the
+// trial's config, its metrics, its status history with the scheduler's reason, its checkpoints
+// and its node, in the window that watched the run and in the one that read its folder; it says
+// when no trial or several are selected, and copies the config.
+void TestAppEarlyStop::theTrialTabShowsTheSelectedTrialLiveAndReopened() {
+    for (MainWindow* window : {window_.get(), reader_.get()}) {
+        auto* table = window->findChild<QTableView*>("trials");
+        auto* pane = window->findChild<QTextEdit*>("trialDetail");
+        QVERIFY(pane);
+        window->tabs()->setCurrentIndex(window->tabs()->indexOf(pane->parentWidget()));
+        QVERIFY(pane->isVisible());
+        table->clearSelection();
+        QVERIFY2(pane->toPlainText().contains("No trial selected"),
+                 qPrintable(pane->toPlainText()));
+        table->selectAll();
+        QVERIFY2(pane->toPlainText().contains("2 trials selected"),
+                 qPrintable(pane->toPlainText()));
+        for (const auto& t : window->data().trials()) {
+            const int x = t.flatConfig.value("x").toInt();
+            for (int r = 0; r < table->model()->rowCount(); ++r) {
+                if (table->model()->index(r, TrialTableModel::Trial).data().toString() == t.id) {
+                    table->selectRow(r);  // as a click on its row does
+                }
+            }
+            const QString text = pane->toPlainText();
+            QVERIFY2(text.contains(t.id), qPrintable(text));
+            QVERIFY2(hasRow(text, {"x", QString::number(x)}), qPrintable(text));
+            QVERIFY2(hasRow(text, {"sleep", "0.15"}), qPrintable(text));
+            // score = x * iteration: its last (and best) value, 2 or 24.
+            const QString score = QString::number(x == 1 ? 2 : 24);
+            QVERIFY2(hasRow(text, {"score", score, score}), qPrintable(text));
+            QVERIFY2(hasRow(text, {"Node", "local"}), qPrintable(text));
+            QVERIFY2(text.contains("RUNNING"), qPrintable(text));
+            if (x == 1) {
+                QVERIFY2(text.contains("stopped by ASHA at 2"), qPrintable(text));
+                QVERIFY2(text.contains("No checkpoints"), qPrintable(text));
+            } else {
+                // Saved at 3; at 6 it reached max_t and ended, with no save asked.
+                QVERIFY2(!text.contains("stopped by"), qPrintable(text));
+                QVERIFY2(
+                    QRegularExpression("\\n3[\\t\\n][^\\t\\n]*checkpoint").match(text).hasMatch(),
+                    qPrintable(text));
+                QApplication::clipboard()->clear();
+                auto* copy = window->findChild<QPushButton*>("copyTrialConfigJson");
+                QVERIFY(copy && copy->isEnabled());
+                copy->click();
+                QVERIFY2(QApplication::clipboard()->text().contains("\"x\": 4"),
+                         qPrintable(QApplication::clipboard()->text()));
+            }
+        }
     }
 }
 
