@@ -163,7 +163,7 @@ void NodeUsageView::showEvent(QShowEvent* event) {
 }
 
 void NodeUsageView::redraw() {
-    stack_->setCurrentIndex(usage_->empty() && usage_->lifecycles().empty() ? 0 : 1);
+    stack_->setCurrentIndex(usage_->empty() && !usage_->autoscaled() ? 0 : 1);
     fillTable();
     fillDecisions();
     fillChart(utilization_, false);
@@ -172,17 +172,12 @@ void NodeUsageView::redraw() {
 
 void NodeUsageView::fillTable() {
     const std::map<QString, NodeLifecycle>& lifecycles = usage_->lifecycles();
-    // Type and State only once the engine said something of a node's life; Type only for an
-    // elastic cluster's nodes.
-    const bool states = !lifecycles.empty();
-    const bool types = std::any_of(lifecycles.begin(), lifecycles.end(),
-                                   [](const auto& entry) { return !entry.second.type.isEmpty(); });
+    // Type and State for an autoscaled cluster's nodes only: a listed node is simply there (its
+    // loss is in the log), and its table stays as it was.
+    const bool autoscaled = usage_->autoscaled();
     QStringList headers{tr("Node")};
-    if (types) {
-        headers << tr("Type");
-    }
-    if (states) {
-        headers << tr("State");
+    if (autoscaled) {
+        headers << tr("Type") << tr("State");
     }
     const int first = int(headers.size());  // the usage columns start here
     headers << tr("Card") << tr("Utilisation") << tr("Memory") << tr("Temperature") << tr("Power")
@@ -194,7 +189,9 @@ void NodeUsageView::fillTable() {
         ids[id] = &node;
     }
     for (const auto& [id, lifecycle] : lifecycles) {
-        ids.try_emplace(id, nullptr);
+        if (autoscaled) {
+            ids.try_emplace(id, nullptr);  // launching: no sample yet
+        }
     }
     const std::vector<const GpuCard*> cards = usage_->cards();
     table_->setRowCount(int(ids.size() + cards.size()));
@@ -209,10 +206,8 @@ void NodeUsageView::fillTable() {
         const GpuSharing* sharing = usage_->gpuSharing(id);
         cell(0, id);
         const auto lifecycle = lifecycles.find(id);
-        if (lifecycle != lifecycles.end()) {
-            if (types) {
-                cell(1, lifecycle->second.type);
-            }
+        if (autoscaled && lifecycle != lifecycles.end()) {
+            cell(1, lifecycle->second.type);
             cell(first - 1, stateText(lifecycle->second.state));
             QTableWidgetItem* state = table_->item(row, first - 1);
             state->setToolTip(lifecycle->second.reason);
@@ -260,7 +255,7 @@ void NodeUsageView::fillTable() {
 
 void NodeUsageView::fillDecisions() {
     const std::deque<ScalingDecision>& all = usage_->decisions();
-    const bool any = !all.empty();
+    const bool any = usage_->autoscaled() && !all.empty();
     decisionsTitle_->setVisible(any);
     decisions_->setVisible(any);
     const std::size_t from = all.size() > kListedDecisions ? all.size() - kListedDecisions : 0;

@@ -54,7 +54,9 @@ bool NodeUsageModel::applyLifecycle(const events::NodeEvent& event) {
     if (!kStates.contains(event.state)) {
         return false;  // gpu_lost and the like: the samples show them
     }
-    const QString type = event.details.value(QLatin1String("type")).toString();
+    // `up` carries the agent's hello, whose keys are the agent's, not the autoscaler's.
+    const bool hello = event.state == QLatin1String("up");
+    const QString type = hello ? QString() : event.details.value(QLatin1String("type")).toString();
     const QString reason = event.details.value(QLatin1String("reason")).toString();
     ScalingDecision decision{event.node,
                              event.state,
@@ -62,6 +64,7 @@ bool NodeUsageModel::applyLifecycle(const events::NodeEvent& event) {
                              reason,
                              event.details.value(QLatin1String("decision")).toString(),
                              event.details.value(QLatin1String("seconds_from_launch")).toDouble()};
+    autoscaled_ = autoscaled_ || !type.isEmpty();  // only the autoscaler's events name a type
     if (!event.node.isEmpty()) {
         NodeLifecycle& node = lifecycles_[event.node];
         if (!type.isEmpty()) {
@@ -69,12 +72,12 @@ bool NodeUsageModel::applyLifecycle(const events::NodeEvent& event) {
         }
         decision.type = node.type;
         // `up` is the agent's hello, also a listed node's: ready, and no decision of its own.
-        node.state = event.state == QLatin1String("up") ? QStringLiteral("ready") : event.state;
-        if (event.state != QLatin1String("ready") && event.state != QLatin1String("up")) {
+        node.state = hello ? QStringLiteral("ready") : event.state;
+        if (event.state != QLatin1String("ready") && !hello) {
             node.reason = reason;
         }
     }
-    if (event.state == QLatin1String("up")) {
+    if (hello) {
         return true;
     }
     // The nodes of one launch each carry the same decision: it is listed once.
@@ -171,6 +174,7 @@ void NodeUsageModel::clear() {
     sharing_.clear();
     lifecycles_.clear();
     decisions_.clear();
+    autoscaled_ = false;
     placed_.clear();
     trialNodes_.clear();
     driverTrials_.clear();

@@ -96,6 +96,9 @@ class NodeUsageModel {
     const GpuSharing* gpuSharing(const QString& node) const;
     // Nodes the `node` events named, by id; a node may have samples, a state, or both.
     const std::map<QString, NodeLifecycle>& lifecycles() const { return lifecycles_; }
+    // Whether an autoscaler made nodes (a `node` event named a node type): a slurm or command
+    // cluster, whose nodes come and go.
+    bool autoscaled() const { return autoscaled_; }
     // Oldest first, at most kMaxDecisions.
     const std::deque<ScalingDecision>& decisions() const { return decisions_; }
     double firstTime() const { return firstTime_; }
@@ -113,6 +116,7 @@ class NodeUsageModel {
     std::map<QString, GpuSharing> sharing_;
     std::map<QString, NodeLifecycle> lifecycles_;
     std::deque<ScalingDecision> decisions_;
+    bool autoscaled_ = false;
     // Where each running trial was placed: its node and card indexes.
     struct Placed {
         QString node;

@@ -364,6 +364,25 @@ void TestClusterNodes::autoscaledNodesShowTheirStateAndTheDecisions() {
                           "slurm-3 lost: srun ended (exit status 1)"}));
     QVERIFY(decisions->isVisible());
     screenshot(view, QStringLiteral("nodes_autoscaled"), QSize(1280, 800));
+
+    // A listed node (ssh, local) says only `up`: its table stays as it was, without Type and State.
+    NodeUsageModel listedUsage;
+    NodeUsageView listedView(&listedUsage);
+    listedView.show();
+    listedUsage.apply(nodeEvent("localhost", "up", {{"ev", "hello"}, {"cpus", 2}}));
+    listedUsage.apply(scripted::decoded(QJsonObject{{"v", 1},
+                                                    {"seq", ++scripted::sequence()},
+                                                    {"time", 1001},
+                                                    {"type", "node_usage"},
+                                                    {"node", "localhost"},
+                                                    {"cpu_percent", 50},
+                                                    {"memory_used_mb", 2048},
+                                                    {"memory_total_mb", 16384},
+                                                    {"gpus", QJsonArray{}}}));
+    listedView.refresh();
+    QTRY_COMPARE(listedView.table()->rowCount(), 1);
+    QCOMPARE(listedView.table()->horizontalHeaderItem(1)->text(), QStringLiteral("Card"));
+    QVERIFY(!listedView.decisions()->isVisible());
 }
 
 QTEST_MAIN(TestClusterNodes)
