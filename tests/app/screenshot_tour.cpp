@@ -193,6 +193,9 @@ int main(int argc, char** argv) {
     shoot(&window, "06-curves-selected");
     showTab(window, QObject::tr("Compare"));
     shoot(&window, "07-compare-trials");
+    table->selectRow(0);  // one trial, whole: config, metrics, status history, checkpoints
+    showTab(window, QObject::tr("Trial"));
+    shoot(&window, "07b-trial-detail");
     table->selectionModel()->clear();
     for (const char* tab : {"Parallel coordinates", "Parameter vs metric", "Importance", "Log"}) {
         showTab(window, QString::fromLatin1(tab));
