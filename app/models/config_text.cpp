@@ -1,7 +1,5 @@
 #include "models/config_text.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <QJsonArray>
 #include <cmath>
 
@@ -25,46 +23,6 @@ QString numberShown(double value, bool isFloat) {
                                           : QString::number(value, 'f', 1);
     }
     return text;
-}
-
-void emitYaml(YAML::Emitter& out, const QJsonValue& value, const FloatPaths& floats,
-              const QString& path) {
-    const auto inner = [&path](const QString& key) {
-        return path.isEmpty() ? key : path + QLatin1Char('.') + key;
-    };
-    switch (value.type()) {
-        case QJsonValue::Object: {
-            out << YAML::BeginMap;
-            const QJsonObject object = value.toObject();
-            for (auto it = object.begin(); it != object.end(); ++it) {
-                out << YAML::Key << it.key().toStdString() << YAML::Value;
-                emitYaml(out, it.value(), floats, inner(it.key()));
-            }
-            out << YAML::EndMap;
-            break;
-        }
-        case QJsonValue::Array: {
-            out << YAML::Flow << YAML::BeginSeq;
-            const QJsonArray array = value.toArray();
-            for (qsizetype i = 0; i < array.size(); ++i) {
-                emitYaml(out, array.at(i), floats, inner(QString::number(i)));
-            }
-            out << YAML::EndSeq;
-            break;
-        }
-        case QJsonValue::String:
-            out << YAML::DoubleQuoted << value.toString().toStdString();
-            break;
-        case QJsonValue::Bool:
-            out << value.toBool();
-            break;
-        case QJsonValue::Double:
-            out << numberText(value.toDouble(), floats.contains(path)).toStdString();
-            break;
-        default:
-            out << YAML::Null;
-            break;
-    }
 }
 
 }  // namespace
@@ -99,12 +57,6 @@ QStringList configLines(const QJsonObject& config, const FloatPaths& floats) {
             it.key(), configValueText(it.value(), floatPathsBelow(floats, it.key()))));
     }
     return lines;
-}
-
-QByteArray configYamlText(const QJsonObject& config, const FloatPaths& floats) {
-    YAML::Emitter out;
-    emitYaml(out, config, floats, {});
-    return QByteArray(out.c_str()) + '\n';
 }
 
 }  // namespace tunedeck::app

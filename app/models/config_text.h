@@ -21,9 +21,5 @@ QString configValueText(const QJsonValue& value, const FloatPaths& floats = {});
 QString configValueText(const TrialRow& row, const QString& key);
 // Every flattened config key of `config` with its text, in key order ("lr: 1.0").
 QStringList configLines(const QJsonObject& config, const FloatPaths& floats);
-// `config` as a YAML document, as `tunedeck-engine best --format yaml` writes one: nested groups
-// as maps, lists in flow style, strings double-quoted, every number in full with its floats as
-// floats.
-QByteArray configYamlText(const QJsonObject& config, const FloatPaths& floats);
 
 }  // namespace tunedeck::app

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "config/config_yaml.h"
 #include "core/trial_runtime.h"
 #include "models/config_text.h"
 #include "models/trial_table_model.h"
@@ -242,7 +243,7 @@ QString TrialDetailView::checkpointsHtml(const TrialRow& row) const {
 void TrialDetailView::copyConfig(bool yaml) {
     if (const TrialRow* row = shownRow()) {
         const QByteArray text =
-            yaml ? configYamlText(row->config, row->configFloats)
+            yaml ? configYamlDocument(row->config, row->configFloats)
                  : configJsonText(row->config, row->configFloats, JsonLayout::Indented);
         QApplication::clipboard()->setText(QString::fromUtf8(text));
     }

@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QStringList>
 
+#include "config/config_yaml.h"
 #include "runtime/trial_command.h"
 
 namespace tunedeck::cli {
@@ -19,45 +20,6 @@ QString objectivesText(const std::vector<Objective>& objectives) {
 }
 
 namespace {
-
-void emitValue(YAML::Emitter& out, const QJsonValue& value, const FloatPaths& floats = {},
-               const QString& path = {}) {
-    const auto inner = [&path](const QString& key) {
-        return path.isEmpty() ? key : path + QLatin1Char('.') + key;
-    };
-    switch (value.type()) {
-        case QJsonValue::Object: {
-            out << YAML::BeginMap;
-            const QJsonObject object = value.toObject();
-            for (auto it = object.begin(); it != object.end(); ++it) {
-                out << YAML::Key << it.key().toStdString() << YAML::Value;
-                emitValue(out, it.value(), floats, inner(it.key()));
-            }
-            out << YAML::EndMap;
-            break;
-        }
-        case QJsonValue::Array:
-            out << YAML::Flow << YAML::BeginSeq;
-            for (qsizetype i = 0; i < value.toArray().size(); ++i) {
-                emitValue(out, value.toArray().at(i), floats, inner(QString::number(i)));
-            }
-            out << YAML::EndSeq;
-            break;
-        case QJsonValue::String:
-            out << YAML::DoubleQuoted << value.toString().toStdString();
-            break;
-        case QJsonValue::Bool:
-            out << value.toBool();
-            break;
-        case QJsonValue::Double:
-            out << numberText(value.toDouble(), floats.contains(path)).toStdString();
-            break;
-        case QJsonValue::Null:
-        case QJsonValue::Undefined:
-            out << YAML::Null;
-            break;
-    }
-}
 
 void flattenInto(const QJsonObject& object, const QString& prefix, QJsonObject* out) {
     for (auto it = object.begin(); it != object.end(); ++it) {
@@ -87,14 +49,11 @@ QString shellQuoted(const QString& text) {
 
 QByteArray configAsYaml(const QJsonObject& config, const QString& headerComment,
                         const FloatPaths& floats) {
-    YAML::Emitter out;
-    emitValue(out, config, floats);
     QByteArray text;
     for (const QString& line : headerComment.split('\n', Qt::SkipEmptyParts)) {
         text += "# " + line.toUtf8() + '\n';
     }
-    text += QByteArray(out.c_str()) + '\n';
-    return text;
+    return text + configYamlDocument(config, floats);
 }
 
 QByteArray configAsJson(const QJsonObject& config, const FloatPaths& floats) {
@@ -120,11 +79,11 @@ QByteArray paretoFrontAsYaml(const std::vector<ParetoMember>& front, const QStri
         out << YAML::Key << "objectives" << YAML::Value << YAML::BeginMap;
         for (const auto& [metric, value] : member.objectives) {
             out << YAML::Key << metric.toStdString() << YAML::Value;
-            emitValue(out, QJsonValue(value));
+            emitConfigValue(out, QJsonValue(value));
         }
         out << YAML::EndMap;
         out << YAML::Key << "config" << YAML::Value;
-        emitValue(out, member.config);
+        emitConfigValue(out, member.config);
         out << YAML::EndMap;
     }
     out << YAML::EndSeq << YAML::EndMap;
