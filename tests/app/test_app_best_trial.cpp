@@ -2,6 +2,7 @@
 // rank differently by scope (one peaks at 0.9 and ends at 0.1, one holds 0.5); the window's bold
 // row, `tunedeck-engine best` and the file Export best config writes name the same trial, by the
 // engine's scope (the last result) out of the box, and all follow the "Best trial by" picker.
+// The table shows every cell whole, later rows' values too (issue 18, the asha screenshot).
 #include <QComboBox>
 #include <QFont>
 #include <QRegularExpression>
@@ -12,6 +13,7 @@
 
 #include "engine_harness.h"
 #include "local_engine.h"
+#include "table_cells.h"
 #include "views/main_window.h"
 #include "wait_for.h"
 
@@ -50,6 +52,7 @@ class TestAppBestTrial : public QObject {
   private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void theWindowTheEngineAndTheExportNameOneBestTrial();
+    void laterRowsShowTheirValuesWhole();
 };
 
 void TestAppBestTrial::theWindowTheEngineAndTheExportNameOneBestTrial() {
@@ -114,6 +117,38 @@ void TestAppBestTrial::theWindowTheEngineAndTheExportNameOneBestTrial() {
     auto* readTable = reader.findChild<QTableView*>("trials");
     QVERIFY(waitFor([&] { return readTable->model()->rowCount() == 2; }, 20000));
     QVERIFY(waitFor([&] { return boldTrial(readTable) == steady; }, 5000));
+}
+
+void TestAppBestTrial::laterRowsShowTheirValuesWhole() {
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    window.runExperimentFile(
+        harness.writeFile("widths.yaml", QStringLiteral("name: widths\n"
+                                                        "trainable: {command: [python3, "
+                                                        "\"@TRIAL@\"]}\n"
+                                                        "search_space:\n"
+                                                        "  x: {grid: [1, 0.000554032]}\n"
+                                                        "  iterations: 2\n"
+                                                        "metric: score\n"
+                                                        "mode: max\n"
+                                                        "max_concurrent_trials: 1\n")));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
+    auto* table = window.findChild<QTableView*>("trials");
+    QAbstractItemModel* model = table->model();
+    QVERIFY(waitFor([&] { return model->rowCount() == 2; }, 5000));
+    QTest::qWait(300);  // the table's next frame
+    for (int r = 0; r < model->rowCount(); ++r) {
+        for (int c = 0; c < model->columnCount(); ++c) {
+            const QModelIndex index = model->index(r, c);
+            QVERIFY2(app_test::missingPixels(table, index) == 0,
+                     qPrintable(QStringLiteral("%1 in column %2 lacks %3 px")
+                                    .arg(index.data().toString(),
+                                         model->headerData(c, Qt::Horizontal).toString())
+                                    .arg(app_test::missingPixels(table, index))));
+        }
+    }
 }
 
 QTEST_MAIN(TestAppBestTrial)

@@ -7,11 +7,9 @@
 #include <QChartView>
 #include <QClipboard>
 #include <QComboBox>
-#include <QFontMetricsF>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QStandardPaths>
-#include <QStyle>
 #include <QTableView>
 #include <QTableWidget>
 #include <QtTest>
@@ -26,6 +24,7 @@
 #include "engine_harness.h"
 #include "fake_gpus.h"
 #include "local_engine.h"
+#include "table_cells.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
 #include "views/start_page.h"
@@ -78,31 +77,6 @@ QString tableText(QTableView* table, const QString& trialId, const QString& head
         }
     }
     return QStringLiteral("(no %1 of %2)").arg(header, trialId);
-}
-
-// How many pixels the bold row's trial id lacks in its column (0: it shows whole, not "t000…";
-// -1: no row is bold). The room is the column less the text margins item views keep on each
-// side (QCommonStyle's).
-// How many pixels the text of the cell at `index` lacks in its column (0: it shows whole).
-int missingPixels(QTableView* table, const QModelIndex& index) {
-    const QVariant fontRole = index.data(Qt::FontRole);
-    const QFont font = fontRole.isValid() ? fontRole.value<QFont>() : table->font();
-    const int margin =
-        table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1;
-    // Fractions count: the view elides a text a fraction of a pixel too wide.
-    const int text = int(std::ceil(QFontMetricsF(font).horizontalAdvance(index.data().toString())));
-    return std::max(0, text + 2 * margin - table->visualRect(index).width());
-}
-
-int boldIdMissingPixels(QTableView* table) {
-    QAbstractItemModel* model = table->model();
-    for (int r = 0; r < model->rowCount(); ++r) {
-        const QModelIndex index = model->index(r, 0);
-        if (index.data(Qt::FontRole).value<QFont>().bold()) {
-            return missingPixels(table, index);
-        }
-    }
-    return -1;
 }
 
 void screenshot(QWidget& window, const QString& name) {
@@ -165,7 +139,6 @@ class TestAppWindow : public QObject {
     void wholeFloatsShowAsFloatsOverTheConnection();
     void eachCardListsTheTrialsPlacedOnIt();
     void theCurvesShowAnyReportedMetric();
-    void laterRowsShowTheirValuesWhole();
 };
 
 void TestAppWindow::runningAFileShowsItsTrialsAndCurves() {
@@ -527,8 +500,8 @@ void TestAppWindow::eachCardListsTheTrialsPlacedOnIt() {
     QVERIFY2(chartsTop - tableBottom < 16, qPrintable(QString::number(chartsTop - tableBottom)));
     // The bold row (made bold by results after the columns were fitted) shows its whole id.
     auto* trials = window.findChild<QTableView*>("trials");
-    QVERIFY(waitFor([&] { return boldIdMissingPixels(trials) >= 0; }, 10000));
-    QCOMPARE(boldIdMissingPixels(trials), 0);
+    QVERIFY(waitFor([&] { return app_test::boldIdMissingPixels(trials) >= 0; }, 10000));
+    QCOMPARE(app_test::boldIdMissingPixels(trials), 0);
     screenshot(window, "nodes-and-gpus-running");
     window.orderExperiment(MainWindow::ExperimentOrder::Pause);
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "interrupted"; }, 60000));
@@ -582,37 +555,5 @@ void TestAppWindow::theCurvesShowAnyReportedMetric() {
 
 // The asha screenshot at 1280x800 read "0.0005540…" in the l2 column of a trial that started
 // after the columns were fitted to the first one's config: every row's values show whole.
-void TestAppWindow::laterRowsShowTheirValuesWhole() {
-    EngineHarness harness;
-    app_test::LocalEngine engine;
-    MainWindow window;
-    QVERIFY(engine.startAttached(harness, &window));
-    window.runExperimentFile(
-        harness.writeFile("widths.yaml", QStringLiteral("name: widths\n"
-                                                        "trainable: {command: [python3, "
-                                                        "\"@TRIAL@\"]}\n"
-                                                        "search_space:\n"
-                                                        "  x: {grid: [1, 0.000554032]}\n"
-                                                        "  iterations: 2\n"
-                                                        "metric: score\n"
-                                                        "mode: max\n"
-                                                        "max_concurrent_trials: 1\n")));
-    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
-    auto* table = window.findChild<QTableView*>("trials");
-    QAbstractItemModel* model = table->model();
-    QVERIFY(waitFor([&] { return model->rowCount() == 2; }, 5000));
-    QTest::qWait(300);  // the table's next frame
-    for (int r = 0; r < model->rowCount(); ++r) {
-        for (int c = 0; c < model->columnCount(); ++c) {
-            const QModelIndex index = model->index(r, c);
-            QVERIFY2(missingPixels(table, index) == 0,
-                     qPrintable(QStringLiteral("%1 in column %2 lacks %3 px")
-                                    .arg(index.data().toString(),
-                                         model->headerData(c, Qt::Horizontal).toString())
-                                    .arg(missingPixels(table, index))));
-        }
-    }
-}
-
 QTEST_MAIN(TestAppWindow)
 #include "test_app_window.moc"
