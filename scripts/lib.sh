@@ -41,9 +41,13 @@ ensure_packages() {
 }
 
 # Configures once (or again when CMakeLists changed) and builds the given targets (all if none).
+# Optimised as in RelWithDebInfo (-O2) but without debug information: it took a quarter to a third
+# of each compile (cma_es.cpp 25 s -> 18 s, ops.cpp 12 s -> 8 s), and these builds are run and
+# tested, not debugged. A developer's own build (cmake without a type) keeps RelWithDebInfo.
 build_tunedeck() {
     if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-        cmake -S "$TUNEDECK_ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        cmake -S "$TUNEDECK_ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+            -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" \
             "${CMAKE_EXTRA_ARGS[@]}"
     fi
     if [ $# -gt 0 ]; then
