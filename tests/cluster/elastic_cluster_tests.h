@@ -1,6 +1,7 @@
 // Experiments on elastic clusters, judged from the outside (console, node events, the SQLite
 // history, what the provider's own tools show): a real one-host Slurm (test_slurm.cpp) and the
-// command provider with nodes made by shell scripts the test writes (test_command_provider.cpp).
+// command provider with nodes made by shell scripts the test writes (test_command_provider.cpp;
+// test_namespace_nodes.cpp, whose nodes are network namespaces with an sshd inside).
 #pragma once
 
 #include <QJsonObject>
@@ -13,6 +14,7 @@ class TestElasticClusters : public QObject {
   private slots:
     void scalesWithTheDemandAndSurvivesScancel();
     void commandProviderScalesAndSurvivesAReclaim();
+    void commandProviderOnNamespaceNodes();
     void commandProviderMistakesAreRefusedAtValidate();
     void shippedCloudExamplesValidate();
     void submitRunsOnTheClusterAndTakesItDown();
