@@ -31,7 +31,7 @@ ImportanceInput ImportanceInput::of(const ExperimentData& data) {
         for (std::size_t i = 0; i < input.rows.size(); ++i) {
             values[i] = trials[std::size_t(input.rows[i])].flatConfig.value(key);
         }
-        const ParameterScale scale = ParameterScale::of(key, values);
+        const ParameterScale scale = ParameterScale::of(key, values, data.choices().value(key));
         bool missing = false;
         for (const QJsonValue& value : values) {
             missing = missing || value.isUndefined() || value.isNull();

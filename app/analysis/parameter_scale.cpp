@@ -84,10 +84,11 @@ bool ParameterScale::varies() const {
     return kind == Kind::Categorical ? categories.size() > 1 : max > min;
 }
 
-ParameterScale ParameterScale::of(const QString& key, const std::vector<QJsonValue>& values) {
+ParameterScale ParameterScale::of(const QString& key, const std::vector<QJsonValue>& values,
+                                  const QJsonArray& choices) {
     std::vector<double> numbers;
     numbers.reserve(values.size());
-    bool numeric = true;
+    bool numeric = choices.isEmpty();
     for (const QJsonValue& value : values) {
         if (value.isDouble()) {
             numbers.push_back(value.toDouble());
@@ -100,6 +101,9 @@ ParameterScale ParameterScale::of(const QString& key, const std::vector<QJsonVal
         return ofNumbers(key, numbers);
     }
     std::set<QString> distinct;
+    for (const QJsonValue& option : choices) {
+        distinct.insert(displayValue(option));
+    }
     for (const QJsonValue& value : values) {
         if (!value.isUndefined() && !value.isNull()) {
             distinct.insert(displayValue(value));
@@ -172,7 +176,7 @@ std::vector<ParameterScale> parameterScales(const ExperimentData& data) {
         for (std::size_t i = 0; i < data.trials().size(); ++i) {
             values[i] = data.trials()[i].flatConfig.value(key);
         }
-        scales.push_back(ParameterScale::of(key, values));
+        scales.push_back(ParameterScale::of(key, values, data.choices().value(key)));
     }
     return scales;
 }

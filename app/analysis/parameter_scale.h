@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonValue>
 #include <QStringList>
 #include <vector>
@@ -37,8 +38,10 @@ struct ParameterScale {
     bool varies() const;
 
     // The scale of `values` (absent ones undefined); numeric when every present value is a
-    // number.
-    static ParameterScale of(const QString& key, const std::vector<QJsonValue>& values);
+    // number, unless `choices` is not empty: a choice parameter's options (ExperimentData::
+    // choices) are categories whatever they hold, every option one, seen or not yet.
+    static ParameterScale of(const QString& key, const std::vector<QJsonValue>& values,
+                             const QJsonArray& choices = {});
     static ParameterScale ofNumbers(const QString& key, const std::vector<double>& values);
 };
 
@@ -46,7 +49,7 @@ struct ParameterScale {
 // strings as they are, lists and objects as compact JSON.
 QString displayValue(const QJsonValue& value);
 
-// One scale per config key of the trials, in configKeys() order.
+// One scale per config key of the trials, in configKeys() order; the spec's choices categorical.
 std::vector<ParameterScale> parameterScales(const ExperimentData& data);
 
 // The decades a log scale spans before the axis switches to it ("more than two decades").

@@ -215,7 +215,7 @@ void ScatterView::redraw() {
     for (const TrialRow& row : trials) {
         values.push_back(row.flatConfig.value(key));
     }
-    const ParameterScale scale = ParameterScale::of(key, values);
+    const ParameterScale scale = ParameterScale::of(key, values, data_->choices().value(key));
     const bool categorical = scale.kind == ParameterScale::Kind::Categorical;
     const bool canLog = !categorical && scale.min > 0;
     if (key != logFor_) {

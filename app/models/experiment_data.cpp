@@ -115,6 +115,7 @@ void ExperimentData::clear() {
     trials_.clear();
     rowById_.clear();
     configKeys_.clear();
+    choices_.clear();
     metricNames_.clear();
     status_.clear();
     startTime_ = 0;
@@ -129,6 +130,13 @@ void ExperimentData::clear() {
     changes_.curvesChanged = true;
     changes_.logsChanged = true;
     changes_.exploitsChanged = true;
+}
+
+void ExperimentData::setChoices(SpecChoices choices) {
+    if (choices != choices_) {
+        choices_ = std::move(choices);
+        changes_.configKeysChanged = true;  // the same keys, placed anew
+    }
 }
 
 void ExperimentData::load(std::vector<TrialRow> trials, std::vector<Exploit> exploits,

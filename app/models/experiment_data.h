@@ -20,6 +20,7 @@
 #include "core/best_trial.h"
 #include "core/config_json.h"
 #include "core/early_stop.h"
+#include "models/spec_choices.h"
 
 namespace tunedeck::app {
 
@@ -135,6 +136,10 @@ class ExperimentData {
     int rowOf(const QString& trialId) const;
     // The flattened config keys of all trials ("model.depth" for nested groups), sorted.
     const QStringList& configKeys() const { return configKeys_; }
+    // The choice parameters of the experiment's spec and their options (models/spec_choices.h):
+    // the views give them categorical axes of exactly those values. Kept until clear().
+    void setChoices(SpecChoices choices);
+    const SpecChoices& choices() const { return choices_; }
     // Every metric any trial reported (reportedMetricsIn), sorted; the objective among them.
     const QStringList& metricNames() const { return metricNames_; }
     // The best trial's row by the scope (bestRowOf), or -1.
@@ -191,6 +196,7 @@ class ExperimentData {
     std::vector<TrialRow> trials_;
     QHash<QString, int> rowById_;  // looked up for each of thousands of events a second
     QStringList configKeys_;
+    SpecChoices choices_;
     QStringList metricNames_;
     QString status_;
     double startTime_ = 0;

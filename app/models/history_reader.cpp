@@ -92,6 +92,7 @@ bool readHistory(const QString& folder, History* out, QString* error, const QStr
         out->spec = experiment.specText;
         out->folder = folder;
         out->budget = budgetOfSpec(experiment.specText, folder);
+        out->choices = choicesOfSpec(experiment.specText, folder);
         status = reader->readTrials(&trials);
     }
     if (status && !out->metric.isEmpty()) {

@@ -12,6 +12,7 @@
 
 #include "models/experiment_budget.h"
 #include "models/experiment_data.h"
+#include "models/spec_choices.h"
 #include "store/result_metric.h"
 
 namespace tunedeck::app {
@@ -29,6 +30,7 @@ struct History {
     QString spec;             // the experiment file as recorded
     QString folder;           // read from here: what tells two runs of one name apart
     ExperimentBudget budget;  // what the progress bar counts (models/experiment_budget.h)
+    SpecChoices choices;      // its choice parameters (models/spec_choices.h)
 };
 
 // Where the experiment's metric sits in a result's stored text, read as ExperimentData reads a

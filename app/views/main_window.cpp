@@ -36,6 +36,7 @@
 #include "editors/cluster_editor.h"
 #include "editors/experiment_editor.h"
 #include "models/config_text.h"
+#include "models/spec_choices.h"
 #include "plots/study_plots.h"
 #include "views/attach_dialog.h"
 #include "views/help_menu.h"
@@ -79,6 +80,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 if (experiment == experiment_ && !budget_.trials && !budget_.seconds) {
                     budget_ = budgetOfSpec(info.spec, folder_);
                     updateStatusBar();
+                }
+                if (experiment == experiment_ && data_.choices().isEmpty()) {
+                    data_.setChoices(choicesOfSpec(info.spec, folder_));
                 }
                 if (experiment != experiment_ || !data_.trials().empty()) {
                     return;  // a resubscription after a reconnect: the data is there

@@ -232,6 +232,7 @@ void MainWindow::loadHistory(const QString& folder, const QString& name) {
         budget_ = history->budget;
         data_.load(std::move(history->trials), std::move(history->exploits), history->status,
                    history->startTime);
+        data_.setChoices(std::move(history->choices));
         model_->reset();
         usage_ = std::move(usage->nodes);
         nodes_->refresh();

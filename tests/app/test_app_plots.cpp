@@ -14,6 +14,7 @@
 #include <cmath>
 #include <memory>
 
+#include "analysis/parallel_coordinates_view.h"
 #include "engine_harness.h"
 #include "local_engine.h"
 #include "plots/contour_view.h"
@@ -52,6 +53,7 @@ class TestAppPlots : public QObject {
     void timelineHasABarPerRunSayingHowItEnded();
     void timelineClickSelectsTheTrialsRow();
     void timelineLanesPerCardAndFailures();
+    void numericChoicesGetCategoricalAxesOfTheirValues();
 
   private:
     // Shows `view` in the window's Study plots tab and recomputes it.
@@ -87,6 +89,7 @@ void TestAppPlots::initTestCase() {
                                      "  opt: {choice: [adam, sgd]}\n"
                                      "  iterations: 4\n"
                                      "  crash_at: {choice: [3, 0, 0]}\n"
+                                     "  batch_size: {choice: [16, 32, 64]}\n"
                                      "num_samples: 6\n"
                                      "metric: score\n"
                                      "mode: max\n"
@@ -289,6 +292,59 @@ void TestAppPlots::timelineLanesPerCardAndFailures() {
     QCOMPARE(segments[0].how, End::Failed);
     QCOMPARE(segments[0].reason, QStringLiteral("boom"));
     QCOMPARE(segments[1].how, End::Running);
+}
+
+// batch_size: {choice: [16, 32, 64]} is a choice of three sizes, not a number from 16 to 64:
+// slice, contour and parallel coordinates label its axis 16, 32, 64 (they read 20, 40, 60), in
+// the window that ran it and in one that opened its folder from the SQLite file alone.
+void TestAppPlots::numericChoicesGetCategoricalAxesOfTheirValues() {
+    const QStringList sizes{"16", "32", "64"};
+    const auto labels = [](const PlotAxis& axis) {
+        QStringList texts;
+        for (const auto& tick : axis.ticks(8)) {
+            texts << tick.second;
+        }
+        return texts;
+    };
+    MainWindow reopened;
+    reopened.openFolder(harness_->experimentFolder("plots"));
+    QVERIFY(waitFor([&] { return int(reopened.data().trials().size()) == kTrials; }, 20000));
+    for (MainWindow* window : {window_.get(), &reopened}) {
+        auto* plots = window->findChild<StudyPlots*>("studyPlots");
+        auto* tabs = window->findChild<QTabWidget*>("views");
+        tabs->setCurrentWidget(plots);
+        plots->setCurrentWidget(plots->slice());
+        plots->slice()->setParameter("batch_size");
+        plots->slice()->recomputeNow();
+        QCOMPARE(int(plots->slice()->panels().size()), 1);
+        QCOMPARE(labels(plots->slice()->panels()[0].x), sizes);
+        plots->setCurrentWidget(plots->contour());
+        plots->contour()->setParameters("batch_size", "x");
+        plots->contour()->recomputeNow();
+        QCOMPARE(labels(plots->contour()->xAxis()), sizes);
+        plots->slice()->setParameter({});
+
+        auto* parallel = window->findChild<ParallelCoordinatesView*>();
+        window->show();  // the view recomputes only while shown
+        tabs->setCurrentWidget(parallel);
+        parallel->refresh();
+        QVERIFY(waitFor(
+            [&] {
+                for (const ParameterScale& axis : parallel->axes()) {
+                    if (axis.key == "batch_size") {
+                        return true;
+                    }
+                }
+                return false;
+            },
+            5000));
+        for (const ParameterScale& axis : parallel->axes()) {
+            if (axis.key == "batch_size") {
+                QCOMPARE(axis.kind, ParameterScale::Kind::Categorical);
+                QCOMPARE(axis.categories, sizes);
+            }
+        }
+    }
 }
 
 QTEST_MAIN(TestAppPlots)
