@@ -50,8 +50,12 @@ std::optional<QByteArray> runSlurmCommand(const QString& program, const QStringL
 
 }  // namespace
 
+QString slurmClusterComment(const QString& clusterName) {
+    return QStringLiteral("tunedeck-cluster=") + clusterName;
+}
+
 QStringList srunArguments(const ClusterNodeType& type, const QString& jobName,
-                          const QString& workerPath) {
+                          const QString& workerPath, const QString& clusterName) {
     const SlurmNodeConfig& slurm = type.slurm;
     QStringList args = {QStringLiteral("--job-name=%1").arg(jobName), QStringLiteral("--nodes=1"),
                         QStringLiteral("--ntasks=1"),
@@ -70,6 +74,9 @@ QStringList srunArguments(const ClusterNodeType& type, const QString& jobName,
     add("account", slurm.account);
     add("qos", slurm.qos);
     args << slurm.srunOptions;
+    // After the user's options: `cluster down` finds the cluster's jobs by this exact comment
+    // (a name prefix would also match the jobs of a cluster whose name starts the same).
+    args << QStringLiteral("--comment=%1").arg(slurmClusterComment(clusterName));
     // --unbuffered: each line of the agent reaches the engine at once. --kill-on-bad-exit: the
     // step ends with the agent. The agent's stdin is srun's (task 0 only).
     args << QStringLiteral("--unbuffered") << QStringLiteral("--kill-on-bad-exit=1")
@@ -94,18 +101,22 @@ bool SlurmNodeProvider::cancelClusterJobs(const QString& clusterName, QStringLis
                                           QString* failure) {
     const ProviderCommandResult queue =
         runProviderCommand(QStringLiteral("squeue"), QStringLiteral("squeue"),
-                           {QStringLiteral("--noheader"), QStringLiteral("--format=%i %j")},
+                           {QStringLiteral("--noheader"), QStringLiteral("--format=%i|%j|%k")},
                            QString(), kSlurmCommandTimeoutMs);
     if (!queue.ok) {
         *failure = queue.failure;
         return false;
     }
-    // A node's job is PREFIX.slurm-N with PREFIX = tunedeck-CLUSTER-EXPERIMENT-XXXXXX.
-    const QRegularExpression ours(QStringLiteral("^tunedeck-%1-.+-[0-9a-f]{6}\\.slurm-[0-9]+$")
-                                      .arg(QRegularExpression::escape(clusterName)));
+    // A node's job is PREFIX.slurm-N with PREFIX = tunedeck-CLUSTER-EXPERIMENT-XXXXXX, and its
+    // comment names the cluster exactly (the name alone cannot tell cluster `a` from `a-b`).
+    const QRegularExpression ours(QStringLiteral("^tunedeck-.+-[0-9a-f]{6}\\.slurm-[0-9]+$"));
+    const QString comment = slurmClusterComment(clusterName);
     for (const QByteArray& line : queue.output.split('\n')) {
-        const QStringList words = QString::fromUtf8(line).simplified().split(QLatin1Char(' '));
-        if (words.size() != 2 || !ours.match(words[1]).hasMatch()) {
+        const QString text = QString::fromUtf8(line);
+        const QStringList words = {text.section(QLatin1Char('|'), 0, 0).trimmed(),
+                                   text.section(QLatin1Char('|'), 1, 1).trimmed()};
+        if (!ours.match(words[1]).hasMatch() ||
+            text.section(QLatin1Char('|'), 2).trimmed() != comment) {
             continue;
         }
         const ProviderCommandResult cancel =
@@ -185,8 +196,8 @@ std::unique_ptr<NodeLink> SlurmNodeProvider::openLink(const ProviderNode& node) 
     for (const ClusterNodeType& type : cluster_.nodeTypes) {
         if (type.name == node.type) {
             const QString job = jobName(node.id);
-            return std::make_unique<SlurmNodeLink>(node.id, job,
-                                                   srunArguments(type, job, cluster_.workerPath));
+            return std::make_unique<SlurmNodeLink>(
+                node.id, job, srunArguments(type, job, cluster_.workerPath, cluster_.clusterName));
         }
     }
     return nullptr;

@@ -4,7 +4,8 @@
 // and no SSH reaches the compute nodes. srun waits in the queue until Slurm grants the
 // allocation; when the allocation ends (scancel, its time limit, preemption, a failed node) srun
 // exits and the link closes: node loss. Jobs are found again by their name prefix, unique per
-// engine and experiment (squeue --name), and given back with scancel.
+// engine and experiment (squeue --name), and given back with scancel; `cluster down` finds a
+// cluster's jobs by their comment, which names the cluster exactly.
 // Thread-safety: lives on the thread of the event loop that created it.
 #pragma once
 
@@ -15,9 +16,11 @@
 
 namespace tunedeck {
 
-// The words after `srun` that start one node of `type` under `jobName` (exposed for tests).
+// The words after `srun` that start one node of `type` under `jobName` (exposed for tests); the
+// job's comment is slurmClusterComment(clusterName), which `cluster down` matches exactly.
 QStringList srunArguments(const ClusterNodeType& type, const QString& jobName,
-                          const QString& workerPath);
+                          const QString& workerPath, const QString& clusterName);
+QString slurmClusterComment(const QString& clusterName);
 
 class SlurmNodeProvider : public NodeProvider {
   public:
@@ -36,8 +39,9 @@ class SlurmNodeProvider : public NodeProvider {
     QString jobName(const QString& nodeId) const;
     // A job prefix unique to this engine: "tunedeck-CLUSTER-EXPERIMENT-XXXXXX".
     static QString uniqueJobPrefix(const QString& clusterName, const QString& experimentName);
-    // `cluster down`: cancels every job in squeue named as a node of a run on `clusterName`
-    // ("tunedeck-CLUSTER-..."), whichever engine started it; `cancelled` gets their names.
+    // `cluster down`: cancels every job in squeue named as a node of a run ("tunedeck-...") whose
+    // comment names exactly `clusterName`, whichever engine started it; `cancelled` gets their
+    // names.
     // False, and `failure` says why, when squeue or scancel failed. Blocking.
     static bool cancelClusterJobs(const QString& clusterName, QStringList* cancelled,
                                   QString* failure);

@@ -13,6 +13,7 @@ class TestElasticClusters : public QObject {
     Q_OBJECT
   private slots:
     void scalesWithTheDemandAndSurvivesScancel();
+    void clusterDownCancelsOnlyItsOwnCluster();
     void commandProviderScalesAndSurvivesAReclaim();
     void commandProviderOnNamespaceNodes();
     void commandProviderMistakesAreRefusedAtValidate();

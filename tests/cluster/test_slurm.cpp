@@ -304,4 +304,73 @@ void TestElasticClusters::scalesWithTheDemandAndSurvivesScancel() {
         readySeconds.empty() ? 0.0 : readySeconds.back(), readySeconds.size());
 }
 
+void TestElasticClusters::clusterDownCancelsOnlyItsOwnCluster() {
+    // Clusters `a` and `a-b` each run an experiment on the same Slurm; `cluster down` of `a`
+    // cancels a's allocation and leaves a-b's (whose job names both start "tunedeck-a-").
+    SlurmFixture slurm;
+    if (const QString why = slurm.start(); !why.isEmpty()) {
+        QSKIP(qPrintable(why));
+    }
+    EngineHarness engine;
+    std::vector<std::unique_ptr<QProcess>> runs;
+    for (const QString& cluster : {QStringLiteral("a"), QStringLiteral("a-b")}) {
+        engine.writeFile(cluster + ".yaml",
+                         QStringLiteral("cluster_name: %1\n"
+                                        "provider: {type: slurm, worker_path: %2}\n"
+                                        "available_node_types:\n"
+                                        "  cpu-node: {resources: {CPU: 1}, max_workers: 1}\n")
+                             .arg(cluster, TUNEDECK_BIN_DIR "/tunedeck-worker"));
+        runs.push_back(engine.start(
+            {"run",
+             engine.writeFile("exp-" + cluster + ".yaml",
+                              QStringLiteral("name: exp\n"
+                                             "trainable: {command: [python3, '@TRIAL@']}\n"
+                                             "resources_per_trial: {cpu: 1}\n"
+                                             "search_space: {iterations: 400, sleep: 0.1}\n"
+                                             "metric: score\nmode: max\n"
+                                             "cluster: %1.yaml\n")
+                                  .arg(cluster)),
+             "--results", engine.root() + "/results-" + cluster}));
+    }
+    const auto jobs = [] {
+        QStringList names;
+        for (const QString& line : slurmCommand("squeue", {"-h", "-o", "%j"}).split('\n')) {
+            if (!line.trimmed().isEmpty()) {
+                names << line.trimmed();
+            }
+        }
+        names.sort();
+        return names;
+    };
+    const QRegularExpression aJob("^tunedeck-a-exp-[0-9a-f]{6}\\.slurm-1$");
+    const QRegularExpression abJob("^tunedeck-a-b-exp-[0-9a-f]{6}\\.slurm-1$");
+    QElapsedTimer waited;
+    waited.start();
+    while (waited.elapsed() < 30000 &&
+           (jobs().filter(aJob).size() != 1 || jobs().filter(abJob).size() != 1)) {
+        QTest::qWait(200);
+    }
+    QVERIFY2(jobs().size() == 2, qPrintable(jobs().join(' ')));
+
+    const EngineResult down = engine.run({"cluster", "down", engine.root() + "/a.yaml"});
+    QVERIFY2(down.exitCode == 0, qPrintable(down.all()));
+    QVERIFY2(down.out.contains("a down: 1 job(s) cancelled."), qPrintable(down.all()));
+    QVERIFY2(!down.out.contains("tunedeck-a-b-"), qPrintable(down.all()));
+    QStringList left;
+    for (int i = 0; i < 50; ++i) {
+        left = jobs();
+        if (left.filter(aJob).isEmpty()) {
+            break;
+        }
+        QTest::qWait(100);
+    }
+    QVERIFY2(left.filter(aJob).isEmpty(), qPrintable(left.join(' ')));
+    QVERIFY2(left.filter(abJob).size() == 1,
+             qPrintable("a-b's job was cancelled: " + left.join(' ')));
+    for (const auto& run : runs) {
+        ::kill(pid_t(run->processId()), SIGINT);
+        EngineHarness::finish(*run, 30000);
+    }
+}
+
 QTEST_GUILESS_MAIN(TestElasticClusters)
