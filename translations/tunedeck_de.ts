@@ -1566,6 +1566,14 @@ Fingerabdruck: %2</translation>
         <translation>Trials, Konfigurationen, Knoten durchsuchen...</translation>
     </message>
     <message>
+        <source>The table shows the trials inside every range brushed on the parallel coordinates&apos; axes. Click to show all trials again.</source>
+        <translation>Die Tabelle zeigt die Trials in jedem Bereich, der auf den Achsen der parallelen Koordinaten markiert ist. Klicken, um wieder alle Trials zu zeigen.</translation>
+    </message>
+    <message>
+        <source>Brushed: %1 of %2 trials - Clear</source>
+        <translation>Markiert: %1 von %2 Trials – Aufheben</translation>
+    </message>
+    <message>
         <source>All statuses</source>
         <translation>Alle Status</translation>
     </message>

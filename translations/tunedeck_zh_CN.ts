@@ -1559,6 +1559,14 @@ Fingerprint: %2</source>
         <translation>搜索试验、配置、节点...</translation>
     </message>
     <message>
+        <source>The table shows the trials inside every range brushed on the parallel coordinates&apos; axes. Click to show all trials again.</source>
+        <translation>表格只显示位于平行坐标各轴上所有刷选范围内的试验。点击以重新显示全部试验。</translation>
+    </message>
+    <message>
+        <source>Brushed: %1 of %2 trials - Clear</source>
+        <translation>已刷选：%2 个试验中的 %1 个 - 清除</translation>
+    </message>
+    <message>
         <source>All statuses</source>
         <translation>全部状态</translation>
     </message>

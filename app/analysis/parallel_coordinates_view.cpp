@@ -122,6 +122,9 @@ void ParallelCoordinatesView::recompute() {
         return ga < gb;
     });
     placeLines();
+    if (!brushes_.empty()) {
+        updateBrushed();  // new trials, or an axis that grew
+    }
 }
 
 QRectF ParallelCoordinatesView::plotArea() const {
@@ -395,13 +398,25 @@ void ParallelCoordinatesView::paintEvent(QPaintEvent*) {
     }
     if (!front_.isNull()) {
         // Scaled for the moment a resize takes to render anew; faded behind a selection.
-        painter.setOpacity(selected_.empty() ? 1.0 : kFadedBehindSelection);
+        painter.setOpacity(selected_.empty() && !brushed_ ? 1.0 : kFadedBehindSelection);
         painter.drawImage(QRectF(rect()), front_);
         painter.setOpacity(1.0);
     }
     painter.setRenderHint(QPainter::Antialiasing, true);
     drawAxes(painter);
     drawLegend(painter);
+    if (brushed_) {
+        painter.setRenderHint(QPainter::Antialiasing, brushed_->size() < kAntialiasBelow);
+        for (const Line& line : lines_) {
+            if (brushed_->count(line.id) > 0 && selected_.count(line.id) == 0) {
+                drawLine(painter, line,
+                         QPen(std::isnan(line.goodness) ? line.colour : scaleColour(line.goodness),
+                              1.5));
+            }
+        }
+        painter.setRenderHint(QPainter::Antialiasing, true);
+    }
+    drawBrushes(painter);
     int emphasised = 0;
     for (const Line& line : lines_) {
         if (selected_.count(line.id) == 0 || line.id == hovered_) {
@@ -458,6 +473,11 @@ bool ParallelCoordinatesView::event(QEvent* event) {
 }
 
 void ParallelCoordinatesView::mouseMoveEvent(QMouseEvent* event) {
+    if (dragAxis_ >= 0) {
+        dragTo_ = event->position().y();
+        update();
+        return;
+    }
     const QString trial = trialAt(event->position());
     if (trial != hovered_) {
         hovered_ = trial;
@@ -466,8 +486,16 @@ void ParallelCoordinatesView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void ParallelCoordinatesView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) {
+        return;
+    }
+    dragAxis_ = axisNear(event->position());  // parallel_coordinates_brush.cpp
+    if (dragAxis_ >= 0) {
+        dragFrom_ = dragTo_ = event->position().y();
+        return;  // a brush, or a click on the axis (released where it was pressed)
+    }
     const QString trial = trialAt(event->position());
-    if (!trial.isEmpty() && event->button() == Qt::LeftButton) {
+    if (!trial.isEmpty()) {
         emit trialClicked(trial);
     }
 }

@@ -5,15 +5,19 @@
 // trials are drawn into an image a slice per event-loop turn (~8 ms each), anew only when the
 // data (at most four times a second) or the size change; a selection fades that image and draws
 // its lines on top, and hovering repaints only the highlighted line. Thread-safety: GUI thread
-// only.
+// only. A drag along an axis brushes a range of it (analysis/axis_brush.h); the trials inside
+// every brush are brushedTrials(), which the window's table shows. A click on a brushed axis
+// removes its brush, a double click all of them.
 #pragma once
 
 #include <QImage>
 #include <QTimer>
 #include <QWidget>
+#include <optional>
 #include <set>
 #include <vector>
 
+#include "analysis/axis_brush.h"
 #include "analysis/parameter_scale.h"
 #include "analysis/refresh_throttle.h"
 #include "models/experiment_data.h"
@@ -40,11 +44,17 @@ class ParallelCoordinatesView : public QWidget {
     QString toolTipFor(const QString& trialId) const;
     // The colour of a trial's best value on the colour scale, as its line shows when selected.
     QColor colourOf(const QString& trialId) const;
+    // The brushes, in the order drawn; the trials inside all of them (nullopt: none drawn).
+    const std::vector<AxisBrush>& brushes() const { return brushes_; }
+    std::optional<QStringList> brushedTrials() const;
+    void clearBrushes();
     // Whether the lines are being drawn anew (a few event-loop turns at a thousand trials).
     bool rendering() const { return render_.isActive(); }
 
   signals:
     void trialClicked(const QString& trialId);
+    // The brushes changed, or trials came that are inside them.
+    void brushChanged();
 
   protected:
     bool event(QEvent* event) override;
@@ -54,6 +64,8 @@ class ParallelCoordinatesView : public QWidget {
     void changeEvent(QEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
 
   private:
@@ -71,6 +83,11 @@ class ParallelCoordinatesView : public QWidget {
     void renderSlice();
     void drawAxes(QPainter& painter) const;
     void drawLegend(QPainter& painter) const;
+    void drawBrushes(QPainter& painter) const;
+    // The axis within grabbing distance of `pos`, or -1.
+    int axisNear(QPointF pos) const;
+    // The trials inside every brush, for the lines drawn over the faded rest; signals it.
+    void updateBrushed();
     void drawLine(QPainter& painter, const Line& line, const QPen& pen) const;
     QRectF plotArea() const;
     double axisX(int axis) const;
@@ -83,6 +100,11 @@ class ParallelCoordinatesView : public QWidget {
     std::vector<ParameterScale> axes_;
     std::vector<Line> lines_;  // worst first, so the best are drawn on top
     std::set<QString> selected_;
+    std::vector<AxisBrush> brushes_;
+    std::optional<std::set<QString>> brushed_;  // inside every brush; nullopt without one
+    int dragAxis_ = -1;                         // the axis being brushed
+    double dragFrom_ = 0;                       // the drag's ends, in pixels
+    double dragTo_ = 0;
     QString hovered_;
     QImage front_;  // every line, as last rendered
     QImage back_;   // the next, being rendered a slice per event-loop turn

@@ -232,8 +232,18 @@ void TrialFilter::setStatus(const QString& status) {
     invalidateFilter();
 }
 
+void TrialFilter::setTrials(std::optional<QSet<QString>> trials) {
+    trials_ = std::move(trials);
+    invalidateFilter();
+}
+
 bool TrialFilter::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
     const QAbstractItemModel* source = sourceModel();
+    if (trials_ &&
+        !trials_->contains(
+            source->index(sourceRow, TrialTableModel::Trial, sourceParent).data().toString())) {
+        return false;
+    }
     if (!status_.isEmpty() && source->index(sourceRow, TrialTableModel::Status, sourceParent)
                                       .data(Qt::UserRole)
                                       .toString() != status_) {

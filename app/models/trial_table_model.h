@@ -12,7 +12,9 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QSet>
 #include <QSortFilterProxyModel>
+#include <optional>
 
 #include "models/experiment_data.h"
 
@@ -60,6 +62,9 @@ class TrialFilter : public QSortFilterProxyModel {
     void setSearch(const QString& text);
     // Empty: all; otherwise a status, or EARLY_STOPPED (the Status column's Qt::UserRole).
     void setStatus(const QString& status);
+    // Only these trials (the ones inside the parallel coordinates' brushes); nullopt: all.
+    void setTrials(std::optional<QSet<QString>> trials);
+    bool limitedToTrials() const { return trials_.has_value(); }
 
   protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
@@ -67,6 +72,7 @@ class TrialFilter : public QSortFilterProxyModel {
   private:
     QString search_;
     QString status_;
+    std::optional<QSet<QString>> trials_;
 };
 
 }  // namespace tunedeck::app

@@ -13,6 +13,7 @@
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSet>
 #include <QSettings>
 #include <QSlider>
@@ -173,6 +174,13 @@ void MainWindow::buildLayout() {
     auto* filterRow = new QHBoxLayout;
     filterRow->addWidget(search_, 1);
     filterRow->addWidget(statusFilter_);
+    clearBrush_ = new QPushButton;
+    clearBrush_->setObjectName(QStringLiteral("clearBrush"));
+    clearBrush_->setToolTip(
+        tr("The table shows the trials inside every range brushed on the "
+           "parallel coordinates' axes. Click to show all trials again."));
+    clearBrush_->hide();
+    filterRow->addWidget(clearBrush_);
     filterRow->addWidget(buildScopePicker());
     tableLayout->addWidget(buildFolderBar());
     tableLayout->addLayout(filterRow);
@@ -223,6 +231,17 @@ void MainWindow::buildLayout() {
     importance_ = new ImportanceView(&data_);
     lineage_ = new LineageView(&data_);
     connect(parallel_, &ParallelCoordinatesView::trialClicked, this, &MainWindow::selectTrial);
+    connect(clearBrush_, &QPushButton::clicked, parallel_, &ParallelCoordinatesView::clearBrushes);
+    connect(parallel_, &ParallelCoordinatesView::brushChanged, this, [this] {
+        const std::optional<QStringList> inside = parallel_->brushedTrials();
+        filter_->setTrials(inside ? std::optional(QSet<QString>(inside->begin(), inside->end()))
+                                  : std::nullopt);
+        clearBrush_->setVisible(inside.has_value());
+        clearBrush_->setText(inside ? tr("Brushed: %1 of %2 trials - Clear")
+                                          .arg(inside->size())
+                                          .arg(data_.trials().size())
+                                    : QString());
+    });
     connect(scatter_, &ScatterView::trialClicked, this, &MainWindow::selectTrial);
     connect(lineage_, &LineageView::trialClicked, this, &MainWindow::selectTrial);
     plots_ = new StudyPlots(&data_);

@@ -24,6 +24,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
+class QPushButton;
 class QStackedWidget;
 class QTabWidget;
 class QTableView;
@@ -191,7 +192,8 @@ class MainWindow : public QMainWindow {
     QTableView* table_ = nullptr;
     QLineEdit* search_ = nullptr;
     QComboBox* statusFilter_ = nullptr;
-    QComboBox* scope_ = nullptr;  // what the best trial is chosen by
+    QPushButton* clearBrush_ = nullptr;  // shown while the parallel coordinates filter the table
+    QComboBox* scope_ = nullptr;         // what the best trial is chosen by
     MetricChart* chart_ = nullptr;
     ParallelCoordinatesView* parallel_ = nullptr;
     ScatterView* scatter_ = nullptr;

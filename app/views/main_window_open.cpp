@@ -14,6 +14,7 @@
 #include <QThread>
 #include <QTreeWidget>
 
+#include "analysis/parallel_coordinates_view.h"
 #include "charts/metric_chart.h"
 #include "charts/node_usage_view.h"
 #include "charts/trial_health_view.h"
@@ -318,6 +319,7 @@ void MainWindow::showMonitor(const QString& experiment) {
     trialHealth_.clear();
     health_->recomputeNow();
     plots_->clear();
+    parallel_->clearBrushes();  // its ranges were of the other experiment's axes
     model_->reset();
     nodes_->refresh();
     pages_->setCurrentIndex(1);

@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QJsonArray>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTableView>
@@ -54,6 +55,7 @@ class TestAppPlots : public QObject {
     void timelineClickSelectsTheTrialsRow();
     void timelineLanesPerCardAndFailures();
     void numericChoicesGetCategoricalAxesOfTheirValues();
+    void brushingTheParallelCoordinatesFiltersTheTable();
 
   private:
     // Shows `view` in the window's Study plots tab and recomputes it.
@@ -345,6 +347,82 @@ void TestAppPlots::numericChoicesGetCategoricalAxesOfTheirValues() {
             }
         }
     }
+}
+
+// A drag along an axis of the parallel coordinates keeps in the table only the trials inside
+// it, a second brush narrows that to the trials inside both, and the button that says so shows
+// every trial again.
+void TestAppPlots::brushingTheParallelCoordinatesFiltersTheTable() {
+    window_->resize(1280, 800);
+    window_->show();
+    auto* tabs = window_->findChild<QTabWidget*>("views");
+    auto* parallel = window_->findChild<ParallelCoordinatesView*>();
+    tabs->setCurrentWidget(parallel);
+    parallel->refresh();
+    const auto axisOf = [&](const QString& key) {
+        for (int a = 0; a < int(parallel->axes().size()); ++a) {
+            if (parallel->axes()[std::size_t(a)].key == key) {
+                return a;
+            }
+        }
+        return -1;
+    };
+    QVERIFY(waitFor([&] { return axisOf("x") >= 0 && axisOf("opt") >= 0; }, 5000));
+    auto* table = window_->findChild<QTableView*>("trials");
+    const auto shown = [&] {
+        QStringList ids;
+        for (int r = 0; r < table->model()->rowCount(); ++r) {
+            ids << table->model()->index(r, 0).data().toString();
+        }
+        ids.sort();
+        return ids;
+    };
+    QCOMPARE(int(shown().size()), kTrials);
+    const auto drag = [&](int axis, double fromY, double toY) {
+        const int x =
+            int(std::lround(parallel->vertexOf(window_->data().trials()[0].id, axis).x()));
+        QTest::mousePress(parallel, Qt::LeftButton, {}, QPoint(x, int(std::lround(fromY))));
+        QTest::mouseMove(parallel, QPoint(x, int(std::lround((fromY + toY) / 2))));
+        QTest::mouseMove(parallel, QPoint(x, int(std::lround(toY))));
+        QTest::mouseRelease(parallel, Qt::LeftButton, {}, QPoint(x, int(std::lround(toY))));
+    };
+    // The trials where their lines cross the x axis, top first; brush the second to the fourth.
+    const int x = axisOf("x");
+    std::vector<std::pair<double, QString>> onX;
+    for (const TrialRow& row : window_->data().trials()) {
+        onX.emplace_back(parallel->vertexOf(row.id, x).y(), row.id);
+    }
+    std::sort(onX.begin(), onX.end());
+    QVERIFY2(onX[1].first - onX[0].first > 3 && onX[4].first - onX[3].first > 3,
+             "the trials' x values are too close to brush between them");
+    drag(x, (onX[0].first + onX[1].first) / 2, (onX[3].first + onX[4].first) / 2);
+    QStringList inside{onX[1].second, onX[2].second, onX[3].second};
+    inside.sort();
+    QCOMPARE(shown(), inside);
+    auto* clear = window_->findChild<QPushButton*>("clearBrush");
+    QVERIFY(clear->isVisible());
+    QVERIFY2(clear->text().contains("3 of 6"), qPrintable(clear->text()));
+
+    // And only adam on opt (the lower of its two categories, adam and sgd).
+    const int opt = axisOf("opt");
+    QStringList both;
+    for (const QString& id : inside) {
+        const int row = window_->data().rowOf(id);
+        if (window_->data().trials()[std::size_t(row)].flatConfig.value("opt").toString() ==
+            "adam") {
+            both << id;
+        }
+    }
+    double lowest = 0;
+    for (const TrialRow& row : window_->data().trials()) {
+        lowest = std::max(lowest, parallel->vertexOf(row.id, opt).y());
+    }
+    drag(opt, lowest + 6, lowest - 20);
+    QCOMPARE(shown(), both);
+
+    QTest::mouseClick(clear, Qt::LeftButton);
+    QCOMPARE(int(shown().size()), kTrials);
+    QVERIFY(!clear->isVisible());
 }
 
 QTEST_MAIN(TestAppPlots)
