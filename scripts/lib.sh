@@ -16,10 +16,11 @@ BUILD_PACKAGES=(cmake ninja-build g++ pkg-config git python3
 # iproute2 (each node in a network namespace of its own, where the tests may make them), and
 # pandas and Optuna (tests/python: tunedeck.load's dataframe() and to_optuna).
 # Slurm and munge: tests/cluster/test_slurm starts a one-host Slurm of its own (as root).
+# PyTorch: the DDP example's gang trials (tests/integration/test_gang_trials, gloo on the CPU).
 # scripts/test and scripts/sanitize install them.
 TEST_PACKAGES=(python3-sklearn python3-numpy sqlite3 util-linux procps strace
     openssh-server openssh-client openssh-sftp-server iproute2 python3-pandas python3-optuna
-    slurmctld slurmd slurm-client munge)
+    slurmctld slurmd slurm-client munge python3-torch)
 
 # Installs the packages that are not installed yet; does nothing when all are there.
 ensure_packages() {

@@ -15,6 +15,7 @@
 #include "config/yaml_reader.h"
 #include "core/autoscaler.h"
 #include "core/folder_name.h"
+#include "core/gang_placement.h"
 #include "core/placement.h"
 #include "core/scheduler.h"
 #include "core/searcher.h"
@@ -77,7 +78,7 @@ class ExperimentReader {
                                            "runs, e.g. python3 train.py --lr {lr})"));
         }
         if (const YamlEntry* resources = entry("resources_per_trial")) {
-            readResources(reader_, *resources, &spec_->resourcesPerTrial);
+            readResources(reader_, *resources, &spec_->resourcesPerTrial, &spec_->gang);
         }
         // Placeholders can be checked once every parameter is known; the searcher needs more:
         // a space whose domains are sound too.
@@ -403,7 +404,7 @@ class ExperimentReader {
             declared.push_back(std::move(node));
         }
         QString why;
-        if (!listed.empty() && !fitsAnyNode(request, declared, &why)) {
+        if (!listed.empty() && !trialFitsEver(request, spec_->gang, declared, &why)) {
             reader_.problem(resources.keyLocation, resources.path, why);
         }
     }

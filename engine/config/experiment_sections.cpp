@@ -141,12 +141,51 @@ void readTrainable(YamlReader& reader, const YamlEntry& entry, const FilePlace& 
     }
 }
 
-void readResources(YamlReader& reader, const YamlEntry& entry, ResourceRequest* out) {
+namespace {
+
+// The most ranks a gang may have: beyond any cluster this engine drives, and a typo's bound.
+constexpr std::int64_t kMostGangWorkers = 1024;
+
+void readGang(YamlReader& reader, const std::vector<YamlEntry>& entries, GangSpec* out) {
+    if (const YamlEntry* workers = findEntry(entries, QStringLiteral("workers"))) {
+        if (const auto value = reader.integerAtLeast(*workers, 1)) {
+            if (*value > kMostGangWorkers) {
+                reader.problem(workers->valueLocation, workers->path,
+                               QStringLiteral("at most %1 workers per trial, got %2")
+                                   .arg(kMostGangWorkers)
+                                   .arg(*value));
+            } else {
+                out->workers = int(*value);
+            }
+        }
+    }
+    if (const YamlEntry* placement = findEntry(entries, QStringLiteral("placement"))) {
+        const QString text = placement->value.IsScalar() ? yamlText(placement->value) : QString();
+        if (text == QLatin1String("pack")) {
+            out->placement = GangStrategy::Pack;
+        } else if (text == QLatin1String("spread")) {
+            out->placement = GangStrategy::Spread;
+        } else if (text == QLatin1String("strict_spread")) {
+            out->placement = GangStrategy::StrictSpread;
+        } else {
+            reader.problem(placement->valueLocation, placement->path,
+                           QStringLiteral("expected pack, spread or strict_spread (how the "
+                                          "workers of a trial spread over the nodes), got %1")
+                               .arg(describeYaml(placement->value)));
+        }
+    }
+}
+
+}  // namespace
+
+void readResources(YamlReader& reader, const YamlEntry& entry, ResourceRequest* out,
+                   GangSpec* gang) {
     if (entry.value.IsNull() || !reader.isMap(entry)) {
         return;
     }
     const std::vector<YamlEntry> entries = reader.entries(entry.value, entry.path);
-    reader.rejectUnknown(entries, {"cpu", "gpu", "gpu_memory_mb"});
+    reader.rejectUnknown(entries, {"cpu", "gpu", "gpu_memory_mb", "workers", "placement"});
+    readGang(reader, entries, gang);
     if (const YamlEntry* cpu = findEntry(entries, QStringLiteral("cpu"))) {
         if (const auto value = reader.numberAbove(*cpu, 0)) {
             out->cpu = *value;

@@ -26,7 +26,8 @@ void rejectUnknownKeys(YamlReader& reader, const std::vector<YamlEntry>& entries
 // trainable: command, working_dir, env. `commandValue` receives where the command was written.
 void readTrainable(YamlReader& reader, const YamlEntry& entry, const FilePlace& place,
                    TrainableSpec* out, SourceLocation* commandValue, bool* workingDirOk);
-void readResources(YamlReader& reader, const YamlEntry& entry, ResourceRequest* out);
+void readResources(YamlReader& reader, const YamlEntry& entry, ResourceRequest* out,
+                   GangSpec* gang);
 
 // A `stop:` threshold as written; its direction may depend on metric and mode.
 struct WrittenThreshold {

@@ -92,10 +92,23 @@ struct AlgorithmSpec {
     SearchSpace mutations;
 };
 
+// How the ranks of a gang trial are spread over the nodes (Ray's placement group strategies;
+// core/gang_placement.h).
+enum class GangStrategy { Pack, Spread, StrictSpread };
+
+// resources_per_trial's `workers` and `placement`: a trial of several processes (data-parallel
+// training), each rank with the trial's ResourceRequest, placed all or nothing.
+struct GangSpec {
+    int workers = 1;
+    GangStrategy placement = GangStrategy::Pack;
+    bool isGang() const { return workers > 1; }
+};
+
 struct ExperimentSpec {
     QString name;
     TrainableSpec trainable;
-    ResourceRequest resourcesPerTrial;
+    ResourceRequest resourcesPerTrial;  // per rank for a gang
+    GangSpec gang;
     SearchSpace searchSpace;
     // Ray's num_samples: -1: trials are sampled until time_budget_s is spent (validate refuses
     // it without one: no search algorithm ends on its own).

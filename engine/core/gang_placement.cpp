@@ -109,4 +109,12 @@ bool gangFitsEver(const ResourceRequest& request, int workers, GangStrategy stra
     return false;
 }
 
+bool trialFitsEver(const ResourceRequest& request, const GangSpec& gang,
+                   const std::vector<NodeCapacity>& nodes, QString* reason) {
+    if (!gang.isGang()) {
+        return fitsAnyNode(request, nodes, reason);
+    }
+    return gangFitsEver(request, gang.workers, gang.placement, nodes, reason);
+}
+
 }  // namespace tunedeck

@@ -16,8 +16,6 @@
 
 namespace tunedeck {
 
-enum class GangStrategy { Pack, Spread, StrictSpread };
-
 struct GangRank {
     int rank = 0;
     Placement placement;     // its node and GPU slots
@@ -47,5 +45,11 @@ void releaseGang(std::vector<NodeCapacity>& nodes, const ResourceRequest& reques
 // and the run refuse a gang that never fits, naming what is missing).
 bool gangFitsEver(const ResourceRequest& request, int workers, GangStrategy strategy,
                   const std::vector<NodeCapacity>& nodes, QString* reason);
+
+// The check every `validate` and run makes before waiting for room: whether a trial of
+// `request` (a gang of `gang.workers` ranks) could ever be placed on these nodes. One worker
+// is fitsAnyNode's question; a gang is gangFitsEver's.
+bool trialFitsEver(const ResourceRequest& request, const GangSpec& gang,
+                   const std::vector<NodeCapacity>& nodes, QString* reason);
 
 }  // namespace tunedeck

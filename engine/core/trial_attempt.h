@@ -74,7 +74,6 @@ struct PendingCommit {
     QJsonObject result;
 };
 
-
 struct AttemptOutcome {
     enum class Kind {
         Deferred,    // checkpoint commits are pending: the exit is replayed once they are done

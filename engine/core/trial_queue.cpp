@@ -18,6 +18,7 @@ TrialQueue::TrialQueue(Scheduler& scheduler, const ExperimentSpec& spec)
     : scheduler_(scheduler),
       maxConcurrentTrials_(spec.maxConcurrentTrials),
       request_(spec.resourcesPerTrial),
+      gang_(spec.gang),
       strategy_(spec.placement) {}
 
 void TrialQueue::beginPass() {
@@ -71,15 +72,28 @@ QueueStep TrialQueue::next(const QueueView& view) {
         }
         if (std::optional<QString> pick = scheduler_.chooseTrialToRun(view.waiting)) {
             static const std::vector<NodeCapacity> kNoNodes;
-            Placement placement = place(request_, view.nodes ? *view.nodes : kNoNodes, strategy_);
-            if (!placement.placed) {
-                step.cause = WaitCause::Resources;
-                step.reason = QStringLiteral("waiting for resources: %1").arg(placement.reason);
-                return step;
+            const std::vector<NodeCapacity>& nodes = view.nodes ? *view.nodes : kNoNodes;
+            if (gang_.isGang()) {
+                // All ranks or none: a gang never holds part of its resources while it waits.
+                GangPlacement gang = placeGang(request_, gang_.workers, gang_.placement, nodes);
+                if (!gang.placed) {
+                    step.cause = WaitCause::Resources;
+                    step.reason = QStringLiteral("waiting for resources: %1").arg(gang.reason);
+                    return step;
+                }
+                step.placement = gang.ranks.front().placement;
+                step.gang = std::move(gang);
+            } else {
+                Placement placement = place(request_, nodes, strategy_);
+                if (!placement.placed) {
+                    step.cause = WaitCause::Resources;
+                    step.reason = QStringLiteral("waiting for resources: %1").arg(placement.reason);
+                    return step;
+                }
+                step.placement = std::move(placement);
             }
             step.kind = QueueStep::Kind::Start;
             step.trialId = *pick;
-            step.placement = std::move(placement);
             return step;
         }
     }

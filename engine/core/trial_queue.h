@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/experiment_spec.h"
+#include "core/gang_placement.h"
 #include "core/placement.h"
 #include "core/scheduler.h"
 #include "core/searcher.h"
@@ -52,7 +53,8 @@ struct QueueStep {
     enum class Kind { Start, Suggest, SearcherIdle, Wait };
     Kind kind = Kind::Wait;
     QString trialId;                       // Start
-    Placement placement;                   // Start
+    Placement placement;                   // Start (rank 0's for a gang)
+    GangPlacement gang;                    // Start of a gang trial: every rank's place
     WaitCause cause = WaitCause::Nothing;  // Wait
     QString reason;  // Wait (ConcurrencyLimit, Resources): shown on every waiting trial
 };
@@ -74,6 +76,7 @@ class TrialQueue {
     Scheduler& scheduler_;
     int maxConcurrentTrials_ = 0;
     ResourceRequest request_;
+    GangSpec gang_;
     PlacementStrategy strategy_ = PlacementStrategy::Pack;
     Asked asked_ = Asked::No;  // a Suggest whose answer is awaited
     bool sharedSlotSearcherWaits_ = false;

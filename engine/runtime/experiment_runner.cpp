@@ -179,6 +179,7 @@ void ExperimentRunner::pump() {
         if (step.kind == QueueStep::Kind::Start) {
             LiveTrial& live = trials_[step.trialId];
             live.placement = std::move(step.placement);
+            live.gang = std::move(step.gang);
             startTrial(live);
         } else if (step.kind == QueueStep::Kind::Suggest) {
             queue_.searcherAnswered(askSearcher());
@@ -264,17 +265,7 @@ void ExperimentRunner::startTrial(LiveTrial& live) {
     context.iteration = trial.checkpointIteration;
     context.pythonSdkDir = options_.pythonSdkDir;
     context.inheritedPythonPath = qEnvironmentVariable("PYTHONPATH");
-    QStringList gpus;
-    for (const NodeCapacity& node : pool_->capacities()) {
-        if (node.nodeId != live.placement.nodeId) {
-            continue;
-        }
-        for (int slot : live.placement.gpuSlots) {
-            const auto& ids = node.gpuIds;
-            gpus << (slot < int(ids.size()) ? ids[size_t(slot)] : QString::number(slot));
-        }
-    }
-    context.cudaVisibleDevices = gpus.join(',');
+    context.cudaVisibleDevices = cudaDevicesOf(live.placement);
     TrialLaunch launch;
     if (Status s = buildTrialLaunch(spec_, trial, context, &launch); !s) {
         trial.errorMessage = s.message();
@@ -287,6 +278,10 @@ void ExperimentRunner::startTrial(LiveTrial& live) {
     trial.nodeId = live.placement.nodeId;
     reserve(pool_->capacities(), spec_.resourcesPerTrial, live.placement);
     live.attempt.begin();
+    if (live.gang.placed) {
+        bookGang(live, live.gang);
+        addGangEnvironment(live, launch);
+    }
     live.lastActivity.start();
     live.sinceReport.start();
     trial.pendingReason.clear();

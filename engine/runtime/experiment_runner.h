@@ -22,6 +22,7 @@
 #include "core/autoscaler.h"
 #include "core/experiment_spec.h"
 #include "core/failure_policy.h"
+#include "core/gang_placement.h"
 #include "core/placement.h"
 #include "core/scheduler.h"
 #include "core/searcher.h"
@@ -113,6 +114,19 @@ class ExperimentRunner : public QObject {
         QElapsedTimer sinceReport;
         bool dirty = false;       // trial row changed since last saved
         bool heldByUser = false;  // paused by the user: not started until resumeTrial
+        // A gang trial's ranks for the attempt that runs (rank 0 is `placement`, the trial's
+        // own process); empty for a trial of one process (gang_ranks.cpp).
+        GangPlacement gang;
+        TrialLaunch gangLaunch;  // the launch the other ranks get once rank 0 has its port
+    };
+    // A rank other than 0 of a gang trial: a process of its own on its node, started after
+    // rank 0 and stopped with it; its place is held until it has exited (gang_ranks.cpp).
+    struct GangMember {
+        QString trialId;
+        int attempt = 0;
+        int rank = 0;
+        Placement placement;
+        bool started = false;
     };
 
     // Seconds since the epoch: timestamps of results, checkpoints and events.
@@ -193,8 +207,27 @@ class ExperimentRunner : public QObject {
     bool checkRequestFits();
     void pushCheckpointThenLaunch(LiveTrial& live, TrialLaunch launch);
     void launchOnNode(LiveTrial& live, const TrialLaunch& launch);
+    // The start op of one process of a trial on `link`, paths mapped to that node; `extra`
+    // fields (log_prefix, free_ports) are added as they are.
+    static QJsonObject startOp(const NodeLink& link, const QString& id, const TrialLaunch& launch,
+                               const QJsonObject& extra);
     void deleteCheckpointFolder(const LiveTrial& live, const QString& headPath);
     LiveTrial* findTrial(const QJsonObject& message);
+
+    // gang_ranks.cpp: the ranks 1.. of gang trials (data-parallel training): booked with rank 0,
+    // started once rank 0's node has picked its MASTER_PORT, stopped with it, and a failure of
+    // any of them a failure of the trial
+    void bookGang(LiveTrial& live, const GangPlacement& gang);
+    // rank 0's launch, with the gang's environment; the others' are kept for startGangRanks.
+    void addGangEnvironment(LiveTrial& live, TrialLaunch& launch);
+    void startGangRanks(LiveTrial& live, const QJsonObject& started);
+    void stopGangRanks(const LiveTrial& live, const QString& reason);
+    // A message from a rank other than 0; false when `message` is not one.
+    bool onGangMemberMessage(const QString& nodeId, const QJsonObject& message);
+    void onGangNodeLost(const QString& nodeId, const QString& reason);
+    QString masterAddress(const GangPlacement& gang) const;
+    // CUDA_VISIBLE_DEVICES of a process placed there: the UUIDs of its cards.
+    QString cudaDevicesOf(const Placement& placement) const;
 
     // node_usage.cpp: what the agents measure: usage samples (recorded, streamed, and each
     // card's free memory for placement) and cards that stop answering; how cards are shared
@@ -248,7 +281,8 @@ class ExperimentRunner : public QObject {
     std::map<QString, QJsonObject> latestUsage_;    // per node, its last node_usage sample
     // Checkpoints (this machine's paths) a node holds a copy of, for nodes without shared files.
     std::map<QString, std::set<QString>> checkpointsOnNode_;
-    std::map<QString, LiveTrial> trials_;  // ids sort in creation order
+    std::map<QString, LiveTrial> trials_;        // ids sort in creation order
+    std::map<QString, GangMember> gangMembers_;  // by the id their node knows them by
     std::int64_t nextTrialIndex_ = 0;
     bool searcherFinished_ = false;
     int sharedSlots_ = -1;  // -1: not under serve's queue

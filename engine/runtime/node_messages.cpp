@@ -7,6 +7,7 @@
 
 #include "api/events.h"
 #include "checkpoint/checkpoint_files.h"
+#include "core/gang_placement.h"
 #include "runtime/experiment_runner.h"
 #include "runtime/node_plans.h"
 #include "runtime/recovery.h"
@@ -83,6 +84,9 @@ void ExperimentRunner::onNodeMessage(const QString& nodeId, const QJsonObject& m
                 tr("worker agent on %1: %2").arg(nodeId, message.value("message").toString())));
         return;
     }
+    if (onGangMemberMessage(nodeId, message)) {
+        return;  // a rank other than 0 of a gang trial
+    }
     LiveTrial* live = findTrial(message);
     if (live == nullptr || live->placement.nodeId != nodeId) {
         return;  // a trial from before a restart of the agent, or moved since; nothing to do
@@ -92,6 +96,9 @@ void ExperimentRunner::onNodeMessage(const QString& nodeId, const QJsonObject& m
     } else if (ev == QLatin1String("started")) {
         live->attempt.processStarted();
         live->lastActivity.start();
+        if (live->gang.placed) {
+            startGangRanks(*live, message);
+        }
     } else if (ev == QLatin1String("trial_error")) {
         killTrial(*live, FailureCause::ProtocolViolation, message.value("message").toString());
     } else if (ev == QLatin1String("committed")) {
@@ -192,7 +199,7 @@ bool ExperimentRunner::checkRequestFits() {
         seen.push_back(node);
     }
     QString why;
-    if (fitsAnyNode(spec_.resourcesPerTrial, seen, &why)) {
+    if (trialFitsEver(spec_.resourcesPerTrial, spec_.gang, seen, &why)) {
         return true;
     }
     if (spec_.resourcesPerTrial.gpu > 0) {
@@ -206,6 +213,7 @@ bool ExperimentRunner::checkRequestFits() {
 
 void ExperimentRunner::onNodeLost(const QString& nodeId, const QString& reason) {
     checkpointsOnNode_.erase(nodeId);
+    onGangNodeLost(nodeId, reason);
     latestUsage_.erase(nodeId);  // its cards are no longer shown as busy
     if (finished_) {
         return;
@@ -278,7 +286,18 @@ void ExperimentRunner::launchOnNode(LiveTrial& live, const TrialLaunch& launch) 
         return;
     }
     live.lastActivity.start();  // the trial's silence counts from its start on the node
-    const PathMap& paths = link->paths();
+    QJsonObject extra;
+    if (live.gang.placed) {
+        // Rank 0 of a gang: its node picks the port the other ranks meet it on.
+        extra = {{"log_prefix", QStringLiteral("[rank 0] ")},
+                 {"free_ports", QJsonArray{QStringLiteral("MASTER_PORT")}}};
+    }
+    link->send(startOp(*link, live.trial.id, launch, extra));
+}
+
+QJsonObject ExperimentRunner::startOp(const NodeLink& link, const QString& id,
+                                      const TrialLaunch& launch, const QJsonObject& extra) {
+    const PathMap& paths = link.paths();
     QJsonObject env;
     for (auto it = launch.env.cbegin(); it != launch.env.cend(); ++it) {
         // Search paths (PYTHONPATH) are lists: each folder in them is mapped on its own.
@@ -292,12 +311,16 @@ void ExperimentRunner::launchOnNode(LiveTrial& live, const TrialLaunch& launch) 
     for (const QString& argument : launch.argv) {
         argv.append(paths.toNode(argument));
     }
-    link->send(QJsonObject{{"op", "start"},
-                           {"trial", live.trial.id},
-                           {"argv", argv},
-                           {"env", env},
-                           {"cwd", paths.toNode(launch.cwd)},
-                           {"trial_dir", paths.toNode(launch.trialDir)}});
+    QJsonObject op{{"op", "start"},
+                   {"trial", id},
+                   {"argv", argv},
+                   {"env", env},
+                   {"cwd", paths.toNode(launch.cwd)},
+                   {"trial_dir", paths.toNode(launch.trialDir)}};
+    for (auto it = extra.begin(); it != extra.end(); ++it) {
+        op.insert(it.key(), it.value());
+    }
+    return op;
 }
 
 void ExperimentRunner::deleteCheckpointFolder(const LiveTrial& live, const QString& headPath) {

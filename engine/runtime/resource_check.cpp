@@ -5,6 +5,7 @@
 #include <QProcess>
 #include <vector>
 
+#include "core/gang_placement.h"
 #include "core/placement.h"
 #include "runtime/node_pool.h"
 
@@ -49,7 +50,7 @@ Status checkResourcesFit(const ExperimentSpec& spec, const QString& workerPath) 
     const ResourceRequest& request = spec.resourcesPerTrial;
     const QString note = hello.value("gpu_note").toString();
     QString why;
-    if (fitsAnyNode(request, nodes, &why)) {
+    if (trialFitsEver(request, spec.gang, nodes, &why)) {
         return Status::ok();
     }
     if (request.gpu > 0 && !note.isEmpty()) {

@@ -81,6 +81,10 @@ void ExperimentRunner::onTrialExited(LiveTrial& live, const ExitFacts& exit) {
     }
     release(pool_->capacities(), spec_.resourcesPerTrial, live.placement);
     live.placement = {};
+    if (live.gang.placed) {
+        stopGangRanks(live, tr("rank 0 has ended"));  // their places return with their exits
+        live.gang = {};
+    }
     using Kind = AttemptOutcome::Kind;
     switch (outcome.kind) {
         case Kind::Deferred:

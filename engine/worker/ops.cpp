@@ -1,5 +1,10 @@
 // The engine's side of the loop: decoding each op of the node link and carrying it out. Every
 // op that cannot be understood becomes an `error` event; none can stop the worker but shutdown.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <csignal>
 #include <exception>
@@ -43,6 +48,26 @@ ckpt::HandoverPlaces handoverPlacesOf(const json& op) {
         }
     }
     return places;
+}
+
+// A TCP port nothing listens on now (the kernel's pick for port 0); 0 when none can be had.
+int freeTcpPort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return 0;
+    }
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_ANY);
+    address.sin_port = 0;
+    socklen_t length = sizeof address;
+    int port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
+        port = ntohs(address.sin_port);
+    }
+    ::close(fd);
+    return port;
 }
 
 json committedEvent(const json& id, const std::string& to, const ckpt::FileOutcome& outcome,
@@ -120,6 +145,38 @@ std::optional<std::string> readLaunch(const json& op, TrialLaunch& launch) {
         return "\"trial_dir\" must be a path";
     }
     launch.trialDir = *trialDir;
+    if (const auto prefix = op.find("log_prefix"); prefix != op.end() && !prefix->is_null()) {
+        if (!prefix->is_string() || prefix->get_ref<const std::string&>().size() > 64) {
+            return "\"log_prefix\" must be a string of at most 64 bytes";
+        }
+        launch.logPrefix = prefix->get<std::string>();
+    }
+    return std::nullopt;
+}
+
+// `free_ports`: names of variables the trial gets a free TCP port of this node in (a gang's
+// MASTER_PORT, where rank 0 listens). Each is taken by binding port 0 and let go at once, as
+// torchrun picks its port; the numbers are answered in `started`. Empty when none asked.
+std::optional<std::string> pickFreePorts(const json& op, TrialLaunch& launch, json* ports) {
+    const auto names = op.find("free_ports");
+    if (names == op.end() || names->is_null()) {
+        return std::nullopt;
+    }
+    if (!names->is_array() || names->size() > 8) {
+        return "\"free_ports\" must be a list of at most 8 variable names";
+    }
+    for (const json& name : *names) {
+        if (!name.is_string() || name.get_ref<const std::string&>().empty() ||
+            name.get_ref<const std::string&>().find('=') != std::string::npos) {
+            return "\"free_ports\" must be a list of variable names";
+        }
+        const int port = freeTcpPort();
+        if (port <= 0) {
+            return "no free TCP port on this node for " + name.get<std::string>();
+        }
+        launch.env.emplace_back(name.get<std::string>(), std::to_string(port));
+        (*ports)[name.get<std::string>()] = port;
+    }
     return std::nullopt;
 }
 
@@ -206,7 +263,12 @@ void Worker::opStart(const json& op) {
         return;
     }
     TrialLaunch launch;
-    if (const std::optional<std::string> problem = readLaunch(op, launch)) {
+    json ports = json::object();
+    std::optional<std::string> problem = readLaunch(op, launch);
+    if (!problem) {
+        problem = pickFreePorts(op, launch, &ports);
+    }
+    if (problem) {
         // The engine waits for `started` or `exited`: answer both the mistake and the trial.
         reportError("start of trial " + key + " is malformed: " + *problem);
         m_out.emit(exitedWithoutStarting(*id, {"tunedeck-worker: " + *problem}));
@@ -236,7 +298,11 @@ void Worker::opStart(const json& op) {
     m_trialByPid[launched.pid] = key;
     m_usage.trialStarted(launched.pid, *id);
     m_trials[key] = std::move(trial);
-    m_out.emit({{"ev", "started"}, {"trial", *id}, {"pid", static_cast<long long>(launched.pid)}});
+    json started{{"ev", "started"}, {"trial", *id}, {"pid", static_cast<long long>(launched.pid)}};
+    if (!ports.empty()) {
+        started["ports"] = std::move(ports);
+    }
+    m_out.emit(started);
 }
 
 void Worker::opAnswer(const json& op) {

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <initializer_list>
 #include <map>
+#include <vector>
 
 #include "worker/tuning.h"
 
@@ -200,6 +201,87 @@ std::string describeFailure(const ChildFailure& failure, const TrialLaunch& laun
     return "cannot start '" + program + "'";
 }
 
+// A rank's output line is written whole up to this length (longer lines are cut in pieces,
+// each with the prefix).
+constexpr std::size_t kPrefixedLineBytes = 64 * 1024;
+
+// Forks the process that copies what arrives on `readFd` into `logFd`, each line after `prefix`
+// in one write(). It keeps no other descriptor (so the pipe's end of file comes when the trial's
+// group has closed it), ignores the terminal's signals (it ends at that end of file, after the
+// trial's last line) and dies with the worker. Between fork and _exit it makes only
+// async-signal-safe calls; the buffers are made before the fork. -1 when fork fails.
+pid_t startPrefixedLogWriter(int readFd, int logFd, const std::string& prefix) {
+    std::vector<char> line(prefix.size() + kPrefixedLineBytes + 1);
+    std::memcpy(line.data(), prefix.data(), prefix.size());
+    std::vector<char> chunk(kPrefixedLineBytes);
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid != 0) {
+        return pid;
+    }
+    ::setpgid(0, 0);
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
+        ::sigaction(signal, &ignore, nullptr);
+    }
+    struct sigaction defaults {};
+    defaults.sa_handler = SIG_DFL;
+    sigemptyset(&defaults.sa_mask);
+    ::sigaction(SIGCHLD, &defaults, nullptr);
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) {
+        ::_exit(0);
+    }
+    if (::dup2(readFd, STDIN_FILENO) < 0 || ::dup2(logFd, STDOUT_FILENO) < 0) {
+        ::_exit(0);
+    }
+    if (::close_range(STDERR_FILENO, ~0U, 0) != 0) {
+        for (int fd = STDERR_FILENO; fd < 1024; ++fd) {
+            ::close(fd);  // kernels before 5.9
+        }
+    }
+    const std::size_t start = prefix.size();
+    std::size_t used = start;
+    const auto writeLine = [&] {
+        std::size_t done = 0;
+        while (done < used) {
+            const ssize_t n = ::write(STDOUT_FILENO, line.data() + done, used - done);
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n <= 0) {
+                break;
+            }
+            done += std::size_t(n);
+        }
+        used = start;
+    };
+    for (;;) {
+        const ssize_t n = ::read(STDIN_FILENO, chunk.data(), chunk.size());
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        for (ssize_t i = 0; i < n; ++i) {
+            line[used++] = chunk[std::size_t(i)];
+            if (chunk[std::size_t(i)] == '\n') {
+                writeLine();
+            } else if (used == start + kPrefixedLineBytes) {
+                line[used++] = '\n';
+                writeLine();
+            }
+        }
+    }
+    if (used > start) {
+        line[used++] = '\n';
+        writeLine();
+    }
+    ::_exit(0);
+}
+
 LaunchedTrial failed(std::string why) {
     LaunchedTrial result;
     result.failure = std::move(why);
@@ -253,6 +335,23 @@ LaunchedTrial launchTrial(const TrialLaunch& launch) {
         return failed(why);
     }
     ::fcntl(fromTrial[0], F_SETPIPE_SZ, kChannelPipeBytes);  // best effort
+    // A gang's rank prints through its log writer; any other trial straight into trial.log.
+    int outputFd = logFd;
+    int prefixed[2] = {-1, -1};
+    if (!launch.logPrefix.empty()) {
+        if (::pipe2(prefixed, O_CLOEXEC) != 0 ||
+            startPrefixedLogWriter(prefixed[0], logFd, launch.logPrefix) < 0) {
+            const std::string why =
+                std::string("cannot start the trial's log writer: ") + std::strerror(errno);
+            for (int* fd : {&logFd, &nullFd, &toTrial[0], &toTrial[1], &fromTrial[0], &fromTrial[1],
+                            &errorPipe[0], &errorPipe[1], &prefixed[0], &prefixed[1]}) {
+                closeFd(*fd);
+            }
+            return failed(why);
+        }
+        closeFd(prefixed[0]);
+        outputFd = prefixed[1];
+    }
 
     // Everything the child needs is built here: after fork it must not allocate.
     std::vector<std::string> envEntries = buildEnvironment(launch);
@@ -270,14 +369,14 @@ LaunchedTrial launchTrial(const TrialLaunch& launch) {
 
     const pid_t pid = ::fork();
     if (pid == 0) {
-        becomeTrial(parent, nullFd, logFd, toTrial[0], fromTrial[1], errorPipe[1], cwd.c_str(),
+        becomeTrial(parent, nullFd, outputFd, toTrial[0], fromTrial[1], errorPipe[1], cwd.c_str(),
                     candidates, argv.data(), envp.data());
     }
     const int forkError = errno;
     if (pid > 0) {
         ::setpgid(pid, pid);  // also from here, so the group exists before anyone signals it
     }
-    for (int* fd : {&logFd, &nullFd, &toTrial[0], &fromTrial[1], &errorPipe[1]}) {
+    for (int* fd : {&logFd, &nullFd, &toTrial[0], &fromTrial[1], &errorPipe[1], &prefixed[1]}) {
         closeFd(*fd);
     }
     if (pid < 0) {

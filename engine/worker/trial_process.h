@@ -1,5 +1,6 @@
 // Starting a trial process the way PROTOCOL.md promises: its own process group, a fresh channel
-// (two pipes), stdout and stderr appended to trial.log, killed if the worker dies.
+// (two pipes), stdout and stderr appended to trial.log (through a prefixing log writer process
+// for a gang's rank), killed if the worker dies.
 // Call from the event loop's thread; the child runs only async-signal-safe code before exec.
 #pragma once
 
@@ -18,6 +19,9 @@ struct TrialLaunch {
     std::vector<std::pair<std::string, std::optional<std::string>>> env;
     std::string cwd;  // empty: the trial directory
     std::string trialDir;
+    // Non-empty: every line the trial prints goes to trial.log after this prefix ("[rank 1] "),
+    // one write per line, so the ranks of a gang sharing one log never mix their lines.
+    std::string logPrefix;
 };
 
 struct LaunchedTrial {

@@ -285,6 +285,11 @@ def report(metrics, checkpoint=None):
     """
     if not isinstance(metrics, dict):
         raise TypeError("tunedeck.report() takes a dict of metrics, not %s" % type(metrics).__name__)
+    rank = os.environ.get("TUNEDECK_RANK", "0")
+    if rank != "0":
+        raise RuntimeError(
+            "tunedeck.report() is called by rank %s: only rank 0 of a gang trial reports and "
+            "checkpoints (call it under `if int(os.environ['RANK']) == 0`)" % rank)
     session = _get_session()
     if session.stopped:
         raise SystemExit(0)  # a windowed trial learns of a stop at its next report
@@ -339,6 +344,8 @@ def _follow_windowed_answers(session, may_stay, resume_at):
             _save_on_request(session, action, answer.get("path"), current)
             _follow_answers(session)  # the answer to the checkpoint follows
             return
+        if action == "refused":
+            raise RuntimeError("tunedeck: " + str(answer.get("message")))
         raise RuntimeError("tunedeck: unknown answer from the engine: %r" % answer)
 
 
@@ -368,6 +375,8 @@ def _follow_answers(session):
         if action in ("save", "pause"):
             _save_on_request(session, action, answer.get("path"), True)
             continue  # the answer to the checkpoint follows
+        if action == "refused":
+            raise RuntimeError("tunedeck: " + str(answer.get("message")))
         raise RuntimeError("tunedeck: unknown answer from the engine: %r" % answer)
 
 

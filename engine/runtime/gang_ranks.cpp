@@ -1,0 +1,220 @@
+// The part of ExperimentRunner that runs a gang trial (resources_per_trial.workers > 1): the
+// trial's own process is rank 0, started, answered and ended as any trial; ranks 1.. are
+// processes beside it (RUNTIME.md, "Gang trials"). All are placed at once (core/gang_placement.h)
+// and booked together; rank 0's node picks a free MASTER_PORT when it starts it, and the other
+// ranks start with it, each with the environment torchrun would give it. Any rank's failure is
+// the trial's: rank 0 is killed with the rank's reason, and the attempt ends as a failure (a
+// node lost, as a node loss). When rank 0 ends, for any reason, the other ranks are stopped; a
+// rank's place is given back when its own exit arrives, so no next trial lands on a card a
+// dying rank still holds.
+#include <QJsonArray>
+#include <QRegularExpression>
+
+#include "api/events.h"
+#include "runtime/experiment_runner.h"
+
+namespace tunedeck {
+
+namespace {
+
+// How a node knows rank N of a trial's attempt: unique over attempts, so a rank of an attempt
+// being stopped and the same rank of the next attempt never share a name on the node.
+QString memberId(const QString& trialId, int attempt, int rank) {
+    return QStringLiteral("%1.rank%2.a%3").arg(trialId).arg(rank).arg(attempt);
+}
+
+QString rankPrefix(int rank) {
+    return QStringLiteral("[rank %1] ").arg(rank);
+}
+
+// What torchrun sets for each worker (torch.distributed's env:// rendezvous), plus Tunedeck's.
+void setRankEnvironment(TrialLaunch& launch, const GangPlacement& gang, const GangRank& rank,
+                        const QString& masterAddress) {
+    const QString worldSize = QString::number(gang.ranks.size());
+    launch.env.insert(QStringLiteral("WORLD_SIZE"), worldSize);
+    launch.env.insert(QStringLiteral("RANK"), QString::number(rank.rank));
+    launch.env.insert(QStringLiteral("LOCAL_RANK"), QString::number(rank.localRank));
+    launch.env.insert(QStringLiteral("LOCAL_WORLD_SIZE"), QString::number(rank.localWorldSize));
+    launch.env.insert(QStringLiteral("NODE_RANK"), QString::number(rank.nodeRank));
+    launch.env.insert(QStringLiteral("GROUP_RANK"), QString::number(rank.nodeRank));
+    launch.env.insert(QStringLiteral("MASTER_ADDR"), masterAddress);
+    launch.env.insert(QStringLiteral("TUNEDECK_RANK"), QString::number(rank.rank));
+    launch.env.insert(QStringLiteral("TUNEDECK_WORLD_SIZE"), worldSize);
+}
+
+}  // namespace
+
+QString ExperimentRunner::masterAddress(const GangPlacement& gang) const {
+    // One node: loopback. Several: rank 0's node as the others reach it; an SSH node's id is
+    // the address its cluster file gives (engine/cluster/CLUSTER.md).
+    if (gang.nodeCount <= 1 || gang.ranks.front().placement.nodeId == QLatin1String("local")) {
+        return QStringLiteral("127.0.0.1");
+    }
+    return gang.ranks.front().placement.nodeId;
+}
+
+QString ExperimentRunner::cudaDevicesOf(const Placement& placement) const {
+    QStringList gpus;
+    for (const NodeCapacity& node : pool_->capacities()) {
+        if (node.nodeId != placement.nodeId) {
+            continue;
+        }
+        for (int slot : placement.gpuSlots) {
+            const auto& ids = node.gpuIds;
+            gpus << (slot < int(ids.size()) ? ids[size_t(slot)] : QString::number(slot));
+        }
+    }
+    return gpus.join(',');
+}
+
+void ExperimentRunner::bookGang(LiveTrial& live, const GangPlacement& gang) {
+    live.gang = gang;
+    const int attempt = live.attempt.number();
+    for (const GangRank& rank : gang.ranks) {
+        if (rank.rank == 0) {
+            continue;  // the trial's own placement, booked by startTrial
+        }
+        reserve(pool_->capacities(), spec_.resourcesPerTrial, rank.placement);
+        gangMembers_[memberId(live.trial.id, attempt, rank.rank)] =
+            GangMember{live.trial.id, attempt, rank.rank, rank.placement, false};
+    }
+}
+
+void ExperimentRunner::addGangEnvironment(LiveTrial& live, TrialLaunch& launch) {
+    live.gangLaunch = launch;  // each rank's own variables are set when it starts
+    setRankEnvironment(launch, live.gang, live.gang.ranks.front(), masterAddress(live.gang));
+}
+
+void ExperimentRunner::startGangRanks(LiveTrial& live, const QJsonObject& started) {
+    const QString port =
+        QString::number(started.value("ports").toObject().value("MASTER_PORT").toInt());
+    const int attempt = live.attempt.number();
+    for (const GangRank& rank : live.gang.ranks) {
+        if (rank.rank == 0) {
+            continue;
+        }
+        const QString id = memberId(live.trial.id, attempt, rank.rank);
+        auto member = gangMembers_.find(id);
+        NodeLink* link = pool_->link(rank.placement.nodeId);
+        if (member == gangMembers_.end() || member->second.started) {
+            continue;
+        }
+        if (link == nullptr) {
+            onGangNodeLost(rank.placement.nodeId,
+                           tr("node %1 is not up").arg(rank.placement.nodeId));
+            return;
+        }
+        TrialLaunch launch = live.gangLaunch;
+        setRankEnvironment(launch, live.gang, rank, masterAddress(live.gang));
+        launch.env.insert(QStringLiteral("MASTER_PORT"), port);
+        launch.env.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), cudaDevicesOf(rank.placement));
+        link->send(startOp(*link, id, launch, {{"log_prefix", rankPrefix(rank.rank)}}));
+        member->second.started = true;
+    }
+}
+
+void ExperimentRunner::stopGangRanks(const LiveTrial& live, const QString& reason) {
+    for (auto it = gangMembers_.begin(); it != gangMembers_.end();) {
+        GangMember& member = it->second;
+        if (member.trialId != live.trial.id) {
+            ++it;
+            continue;
+        }
+        if (!member.started) {
+            // Never started: its place is free at once.
+            release(pool_->capacities(), spec_.resourcesPerTrial, member.placement);
+            it = gangMembers_.erase(it);
+            continue;
+        }
+        if (NodeLink* link = pool_->link(member.placement.nodeId)) {
+            link->send(QJsonObject{{"op", "kill"}, {"trial", it->first}, {"reason", reason}});
+        }
+        ++it;
+    }
+}
+
+bool ExperimentRunner::onGangMemberMessage(const QString& nodeId, const QJsonObject& message) {
+    const QString id = message.value("trial").toString();
+    const auto it = gangMembers_.find(id);
+    if (it == gangMembers_.end()) {
+        return false;
+    }
+    GangMember member = it->second;
+    if (member.placement.nodeId != nodeId) {
+        return true;
+    }
+    auto trial = trials_.find(member.trialId);
+    LiveTrial* live = trial == trials_.end() ? nullptr : &trial->second;
+    const bool current = live != nullptr && live->trial.status == TrialStatus::Running &&
+                         live->attempt.number() == member.attempt;
+    const QString ev = message.value("ev").toString();
+    if (ev == QLatin1String("exited")) {
+        release(pool_->capacities(), spec_.resourcesPerTrial, member.placement);
+        gangMembers_.erase(it);
+        const QJsonValue code = message.value("code");
+        const QJsonValue signal = message.value("signal");
+        const bool clean = code.isDouble() && code.toInt() == 0 && !signal.isDouble();
+        if (current && !clean && live->attempt.takesReports()) {
+            // One rank down stops the gang: the others would wait in their collectives for ever.
+            QString why =
+                signal.isDouble()
+                    ? tr("rank %1 was killed by signal %2").arg(member.rank).arg(signal.toInt())
+                    : tr("rank %1 exited with code %2").arg(member.rank).arg(code.toInt());
+            const QJsonArray tail = message.value("log_tail").toArray();
+            if (!tail.isEmpty()) {
+                why += QStringLiteral(": ") + tail.last().toString();
+            }
+            killTrial(*live, FailureCause::TrialCrashed, why);
+        }
+        pump();  // its place may be what a waiting gang needs
+        return true;
+    }
+    if (ev == QLatin1String("trial") && live != nullptr) {
+        const QJsonObject msg = message.value("msg").toObject();
+        const QString type = msg.value("type").toString();
+        if (type == QLatin1String("report") || type == QLatin1String("checkpoint")) {
+            // Only rank 0 speaks for the trial: the rank is told so, and fails with it.
+            NodeLink* link = pool_->link(nodeId);
+            if (link != nullptr) {
+                link->send(QJsonObject{
+                    {"op", "answer"},
+                    {"trial", id},
+                    {"answer", QJsonObject{{"action", "refused"},
+                                           {"message", tr("only rank 0 of a gang trial reports "
+                                                          "and checkpoints; this is rank %1")
+                                                           .arg(member.rank)}}}});
+            }
+        } else if (type == QLatin1String("log")) {
+            emitEvent(events::type::kLog,
+                      events::log(member.trialId,
+                                  rankPrefix(member.rank) + msg.value("message").toString()));
+        }
+    }
+    return true;
+}
+
+void ExperimentRunner::onGangNodeLost(const QString& nodeId, const QString& reason) {
+    for (auto it = gangMembers_.begin(); it != gangMembers_.end();) {
+        const GangMember member = it->second;
+        if (member.placement.nodeId != nodeId) {
+            ++it;
+            continue;
+        }
+        release(pool_->capacities(), spec_.resourcesPerTrial, member.placement);
+        it = gangMembers_.erase(it);
+        auto trial = trials_.find(member.trialId);
+        if (trial == trials_.end()) {
+            continue;
+        }
+        LiveTrial& live = trial->second;
+        if (live.trial.status == TrialStatus::Running && live.attempt.number() == member.attempt &&
+            live.placement.nodeId != nodeId) {
+            // Rank 0 lives elsewhere: it is stopped, and the loss, not the trial, is to blame.
+            const QString why =
+                tr("node %1 of rank %2 lost: %3").arg(nodeId).arg(member.rank).arg(reason);
+            killTrial(live, FailureCause::NodeLost, why);
+        }
+    }
+}
+
+}  // namespace tunedeck

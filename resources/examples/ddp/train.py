@@ -1,0 +1,73 @@
+"""A PyTorch DistributedDataParallel trainable for a gang trial (resources_per_trial.workers).
+
+Every rank trains the same small regression model on its own shard of generated data; DDP
+averages the gradients, so all ranks hold the same weights after each step. Rank 0 reports the
+validation loss and hands over a checkpoint every 4 steps; every rank restores from it.
+Each rank appends "STEP CHECKSUM" to weights-rank<N>.txt in the trial folder, so anyone can
+check that the ranks agree (the tests do).
+"""
+import argparse
+import os
+import tempfile
+import time
+
+import torch
+import torch.distributed as dist
+
+import tunedeck
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--lr", type=float, required=True)
+parser.add_argument("--width", type=int, required=True)
+parser.add_argument("--steps", type=int, default=1000)
+parser.add_argument("--sleep", type=float, default=0, help="seconds to wait after each step")
+args = parser.parse_args()
+
+dist.init_process_group("gloo")  # MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE from the engine
+rank, world = dist.get_rank(), dist.get_world_size()
+torch.manual_seed(0)  # the same initial weights on every rank
+model = torch.nn.Sequential(
+    torch.nn.Linear(8, args.width), torch.nn.Tanh(), torch.nn.Linear(args.width, 1))
+optimizer = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
+step = 0
+restore = tunedeck.get_checkpoint()
+if restore:
+    state = torch.load(os.path.join(restore, "model.pt"))
+    model.load_state_dict(state["model"])
+    optimizer.load_state_dict(state["optimizer"])
+    step = state["step"]
+ddp = torch.nn.parallel.DistributedDataParallel(model)
+
+true_weights = torch.linspace(-1.0, 1.0, 8).unsqueeze(1)
+
+
+def batch(seed):
+    generator = torch.Generator().manual_seed(seed)
+    x = torch.randn(64, 8, generator=generator)
+    return x, torch.sin(x @ true_weights) + 0.05 * torch.randn(64, 1, generator=generator)
+
+
+val_x, val_y = batch(10**6)
+checksums = open(os.path.join(tunedeck.get_trial_dir(), "weights-rank%d.txt" % rank), "a")
+while step < args.steps:
+    x, y = batch(step * world + rank)  # each rank its own shard
+    optimizer.zero_grad()
+    torch.nn.functional.mse_loss(ddp(x), y).backward()  # gradients averaged over the ranks
+    optimizer.step()
+    step += 1
+    with torch.no_grad():
+        checksum = sum(float(p.double().sum()) for p in model.parameters())
+        val_loss = float(torch.nn.functional.mse_loss(model(val_x), val_y))
+    checksums.write("%d %.12f\n" % (step, checksum))
+    checksums.flush()
+    time.sleep(args.sleep)
+    if rank != 0:
+        continue
+    metrics = {"val_loss": val_loss, "training_iteration": step, "world_size": world}
+    if step % 4 == 0:
+        folder = tempfile.mkdtemp(dir=tunedeck.get_trial_dir())
+        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+                    "step": step}, os.path.join(folder, "model.pt"))
+        tunedeck.report(metrics, checkpoint=folder)
+    else:
+        tunedeck.report(metrics)

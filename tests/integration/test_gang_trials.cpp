@@ -1,0 +1,300 @@
+// Gang trials (resources_per_trial.workers): the shipped PyTorch DDP example (gloo, CPU) run by
+// the real engine as gangs of 2 ranks on this machine, checked from the outside: the results in
+// experiment.sqlite, each rank's weight checksums and the trial's log. A rank killed mid-run
+// restarts the gang from its checkpoint; a report from a rank other than 0 fails the trial with
+// a clear error; bad gang settings are refused with their place in the file.
+#include <signal.h>
+
+#include <QDir>
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QThread>
+#include <QtTest>
+#include <algorithm>
+
+#include "engine_harness.h"
+
+class TestGangTrials : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void ddpRanksAverageGradientsAndRankZeroReports();
+    void aKilledRankRestartsTheGangFromItsCheckpoint();
+    void eachRankGetsTheEnvironmentTorchrunGives();
+    void aReportFromRankOneFailsTheTrialWithAClearError();
+    void badGangSettingsAreRefusedWithTheirPlace_data();
+    void badGangSettingsAreRefusedWithTheirPlace();
+
+  private:
+    bool torchFound_ = false;
+};
+
+namespace {
+
+QString exampleScript() {
+    return QFileInfo(QStringLiteral(TUNEDECK_SOURCE_DIR "/resources/examples/ddp/train.py"))
+        .absoluteFilePath();
+}
+
+// One trial of the DDP example: `extra` holds the stop rule and checkpointing.
+QString ddpExperiment(const QString& name, const QString& extra) {
+    return QStringLiteral(
+               "name: %1\n"
+               "trainable:\n  command: python3 %2 --lr {lr} --width 16\n"
+               "search_space:\n  lr: 0.05\n"
+               "resources_per_trial: {cpu: 1, workers: 2}\n"
+               "metric: val_loss\nmode: min\n%3")
+        .arg(name, exampleScript(), extra);
+}
+
+QString trialFolder(const QString& experiment, const QString& trial) {
+    return experiment + QStringLiteral("/trials/") + trial;
+}
+
+// "STEP CHECKSUM" lines of one rank, in the order written (attempts one after another).
+QStringList checksumLines(const QString& trialDir, int rank) {
+    QFile file(trialDir + QStringLiteral("/weights-rank%1.txt").arg(rank));
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    return QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+}
+
+QString readText(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+// The pid of the process whose environment holds every one of `markers`, or 0.
+pid_t processWithEnvironment(const QList<QByteArray>& markers) {
+    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs);
+    for (const QString& pid : pids) {
+        bool isNumber = false;
+        const int value = pid.toInt(&isNumber);
+        if (!isNumber) {
+            continue;
+        }
+        QFile environ(QStringLiteral("/proc/%1/environ").arg(pid));
+        if (!environ.open(QIODevice::ReadOnly)) {
+            continue;
+        }
+        const QList<QByteArray> entries = environ.readAll().split('\0');
+        if (std::all_of(markers.begin(), markers.end(),
+                        [&](const QByteArray& m) { return entries.contains(m); })) {
+            return pid_t(value);
+        }
+    }
+    return 0;
+}
+
+bool pythonHasTorch() {
+    QProcess python;
+    python.start(QStringLiteral("python3"), {QStringLiteral("-c"), QStringLiteral("import torch")});
+    return python.waitForFinished(60000) && python.exitCode() == 0;
+}
+
+}  // namespace
+
+void TestGangTrials::initTestCase() {
+    // scripts/test installs python3-torch; a developer's machine without it skips those tests,
+    // saying so.
+    torchFound_ = pythonHasTorch();
+}
+
+void TestGangTrials::ddpRanksAverageGradientsAndRankZeroReports() {
+    if (!torchFound_) {
+        QSKIP("python3 cannot import torch (Debian: apt-get install python3-torch)");
+    }
+    EngineHarness engine;
+    const QString file = engine.writeFile(
+        QStringLiteral("ddp.yaml"),
+        ddpExperiment(QStringLiteral("ddp"), QStringLiteral("stop: {training_iteration: 8}\n")));
+    const EngineResult run = engine.run({QStringLiteral("run"), file, QStringLiteral("--results"),
+                                         engine.resultsRoot(), QStringLiteral("--quiet")});
+    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.all()));
+
+    const QString folder = engine.experimentFolder(QStringLiteral("ddp"));
+    const QString db = folder + QStringLiteral("/experiment.sqlite");
+    // Rank 0 reported every step once, and saw a world of 2.
+    QCOMPARE(sqliteQuery(db, QStringLiteral("SELECT group_concat(iteration) FROM (SELECT "
+                                            "iteration FROM results ORDER BY iteration)")),
+             QStringLiteral("1,2,3,4,5,6,7,8"));
+    QCOMPARE(sqliteQuery(db, QStringLiteral("SELECT DISTINCT json_extract(data, '$.world_size') "
+                                            "FROM results")),
+             QStringLiteral("2"));
+    QCOMPARE(sqliteQuery(db, QStringLiteral("SELECT status FROM trials")),
+             QStringLiteral("TERMINATED"));
+
+    // Gradients were averaged: both ranks hold the same weights after every step.
+    const QString trialDir = trialFolder(folder, QStringLiteral("t00000"));
+    const QStringList rank0 = checksumLines(trialDir, 0);
+    const QStringList rank1 = checksumLines(trialDir, 1);
+    QVERIFY2(rank0.size() >= 8, qPrintable(rank0.join('\n')));
+    QCOMPARE(rank1.mid(0, 8), rank0.mid(0, 8));
+
+    // Both ranks' output is in the trial's log, each line with its rank.
+    const QString log = readText(trialDir + QStringLiteral("/trial.log"));
+    QVERIFY2(log.isEmpty() || log.contains(QStringLiteral("[rank ")), qPrintable(log));
+    for (const QString& line : log.split('\n', Qt::SkipEmptyParts)) {
+        QVERIFY2(line.startsWith(QStringLiteral("[rank ")) ||
+                     line.startsWith(QStringLiteral("tunedeck-worker: ")),
+                 qPrintable(line));
+    }
+}
+
+void TestGangTrials::aKilledRankRestartsTheGangFromItsCheckpoint() {
+    if (!torchFound_) {
+        QSKIP("python3 cannot import torch (Debian: apt-get install python3-torch)");
+    }
+    EngineHarness engine;
+    QString yaml =
+        ddpExperiment(QStringLiteral("killed"), QStringLiteral("stop: {training_iteration: 12}\n"
+                                                               "checkpoint: {frequency: 4}\n"
+                                                               "failure: {max_failures: 2}\n"));
+    yaml.replace(QStringLiteral("--width 16"), QStringLiteral("--width 16 --sleep 0.3"));
+    const QString file = engine.writeFile(QStringLiteral("killed.yaml"), yaml);
+    std::unique_ptr<QProcess> process =
+        engine.start({QStringLiteral("run"), file, QStringLiteral("--results"),
+                      engine.resultsRoot(), QStringLiteral("--quiet")});
+    const QString folder = engine.experimentFolder(QStringLiteral("killed"));
+    const QString trialDir = trialFolder(folder, QStringLiteral("t00000"));
+
+    // Rank 1 is killed past the checkpoint of step 4, before step 8's.
+    QElapsedTimer waited;
+    waited.start();
+    while (checksumLines(trialDir, 1).size() < 6 && waited.elapsed() < 60000) {
+        QThread::msleep(50);
+    }
+    const pid_t rank1 = processWithEnvironment(
+        {QByteArrayLiteral("TUNEDECK_RANK=1"),
+         QByteArrayLiteral("TUNEDECK_TRIAL_DIR=") + QDir(trialDir).absolutePath().toUtf8()});
+    QVERIFY2(rank1 > 0, "rank 1 of t00000 is not running");
+    QCOMPARE(::kill(rank1, SIGKILL), 0);
+
+    const EngineResult run = EngineHarness::finish(*process);
+    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.all()));
+    const QString db = folder + QStringLiteral("/experiment.sqlite");
+    QCOMPARE(sqliteQuery(db, QStringLiteral("SELECT status || ' ' || failures FROM trials")),
+             QStringLiteral("TERMINATED 1"));
+    // Every step once: nothing lost, nothing repeated past the checkpoint it restarted from.
+    QCOMPARE(sqliteQuery(db, QStringLiteral("SELECT group_concat(iteration) FROM (SELECT "
+                                            "iteration FROM results ORDER BY seq)")),
+             QStringLiteral("1,2,3,4,5,6,7,8,9,10,11,12"));
+    QVERIFY2(sqliteQuery(db, QStringLiteral("SELECT group_concat(payload) FROM events WHERE "
+                                            "type = 'warning'"))
+                 .contains(QStringLiteral("rank 1 was killed by signal 9")),
+             qPrintable(sqliteQuery(db, QStringLiteral("SELECT group_concat(payload) FROM "
+                                                       "events WHERE type = 'warning'"))));
+
+    // The second attempt began at step 5 on both ranks (restored from step 4) and they agree.
+    const QStringList rank0 = checksumLines(trialDir, 0);
+    const QStringList rank1Lines = checksumLines(trialDir, 1);
+    const auto secondAttempt = [](const QStringList& lines) {
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            if (lines[i].section(' ', 0, 0).toInt() <= lines[i - 1].section(' ', 0, 0).toInt()) {
+                return lines.mid(i);
+            }
+        }
+        return QStringList();
+    };
+    const QStringList again0 = secondAttempt(rank0);
+    const QStringList again1 = secondAttempt(rank1Lines);
+    QVERIFY2(!again0.isEmpty() && again0.front().startsWith(QStringLiteral("5 ")),
+             qPrintable(rank0.join('\n')));
+    QVERIFY2(again0.size() >= 8, qPrintable(rank0.join('\n')));
+    QCOMPARE(again1.mid(0, 8), again0.mid(0, 8));
+}
+
+void TestGangTrials::eachRankGetsTheEnvironmentTorchrunGives() {
+    EngineHarness engine;
+    const QString file = engine.writeFile(
+        QStringLiteral("env.yaml"),
+        QStringLiteral("name: env\ntrainable:\n  command: python3 %1\n"
+                       "search_space:\n  iterations: 3\n"
+                       "resources_per_trial: {cpu: 0.5, workers: 3}\nmetric: score\nmode: max\n")
+            .arg(EngineHarness::trialScript(QStringLiteral("gang_rank.py"))));
+    const EngineResult run = engine.run({QStringLiteral("run"), file, QStringLiteral("--results"),
+                                         engine.resultsRoot(), QStringLiteral("--quiet")});
+    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.all()));
+    const QString trialDir =
+        trialFolder(engine.experimentFolder(QStringLiteral("env")), QStringLiteral("t00000"));
+    QString port;
+    for (int rank = 0; rank < 3; ++rank) {
+        const QJsonObject env =
+            QJsonDocument::fromJson(
+                readText(trialDir + QStringLiteral("/env-rank%1.json").arg(rank)).toUtf8())
+                .object();
+        QCOMPARE(env.value("WORLD_SIZE").toString(), QStringLiteral("3"));
+        QCOMPARE(env.value("RANK").toString(), QString::number(rank));
+        QCOMPARE(env.value("TUNEDECK_RANK").toString(), QString::number(rank));
+        QCOMPARE(env.value("LOCAL_RANK").toString(), QString::number(rank));
+        QCOMPARE(env.value("LOCAL_WORLD_SIZE").toString(), QStringLiteral("3"));
+        QCOMPARE(env.value("NODE_RANK").toString(), QStringLiteral("0"));
+        QCOMPARE(env.value("MASTER_ADDR").toString(), QStringLiteral("127.0.0.1"));
+        QCOMPARE(env.value("TUNEDECK_TRIAL_ID").toString(), QStringLiteral("t00000"));
+        QVERIFY(env.value("MASTER_PORT").toString().toInt() > 0);
+        if (rank > 0) {
+            QCOMPARE(env.value("MASTER_PORT").toString(), port);  // all meet rank 0 there
+        }
+        port = env.value("MASTER_PORT").toString();
+    }
+    const QString log = readText(trialDir + QStringLiteral("/trial.log"));
+    for (int rank = 0; rank < 3; ++rank) {
+        QVERIFY2(log.contains(QStringLiteral("[rank %1] rank %1 of 3 started").arg(rank)),
+                 qPrintable(log));
+    }
+}
+
+void TestGangTrials::aReportFromRankOneFailsTheTrialWithAClearError() {
+    EngineHarness engine;
+    const QString file = engine.writeFile(
+        QStringLiteral("rank1.yaml"),
+        QStringLiteral("name: rank1\ntrainable:\n  command: python3 %1\n"
+                       "search_space:\n  iterations: 50\n  rank1_reports: true\n"
+                       "resources_per_trial: {cpu: 1, workers: 2}\nmetric: score\nmode: max\n"
+                       "failure: {max_failures: 0}\n")
+            .arg(EngineHarness::trialScript(QStringLiteral("gang_rank.py"))));
+    const EngineResult run = engine.run({QStringLiteral("run"), file, QStringLiteral("--results"),
+                                         engine.resultsRoot(), QStringLiteral("--quiet")});
+    QVERIFY2(run.finished && run.exitCode == 1, qPrintable(run.all()));
+    const QString db =
+        engine.experimentFolder(QStringLiteral("rank1")) + QStringLiteral("/experiment.sqlite");
+    QCOMPARE(sqliteQuery(db, QStringLiteral("SELECT status FROM trials")), QStringLiteral("ERROR"));
+    const QString error = sqliteQuery(db, QStringLiteral("SELECT error_message FROM trials"));
+    QVERIFY2(error.contains(QStringLiteral("rank 1 exited with code 1")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("only rank 0 of a gang trial reports")),
+             qPrintable(error));
+}
+
+void TestGangTrials::badGangSettingsAreRefusedWithTheirPlace_data() {
+    QTest::addColumn<QString>("resources");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("no workers") << QStringLiteral("{cpu: 1, workers: 0}")
+                                << QStringLiteral("bad.yaml:5:");
+    QTest::newRow("unknown placement")
+        << QStringLiteral("{cpu: 1, workers: 2, placement: diagonal}")
+        << QStringLiteral("expected pack, spread or strict_spread");
+    QTest::newRow("a gang that never fits")
+        << QStringLiteral("{cpu: 1, workers: 1000}")
+        << QStringLiteral("a gang of 1000 workers never fits the 1 node(s)");
+}
+
+void TestGangTrials::badGangSettingsAreRefusedWithTheirPlace() {
+    QFETCH(QString, resources);
+    QFETCH(QString, expected);
+    EngineHarness engine;
+    const QString file = engine.writeFile(
+        QStringLiteral("bad.yaml"),
+        QStringLiteral("name: bad\ntrainable:\n  command: python3 %1\n"
+                       "search_space: {iterations: 3}\nresources_per_trial: %2\n"
+                       "metric: score\nmode: max\n")
+            .arg(EngineHarness::trialScript(QStringLiteral("gang_rank.py")), resources));
+    const EngineResult validate = engine.run({QStringLiteral("validate"), file});
+    QCOMPARE(validate.exitCode, 2);
+    QVERIFY2(validate.all().contains(expected), qPrintable(validate.all()));
+}
+
+QTEST_GUILESS_MAIN(TestGangTrials)
+#include "test_gang_trials.moc"
