@@ -2102,6 +2102,10 @@ MPS ist nicht gestartet: %2</translation>
         <translation>wird beendet</translation>
     </message>
     <message>
+        <source>terminated</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
         <source>did not start</source>
         <translation>nicht gestartet</translation>
     </message>

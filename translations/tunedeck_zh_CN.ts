@@ -2095,6 +2095,10 @@ MPS 未能启动：%2</translation>
         <translation>终止中</translation>
     </message>
     <message>
+        <source>terminated</source>
+        <translation>已终止</translation>
+    </message>
+    <message>
         <source>did not start</source>
         <translation>未能启动</translation>
     </message>

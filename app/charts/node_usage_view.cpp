@@ -52,6 +52,9 @@ QString stateText(const QString& state) {
     if (state == QLatin1String("terminating")) {
         return NodeUsageView::tr("terminating");
     }
+    if (state == QLatin1String("terminated")) {
+        return NodeUsageView::tr("terminated");
+    }
     if (state == QLatin1String("lost")) {
         return NodeUsageView::tr("lost");
     }

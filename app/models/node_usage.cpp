@@ -48,9 +48,10 @@ bool NodeUsageModel::apply(const events::Event& event) {
 }
 
 bool NodeUsageModel::applyLifecycle(const events::NodeEvent& event) {
-    static const QStringList kStates{QStringLiteral("launching"), QStringLiteral("ready"),
-                                     QStringLiteral("up"),        QStringLiteral("terminating"),
-                                     QStringLiteral("lost"),      QStringLiteral("launch_failed")};
+    static const QStringList kStates{QStringLiteral("launching"),    QStringLiteral("ready"),
+                                     QStringLiteral("up"),           QStringLiteral("terminating"),
+                                     QStringLiteral("terminated"),   QStringLiteral("lost"),
+                                     QStringLiteral("launch_failed")};
     if (!kStates.contains(event.state)) {
         return false;  // gpu_lost and the like: the samples show them
     }
@@ -73,11 +74,13 @@ bool NodeUsageModel::applyLifecycle(const events::NodeEvent& event) {
         decision.type = node.type;
         // `up` is the agent's hello, also a listed node's: ready, and no decision of its own.
         node.state = hello ? QStringLiteral("ready") : event.state;
-        if (event.state != QLatin1String("ready") && !hello) {
+        if (event.state != QLatin1String("ready") && event.state != QLatin1String("terminated") &&
+            !hello) {
             node.reason = reason;
         }
     }
-    if (hello) {
+    // `terminated` ends a termination that was listed when it was decided: no decision of its own.
+    if (hello || event.state == QLatin1String("terminated")) {
         return true;
     }
     // The nodes of one launch each carry the same decision: it is listed once.

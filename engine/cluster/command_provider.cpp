@@ -232,7 +232,9 @@ void CommandNodeProvider::onCreated(const QString& name, QProcess* process) {
     }
     if (node.terminateWhenCreated) {
         if (ok) {
-            runTerminate(node.id);
+            runTerminate(name, node.id);
+        } else if (onTerminated) {
+            onTerminated(name);  // it never came up: nothing to give back
         }
         nodes_.erase(it);
         return;
@@ -271,16 +273,18 @@ void CommandNodeProvider::terminateNode(const QString& name) {
         return;
     }
     if (it->second.stage == Stage::Created) {
-        runTerminate(it->second.id);
+        runTerminate(name, it->second.id);
+    } else if (onTerminated) {
+        onTerminated(name);  // its create failed: nothing to give back
     }
     nodes_.erase(it);
 }
 
-void CommandNodeProvider::runTerminate(const QString& id) {
+void CommandNodeProvider::runTerminate(const QString& name, const QString& id) {
     PlaceholderValues values{{QStringLiteral("id"), id},
                              {QStringLiteral("cluster"), cluster_.clusterName}};
     QProcess* process = startCommand(expandCommand(cluster_.commands.terminate, values));
-    const auto done = [this, process, id] {
+    const auto done = [this, process, name, id] {
         if (!running_.erase(process)) {
             return;
         }
@@ -289,6 +293,8 @@ void CommandNodeProvider::runTerminate(const QString& id) {
             qWarning(
                 "node %s may still run (and be billed): %s", qPrintable(id),
                 qPrintable(providerCommandFailure(QStringLiteral("terminate"), *process, false)));
+        } else if (onTerminated) {
+            onTerminated(name);
         }
     };
     connect(process, &QProcess::finished, this, done);

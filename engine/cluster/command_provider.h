@@ -84,7 +84,7 @@ class CommandNodeProvider : public QObject, public NodeProvider {
                                  const PlaceholderValues& values) const;
     QProcess* startCommand(const QString& commandLine);
     void onCreated(const QString& name, QProcess* process);
-    void runTerminate(const QString& id);
+    void runTerminate(const QString& name, const QString& id);
     void listTick();
     void onListed(QProcess* process, const std::set<QString>& checked);
     // Called by a node's link when it opens: connects now or once create has finished.

@@ -36,6 +36,10 @@ class NodeProvider {
     virtual std::vector<ProviderNode> listNodes() = 0;
     // Gives a node back (for Slurm: scancel); its link, if open, ends on its own.
     virtual void terminateNode(const QString& id) = 0;
+    // Called on the provider's thread once a node given back by terminateNode is gone: its
+    // terminate command (scancel, the command provider's terminate) succeeded, or it never came
+    // up. Not called when that command failed (the node may still run). Set by its user.
+    std::function<void(const QString& id)> onTerminated;
     // The agent link of a node: opening it reaches (or, for Slurm, starts) the node's agent.
     virtual std::unique_ptr<NodeLink> openLink(const ProviderNode& node) = 0;
 };

@@ -178,9 +178,25 @@ std::vector<ProviderNode> SlurmNodeProvider::listNodes() {
 }
 
 void SlurmNodeProvider::terminateNode(const QString& id) {
-    // Asynchronous: the allocation's end reaches the engine as the link's close.
-    QProcess::startDetached(QStringLiteral("scancel"),
-                            {QStringLiteral("--name=%1").arg(jobName(id))});
+    // Asynchronous: the allocation's end reaches the engine as the link's close, and scancel's
+    // success (the request accepted) as onTerminated. The process owns itself, so it may outlive
+    // this provider; it holds a copy of the callback, whose owner guards itself.
+    auto* scancel = new QProcess;
+    const std::function<void(const QString&)> terminated = onTerminated;
+    QObject::connect(scancel, &QProcess::finished, scancel,
+                     [scancel, terminated, id](int code, QProcess::ExitStatus status) {
+                         if (status == QProcess::NormalExit && code == 0 && terminated) {
+                             terminated(id);
+                         }
+                         scancel->deleteLater();
+                     });
+    QObject::connect(scancel, &QProcess::errorOccurred, scancel,
+                     [scancel](QProcess::ProcessError error) {
+                         if (error == QProcess::FailedToStart) {
+                             scancel->deleteLater();
+                         }
+                     });
+    scancel->start(QStringLiteral("scancel"), {QStringLiteral("--name=%1").arg(jobName(id))});
     typeOf_.erase(id);
 }
 

@@ -1,6 +1,7 @@
 #include "runtime/autoscaler_driver.h"
 
 #include <QJsonArray>
+#include <QPointer>
 #include <algorithm>
 
 #include "runtime/node_plans.h"
@@ -31,6 +32,15 @@ AutoscalerDriver::AutoscalerDriver(AutoscalerSpec spec, NodeProvider& provider, 
     connect(&pool_, &NodePool::nodeUp, this,
             [this](const QString& nodeId, const QJsonObject&) { onNodeUp(nodeId); });
     connect(&pool_, &NodePool::nodeGone, this, &AutoscalerDriver::onNodeGone);
+    provider_.onTerminated = [self = QPointer<AutoscalerDriver>(this)](const QString& nodeId) {
+        if (self) {
+            self->onNodeTerminated(nodeId);
+        }
+    };
+}
+
+AutoscalerDriver::~AutoscalerDriver() {
+    provider_.onTerminated = nullptr;
 }
 
 void AutoscalerDriver::start() {
@@ -152,9 +162,20 @@ void AutoscalerDriver::terminate(const ScalingPlan::Termination& termination) {
     hooks_.record(
         termination.nodeId, QStringLiteral("terminating"), message,
         {{"type", it->second.node.type}, {"reason", termination.reason}, {"decision", message}});
+    terminating_[termination.nodeId] = it->second.node.type;
     nodes_.erase(it);
     pool_.removeNode(termination.nodeId);
     provider_.terminateNode(termination.nodeId);
+}
+
+void AutoscalerDriver::onNodeTerminated(const QString& nodeId) {
+    const auto it = terminating_.find(nodeId);
+    if (it == terminating_.end() || stopped_) {
+        return;  // a lost node's clean-up, or the run has ended
+    }
+    // No console line: the decision was "terminating"; this only says it is done.
+    hooks_.record(nodeId, QStringLiteral("terminated"), QString(), {{"type", it->second}});
+    terminating_.erase(it);
 }
 
 void AutoscalerDriver::onNodeUp(const QString& nodeId) {

@@ -37,6 +37,7 @@ class AutoscalerDriver : public QObject {
 
     AutoscalerDriver(AutoscalerSpec spec, NodeProvider& provider, NodePool& pool, Hooks hooks,
                      QObject* parent = nullptr);
+    ~AutoscalerDriver() override;
 
     void start();
     // The waiting trials changed: a step on the next pass of the event loop.
@@ -59,12 +60,15 @@ class AutoscalerDriver : public QObject {
     void terminate(const ScalingPlan::Termination& termination);
     void onNodeUp(const QString& nodeId);
     void onNodeGone(const QString& nodeId, const QString& reason);
+    // The provider says a node this driver terminated is gone: a `terminated` event.
+    void onNodeTerminated(const QString& nodeId);
 
     AutoscalerSpec spec_;
     NodeProvider& provider_;
     NodePool& pool_;
     Hooks hooks_;
     std::map<QString, Managed> nodes_;
+    std::map<QString, QString> terminating_;  // node -> its type, until the provider says gone
     QTimer timer_;
     QElapsedTimer clock_;
     bool stepQueued_ = false;

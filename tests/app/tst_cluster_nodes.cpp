@@ -365,6 +365,14 @@ void TestClusterNodes::autoscaledNodesShowTheirStateAndTheDecisions() {
     QVERIFY(decisions->isVisible());
     screenshot(view, QStringLiteral("nodes_autoscaled"), QSize(1280, 800));
 
+    // The engine says the terminated node is gone (its terminate command succeeded): the table
+    // says so too, and the decisions stay as they were (it is no decision of its own).
+    usage.apply(nodeEvent("slurm-2", "terminated", {{"type", "cpu-node"}}));
+    view.refresh();
+    QTRY_COMPARE(nodeRow(view.table(), "slurm-2", columns),
+                 QStringLiteral("slurm-2|cpu-node|terminated"));
+    QCOMPARE(decisions->count(), 5);
+
     // A listed node (ssh, local) says only `up`: its table stays as it was, without Type and State.
     NodeUsageModel listedUsage;
     NodeUsageView listedView(&listedUsage);

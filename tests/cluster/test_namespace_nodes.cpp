@@ -89,6 +89,9 @@ void TestElasticClusters::commandProviderOnNamespaceNodes() {
     QVERIFY2(nodeEvents("launch_failed").size() == 1,
              qPrintable(nodeEvents("launch_failed").join(' ')));
     QVERIFY2(nodeEvents("launching").size() >= 4, qPrintable(nodeEvents("launching").join(' ')));
+    // The idle node, once its terminate command has run, is said to be gone.
+    QVERIFY2(nodeEvents("terminated").contains(idle.captured(1)),
+             qPrintable(nodeEvents("terminated").join(' ')));
     // Its trial went back to PENDING for that reason, with no failure counted.
     QVERIFY2(sqliteQuery(db, QStringLiteral("SELECT COUNT(*) FROM events WHERE type = "
                                             "'trial_status' AND json_extract(payload, '$.status')"
