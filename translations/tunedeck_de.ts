@@ -1989,6 +1989,66 @@ The code the run used; `tunedeck-engine rerun FOLDER` re-creates it and runs the
         <translation>%1
 Der Code, mit dem der Lauf gestartet wurde; `tunedeck-engine rerun FOLDER` stellt ihn wieder her und führt dasselbe Experiment erneut aus.</translation>
     </message>
+    <message>
+        <source>&amp;Clone into editor...</source>
+        <translation>In den Editor &amp;klonen...</translation>
+    </message>
+    <message>
+        <source>&amp;Delete experiment folder...</source>
+        <translation>Experimentordner &amp;löschen...</translation>
+    </message>
+    <message>
+        <source>Clone experiment</source>
+        <translation>Experiment klonen</translation>
+    </message>
+    <message>
+        <source>Open an experiment first.</source>
+        <translation>Öffnen Sie zuerst ein Experiment.</translation>
+    </message>
+    <message>
+        <source>The experiment file of %1 cannot be read here: %2</source>
+        <translation>Die Experimentdatei von %1 kann hier nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Cloned %1 into %2: edit it, then Run.</source>
+        <translation>%1 nach %2 geklont: bearbeiten, dann Ausführen.</translation>
+    </message>
+    <message>
+        <source>Delete experiment</source>
+        <translation>Experiment löschen</translation>
+    </message>
+    <message>
+        <source>%1 is still running. Stop it first (Experiment &gt; Stop for good), then delete its folder.</source>
+        <translation>%1 läuft noch. Beenden Sie es zuerst (Experiment &gt; Endgültig beenden) und löschen Sie dann seinen Ordner.</translation>
+    </message>
+    <message>
+        <source>Delete the folder of %1 with its %2 trials&apos; results, checkpoints and logs?
+
+%3
+
+This cannot be undone.</source>
+        <translation>Den Ordner von %1 mit den Ergebnissen, Checkpoints und Logs seiner %2 Trials löschen?
+
+%3
+
+Das kann nicht rückgängig gemacht werden.</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Some files of %1 could not be deleted.</source>
+        <translation>Einige Dateien von %1 konnten nicht gelöscht werden.</translation>
+    </message>
+    <message>
+        <source>Deleted %1</source>
+        <translation>%1 gelöscht</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::MetricChart</name>

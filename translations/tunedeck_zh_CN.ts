@@ -1982,6 +1982,66 @@ The code the run used; `tunedeck-engine rerun FOLDER` re-creates it and runs the
         <translation>%1
 本次运行所用的代码；`tunedeck-engine rerun FOLDER` 可重建该代码并再次运行同一实验。</translation>
     </message>
+    <message>
+        <source>&amp;Clone into editor...</source>
+        <translation>克隆到编辑器(&amp;C)...</translation>
+    </message>
+    <message>
+        <source>&amp;Delete experiment folder...</source>
+        <translation>删除实验文件夹(&amp;D)...</translation>
+    </message>
+    <message>
+        <source>Clone experiment</source>
+        <translation>克隆实验</translation>
+    </message>
+    <message>
+        <source>Open an experiment first.</source>
+        <translation>请先打开一个实验。</translation>
+    </message>
+    <message>
+        <source>The experiment file of %1 cannot be read here: %2</source>
+        <translation>无法在此读取 %1 的实验文件：%2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cloned %1 into %2: edit it, then Run.</source>
+        <translation>已将 %1 克隆到 %2：编辑后运行。</translation>
+    </message>
+    <message>
+        <source>Delete experiment</source>
+        <translation>删除实验</translation>
+    </message>
+    <message>
+        <source>%1 is still running. Stop it first (Experiment &gt; Stop for good), then delete its folder.</source>
+        <translation>%1 仍在运行。请先停止它（实验 &gt; 永久终止），再删除其文件夹。</translation>
+    </message>
+    <message>
+        <source>Delete the folder of %1 with its %2 trials&apos; results, checkpoints and logs?
+
+%3
+
+This cannot be undone.</source>
+        <translation>删除 %1 的文件夹及其 %2 个试验的结果、检查点和日志？
+
+%3
+
+此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Some files of %1 could not be deleted.</source>
+        <translation>%1 的部分文件无法删除。</translation>
+    </message>
+    <message>
+        <source>Deleted %1</source>
+        <translation>已删除 %1</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::MetricChart</name>

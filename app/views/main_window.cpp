@@ -341,6 +341,12 @@ void MainWindow::buildMenus() {
     experiment->addAction(tr("&Stop for good"), this,
                           [this] { orderExperiment(ExperimentOrder::Stop); });
     experiment->addSeparator();
+    experiment->addAction(tr("&Clone into editor..."), this, &MainWindow::cloneShownExperiment)
+        ->setObjectName(QStringLiteral("cloneExperiment"));
+    experiment
+        ->addAction(tr("&Delete experiment folder..."), this, &MainWindow::deleteShownExperiment)
+        ->setObjectName(QStringLiteral("deleteExperiment"));
+    experiment->addSeparator();
     experiment->addAction(tr("Engine &queue..."), this, [this] {
         auto* queue = findChild<QueueDialog*>(QStringLiteral("queueDialog"));
         if (!queue) {

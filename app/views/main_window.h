@@ -87,6 +87,10 @@ class MainWindow : public QMainWindow {
     void showSettings();
     // Two experiments' best trials side by side, the open one first.
     void compareExperiments();
+    // The shown experiment's file as recorded, renamed, beside the original, in the editor; and
+    // its folder deleted once it no longer runs, on the user's word (main_window_manage.cpp).
+    void cloneShownExperiment();
+    void deleteShownExperiment();
 
     QString currentExperiment() const { return experiment_; }
     // The folder of what is shown: on this machine, or on the server for a remote engine's.

@@ -150,8 +150,8 @@ int HistoryReader::schemaVersion() const {
 
 Status HistoryReader::readExperiment(HistoryExperiment* out) {
     Rows s;
-    if (Status status =
-            impl_->prepare("SELECT name, status, spec_text, created_at FROM experiment", &s);
+    if (Status status = impl_->prepare(
+            "SELECT name, status, spec_text, created_at, spec_file FROM experiment", &s);
         !status) {
         return status;
     }
@@ -162,6 +162,7 @@ Status HistoryReader::readExperiment(HistoryExperiment* out) {
         out->status = textAt(s.get(), 1);
         out->specText = textAt(s.get(), 2);
         out->createdAt = sqlite3_column_double(s.get(), 3);
+        out->specFile = textAt(s.get(), 4);
         return Status::ok();
     }
     return impl_->finished(code);

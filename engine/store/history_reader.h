@@ -21,6 +21,7 @@ struct HistoryExperiment {
     QString name;
     QString status;    // "running", "finished", "interrupted", "failed"
     QString specText;  // the experiment file as the user wrote it
+    QString specFile;  // where that file was when it ran (its relative paths start there)
     double createdAt = 0;
 };
 

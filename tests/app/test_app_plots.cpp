@@ -7,17 +7,22 @@
 #include <QComboBox>
 #include <QFile>
 #include <QJsonArray>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTreeWidget>
 #include <QtTest>
 #include <cmath>
 #include <memory>
 
 #include "analysis/parallel_coordinates_view.h"
+#include "editors/experiment_editor.h"
+#include "editors/experiment_editor_window.h"
 #include "engine_harness.h"
 #include "local_engine.h"
+#include "message_box_answer.h"
 #include "plots/contour_view.h"
 #include "plots/edf_view.h"
 #include "plots/optimization_history_view.h"
@@ -56,6 +61,7 @@ class TestAppPlots : public QObject {
     void timelineLanesPerCardAndFailures();
     void numericChoicesGetCategoricalAxesOfTheirValues();
     void brushingTheParallelCoordinatesFiltersTheTable();
+    void cloneReRunsWithEditsAndDeleteAsksFirst();
 
   private:
     // Shows `view` in the window's Study plots tab and recomputes it.
@@ -423,6 +429,74 @@ void TestAppPlots::brushingTheParallelCoordinatesFiltersTheTable() {
     QTest::mouseClick(clear, Qt::LeftButton);
     QCOMPARE(int(shown().size()), kTrials);
     QVERIFY(!clear->isVisible());
+}
+
+// Experiment management, on the same run: Clone puts plots' file as it ran, named plots-2, beside
+// plots.yaml in the editor; an edit (two samples) and Run start it on the engine. Delete asks
+// first, keeps the folder on Cancel and removes it on Delete.
+void TestAppPlots::cloneReRunsWithEditsAndDeleteAsksFirst() {
+    const auto action = [&](QWidget* window, const QString& text) -> QAction* {
+        for (QAction* menu : window->findChild<QMenuBar*>()->actions()) {
+            for (QAction* item : menu->menu() ? menu->menu()->actions() : QList<QAction*>{}) {
+                if (item->text().remove('&') == text) {
+                    return item;
+                }
+            }
+        }
+        return nullptr;
+    };
+    QVERIFY(action(window_.get(), "Clone into editor..."));
+    action(window_.get(), "Clone into editor...")->trigger();
+    auto* editorWindow = window_->findChild<ExperimentEditorWindow*>();
+    QVERIFY(editorWindow && editorWindow->isVisible());
+    ExperimentEditor* editor = editorWindow->editor();
+    QCOMPARE(QFileInfo(editor->path()).fileName(), QStringLiteral("plots-2.yaml"));
+    QCOMPARE(QFileInfo(editor->path()).absolutePath(),
+             QFileInfo(harness_->root() + "/plots.yaml").absolutePath());
+    const QString text = editor->text();
+    QVERIFY2(text.startsWith("name: plots-2\n") &&
+                 text.contains("batch_size: {choice: [16, "
+                               "32, 64]}") &&
+                 text.contains("num_samples: 6\n"),
+             qPrintable(text));
+    editor->setText(QString(text).replace("num_samples: 6\n", "num_samples: 2\n"));
+    action(editorWindow, "Run")->trigger();
+    QVERIFY(waitFor(
+        [&] {
+            return window_->currentExperiment() == "plots-2" &&
+                   window_->data().experimentStatus() == "finished";
+        },
+        60000));
+    QCOMPARE(int(window_->data().trials().size()), 2);
+    const QString folder = harness_->experimentFolder("plots-2");
+    QVERIFY(QFileInfo::exists(folder + "/experiment.sqlite"));
+
+    // Once the engine's list says it no longer runs, its folder can go.
+    auto* list = window_->findChild<QTreeWidget*>();
+    QVERIFY(waitFor(
+        [&] {
+            action(window_.get(), "Refresh list")->trigger();
+            const auto rows = list->findItems("plots-2", Qt::MatchExactly);
+            return !rows.isEmpty() && rows[0]->text(1) == "finished";
+        },
+        20000));
+    {
+        app_test::MessageBoxAnswer cancel(QMessageBox::Cancel);
+        action(window_.get(), "Delete experiment folder...")->trigger();
+        QVERIFY(cancel.answered());
+        QVERIFY2(cancel.seen().contains(folder) && cancel.seen().contains("cannot be undone"),
+                 qPrintable(cancel.seen()));
+    }
+    QVERIFY(QFileInfo::exists(folder + "/experiment.sqlite"));
+    QCOMPARE(window_->currentExperiment(), QStringLiteral("plots-2"));
+    {
+        app_test::MessageBoxAnswer remove("Delete");
+        action(window_.get(), "Delete experiment folder...")->trigger();
+        QVERIFY(remove.answered());
+    }
+    QVERIFY(!QFileInfo::exists(folder));
+    QVERIFY(window_->currentExperiment().isEmpty());
+    QVERIFY(QFileInfo::exists(harness_->experimentFolder("plots") + "/experiment.sqlite"));
 }
 
 QTEST_MAIN(TestAppPlots)
