@@ -40,6 +40,7 @@ inline const QString kBest = QStringLiteral("best");
 inline const QString kExport = QStringLiteral("export");
 inline const QString kTrialLog = QStringLiteral("trial_log");
 inline const QString kQueue = QStringLiteral("queue");
+inline const QString kSetMaxWorkers = QStringLiteral("set_max_workers");
 }  // namespace op
 
 namespace code {

@@ -83,6 +83,7 @@ void ExperimentSupervisor::handle(api::ControlConnection& connection, const api:
         {&api::op::kExport, &ExperimentSupervisor::report},
         {&api::op::kTrialLog, &ExperimentSupervisor::trialLog},
         {&api::op::kQueue, &ExperimentSupervisor::queue},
+        {&api::op::kSetMaxWorkers, &ExperimentSupervisor::order},
     };
     for (const auto& [name, handler] : handlers) {
         if (r.op == *name) {
@@ -359,6 +360,10 @@ void ExperimentSupervisor::order(api::ControlConnection& connection, const api::
     QJsonObject line{{"id", number}, {"op", r.op}};
     if (trialOrder) {
         line.insert("trial", r.text("trial"));
+    }
+    if (r.op == api::op::kSetMaxWorkers) {  // the run checks both (run_control.cpp)
+        line.insert("node_type", r.arguments.value("node_type"));
+        line.insert("max_workers", r.arguments.value("max_workers"));
     }
     c.process->write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
 }

@@ -221,6 +221,38 @@ void AutoscalerDriver::onNodeGone(const QString& nodeId, const QString& reason) 
     demandChanged();
 }
 
+Status AutoscalerDriver::setMaxWorkers(const QString& type, int maxWorkers) {
+    QStringList known;
+    for (NodeTypeSpec& spec : spec_.types) {
+        known << spec.name;
+        if (spec.name != type) {
+            continue;
+        }
+        if (maxWorkers < spec.minWorkers) {
+            return Status::invalid(tr("set_max_workers: %1 is below min_workers of %2 (%3)")
+                                       .arg(maxWorkers)
+                                       .arg(type)
+                                       .arg(spec.minWorkers));
+        }
+        const int was = spec.maxWorkers;
+        spec.maxWorkers = maxWorkers;
+        // The cluster-wide cap is at least the sum of the types' (SCHEMA.md: max_workers).
+        int sum = 0;
+        for (const NodeTypeSpec& each : spec_.types) {
+            sum += each.maxWorkers;
+        }
+        spec_.maxWorkers = std::max(spec_.maxWorkers, sum);
+        hooks_.record(
+            QString(), QStringLiteral("max_workers"),
+            tr("max_workers of %1: %2 -> %3 (control request)").arg(type).arg(was).arg(maxWorkers),
+            {{"type", type}, {"max_workers", maxWorkers}, {"was", was}});
+        demandChanged();
+        return Status::ok();
+    }
+    return Status::invalid(tr("set_max_workers: no node type '%1' in the cluster (known: %2)")
+                               .arg(type.left(80), known.join(QStringLiteral(", "))));
+}
+
 void AutoscalerDriver::shutdown() {
     stopped_ = true;
     timer_.stop();

@@ -17,6 +17,7 @@
 
 #include "cluster/node_provider.h"
 #include "core/autoscaler.h"
+#include "core/status.h"
 #include "runtime/node_pool.h"
 
 namespace tunedeck {
@@ -44,6 +45,10 @@ class AutoscalerDriver : public QObject {
     void demandChanged();
     // The experiment ended: every node is given back, and no more are started.
     void shutdown();
+    // A new max_workers for node type `type` while the run goes on (the control API): recorded
+    // as a `node` event (state `max_workers`) and a console line. Nodes above a lowered cap are
+    // not stopped; they go when idle, and none is launched while the type is at its cap.
+    Status setMaxWorkers(const QString& type, int maxWorkers);
 
   private:
     struct Managed {

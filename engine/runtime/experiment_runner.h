@@ -93,6 +93,9 @@ class ExperimentRunner : public QObject {
     // serve's fair queue (`--shared-slots`): at most `count` trials at once from now on, `why`
     // shown on the waiting ones; running trials beyond it are not stopped.
     void setSharedSlots(int count, const QString& why);
+    // The control API's set_max_workers (runner_scaling.cpp): a new cap for one node type of an
+    // autoscaled cluster; refused, saying why, for a listed cluster or an unknown type.
+    Status setMaxWorkers(const QString& nodeType, int maxWorkers);
 
   signals:
     void finished(int exitCode);
@@ -221,6 +224,10 @@ class ExperimentRunner : public QObject {
     // rank 0's launch, with the gang's environment; the others' are kept for startGangRanks.
     void addGangEnvironment(LiveTrial& live, TrialLaunch& launch);
     void startGangRanks(LiveTrial& live, const QJsonObject& started);
+    // Starts rank `id` on its node, once rank 0's checkpoint is there (nodes without shared
+    // files get a copy first, as rank 0's node does in pushCheckpointThenLaunch).
+    void pushCheckpointThenStartRank(const QString& checkpoint, const QString& id,
+                                     TrialLaunch launch);
     void stopGangRanks(const LiveTrial& live, const QString& reason);
     // A message from a rank other than 0; false when `message` is not one.
     bool onGangMemberMessage(const QString& nodeId, const QJsonObject& message);

@@ -89,6 +89,16 @@ void RunControl::onLine(QByteArrayView line) {
         runner_->stopExperiment();
     } else if (op == QLatin1String("pause")) {
         runner_->interrupt();
+    } else if (op == QLatin1String("set_max_workers")) {
+        const QJsonValue cap = order.value("max_workers");
+        if (!cap.isDouble() || cap.toDouble() < 0 || cap.toDouble() > 1e6 ||
+            cap.toDouble() != double(qint64(cap.toDouble()))) {
+            outcome =
+                Status::invalid(tr("set_max_workers needs \"max_workers\", a whole number from 0"));
+        } else {
+            outcome =
+                runner_->setMaxWorkers(order.value("node_type").toString(), int(cap.toDouble()));
+        }
     } else if (op == QLatin1String("share")) {
         const QJsonValue granted = order.value("slots");
         if (!granted.isDouble() || granted.toDouble() < 0 || granted.toDouble() > 1e6) {

@@ -14,6 +14,15 @@ constexpr std::int64_t kMostFutureTrials = 1000;
 
 }  // namespace
 
+Status ExperimentRunner::setMaxWorkers(const QString& nodeType, int maxWorkers) {
+    if (!autoscaler_) {
+        return Status::invalid(
+            tr("set_max_workers: this experiment's cluster is not autoscaled "
+               "(its nodes are listed)"));
+    }
+    return autoscaler_->setMaxWorkers(nodeType, maxWorkers);
+}
+
 void ExperimentRunner::startAutoscaler() {
     AutoscalerDriver::Hooks hooks;
     hooks.demand = [this] { return scalingDemand(); };

@@ -16,6 +16,7 @@ class TestElasticClusters : public QObject {
     void clusterDownCancelsOnlyItsOwnCluster();
     void commandProviderScalesAndSurvivesAReclaim();
     void commandProviderOnNamespaceNodes();
+    void maxWorkersOfARunningClusterCanBeRaised();
     void commandProviderMistakesAreRefusedAtValidate();
     void shippedCloudExamplesValidate();
     void submitRunsOnTheClusterAndTakesItDown();

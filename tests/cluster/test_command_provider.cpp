@@ -197,6 +197,76 @@ void TestElasticClusters::commandProviderScalesAndSurvivesAReclaim() {
         readySeconds.empty() ? 0.0 : readySeconds.back(), readySeconds.size());
 }
 
+void TestElasticClusters::maxWorkersOfARunningClusterCanBeRaised() {
+    // A run on one node at most; once its first trial reports, the control API's
+    // set_max_workers raises the cap to 3 and the autoscaler launches for the trials waiting.
+    EngineHarness engine;
+    const QString clusterFile = writeCommandCluster(engine.root());
+    QVERIFY(QDir().mkpath(engine.root() + "/quota-used"));  // no quota error this time
+    QFile cluster(clusterFile);
+    QVERIFY(cluster.open(QIODevice::ReadOnly));
+    const QByteArray text = cluster.readAll().replace("max_workers: 2", "max_workers: 1");
+    cluster.close();
+    QVERIFY(cluster.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    cluster.write(text);
+    cluster.close();
+    const QString experiment = engine.writeFile("exp.yaml",
+                                                "name: cap\n"
+                                                "trainable: {command: [python3, '@TRIAL@']}\n"
+                                                "resources_per_trial: {cpu: 1}\n"
+                                                "search_space:\n"
+                                                "  x: {grid: [1, 2, 3, 4]}\n"
+                                                "  iterations: 12\n"
+                                                "  sleep: 0.25\n"
+                                                "metric: score\nmode: max\n"
+                                                "cluster: cluster.yaml\n");
+    auto process = engine.start({"run", experiment, "--control-stdin"});
+    const QString db = engine.experimentFolder("cap") + "/experiment.sqlite";
+    QElapsedTimer waited;
+    waited.start();
+    while (waited.elapsed() < 20000 && process->state() == QProcess::Running &&
+           sqliteQuery(db, "SELECT COUNT(*) FROM results").toInt() == 0) {
+        QTest::qWait(100);
+    }
+    QVERIFY2(process->state() == QProcess::Running, "the run ended before its first result");
+    process->write(
+        R"j({"id": 1, "op": "set_max_workers", "node_type": "large", "max_workers": 3})j"
+        "\n"
+        R"j({"id": 2, "op": "set_max_workers", "node_type": "small", "max_workers": -1})j"
+        "\n"
+        R"j({"id": 3, "op": "set_max_workers", "node_type": "small", "max_workers": 3})j"
+        "\n");
+    const EngineResult result = EngineHarness::finish(*process, 60000);
+    QVERIFY2(result.finished && result.exitCode == 0, qPrintable(result.all()));
+    // The answers: the two mistakes refused with why, the cap taken.
+    for (const char* answer :
+         {"{\"control\":{\"error\":\"set_max_workers: no node type 'large' in the cluster "
+          "(known: small)\",\"id\":1,\"ok\":false}}",
+          "{\"control\":{\"error\":\"set_max_workers needs \\\"max_workers\\\", a whole "
+          "number from 0\",\"id\":2,\"ok\":false}}",
+          "{\"control\":{\"id\":3,\"ok\":true}}"}) {
+        QVERIFY2(result.out.contains(QLatin1String(answer)),
+                 qPrintable(QLatin1String(answer) + "\n---\n" + result.out));
+    }
+    QVERIFY2(result.all().contains("max_workers of small: 1 -> 3 (control request)"),
+             qPrintable(result.all()));
+    // The history's node events: one node launched before the new cap, two more after it (three
+    // trials waited), none beyond it.
+    const QString launchingBefore = sqliteQuery(
+        db,
+        "SELECT COUNT(*) FROM events WHERE type = 'node' AND json_extract(payload, '$.state') = "
+        "'launching' AND seq < (SELECT seq FROM events WHERE type = 'node' AND "
+        "json_extract(payload, '$.state') = 'max_workers' AND "
+        "json_extract(payload, '$.details.max_workers') = 3)");
+    QCOMPARE(launchingBefore, QStringLiteral("1"));
+    QCOMPARE(sqliteQuery(db,
+                         "SELECT COUNT(*) FROM events WHERE type = 'node' AND "
+                         "json_extract(payload, '$.state') = 'launching'"),
+             QStringLiteral("3"));
+    QCOMPARE(sqliteQuery(db, "SELECT COUNT(*) FROM trials WHERE status = 'TERMINATED'"),
+             QStringLiteral("4"));
+}
+
 void TestElasticClusters::commandProviderMistakesAreRefusedAtValidate() {
     EngineHarness engine;
     engine.writeFile("cluster.yaml",
