@@ -224,10 +224,6 @@ class ExperimentRunner : public QObject {
     // rank 0's launch, with the gang's environment; the others' are kept for startGangRanks.
     void addGangEnvironment(LiveTrial& live, TrialLaunch& launch);
     void startGangRanks(LiveTrial& live, const QJsonObject& started);
-    // Starts rank `id` on its node, once rank 0's checkpoint is there (nodes without shared
-    // files get a copy first, as rank 0's node does in pushCheckpointThenLaunch).
-    void pushCheckpointThenStartRank(const QString& checkpoint, const QString& id,
-                                     TrialLaunch launch);
     void stopGangRanks(const LiveTrial& live, const QString& reason);
     // A message from a rank other than 0; false when `message` is not one.
     bool onGangMemberMessage(const QString& nodeId, const QJsonObject& message);
