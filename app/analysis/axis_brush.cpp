@@ -12,10 +12,13 @@ AxisBrush AxisBrush::over(const ParameterScale& scale, double fromFraction, doub
     brush.key = scale.key;
     brush.categorical = scale.kind == ParameterScale::Kind::Categorical;
     if (brush.categorical) {
+        // A category is inside when the brush reaches into its slot (half a step either side of
+        // it): a drag over the band around "32" takes 32 even when it stops short of the tick.
         const int n = int(scale.categories.size());
+        const double half = n > 1 ? 0.5 / (n - 1) : 0.5;
         for (int index = 0; index < n; ++index) {
             const double at = n == 1 ? 0.5 : double(index) / (n - 1);
-            if (at >= lo && at <= hi) {
+            if (hi > at - half && lo < at + half) {
                 brush.categories << scale.categories[index];
             }
         }

@@ -21,7 +21,7 @@ struct AxisBrush {
     QStringList categories;  // the categories inside (Categorical)
 
     // The brush over `scale` between two positions, 0 (bottom) to 1 (top), in either order. On a
-    // categorical axis a category is inside when its slot's centre is.
+    // categorical axis a category is inside when the range reaches into its slot.
     static AxisBrush over(const ParameterScale& scale, double fromFraction, double toFraction);
     // Whether `value` (absent: undefined) is inside.
     bool contains(const QJsonValue& value) const;

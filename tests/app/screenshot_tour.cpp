@@ -18,6 +18,7 @@
 #include <QTest>
 #include <csignal>
 
+#include "analysis/parallel_coordinates_view.h"
 #include "editors/cluster_editor.h"
 #include "editors/experiment_editor.h"
 #include "fake_gpus.h"
@@ -47,6 +48,31 @@ void shootScreen(QWidget* dialog, const QString& name) {
     QPixmap screen = dialog->screen()->grabWindow(0);
     (screen.isNull() || screen.toImage().allGray() ? dialog->grab() : screen).save(path);
     qInfo("saved %s", qPrintable(path));
+}
+
+// The parallel coordinates with the upper half of the first axis brushed: the table filtered,
+// the button that clears it, the brushed lines over the faded rest. Cleared again after.
+void shootBrushed(MainWindow& window, const QString& name) {
+    auto* parallel = window.findChild<ParallelCoordinatesView*>();
+    if (parallel == nullptr || window.data().trials().empty()) {
+        return;
+    }
+    window.tabs()->setCurrentWidget(parallel);
+    QTest::qWait(500);  // recomputed once shown
+    if (parallel->axes().size() < 2) {
+        return;
+    }
+    const QString first = window.data().trials().front().id;
+    const double x = parallel->vertexOf(first, 0).x();
+    // The first axis runs from 40 px below the top to 18 px above the bottom.
+    const QPoint top(int(x), 44);
+    const QPoint middle(int(x), parallel->height() / 2);
+    QTest::mousePress(parallel, Qt::LeftButton, {}, top);
+    QTest::mouseMove(parallel, middle);
+    QTest::mouseRelease(parallel, Qt::LeftButton, {}, middle);
+    QTest::qWait(200);
+    shoot(&window, name);
+    parallel->clearBrushes();
 }
 
 void showTab(MainWindow& window, const QString& title) {
@@ -222,6 +248,7 @@ int main(int argc, char** argv) {
     shoot(&window, "10-asha-finished");
     // The study plots of the asha run, watched live: its early stops on the timeline.
     shootStudyPlots(window, "10p-asha");
+    shootBrushed(window, "10e-asha-parallel-brushed");
     window.compareExperiments();
     auto* comparison = window.findChild<ExperimentsCompare*>();
     if (comparison) {
@@ -337,6 +364,7 @@ int main(int argc, char** argv) {
         QTest::qWait(500);
         shoot(&germanAsha, "10c-asha-scatter-german");
         shootStudyPlots(germanAsha, "10d-asha-german");
+        shootBrushed(germanAsha, "10f-asha-parallel-brushed-german");
     }
 
     // Dark, then German.

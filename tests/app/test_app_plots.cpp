@@ -429,6 +429,24 @@ void TestAppPlots::brushingTheParallelCoordinatesFiltersTheTable() {
     QTest::mouseClick(clear, Qt::LeftButton);
     QCOMPARE(int(shown().size()), kTrials);
     QVERIFY(!clear->isVisible());
+
+    // On batch_size (16, 32, 64 bottom to top) a drag from 9/10 of the way up to 55/100, between
+    // the ticks of 64 and 32, reaches into both their slots: their trials are kept.
+    const double top = onX.front().first;  // x's largest value is at the top of the axes
+    const double bottom = onX.back().first;
+    const auto at = [&](double fraction) { return bottom - fraction * (bottom - top); };
+    drag(axisOf("batch_size"), at(0.9), at(0.55));
+    QStringList large;
+    for (const TrialRow& row : window_->data().trials()) {
+        if (row.flatConfig.value("batch_size").toInt() >= 32) {
+            large << row.id;
+        }
+    }
+    large.sort();
+    QVERIFY2(!large.isEmpty(), "no trial drew batch_size 32 or 64");
+    QCOMPARE(shown(), large);
+    parallel->clearBrushes();
+    QCOMPARE(int(shown().size()), kTrials);
 }
 
 // Experiment management, on the same run: Clone puts plots' file as it ran, named plots-2, beside
