@@ -1523,7 +1523,7 @@ Fingerabdruck: %2</translation>
     </message>
     <message>
         <source>Study plots</source>
-        <translation>Studien-Diagramme</translation>
+        <translation>Studien-Plots</translation>
     </message>
     <message>
         <source>Tunedeck</source>
@@ -1571,7 +1571,7 @@ Fingerabdruck: %2</translation>
     </message>
     <message>
         <source>Brushed: %1 of %2 trials - Clear</source>
-        <translation>Markiert: %1 von %2 Trials – Aufheben</translation>
+        <translation>Markiert: %1 von %2 – Aufheben</translation>
     </message>
     <message>
         <source>All statuses</source>
@@ -1619,11 +1619,11 @@ Fingerabdruck: %2</translation>
     </message>
     <message>
         <source>Nodes and GPUs</source>
-        <translation>Knoten und GPUs</translation>
+        <translation>Knoten/GPUs</translation>
     </message>
     <message>
         <source>Log</source>
-        <translation>Protokoll</translation>
+        <translation>Log</translation>
     </message>
     <message>
         <source>Not attached to an engine</source>

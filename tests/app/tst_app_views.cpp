@@ -13,7 +13,9 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QStackedWidget>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -97,6 +99,7 @@ class TestAppViews : public QObject {
     void everyStringIsTranslated();
     void theLanguageIsSwitchedBySettings();
     void theSystemLanguageIsNamedAndTheLogSaysWhenEmpty();
+    void theGermanTabsFitAt1280x800();
     void theHelpMenuOpensTheDocsAndNamesTheVersion();
 };
 
@@ -367,6 +370,24 @@ void TestAppViews::theLanguageIsSwitchedBySettings() {
     QCOMPARE(applyAppearance({Theme::System, QStringLiteral("fr")}), QStringLiteral("en"));
     MainWindow window;
     QCOMPARE(window.menuBar()->actions().first()->text(), QStringLiteral("&File"));
+}
+
+// Issue 18: in German at 1280x800 the monitor's tab strip was about 60 px too wide, so "Log"
+// (Protokoll) sat behind the scroll arrows. Every tab shows whole there, none elided.
+void TestAppViews::theGermanTabsFitAt1280x800() {
+    QCOMPARE(applyAppearance({Theme::Light, QStringLiteral("de")}), QStringLiteral("de"));
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    qobject_cast<QStackedWidget*>(window.centralWidget())->setCurrentIndex(1);  // the monitor
+    QTest::qWait(50);
+    QTabBar* bar = window.tabs()->tabBar();
+    QVERIFY2(bar->sizeHint().width() <= window.tabs()->width(),
+             qPrintable(QStringLiteral("the tabs need %1 px of %2")
+                            .arg(bar->sizeHint().width())
+                            .arg(window.tabs()->width())));
+    applyAppearance({Theme::System, QStringLiteral("en")});
 }
 
 // Issue 18.8: Settings named the system language "System language ()" where the system's locale
