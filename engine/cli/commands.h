@@ -19,6 +19,7 @@ int cluster(const QStringList& args);
 int submit(const QStringList& args);
 int serve(const QStringList& args);
 int queue(const QStringList& args);
+int setMaxWorkers(const QStringList& args);
 
 // Writes `text` to `path`, or to stdout when `path` is empty; false (with a message on stderr)
 // when the file cannot be written.

@@ -73,6 +73,10 @@ Commands:
   queue                          serve's fair queue: each experiment's user,
                                  priority, trials running and wanted, and why it waits
       [--connect unix:PATH|tcp:HOST:PORT] [--token-file FILE] [--format text|json]
+  set-max-workers EXPERIMENT NODE_TYPE N
+                                 a running experiment's autoscaler (served) caps that
+                                 node type at N nodes from now on
+      [--connect unix:PATH|tcp:HOST:PORT] [--token-file FILE]
 
 Options:
   -h, --help                     this text
@@ -116,6 +120,7 @@ int main(int argc, char** argv) {
         {"submit", tunedeck::cli::submit},
         {"serve", tunedeck::cli::serve},
         {"queue", tunedeck::cli::queue},
+        {"set-max-workers", tunedeck::cli::setMaxWorkers},
     };
     for (const auto& [name, function] : commands) {
         if (command == QLatin1String(name)) {

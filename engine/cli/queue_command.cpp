@@ -1,6 +1,7 @@
-// queue: serve's fair queue as a table, asked of a running server over the control API (the
-// `queue` op): each experiment's user, priority, trials running of those it may run, trials it
-// wants, and why it waits.
+// Requests to a running serve over the control API from the command line. queue: serve's fair
+// queue as a table (the `queue` op): each experiment's user, priority, trials running of those it
+// may run, trials it wants, and why it waits. set-max-workers: a new max_workers for one node
+// type of a running experiment's autoscaled cluster (the `set_max_workers` op).
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -83,11 +84,7 @@ void printTable(const QJsonObject& queue) {
     }
 }
 
-}  // namespace
-
-int queue(const QStringList& args) {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Show the fair queue of a running serve."));
+void addConnectOptions(QCommandLineParser& parser) {
     parser.addOption({QStringLiteral("connect"),
                       QStringLiteral("unix:PATH or tcp:HOST:PORT (default unix:%1).")
                           .arg(api::defaultSocketPath()),
@@ -95,6 +92,45 @@ int queue(const QStringList& args) {
     parser.addOption({QStringLiteral("token-file"),
                       QStringLiteral("File whose first line is the server's token (TCP)."),
                       QStringLiteral("FILE")});
+}
+
+// Connects to the server --connect names and says hello; nothing (and `exitCode`) when it failed.
+std::unique_ptr<QIODevice> connectAndGreet(const QCommandLineParser& parser, int* exitCode) {
+    api::ListenAddress address;
+    const QString where = parser.isSet(QStringLiteral("connect"))
+                              ? parser.value(QStringLiteral("connect"))
+                              : QStringLiteral("unix:") + api::defaultSocketPath();
+    if (Status s = api::parseListenAddress(where, &address); !s) {
+        *exitCode = fail(QStringLiteral("--connect: %1").arg(s.message()));
+        return nullptr;
+    }
+    QString token;
+    if (parser.isSet(QStringLiteral("token-file"))) {
+        if (Status s = api::readTokenFile(parser.value(QStringLiteral("token-file")), &token); !s) {
+            *exitCode = fail(s.message());
+            return nullptr;
+        }
+    }
+    QString error;
+    std::unique_ptr<QIODevice> socket = connectTo(address, &error);
+    QJsonObject answer;
+    QJsonObject hello{{"id", 1}, {"op", api::op::kHello}};
+    if (!token.isEmpty()) {
+        hello.insert("token", token);
+    }
+    if (!socket || !ask(*socket, hello, &answer, &error)) {
+        *exitCode = fail(error, 1);
+        return nullptr;
+    }
+    return socket;
+}
+
+}  // namespace
+
+int queue(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Show the fair queue of a running serve."));
+    addConnectOptions(parser);
     parser.addOption({QStringLiteral("format"), QStringLiteral("text (default) or json."),
                       QStringLiteral("FORMAT")});
     if (!parseArguments(parser, QStringLiteral("queue"), args, 0)) {
@@ -104,28 +140,14 @@ int queue(const QStringList& args) {
     if (!format.isEmpty() && format != QLatin1String("text") && format != QLatin1String("json")) {
         return fail(QStringLiteral("--format: expected text or json, not '%1'").arg(format));
     }
-    api::ListenAddress address;
-    const QString where = parser.isSet(QStringLiteral("connect"))
-                              ? parser.value(QStringLiteral("connect"))
-                              : QStringLiteral("unix:") + api::defaultSocketPath();
-    if (Status s = api::parseListenAddress(where, &address); !s) {
-        return fail(QStringLiteral("--connect: %1").arg(s.message()));
+    int exitCode = 0;
+    const std::unique_ptr<QIODevice> socket = connectAndGreet(parser, &exitCode);
+    if (!socket) {
+        return exitCode;
     }
-    QString token;
-    if (parser.isSet(QStringLiteral("token-file"))) {
-        if (Status s = api::readTokenFile(parser.value(QStringLiteral("token-file")), &token); !s) {
-            return fail(s.message());
-        }
-    }
-    QString error;
-    const std::unique_ptr<QIODevice> socket = connectTo(address, &error);
     QJsonObject answer;
-    QJsonObject hello{{"id", 1}, {"op", api::op::kHello}};
-    if (!token.isEmpty()) {
-        hello.insert("token", token);
-    }
-    if (!socket || !ask(*socket, hello, &answer, &error) ||
-        !ask(*socket, {{"id", 2}, {"op", api::op::kQueue}}, &answer, &error)) {
+    QString error;
+    if (!ask(*socket, {{"id", 2}, {"op", api::op::kQueue}}, &answer, &error)) {
         return fail(error, 1);
     }
     answer.remove("id");
@@ -135,6 +157,47 @@ int queue(const QStringList& args) {
     } else {
         printTable(answer);
     }
+    return 0;
+}
+
+int setMaxWorkers(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Set max_workers of a node type of a running experiment's cluster."));
+    parser.addPositionalArgument(QStringLiteral("experiment"),
+                                 QStringLiteral("As serve names it."));
+    parser.addPositionalArgument(QStringLiteral("node_type"),
+                                 QStringLiteral("A node type of its cluster file."));
+    parser.addPositionalArgument(QStringLiteral("max_workers"), QStringLiteral("A whole number."));
+    addConnectOptions(parser);
+    if (!parseArguments(parser, QStringLiteral("set-max-workers"), args, 3)) {
+        return kExitBadInput;
+    }
+    const QStringList positional = parser.positionalArguments();
+    bool number = false;
+    const int cap = positional[2].toInt(&number);
+    if (!number || cap < 0) {
+        return fail(QStringLiteral("max_workers: expected a whole number from 0, not '%1'")
+                        .arg(positional[2]));
+    }
+    int exitCode = 0;
+    const std::unique_ptr<QIODevice> socket = connectAndGreet(parser, &exitCode);
+    if (!socket) {
+        return exitCode;
+    }
+    QJsonObject answer;
+    QString error;
+    if (!ask(*socket,
+             {{"id", 2},
+              {"op", api::op::kSetMaxWorkers},
+              {"experiment", positional[0]},
+              {"node_type", positional[1]},
+              {"max_workers", cap}},
+             &answer, &error)) {
+        return fail(QStringLiteral("%1: %2").arg(positional[0], error), kExitBadInput);
+    }
+    std::printf("%s: max_workers of %s is %d from now on.\n", qPrintable(positional[0]),
+                qPrintable(positional[1]), cap);
     return 0;
 }
 

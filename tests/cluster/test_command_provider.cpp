@@ -6,12 +6,14 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QTest>
 #include <algorithm>
 
 #include "elastic_cluster_tests.h"
 #include "engine_harness.h"
+#include "serve_session.h"
 
 namespace {
 
@@ -198,8 +200,9 @@ void TestElasticClusters::commandProviderScalesAndSurvivesAReclaim() {
 }
 
 void TestElasticClusters::maxWorkersOfARunningClusterCanBeRaised() {
-    // A run on one node at most; once its first trial reports, the control API's
-    // set_max_workers raises the cap to 3 and the autoscaler launches for the trials waiting.
+    // An experiment served on a cluster of one node at most; once its first trial reports,
+    // `tunedeck-engine set-max-workers` raises the cap to 3 through serve (the control API's
+    // set_max_workers) and the autoscaler launches for the trials waiting.
     EngineHarness engine;
     const QString clusterFile = writeCommandCluster(engine.root());
     QVERIFY(QDir().mkpath(engine.root() + "/quota-used"));  // no quota error this time
@@ -220,36 +223,44 @@ void TestElasticClusters::maxWorkersOfARunningClusterCanBeRaised() {
                                                 "  sleep: 0.25\n"
                                                 "metric: score\nmode: max\n"
                                                 "cluster: cluster.yaml\n");
-    auto process = engine.start({"run", experiment, "--control-stdin"});
-    const QString db = engine.experimentFolder("cap") + "/experiment.sqlite";
+    ServeProcess serve;
+    QVERIFY(serve.start(engine, {"--listen", "unix:" + ServeProcess::localSocketPath(engine),
+                                 "--capacity", "cpu=8"}));
+    ServeClient client(serve.address());
+    QVERIFY(client.hello().value("ok").toBool());
+    const QJsonObject started = client.ask({{"op", "start"}, {"path", experiment}}, 30000);
+    QVERIFY2(started.value("ok").toBool(), qPrintable(QJsonDocument(started).toJson()));
+    const QString db = started.value("folder").toString() + "/experiment.sqlite";
+    const QString name = started.value("experiment").toString();
     QElapsedTimer waited;
     waited.start();
-    while (waited.elapsed() < 20000 && process->state() == QProcess::Running &&
+    while (waited.elapsed() < 20000 &&
            sqliteQuery(db, "SELECT COUNT(*) FROM results").toInt() == 0) {
         QTest::qWait(100);
     }
-    QVERIFY2(process->state() == QProcess::Running, "the run ended before its first result");
-    process->write(
-        R"j({"id": 1, "op": "set_max_workers", "node_type": "large", "max_workers": 3})j"
-        "\n"
-        R"j({"id": 2, "op": "set_max_workers", "node_type": "small", "max_workers": -1})j"
-        "\n"
-        R"j({"id": 3, "op": "set_max_workers", "node_type": "small", "max_workers": 3})j"
-        "\n");
-    const EngineResult result = EngineHarness::finish(*process, 60000);
-    QVERIFY2(result.finished && result.exitCode == 0, qPrintable(result.all()));
-    // The answers: the two mistakes refused with why, the cap taken.
-    for (const char* answer :
-         {"{\"control\":{\"error\":\"set_max_workers: no node type 'large' in the cluster "
-          "(known: small)\",\"id\":1,\"ok\":false}}",
-          "{\"control\":{\"error\":\"set_max_workers needs \\\"max_workers\\\", a whole "
-          "number from 0\",\"id\":2,\"ok\":false}}",
-          "{\"control\":{\"id\":3,\"ok\":true}}"}) {
-        QVERIFY2(result.out.contains(QLatin1String(answer)),
-                 qPrintable(QLatin1String(answer) + "\n---\n" + result.out));
+    const auto setMaxWorkers = [&](const QString& type, const QString& cap) {
+        return engine.run({"set-max-workers", name, type, cap, "--connect", serve.address()});
+    };
+    // Mistakes are refused with why; the cap is taken.
+    const EngineResult unknown = setMaxWorkers("large", "3");
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY2(unknown.err.contains("cap: set_max_workers: no node type 'large' in the cluster "
+                                  "(known: small)"),
+             qPrintable(unknown.all()));
+    const EngineResult negative = setMaxWorkers("small", "many");
+    QCOMPARE(negative.exitCode, 2);
+    QVERIFY2(negative.err.contains("max_workers: expected a whole number from 0, not 'many'"),
+             qPrintable(negative.all()));
+    const EngineResult raised = setMaxWorkers("small", "3");
+    QVERIFY2(raised.exitCode == 0, qPrintable(raised.all()));
+    QCOMPARE(raised.out, QStringLiteral("cap: max_workers of small is 3 from now on.\n"));
+    waited.restart();
+    while (waited.elapsed() < 30000 &&
+           sqliteQuery(db, "SELECT COUNT(*) FROM trials WHERE status = 'TERMINATED'") != "4") {
+        QTest::qWait(100);
     }
-    QVERIFY2(result.all().contains("max_workers of small: 1 -> 3 (control request)"),
-             qPrintable(result.all()));
+    QCOMPARE(sqliteQuery(db, "SELECT COUNT(*) FROM trials WHERE status = 'TERMINATED'"),
+             QStringLiteral("4"));
     // The history's node events: one node launched before the new cap, two more after it (three
     // trials waited), none beyond it.
     const QString launchingBefore = sqliteQuery(
@@ -263,8 +274,6 @@ void TestElasticClusters::maxWorkersOfARunningClusterCanBeRaised() {
                          "SELECT COUNT(*) FROM events WHERE type = 'node' AND "
                          "json_extract(payload, '$.state') = 'launching'"),
              QStringLiteral("3"));
-    QCOMPARE(sqliteQuery(db, "SELECT COUNT(*) FROM trials WHERE status = 'TERMINATED'"),
-             QStringLiteral("4"));
 }
 
 void TestElasticClusters::commandProviderMistakesAreRefusedAtValidate() {
