@@ -71,6 +71,7 @@ void MainWindow::deleteShownExperiment() {
                         .arg(folder_),
                     QMessageBox::Cancel, this);
     QPushButton* remove = ask.addButton(tr("Delete"), QMessageBox::DestructiveRole);
+    ask.button(QMessageBox::Cancel)->setText(tr("Cancel"));  // Qt's translations may be absent
     ask.setDefaultButton(QMessageBox::Cancel);
     ask.exec();
     if (ask.clickedButton() != remove) {

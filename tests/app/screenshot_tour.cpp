@@ -9,6 +9,7 @@
 #include <QElapsedTimer>
 #include <QMessageBox>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -73,6 +74,27 @@ void shootBrushed(MainWindow& window, const QString& name) {
     QTest::qWait(200);
     shoot(&window, name);
     parallel->clearBrushes();
+}
+
+// Experiment > Clone into editor (the clone in the editor, then closed) and the question Delete
+// experiment folder asks (answered Cancel: nothing is deleted).
+void shootManagement(MainWindow& window, const QString& name) {
+    window.cloneShownExperiment();
+    for (ExperimentEditor* editor : window.findChildren<ExperimentEditor*>()) {
+        if (editor->window()->isVisible() && QRegularExpression(QStringLiteral("-[0-9]+\\.yaml$"))
+                                                 .match(editor->path())
+                                                 .hasMatch()) {
+            editor->window()->resize(1200, 860);
+            QTest::qWait(300);
+            shoot(editor, name + QStringLiteral("-clone-editor"));
+            editor->window()->close();
+        }
+    }
+    app_test::MessageBoxAnswer cancel(QMessageBox::Cancel, [name](QMessageBox* box) {
+        QTest::qWait(300);
+        shootScreen(box, name + QStringLiteral("-delete-question"));
+    });
+    window.deleteShownExperiment();
 }
 
 void showTab(MainWindow& window, const QString& title) {
@@ -249,6 +271,7 @@ int main(int argc, char** argv) {
     // The study plots of the asha run, watched live: its early stops on the timeline.
     shootStudyPlots(window, "10p-asha");
     shootBrushed(window, "10e-asha-parallel-brushed");
+    shootManagement(window, "10g-asha");
     window.compareExperiments();
     auto* comparison = window.findChild<ExperimentsCompare*>();
     if (comparison) {
@@ -365,6 +388,7 @@ int main(int argc, char** argv) {
         shoot(&germanAsha, "10c-asha-scatter-german");
         shootStudyPlots(germanAsha, "10d-asha-german");
         shootBrushed(germanAsha, "10f-asha-parallel-brushed-german");
+        shootManagement(germanAsha, "10h-asha-german");
     }
 
     // Dark, then German.

@@ -21,6 +21,7 @@
 #include <QtTest>
 
 #include "charts/node_usage_view.h"
+#include "message_box_answer.h"
 #include "models/node_usage.h"
 #include "models/trial_table_model.h"
 #include "scripted_events.h"
@@ -100,6 +101,7 @@ class TestAppViews : public QObject {
     void theLanguageIsSwitchedBySettings();
     void theSystemLanguageIsNamedAndTheLogSaysWhenEmpty();
     void theGermanTabsFitAt1280x800();
+    void deletingAFolderAsksFirstInTheUsersLanguage();
     void theHelpMenuOpensTheDocsAndNamesTheVersion();
 };
 
@@ -387,6 +389,28 @@ void TestAppViews::theGermanTabsFitAt1280x800() {
              qPrintable(QStringLiteral("the tabs need %1 px of %2")
                             .arg(bar->sizeHint().width())
                             .arg(window.tabs()->width())));
+    applyAppearance({Theme::System, QStringLiteral("en")});
+}
+
+// Experiment > Delete experiment folder asks first, in German all through (Qt's own button
+// texts are not installed everywhere: the tour's German screenshot showed "Cancel"), and keeps
+// the folder when the answer is Abbrechen.
+void TestAppViews::deletingAFolderAsksFirstInTheUsersLanguage() {
+    QCOMPARE(applyAppearance({Theme::Light, QStringLiteral("de")}), QStringLiteral("de"));
+    QTemporaryDir dir;
+    const QString folder = dir.filePath("asha");
+    QVERIFY(QDir().mkpath(folder));
+    MainWindow window;
+    window.openFolder(folder);  // read-only; its history does not read, the folder is shown
+    {
+        app_test::MessageBoxAnswer cancel(QMessageBox::Cancel);
+        window.deleteShownExperiment();
+        QVERIFY(cancel.answered());
+        QVERIFY2(cancel.buttons().contains("Abbrechen") && cancel.buttons().contains("Löschen"),
+                 qPrintable(cancel.buttons().join(", ")));
+        QVERIFY2(cancel.seen().contains(folder), qPrintable(cancel.seen()));
+    }
+    QVERIFY(QFileInfo::exists(folder));
     applyAppearance({Theme::System, QStringLiteral("en")});
 }
 
