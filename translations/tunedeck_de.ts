@@ -1494,6 +1494,10 @@ Fingerabdruck: %2</translation>
 <context>
     <name>tunedeck::app::MainWindow</name>
     <message>
+        <source>Max workers</source>
+        <translation>Max. Worker</translation>
+    </message>
+    <message>
         <source>Engine &amp;queue...</source>
         <translation>&amp;Warteschlange der Engine...</translation>
     </message>
@@ -2164,6 +2168,18 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>terminated</source>
         <translation>beendet</translation>
+    </message>
+    <message>
+        <source>Set max workers</source>
+        <translation>Max. Worker setzen</translation>
+    </message>
+    <message>
+        <source>From now on the autoscaler keeps at most this many nodes of the type; nodes above a lowered cap go when idle. The cluster file stays as it is.</source>
+        <translation>Von nun an hält der Autoscaler höchstens so viele Knoten dieses Typs; Knoten über einer gesenkten Grenze gehen, sobald sie untätig sind. Die Cluster-Datei bleibt, wie sie ist.</translation>
+    </message>
+    <message>
+        <source>Max workers of</source>
+        <translation>Max. Worker von</translation>
     </message>
     <message>
         <source>did not start</source>

@@ -1487,6 +1487,10 @@ Fingerprint: %2</source>
 <context>
     <name>tunedeck::app::MainWindow</name>
     <message>
+        <source>Max workers</source>
+        <translation>最大工作节点数</translation>
+    </message>
+    <message>
         <source>Engine &amp;queue...</source>
         <translation>引擎队列(&amp;Q)...</translation>
     </message>
@@ -2157,6 +2161,18 @@ MPS 未能启动：%2</translation>
     <message>
         <source>terminated</source>
         <translation>已终止</translation>
+    </message>
+    <message>
+        <source>Set max workers</source>
+        <translation>设置最大工作节点数</translation>
+    </message>
+    <message>
+        <source>From now on the autoscaler keeps at most this many nodes of the type; nodes above a lowered cap go when idle. The cluster file stays as it is.</source>
+        <translation>从现在起，自动扩缩器最多保留该类型的这么多节点；超出降低后上限的节点在空闲时释放。集群文件保持不变。</translation>
+    </message>
+    <message>
+        <source>Max workers of</source>
+        <translation>最大工作节点数：</translation>
     </message>
     <message>
         <source>did not start</source>

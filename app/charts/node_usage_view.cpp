@@ -2,12 +2,16 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDateTimeAxis>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
@@ -134,6 +138,31 @@ NodeUsageView::NodeUsageView(const NodeUsageModel* usage, QWidget* parent)
     decisions_->setFixedHeight(decisions_->fontMetrics().lineSpacing() * 5 + 12);
     paneLayout->addWidget(decisionsTitle_);
     paneLayout->addWidget(decisions_);
+    maxWorkersRow_ = new QWidget;
+    auto* capLayout = new QHBoxLayout(maxWorkersRow_);
+    capLayout->setContentsMargins(0, 0, 0, 0);
+    maxWorkersType_ = new QComboBox;
+    maxWorkersType_->setObjectName(QStringLiteral("maxWorkersType"));
+    maxWorkers_ = new QSpinBox;
+    maxWorkers_->setObjectName(QStringLiteral("maxWorkers"));
+    maxWorkers_->setRange(0, 10000);
+    auto* apply = new QPushButton(tr("Set max workers"));
+    apply->setObjectName(QStringLiteral("setMaxWorkers"));
+    apply->setToolTip(
+        tr("From now on the autoscaler keeps at most this many nodes of the type; "
+           "nodes above a lowered cap go when idle. The cluster file stays as it "
+           "is."));
+    connect(apply, &QPushButton::clicked, this, [this] {
+        if (!maxWorkersType_->currentText().isEmpty()) {
+            emit maxWorkersRequested(maxWorkersType_->currentText(), maxWorkers_->value());
+        }
+    });
+    capLayout->addWidget(new QLabel(tr("Max workers of")));
+    capLayout->addWidget(maxWorkersType_);
+    capLayout->addWidget(maxWorkers_);
+    capLayout->addWidget(apply);
+    capLayout->addStretch(1);
+    paneLayout->addWidget(maxWorkersRow_);
     paneLayout->addWidget(charts, 1);
 
     empty_ =
@@ -169,6 +198,7 @@ void NodeUsageView::redraw() {
     stack_->setCurrentIndex(usage_->empty() && !usage_->autoscaled() ? 0 : 1);
     fillTable();
     fillDecisions();
+    fillMaxWorkers();
     fillChart(utilization_, false);
     fillChart(memory_, true);
 }
@@ -275,6 +305,32 @@ void NodeUsageView::fillDecisions() {
         decisions_->addItems(lines);
         decisions_->scrollToBottom();  // the newest, as a log
     }
+}
+
+void NodeUsageView::fillMaxWorkers() {
+    const QStringList types = usage_->nodeTypes();
+    maxWorkersRow_->setVisible(usage_->autoscaled() && !types.isEmpty());
+    QStringList listed;
+    for (int i = 0; i < maxWorkersType_->count(); ++i) {
+        listed << maxWorkersType_->itemText(i);
+    }
+    if (listed == types) {
+        return;  // the user's choice and number stay while they type
+    }
+    const QString chosen = maxWorkersType_->currentText();
+    maxWorkersType_->clear();
+    maxWorkersType_->addItems(types);
+    if (types.contains(chosen)) {
+        maxWorkersType_->setCurrentText(chosen);
+    }
+    // A start for the number: the cap last set, else the nodes of the type seen so far.
+    const QString type = maxWorkersType_->currentText();
+    const auto set = usage_->maxWorkersSet().find(type);
+    int seen = 0;
+    for (const auto& [id, node] : usage_->lifecycles()) {
+        seen += node.type == type ? 1 : 0;
+    }
+    maxWorkers_->setValue(set != usage_->maxWorkersSet().end() ? set->second : seen);
 }
 
 void NodeUsageView::fillChart(QChartView* view, bool memory) {

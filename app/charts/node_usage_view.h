@@ -2,7 +2,8 @@
 // (CPU, memory, GPU utilisation, memory, temperature, power, and the trials on each card), over
 // two charts against wall time: utilisation and memory in percent, one line per node's CPU and
 // per card. With the engine's `node` events the table also gives each node's type and state
-// (launching, ready, terminating, lost), and a list under it the autoscaler's latest decisions.
+// (launching, ready, terminating, lost), a list under it the autoscaler's latest decisions, and
+// a row to set max_workers of one node type while the experiment runs.
 // Redrawn at most once a second and not while hidden. GUI thread only.
 #pragma once
 
@@ -12,6 +13,8 @@
 #include "models/node_usage.h"
 
 class QChart;
+class QComboBox;
+class QSpinBox;
 class QChartView;
 class QLabel;
 class QListWidget;
@@ -33,6 +36,10 @@ class NodeUsageView : public QWidget {
     QChartView* utilizationChart() const { return utilization_; }
     QChartView* memoryChart() const { return memory_; }
 
+  signals:
+    // The user set max_workers of a node type (the row under the decisions).
+    void maxWorkersRequested(const QString& nodeType, int maxWorkers);
+
   protected:
     void showEvent(QShowEvent* event) override;
 
@@ -40,6 +47,7 @@ class NodeUsageView : public QWidget {
     void redraw();
     void fillTable();
     void fillDecisions();
+    void fillMaxWorkers();
     void fillChart(QChartView* view, bool memory);
 
     const NodeUsageModel* usage_;
@@ -50,6 +58,9 @@ class NodeUsageView : public QWidget {
     QTableWidget* table_ = nullptr;
     QLabel* decisionsTitle_ = nullptr;
     QListWidget* decisions_ = nullptr;
+    QWidget* maxWorkersRow_ = nullptr;
+    QComboBox* maxWorkersType_ = nullptr;
+    QSpinBox* maxWorkers_ = nullptr;
     QChartView* utilization_ = nullptr;
     QChartView* memory_ = nullptr;
 };

@@ -212,6 +212,13 @@ void EngineClient::resumeTrial(const QString& experiment, const QString& trial, 
     order(api::op::kResumeTrial, {{"experiment", experiment}, {"trial", trial}}, std::move(done));
 }
 
+void EngineClient::setMaxWorkers(const QString& experiment, const QString& nodeType, int maxWorkers,
+                                 OrderDone done) {
+    order(api::op::kSetMaxWorkers,
+          {{"experiment", experiment}, {"node_type", nodeType}, {"max_workers", maxWorkers}},
+          std::move(done));
+}
+
 void EngineClient::best(const QString& experiment, const QString& format, const QString& scope,
                         Done<api::TextAnswer> done) {
     ask(api::op::kBest, {{"experiment", experiment}, {"format", format}, {"scope", scope}},

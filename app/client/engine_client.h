@@ -60,6 +60,9 @@ class EngineClient : public QObject {
     void stopTrial(const QString& experiment, const QString& trial, OrderDone done = {});
     void pauseTrial(const QString& experiment, const QString& trial, OrderDone done = {});
     void resumeTrial(const QString& experiment, const QString& trial, OrderDone done = {});
+    // A new max_workers for a node type of a running experiment's autoscaled cluster.
+    void setMaxWorkers(const QString& experiment, const QString& nodeType, int maxWorkers,
+                       OrderDone done = {});
     // The best config (format yaml, json or flags) of the best trial by `scope` (Ray's names:
     // last, all, avg, last-5-avg, last-10-avg), and every result (csv or json), as text.
     void best(const QString& experiment, const QString& format, const QString& scope,

@@ -48,10 +48,10 @@ bool NodeUsageModel::apply(const events::Event& event) {
 }
 
 bool NodeUsageModel::applyLifecycle(const events::NodeEvent& event) {
-    static const QStringList kStates{QStringLiteral("launching"),    QStringLiteral("ready"),
-                                     QStringLiteral("up"),           QStringLiteral("terminating"),
-                                     QStringLiteral("terminated"),   QStringLiteral("lost"),
-                                     QStringLiteral("launch_failed")};
+    static const QStringList kStates{
+        QStringLiteral("launching"),     QStringLiteral("ready"),      QStringLiteral("up"),
+        QStringLiteral("terminating"),   QStringLiteral("terminated"), QStringLiteral("lost"),
+        QStringLiteral("launch_failed"), QStringLiteral("max_workers")};
     if (!kStates.contains(event.state)) {
         return false;  // gpu_lost and the like: the samples show them
     }
@@ -66,6 +66,9 @@ bool NodeUsageModel::applyLifecycle(const events::NodeEvent& event) {
                              event.details.value(QLatin1String("decision")).toString(),
                              event.details.value(QLatin1String("seconds_from_launch")).toDouble()};
     autoscaled_ = autoscaled_ || !type.isEmpty();  // only the autoscaler's events name a type
+    if (event.state == QLatin1String("max_workers")) {
+        maxWorkers_[type] = event.details.value(QLatin1String("max_workers")).toInt();
+    }
     if (!event.node.isEmpty()) {
         NodeLifecycle& node = lifecycles_[event.node];
         if (!type.isEmpty()) {
@@ -93,6 +96,22 @@ bool NodeUsageModel::applyLifecycle(const events::NodeEvent& event) {
         decisions_.pop_front();
     }
     return true;
+}
+
+QStringList NodeUsageModel::nodeTypes() const {
+    QStringList types;
+    for (const auto& [id, node] : lifecycles_) {
+        if (!node.type.isEmpty() && !types.contains(node.type)) {
+            types << node.type;
+        }
+    }
+    for (const auto& [type, cap] : maxWorkers_) {
+        if (!type.isEmpty() && !types.contains(type)) {
+            types << type;
+        }
+    }
+    types.sort();
+    return types;
 }
 
 void NodeUsageModel::applySample(const events::NodeUsageEvent& sample, double time) {

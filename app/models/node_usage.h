@@ -101,6 +101,10 @@ class NodeUsageModel {
     bool autoscaled() const { return autoscaled_; }
     // Oldest first, at most kMaxDecisions.
     const std::deque<ScalingDecision>& decisions() const { return decisions_; }
+    // The node types of the autoscaler's events, in name order, and the max_workers a control
+    // request last set for each (absent: the cluster file's).
+    QStringList nodeTypes() const;
+    const std::map<QString, int>& maxWorkersSet() const { return maxWorkers_; }
     double firstTime() const { return firstTime_; }
     double lastTime() const { return lastTime_; }
 
@@ -116,6 +120,7 @@ class NodeUsageModel {
     std::map<QString, GpuSharing> sharing_;
     std::map<QString, NodeLifecycle> lifecycles_;
     std::deque<ScalingDecision> decisions_;
+    std::map<QString, int> maxWorkers_;  // node type -> the cap a control request set
     bool autoscaled_ = false;
     // Where each running trial was placed: its node and card indexes.
     struct Placed {

@@ -247,6 +247,10 @@ void MainWindow::buildLayout() {
     plots_ = new StudyPlots(&data_);
     connect(plots_, &StudyPlots::trialClicked, this, &MainWindow::selectTrial);
     nodes_ = new NodeUsageView(&usage_);
+    connect(nodes_, &NodeUsageView::maxWorkersRequested, this, [this](const QString& type, int n) {
+        client_.setMaxWorkers(experiment_, type, n,
+                              [this](const Status& status) { report(tr("Max workers"), status); });
+    });
     tabs_ = new QTabWidget;
     tabs_->setObjectName(QStringLiteral("views"));
     tabs_->addTab(chartPane, tr("Curves"));

@@ -242,10 +242,11 @@ Status AutoscalerDriver::setMaxWorkers(const QString& type, int maxWorkers) {
             sum += each.maxWorkers;
         }
         spec_.maxWorkers = std::max(spec_.maxWorkers, sum);
+        const QString message =
+            tr("max_workers of %1: %2 -> %3 (control request)").arg(type).arg(was).arg(maxWorkers);
         hooks_.record(
-            QString(), QStringLiteral("max_workers"),
-            tr("max_workers of %1: %2 -> %3 (control request)").arg(type).arg(was).arg(maxWorkers),
-            {{"type", type}, {"max_workers", maxWorkers}, {"was", was}});
+            QString(), QStringLiteral("max_workers"), message,
+            {{"type", type}, {"max_workers", maxWorkers}, {"was", was}, {"decision", message}});
         demandChanged();
         return Status::ok();
     }

@@ -5,11 +5,17 @@
 // experiments asks whether to pause them or leave them running, and does what was chosen
 // (defect 10). Issue 18. The engine's queue as the window shows it (issue 22).
 #include <QChart>
+#include <QComboBox>
 #include <QDialog>
 #include <QJsonObject>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenuBar>
+#include <QPushButton>
+#include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QValueAxis>
@@ -17,6 +23,7 @@
 #include <csignal>
 
 #include "charts/metric_chart.h"
+#include "charts/node_usage_view.h"
 #include "engine_harness.h"
 #include "local_engine.h"
 #include "message_box_answer.h"
@@ -136,6 +143,7 @@ class TestAppWindowLifecycle : public QObject {
     void quittingCanLeaveTheExperimentsRunning();
     void anExperimentIsKnownByItsFolderNotItsName();
     void theEngineQueueShowsWhoWaitsAndWhy();
+    void maxWorkersOfARunningClusterIsSetFromTheNodesTab();
 };
 
 void TestAppWindowLifecycle::oneClickOnARowOpensItsExperiment() {
@@ -335,6 +343,92 @@ void TestAppWindowLifecycle::theEngineQueueShowsWhoWaitsAndWhy() {
     QCOMPARE(table->item(rowOfUser("bob"), 0)->text(), QStringLiteral("urgent"));
     QCOMPARE(table->item(rowOfUser("bob"), 2)->text(), QStringLiteral("4"));
     QVERIFY2(summary->text().contains("1 of 1 CPUs"), qPrintable(summary->text()));
+}
+
+void TestAppWindowLifecycle::maxWorkersOfARunningClusterIsSetFromTheNodesTab() {
+    // A command cluster whose "nodes" are files and whose agents run here, one node at most; once
+    // a trial runs, the Nodes tab raises max_workers to 3 and the engine launches for the trials
+    // waiting (issue 19).
+    EngineHarness harness;
+    QFile script(harness.root() + "/nodes.sh");
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write(
+        "#!/bin/sh\ncd \"$(dirname \"$0\")\" || exit 1\nmkdir -p live\ncase \"$1\" in\n"
+        "create) echo \"$3\" > \"live/$2\"; echo \"$2 127.0.0.1\" ;;\n"
+        "terminate) rm -f \"live/$2\" ;;\nlist) ls live ;;\nesac\n");
+    script.close();
+    script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    harness.writeFile("cluster.yaml",
+                      "cluster_name: captest\n"
+                      "provider:\n"
+                      "  type: command\n"
+                      "  create: ./nodes.sh create {node} {type}\n"
+                      "  terminate: ./nodes.sh terminate {id}\n"
+                      "  list: ./nodes.sh list\n"
+                      "  connect: exec {worker}\n"
+                      "available_node_types:\n"
+                      "  small: {resources: {CPU: 1}, max_workers: 1}\n"
+                      "idle_timeout_minutes: 0.05\n");
+    const QString experiment = harness.writeFile("cap.yaml",
+                                                 "name: cap\n"
+                                                 "trainable: {command: [python3, \"@TRIAL@\"]}\n"
+                                                 "resources_per_trial: {cpu: 1}\n"
+                                                 "search_space:\n"
+                                                 "  x: {grid: [1, 2, 3, 4]}\n"
+                                                 "  iterations: 12\n"
+                                                 "  sleep: 0.25\n"
+                                                 "metric: score\nmode: max\n"
+                                                 "cluster: cluster.yaml\n");
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window, {"--capacity", "cpu=8"}));
+    window.runExperimentFile(experiment);
+    QVERIFY(waitFor(
+        [&] {
+            return window.currentExperiment() == "cap" && !window.data().trials().empty() &&
+                   window.data().trials()[0].status == "RUNNING";
+        },
+        60000));
+    auto* nodes = window.findChild<tunedeck::app::NodeUsageView*>();
+    window.findChild<QTabWidget*>("views")->setCurrentWidget(nodes);
+    auto* type = nodes->findChild<QComboBox*>("maxWorkersType");
+    auto* cap = nodes->findChild<QSpinBox*>("maxWorkers");
+    QVERIFY(waitFor([&] { return type->isVisible() && type->currentText() == "small"; }, 10000));
+    QCOMPARE(cap->value(), 1);  // the one node seen
+    cap->setValue(3);
+    nodes->findChild<QPushButton*>("setMaxWorkers")->click();
+    QVERIFY2(waitFor(
+                 [&] {
+                     return nodes->decisions()
+                                ->findItems(
+                                    "max_workers of small: 1 -> 3 (control "
+                                    "request)",
+                                    Qt::MatchExactly)
+                                .size() == 1;
+                 },
+                 10000),
+             qPrintable(window.statusBar()->currentMessage()));
+    QVERIFY(waitFor(
+        [&] {
+            int done = 0;
+            for (const auto& trial : window.data().trials()) {
+                done += trial.status == "TERMINATED" ? 1 : 0;
+            }
+            return done == 4;
+        },
+        60000));
+    // The history: one node launched before the new cap, two more after it, none beyond.
+    const QString db = harness.experimentFolder("cap") + "/experiment.sqlite";
+    QCOMPARE(sqliteQuery(db,
+                         "SELECT COUNT(*) FROM events WHERE type = 'node' AND "
+                         "json_extract(payload, '$.state') = 'launching' AND seq < (SELECT seq "
+                         "FROM events WHERE type = 'node' AND json_extract(payload, '$.state') = "
+                         "'max_workers')"),
+             QStringLiteral("1"));
+    QCOMPARE(sqliteQuery(db,
+                         "SELECT COUNT(*) FROM events WHERE type = 'node' AND "
+                         "json_extract(payload, '$.state') = 'launching'"),
+             QStringLiteral("3"));
 }
 
 QTEST_MAIN(TestAppWindowLifecycle)
