@@ -224,6 +224,15 @@ class ExperimentRunner : public QObject {
     // rank 0's launch, with the gang's environment; the others' are kept for startGangRanks.
     void addGangEnvironment(LiveTrial& live, TrialLaunch& launch);
     void startGangRanks(LiveTrial& live, const QJsonObject& started);
+    // Starts rank `id` on its node, once rank 0's checkpoint is there (nodes without shared
+    // files get a copy first, as rank 0's node does in pushCheckpointThenLaunch).
+    void pushCheckpointThenStartRank(const QString& checkpoint, const QString& id,
+                                     TrialLaunch launch, const QString& peer);
+    // A node's address as the other nodes reach it (an SSH node's host), and the address a
+    // rank's node must reach the gang through (its agent then picks the interface gloo and NCCL
+    // use): rank 0's node for the others, another rank's node for rank 0; empty on one node.
+    QString nodeAddress(const QString& nodeId) const;
+    QString peerAddress(const GangPlacement& gang, int rank) const;
     void stopGangRanks(const LiveTrial& live, const QString& reason);
     // A message from a rank other than 0; false when `message` is not one.
     bool onGangMemberMessage(const QString& nodeId, const QJsonObject& message);

@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 
 #include "api/events.h"
+#include "cluster/node_link.h"
 #include "runtime/experiment_runner.h"
 
 namespace tunedeck {
@@ -44,13 +45,42 @@ void setRankEnvironment(TrialLaunch& launch, const GangPlacement& gang, const Ga
 
 }  // namespace
 
+QString ExperimentRunner::nodeAddress(const QString& nodeId) const {
+    if (spec_.clusterSpec) {
+        for (const ClusterNodeSpec& listed : spec_.clusterSpec->nodes) {
+            if (listed.name() == nodeId) {
+                return listed.host;
+            }
+        }
+    }
+    return nodeId;
+}
+
+QString ExperimentRunner::peerAddress(const GangPlacement& gang, int rank) const {
+    if (gang.nodeCount <= 1) {
+        return {};  // loopback: nothing to choose
+    }
+    // Rank 0 listens where the others reach it; the others, where they reach rank 0.
+    const QString& master = gang.ranks.front().placement.nodeId;
+    if (rank != 0) {
+        return nodeAddress(master);
+    }
+    for (const GangRank& other : gang.ranks) {
+        if (other.placement.nodeId != master) {
+            return nodeAddress(other.placement.nodeId);
+        }
+    }
+    return {};
+}
+
 QString ExperimentRunner::masterAddress(const GangPlacement& gang) const {
-    // One node: loopback. Several: rank 0's node as the others reach it; an SSH node's id is
-    // the address its cluster file gives (engine/cluster/CLUSTER.md).
-    if (gang.nodeCount <= 1 || gang.ranks.front().placement.nodeId == QLatin1String("local")) {
+    // One node: loopback. Several: rank 0's node as the others reach it, the host its cluster
+    // file gives (an SSH node's id adds ":port" when the port is not 22).
+    const QString& node = gang.ranks.front().placement.nodeId;
+    if (gang.nodeCount <= 1 || node == QLatin1String("local")) {
         return QStringLiteral("127.0.0.1");
     }
-    return gang.ranks.front().placement.nodeId;
+    return nodeAddress(node);
 }
 
 QString ExperimentRunner::cudaDevicesOf(const Placement& placement) const {
@@ -108,9 +138,64 @@ void ExperimentRunner::startGangRanks(LiveTrial& live, const QJsonObject& starte
         setRankEnvironment(launch, live.gang, rank, masterAddress(live.gang));
         launch.env.insert(QStringLiteral("MASTER_PORT"), port);
         launch.env.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), cudaDevicesOf(rank.placement));
-        link->send(startOp(*link, id, launch, {{"log_prefix", rankPrefix(rank.rank)}}));
         member->second.started = true;
+        pushCheckpointThenStartRank(live.trial.checkpointPath, id, std::move(launch),
+                                    peerAddress(live.gang, rank.rank));
     }
+}
+
+void ExperimentRunner::pushCheckpointThenStartRank(const QString& checkpoint, const QString& id,
+                                                   TrialLaunch launch, const QString& peer) {
+    const GangMember& member = gangMembers_.at(id);
+    const QString nodeId = member.placement.nodeId;
+    NodeLink* link = pool_->link(nodeId);
+    NodeFiles* files = link ? link->files() : nullptr;
+    QJsonObject extra{{"log_prefix", rankPrefix(member.rank)}};
+    if (!peer.isEmpty()) {
+        extra.insert(QStringLiteral("interface_for"), peer);
+    }
+    if (link == nullptr) {
+        return;  // its node's loss ends the gang (onGangNodeLost)
+    }
+    if (files == nullptr || checkpoint.isEmpty() ||
+        checkpointsOnNode_[nodeId].count(checkpoint) != 0) {
+        link->send(startOp(*link, id, launch, extra));
+        return;
+    }
+    // Every rank restores from rank 0's checkpoint: it goes to this rank's node first.
+    files->pushFolder(
+        checkpoint, link->paths().toNode(checkpoint),
+        [this, id, nodeId, checkpoint, launch = std::move(launch), extra](bool ok,
+                                                                          const QString& error) {
+            const auto it = gangMembers_.find(id);
+            NodeLink* link = pool_ ? pool_->link(nodeId) : nullptr;
+            if (it == gangMembers_.end() || link == nullptr || finished_) {
+                return;  // the gang ended meanwhile
+            }
+            auto trial = trials_.find(it->second.trialId);
+            const bool current = trial != trials_.end() &&
+                                 trial->second.trial.status == TrialStatus::Running &&
+                                 trial->second.attempt.number() == it->second.attempt;
+            if (!current) {
+                // Rank 0 ended while the copy travelled: this rank never starts.
+                release(pool_->capacities(), spec_.resourcesPerTrial, it->second.placement);
+                gangMembers_.erase(it);
+                pump();
+                return;
+            }
+            if (!ok) {
+                killTrial(trial->second, FailureCause::NodeLost,
+                          tr("cannot copy the checkpoint to %1 for rank %2: %3")
+                              .arg(nodeId)
+                              .arg(it->second.rank)
+                              .arg(error));
+                release(pool_->capacities(), spec_.resourcesPerTrial, it->second.placement);
+                gangMembers_.erase(it);
+                return;
+            }
+            checkpointsOnNode_[nodeId].insert(checkpoint);
+            link->send(startOp(*link, id, launch, extra));
+        });
 }
 
 void ExperimentRunner::stopGangRanks(const LiveTrial& live, const QString& reason) {

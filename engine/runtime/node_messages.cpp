@@ -291,6 +291,9 @@ void ExperimentRunner::launchOnNode(LiveTrial& live, const TrialLaunch& launch) 
         // Rank 0 of a gang: its node picks the port the other ranks meet it on.
         extra = {{"log_prefix", QStringLiteral("[rank 0] ")},
                  {"free_ports", QJsonArray{QStringLiteral("MASTER_PORT")}}};
+        if (const QString peer = peerAddress(live.gang, 0); !peer.isEmpty()) {
+            extra.insert(QStringLiteral("interface_for"), peer);
+        }
     }
     link->send(startOp(*link, live.trial.id, launch, extra));
 }

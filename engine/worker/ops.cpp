@@ -1,12 +1,14 @@
 // The engine's side of the loop: decoding each op of the node link and carrying it out. Every
 // op that cannot be understood becomes an `error` event; none can stop the worker but shutdown.
 #include <arpa/inet.h>
+#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
 #include <exception>
 #include <optional>
 #include <string>
@@ -68,6 +70,42 @@ int freeTcpPort() {
     }
     ::close(fd);
     return port;
+}
+
+// The name of this node's interface whose address this node uses to reach `address` (an IPv4
+// address), or "" when there is no route: what gloo and NCCL must listen on for a gang's ranks
+// on other nodes to reach them (a node whose hostname resolves to a loopback address otherwise
+// makes them advertise 127.0.0.1).
+std::string interfaceTowards(const std::string& address) {
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = htons(9);
+    if (::inet_pton(AF_INET, address.c_str(), &to.sin_addr) != 1) {
+        return {};
+    }
+    const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return {};
+    }
+    sockaddr_in local{};
+    socklen_t length = sizeof local;
+    const bool routed = ::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0 &&
+                        ::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &length) == 0;
+    ::close(fd);
+    ifaddrs* list = nullptr;
+    if (!routed || ::getifaddrs(&list) != 0) {
+        return {};
+    }
+    std::string name;
+    for (const ifaddrs* entry = list; entry != nullptr && name.empty(); entry = entry->ifa_next) {
+        if (entry->ifa_addr != nullptr && entry->ifa_addr->sa_family == AF_INET &&
+            reinterpret_cast<const sockaddr_in*>(entry->ifa_addr)->sin_addr.s_addr ==
+                local.sin_addr.s_addr) {
+            name = entry->ifa_name;
+        }
+    }
+    ::freeifaddrs(list);
+    return name;
 }
 
 json committedEvent(const json& id, const std::string& to, const ckpt::FileOutcome& outcome,
@@ -150,6 +188,20 @@ std::optional<std::string> readLaunch(const json& op, TrialLaunch& launch) {
             return "\"log_prefix\" must be a string of at most 64 bytes";
         }
         launch.logPrefix = prefix->get<std::string>();
+    }
+    // `interface_for`: a gang rank on several nodes gets GLOO_SOCKET_IFNAME and
+    // NCCL_SOCKET_IFNAME, the interface that reaches that address, unless they are set already.
+    if (const std::string* peer = stringField(op, "interface_for"); peer && !peer->empty()) {
+        const std::string name = interfaceTowards(*peer);
+        for (const char* variable : {"GLOO_SOCKET_IFNAME", "NCCL_SOCKET_IFNAME"}) {
+            const bool given =
+                std::getenv(variable) != nullptr ||
+                std::any_of(launch.env.begin(), launch.env.end(),
+                            [&](const auto& entry) { return entry.first == variable; });
+            if (!name.empty() && !given) {
+                launch.env.emplace_back(variable, name);
+            }
+        }
     }
     return std::nullopt;
 }

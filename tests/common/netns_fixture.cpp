@@ -72,6 +72,7 @@ bool NetworkNamespace::create(QString* error) {
         QStringLiteral("10.%1.%2.").arg(213 + block / 65536).arg(block / 256 % 256);
     const QString outer = prefix + QString::number(block % 256 + 1);
     address_ = prefix + QString::number(block % 256 + 2);
+    outerAddress_ = outer;
     ip({"netns", "del", name_}, nullptr);  // a leftover of a killed run
     if (!ip({"netns", "add", name_}, error) ||
         !ip({"link", "add", outerLink, "type", "veth", "peer", "name", innerLink_, "netns", name_},
@@ -88,8 +89,26 @@ bool NetworkNamespace::create(QString* error) {
     return true;
 }
 
+bool NetworkNamespace::routeToOtherNamespaces(QString* error) {
+    QFile forwarding(QStringLiteral("/proc/sys/net/ipv4/ip_forward"));
+    if (!forwarding.open(QIODevice::WriteOnly) || forwarding.write("1\n") != 2) {
+        if (error) {
+            *error =
+                QStringLiteral("cannot turn on IPv4 forwarding: %1").arg(forwarding.errorString());
+        }
+        return false;
+    }
+    routed_ = true;
+    return ip({"-n", name_, "route", "add", "default", "via", outerAddress_}, error);
+}
+
 bool NetworkNamespace::setLinkUp(bool up, QString* error) {
-    return ip({"-n", name_, "link", "set", innerLink_, up ? "up" : "down"}, error);
+    if (!ip({"-n", name_, "link", "set", innerLink_, up ? "up" : "down"}, error)) {
+        return false;
+    }
+    // The link going down took its default route with it.
+    return !up || !routed_ ||
+           ip({"-n", name_, "route", "replace", "default", "via", outerAddress_}, error);
 }
 
 QStringList NetworkNamespace::execPrefix() const {

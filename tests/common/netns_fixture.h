@@ -29,6 +29,10 @@ class NetworkNamespace {
     bool create(QString* error);
     // Link state of the namespace's end of the pair: false is a pulled cable.
     bool setLinkUp(bool up, QString* error);
+    // Lets the namespace reach other namespaces (a gang's ranks on two nodes): its default route
+    // goes to the test's side of the pair, and this machine forwards between the pairs (it sets
+    // net.ipv4.ip_forward to 1, as a router between the "hosts" would be).
+    bool routeToOtherNamespaces(QString* error);
 
     QString name() const { return name_; }
     // The namespace's address, as the test reaches it.
@@ -39,5 +43,7 @@ class NetworkNamespace {
   private:
     QString name_;
     QString address_;
+    QString outerAddress_;
     QString innerLink_;
+    bool routed_ = false;  // routeToOtherNamespaces was called: setLinkUp(true) restores it
 };

@@ -16,108 +16,17 @@
 
 #include "engine_harness.h"
 #include "netns_fixture.h"
+#include "ssh_cluster.h"
 #include "sshd_fixture.h"
 
 namespace {
-
-struct Cluster {
-    // Declared first, destroyed last: the servers stop before their namespaces go.
-    std::vector<std::unique_ptr<NetworkNamespace>> namespaces;
-    std::vector<std::unique_ptr<SshdFixture>> nodes;
-    QString knownHosts;
-    QString remoteRoot;
-};
 
 class TestCluster : public QObject {
     Q_OBJECT
 
   private:
-    // Starts `count` sshd nodes; their keys go into a known_hosts file of the test unless
-    // `trusted` is false.
     bool startNodes(EngineHarness& harness, Cluster& cluster, int count, bool trusted = true) {
-        QString why;
-        if (!sshdAvailable(&why)) {
-            skipReason_ = why;
-            return false;
-        }
-        cluster.knownHosts = harness.root() + QStringLiteral("/known_hosts");
-        cluster.remoteRoot = harness.root() + QStringLiteral("/nodes");
-        QFile known(cluster.knownHosts);
-        if (!known.open(QIODevice::WriteOnly)) {
-            return false;
-        }
-        QString noNamespaces;
-        const bool namespaces = NetworkNamespace::available(&noNamespaces);
-        static bool told = false;
-        if (!namespaces && !told) {
-            qInfo("nodes are sshd on loopback ports, not network namespaces: %s",
-                  qPrintable(noNamespaces));
-            told = true;
-        }
-        for (int i = 0; i < count; ++i) {
-            auto node = std::make_unique<SshdFixture>();
-            QString error;
-            if (namespaces) {
-                auto space = std::make_unique<NetworkNamespace>();
-                if (!space->create(&error)) {
-                    skipReason_ = error;
-                    return false;
-                }
-                node->runIn(*space);
-                cluster.namespaces.push_back(std::move(space));
-            }
-            if (!node->start(&error)) {
-                skipReason_ = QStringLiteral("sshd did not start: ") + error;
-                return false;
-            }
-            if (trusted) {
-                known.write(node->knownHostsLine().toUtf8() + '\n');
-            }
-            if (i > 0) {  // one cluster, one key: every node trusts the first node's user key
-                QFile publicKey(cluster.nodes.front()->userKeyPath() + ".pub");
-                QFile authorized(node->dir() + "/authorized_keys");
-                if (!publicKey.open(QIODevice::ReadOnly) || !authorized.open(QIODevice::Append)) {
-                    return false;
-                }
-                authorized.write(publicKey.readAll());
-            }
-            cluster.nodes.push_back(std::move(node));
-        }
-        return true;
-    }
-
-    static QString nodeName(const SshdFixture& node) {
-        return QStringLiteral("%1:%2").arg(node.host()).arg(node.port());
-    }
-    // The node's own folder under remote_root.
-    static QString nodeFolder(const Cluster& cluster, const SshdFixture& node) {
-        return QStringLiteral("%1/lab/%2_%3").arg(cluster.remoteRoot, node.host()).arg(node.port());
-    }
-
-    // A cluster file for `cluster`, with `extra` YAML appended.
-    QString writeCluster(EngineHarness& harness, const Cluster& cluster, const QString& extra,
-                         const QString& fileName = QStringLiteral("cluster.yaml")) {
-        QString yaml = QStringLiteral(
-                           "cluster_name: lab\n"
-                           "provider:\n"
-                           "  type: ssh\n"
-                           "  head_ip: \"%1\"\n"
-                           "  worker_ips: [")
-                           .arg(nodeName(*cluster.nodes.front()));
-        QStringList workers;
-        for (std::size_t i = 1; i < cluster.nodes.size(); ++i) {
-            workers << QStringLiteral("\"%1\"").arg(nodeName(*cluster.nodes[i]));
-        }
-        yaml += workers.join(QStringLiteral(", ")) + QStringLiteral("]\n");
-        yaml += QStringLiteral(
-                    "auth:\n"
-                    "  ssh_user: %1\n"
-                    "  ssh_private_key: %2\n"
-                    "  known_hosts: %3\n"
-                    "remote_root: %4\n")
-                    .arg(cluster.nodes.front()->user(), cluster.nodes.front()->userKeyPath(),
-                         cluster.knownHosts, cluster.remoteRoot);
-        return harness.writeFile(fileName, yaml + extra);
+        return startSshNodes(harness, cluster, count, trusted, &skipReason_);
     }
 
     static int countLines(const QString& path) {

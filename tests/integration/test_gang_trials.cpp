@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "engine_harness.h"
+#include "ssh_cluster.h"
 
 class TestGangTrials : public QObject {
     Q_OBJECT
@@ -23,6 +24,7 @@ class TestGangTrials : public QObject {
     void ddpRanksAverageGradientsAndRankZeroReports();
     void aKilledRankRestartsTheGangFromItsCheckpoint();
     void eachRankGetsTheEnvironmentTorchrunGives();
+    void aGangAcrossTwoSshNodesSurvivesLosingRankOnesNode();
     void aReportFromRankOneFailsTheTrialWithAClearError();
     void badGangSettingsAreRefusedWithTheirPlace_data();
     void badGangSettingsAreRefusedWithTheirPlace();
@@ -205,6 +207,111 @@ void TestGangTrials::aKilledRankRestartsTheGangFromItsCheckpoint() {
              qPrintable(rank0.join('\n')));
     QVERIFY2(again0.size() >= 8, qPrintable(rank0.join('\n')));
     QCOMPARE(again1.mid(0, 8), again0.mid(0, 8));
+}
+
+// The DDP example as a gang of 2 ranks on two SSH nodes (network namespaces routed to each
+// other), placement strict_spread; rank 1's node dies mid-run and comes back: the gang restarts
+// from its checkpoint, which reaches both nodes, with no failure counted and every step once.
+void TestGangTrials::aGangAcrossTwoSshNodesSurvivesLosingRankOnesNode() {
+    if (!torchFound_) {
+        QSKIP("python3 cannot import torch (Debian: apt-get install python3-torch)");
+    }
+    if (QString why; !NetworkNamespace::available(&why)) {
+        QSKIP(qPrintable(QStringLiteral("two-node gangs need network namespaces: ") + why));
+    }
+    EngineHarness harness;
+    Cluster cluster;
+    QString skip;
+    if (!startSshNodes(harness, cluster, 2, true, &skip)) {
+        QSKIP(qPrintable(skip));
+    }
+    for (const auto& space : cluster.namespaces) {
+        QString error;
+        QVERIFY2(space->routeToOtherNamespaces(&error), qPrintable(error));
+    }
+    writeCluster(harness, cluster, QStringLiteral("resources: {cpu: 1}\nnode_timeout_s: 4\n"));
+    QDir().mkpath(harness.root() + QStringLiteral("/code"));
+    QVERIFY(QFile::copy(exampleScript(), harness.root() + QStringLiteral("/code/train.py")));
+    const QString experiment =
+        harness.writeFile(QStringLiteral("experiment.yaml"), QStringLiteral(R"(
+name: ddp2
+cluster: cluster.yaml
+trainable:
+  command: python3 train.py --lr {lr} --width 16 --sleep 0.2
+  working_dir: code
+search_space:
+  lr: 0.05
+resources_per_trial: {cpu: 1, workers: 2, placement: strict_spread}
+metric: val_loss
+mode: min
+stop: {training_iteration: 16}
+failure: {max_failures: 0}
+)"));
+    const QString events = harness.root() + QStringLiteral("/events.jsonl");
+    std::unique_ptr<QProcess> engine =
+        harness.start({QStringLiteral("run"), experiment, QStringLiteral("--events"), events});
+
+    // Rank 1 trains on the node that is not rank 0's, past the checkpoint of step 4.
+    const auto rankFile = [&](int node, int rank) {
+        return nodeFolder(cluster, *cluster.nodes[size_t(node)]) +
+               QStringLiteral("/experiments/ddp2/trials/t00000/weights-rank%1.txt").arg(rank);
+    };
+    QElapsedTimer waited;
+    waited.start();
+    int victim = -1;
+    while (victim < 0 && waited.elapsed() < 90000) {
+        for (int node = 0; node < 2; ++node) {
+            QFile file(rankFile(node, 1));
+            if (file.open(QIODevice::ReadOnly) && file.readAll().count('\n') >= 6) {
+                victim = node;
+            }
+        }
+        QThread::msleep(100);
+    }
+    if (victim < 0) {
+        QDirIterator logs(cluster.remoteRoot, {QStringLiteral("trial.log")}, QDir::Files,
+                          QDirIterator::Subdirectories);
+        while (logs.hasNext()) {
+            const QString log = logs.next();
+            qWarning("%s:\n%s", qPrintable(log), qPrintable(readText(log).right(3000)));
+        }
+        qWarning("events:\n%s", qPrintable(readText(events).right(3000)));
+    }
+    QVERIFY2(victim >= 0, "rank 1 did not reach step 6");
+    QVERIFY2(!QFile::exists(rankFile(victim, 0)), "both ranks ran on one node");
+    // The node goes away (its sshd, sessions and agent; the agent's death takes rank 1 with it)
+    // and comes back a moment later.
+    SshdFixture& node = *cluster.nodes[size_t(victim)];
+    const QString victimName = nodeName(node);
+    node.stop();
+    QProcess::execute(QStringLiteral("pkill"),
+                      {QStringLiteral("-KILL"), QStringLiteral("-f"),
+                       nodeFolder(cluster, node) + QStringLiteral("/bin/tunedeck-worker")});
+    QTest::qWait(1500);  // the engine sees its agent's link end at once
+    QString error;
+    QVERIFY2(node.start(&error), qPrintable(error));
+    const EngineResult run = EngineHarness::finish(*engine, 300000);
+    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.all()));
+
+    const QString db =
+        harness.experimentFolder(QStringLiteral("ddp2")) + QStringLiteral("/experiment.sqlite");
+    // The node's loss is not the trial's failure (max_failures: 0 would have ended it).
+    QCOMPARE(sqliteQuery(db, QStringLiteral("SELECT status || ' ' || failures FROM trials")),
+             QStringLiteral("TERMINATED 0"));
+    QCOMPARE(sqliteQuery(db, QStringLiteral("SELECT group_concat(iteration) FROM (SELECT "
+                                            "iteration FROM results ORDER BY seq)")),
+             QStringLiteral("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"));
+    QVERIFY2(sqliteQuery(db, QStringLiteral("SELECT COUNT(*) FROM events WHERE type = 'node' AND "
+                                            "payload LIKE '%\"lost\"%'"))
+                     .toInt() >= 1,
+             qPrintable(victimName));
+    // The ranks on the two nodes agree on the last steps (after the restart from the checkpoint).
+    const int other = 1 - victim;
+    const QStringList rank0 = checksumLines(QFileInfo(rankFile(other, 0)).path(), 0);
+    const QStringList rank1 = checksumLines(QFileInfo(rankFile(victim, 1)).path(), 1);
+    QVERIFY2(rank0.size() >= 4 && rank1.size() >= 4, qPrintable(rank0.join('\n')));
+    QCOMPARE(rank1.mid(rank1.size() - 4), rank0.mid(rank0.size() - 4));
+    QVERIFY2(rank0.last().startsWith(QStringLiteral("16 ")), qPrintable(rank0.join('\n')));
 }
 
 void TestGangTrials::eachRankGetsTheEnvironmentTorchrunGives() {
