@@ -312,10 +312,13 @@ void ExperimentRunner::setStatus(LiveTrial& live, TrialStatus status, const QStr
     }
     saveTrial(live);
     // A running trial's event names the cards it was placed on (the app lists them per card).
-    emitEvent(events::type::kTrialStatus,
-              events::trialStatus(
-                  live.trial, reason,
-                  status == TrialStatus::Running ? live.placement.gpuSlots : std::vector<int>{}));
+    QJsonObject payload = events::trialStatus(
+        live.trial, reason,
+        status == TrialStatus::Running ? live.placement.gpuSlots : std::vector<int>{});
+    if (status == TrialStatus::Running && live.gang.placed) {
+        payload.insert("ranks", gangRanksJson(live.gang));  // a gang: where each rank runs
+    }
+    emitEvent(events::type::kTrialStatus, payload);
     reporter_->trialStatusChanged(live.trial, reason);
     tellSchedulerWhoWaits();
 }

@@ -233,6 +233,10 @@ class ExperimentRunner : public QObject {
     // use): rank 0's node for the others, another rank's node for rank 0; empty on one node.
     QString nodeAddress(const QString& nodeId) const;
     QString peerAddress(const GangPlacement& gang, int rank) const;
+    // A usage sample with each rank's own id replaced by its trial's (and `rank` beside it).
+    QJsonObject withGangRanksNamed(QJsonObject usage) const;
+    // `ranks` of a gang trial's RUNNING event: each rank's node and cards.
+    static QJsonArray gangRanksJson(const GangPlacement& gang);
     void stopGangRanks(const LiveTrial& live, const QString& reason);
     // A message from a rank other than 0; false when `message` is not one.
     bool onGangMemberMessage(const QString& nodeId, const QJsonObject& message);

@@ -302,4 +302,53 @@ void ExperimentRunner::onGangNodeLost(const QString& nodeId, const QString& reas
     }
 }
 
+QJsonObject ExperimentRunner::withGangRanksNamed(QJsonObject usage) const {
+    if (gangMembers_.empty()) {
+        return usage;
+    }
+    // The agent knows a rank by its own id: samples name the trial, and the rank beside it.
+    QJsonArray trials = usage.value("trials").toArray();
+    for (QJsonValueRef entry : trials) {
+        QJsonObject trial = entry.toObject();
+        const auto member = gangMembers_.find(trial.value("trial").toString());
+        if (member != gangMembers_.end()) {
+            trial.insert("trial", member->second.trialId);
+            trial.insert("rank", member->second.rank);
+            entry = trial;
+        }
+    }
+    usage.insert("trials", trials);
+    QJsonArray gpus = usage.value("gpus").toArray();
+    for (QJsonValueRef entry : gpus) {
+        QJsonObject gpu = entry.toObject();
+        QJsonArray onCard = gpu.value("trials").toArray();
+        for (QJsonValueRef id : onCard) {
+            const auto member = gangMembers_.find(id.toString());
+            if (member != gangMembers_.end()) {
+                id = member->second.trialId;
+            }
+        }
+        gpu.insert("trials", onCard);
+        entry = gpu;
+    }
+    usage.insert("gpus", gpus);
+    return usage;
+}
+
+QJsonArray ExperimentRunner::gangRanksJson(const GangPlacement& gang) {
+    QJsonArray ranks;
+    for (const GangRank& rank : gang.ranks) {
+        QJsonArray gpus;
+        for (int slot : rank.placement.gpuSlots) {
+            gpus.append(slot);
+        }
+        ranks.append(QJsonObject{{"rank", rank.rank},
+                                 {"node", rank.placement.nodeId},
+                                 {"node_rank", rank.nodeRank},
+                                 {"local_rank", rank.localRank},
+                                 {"gpus", gpus}});
+    }
+    return ranks;
+}
+
 }  // namespace tunedeck

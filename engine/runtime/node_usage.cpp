@@ -75,7 +75,7 @@ void ExperimentRunner::onNodeUsage(const QString& nodeId, const QJsonObject& sam
     if (finished_) {
         return;
     }
-    const QJsonObject usage = events::nodeUsage(nodeId, sample);
+    const QJsonObject usage = withGangRanksNamed(events::nodeUsage(nodeId, sample));
     bool memoryFreed = false;
     if (NodeCapacity* node = capacityOf(pool_->capacities(), nodeId)) {
         node->gpuMemoryFreeMb.resize(node->gpuIds.size(), -1);

@@ -319,8 +319,9 @@ void TestGangTrials::eachRankGetsTheEnvironmentTorchrunGives() {
     const QString file = engine.writeFile(
         QStringLiteral("env.yaml"),
         QStringLiteral("name: env\ntrainable:\n  command: python3 %1\n"
-                       "search_space:\n  iterations: 3\n"
-                       "resources_per_trial: {cpu: 0.5, workers: 3}\nmetric: score\nmode: max\n")
+                       "search_space:\n  iterations: 6\n"
+                       "resources_per_trial: {cpu: 0.5, workers: 3}\nmetric: score\nmode: max\n"
+                       "gpu_sample_s: 0.2\n")
             .arg(EngineHarness::trialScript(QStringLiteral("gang_rank.py"))));
     const EngineResult run = engine.run({QStringLiteral("run"), file, QStringLiteral("--results"),
                                          engine.resultsRoot(), QStringLiteral("--quiet")});
@@ -352,6 +353,22 @@ void TestGangTrials::eachRankGetsTheEnvironmentTorchrunGives() {
         QVERIFY2(log.contains(QStringLiteral("[rank %1] rank %1 of 3 started").arg(rank)),
                  qPrintable(log));
     }
+    // The history says where each rank ran, and its samples name the trial of every rank.
+    const QString db =
+        engine.experimentFolder(QStringLiteral("env")) + QStringLiteral("/experiment.sqlite");
+    QCOMPARE(sqliteQuery(db, QStringLiteral("SELECT json_array_length(payload, '$.ranks') FROM "
+                                            "events WHERE type = 'trial_status' AND "
+                                            "json_extract(payload, '$.status') = 'RUNNING'")),
+             QStringLiteral("3"));
+    QCOMPARE(
+        sqliteQuery(
+            db, QStringLiteral(
+                    "SELECT group_concat(DISTINCT json_extract(t.value, "
+                    "'$.trial') || '/' || IFNULL(json_extract(t.value, "
+                    "'$.rank'), 0)) FROM (SELECT * FROM node_usage "
+                    "ORDER BY json_array_length(data, '$.trials') DESC LIMIT 1), json_each(data, "
+                    "'$.trials') AS t")),
+        QStringLiteral("t00000/0,t00000/1,t00000/2"));
 }
 
 void TestGangTrials::aReportFromRankOneFailsTheTrialWithAClearError() {
