@@ -91,6 +91,14 @@
         <source>%1 = %2</source>
         <translation>%1 = %2</translation>
     </message>
+    <message>
+        <source>the base scheduler&apos;s</source>
+        <translation>wie beim Basis-Scheduler</translation>
+    </message>
+    <message>
+        <source>gives the leading trials more workers as slots free up, over a base scheduler (Ray&apos;s ResourceChangingScheduler)</source>
+        <translation>gibt den führenden Trials mehr Worker, sobald Plätze frei werden, über einem Basis-Scheduler (Rays ResourceChangingScheduler)</translation>
+    </message>
 </context>
 <context>
     <name>ExperimentFields</name>

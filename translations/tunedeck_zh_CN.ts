@@ -91,6 +91,14 @@
         <source>%1 = %2</source>
         <translation>%1 = %2</translation>
     </message>
+    <message>
+        <source>the base scheduler&apos;s</source>
+        <translation>与基础调度器相同</translation>
+    </message>
+    <message>
+        <source>gives the leading trials more workers as slots free up, over a base scheduler (Ray&apos;s ResourceChangingScheduler)</source>
+        <translation>在基础调度器之上，空出资源时为领先的试验分配更多 worker（Ray 的 ResourceChangingScheduler）</translation>
+    </message>
 </context>
 <context>
     <name>ExperimentFields</name>

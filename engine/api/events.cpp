@@ -58,6 +58,15 @@ QJsonObject checkpoint(const QString& trialId, std::int64_t iteration, const QSt
     return {{"trial", trialId}, {"iteration", qint64(iteration)}, {"path", path}};
 }
 
+QJsonObject trialResources(const QString& trialId, std::int64_t iteration, int fromWorkers,
+                           int toWorkers, const QString& reason) {
+    return {{"trial", trialId},
+            {"iteration", qint64(iteration)},
+            {"from_workers", fromWorkers},
+            {"to_workers", toWorkers},
+            {"reason", reason}};
+}
+
 QJsonObject exploit(const QString& trialId, const QString& sourceTrialId, std::int64_t iteration,
                     std::int64_t sourceIteration, const QJsonObject& oldConfig,
                     const QJsonObject& newConfig, const QString& reason,

@@ -40,6 +40,7 @@ inline const QString kTrialStatus = QStringLiteral("trial_status");
 inline const QString kResult = QStringLiteral("result");
 inline const QString kCheckpoint = QStringLiteral("checkpoint");
 inline const QString kExploit = QStringLiteral("exploit");
+inline const QString kTrialResources = QStringLiteral("trial_resources");
 inline const QString kNode = QStringLiteral("node");
 inline const QString kNodeUsage = QStringLiteral("node_usage");
 inline const QString kLog = QStringLiteral("log");
@@ -58,6 +59,10 @@ QJsonObject trialStatus(const Trial& trial, const QString& reason,
                         const std::vector<int>& gpus = {});
 QJsonObject result(const QString& trialId, const QJsonObject& result);
 QJsonObject checkpoint(const QString& trialId, std::int64_t iteration, const QString& path);
+// resource_changing gave a trial another size: it pauses at `iteration` and starts again with
+// `toWorkers` ranks.
+QJsonObject trialResources(const QString& trialId, std::int64_t iteration, int fromWorkers,
+                           int toWorkers, const QString& reason);
 // PBT: `trialId` continues from `sourceTrialId`'s checkpoint with `newConfig`.
 QJsonObject exploit(const QString& trialId, const QString& sourceTrialId, std::int64_t iteration,
                     std::int64_t sourceIteration, const QJsonObject& oldConfig,

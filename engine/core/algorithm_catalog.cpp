@@ -10,6 +10,8 @@
 #include "core/median_stopping.h"
 #include "core/pbt_explore.h"
 #include "core/pbt_scheduler.h"
+#include "core/resource_changing_scheduler.h"
+#include "core/resource_changing_scheduler.h"
 #include "core/scheduler.h"
 #include "core/searcher.h"
 #include "core/tpe_searcher.h"
@@ -192,6 +194,13 @@ Defaults schedulerDefaults(const QString& name) {
         add("synch", flag(pbt.synch));
         add("require_attrs", flag(pbt.requireAttrs));
         add("log_config", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "no effect")));
+    } else if (name == QLatin1String("resource_changing")) {
+        for (const QString& option : resourceChangingOptionNames()) {
+            d[option] = described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "the base scheduler's"));
+        }
+        add("base", literal(QStringLiteral("fifo")));
+        add("policy", literal(QStringLiteral("distribute")));
+        add("min_iterations", number(4));
     } else if (name == QLatin1String("pbt_replay")) {
         add("schedule", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "required")));
         add("time_attr", literal(QStringLiteral("training_iteration")));
@@ -253,6 +262,10 @@ QString schedulerDescription(const QString& name) {
         {QStringLiteral("pbt_replay"), QT_TRANSLATE_NOOP("AlgorithmCatalog",
                                                          "replays the config changes of one PBT "
                                                          "trial (written by pbt-replay)")},
+        {QStringLiteral("resource_changing"),
+         QT_TRANSLATE_NOOP("AlgorithmCatalog",
+                           "gives the leading trials more workers as slots free up, over a base "
+                           "scheduler (Ray's ResourceChangingScheduler)")},
     };
     const auto it = lines.find(name);
     return it == lines.end() ? QString() : QString::fromUtf8(it->second);

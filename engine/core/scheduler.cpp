@@ -10,6 +10,7 @@
 #include "core/pb2_explore.h"
 #include "core/pbt_replay.h"
 #include "core/pbt_scheduler.h"
+#include "core/resource_changing_scheduler.h"
 #include "core/search_space.h"
 
 namespace tunedeck {
@@ -52,6 +53,8 @@ const std::vector<SchedulerType>& schedulerTypes() {
         {QStringLiteral("pb2"), pb2OptionNames(), makePb2Scheduler, validatePb2Options, true},
         {QStringLiteral("pbt_replay"), pbtReplayOptionNames(), makePbtReplayScheduler,
          validatePbtReplayOptions, true},
+        {QStringLiteral("resource_changing"), resourceChangingOptionNames(),
+         makeResourceChangingScheduler, validateResourceChangingOptions, true},
     };
     return types;
 }

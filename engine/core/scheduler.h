@@ -33,6 +33,9 @@ struct SchedulerDecision {
     bool checkpoint = false;
     QString source;      // Exploit: the trial copied from
     QJsonObject config;  // Exploit: the trial's config from now on
+    // Pause only: start the trial again with this many workers (resource_changing); 0 keeps
+    // its size.
+    int workers = 0;
 
     static SchedulerDecision proceed() { return {}; }
     static SchedulerDecision proceedAndSave() {
@@ -42,6 +45,11 @@ struct SchedulerDecision {
     }
     static SchedulerDecision stop(QString why) { return ending(Action::Stop, std::move(why)); }
     static SchedulerDecision pause(QString why) { return ending(Action::Pause, std::move(why)); }
+    static SchedulerDecision resize(int workers, QString why) {
+        SchedulerDecision d = ending(Action::Pause, std::move(why));
+        d.workers = workers;
+        return d;
+    }
     static SchedulerDecision exploit(QString source, QJsonObject config, QString why) {
         SchedulerDecision d = ending(Action::Exploit, std::move(why));
         d.source = std::move(source);
@@ -88,6 +96,9 @@ class Scheduler {
     // How many trials wait for a slot (PENDING or PAUSED, not held by the user); the runtime
     // says so whenever the number changes.
     virtual void onTrialsWaiting(int count) { (void)count; }
+    // How many workers (ranks of resources_per_trial) the nodes up hold in all, when that
+    // changes: what resource_changing hands out.
+    virtual void onWorkerSlots(int count) { (void)count; }
     // Whether running trials give their slots to waiting ones at times (PBT pauses a member at
     // each perturbation while others wait): the runtime then keeps one trial that has never
     // run queued beside paused ones, so every member gets created and its turn, as when Ray

@@ -37,6 +37,9 @@ struct Trial {
     QString pendingReason;  // why a PENDING trial is not running yet (shown to the user)
     QString errorMessage;   // last failure, with the trial's last log lines
     QString nodeId;
+    // Workers (gang ranks) of its next start; 0: resources_per_trial.workers. resource_changing
+    // changes it.
+    int workers = 0;
 
     // Moves to `to`, or returns InvalidArgument naming both states (the trial is unchanged).
     Status transition(TrialStatus to);

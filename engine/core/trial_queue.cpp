@@ -19,6 +19,7 @@ TrialQueue::TrialQueue(Scheduler& scheduler, const ExperimentSpec& spec)
       maxConcurrentTrials_(spec.maxConcurrentTrials),
       request_(spec.resourcesPerTrial),
       gang_(spec.gang),
+      resizable_(spec.scheduler.name == QLatin1String("resource_changing")),
       strategy_(spec.placement) {}
 
 void TrialQueue::beginPass() {
@@ -73,9 +74,16 @@ QueueStep TrialQueue::next(const QueueView& view) {
         if (std::optional<QString> pick = scheduler_.chooseTrialToRun(view.waiting)) {
             static const std::vector<NodeCapacity> kNoNodes;
             const std::vector<NodeCapacity>& nodes = view.nodes ? *view.nodes : kNoNodes;
-            if (gang_.isGang()) {
+            // Its own size (resource_changing resizes trials), else the experiment's.
+            int workers = gang_.workers;
+            for (const Trial* waiting : view.waiting) {
+                if (waiting->id == *pick && waiting->workers > 0) {
+                    workers = waiting->workers;
+                }
+            }
+            if (workers > 1 || resizable_) {
                 // All ranks or none: a gang never holds part of its resources while it waits.
-                GangPlacement gang = placeGang(request_, gang_.workers, gang_.placement, nodes);
+                GangPlacement gang = placeGang(request_, workers, gang_.placement, nodes);
                 if (!gang.placed) {
                     step.cause = WaitCause::Resources;
                     step.reason = QStringLiteral("waiting for resources: %1").arg(gang.reason);

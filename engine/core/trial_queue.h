@@ -77,6 +77,9 @@ class TrialQueue {
     int maxConcurrentTrials_ = 0;
     ResourceRequest request_;
     GangSpec gang_;
+    // resource_changing: every trial is a gang, of one rank too, so that its size can change and
+    // each size sees the same environment (WORLD_SIZE, MASTER_PORT, ...).
+    bool resizable_ = false;
     PlacementStrategy strategy_ = PlacementStrategy::Pack;
     Asked asked_ = Asked::No;  // a Suggest whose answer is awaited
     bool sharedSlotSearcherWaits_ = false;

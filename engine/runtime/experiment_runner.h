@@ -237,6 +237,8 @@ class ExperimentRunner : public QObject {
     QJsonObject withGangRanksNamed(QJsonObject usage) const;
     // `ranks` of a gang trial's RUNNING event: each rank's node and cards.
     static QJsonArray gangRanksJson(const GangPlacement& gang);
+    // Tells the scheduler how many ranks the nodes up hold, when that changed (resource_changing).
+    void tellSchedulerWorkerSlots();
     void stopGangRanks(const LiveTrial& live, const QString& reason);
     // A message from a rank other than 0; false when `message` is not one.
     bool onGangMemberMessage(const QString& nodeId, const QJsonObject& message);
@@ -304,7 +306,8 @@ class ExperimentRunner : public QObject {
     int sharedSlots_ = -1;  // -1: not under serve's queue
     QString sharedSlotsWhy_;
     SlotDemand lastDemand_;
-    int waitingTold_ = 0;  // what the scheduler was last told by tellSchedulerWhoWaits
+    int waitingTold_ = 0;       // what the scheduler was last told by tellSchedulerWhoWaits
+    int workerSlotsTold_ = -1;  // and by tellSchedulerWorkerSlots
     bool policyStateDirty_ = false;
     std::vector<StopOrder> heldStopOrders_;  // for trials still pausing when ordered
     // Checkpoint folders an exploit will copy: retention leaves them alone until it has.

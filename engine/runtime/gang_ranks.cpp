@@ -351,4 +351,28 @@ QJsonArray ExperimentRunner::gangRanksJson(const GangPlacement& gang) {
     return ranks;
 }
 
+void ExperimentRunner::tellSchedulerWorkerSlots() {
+    // How many ranks of resources_per_trial the nodes up hold when empty.
+    std::vector<NodeCapacity> empty;
+    for (const NodeCapacity& node : pool_->capacities()) {
+        if (node.alive) {
+            empty.push_back(emptyCapacity(node));
+        }
+    }
+    constexpr int kMostSlots = 4096;
+    int count = 0;
+    while (count < kMostSlots) {
+        const Placement p = place(spec_.resourcesPerTrial, empty, PlacementStrategy::Pack);
+        if (!p.placed) {
+            break;
+        }
+        reserve(empty, spec_.resourcesPerTrial, p);
+        ++count;
+    }
+    if (count != workerSlotsTold_) {
+        workerSlotsTold_ = count;
+        scheduler_->onWorkerSlots(count);
+    }
+}
+
 }  // namespace tunedeck

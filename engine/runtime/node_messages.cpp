@@ -181,6 +181,7 @@ void ExperimentRunner::onNodeUp(const QString& nodeId, const QJsonObject& hello)
     }
     emitEvent(events::type::kNode, events::node(nodeId, QStringLiteral("up"), hello));
     startMonitoring(nodeId, hello);
+    tellSchedulerWorkerSlots();
     if (!checkRequestFits()) {
         return;
     }
@@ -220,6 +221,7 @@ void ExperimentRunner::onNodeLost(const QString& nodeId, const QString& reason) 
     }
     emitEvent(events::type::kNode,
               events::node(nodeId, QStringLiteral("lost"), {{"reason", reason}}));
+    tellSchedulerWorkerSlots();
     for (auto& [id, live] : trials_) {
         if (live.trial.status == TrialStatus::Running && live.placement.nodeId == nodeId) {
             // Copies from that node will not arrive.

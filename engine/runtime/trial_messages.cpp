@@ -82,6 +82,14 @@ void ExperimentRunner::onReport(LiveTrial& live, const QJsonObject& msg) {
         return;
     }
     SchedulerDecision decision = decideOnResult(spec_.stop, *scheduler_, trial, result);
+    if (decision.action == SchedulerDecision::Action::Pause && decision.workers > 0) {
+        // resource_changing: the trial pauses here and starts again with its new size.
+        const int from = trial.workers > 0 ? trial.workers : spec_.gang.workers;
+        trial.workers = decision.workers;
+        emitEvent(
+            events::type::kTrialResources,
+            events::trialResources(trial.id, iteration, from, decision.workers, decision.reason));
+    }
     ReportFacts facts;
     facts.trialId = trial.id;
     facts.iteration = iteration;

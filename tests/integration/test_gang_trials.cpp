@@ -26,6 +26,8 @@ class TestGangTrials : public QObject {
     void eachRankGetsTheEnvironmentTorchrunGives();
     void aGangAcrossTwoSshNodesSurvivesLosingRankOnesNode();
     void aReportFromRankOneFailsTheTrialWithAClearError();
+    void resourceChangingGivesTheLeadingTrialsMoreWorkers();
+    void resourceChangingOptionsAreChecked();
     void badGangSettingsAreRefusedWithTheirPlace_data();
     void badGangSettingsAreRefusedWithTheirPlace();
 
@@ -390,6 +392,83 @@ void TestGangTrials::aReportFromRankOneFailsTheTrialWithAClearError() {
     QVERIFY2(error.contains(QStringLiteral("rank 1 exited with code 1")), qPrintable(error));
     QVERIFY2(error.contains(QStringLiteral("only rank 0 of a gang trial reports")),
              qPrintable(error));
+}
+
+// The shipped resource_changing example, shortened: trials start as one DDP process and are
+// paused at a checkpoint and restarted with more workers while slots are free (4 ranks of 0.5
+// CPU on this 2-CPU machine); each change is a trial_resources event, the trial's next result
+// comes from the new WORLD_SIZE, and no step is lost or repeated.
+void TestGangTrials::resourceChangingGivesTheLeadingTrialsMoreWorkers() {
+    if (!torchFound_) {
+        QSKIP("python3 cannot import torch (Debian: apt-get install python3-torch)");
+    }
+    EngineHarness engine;
+    QFile shipped(
+        QStringLiteral(TUNEDECK_SOURCE_DIR "/resources/examples/ddp/resource_changing.yaml"));
+    QVERIFY(shipped.open(QIODevice::ReadOnly));
+    QString yaml = QString::fromUtf8(shipped.readAll());
+    yaml.replace(QStringLiteral("python3 train.py"), QStringLiteral("python3 ") + exampleScript());
+    yaml.replace(QStringLiteral("--sleep 0.1"), QStringLiteral("--sleep 0.05"));
+    yaml.replace(QStringLiteral("[0.02, 0.05, 0.1, 0.2]"), QStringLiteral("[0.05, 0.1]"));
+    yaml.replace(QStringLiteral("training_iteration: 24"),
+                 QStringLiteral("training_iteration: 10"));
+    yaml.replace(QStringLiteral("max_t: 24"), QStringLiteral("max_t: 10"));
+    yaml.replace(QStringLiteral("min_iterations: 4"), QStringLiteral("min_iterations: 3"));
+    const QString file = engine.writeFile(QStringLiteral("rc.yaml"), yaml);
+    const EngineResult run = engine.run({QStringLiteral("run"), file, QStringLiteral("--results"),
+                                         engine.resultsRoot(), QStringLiteral("--quiet")});
+    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.all()));
+    const QString db = engine.experimentFolder(QStringLiteral("ddp-resource-changing")) +
+                       QStringLiteral("/experiment.sqlite");
+    const QStringList changes =
+        sqliteQuery(db, QStringLiteral("SELECT group_concat(trial_id || ' ' || "
+                                       "json_extract(payload, '$.iteration') || ' ' || "
+                                       "json_extract(payload, '$.to_workers'), ';') FROM events "
+                                       "WHERE type = 'trial_resources'"))
+            .split(';', Qt::SkipEmptyParts);
+    QVERIFY2(!changes.isEmpty(), "no trial changed its size");
+    bool grew = false;
+    for (const QString& change : changes) {
+        const QStringList parts = change.split(' ');
+        const int to = parts[2].toInt();
+        grew = grew || to > 1;
+        // The result after the change was trained by the new number of ranks.
+        QCOMPARE(sqliteQuery(db, QStringLiteral("SELECT json_extract(data, '$.world_size') FROM "
+                                                "results WHERE trial_id = '%1' AND iteration = %2")
+                                     .arg(parts[0])
+                                     .arg(parts[1].toInt() + 1)),
+                 QString::number(to));
+    }
+    QVERIFY2(grew, qPrintable(changes.join(';')));
+    for (const QString& trial : {QStringLiteral("t00000"), QStringLiteral("t00001")}) {
+        QCOMPARE(sqliteQuery(db, QStringLiteral("SELECT group_concat(iteration) FROM (SELECT "
+                                                "iteration FROM results WHERE trial_id = '%1' "
+                                                "ORDER BY seq)")
+                                     .arg(trial)),
+                 QStringLiteral("1,2,3,4,5,6,7,8,9,10"));
+    }
+}
+
+void TestGangTrials::resourceChangingOptionsAreChecked() {
+    EngineHarness engine;
+    for (const auto& [scheduler, expected] :
+         {std::pair{QStringLiteral("{type: resource_changing, base: pbt}"),
+                    QStringLiteral("base must be one of fifo, asha, median, hyperband, got pbt")},
+          std::pair{QStringLiteral("{type: resource_changing, policy: fair}"),
+                    QStringLiteral("policy must be distribute or top, got fair")},
+          std::pair{QStringLiteral("{type: resource_changing, base: asha, grace_period: -1}"),
+                    QStringLiteral("grace_period")}}) {
+        const QString file = engine.writeFile(
+            QStringLiteral("rc.yaml"),
+            QStringLiteral("name: rc\ntrainable:\n  command: python3 %1\n"
+                           "search_space: {iterations: 3}\nmetric: score\nmode: max\n"
+                           "scheduler: %2\n")
+                .arg(EngineHarness::trialScript(QStringLiteral("gang_rank.py")), scheduler));
+        const EngineResult validate = engine.run({QStringLiteral("validate"), file});
+        QCOMPARE(validate.exitCode, 2);
+        QVERIFY2(validate.all().contains(expected), qPrintable(validate.all()));
+        QVERIFY2(validate.all().contains(QStringLiteral("rc.yaml:7:")), qPrintable(validate.all()));
+    }
 }
 
 void TestGangTrials::badGangSettingsAreRefusedWithTheirPlace_data() {

@@ -10,8 +10,8 @@ class TestScheduler : public QObject {
 
   private slots:
     void knownNames() {
-        QCOMPARE(knownSchedulers(),
-                 (QStringList{"fifo", "asha", "median", "hyperband", "pbt", "pb2", "pbt_replay"}));
+        QCOMPARE(knownSchedulers(), (QStringList{"fifo", "asha", "median", "hyperband", "pbt",
+                                                 "pb2", "pbt_replay", "resource_changing"}));
     }
 
     void fifoLetsEveryTrialContinue() {
@@ -50,7 +50,7 @@ class TestScheduler : public QObject {
         QCOMPARE(badKey, QStringLiteral("scheduler.type"));
         QCOMPARE(status.message(),
                  QStringLiteral("unknown scheduler 'hyperband_plus'; known schedulers: fifo, asha, "
-                                "median, hyperband, pbt, pb2, pbt_replay"));
+                                "median, hyperband, pbt, pb2, pbt_replay, resource_changing"));
         QVERIFY(!makeScheduler(spec));
     }
 

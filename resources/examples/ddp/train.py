@@ -38,6 +38,16 @@ if restore:
     step = state["step"]
 ddp = torch.nn.parallel.DistributedDataParallel(model)
 
+
+def save(folder):
+    # Asked by the engine (a pause, or resource_changing giving the trial another size).
+    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step},
+               os.path.join(folder, "model.pt"))
+
+
+if rank == 0:
+    tunedeck.on_save(save)
+
 true_weights = torch.linspace(-1.0, 1.0, 8).unsqueeze(1)
 
 
