@@ -3,6 +3,7 @@
 #include <QTest>
 
 #include "core/resource_changing.h"
+#include "core/resource_changing_scheduler.h"
 
 using namespace tunedeck;
 
@@ -19,6 +20,28 @@ int sizeOf(const std::vector<ResourceChange>& changes, const QString& id, int un
         }
     }
     return unchanged;
+}
+
+// An experiment of `resource_changing` over fifo, maximising `score`.
+ExperimentSpec resourceChangingSpec(int minIterations) {
+    ExperimentSpec spec;
+    spec.metric = QStringLiteral("score");
+    spec.mode = MetricMode::Max;
+    spec.scheduler.name = QStringLiteral("resource_changing");
+    spec.scheduler.options = {{"base", "fifo"}, {"min_iterations", minIterations}};
+    return spec;
+}
+
+Trial runningTrial(const QString& id, int workers) {
+    Trial t;
+    t.id = id;
+    t.status = TrialStatus::Running;
+    t.workers = workers;
+    return t;
+}
+
+SchedulerDecision report(Scheduler& scheduler, const Trial& t, int iteration, double score) {
+    return scheduler.onResult(t, {{"training_iteration", iteration}, {"score", score}});
 }
 
 }  // namespace
@@ -79,6 +102,38 @@ class TestResourceChanging : public QObject {
         QVERIFY(planResourceChanges(running, 3, 2, ResourcePolicy::Distribute, MetricMode::Max)
                     .empty());
         QVERIFY(planResourceChanges({}, 8, 1, ResourcePolicy::Top, MetricMode::Max).empty());
+    }
+
+    // The scheduler over the policy, with scripted results: a trial changes size only after
+    // min_iterations of its results, into free slots, and the change is a pause with the size.
+    void theSchedulerResizesOnlyAfterMinIterationsIntoFreeSlots() {
+        std::unique_ptr<Scheduler> scheduler = makeScheduler(resourceChangingSpec(3));
+        QVERIFY(scheduler);
+        scheduler->onWorkerSlots(4);
+        const Trial a = runningTrial("t0", 1);
+        const Trial b = runningTrial("t1", 1);
+        for (int i = 1; i <= 2; ++i) {
+            QCOMPARE(report(*scheduler, a, i, 0.9).action, SchedulerDecision::Action::Continue);
+            QCOMPARE(report(*scheduler, b, i, 0.1).action, SchedulerDecision::Action::Continue);
+        }
+        const SchedulerDecision grow = report(*scheduler, a, 3, 0.9);
+        QCOMPARE(grow.action, SchedulerDecision::Action::Pause);
+        QCOMPARE(grow.workers, 2);  // 4 slots, 2 trials: 2 each
+        QVERIFY2(grow.reason.startsWith("resource_changing: 1 workers -> 2"),
+                 qPrintable(grow.reason));
+        // t0 comes back with 2: t1 may grow to 2 as well, never past the 4 slots.
+        const SchedulerDecision second = report(*scheduler, b, 3, 0.1);
+        QCOMPARE(second.workers, 2);
+    }
+
+    void waitingTrialsKeepTheirBaseSlots() {
+        std::unique_ptr<Scheduler> scheduler = makeScheduler(resourceChangingSpec(1));
+        scheduler->onWorkerSlots(4);
+        scheduler->onTrialsWaiting(2);  // two trials wait for 1 slot each: 2 left to share
+        const Trial a = runningTrial("t0", 3);
+        const SchedulerDecision shrink = report(*scheduler, a, 1, 0.5);
+        QCOMPARE(shrink.action, SchedulerDecision::Action::Pause);
+        QCOMPARE(shrink.workers, 2);  // gives a slot back for the waiting ones
     }
 
     void nothingChangesWhenTheSizesAreRightAlready() {
