@@ -155,6 +155,13 @@
     </message>
 </context>
 <context>
+    <name>NodeUsageModel</name>
+    <message>
+        <source>%1 (rank %2)</source>
+        <translation>%1 (Rang %2)</translation>
+    </message>
+</context>
+<context>
     <name>QApplication</name>
     <message>
         <source>Tunedeck desktop app</source>
@@ -2922,6 +2929,22 @@ MPS ist nicht gestartet: %2</translation>
         <source>Path on its node</source>
         <translation>Pfad auf seinem Knoten</translation>
     </message>
+    <message>
+        <source>rank %1 on %2</source>
+        <translation>Rang %1 auf %2</translation>
+    </message>
+    <message>
+        <source>rank %1 on %2 (GPU %3)</source>
+        <translation>Rang %1 auf %2 (GPU %3)</translation>
+    </message>
+    <message>
+        <source>rank %1 on %2 (GPUs %3)</source>
+        <translation>Rang %1 auf %2 (GPUs %3)</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Ränge</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::TrialHealthView</name>
@@ -2968,6 +2991,10 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>GPU MiB</source>
         <translation>GPU MiB</translation>
+    </message>
+    <message>
+        <source> (%1 ranks added up, node %2, samples: %3)</source>
+        <translation> (%1 Ränge addiert, Knoten %2, Messungen: %3)</translation>
     </message>
 </context>
 <context>

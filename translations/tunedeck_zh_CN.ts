@@ -155,6 +155,13 @@
     </message>
 </context>
 <context>
+    <name>NodeUsageModel</name>
+    <message>
+        <source>%1 (rank %2)</source>
+        <translation>%1（rank %2）</translation>
+    </message>
+</context>
+<context>
     <name>QApplication</name>
     <message>
         <source>Tunedeck desktop app</source>
@@ -2910,6 +2917,22 @@ MPS 未能启动：%2</translation>
         <source>Path on its node</source>
         <translation>所在节点上的路径</translation>
     </message>
+    <message>
+        <source>rank %1 on %2</source>
+        <translation>rank %1 位于 %2</translation>
+    </message>
+    <message>
+        <source>rank %1 on %2 (GPU %3)</source>
+        <translation>rank %1 位于 %2（GPU %3）</translation>
+    </message>
+    <message>
+        <source>rank %1 on %2 (GPUs %3)</source>
+        <translation>rank %1 位于 %2（GPU %3）</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::TrialHealthView</name>
@@ -2956,6 +2979,10 @@ MPS 未能启动：%2</translation>
     <message>
         <source>GPU MiB</source>
         <translation>显存 MiB</translation>
+    </message>
+    <message>
+        <source> (%1 ranks added up, node %2, samples: %3)</source>
+        <translation>（%1 个 rank 合计，节点 %2，采样：%3）</translation>
     </message>
 </context>
 <context>

@@ -119,7 +119,12 @@ void TrialHealthView::recompute() {
         if (trial.gpuKnown) {
             line += tr(", GPU memory up to %1 MiB").arg(trial.peakGpuMemoryMb, 0, 'f', 0);
         }
-        lines << line + tr(" (node %1, samples: %2)").arg(trial.node).arg(trial.samples);
+        lines << line + (trial.ranks > 1
+                             ? tr(" (%1 ranks added up, node %2, samples: %3)")
+                                   .arg(trial.ranks)
+                                   .arg(trial.node)
+                                   .arg(trial.samples)
+                             : tr(" (node %1, samples: %2)").arg(trial.node).arg(trial.samples));
     }
     if (shown_.isEmpty()) {
         legend_->setText(

@@ -270,6 +270,7 @@ void ExperimentData::addStatusChange(TrialRow& row, const events::TrialStatusEve
     row.failures = std::max(row.failures, status.failures);
     if (status.status == QLatin1String("RUNNING")) {
         row.gpus = status.gpus;
+        row.ranks = status.ranks;
     }
 }
 

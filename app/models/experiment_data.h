@@ -81,6 +81,9 @@ struct TrialRow {
     std::vector<TrialCheckpoint> checkpoints;
     int failures = 0;       // how often it failed and was restarted, by its latest status change
     std::vector<int> gpus;  // the node's cards its latest run was placed on
+    // A gang trial's ranks in its latest run, rank order (where each runs); empty for a trial of
+    // one process.
+    std::vector<events::RankPlacement> ranks;
     // How often its curve went back (a restore from an earlier checkpoint re-reported
     // iterations), so a view that drew the old curve knows to draw it anew.
     int rewinds = 0;

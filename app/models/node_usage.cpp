@@ -1,5 +1,7 @@
 #include "models/node_usage.h"
 
+#include <QCoreApplication>
+
 #include <QJsonArray>
 #include <algorithm>
 #include <memory>
@@ -155,12 +157,22 @@ bool NodeUsageModel::applyStatus(const events::TrialStatusEvent& status) {
     }
     const auto was = placed_.find(status.trial);
     const bool wasPlaced = was != placed_.end();
-    const bool placed = status.status == QLatin1String("RUNNING") && !status.gpus.empty();
-    if (placed) {
-        if (wasPlaced && was->second.node == node && was->second.gpus == status.gpus) {
+    std::vector<Placed> where;
+    if (status.status == QLatin1String("RUNNING")) {
+        for (const events::RankPlacement& rank : status.ranks) {
+            if (!rank.gpus.empty()) {
+                where.push_back(Placed{rank.node, rank.gpus, rank.rank});
+            }
+        }
+        if (status.ranks.empty() && !status.gpus.empty()) {
+            where.push_back(Placed{node, status.gpus, -1});
+        }
+    }
+    if (!where.empty()) {
+        if (wasPlaced && was->second == where) {
             return false;  // a reason changed, not the placement
         }
-        placed_[status.trial] = Placed{node, status.gpus};
+        placed_[status.trial] = std::move(where);
     } else if (wasPlaced && status.status != QLatin1String("RUNNING")) {
         placed_.erase(was);
     } else {
@@ -174,16 +186,24 @@ bool NodeUsageModel::applyStatus(const events::TrialStatusEvent& status) {
 
 void NodeUsageModel::listTrials(GpuCard& card) const {
     card.trials.clear();
-    for (const auto& [trial, where] : placed_) {
-        if (where.node == card.node &&
-            std::find(where.gpus.begin(), where.gpus.end(), card.index) != where.gpus.end()) {
-            card.trials << trial;
+    QStringList placedIds;
+    for (const auto& [trial, ranks] : placed_) {
+        for (const Placed& where : ranks) {
+            if (where.node == card.node &&
+                std::find(where.gpus.begin(), where.gpus.end(), card.index) != where.gpus.end()) {
+                card.trials << (where.rank < 0
+                                    ? trial
+                                    : QCoreApplication::translate("NodeUsageModel", "%1 (rank %2)")
+                                          .arg(trial)
+                                          .arg(where.rank));
+                placedIds << trial;
+            }
         }
     }
     const auto named = driverTrials_.find({card.node, card.index});
     if (named != driverTrials_.end()) {
         for (const QString& trial : named->second) {
-            if (!card.trials.contains(trial)) {
+            if (!placedIds.contains(trial)) {
                 card.trials << trial;
             }
         }

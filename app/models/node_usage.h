@@ -35,7 +35,9 @@ struct GpuCard {
     long long memoryTotalMb = 0;
     double temperatureC = 0;
     double powerW = 0;
-    QStringList trials;  // the trials placed on the card, then any other the driver names
+    // The trials placed on the card ("t00000 (rank 1)" for a gang trial's rank), then any other
+    // the driver names.
+    QStringList trials;
     bool lost = false;
     std::deque<UsagePoint> utilizationSeries;
     std::deque<UsagePoint> memorySeries;  // percent of the card's memory
@@ -122,12 +124,15 @@ class NodeUsageModel {
     std::deque<ScalingDecision> decisions_;
     std::map<QString, int> maxWorkers_;  // node type -> the cap a control request set
     bool autoscaled_ = false;
-    // Where each running trial was placed: its node and card indexes.
+    // Where each running trial was placed: its node and card indexes, one entry per rank of a
+    // gang trial (rank -1: a trial of one process).
     struct Placed {
         QString node;
         std::vector<int> gpus;
+        int rank = -1;
+        bool operator==(const Placed&) const = default;
     };
-    std::map<QString, Placed> placed_;
+    std::map<QString, std::vector<Placed>> placed_;
     // Trial nodes as last said (a status event without `node` keeps the one it had).
     std::map<QString, QString> trialNodes_;
     std::map<std::pair<QString, int>, QStringList> driverTrials_;  // the latest sample's

@@ -1,5 +1,7 @@
 #include "models/trial_health.h"
 
+#include <QStringList>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -21,6 +23,13 @@ void thin(std::vector<HealthPoint>& points) {
     points.resize(kept);
 }
 
+// Adds a reading that may be unknown (NaN): the sum is unknown only while every reading is.
+void addKnown(double& sum, double value) {
+    if (!std::isnan(value)) {
+        sum = std::isnan(sum) ? value : sum + value;
+    }
+}
+
 }  // namespace
 
 bool TrialHealthModel::apply(const events::Event& event) {
@@ -28,37 +37,69 @@ bool TrialHealthModel::apply(const events::Event& event) {
     if (sample == nullptr || sample->trials.empty()) {
         return false;
     }
+    std::map<QString, NodePart> parts;  // this sample's entries added up per trial
     for (const events::TrialUsage& usage : sample->trials) {
-        TrialHealth& trial = trials_[usage.trial];
-        if (!trial.points.empty() && event.time <= trial.points.back().time) {
-            continue;  // a sample already seen (read from the history, then replayed)
+        auto [found, fresh] = parts.try_emplace(usage.trial);
+        NodePart& part = found->second;
+        if (fresh) {
+            part.sum = HealthPoint{event.time, kUnknown, 0, kUnknown};
         }
-        trial.node = sample->node;
-        HealthPoint point;
-        point.time = event.time;
-        point.cpuPercent = usage.cpuPercent.value_or(kUnknown);
-        point.rssMb = usage.rssMb;
-        point.gpuMemoryMb = usage.gpuMemoryMb.value_or(kUnknown);
-        trial.points.push_back(point);
-        ++trial.samples;
-        trial.peakRssMb = std::max(trial.peakRssMb, point.rssMb);
-        if (usage.cpuPercent) {
-            trial.peakCpuPercent = std::max(trial.peakCpuPercent, *usage.cpuPercent);
-        }
-        if (usage.gpuMemoryMb) {
-            trial.gpuKnown = true;
-            trial.peakGpuMemoryMb = std::max(trial.peakGpuMemoryMb, *usage.gpuMemoryMb);
-        }
-        if (trial.points.size() > kMaxPoints) {
-            thin(trial.points);
-        }
+        addKnown(part.sum.cpuPercent, usage.cpuPercent.value_or(kUnknown));
+        part.sum.rssMb += usage.rssMb;
+        addKnown(part.sum.gpuMemoryMb, usage.gpuMemoryMb.value_or(kUnknown));
+        part.ranks += usage.rank ? 1 : 0;
+    }
+    for (const auto& [id, part] : parts) {
+        applyPart(id, sample->node, part);
     }
     ++version_;
     return true;
 }
 
+void TrialHealthModel::applyPart(const QString& id, const QString& node, const NodePart& part) {
+    std::map<QString, NodePart>& nodes = parts_[id];
+    const auto seen = nodes.find(node);
+    if (seen != nodes.end() && part.sum.time <= seen->second.sum.time) {
+        return;  // a sample already seen (read from the history, then replayed)
+    }
+    nodes[node] = part;
+    HealthPoint point{part.sum.time, kUnknown, 0, kUnknown};
+    int ranks = 0;
+    QStringList names;
+    for (const auto& [name, latest] : nodes) {
+        addKnown(point.cpuPercent, latest.sum.cpuPercent);
+        point.rssMb += latest.sum.rssMb;
+        addKnown(point.gpuMemoryMb, latest.sum.gpuMemoryMb);
+        ranks += latest.ranks;
+        names << name;
+    }
+    TrialHealth& trial = trials_[id];
+    trial.node = names.join(QStringLiteral(", "));
+    trial.ranks = std::max(trial.ranks, ranks);
+    if (!trial.points.empty() && point.time <= trial.points.back().time) {
+        // Another node's sample of the same moment: the point of that time now counts it too.
+        point.time = trial.points.back().time;
+        trial.points.back() = point;
+    } else {
+        trial.points.push_back(point);
+        ++trial.samples;
+    }
+    trial.peakRssMb = std::max(trial.peakRssMb, point.rssMb);
+    if (!std::isnan(point.cpuPercent)) {
+        trial.peakCpuPercent = std::max(trial.peakCpuPercent, point.cpuPercent);
+    }
+    if (!std::isnan(point.gpuMemoryMb)) {
+        trial.gpuKnown = true;
+        trial.peakGpuMemoryMb = std::max(trial.peakGpuMemoryMb, point.gpuMemoryMb);
+    }
+    if (trial.points.size() > kMaxPoints) {
+        thin(trial.points);
+    }
+}
+
 void TrialHealthModel::clear() {
     trials_.clear();
+    parts_.clear();
     ++version_;
 }
 

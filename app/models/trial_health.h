@@ -5,6 +5,10 @@
 // whole life at a coarser step; its peaks are kept apart and never thinned. Thread-safety: plain
 // value type; the window owns one and feeds it on the GUI thread (the history is read into one on a
 // worker thread, then moved).
+// A gang trial (resources_per_trial.workers) is one series, its ranks added up: a sample of a
+// node names each rank's processes apart, and the point of that time is the sum of the trial's
+// entries in it plus the latest sums of its other nodes, as nvidia-smi's total or Ray's
+// per-trial resources count a whole trial (app/APP.md).
 #pragma once
 
 #include <QString>
@@ -24,7 +28,8 @@ struct HealthPoint {
 };
 
 struct TrialHealth {
-    QString node;
+    QString node;   // a gang across nodes: its nodes, joined with ", "
+    int ranks = 0;  // the most ranks of a gang trial one point added up; 0 for one process
     std::vector<HealthPoint> points;  // in time order
     std::size_t samples = 0;          // all samples seen, thinned or not
     double peakRssMb = 0;
@@ -48,7 +53,15 @@ class TrialHealthModel {
     std::uint64_t version() const { return version_; }
 
   private:
+    // What one node's sample said of a trial: its entries added up.
+    struct NodePart {
+        HealthPoint sum;
+        int ranks = 0;
+    };
+    void applyPart(const QString& id, const QString& node, const NodePart& part);
+
     std::map<QString, TrialHealth> trials_;
+    std::map<QString, std::map<QString, NodePart>> parts_;  // trial -> node -> its latest part
     std::uint64_t version_ = 0;
 };
 

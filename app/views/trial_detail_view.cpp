@@ -61,6 +61,26 @@ QString statusWords(const QString& status, const QString& reason, qint64 iterati
     return TrialTableModel::statusText(status);
 }
 
+// A gang trial's size and where each rank runs: "2 — rank 0 on local (GPU 0), rank 1 on ...".
+QString ranksText(const std::vector<events::RankPlacement>& ranks) {
+    QStringList places;
+    for (const events::RankPlacement& rank : ranks) {
+        QStringList cards;
+        for (const int gpu : rank.gpus) {
+            cards << QString::number(gpu);
+        }
+        places << (cards.isEmpty()
+                       ? TrialDetailView::tr("rank %1 on %2").arg(rank.rank).arg(rank.node)
+                   : cards.size() == 1 ? TrialDetailView::tr("rank %1 on %2 (GPU %3)")
+                                             .arg(rank.rank)
+                                             .arg(rank.node, cards.first())
+                                       : TrialDetailView::tr("rank %1 on %2 (GPUs %3)")
+                                             .arg(rank.rank)
+                                             .arg(rank.node, cards.join(QStringLiteral(", "))));
+    }
+    return QStringLiteral("%1 \u2014 %2").arg(ranks.size()).arg(places.join(QStringLiteral(", ")));
+}
+
 }  // namespace
 
 TrialDetailView::TrialDetailView(const ExperimentData* data, QWidget* parent)
@@ -151,10 +171,14 @@ QString TrialDetailView::trialHtml(const TrialRow& row) const {
     for (const int gpu : row.gpus) {
         gpus << QString::number(gpu);
     }
-    const QList<QStringList> facts{
+    QList<QStringList> facts{
         {escaped(tr("Node")), escaped(row.node.isEmpty() ? tr("not placed yet") : row.node)},
         {escaped(tr("GPUs")),
-         escaped(gpus.isEmpty() ? tr("none") : gpus.join(QStringLiteral(", ")))},
+         escaped(gpus.isEmpty() ? tr("none") : gpus.join(QStringLiteral(", ")))}};
+    if (!row.ranks.empty()) {
+        facts.append({escaped(tr("Ranks")), escaped(ranksText(row.ranks))});
+    }
+    facts << QList<QStringList>{
         {escaped(tr("Iteration")), QString::number(row.iteration)},
         {escaped(tr("Runtime")), escaped(runtimeText(trialRuntime(row.timeTotalS, row.iteration)))},
         {escaped(tr("Failures")), QString::number(row.failures)}};

@@ -57,6 +57,33 @@ Status decodeTrialStatus(const QJsonObject& payload, TrialStatusEvent* out) {
         }
         out->gpus.push_back(gpus.at(i).toInt());
     }
+    out->ranks.clear();
+    const QJsonArray ranks = f.array("ranks", {});
+    for (qsizetype i = 0; i < ranks.size() && f.status(); ++i) {
+        if (!ranks.at(i).isObject()) {
+            f.fail(QStringLiteral("\"ranks\"[%1] must be an object").arg(i));
+            break;
+        }
+        JsonFields r(ranks.at(i).toObject(),
+                     QStringLiteral("%1 \"ranks\"[%2]").arg(described(type::kTrialStatus)).arg(i));
+        RankPlacement rank;
+        rank.rank = int(r.integer("rank", i));
+        rank.node = r.text("node");
+        rank.nodeRank = int(r.integer("node_rank", 0));
+        rank.localRank = int(r.integer("local_rank", 0));
+        const QJsonArray cards = r.array("gpus", {});
+        for (const QJsonValue& card : cards) {
+            if (!card.isDouble() || card.toInt(-1) < 0) {
+                r.fail(QStringLiteral("\"gpus\" must hold card indexes"));
+                break;
+            }
+            rank.gpus.push_back(card.toInt());
+        }
+        if (!r.status()) {
+            return r.status();
+        }
+        out->ranks.push_back(std::move(rank));
+    }
     return f.status();
 }
 
@@ -143,6 +170,9 @@ Status decodeNodeUsage(const QJsonObject& payload, NodeUsageEvent* out) {
         usage.rssMb = t.optionalNumber("rss_mb").value_or(0);
         usage.processes = int(t.integer("processes", 0));
         usage.gpuMemoryMb = t.optionalNumber("gpu_memory_mb");
+        if (t.has("rank")) {
+            usage.rank = int(t.integer("rank"));
+        }
         if (!t.status()) {
             return t.status();
         }

@@ -37,14 +37,24 @@ struct TrialAddedEvent {
     FloatPaths configFloats;  // optional: empty when absent (an engine before them)
 };
 
+// Where one rank of a gang trial runs (resources_per_trial.workers, engine/runtime/RUNTIME.md).
+struct RankPlacement {
+    int rank = 0;
+    QString node;
+    int nodeRank = 0;
+    int localRank = 0;
+    std::vector<int> gpus;  // the node's cards the rank was given
+};
+
 struct TrialStatusEvent {
     QString trial;
-    QString status;               // PENDING, RUNNING, PAUSED, TERMINATED, ERROR
-    QString reason;               // optional
-    std::optional<QString> node;  // absent: the trial keeps the node it had
-    qint64 iteration = 0;         // optional
-    int failures = 0;             // optional
-    std::vector<int> gpus;        // RUNNING: the node's cards it was placed on; optional
+    QString status;                    // PENDING, RUNNING, PAUSED, TERMINATED, ERROR
+    QString reason;                    // optional
+    std::optional<QString> node;       // absent: the trial keeps the node it had
+    qint64 iteration = 0;              // optional
+    int failures = 0;                  // optional
+    std::vector<int> gpus;             // RUNNING: the node's cards it was placed on; optional
+    std::vector<RankPlacement> ranks;  // RUNNING of a gang: every rank, rank order; optional
 };
 
 struct ResultEvent {
@@ -98,6 +108,7 @@ struct TrialUsage {
     double rssMb = 0;
     int processes = 0;
     std::optional<double> gpuMemoryMb;
+    std::optional<int> rank;  // the process is this rank of a gang trial; absent: not a gang
 };
 
 struct NodeUsageEvent {
