@@ -21,18 +21,23 @@ parser.add_argument("--lr", type=float, required=True)
 parser.add_argument("--width", type=int, required=True)
 parser.add_argument("--steps", type=int, default=1000)
 parser.add_argument("--sleep", type=float, default=0, help="seconds to wait after each step")
+parser.add_argument("--device", default="cpu",
+                    help="cuda: train on the rank's card (the engine sets CUDA_VISIBLE_DEVICES)")
 args = parser.parse_args()
 
 dist.init_process_group("gloo")  # MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE from the engine
 rank, world = dist.get_rank(), dist.get_world_size()
+device = torch.device("cuda:0" if args.device == "cuda" else "cpu")  # each rank sees its own cards
+print("rank %d of %d on %s (CUDA_VISIBLE_DEVICES=%s)"
+      % (rank, world, device, os.environ.get("CUDA_VISIBLE_DEVICES", "")), flush=True)
 torch.manual_seed(0)  # the same initial weights on every rank
 model = torch.nn.Sequential(
-    torch.nn.Linear(8, args.width), torch.nn.Tanh(), torch.nn.Linear(args.width, 1))
+    torch.nn.Linear(8, args.width), torch.nn.Tanh(), torch.nn.Linear(args.width, 1)).to(device)
 optimizer = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
 step = 0
 restore = tunedeck.get_checkpoint()
 if restore:
-    state = torch.load(os.path.join(restore, "model.pt"))
+    state = torch.load(os.path.join(restore, "model.pt"), map_location="cpu")
     model.load_state_dict(state["model"])
     optimizer.load_state_dict(state["optimizer"])
     step = state["step"]
@@ -54,7 +59,8 @@ true_weights = torch.linspace(-1.0, 1.0, 8).unsqueeze(1)
 def batch(seed):
     generator = torch.Generator().manual_seed(seed)
     x = torch.randn(64, 8, generator=generator)
-    return x, torch.sin(x @ true_weights) + 0.05 * torch.randn(64, 1, generator=generator)
+    y = torch.sin(x @ true_weights) + 0.05 * torch.randn(64, 1, generator=generator)
+    return x.to(device), y.to(device)
 
 
 val_x, val_y = batch(10**6)
