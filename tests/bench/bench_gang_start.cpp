@@ -16,6 +16,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QThread>
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -37,6 +38,7 @@ const std::array<const char*, kPhases> kPhaseNames = {
 
 struct Options {
     int workers = 2;
+    double cpuPerWorker = 0;  // resources_per_trial.cpu; 0: 1, or a share when N exceeds the cores
     int rounds = 7;
     QString python = QStringLiteral(TUNEDECK_SYSTEM_PYTHON3);
 };
@@ -162,10 +164,11 @@ std::optional<GangStart> startWithEngine(const Options& options, const QString& 
     file.write(QStringLiteral("name: %1\n"
                               "trainable:\n  command: %2 %3/gang_ready.py %4\n"
                               "search_space:\n  x: 1\n"
-                              "resources_per_trial: {cpu: 1, workers: %5}\n"
+                              "resources_per_trial: {cpu: %6, workers: %5}\n"
                               "metric: ready\nmode: max\nnum_samples: 1\n")
                    .arg(name, options.python, kBenchDir, outDir)
                    .arg(options.workers)
+                   .arg(options.cpuPerWorker)
                    .toUtf8());
     file.close();
     const QString events = dir + '/' + name + "-events.jsonl";
@@ -223,9 +226,16 @@ Options parseOptions(const QStringList& args) {
             options.workers = std::max(2, args[++i].toInt());
         } else if (args[i] == QLatin1String("--rounds")) {
             options.rounds = std::max(1, args[++i].toInt());
+        } else if (args[i] == QLatin1String("--cpu")) {
+            options.cpuPerWorker = args[++i].toDouble();
         } else if (args[i] == QLatin1String("--python")) {
             options.python = QFileInfo(args[++i]).absoluteFilePath();
         }
+    }
+    if (options.cpuPerWorker <= 0) {
+        // A gang never fits if it asks for more CPUs than this machine has (refused at validate).
+        const int cores = std::max(1, QThread::idealThreadCount());
+        options.cpuPerWorker = std::min(1.0, double(cores) / options.workers);
     }
     return options;
 }
@@ -237,11 +247,11 @@ int main(int argc, char** argv) {
     const Options options = parseOptions(app.arguments());
     QTemporaryDir dir;
     std::printf(
-        "Gang start: %d ranks (gloo, CPU), %d rounds alternating engine and torchrun, "
-        "python %s (%s)\n"
+        "Gang start: %d ranks (gloo, CPU; engine cpu %.2f per rank), %d rounds alternating "
+        "engine and torchrun, python %s (%s)\n"
         "Each figure is seconds from the origin (engine: the trial's RUNNING event, i.e. "
         "placement; torchrun: its launch) to the latest rank's stamp.\n\n",
-        options.workers, options.rounds, qPrintable(options.python),
+        options.workers, options.cpuPerWorker, options.rounds, qPrintable(options.python),
         qPrintable(QSysInfo::prettyProductName()));
     std::fflush(stdout);
     std::vector<GangStart> engine, torchrun;
@@ -260,6 +270,9 @@ int main(int argc, char** argv) {
             printRound(round, engineTurn, *s);
             (engineTurn ? engine : torchrun).push_back(*s);
         }
+    }
+    if (engine.empty() || torchrun.empty()) {
+        return 1;
     }
     const auto column = [](const std::vector<GangStart>& runs, auto field) {
         std::vector<double> values;
