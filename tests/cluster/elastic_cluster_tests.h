@@ -22,6 +22,7 @@ class TestElasticClusters : public QObject {
     void submitRunsOnTheClusterAndTakesItDown();
     void submitTakesTheClusterDownWhenInterrupted();
     void submitRefusesBadArguments();
+    void submitOnSlurmLeavesNoJobInSqueue();
 };
 
 // The JSON objects of an --events file, in order.

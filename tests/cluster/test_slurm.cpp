@@ -373,4 +373,46 @@ void TestElasticClusters::clusterDownCancelsOnlyItsOwnCluster() {
     }
 }
 
+void TestElasticClusters::submitOnSlurmLeavesNoJobInSqueue() {
+    // `submit --start --stop` on Slurm: the run's allocations, kept by a long idle timeout, are
+    // cancelled when it ends; squeue shows none of the cluster's jobs afterwards.
+    SlurmFixture slurm;
+    if (const QString why = slurm.start(); !why.isEmpty()) {
+        QSKIP(qPrintable(why));
+    }
+    EngineHarness engine;
+    const QString cluster = engine.writeFile(
+        "lab.yaml", QStringLiteral("cluster_name: lab\n"
+                                   "provider: {type: slurm, worker_path: %1}\n"
+                                   "idle_timeout_minutes: 60\n"
+                                   "available_node_types:\n"
+                                   "  cpu-node: {resources: {CPU: 1}, max_workers: 2}\n")
+                        .arg(TUNEDECK_BIN_DIR "/tunedeck-worker"));
+    const QString experiment = engine.writeFile("exp.yaml",
+                                                "name: submitted\n"
+                                                "trainable: {command: [python3, '@TRIAL@']}\n"
+                                                "resources_per_trial: {cpu: 1}\n"
+                                                "search_space: {x: {grid: [1, 2]}, iterations: 3}\n"
+                                                "metric: score\nmode: max\n");
+    const EngineResult run = engine.run(
+        {"submit", cluster, experiment, "--start", "--stop", "--results", engine.resultsRoot()},
+        180000);
+    QVERIFY2(run.finished && run.exitCode == 0, qPrintable(run.all()));
+    const QJsonObject statuses =
+        EngineHarness::statuses(engine.exportJson(engine.experimentFolder("submitted")));
+    QCOMPARE(statuses.size(), 2);
+    for (const QString& id : statuses.keys()) {
+        QCOMPARE(statuses.value(id).toString(), QStringLiteral("TERMINATED"));
+    }
+    QString left;
+    for (int i = 0; i < 100; ++i) {
+        left = slurmCommand("squeue", {"-h", "-o", "%j %T"}).trimmed();
+        if (!left.contains("tunedeck-lab-")) {
+            break;
+        }
+        QTest::qWait(100);
+    }
+    QVERIFY2(!left.contains("tunedeck-lab-"), qPrintable("jobs left in squeue: " + left));
+}
+
 QTEST_GUILESS_MAIN(TestElasticClusters)
