@@ -321,14 +321,13 @@ QJsonObject ExperimentRunner::withGangRanksNamed(QJsonObject usage) const {
     QJsonArray gpus = usage.value("gpus").toArray();
     for (QJsonValueRef entry : gpus) {
         QJsonObject gpu = entry.toObject();
-        QJsonArray onCard = gpu.value("trials").toArray();
-        for (QJsonValueRef id : onCard) {
+        QStringList onCard;  // each trial once, however many of its ranks share the card
+        for (const QJsonValue& id : gpu.value("trials").toArray()) {
             const auto member = gangMembers_.find(id.toString());
-            if (member != gangMembers_.end()) {
-                id = member->second.trialId;
-            }
+            onCard << (member != gangMembers_.end() ? member->second.trialId : id.toString());
         }
-        gpu.insert("trials", onCard);
+        onCard.removeDuplicates();
+        gpu.insert("trials", QJsonArray::fromStringList(onCard));
         entry = gpu;
     }
     usage.insert("gpus", gpus);
