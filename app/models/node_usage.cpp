@@ -268,6 +268,15 @@ bool readNodeUsage(const QString& folder, const std::function<void(events::Event
             *error = status.message();
             return false;
         }
+        // A gang's ranks, which the builder does not carry: each entry's as the sample has it.
+        const QJsonArray entries = sample.usage.value(QLatin1String("trials")).toArray();
+        for (std::size_t i = 0; i < decoded.trials.size() && i < std::size_t(entries.size()); ++i) {
+            const QJsonValue rank =
+                entries.at(qsizetype(i)).toObject().value(QLatin1String("rank"));
+            if (rank.isDouble()) {
+                decoded.trials[i].rank = rank.toInt();
+            }
+        }
         apply(events::Event{0, sample.timestamp, std::move(decoded)});
     }
     for (const QJsonObject& payload : nodeEvents) {

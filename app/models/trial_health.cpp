@@ -38,6 +38,8 @@ bool TrialHealthModel::apply(const events::Event& event) {
         return false;
     }
     std::map<QString, NodePart> parts;  // this sample's entries added up per trial
+    // Whether an entry named its rank: a gang's rank 0 is the trial's own process and has none.
+    std::map<QString, bool> gang;
     for (const events::TrialUsage& usage : sample->trials) {
         auto [found, fresh] = parts.try_emplace(usage.trial);
         NodePart& part = found->second;
@@ -47,9 +49,11 @@ bool TrialHealthModel::apply(const events::Event& event) {
         addKnown(part.sum.cpuPercent, usage.cpuPercent.value_or(kUnknown));
         part.sum.rssMb += usage.rssMb;
         addKnown(part.sum.gpuMemoryMb, usage.gpuMemoryMb.value_or(kUnknown));
-        part.ranks += usage.rank ? 1 : 0;
+        ++part.ranks;
+        gang[usage.trial] = gang[usage.trial] || usage.rank.has_value();
     }
-    for (const auto& [id, part] : parts) {
+    for (auto& [id, part] : parts) {
+        part.ranks = gang[id] ? part.ranks : 0;
         applyPart(id, sample->node, part);
     }
     ++version_;

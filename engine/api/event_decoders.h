@@ -108,7 +108,7 @@ struct TrialUsage {
     double rssMb = 0;
     int processes = 0;
     std::optional<double> gpuMemoryMb;
-    std::optional<int> rank;  // the process is this rank of a gang trial; absent: not a gang
+    std::optional<int> rank;  // a gang trial's rank 1, 2, ...; absent: rank 0 or one process
 };
 
 struct NodeUsageEvent {

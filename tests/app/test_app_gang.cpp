@@ -23,6 +23,7 @@
 #include "local_engine.h"
 #include "models/trial_table_model.h"
 #include "store/history_reader.h"
+#include "views/appearance.h"
 #include "views/main_window.h"
 #include "wait_for.h"
 
@@ -171,6 +172,36 @@ void TestAppGang::aGangTrialShowsItsRanksCardsAndSummedHealth() {
     const int shown = line.match(legend->text()).captured(1).toInt();
     QVERIFY2(std::abs(shown - peak) <= 1.0,
              qPrintable(QStringLiteral("%1 shown, %2 summed").arg(shown).arg(peak)));
+    QVERIFY2(legend->text().contains("(2 ranks added up, node local"), qPrintable(legend->text()));
+    app_test::screenshot(window, "gang-health");
+
+    // The folder opened afterwards, in German: the ranks as its history recorded them.
+    tunedeck::app::applyAppearance({tunedeck::app::Theme::Light, QStringLiteral("de")});
+    {
+        MainWindow reader;
+        reader.resize(1280, 800);
+        reader.show();
+        reader.openFolder(harness.experimentFolder("gang"));
+        auto* readTable = reader.findChild<QTableView*>("trials");
+        QVERIFY(waitFor([&] { return readTable->model()->rowCount() == 1; }, 20000));
+        auto* readPane = reader.findChild<QTextEdit*>("trialDetail");
+        reader.tabs()->setCurrentIndex(reader.tabs()->indexOf(readPane->parentWidget()));
+        readTable->selectRow(0);
+        const QRegularExpression german(QStringLiteral(
+            "R\u00e4nge[\\t\\n]2 \u2014 Rang 0 auf local \\(GPU 0\\), Rang 1 auf local "
+            "\\(GPU 1\\)"));
+        QVERIFY2(waitFor([&] { return german.match(readPane->toPlainText()).hasMatch(); }, 10000),
+                 qPrintable(readPane->toPlainText()));
+        app_test::screenshot(reader, "gang-trial-de");
+        reader.tabs()->setCurrentIndex(0);
+        readTable->selectRow(0);
+        auto* readLegend = reader.findChild<QLabel*>("trialHealthLegend");
+        QVERIFY2(
+            waitFor([&] { return readLegend->text().contains("(2 R\u00e4nge addiert"); }, 10000),
+            qPrintable(readLegend->text()));
+        app_test::screenshot(reader, "gang-health-de");
+    }
+    tunedeck::app::applyAppearance({tunedeck::app::Theme::Light, QStringLiteral("en")});
 }
 
 QTEST_MAIN(TestAppGang)
