@@ -61,7 +61,8 @@ QString statusWords(const QString& status, const QString& reason, qint64 iterati
     return TrialTableModel::statusText(status);
 }
 
-// A gang trial's size and where each rank runs: "2 — rank 0 on local (GPU 0), rank 1 on ...".
+// A gang trial's size and where each rank runs, escaped HTML: "2 — rank 0 on local (GPU 0),<br>
+// rank 1 on ...".
 QString ranksText(const std::vector<events::RankPlacement>& ranks) {
     QStringList places;
     for (const events::RankPlacement& rank : ranks) {
@@ -70,15 +71,19 @@ QString ranksText(const std::vector<events::RankPlacement>& ranks) {
             cards << QString::number(gpu);
         }
         places << (cards.isEmpty()
-                       ? TrialDetailView::tr("rank %1 on %2").arg(rank.rank).arg(rank.node)
-                   : cards.size() == 1 ? TrialDetailView::tr("rank %1 on %2 (GPU %3)")
-                                             .arg(rank.rank)
-                                             .arg(rank.node, cards.first())
-                                       : TrialDetailView::tr("rank %1 on %2 (GPUs %3)")
-                                             .arg(rank.rank)
-                                             .arg(rank.node, cards.join(QStringLiteral(", "))));
+                       ? TrialDetailView::tr("rank %1 on %2").arg(rank.rank).arg(escaped(rank.node))
+                   : cards.size() == 1
+                       ? TrialDetailView::tr("rank %1 on %2 (GPU %3)")
+                             .arg(rank.rank)
+                             .arg(escaped(rank.node), cards.first())
+                       : TrialDetailView::tr("rank %1 on %2 (GPUs %3)")
+                             .arg(rank.rank)
+                             .arg(escaped(rank.node), cards.join(QStringLiteral(", "))));
     }
-    return QStringLiteral("%1 \u2014 %2").arg(ranks.size()).arg(places.join(QStringLiteral(", ")));
+    // One rank a line: a gang of 8 on a narrow window stays readable.
+    return QStringLiteral("%1 \u2014 %2")
+        .arg(ranks.size())
+        .arg(places.join(QStringLiteral(",<br>")));
 }
 
 }  // namespace
@@ -176,7 +181,7 @@ QString TrialDetailView::trialHtml(const TrialRow& row) const {
         {escaped(tr("GPUs")),
          escaped(gpus.isEmpty() ? tr("none") : gpus.join(QStringLiteral(", ")))}};
     if (!row.ranks.empty()) {
-        facts.append({escaped(tr("Ranks")), escaped(ranksText(row.ranks))});
+        facts.append({escaped(tr("Ranks")), ranksText(row.ranks)});
     }
     facts << QList<QStringList>{
         {escaped(tr("Iteration")), QString::number(row.iteration)},
