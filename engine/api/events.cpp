@@ -137,6 +137,9 @@ QJsonObject nodeUsage(const QString& nodeId, const QJsonObject& sample) {
         if (trial.contains("gpu_memory_mb")) {
             usage.insert("gpu_memory_mb", trial.value("gpu_memory_mb").toDouble());
         }
+        if (trial.contains("rank")) {
+            usage.insert("rank", trial.value("rank").toInt());  // one rank of a gang trial
+        }
         trials.append(usage);
     }
     return {{"node", nodeId},

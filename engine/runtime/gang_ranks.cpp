@@ -310,10 +310,15 @@ QJsonObject ExperimentRunner::withGangRanksNamed(QJsonObject usage) const {
     QJsonArray trials = usage.value("trials").toArray();
     for (QJsonValueRef entry : trials) {
         QJsonObject trial = entry.toObject();
-        const auto member = gangMembers_.find(trial.value("trial").toString());
+        const QString id = trial.value("trial").toString();
+        const auto member = gangMembers_.find(id);
         if (member != gangMembers_.end()) {
             trial.insert("trial", member->second.trialId);
             trial.insert("rank", member->second.rank);
+            entry = trial;
+        } else if (const auto live = trials_.find(id);
+                   live != trials_.end() && live->second.gang.placed) {
+            trial.insert("rank", 0);  // rank 0 is the trial's own process
             entry = trial;
         }
     }

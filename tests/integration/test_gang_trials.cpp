@@ -367,7 +367,7 @@ void TestGangTrials::eachRankGetsTheEnvironmentTorchrunGives() {
             db, QStringLiteral(
                     "SELECT group_concat(DISTINCT json_extract(t.value, "
                     "'$.trial') || '/' || IFNULL(json_extract(t.value, "
-                    "'$.rank'), 0)) FROM (SELECT * FROM node_usage "
+                    "'$.rank'), 'none')) FROM (SELECT * FROM node_usage "
                     "ORDER BY json_array_length(data, '$.trials') DESC LIMIT 1), json_each(data, "
                     "'$.trials') AS t")),
         QStringLiteral("t00000/0,t00000/1,t00000/2"));
