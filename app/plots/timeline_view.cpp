@@ -264,8 +264,15 @@ void TimelineView::renderBars(const QFontMetricsF& metrics) {
         }
         ++labels;
         painter.drawText(r.adjusted(4, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                         segments[std::size_t(bars_[i].segment)].trial);
+                         barLabel(segments[std::size_t(bars_[i].segment)]));
     }
+}
+
+QString TimelineView::barLabel(const TimelineSegment& segment) {
+    // A gang's bar says its size ("t00003 ×4"), so a resource change reads along the row.
+    return segment.workers > 1
+               ? QStringLiteral("%1 \u00d7%2").arg(segment.trial).arg(segment.workers)
+               : segment.trial;
 }
 
 QString TimelineView::trialAt(QPointF pos) const {
@@ -281,6 +288,9 @@ QString TimelineView::trialAt(QPointF pos) const {
             hoveredSegmentText_ =
                 tr("%1 s to %2 s: %3")
                     .arg(shortNumber(it->start), shortNumber(it->end), endText(s.how));
+            if (s.workers > 1) {
+                hoveredSegmentText_ += QStringLiteral(" \u00d7%1").arg(s.workers);
+            }
             if (!s.reason.isEmpty()) {
                 hoveredSegmentText_ += QStringLiteral(" (%1)").arg(s.reason);
             }

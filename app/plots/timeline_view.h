@@ -45,6 +45,8 @@ class TimelineView : public StudyPlot {
     // The words and colour of how a segment ended, as the legend shows them.
     static QString endText(TimelineSegment::End end);
     static QColor endColour(TimelineSegment::End end);
+    // The text inside a bar: the trial, and a gang's size ("t00003 ×4").
+    static QString barLabel(const TimelineSegment& segment);
 
   protected:
     void recompute() override;

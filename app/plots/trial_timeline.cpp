@@ -62,6 +62,7 @@ bool TrialTimeline::apply(const events::Event& event) {
             segment.trial = status->trial;
             segment.node = state.node;
             segment.gpu = status->gpus.empty() ? -1 : status->gpus.front();
+            segment.workers = std::max(1, int(status->ranks.size()));
             segment.start = segment.end = event.time;
             state.open = state.last = int(segments_.size());
             segments_.push_back(segment);

@@ -4,7 +4,8 @@
 // good); a trial stopped or failed while paused has its last segment say so. Built from the
 // engine's trial_status events and their times (live, or replayed over the connection), with
 // the card each trial used from its RUNNING event (the cards it was placed on), else from the
-// node_usage samples. A trial known only from a folder's
+// node_usage samples, and the ranks it ran with (a gang's `ranks`: a resource change shows as a
+// paused bar followed by one of another size). A trial known only from a folder's
 // history, whose status changes are recorded without times (store::HistoryReader::readEvents),
 // gets one segment from its start to its end. Thread-safety: plain value type; the window
 // feeds it on the GUI thread.
@@ -29,6 +30,7 @@ struct TimelineSegment {
     double end = 0;    // unix seconds; while Running, its start (it reaches lastTime())
     End how = End::Running;
     QString reason;           // of the status change that ended it
+    int workers = 1;          // the ranks it ran with (a gang's size; resource_changing changes it)
     bool fromFolder = false;  // one bar from start to end: the status changes had no times
 };
 

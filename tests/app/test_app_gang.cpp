@@ -22,6 +22,8 @@
 #include "fake_gpus.h"
 #include "local_engine.h"
 #include "models/trial_table_model.h"
+#include "plots/study_plots.h"
+#include "plots/timeline_view.h"
 #include "store/history_reader.h"
 #include "views/appearance.h"
 #include "views/main_window.h"
@@ -156,6 +158,13 @@ void TestAppGang::aGangTrialShowsItsRanksCardsAndSummedHealth() {
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
     // The finished gang still says how it ran.
     QVERIFY2(ranks.match(pane->toPlainText()).hasMatch(), qPrintable(pane->toPlainText()));
+    // Its bar on the timeline says its size.
+    auto* plots = window.findChild<tunedeck::app::StudyPlots*>("studyPlots");
+    QVERIFY(plots);
+    const auto& segments = plots->timelineView()->timeline().segments();
+    QVERIFY(!segments.empty());
+    QCOMPARE(tunedeck::app::TimelineView::barLabel(segments.front()),
+             QStringLiteral("t00000 \u00d72"));
 
     // Its health: both ranks' memory in each sample, added up.
     int entriesPerSample = 0;

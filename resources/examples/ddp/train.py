@@ -25,6 +25,9 @@ parser.add_argument("--device", default="cpu",
                     help="cuda: train on the rank's card (the engine sets CUDA_VISIBLE_DEVICES)")
 args = parser.parse_args()
 
+if "WORLD_SIZE" not in os.environ:
+    # Run as a trial of one process (no `workers`): a world of one on this machine.
+    os.environ.update(RANK="0", WORLD_SIZE="1", MASTER_ADDR="127.0.0.1", MASTER_PORT="0")
 dist.init_process_group("gloo")  # MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE from the engine
 rank, world = dist.get_rank(), dist.get_world_size()
 device = torch.device("cuda:0" if args.device == "cuda" else "cpu")  # each rank sees its own cards
