@@ -11,7 +11,6 @@
 #include "core/pbt_explore.h"
 #include "core/pbt_scheduler.h"
 #include "core/resource_changing_scheduler.h"
-#include "core/resource_changing_scheduler.h"
 #include "core/scheduler.h"
 #include "core/searcher.h"
 #include "core/tpe_searcher.h"
