@@ -63,6 +63,7 @@ bool readProcStat(pid_t pid, ProcStat* out) {
     out->group = static_cast<pid_t>(at(5));
     out->cpuTicks = static_cast<std::uint64_t>(at(14) + at(15) + at(16) + at(17));
     out->residentPages = at(24);
+    out->state = close[2];
     return true;
 }
 

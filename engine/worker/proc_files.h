@@ -20,9 +20,10 @@ struct ProcStat {
     // User and system time of the process and of the children it has waited for, in clock ticks.
     std::uint64_t cpuTicks = 0;
     long long residentPages = 0;
+    char state = '?';  // field 3: 'R', 'S', ...; 'Z' for a process that exited, not yet reaped
 };
 
-// Fields 4, 5, 14-17 and 24 of /proc/PID/stat; false when the process is gone.
+// Fields 3, 4, 5, 14-17 and 24 of /proc/PID/stat; false when the process is gone.
 bool readProcStat(pid_t pid, ProcStat* out);
 
 }  // namespace tunedeck::worker

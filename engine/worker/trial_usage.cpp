@@ -23,7 +23,9 @@ std::map<pid_t, TrialReading> TrialUsage::read(const std::vector<pid_t>& roots) 
                     continue;
                 }
                 ProcStat stat;
-                if (!readProcStat(static_cast<pid_t>(pid), &stat) ||
+                // An exited process not yet reaped holds no memory and no more time: a trial
+                // whose processes have all exited is not sampled (it read 0 MiB).
+                if (!readProcStat(static_cast<pid_t>(pid), &stat) || stat.state == 'Z' ||
                     std::find(roots.begin(), roots.end(), stat.group) == roots.end()) {
                     continue;
                 }
