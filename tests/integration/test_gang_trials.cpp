@@ -441,11 +441,17 @@ void TestGangTrials::resourceChangingGivesTheLeadingTrialsMoreWorkers() {
     }
     QVERIFY2(grew, qPrintable(changes.join(';')));
     for (const QString& trial : {QStringLiteral("t00000"), QStringLiteral("t00001")}) {
-        QCOMPARE(sqliteQuery(db, QStringLiteral("SELECT group_concat(iteration) FROM (SELECT "
-                                                "iteration FROM results WHERE trial_id = '%1' "
-                                                "ORDER BY seq)")
-                                     .arg(trial)),
-                 QStringLiteral("1,2,3,4,5,6,7,8,9,10"));
+        // Every step once up to where it ended (asha may stop one at its grace period).
+        const QStringList steps =
+            sqliteQuery(db, QStringLiteral("SELECT group_concat(iteration) FROM (SELECT "
+                                           "iteration FROM results WHERE trial_id = '%1' "
+                                           "ORDER BY seq)")
+                                .arg(trial))
+                .split(',');
+        QVERIFY2(steps.size() >= 8, qPrintable(steps.join(',')));
+        for (qsizetype i = 0; i < steps.size(); ++i) {
+            QCOMPARE(steps[i].toLongLong(), qint64(i + 1));
+        }
     }
 }
 
