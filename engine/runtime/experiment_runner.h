@@ -20,6 +20,7 @@
 #include "cluster/node_link.h"
 #include "cluster/node_provider.h"
 #include "core/autoscaler.h"
+#include "core/experiment_limits.h"
 #include "core/experiment_spec.h"
 #include "core/failure_policy.h"
 #include "core/gang_placement.h"
@@ -96,6 +97,10 @@ class ExperimentRunner : public QObject {
     // The control API's set_max_workers (runner_scaling.cpp): a new cap for one node type of an
     // autoscaled cluster; refused, saying why, for a listed cluster or an unknown type.
     Status setMaxWorkers(const QString& nodeType, int maxWorkers);
+    // The control API's set_limits (runner_limits.cpp, core/experiment_limits.h): new
+    // num_samples and/or max_concurrent_trials from now on, recorded as a `limits` event (and
+    // flushed) so that resume keeps them; refused, naming the field, when the run cannot take it.
+    Status setLimits(const LimitsChange& change);
 
   signals:
     void finished(int exitCode);
@@ -137,6 +142,9 @@ class ExperimentRunner : public QObject {
 
     // experiment_runner.cpp: lifecycle and scheduling
     Status recover();
+    // runner_limits.cpp: the limits set_limits recorded, applied to spec_, the searcher and the
+    // queue before anything else is recovered (nothing when there are none: a fresh run).
+    Status applyRecordedLimits();
     void pump();
     // What the experiment runs and could start now (runner_orders.cpp): serve's queue and an
     // elastic cluster's autoscaler both size to it. `waiting`: trials created and waiting (not
@@ -208,6 +216,11 @@ class ExperimentRunner : public QObject {
     std::vector<WaitingTrial> scalingDemand() const;
     // Whether some node could ever fit a trial; stops the run (exit 2) once none can.
     bool checkRequestFits();
+    // Whether a process on `nodeId` restoring from `checkpoint` needs it copied there first (a
+    // node without the head's files that does not hold it yet), and that copy: `done` runs when
+    // it ends, the checkpoint remembered as on the node when it succeeded.
+    bool checkpointMissingOn(const QString& nodeId, const QString& checkpoint);
+    void pushCheckpoint(const QString& nodeId, const QString& checkpoint, NodeFiles::Done done);
     void pushCheckpointThenLaunch(LiveTrial& live, TrialLaunch launch);
     void launchOnNode(LiveTrial& live, const TrialLaunch& launch);
     // The start op of one process of a trial on `link`, paths mapped to that node; `extra`

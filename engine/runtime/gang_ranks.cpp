@@ -149,7 +149,6 @@ void ExperimentRunner::pushCheckpointThenStartRank(const QString& checkpoint, co
     const GangMember& member = gangMembers_.at(id);
     const QString nodeId = member.placement.nodeId;
     NodeLink* link = pool_->link(nodeId);
-    NodeFiles* files = link ? link->files() : nullptr;
     QJsonObject extra{{"log_prefix", rankPrefix(member.rank)}};
     if (!peer.isEmpty()) {
         extra.insert(QStringLiteral("interface_for"), peer);
@@ -157,16 +156,14 @@ void ExperimentRunner::pushCheckpointThenStartRank(const QString& checkpoint, co
     if (link == nullptr) {
         return;  // its node's loss ends the gang (onGangNodeLost)
     }
-    if (files == nullptr || checkpoint.isEmpty() ||
-        checkpointsOnNode_[nodeId].count(checkpoint) != 0) {
+    if (!checkpointMissingOn(nodeId, checkpoint)) {
         link->send(startOp(*link, id, launch, extra));
         return;
     }
     // Every rank restores from rank 0's checkpoint: it goes to this rank's node first.
-    files->pushFolder(
-        checkpoint, link->paths().toNode(checkpoint),
-        [this, id, nodeId, checkpoint, launch = std::move(launch), extra](bool ok,
-                                                                          const QString& error) {
+    pushCheckpoint(
+        nodeId, checkpoint,
+        [this, id, nodeId, launch = std::move(launch), extra](bool ok, const QString& error) {
             const auto it = gangMembers_.find(id);
             NodeLink* link = pool_ ? pool_->link(nodeId) : nullptr;
             if (it == gangMembers_.end() || link == nullptr || finished_) {
@@ -193,7 +190,6 @@ void ExperimentRunner::pushCheckpointThenStartRank(const QString& checkpoint, co
                 gangMembers_.erase(it);
                 return;
             }
-            checkpointsOnNode_[nodeId].insert(checkpoint);
             link->send(startOp(*link, id, launch, extra));
         });
 }

@@ -237,25 +237,39 @@ void ExperimentRunner::onNodeLost(const QString& nodeId, const QString& reason) 
     pump();
 }
 
+bool ExperimentRunner::checkpointMissingOn(const QString& nodeId, const QString& checkpoint) {
+    NodeLink* link = pool_ ? pool_->link(nodeId) : nullptr;
+    return link != nullptr && link->files() != nullptr && !checkpoint.isEmpty() &&
+           checkpointsOnNode_[nodeId].count(checkpoint) == 0;
+}
+
+void ExperimentRunner::pushCheckpoint(const QString& nodeId, const QString& checkpoint,
+                                      NodeFiles::Done done) {
+    NodeLink* link = pool_->link(nodeId);
+    link->files()->pushFolder(
+        checkpoint, link->paths().toNode(checkpoint),
+        [this, nodeId, checkpoint, done = std::move(done)](bool ok, const QString& error) {
+            if (ok) {
+                checkpointsOnNode_[nodeId].insert(checkpoint);
+            }
+            done(ok, error);
+        });
+}
+
 void ExperimentRunner::pushCheckpointThenLaunch(LiveTrial& live, TrialLaunch launch) {
-    NodeLink* link = linkOf(live);
-    NodeFiles* files = link ? link->files() : nullptr;
-    const QString checkpoint = live.trial.checkpointPath;
     const QString nodeId = live.placement.nodeId;
-    if (files == nullptr || checkpoint.isEmpty() ||
-        checkpointsOnNode_[nodeId].count(checkpoint) != 0) {
+    if (!checkpointMissingOn(nodeId, live.trial.checkpointPath)) {
         launchOnNode(live, launch);
         return;
     }
     // Restored on a node that does not have its checkpoint: the checkpoint goes there first.
-    const QString nodeCheckpoint = link->paths().toNode(checkpoint);
     const QString trialId = live.trial.id;
     const int attempt = live.attempt.number();
     live.trial.pendingReason = tr("copying its checkpoint to %1").arg(nodeId);
-    files->pushFolder(
-        checkpoint, nodeCheckpoint,
-        [this, trialId, attempt, nodeId, checkpoint, launch = std::move(launch)](
-            bool ok, const QString& error) {
+    pushCheckpoint(
+        nodeId, live.trial.checkpointPath,
+        [this, trialId, attempt, nodeId, launch = std::move(launch)](bool ok,
+                                                                     const QString& error) {
             auto it = trials_.find(trialId);
             if (it == trials_.end() || finished_) {
                 return;
@@ -275,7 +289,6 @@ void ExperimentRunner::pushCheckpointThenLaunch(LiveTrial& live, TrialLaunch lau
                 onTrialExited(live, ExitFacts{});
                 return;
             }
-            checkpointsOnNode_[nodeId].insert(checkpoint);
             launchOnNode(live, launch);
         });
 }
