@@ -44,6 +44,7 @@
 #include "views/queue_dialog.h"
 #include "views/settings_dialog.h"
 #include "views/start_page.h"
+#include "views/trial_column_widths.h"
 #include "views/trial_detail_view.h"
 #include "views/trial_log_follower.h"
 
@@ -161,6 +162,7 @@ void MainWindow::buildLayout() {
     table_->verticalHeader()->hide();
     table_->setWordWrap(false);  // one line per trial; a long status widens its column (onTick)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    columnWidths_ = new TrialColumnWidths(table_);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::onSelectionChanged);
     // The search and the status filter choose the curves too (with no row selected).
@@ -410,15 +412,11 @@ void MainWindow::onTick() {
         model_->refresh(changes);
         updateStatusBar();
         if (changes.configKeysChanged || changes.metricNamesChanged) {
-            table_->resizeColumnsToContents();  // whole headers, also in German
+            columnWidths_->refit();  // whole headers, also in German
         }
-        // A status such as "stopped by ASHA at 6" stays on one line: its column only widens.
-        const int before = table_->columnWidth(TrialTableModel::Status);
-        table_->resizeColumnToContents(TrialTableModel::Status);
-        table_->setColumnWidth(TrialTableModel::Status,
-                               std::max(before, table_->columnWidth(TrialTableModel::Status)));
-        fitBestRow();
-        fitRowsInView();
+        // Wider values in view, and the bold row (bold is wider), widen their columns.
+        const int best = data_.bestRow();
+        columnWidths_->widen(best < 0 ? -1 : filter_->mapFromSource(model_->index(best, 0)).row());
     }
     if (budget_.seconds && !budget_.trials && data_.experimentStatus() == "running") {
         updateStatusBar();  // the time budget's bar moves with the clock

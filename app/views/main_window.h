@@ -42,6 +42,7 @@ class LineageView;
 class NodeUsageView;
 class StartPage;
 class StudyPlots;
+class TrialColumnWidths;
 class TrialDetailView;
 class TrialHealthView;
 class TrialLogFollower;
@@ -113,12 +114,6 @@ class MainWindow : public QMainWindow {
     void buildMenus();
     void buildLayout();
     QWidget* buildScopePicker();  // "Best trial by": main_window_best.cpp
-    // Widens the table's columns the bold row's text needs (bold is wider than the fit made for
-    // the rows before it was bold), never narrows one.
-    void fitBestRow();
-    // Widens the columns the rows in view need: the fit made when the columns were known saw
-    // only the first trials, and values grow wider as results come ("0.0005540…").
-    void fitRowsInView();
     // The curves' metric picker (main_window_metric.cpp): the objective, or any metric the
     // trials reported, remembered per experiment folder.
     QWidget* buildMetricPicker();
@@ -194,6 +189,7 @@ class MainWindow : public QMainWindow {
 
     QTreeWidget* experiments_ = nullptr;
     QTableView* table_ = nullptr;
+    TrialColumnWidths* columnWidths_ = nullptr;  // fitted, bounded, the user's kept
     QLineEdit* search_ = nullptr;
     QComboBox* statusFilter_ = nullptr;
     QPushButton* clearBrush_ = nullptr;  // shown while the parallel coordinates filter the table

@@ -101,39 +101,4 @@ void MainWindow::compareExperiments() {
     dialog->show();
 }
 
-void MainWindow::fitBestRow() {
-    const int best = data_.bestRow();
-    const QModelIndex first =
-        best < 0 ? QModelIndex() : filter_->mapFromSource(model_->index(best, 0));
-    if (!first.isValid()) {
-        return;  // none yet, or filtered out
-    }
-    const int grid = table_->showGrid() ? 1 : 0;  // as QTableView::sizeHintForColumn counts
-    for (int column = 0; column < filter_->columnCount(); ++column) {
-        const int needed = table_->sizeHintForIndex(first.siblingAtColumn(column)).width() + grid;
-        if (needed > table_->columnWidth(column)) {
-            table_->setColumnWidth(column, needed);
-        }
-    }
-}
-
-void MainWindow::fitRowsInView() {
-    // Only the rows in view: Qt's own fit looks at up to a thousand rows per column, too slow
-    // for every frame of a large experiment.
-    const int first = std::max(0, table_->rowAt(0));
-    int last = table_->rowAt(table_->viewport()->height() - 1);
-    last = last < 0 ? filter_->rowCount() - 1 : last;
-    const int grid = table_->showGrid() ? 1 : 0;
-    for (int column = 0; column < filter_->columnCount(); ++column) {
-        int needed = 0;
-        for (int row = first; row <= last; ++row) {
-            needed = std::max(needed,
-                              table_->sizeHintForIndex(filter_->index(row, column)).width() + grid);
-        }
-        if (needed > table_->columnWidth(column)) {
-            table_->setColumnWidth(column, needed);
-        }
-    }
-}
-
 }  // namespace tunedeck::app

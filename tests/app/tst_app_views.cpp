@@ -7,6 +7,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDesktopServices>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QMenu>
 #include <QMenuBar>
@@ -14,6 +15,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QStackedWidget>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTableWidget>
@@ -31,6 +33,7 @@
 #include "views/main_window.h"
 #include "views/settings_dialog.h"
 #include "views/start_page.h"
+#include "views/trial_column_widths.h"
 
 using namespace tunedeck::app;
 
@@ -103,6 +106,7 @@ class TestAppViews : public QObject {
     void theGermanTabsFitAt1280x800();
     void deletingAFolderAsksFirstInTheUsersLanguage();
     void theHelpMenuOpensTheDocsAndNamesTheVersion();
+    void trialColumnsStayBoundedAndKeepTheUsersWidths();
 };
 
 void TestAppViews::initTestCase() {
@@ -476,4 +480,50 @@ void TestAppViews::theHelpMenuOpensTheDocsAndNamesTheVersion() {
 }
 
 QTEST_MAIN(TestAppViews)
+// Issue 18: the trial table's columns only ever widened. A long value made its column as wide as
+// the text, a column the user narrowed grew back at the next frame, and another experiment kept
+// the widths the last one had needed.
+void TestAppViews::trialColumnsStayBoundedAndKeepTheUsersWidths() {
+    QStandardItemModel model(3, 3);
+    model.setHorizontalHeaderLabels({"Trial", "Status", "data_dir"});
+    for (int row = 0; row < 3; ++row) {
+        model.setItem(row, 0, new QStandardItem(QStringLiteral("t0000%1").arg(row)));
+        model.setItem(row, 1, new QStandardItem("RUNNING"));
+        model.setItem(row, 2, new QStandardItem("/data"));
+    }
+    QTableView table;
+    table.setModel(&model);
+    table.resize(1000, 300);
+    table.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&table));
+    auto* widths = new TrialColumnWidths(&table);
+    widths->refit();
+    const int running = table.columnWidth(1);
+    QVERIFY(widths->cap() < 400);
+    // A long value widens its column up to the cap; beyond, the text is elided.
+    model.item(0, 2)->setText("/home/researcher/datasets/imagenet/train/shards/" +
+                              QString(80, 'x'));
+    widths->widen();
+    QCOMPARE(table.columnWidth(2), widths->cap());
+    // A longer status widens its column, which then stays as wide: no jumping back and forth.
+    model.item(1, 1)->setText("stopped by ASHA at 6");
+    widths->widen();
+    const int stopped = table.columnWidth(1);
+    QVERIFY(stopped > running);
+    model.item(1, 1)->setText("TERMINATED");
+    widths->widen();
+    QCOMPARE(table.columnWidth(1), stopped);
+    // The user narrows Status: wider values no longer widen it.
+    table.horizontalHeader()->resizeSection(1, 40);
+    model.item(2, 1)->setText("stopped by HyperBand at 100");
+    widths->widen();
+    QCOMPARE(table.columnWidth(1), 40);
+    // Another experiment: its columns fit its values, narrower too; the user's width stays.
+    model.item(0, 2)->setText("/data");
+    widths->refit();
+    QVERIFY2(table.columnWidth(2) < widths->cap() / 2,
+             qPrintable(QString::number(table.columnWidth(2))));
+    QCOMPARE(table.columnWidth(1), 40);
+}
+
 #include "tst_app_views.moc"
