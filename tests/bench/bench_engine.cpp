@@ -20,17 +20,13 @@
 #include <cstdio>
 #include <vector>
 
+#include "median.h"
 #include "process_stats.h"
 
 namespace {
 
 const QString kBin = QStringLiteral(TUNEDECK_BIN_DIR);
 bool g_allRunsWorked = true;  // the smoke test fails when a run did not complete as it should
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
 
 QString writeExperiment(const QString& dir, const QString& name, int trials, int reports,
                         double cpu, int concurrency, int workMs = 0, int window = 1) {

@@ -24,6 +24,8 @@
 #include <optional>
 #include <vector>
 
+#include "median.h"
+
 namespace {
 
 const QString kBin = QStringLiteral(TUNEDECK_BIN_DIR);
@@ -54,15 +56,6 @@ struct GangStart {
 double wallClockNow() {
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
         .count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    if (v.empty()) {
-        return 0;
-    }
-    const size_t mid = v.size() / 2;
-    return v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
 
 QString tail(const QString& path) {

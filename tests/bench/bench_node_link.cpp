@@ -20,6 +20,7 @@
 
 #include "cluster/node_link.h"
 #include "cluster/ssh_node_link.h"
+#include "median.h"
 #include "sshd_fixture.h"
 
 namespace {
@@ -102,14 +103,6 @@ bool waitForHello(NodeLink& link) {
     link.open();
     loop.exec();
     return ready;
-}
-
-double median(std::vector<double> values) {
-    if (values.empty()) {
-        return 0;
-    }
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
 }
 
 }  // namespace

@@ -31,6 +31,8 @@
 #include <optional>
 #include <vector>
 
+#include "median.h"
+
 namespace {
 
 const QString kBin = QStringLiteral(TUNEDECK_BIN_DIR);
@@ -61,15 +63,6 @@ struct Run {
         return -1;
     }
 };
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    if (v.empty()) {
-        return 0;
-    }
-    const size_t mid = v.size() / 2;
-    return v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-}
 
 QString readText(const QString& path) {
     QFile file(path);

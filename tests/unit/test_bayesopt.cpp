@@ -11,6 +11,7 @@
 
 #include "core/bayesopt_searcher.h"
 #include "core/rng.h"
+#include "median.h"
 #include "space_builders.h"
 #include "test_objectives.h"
 
@@ -81,12 +82,6 @@ double randomSearchBest(const SearchSpace& space, const LossFunction& f, std::ui
         best = std::min(best, f(space.sample(rng)));
     }
     return best;
-}
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 double quadratic(const QJsonObject& config) {

@@ -12,6 +12,7 @@
 #include "core/cmaes_searcher.h"
 #include "core/searcher.h"
 #include "core/unit_cube.h"
+#include "median.h"
 #include "space_builders.h"
 #include "test_objectives.h"
 
@@ -73,12 +74,6 @@ double bestAfter(Searcher& searcher, const Objective& f, int evaluations) {
         finish(searcher, i, loss);
     }
     return best;
-}
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 // Median over seeds of the best value after `evaluations`, for `algorithm` ("cmaes", "random").

@@ -14,6 +14,7 @@
 
 #include "core/searcher.h"
 #include "core/tpe_searcher.h"
+#include "median.h"
 #include "space_builders.h"
 #include "test_objectives.h"
 
@@ -77,12 +78,6 @@ QList<QJsonObject> runTrials(Searcher& searcher, int first, int count, const Los
 
 double number(const QJsonObject& config, const QString& path) {
     return valueAtPath(config, path).toDouble();
-}
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
 }
 
 // Median over 10 seeds of the best loss after 60 trials.

@@ -30,6 +30,7 @@
 
 #include "cluster/ssh/sftp_client.h"
 #include "cluster/ssh/ssh_session.h"
+#include "median.h"
 #include "sshd_fixture.h"
 
 using namespace tunedeck::ssh;
@@ -56,11 +57,6 @@ bool waitUntil(const std::function<bool()>& done, int timeoutMs) {
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     }
     return done();
-}
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    return values.empty() ? 0 : values[values.size() / 2];
 }
 
 bool writeRandom(const QString& path, qint64 size) {

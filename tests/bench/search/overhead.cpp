@@ -8,6 +8,7 @@
 #include "core/rng.h"
 #include "core/searcher.h"
 #include "core/trial.h"
+#include "median.h"
 #include "objectives.h"
 #include "quality.h"
 
@@ -34,12 +35,6 @@ double hartmannOf(const QJsonObject& config) {
 
 QJsonObject resultOf(const QJsonObject& config) {
     return {{kLoss, hartmannOf(config)}, {QStringLiteral("training_iteration"), 1}};
-}
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n == 0 ? 0 : (n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2);
 }
 
 // {"median_ms", "samples", "fill_s"} after `history` completed trials, or {"skipped": why}.
