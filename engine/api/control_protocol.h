@@ -41,6 +41,7 @@ inline const QString kExport = QStringLiteral("export");
 inline const QString kTrialLog = QStringLiteral("trial_log");
 inline const QString kQueue = QStringLiteral("queue");
 inline const QString kSetMaxWorkers = QStringLiteral("set_max_workers");
+inline const QString kSetLimits = QStringLiteral("set_limits");
 }  // namespace op
 
 namespace code {

@@ -195,6 +195,17 @@ Status decodeWarning(const QJsonObject& payload, WarningEvent* out) {
     return f.status();
 }
 
+Status decodeLimits(const QJsonObject& payload, LimitsEvent* out) {
+    JsonFields f(payload, described(type::kLimits));
+    const auto whole = [&f](const char* key) -> std::optional<qint64> {
+        return f.has(key) ? std::optional(f.integer(key)) : std::nullopt;
+    };
+    out->numSamples = whole("num_samples");
+    out->maxConcurrentTrials = whole("max_concurrent_trials");
+    out->trials = whole("trials");
+    return f.status();
+}
+
 namespace {
 
 template <typename T>
@@ -254,6 +265,9 @@ Status decodeEvent(const QJsonObject& envelope, Event* out) {
     }
     if (type == type::kWarning) {
         return decodeInto(decodeWarning, envelope, &p);
+    }
+    if (type == type::kLimits) {
+        return decodeInto(decodeLimits, envelope, &p);
     }
     if (type == type::kExperimentStarted) {
         return decodeInto(decodeExperimentStarted, envelope, &p);

@@ -130,14 +130,22 @@ struct WarningEvent {
     QString trial;  // optional: empty for a warning about the experiment
 };
 
+// num_samples or max_concurrent_trials changed while the experiment ran (only those given).
+struct LimitsEvent {
+    std::optional<qint64> numSamples;
+    std::optional<qint64> maxConcurrentTrials;
+    std::optional<qint64> trials;  // the budget in trials from now on; absent: no count
+};
+
 // An event of a type this schema does not know (a newer engine): readers skip it.
 struct UnknownEvent {
     QString type;
 };
 
-using EventPayload = std::variant<UnknownEvent, ExperimentStartedEvent, ExperimentFinishedEvent,
-                                  TrialAddedEvent, TrialStatusEvent, ResultEvent, CheckpointEvent,
-                                  ExploitEvent, NodeEvent, NodeUsageEvent, LogEvent, WarningEvent>;
+using EventPayload =
+    std::variant<UnknownEvent, ExperimentStartedEvent, ExperimentFinishedEvent, TrialAddedEvent,
+                 TrialStatusEvent, ResultEvent, CheckpointEvent, ExploitEvent, NodeEvent,
+                 NodeUsageEvent, LogEvent, WarningEvent, LimitsEvent>;
 
 // One envelope (api/events.h): its sequence number, time and payload.
 struct Event {
@@ -169,5 +177,6 @@ Status decodeNode(const QJsonObject& payload, NodeEvent* out);
 Status decodeNodeUsage(const QJsonObject& payload, NodeUsageEvent* out);
 Status decodeLog(const QJsonObject& payload, LogEvent* out);
 Status decodeWarning(const QJsonObject& payload, WarningEvent* out);
+Status decodeLimits(const QJsonObject& payload, LimitsEvent* out);
 
 }  // namespace tunedeck::events

@@ -92,6 +92,18 @@ FloatPaths configFloatsOf(const QJsonObject& event, const QString& field) {
     return paths;
 }
 
+QJsonObject limits(std::optional<int> numSamples, std::optional<int> maxConcurrentTrials,
+                   std::optional<std::int64_t> trials) {
+    QJsonObject payload{{"trials", trials ? QJsonValue(qint64(*trials)) : QJsonValue()}};
+    if (numSamples) {
+        payload.insert("num_samples", *numSamples);
+    }
+    if (maxConcurrentTrials) {
+        payload.insert("max_concurrent_trials", *maxConcurrentTrials);
+    }
+    return payload;
+}
+
 QJsonObject node(const QString& nodeId, const QString& state, const QJsonObject& details) {
     return {{"node", nodeId}, {"state", state}, {"details", details}};
 }

@@ -23,6 +23,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <optional>
 #include <vector>
 
 #include "core/config_json.h"
@@ -45,6 +46,8 @@ inline const QString kNode = QStringLiteral("node");
 inline const QString kNodeUsage = QStringLiteral("node_usage");
 inline const QString kLog = QStringLiteral("log");
 inline const QString kWarning = QStringLiteral("warning");
+// num_samples or max_concurrent_trials changed while the experiment ran (set_limits).
+inline const QString kLimits = QStringLiteral("limits");
 }  // namespace type
 
 // Payloads (the fields besides the envelope).
@@ -74,6 +77,11 @@ QJsonObject node(const QString& nodeId, const QString& state, const QJsonObject&
 QJsonObject nodeUsage(const QString& nodeId, const QJsonObject& sample);
 QJsonObject log(const QString& trialId, const QString& message);
 QJsonObject warning(const QString& message, const QString& trialId = {});
+// The limits a set_limits request changed (only those it gave: `num_samples`,
+// `max_concurrent_trials`) and `trials`, the budget in trials from now on (null when the searcher
+// has no count); resume applies them again, and the app's progress bar counts `trials`.
+QJsonObject limits(std::optional<int> numSamples, std::optional<int> maxConcurrentTrials,
+                   std::optional<std::int64_t> trials);
 
 // The float paths an event carries in `field` ("config_floats", "old_config_floats",
 // "new_config_floats"); empty when it has none.

@@ -84,6 +84,7 @@ void ExperimentSupervisor::handle(api::ControlConnection& connection, const api:
         {&api::op::kTrialLog, &ExperimentSupervisor::trialLog},
         {&api::op::kQueue, &ExperimentSupervisor::queue},
         {&api::op::kSetMaxWorkers, &ExperimentSupervisor::order},
+        {&api::op::kSetLimits, &ExperimentSupervisor::order},
     };
     for (const auto& [name, handler] : handlers) {
         if (r.op == *name) {
@@ -358,12 +359,11 @@ void ExperimentSupervisor::order(api::ControlConnection& connection, const api::
     const int number = c.nextOrder++;
     c.orders[number] = {&connection, r.id};
     QJsonObject line{{"id", number}, {"op", r.op}};
-    if (trialOrder) {
-        line.insert("trial", r.text("trial"));
-    }
-    if (r.op == api::op::kSetMaxWorkers) {  // the run checks both (run_control.cpp)
-        line.insert("node_type", r.arguments.value("node_type"));
-        line.insert("max_workers", r.arguments.value("max_workers"));
+    for (const char* key :
+         {"trial", "node_type", "max_workers", "num_samples", "max_concurrent_trials"}) {
+        if (r.arguments.contains(key)) {  // the run checks them (run_control.cpp)
+            line.insert(key, r.arguments.value(key));
+        }
     }
     c.process->write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
 }

@@ -77,6 +77,11 @@ Commands:
                                  a running experiment's autoscaler (served) caps that
                                  node type at N nodes from now on
       [--connect unix:PATH|tcp:HOST:PORT] [--token-file FILE]
+  set-limits EXPERIMENT          a running experiment (served) from now on: more or
+                                 fewer samples, more or fewer trials at once; running
+                                 trials are never stopped; resume keeps the change
+      [--num-samples N] [--max-concurrent N]
+      [--connect unix:PATH|tcp:HOST:PORT] [--token-file FILE]
 
 Options:
   -h, --help                     this text
@@ -121,6 +126,7 @@ int main(int argc, char** argv) {
         {"serve", tunedeck::cli::serve},
         {"queue", tunedeck::cli::queue},
         {"set-max-workers", tunedeck::cli::setMaxWorkers},
+        {"set-limits", tunedeck::cli::setLimits},
     };
     for (const auto& [name, function] : commands) {
         if (command == QLatin1String(name)) {

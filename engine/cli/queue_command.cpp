@@ -1,7 +1,8 @@
 // Requests to a running serve over the control API from the command line. queue: serve's fair
 // queue as a table (the `queue` op): each experiment's user, priority, trials running of those it
 // may run, trials it wants, and why it waits. set-max-workers: a new max_workers for one node
-// type of a running experiment's autoscaled cluster (the `set_max_workers` op).
+// type of a running experiment's autoscaled cluster (the `set_max_workers` op). set-limits: new
+// num_samples and max_concurrent_trials of a running experiment (the `set_limits` op).
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -198,6 +199,66 @@ int setMaxWorkers(const QStringList& args) {
     }
     std::printf("%s: max_workers of %s is %d from now on.\n", qPrintable(positional[0]),
                 qPrintable(positional[1]), cap);
+    return 0;
+}
+
+int setLimits(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Change num_samples and max_concurrent_trials of a running experiment. More samples "
+        "make the searcher propose more trials; fewer than the trials already created are "
+        "refused. A lower max_concurrent_trials stops no running trial: new ones wait until "
+        "fewer run. The change is recorded; resume keeps it."));
+    parser.addPositionalArgument(QStringLiteral("experiment"),
+                                 QStringLiteral("As serve names it."));
+    parser.addOption({QStringLiteral("num-samples"),
+                      QStringLiteral("The experiment's num_samples from now on (>= 1)."),
+                      QStringLiteral("N")});
+    parser.addOption({QStringLiteral("max-concurrent"),
+                      QStringLiteral("Its max_concurrent_trials from now on (>= 1)."),
+                      QStringLiteral("N")});
+    addConnectOptions(parser);
+    if (!parseArguments(parser, QStringLiteral("set-limits"), args, 1)) {
+        return kExitBadInput;
+    }
+    const QString name = parser.positionalArguments().constFirst();
+    QJsonObject request{{"id", 2}, {"op", api::op::kSetLimits}, {"experiment", name}};
+    const std::pair<const char*, const char*> limits[] = {
+        {"num-samples", "num_samples"}, {"max-concurrent", "max_concurrent_trials"}};
+    for (const auto& [option, field] : limits) {
+        if (!parser.isSet(QLatin1String(option))) {
+            continue;
+        }
+        bool number = false;
+        const int value = parser.value(QLatin1String(option)).toInt(&number);
+        if (!number || value < 1) {
+            return fail(QStringLiteral("--%1: expected a whole number >= 1, not '%2'")
+                            .arg(QLatin1String(option), parser.value(QLatin1String(option))));
+        }
+        request.insert(QLatin1String(field), value);
+    }
+    if (request.size() == 3) {
+        return fail(QStringLiteral("set-limits: give --num-samples N, --max-concurrent N or both"));
+    }
+    int exitCode = 0;
+    const std::unique_ptr<QIODevice> socket = connectAndGreet(parser, &exitCode);
+    if (!socket) {
+        return exitCode;
+    }
+    QJsonObject answer;
+    QString error;
+    if (!ask(*socket, request, &answer, &error)) {
+        return fail(QStringLiteral("%1: %2").arg(name, error), kExitBadInput);
+    }
+    QStringList changed;
+    for (const auto& [option, field] : limits) {
+        if (request.contains(QLatin1String(field))) {
+            changed << QStringLiteral("%1 %2")
+                           .arg(QLatin1String(field))
+                           .arg(request.value(QLatin1String(field)).toInt());
+        }
+    }
+    std::printf("%s: %s from now on.\n", qPrintable(name), qPrintable(changed.join(", ")));
     return 0;
 }
 

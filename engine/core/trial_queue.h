@@ -69,6 +69,9 @@ class TrialQueue {
     // before the next step.
     QueueStep next(const QueueView& view);
     void searcherAnswered(Suggestion::Kind answer);
+    // max_concurrent_trials changed while the run goes on (set_limits; 0: no limit). Running
+    // trials above a lowered limit are not stopped: the next pass starts none until fewer run.
+    void setMaxConcurrentTrials(int limit) { maxConcurrentTrials_ = limit; }
 
   private:
     enum class Asked { No, ForSharedSlots, ForNewTrial };

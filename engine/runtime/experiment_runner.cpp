@@ -89,6 +89,9 @@ Status ExperimentRunner::recover() {
         return s;
     }
     const bool resumed = !recovered.trials.empty() || !recovered.experiment.searcherState.isEmpty();
+    if (Status s = applyRecordedLimits(); !s) {
+        return s;
+    }
     if (!recovered.experiment.searcherState.isEmpty()) {
         if (Status s = searcher_->restoreState(recovered.experiment.searcherState); !s) {
             return s;

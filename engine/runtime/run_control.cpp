@@ -99,6 +99,14 @@ void RunControl::onLine(QByteArrayView line) {
             outcome =
                 runner_->setMaxWorkers(order.value("node_type").toString(), int(cap.toDouble()));
         }
+    } else if (op == QLatin1String("set_limits")) {
+        LimitsChange change;
+        outcome = parseLimitsChange(order, &change);
+        if (outcome) {
+            outcome = runner_->setLimits(change);
+        } else {
+            outcome = Status::invalid(tr("set_limits: %1").arg(outcome.message()));
+        }
     } else if (op == QLatin1String("share")) {
         const QJsonValue granted = order.value("slots");
         if (!granted.isDouble() || granted.toDouble() < 0 || granted.toDouble() > 1e6) {

@@ -146,6 +146,8 @@ class ExperimentStore {
     // Every exploit, by id (one trial's when `trialId` is set).
     std::vector<ExploitRecord> loadExploits(const QString& trialId = {}) const;
     std::vector<EventRecord> loadEvents(std::int64_t sinceSeq, int limit = -1) const;
+    // Every event of one type, by seq (the runtime's `limits` changes at recovery).
+    std::vector<EventRecord> loadEventsOfType(const QString& type) const;
     // Events, results and node usage samples after `sinceSeq` in one list, in sequence order, at
     // most `limit`: what the control API replays. A result comes as type "result" with its trial
     // and, as payload, the result itself; a usage sample as type "node_usage".

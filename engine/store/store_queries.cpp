@@ -246,6 +246,17 @@ std::vector<EventRecord> ExperimentStore::loadEvents(std::int64_t sinceSeq, int 
     return events;
 }
 
+std::vector<EventRecord> ExperimentStore::loadEventsOfType(const QString& type) const {
+    std::vector<EventRecord> events;
+    const QByteArray typeUtf8 = type.toUtf8();  // bound without a copy: must outlive the query
+    forEachRow(
+        impl_->readHandle(),
+        "SELECT seq, timestamp, type, trial_id, payload FROM events WHERE type = ?1 ORDER BY seq",
+        [&](Statement& query) { query.bindText(1, typeUtf8); },
+        [&](Statement& row) { events.push_back(eventFromRow(row)); });
+    return events;
+}
+
 std::vector<EventRecord> ExperimentStore::loadEventStream(std::int64_t sinceSeq, int limit) const {
     std::vector<EventRecord> events;
     // A history written before node usage was recorded (opened read-only) has no such table.

@@ -2,6 +2,7 @@
 // continues with exactly the configs the first run would have proposed.
 #include <QTest>
 
+#include "core/experiment_limits.h"
 #include "core/searcher.h"
 #include "space_builders.h"
 
@@ -302,6 +303,84 @@ class TestSearchers : public QObject {
         Status status;
         QCOMPARE(validationKey(spec, &status), QStringLiteral("search.points_to_evaluate"));
         QVERIFY2(status.message().contains(message), qPrintable(status.message()));
+    }
+
+    // set_limits (core/experiment_limits.h): a running experiment's num_samples raised from 3 to
+    // 5 after 2 trials; every searcher carries on from its state and proposes the rest.
+    void everySearcherTakesMoreSamples_data() {
+        QTest::addColumn<QString>("algorithm");
+        for (const QString& name : knownSearchers()) {
+            QTest::newRow(qPrintable(name)) << name;
+        }
+    }
+    void everySearcherTakesMoreSamples() {
+        QFETCH(QString, algorithm);
+        const bool isGrid = algorithm == QStringLiteral("grid");
+        auto spec =
+            specWith(space({param("x", isGrid ? grid({1, 2}) : uniform(0, 1))}), algorithm, 3);
+        spec.metric = QStringLiteral("score");
+        spec.mode = MetricMode::Max;
+        if (algorithm == QStringLiteral("bohb")) {
+            spec.scheduler.name = QStringLiteral("hyperband");
+        }
+        Status valid = Status::ok();
+        QVERIFY2(validationKey(spec, &valid).isEmpty(), qPrintable(valid.message()));
+        auto searcher = makeSearcher(spec);
+        int made = 0;
+        // Proposes and completes trials until `upTo` exist or it has no more.
+        const auto propose = [&](Searcher& s, int upTo) {
+            while (made < upTo) {
+                const QString id = QStringLiteral("t%1").arg(made);
+                const Suggestion next = s.suggest(id);
+                if (next.kind != Suggestion::Kind::Config) {
+                    return next.kind;
+                }
+                ++made;
+                s.onComplete(
+                    id, {{"score", next.config.value("x").toDouble()}, {"training_iteration", 1}},
+                    false);
+            }
+            return Suggestion::Kind::Config;
+        };
+        propose(*searcher, 2);
+        QCOMPARE(made, 2);
+        LimitsChange change;
+        change.numSamples = 5;
+        QVERIFY(applyLimitsChange(change, made, &spec).isOk());
+        Status why;
+        auto grown = searcherForLimits(*searcher, spec, &why);
+        QVERIFY2(grown, qPrintable(why.message()));
+        const std::int64_t total = isGrid ? 10 : 5;
+        QCOMPARE(grown->totalTrials(), std::optional<std::int64_t>(total));
+        QCOMPARE(propose(*grown, 100), Suggestion::Kind::Finished);
+        QCOMPARE(made, int(total));
+    }
+
+    void limitsAnExperimentCannotTakeAreRefusedNamingTheField() {
+        const auto refusal = [](const QJsonObject& fields) {
+            LimitsChange change;
+            return parseLimitsChange(fields, &change).message();
+        };
+        QVERIFY(refusal({}).contains("num_samples, max_concurrent_trials or both"));
+        QCOMPARE(refusal({{"num_samples", 0}}),
+                 QStringLiteral("num_samples must be a whole number >= 1, not 0"));
+        QCOMPARE(refusal({{"max_concurrent_trials", 1.5}}),
+                 QStringLiteral("max_concurrent_trials must be a whole number >= 1, not 1.5"));
+        QCOMPARE(refusal({{"num_samples", "many"}}),
+                 QStringLiteral("num_samples must be a whole number >= 1, not 'many'"));
+        auto spec = specWith(space({param("x", uniform(0, 1))}), "random", 6);
+        LimitsChange fewer;
+        fewer.numSamples = 2;
+        QCOMPARE(applyLimitsChange(fewer, 4, &spec).message(),
+                 QStringLiteral("num_samples 2 makes 2 trials in all, fewer than the 4 trials "
+                                "already created (a created trial is not taken back)"));
+        spec.search.options.insert("repeat", 3);
+        LimitsChange odd;
+        odd.numSamples = 7;
+        QVERIFY(applyLimitsChange(odd, 0, &spec).message().contains("multiple of search.repeat"));
+        QCOMPARE(spec.numSamples, 6);  // a refused change leaves the spec as it was
+        spec.numSamples = ExperimentSpec::kSampleUntilBudget;
+        QVERIFY(applyLimitsChange(odd, 0, &spec).message().contains("until time_budget_s"));
     }
 
     void numSamplesBelowOneIsRejected() {

@@ -1,0 +1,190 @@
+// num_samples and max_concurrent_trials of a running experiment (issue 18, as NNI allows):
+// `tunedeck-engine set-limits` and the control API's set_limits, against a real serve, real
+// trials and the real SQLite history. Raising num_samples runs more trials; lowering the
+// concurrency holds new trials back until running ones end; bad requests name their field; a
+// kill -9 and `resume` keep the new limits.
+#include <signal.h>
+
+#include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QtTest>
+
+#include "engine_harness.h"
+#include "serve_session.h"
+
+class TestSetLimits : public QObject {
+    Q_OBJECT
+  private slots:
+    void limitsOfARunningExperimentChange();
+    void resumeAfterAKillKeepsTheNewLimits();
+};
+
+namespace {
+
+QString experimentYaml(int samples, int concurrent, int iterations, double sleep) {
+    return QStringLiteral(
+               "name: limits\n"
+               "trainable: {command: [python3, '@TRIAL@']}\n"
+               "resources_per_trial: {cpu: 0.5}\n"
+               "search_space:\n"
+               "  x: {uniform: [1, 2]}\n"
+               "  iterations: %3\n"
+               "  sleep: %4\n"
+               "num_samples: %1\n"
+               "max_concurrent_trials: %2\n"
+               "metric: score\nmode: max\n")
+        .arg(samples)
+        .arg(concurrent)
+        .arg(iterations)
+        .arg(sleep);
+}
+
+bool waitFor(const std::function<bool()>& condition, int timeoutMs) {
+    QElapsedTimer waited;
+    waited.start();
+    while (!condition()) {
+        if (waited.elapsed() > timeoutMs) {
+            return false;
+        }
+        QTest::qWait(100);
+    }
+    return true;
+}
+
+int count(const QString& db, const QString& sql) {
+    return sqliteQuery(db, sql).toInt();
+}
+
+// Trials started after `since` (seconds since the epoch) that started while more than `limit`
+// others ran, as "t00003 with 2 running".
+QStringList startsOverLimit(const QString& db, double since, int limit) {
+    const QString rows = sqliteQuery(
+        db, QStringLiteral("SELECT group_concat(t.id || ':' || (SELECT COUNT(*) FROM trials o "
+                           "WHERE o.id != t.id AND o.started_at > 0 AND o.started_at < "
+                           "t.started_at AND (o.finished_at = 0 OR o.finished_at > t.started_at)), "
+                           "' ') FROM trials t WHERE t.started_at > %1")
+                .arg(since, 0, 'f', 3));
+    QStringList over;
+    for (const QString& row : rows.split(' ', Qt::SkipEmptyParts)) {
+        const QStringList parts = row.split(':');
+        if (parts.value(1).toInt() >= limit) {
+            over << QStringLiteral("%1 with %2 running").arg(parts.value(0), parts.value(1));
+        }
+    }
+    return over;
+}
+
+// The pid of the experiment serve runs (its only child).
+pid_t childOf(pid_t parent) {
+    QFile children(QStringLiteral("/proc/%1/task/%1/children").arg(parent));
+    if (!children.open(QIODevice::ReadOnly)) {
+        return 0;
+    }
+    return pid_t(children.readAll().trimmed().split(' ').value(0).toLongLong());
+}
+
+}  // namespace
+
+void TestSetLimits::limitsOfARunningExperimentChange() {
+    EngineHarness h;
+    const QString file = h.writeFile("limits.yaml", experimentYaml(3, 3, 4, 0.25));
+    ServeProcess serve;
+    QVERIFY(serve.startOnLocalSocket(h));
+    ServeClient client(serve.address());
+    QVERIFY(client.hello().value("ok").toBool());
+    const QJsonObject started = client.ask({{"op", "start"}, {"path", file}}, 30000);
+    QVERIFY2(started.value("ok").toBool(), qPrintable(QJsonDocument(started).toJson()));
+    const QString name = started.value("experiment").toString();
+    const QString db = started.value("folder").toString() + "/experiment.sqlite";
+    QVERIFY(waitFor([&] { return count(db, "SELECT COUNT(*) FROM trials") >= 2; }, 20000));
+
+    // Each mistake is refused naming its field; the experiment runs on.
+    const auto refusal = [&](QJsonObject request) {
+        request.insert("op", "set_limits");
+        request.insert("experiment", name);
+        const QJsonObject answer = client.ask(request);
+        return answer.value("ok").toBool(true)
+                   ? QStringLiteral("accepted")
+                   : answer.value("error").toObject().value("message").toString();
+    };
+    const QString neither = refusal({});
+    QVERIFY2(neither.contains("num_samples") && neither.contains("max_concurrent_trials"),
+             qPrintable(neither));
+    for (const QJsonValue& bad :
+         {QJsonValue(0), QJsonValue(-4), QJsonValue(2.5), QJsonValue("x")}) {
+        const QString samples = refusal({{"num_samples", bad}});
+        QVERIFY2(samples.contains("num_samples must be a whole number"), qPrintable(samples));
+        const QString concurrent = refusal({{"max_concurrent_trials", bad}});
+        QVERIFY2(concurrent.contains("max_concurrent_trials must be a whole number"),
+                 qPrintable(concurrent));
+    }
+    const QString below = refusal({{"num_samples", 1}});
+    QVERIFY2(below.contains("num_samples") && below.contains("trials already created"),
+             qPrintable(below));
+
+    // 5 samples, one at a time from now on: the CLI says so.
+    const EngineResult changed = h.run({"set-limits", name, "--num-samples", "5",
+                                        "--max-concurrent", "1", "--connect", serve.address()});
+    QVERIFY2(changed.exitCode == 0, qPrintable(changed.all()));
+    QCOMPARE(changed.out,
+             QStringLiteral("%1: num_samples 5, max_concurrent_trials 1 from now on.\n").arg(name));
+    QVERIFY(waitFor([&] { return sqliteQuery(db, "SELECT status FROM experiment") == "finished"; },
+                    60000));
+    QCOMPARE(count(db, "SELECT COUNT(*) FROM trials"), 5);
+    QCOMPARE(count(db, "SELECT COUNT(*) FROM trials WHERE status = 'TERMINATED'"), 5);
+    const double changedAt =
+        sqliteQuery(db, "SELECT timestamp FROM events WHERE type = 'limits'").toDouble();
+    QVERIFY(changedAt > 0);
+    QVERIFY(count(db, QStringLiteral("SELECT COUNT(*) FROM trials WHERE started_at > %1")
+                          .arg(changedAt, 0, 'f', 3)) >= 2);
+    const QStringList over = startsOverLimit(db, changedAt, 1);
+    QVERIFY2(over.isEmpty(), qPrintable(over.join(", ")));
+
+    // An experiment that ended takes no new limits.
+    const EngineResult late =
+        h.run({"set-limits", name, "--num-samples", "9", "--connect", serve.address()});
+    QCOMPARE(late.exitCode, 2);
+    QVERIFY2(late.err.contains("is not running"), qPrintable(late.all()));
+    // The CLI checks its own arguments before asking.
+    const EngineResult none = h.run({"set-limits", name, "--connect", serve.address()});
+    QCOMPARE(none.exitCode, 2);
+    QVERIFY2(none.err.contains("--num-samples") && none.err.contains("--max-concurrent"),
+             qPrintable(none.all()));
+}
+
+void TestSetLimits::resumeAfterAKillKeepsTheNewLimits() {
+    EngineHarness h;
+    const QString file = h.writeFile("limits.yaml", experimentYaml(2, 1, 6, 0.12));
+    ServeProcess serve;
+    QVERIFY(serve.startOnLocalSocket(h));
+    ServeClient client(serve.address());
+    QVERIFY(client.hello().value("ok").toBool());
+    const QJsonObject started = client.ask({{"op", "start"}, {"path", file}}, 30000);
+    QVERIFY2(started.value("ok").toBool(), qPrintable(QJsonDocument(started).toJson()));
+    const QString folder = started.value("folder").toString();
+    const QString db = folder + "/experiment.sqlite";
+    QVERIFY(waitFor([&] { return count(db, "SELECT COUNT(*) FROM results") > 0; }, 20000));
+    const QJsonObject answer = client.ask(
+        {{"op", "set_limits"}, {"experiment", started.value("experiment")}, {"num_samples", 4}});
+    QVERIFY2(answer.value("ok").toBool(), qPrintable(QJsonDocument(answer).toJson()));
+    QVERIFY(waitFor([&] { return count(db, "SELECT COUNT(*) FROM events WHERE type = 'limits'"); },
+                    5000));
+    const pid_t run = childOf(serve.pid());
+    QVERIFY(run > 0);
+    ::kill(run, SIGKILL);
+    QVERIFY(waitFor([&] { return !QFile::exists(QStringLiteral("/proc/%1").arg(run)); }, 10000));
+
+    const EngineResult resumed = h.run({"resume", folder, "--quiet"}, 60000);
+    QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.all()));
+    QVERIFY2(count(db, "SELECT COUNT(*) FROM trials") == 4, qPrintable(resumed.all()));
+    QCOMPARE(count(db, "SELECT COUNT(*) FROM trials WHERE status = 'TERMINATED'"), 4);
+    // max_concurrent_trials: 1 held throughout.
+    const QStringList over = startsOverLimit(db, 0, 1);
+    QVERIFY2(over.isEmpty(), qPrintable(over.join(", ")));
+}
+
+QTEST_GUILESS_MAIN(TestSetLimits)
+#include "test_set_limits.moc"
