@@ -7,7 +7,8 @@
 // reader did before). `--smoke`: 5 s and 100,000 results, for ctest. `--only=live` or
 // `--only=history` runs one part; `--spin` waits as the first version of this bench did (see
 // `spin`); `--seconds=N` streams for N seconds; `--stalls` prints when each stall over 50 ms
-// happened; `--read FOLDER` only reads a history, for a profiler.
+// happened; `--read FOLDER` only reads a history, for a profiler; `--view=timeline` or
+// `--view=history` streams with that study plot shown instead of the curves.
 #include <sqlite3.h>
 #include <sys/resource.h>
 #include <QApplication>
@@ -31,6 +32,9 @@
 #include "client/engine_client.h"
 #include "models/experiment_data.h"
 #include "models/history_reader.h"
+#include "plots/optimization_history_view.h"
+#include "plots/study_plots.h"
+#include "plots/timeline_view.h"
 #include "store/experiment_store.h"
 #include "views/main_window.h"
 
@@ -39,6 +43,26 @@ using namespace tunedeck;
 namespace {
 
 // ---- the fake engine (a child process: its memory and CPU are not the app's) ----
+
+// Shows the tab the stream is watched in: the curves (the window's first tab), or one of the
+// study plots, which then recompute as results arrive.
+bool showView(app::MainWindow& window, const QString& view) {
+    if (view == QLatin1String("curves")) {
+        return true;
+    }
+    auto* plots = window.findChild<app::StudyPlots*>();
+    if (plots == nullptr ||
+        (view != QLatin1String("timeline") && view != QLatin1String("history"))) {
+        return false;
+    }
+    window.tabs()->setCurrentWidget(plots);
+    if (view == QLatin1String("timeline")) {
+        plots->setCurrentWidget(plots->timelineView());
+    } else {
+        plots->setCurrentWidget(plots->history());
+    }
+    return true;
+}
 
 int fakeEngine(const QString& socket, int trials, int rate, int historyIterations) {
     qint64 seq = 0;
@@ -409,9 +433,12 @@ int main(int argc, char** argv) {
     const int trials = 1000;
     const int rate = 5000;
     int streamMs = smoke ? 5000 : 120000;
+    QString view = QStringLiteral("curves");
     for (const QString& arg : args) {
         if (arg.startsWith(QLatin1String("--seconds="))) {  // a shorter or longer stream
             streamMs = arg.mid(10).toInt() * 1000;
+        } else if (arg.startsWith(QLatin1String("--view="))) {
+            view = arg.mid(7);
         }
     }
     const int historyIterations = smoke ? 100 : 1000;
@@ -431,6 +458,10 @@ int main(int argc, char** argv) {
         measureLag(1000);
         const Lag idle = measureLag(smoke ? 2000 : 10000);  // attached, nothing streaming yet
         window.openExperiment(QStringLiteral("fake"));
+        if (!showView(window, view)) {
+            std::fprintf(stderr, "no view %s (curves, timeline, history)\n", qPrintable(view));
+            return 2;
+        }
         const int redrawsBefore = window.chart()->redrawCount();
         long peakKb = 0;
         const Lag streaming =
@@ -446,8 +477,8 @@ int main(int argc, char** argv) {
         const int points = window.chart()->redraw();
         std::printf(
             "live stream, %d trials at %d results/s for %.0f s (%zu results received, "
-            "%.0f/s):\n",
-            trials, rate, seconds, results, double(results) / seconds);
+            "%.0f/s), %s shown:\n",
+            trials, rate, seconds, results, double(results) / seconds, qPrintable(view));
         std::printf(
             "  event-loop lag, ms       idle: p50 %.2f  p99 %.2f  max %.1f   "
             "streaming: p50 %.2f  p99 %.2f  max %.1f  (%d over 50 ms; goal: 0)\n",
