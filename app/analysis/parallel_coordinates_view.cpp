@@ -127,8 +127,18 @@ void ParallelCoordinatesView::recompute() {
     }
 }
 
+double ParallelCoordinatesView::marginRight() const {
+    // The colour bar 30 px in, then its words ("worst" is "schlechtester" in German), whole.
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.85);
+    const QFontMetricsF metrics(small);
+    const double widest =
+        std::max(metrics.horizontalAdvance(tr("best")), metrics.horizontalAdvance(tr("worst")));
+    return std::max(kMarginRight, 30 + 14 + 4 + widest + 6);
+}
+
 QRectF ParallelCoordinatesView::plotArea() const {
-    return QRectF(kMarginLeft, kMarginTop, std::max(10.0, width() - kMarginLeft - kMarginRight),
+    return QRectF(kMarginLeft, kMarginTop, std::max(10.0, width() - kMarginLeft - marginRight()),
                   std::max(10.0, height() - kMarginTop - kMarginBottom));
 }
 
@@ -354,7 +364,7 @@ void ParallelCoordinatesView::drawLegend(QPainter& painter) const {
     const QRectF area = plotArea();
     const ParameterScale& metric = axes_.back();
     // The bar right of the metric axis, its title beside it, its ends labelled on its right.
-    const QRectF bar(width() - kMarginRight + 30, area.top(), 14, area.height());
+    const QRectF bar(width() - marginRight() + 30, area.top(), 14, area.height());
     QLinearGradient gradient(bar.topLeft(), bar.bottomLeft());
     for (int i = 0; i <= 10; ++i) {
         gradient.setColorAt(i / 10.0, lineColour(1.0 - i / 10.0));  // as the lines look

@@ -48,6 +48,8 @@ class ParallelCoordinatesView : public QWidget {
     const std::vector<AxisBrush>& brushes() const { return brushes_; }
     std::optional<QStringList> brushedTrials() const;
     void clearBrushes();
+    // Where the axes stand; right of it the colour bar and its words.
+    QRectF plotArea() const;
     // Whether the lines are being drawn anew (a few event-loop turns at a thousand trials).
     bool rendering() const { return render_.isActive(); }
 
@@ -89,7 +91,8 @@ class ParallelCoordinatesView : public QWidget {
     // The trials inside every brush, for the lines drawn over the faded rest; signals it.
     void updateBrushed();
     void drawLine(QPainter& painter, const Line& line, const QPen& pen) const;
-    QRectF plotArea() const;
+    // Right of the metric axis: the colour bar and its words, as wide as the language needs.
+    double marginRight() const;
     double axisX(int axis) const;
     QColor lineColour(double goodness) const;
     const Line* lineOf(const QString& trialId) const;

@@ -69,7 +69,14 @@ void ContourView::setParameters(const QString& x, const QString& y) {
 }
 
 QRectF ContourView::area() const {
-    return plotAreaIn(QRectF(canvas()->rect()).adjusted(0, 16, -kBarRoom, 0));
+    // The bar, then its words ("worst" is "schlechtester" in German) and values, whole.
+    const QFontMetricsF metrics(canvas()->font());
+    double widest = 0;
+    for (const QString& text : {tr("best"), tr("worst"), shortNumber(best_), shortNumber(worst_)}) {
+        widest = std::max(widest, metrics.horizontalAdvance(text));
+    }
+    const double room = std::max(kBarRoom, 14 + kBarWidth + 4 + widest + 4);
+    return plotAreaIn(QRectF(canvas()->rect()).adjusted(0, 16, -room, 0));
 }
 
 void ContourView::recompute() {

@@ -30,14 +30,16 @@ class ContourView : public StudyPlot {
     const PlotAxis& xAxis() const { return x_; }
     const PlotAxis& yAxis() const { return y_; }
 
+    // The plot inside the canvas; right of it the colour bar and its words, as wide as the
+    // window's language needs.
+    QRectF area() const;
+
   protected:
     void recompute() override;
     void paintPlot(QPainter& painter) override;
     QString trialAt(QPointF pos) const override;
 
   private:
-    QRectF area() const;
-
     QComboBox* xBox_ = nullptr;
     QComboBox* yBox_ = nullptr;
     QStringList keys_;

@@ -173,8 +173,14 @@ void drawAxes(QPainter& painter, const QPalette& palette, const QRectF& area, co
                      Qt::AlignCenter, metrics.elidedText(x.title, Qt::ElideMiddle, area.width()));
     painter.translate(area.left() - kLeft + 2, area.center().y());
     painter.rotate(-90);
+    // A slice's small panels have no room for "val_loss, letztes Ergebnis": the metric alone
+    // reads better than "val_loss, ...s Ergebnis" (the scope is the window's picker's).
+    QString yTitle = y.title;
+    if (metrics.horizontalAdvance(yTitle) > area.height() && yTitle.contains(QLatin1String(", "))) {
+        yTitle = yTitle.section(QLatin1String(", "), 0, 0);
+    }
     painter.drawText(QRectF(-area.height() / 2, 0, area.height(), lineHeight), Qt::AlignCenter,
-                     metrics.elidedText(y.title, Qt::ElideMiddle, area.height()));
+                     metrics.elidedText(yTitle, Qt::ElideMiddle, area.height()));
     painter.restore();
 }
 

@@ -29,6 +29,11 @@ TimelineView::TimelineView(const ExperimentData* data, const TrialTimeline* time
     : StudyPlot(data, parent), timeline_(timeline) {
     controls()->addWidget(new QLabel(tr("Each run of each trial on its node and card")));
     controls()->addStretch(1);
+    // The count in the row of controls, not after the legend, where a longer language's legend
+    // ran into it.
+    noteLabel_ = new QLabel;
+    noteLabel_->setObjectName(QStringLiteral("timelineNote"));
+    controls()->addWidget(noteLabel_);
 }
 
 QString TimelineView::endText(End end) {
@@ -134,6 +139,7 @@ void TimelineView::recompute() {
     } else {
         setNote(tr("%n run(s) of trials", nullptr, int(bars_.size())));
     }
+    noteLabel_->setText(bars_.empty() ? QString() : note());
 }
 
 QRectF TimelineView::area() const {
@@ -227,8 +233,6 @@ void TimelineView::paintPlot(QPainter& painter) {
         painter.drawText(QPointF(x, y + metrics.ascent()), label);
         x += metrics.horizontalAdvance(label) + 12;
     }
-    painter.drawText(QRectF(x, y, plot.right() - x, metrics.height()),
-                     Qt::AlignRight | Qt::AlignVCenter, note());
 }
 
 void TimelineView::renderBars(const QFontMetricsF& metrics) {

@@ -18,6 +18,8 @@
 
 class QFontMetricsF;
 
+class QLabel;
+
 namespace tunedeck::app {
 
 class TimelineView : public StudyPlot {
@@ -69,6 +71,7 @@ class TimelineView : public StudyPlot {
     QImage barsImage_;          // every bar (and the names that fit), as last laid out
     std::vector<QRect> rects_;  // each bar's rectangle in that image
     bool barsStale_ = true;
+    QLabel* noteLabel_ = nullptr;  // how many runs are drawn
 };
 
 }  // namespace tunedeck::app

@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QJsonArray>
+#include <QLabel>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -30,6 +31,7 @@
 #include "plots/study_plots.h"
 #include "plots/timeline_view.h"
 #include "scripted_events.h"
+#include "views/appearance.h"
 #include "views/main_window.h"
 #include "wait_for.h"
 
@@ -58,6 +60,7 @@ class TestAppPlots : public QObject {
     void distributionStepsThroughEveryTrial();
     void timelineHasABarPerRunSayingHowItEnded();
     void timelineClickSelectsTheTrialsRow();
+    void theGermanWordsOfThePlotsShowWhole();
     void timelineLanesPerCardAndFailures();
     void numericChoicesGetCategoricalAxesOfTheirValues();
     void brushingTheParallelCoordinatesFiltersTheTable();
@@ -263,6 +266,43 @@ void TestAppPlots::timelineClickSelectsTheTrialsRow() {
     const QModelIndexList rows = table->selectionModel()->selectedRows();
     QCOMPARE(int(rows.size()), 1);
     QCOMPARE(rows[0].data().toString(), trial);
+}
+
+// The German screenshots at 1280x800: the timeline's legend ran into its count ("ls" of "6
+// Läufe von Trials"), and the colour bars of the contour and the parallel coordinates cut
+// "schlechtester" to "schlechte...". Each is whole now.
+void TestAppPlots::theGermanWordsOfThePlotsShowWhole() {
+    QCOMPARE(tunedeck::app::applyAppearance({tunedeck::app::Theme::Light, QStringLiteral("de")}),
+             QStringLiteral("de"));
+    window_->resize(1280, 800);
+    auto* timeline = show(plots_->timelineView());
+    QTest::qWait(50);
+    auto* note = timeline->findChild<QLabel*>(QStringLiteral("timelineNote"));
+    QVERIFY2(note && note->isVisible(), "the timeline's count is not shown beside its controls");
+    QVERIFY2(note->text().contains(QStringLiteral("Läufe")), qPrintable(note->text()));
+    QVERIFY2(
+        note->width() >= note->sizeHint().width(),
+        qPrintable(QStringLiteral("%1 px of %2").arg(note->width()).arg(note->sizeHint().width())));
+
+    auto* contour = show(plots_->contour());
+    QTest::qWait(50);
+    const QString worst = ContourView::tr("worst");
+    QCOMPARE(worst, QStringLiteral("schlechtester"));
+    // Right of the plot: 14 px, the 14 px bar, 4 px, then the words.
+    const double words = contour->canvas()->width() - contour->area().right() - 32;
+    QVERIFY2(words >= QFontMetricsF(contour->canvas()->font()).horizontalAdvance(worst),
+             qPrintable(QStringLiteral("%1 px for '%2'").arg(words).arg(worst)));
+
+    auto* parallel = window_->findChild<ParallelCoordinatesView*>();
+    window_->tabs()->setCurrentWidget(parallel);
+    QTest::qWait(50);
+    QFont small = parallel->font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    // Right of the metric axis: 30 px, the 14 px bar, 4 px, then the words.
+    const double room = parallel->width() - parallel->plotArea().right() - 48;
+    QVERIFY2(room >= QFontMetricsF(small).horizontalAdvance(ParallelCoordinatesView::tr("worst")),
+             qPrintable(QStringLiteral("%1 px").arg(room)));
+    tunedeck::app::applyAppearance({tunedeck::app::Theme::Light, QStringLiteral("en")});
 }
 
 void TestAppPlots::timelineLanesPerCardAndFailures() {
