@@ -1507,7 +1507,50 @@ Fingerabdruck: %2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::LimitsDialog</name>
+    <message>
+        <source>Change limits of %1</source>
+        <translation>Limits von %1 ändern</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>Kein Limit</translation>
+    </message>
+    <message>
+        <source>More samples make the search propose more trials; fewer than the trials already made are refused. A lower limit stops no running trial: new ones wait until fewer run. Resume keeps the change.</source>
+        <translation>Mehr Samples lassen den Suchalgorithmus weitere Trials vorschlagen; weniger als die bereits erzeugten Trials werden abgelehnt. Ein niedrigeres Limit stoppt keinen laufenden Trial: neue warten, bis weniger laufen. Fortsetzen behält die Änderung bei.</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Übernehmen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Samples (num_samples)</source>
+        <translation>Samples (num_samples)</translation>
+    </message>
+    <message>
+        <source>Trials at once (max_concurrent_trials)</source>
+        <translation>Gleichzeitige Trials (max_concurrent_trials)</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::MainWindow</name>
+    <message>
+        <source>Change &amp;limits...</source>
+        <translation>&amp;Limits ändern...</translation>
+    </message>
+    <message>
+        <source>Change limits</source>
+        <translation>Limits ändern</translation>
+    </message>
+    <message>
+        <source>Only a running experiment of the attached engine takes new limits. Open one, or resume this one first.</source>
+        <translation>Nur ein laufendes Experiment der verbundenen Engine nimmt neue Limits an. Öffnen Sie eines, oder setzen Sie dieses zuerst fort.</translation>
+    </message>
     <message>
         <source>Max workers</source>
         <translation>Max. Worker</translation>

@@ -1500,7 +1500,50 @@ Fingerprint: %2</source>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::LimitsDialog</name>
+    <message>
+        <source>Change limits of %1</source>
+        <translation>更改 %1 的限制</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>More samples make the search propose more trials; fewer than the trials already made are refused. A lower limit stops no running trial: new ones wait until fewer run. Resume keeps the change.</source>
+        <translation>增加采样数会让搜索算法提出更多试验；少于已创建试验数的值会被拒绝。降低并发上限不会停止正在运行的试验：新试验会等到运行数低于上限再启动。继续（resume）后仍保留此更改。</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Samples (num_samples)</source>
+        <translation>采样数（num_samples）</translation>
+    </message>
+    <message>
+        <source>Trials at once (max_concurrent_trials)</source>
+        <translation>同时运行的试验（max_concurrent_trials）</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::MainWindow</name>
+    <message>
+        <source>Change &amp;limits...</source>
+        <translation>更改限制(&amp;L)...</translation>
+    </message>
+    <message>
+        <source>Change limits</source>
+        <translation>更改限制</translation>
+    </message>
+    <message>
+        <source>Only a running experiment of the attached engine takes new limits. Open one, or resume this one first.</source>
+        <translation>只有所连接引擎上正在运行的实验才能更改限制。请打开一个运行中的实验，或先继续此实验。</translation>
+    </message>
     <message>
         <source>Max workers</source>
         <translation>最大工作节点数</translation>

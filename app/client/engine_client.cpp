@@ -219,6 +219,18 @@ void EngineClient::setMaxWorkers(const QString& experiment, const QString& nodeT
           std::move(done));
 }
 
+void EngineClient::setLimits(const QString& experiment, std::optional<int> numSamples,
+                             std::optional<int> maxConcurrentTrials, OrderDone done) {
+    QJsonObject arguments{{"experiment", experiment}};
+    if (numSamples) {
+        arguments.insert("num_samples", *numSamples);
+    }
+    if (maxConcurrentTrials) {
+        arguments.insert("max_concurrent_trials", *maxConcurrentTrials);
+    }
+    order(api::op::kSetLimits, std::move(arguments), std::move(done));
+}
+
 void EngineClient::best(const QString& experiment, const QString& format, const QString& scope,
                         Done<api::TextAnswer> done) {
     ask(api::op::kBest, {{"experiment", experiment}, {"format", format}, {"scope", scope}},

@@ -23,10 +23,24 @@ ExperimentBudget budgetOfSpec(const QString& specText, const QString& folder) {
         return budget;
     }
     budget.seconds = loaded.spec->timeBudgetS;
+    budget.numSamples = loaded.spec->numSamples;
+    budget.maxConcurrentTrials = loaded.spec->maxConcurrentTrials;
     if (const std::unique_ptr<Searcher> searcher = makeSearcher(*loaded.spec)) {
         budget.trials = searcher->totalTrials();
     }
     return budget;
+}
+
+void applyLimits(const events::LimitsEvent& limits, ExperimentBudget* budget) {
+    if (limits.trials) {
+        budget->trials = *limits.trials;
+    }
+    if (limits.numSamples) {
+        budget->numSamples = int(*limits.numSamples);
+    }
+    if (limits.maxConcurrentTrials) {
+        budget->maxConcurrentTrials = int(*limits.maxConcurrentTrials);
+    }
 }
 
 ProgressShown progressOf(const ExperimentBudget& budget, int done, int created, double elapsed,

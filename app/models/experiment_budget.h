@@ -9,12 +9,22 @@
 #include <QString>
 #include <optional>
 
+#include "api/event_decoders.h"
+
 namespace tunedeck::app {
 
 struct ExperimentBudget {
     std::optional<qint64> trials;   // the trials it will run, when that is a number
     std::optional<double> seconds;  // its time_budget_s, when it has one
+    // num_samples and max_concurrent_trials (0: no limit) as the file set them and set_limits
+    // changed them since; nothing when the file does not load here.
+    std::optional<int> numSamples;
+    std::optional<int> maxConcurrentTrials;
 };
+
+// A set_limits change (a `limits` event, engine/api/CONTROL_API.md): the engine's new count of
+// trials, and the limits it changed.
+void applyLimits(const events::LimitsEvent& limits, ExperimentBudget* budget);
 
 // The budget of the experiment file as recorded (a history's spec text, subscribe's `spec`),
 // read by engine/config's loader and engine/core's searcher; relative paths in it are resolved

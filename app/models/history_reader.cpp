@@ -113,12 +113,22 @@ bool readHistory(const QString& folder, History* out, QString* error, const QStr
     if (status) {
         status = reader->readEvents(events::type::kCheckpoint, &checkpoints);
     }
+    std::vector<QJsonObject> limitChanges;  // set_limits since the start: the budget follows
+    if (status) {
+        status = reader->readEvents(events::type::kLimits, &limitChanges);
+    }
     if (status) {
         status = reader->readLastSeq(&lastSeq);
     }
     if (!status) {
         *error = status.message();
         return false;
+    }
+    for (const QJsonObject& payload : limitChanges) {
+        events::LimitsEvent limits;
+        if (events::decodeLimits(payload, &limits)) {
+            applyLimits(limits, &out->budget);
+        }
     }
     curves.resize(trials.size());
     out->trials.reserve(trials.size());

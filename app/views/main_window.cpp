@@ -352,6 +352,8 @@ void MainWindow::buildMenus() {
     experiment
         ->addAction(tr("&Delete experiment folder..."), this, &MainWindow::deleteShownExperiment)
         ->setObjectName(QStringLiteral("deleteExperiment"));
+    experiment->addAction(tr("Change &limits..."), this, &MainWindow::changeShownLimits)
+        ->setObjectName(QStringLiteral("changeLimits"));
     experiment->addSeparator();
     experiment->addAction(tr("Engine &queue..."), this, [this] {
         auto* queue = findChild<QueueDialog*>(QStringLiteral("queueDialog"));
@@ -398,6 +400,10 @@ void MainWindow::onEvent(const QString& experiment, const events::Event& event) 
         }
     }
     data_.apply(event);
+    if (const auto* limits = event.as<events::LimitsEvent>()) {
+        applyLimits(*limits, &budget_);
+        updateStatusBar();
+    }
     if (caughtUp_ && (event.as<events::ExperimentFinishedEvent>() != nullptr ||
                       event.as<events::ExperimentStartedEvent>() != nullptr)) {
         refreshExperimentList();  // its status in the list changed

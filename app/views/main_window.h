@@ -92,6 +92,9 @@ class MainWindow : public QMainWindow {
     // its folder deleted once it no longer runs, on the user's word (main_window_manage.cpp).
     void cloneShownExperiment();
     void deleteShownExperiment();
+    // num_samples and max_concurrent_trials of the shown running experiment, in a dialog
+    // prefilled with the values in force (views/limits_dialog.h; main_window_manage.cpp).
+    void changeShownLimits();
 
     QString currentExperiment() const { return experiment_; }
     // The folder of what is shown: on this machine, or on the server for a remote engine's.

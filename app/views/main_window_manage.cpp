@@ -1,6 +1,7 @@
 // Experiment management from the window (issue 18): clone the shown experiment into the editor
 // for a re-run with edits, and delete the folder of one that no longer runs, after the user's
-// word. Part of MainWindow; GUI thread only.
+// word; change a running one's num_samples and max_concurrent_trials. Part of MainWindow; GUI
+// thread only.
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -12,6 +13,7 @@
 
 #include "store/history_reader.h"
 #include "views/experiment_clone.h"
+#include "views/limits_dialog.h"
 #include "views/main_window.h"
 
 namespace tunedeck::app {
@@ -49,6 +51,22 @@ void MainWindow::cloneShownExperiment() {
     editExperimentFile(path);
     statusBar()->showMessage(tr("Cloned %1 into %2: edit it, then Run.").arg(recorded.name, path),
                              10000);
+}
+
+void MainWindow::changeShownLimits() {
+    if (!ofEngine_ || data_.experimentStatus() != QLatin1String("running")) {
+        QMessageBox::information(this, tr("Change limits"),
+                                 tr("Only a running experiment of the attached engine takes new "
+                                    "limits. Open one, or resume this one first."));
+        return;
+    }
+    delete findChild<LimitsDialog*>(QStringLiteral("limitsDialog"));  // one, with today's values
+    const int created = int(data_.trials().size());
+    auto* dialog =
+        new LimitsDialog(client_, experiment_, budget_.numSamples.value_or(std::max(1, created)),
+                         budget_.maxConcurrentTrials.value_or(0), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void MainWindow::deleteShownExperiment() {

@@ -3,7 +3,8 @@
 // always the one shown (defect 4); a second experiment started from the window is shown with its
 // axes and metric and highlighted in the list (defect 3); quitting while the engine runs
 // experiments asks whether to pause them or leave them running, and does what was chosen
-// (defect 10). Issue 18. The engine's queue as the window shows it (issue 22).
+// (defect 10). Issue 18. The engine's queue as the window shows it (issue 22). Experiment >
+// Change limits... of a running experiment, and the progress bar that follows (issue 18).
 #include <QChart>
 #include <QComboBox>
 #include <QDialog>
@@ -11,6 +12,8 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QPointer>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -144,6 +147,7 @@ class TestAppWindowLifecycle : public QObject {
     void anExperimentIsKnownByItsFolderNotItsName();
     void theEngineQueueShowsWhoWaitsAndWhy();
     void maxWorkersOfARunningClusterIsSetFromTheNodesTab();
+    void limitsOfARunningExperimentChangeFromTheWindow();
 };
 
 void TestAppWindowLifecycle::oneClickOnARowOpensItsExperiment() {
@@ -429,6 +433,55 @@ void TestAppWindowLifecycle::maxWorkersOfARunningClusterIsSetFromTheNodesTab() {
                          "SELECT COUNT(*) FROM events WHERE type = 'node' AND "
                          "json_extract(payload, '$.state') = 'launching'"),
              QStringLiteral("3"));
+}
+
+void TestAppWindowLifecycle::limitsOfARunningExperimentChangeFromTheWindow() {
+    EngineHarness harness;
+    const QString file = harness.writeFile("lim.yaml",
+                                           "name: lim\n"
+                                           "trainable: {command: [python3, \"@TRIAL@\"]}\n"
+                                           "search_space:\n"
+                                           "  x: {uniform: [1, 2]}\n"
+                                           "  iterations: 8\n"
+                                           "  sleep: 0.15\n"
+                                           "num_samples: 2\n"
+                                           "max_concurrent_trials: 1\n"
+                                           "metric: score\nmode: max\n");
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    window.runExperimentFile(file);
+    // Both trials made, the second waiting for the first (max_concurrent_trials: 1).
+    QVERIFY(waitFor(
+        [&] { return window.currentExperiment() == "lim" && window.data().trials().size() == 2; },
+        60000));
+    auto* progress = window.findChild<QProgressBar*>();
+    QVERIFY(waitFor([&] { return progress->text() == "0 of 2 trials done"; }, 5000));
+
+    menuAction(window, "Change limits...")->trigger();
+    QPointer<QDialog> dialog = window.findChild<QDialog*>("limitsDialog");
+    QVERIFY(dialog && dialog->isVisible());
+    auto* samples = dialog->findChild<QSpinBox*>("numSamples");
+    auto* concurrent = dialog->findChild<QSpinBox*>("maxConcurrentTrials");
+    QCOMPARE(samples->value(), 2);
+    QCOMPARE(concurrent->value(), 1);
+    // Fewer samples than trials made: the engine's refusal is shown, the dialog stays.
+    samples->setValue(1);
+    dialog->findChild<QPushButton*>("applyLimits")->click();
+    auto* error = dialog->findChild<QLabel*>("limitsError");
+    QVERIFY(waitFor([&] { return error->isVisible() && !error->text().isEmpty(); }, 10000));
+    QVERIFY2(error->text().contains("fewer than the 2 trials already created"),
+             qPrintable(error->text()));
+    QVERIFY(dialog->isVisible());
+    // Three samples: taken, and the progress bar counts them.
+    samples->setValue(3);
+    dialog->findChild<QPushButton*>("applyLimits")->click();
+    QVERIFY(waitFor([&] { return !dialog || !dialog->isVisible(); }, 10000));
+    QVERIFY2(waitFor([&] { return progress->text().endsWith(" of 3 trials done"); }, 10000),
+             qPrintable(progress->text()));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
+    QVERIFY(waitFor([&] { return progress->text() == "3 of 3 trials done"; }, 5000));
+    QCOMPARE(int(window.data().trials().size()), 3);
 }
 
 QTEST_MAIN(TestAppWindowLifecycle)
