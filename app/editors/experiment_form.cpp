@@ -266,12 +266,17 @@ void ExperimentForm::fillPicker(QComboBox* picker, const QString& current, bool 
     const QSignalBlocker block(picker);
     if (picker->count() == 0) {
         for (const AlgorithmInfo& info : catalog) {
-            QString text = tr("%1 — %2").arg(info.name, info.description);
+            // The name only: "name — description" was cut off at 1280x800. The description is
+            // the caption under the picker, and each item's tooltip in the list.
+            QString text = info.name;
             if (info.isDefault) {
                 text += tr(" (default)");
             }
             picker->addItem(text, info.name);
-            picker->setItemData(picker->count() - 1, optionsSummary(info), Qt::ToolTipRole);
+            picker->setItemData(picker->count() - 1,
+                                tr("%1 — %2").arg(info.name, info.description) + "\n" +
+                                    tr("Options (default): %1").arg(optionsSummary(info)),
+                                Qt::ToolTipRole);
         }
     }
     // A name the catalogue does not know stays visible; the engine's validation names it.
@@ -291,7 +296,8 @@ void ExperimentForm::showPickerOptions(QComboBox* picker, QLabel* caption, bool 
     const QString name = picker->currentData().toString();
     for (const AlgorithmInfo& info : searchers ? searchAlgorithms() : schedulerTypes()) {
         if (info.name == name) {
-            caption->setText(tr("Options (default): %1").arg(optionsSummary(info)));
+            caption->setText(info.description + "\n" +
+                             tr("Options (default): %1").arg(optionsSummary(info)));
             return;
         }
     }

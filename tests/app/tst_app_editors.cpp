@@ -8,6 +8,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSpinBox>
+#include <QStyleOptionComboBox>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBlock>
@@ -20,6 +21,7 @@
 #include "editors/search_space_model.h"
 #include "editors/search_space_table.h"
 #include "engine_harness.h"
+#include "views/appearance.h"
 #include "wait_for.h"
 
 using namespace tunedeck::app;
@@ -106,6 +108,7 @@ class TestAppEditors : public QObject {
     void searchSpaceTableWritesEditsBack();
     void withoutAnEngineTheEditorSaysSo();
     void validationProblemsArePinnedToTheirLines();
+    void theAlgorithmPickersShowWholeInGerman();
 };
 
 // Every scalar and flow value of every example and golden experiment file: writing its own text
@@ -482,4 +485,34 @@ void TestAppEditors::validationProblemsArePinnedToTheirLines() {
 }
 
 QTEST_MAIN(TestAppEditors)
+// The tour's German screenshots at 1280x800 cut both pickers off ("random — Zufallsziehungen,
+// Grid-Parameter werden durchlaufen (B", "asha — asynchrones Successive Halving: stoppt auf
+// jeder Stufe die"): each shows its name whole, its description under it.
+void TestAppEditors::theAlgorithmPickersShowWholeInGerman() {
+    QCOMPARE(applyAppearance({Theme::Light, QStringLiteral("de")}), QStringLiteral("de"));
+    {
+        ExperimentEditor editor(nullptr, nullptr);
+        editor.setText(QStringLiteral("name: a\ntrainable:\n  command: python3 train.py\n"));
+        editor.resize(1280, 800);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        for (const char* name : {"searchAlgorithm", "schedulerType"}) {
+            QComboBox* picker = child<QComboBox>(editor, name);
+            for (int i = 0; i < picker->count(); ++i) {
+                picker->setCurrentIndex(i);
+                QStyleOptionComboBox option;
+                option.initFrom(picker);
+                const QRect field = picker->style()->subControlRect(
+                    QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, picker);
+                QVERIFY2(
+                    picker->fontMetrics().horizontalAdvance(picker->currentText()) <= field.width(),
+                    qPrintable(QStringLiteral("%1 in %2 px")
+                                   .arg(picker->currentText())
+                                   .arg(field.width())));
+            }
+        }
+    }
+    applyAppearance({Theme::System, QStringLiteral("en")});
+}
+
 #include "tst_app_editors.moc"
