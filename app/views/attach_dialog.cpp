@@ -254,6 +254,7 @@ void AttachDialog::updateFields() {
 void AttachDialog::showStatus(const QString& message, bool busy) {
     status_->setText(message);
     busy_->setVisible(busy);
+    growToFit();
 }
 
 void AttachDialog::attach() {
@@ -304,6 +305,17 @@ void AttachDialog::onHostKeyUnknown(const QString& fingerprint, const QString& m
     showStatus(tr("Not attached: the server's host key is not known yet."), false);
     hostKeyText_->setText(tr("%1\n\nFingerprint: %2").arg(message, fingerprint));
     hostKeyPanel_->setVisible(true);
+    growToFit();
+}
+
+void AttachDialog::growToFit() {
+    // A window's minimum height ignores what wrapped labels need at its width, so the layout
+    // squeezed every row (the key file's, the fingerprint's last line) instead of growing.
+    layout()->activate();
+    const int needed = layout()->totalHeightForWidth(width());
+    if (needed > height()) {
+        resize(width(), needed);
+    }
 }
 
 void AttachDialog::trustShownKey() {

@@ -61,6 +61,8 @@ class AttachDialog : public QDialog {
     void onAttached();
     void remember(const client::SshTarget& target);
     void showStatus(const QString& message, bool busy);
+    // Taller when the words shown need it.
+    void growToFit();
 
     MainWindow& window_;
     QPointer<client::SshTunnel> tunnel_;
