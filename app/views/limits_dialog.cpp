@@ -36,7 +36,9 @@ LimitsDialog::LimitsDialog(client::EngineClient& client, const QString& experime
     concurrent_->setObjectName(QStringLiteral("maxConcurrentTrials"));
     // 0 only shows a file's "as many as resources allow"; the engine takes whole numbers >= 1.
     concurrent_->setRange(maxConcurrentTrials > 0 ? 1 : 0, kLargestLimit);
-    concurrent_->setSpecialValueText(tr("No limit"));
+    if (maxConcurrentTrials == 0) {
+        concurrent_->setSpecialValueText(tr("No limit"));  // shown at the minimum only
+    }
     concurrent_->setValue(maxConcurrentTrials);
     auto* note = new QLabel(tr("More samples make the search propose more trials; fewer than the "
                                "trials already made are refused. A lower limit stops no running "

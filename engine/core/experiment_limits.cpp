@@ -69,12 +69,15 @@ Status applyLimitsChange(const LimitsChange& change, std::int64_t created, Exper
         const std::unique_ptr<Searcher> searcher = makeSearcher(changed);
         const std::optional<std::int64_t> total = searcher ? searcher->totalTrials() : std::nullopt;
         if (total && *total < created) {
-            return Status::invalid(
-                QStringLiteral("num_samples %1 makes %2 trials in all, fewer than the %3 trials "
-                               "already created (a created trial is not taken back)")
-                    .arg(*change.numSamples)
-                    .arg(*total)
-                    .arg(created));
+            const QString makes = *total == *change.numSamples
+                                      ? QStringLiteral("is")
+                                      : QStringLiteral("makes %1 trials in all,").arg(*total);
+            return Status::invalid(QStringLiteral("num_samples %1 %2 fewer than the %3 trials "
+                                                  "already created (a created trial is not "
+                                                  "taken back)")
+                                       .arg(*change.numSamples)
+                                       .arg(makes)
+                                       .arg(created));
         }
     }
     if (change.maxConcurrentTrials) {

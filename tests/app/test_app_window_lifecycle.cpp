@@ -465,6 +465,7 @@ void TestAppWindowLifecycle::limitsOfARunningExperimentChangeFromTheWindow() {
     auto* concurrent = dialog->findChild<QSpinBox*>("maxConcurrentTrials");
     QCOMPARE(samples->value(), 2);
     QCOMPARE(concurrent->value(), 1);
+    QCOMPARE(concurrent->text(), QStringLiteral("1"));  // a limit, not "No limit"
     // Fewer samples than trials made: the engine's refusal is shown, the dialog stays.
     samples->setValue(1);
     dialog->findChild<QPushButton*>("applyLimits")->click();

@@ -372,8 +372,8 @@ class TestSearchers : public QObject {
         LimitsChange fewer;
         fewer.numSamples = 2;
         QCOMPARE(applyLimitsChange(fewer, 4, &spec).message(),
-                 QStringLiteral("num_samples 2 makes 2 trials in all, fewer than the 4 trials "
-                                "already created (a created trial is not taken back)"));
+                 QStringLiteral("num_samples 2 is fewer than the 4 trials already created (a "
+                                "created trial is not taken back)"));
         spec.search.options.insert("repeat", 3);
         LimitsChange odd;
         odd.numSamples = 7;
