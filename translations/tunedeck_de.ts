@@ -2844,6 +2844,13 @@ MPS ist nicht gestartet: %2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::TrialColumnChooser</name>
+    <message>
+        <source>Show all columns</source>
+        <translation>Alle Spalten zeigen</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::TrialDetailView</name>
     <message>
         <source>Copy config as YAML</source>

@@ -2833,6 +2833,13 @@ MPS 未能启动：%2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::TrialColumnChooser</name>
+    <message>
+        <source>Show all columns</source>
+        <translation>显示所有列</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::TrialDetailView</name>
     <message>
         <source>Copy config as YAML</source>

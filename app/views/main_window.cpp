@@ -44,6 +44,7 @@
 #include "views/queue_dialog.h"
 #include "views/settings_dialog.h"
 #include "views/start_page.h"
+#include "views/trial_column_chooser.h"
 #include "views/trial_column_widths.h"
 #include "views/trial_detail_view.h"
 #include "views/trial_log_follower.h"
@@ -163,6 +164,7 @@ void MainWindow::buildLayout() {
     table_->setWordWrap(false);  // one line per trial; a long status widens its column (onTick)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     columnWidths_ = new TrialColumnWidths(table_);
+    new TrialColumnChooser(table_);  // the header's right click: which columns are shown
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::onSelectionChanged);
     // The search and the status filter choose the curves too (with no row selected).

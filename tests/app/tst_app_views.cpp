@@ -18,6 +18,7 @@
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTabBar>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -107,6 +108,7 @@ class TestAppViews : public QObject {
     void deletingAFolderAsksFirstInTheUsersLanguage();
     void theHelpMenuOpensTheDocsAndNamesTheVersion();
     void trialColumnsStayBoundedAndKeepTheUsersWidths();
+    void theHeaderMenuHidesColumnsForTheNextSessionToo();
 };
 
 void TestAppViews::initTestCase() {
@@ -524,6 +526,53 @@ void TestAppViews::trialColumnsStayBoundedAndKeepTheUsersWidths() {
     QVERIFY2(table.columnWidth(2) < widths->cap() / 2,
              qPrintable(QString::number(table.columnWidth(2))));
     QCOMPARE(table.columnWidth(1), 40);
+}
+
+// Issue 18, a column chooser: a right click on the trial table's header lists the columns; one
+// unticked is hidden, also in the next window (the next session), until Show all columns.
+void TestAppViews::theHeaderMenuHidesColumnsForTheNextSessionToo() {
+    const auto popUpMenu = [](QTableView* table) {
+        emit table->horizontalHeader()->customContextMenuRequested(QPoint(5, 5));
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            if (w->objectName() == QLatin1String("trialColumns") && w->isVisible()) {
+                return qobject_cast<QMenu*>(w);
+            }
+        }
+        return static_cast<QMenu*>(nullptr);
+    };
+    const auto action = [](QMenu* menu, const QString& text) {
+        for (QAction* a : menu->actions()) {
+            if (a->text() == text) {
+                return a;
+            }
+        }
+        return static_cast<QAction*>(nullptr);
+    };
+    {
+        MainWindow window;
+        window.show();
+        auto* table = window.findChild<QTableView*>("trials");
+        QMenu* menu = popUpMenu(table);
+        QVERIFY(menu);
+        QVERIFY(action(menu, "Trial") && !action(menu, "Trial")->isEnabled());
+        QAction* node = action(menu, "Node");
+        QVERIFY(node && node->isChecked());
+        node->trigger();
+        menu->close();
+        QVERIFY(table->isColumnHidden(TrialTableModel::Node));
+        QVERIFY(!table->isColumnHidden(TrialTableModel::Status));
+    }
+    MainWindow next;
+    next.show();
+    auto* table = next.findChild<QTableView*>("trials");
+    QVERIFY(table->isColumnHidden(TrialTableModel::Node));
+    QMenu* menu = popUpMenu(table);
+    QVERIFY(menu && !action(menu, "Node")->isChecked());
+    action(menu, "Show all columns")->trigger();
+    menu->close();
+    QVERIFY(!table->isColumnHidden(TrialTableModel::Node));
+    MainWindow third;
+    QVERIFY(!third.findChild<QTableView*>("trials")->isColumnHidden(TrialTableModel::Node));
 }
 
 #include "tst_app_views.moc"
