@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QThread>
@@ -269,11 +270,10 @@ QWidget* MainWindow::buildFolderBar() {
     codeLabel_ = new QLabel;
     codeLabel_->setObjectName(QStringLiteral("codeVersion"));
     codeLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // Cut like the folder (a content hash alone is 71 characters), whole in the tooltip.
-    codeLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // Whole (a hash in 12 digits, showWhatIsOpen); the folder's path takes the rest, cut.
     layout->addWidget(readOnlyBadge_);
-    layout->addWidget(folderLabel_, 3);
-    layout->addWidget(codeLabel_, 2);
+    layout->addWidget(folderLabel_, 1);
+    layout->addWidget(codeLabel_);
     return bar;
 }
 
@@ -296,11 +296,16 @@ void MainWindow::showWhatIsOpen() {
             code = codeVersionText(QJsonDocument::fromJson(record.readAll()).object());
         }
     }
-    codeLabel_->setText(code.isEmpty() ? QString() : tr("Code: %1").arg(code));
+    // The files' sha256 in 12 digits, as a git commit is named: its 64 ran past the window's
+    // edge at 1280x800. The tooltip has it whole, in the words of `show`.
+    QString brief = code;
+    brief.replace(QRegularExpression(QStringLiteral("\\b([0-9a-f]{12})[0-9a-f]{52}\\b")),
+                  QStringLiteral("\\1"));
+    codeLabel_->setText(code.isEmpty() ? QString() : tr("Code: %1").arg(brief));
     codeLabel_->setToolTip(
         tr("%1\nThe code the run used; `tunedeck-engine rerun FOLDER` re-creates it and runs the "
            "same experiment again.")
-            .arg(codeLabel_->text()));
+            .arg(tr("Code: %1").arg(code)));
     codeLabel_->setVisible(!code.isEmpty());
     if (!shown) {
         setWindowTitle(tr("Tunedeck"));
