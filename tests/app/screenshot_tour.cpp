@@ -1,22 +1,28 @@
 // A tour of the app for people to look at, not a test: starts a real `tunedeck-engine serve` in a
 // temporary folder, walks the window through the whole loop (start page, a template copied and
 // edited, a real run watched live, trials compared, the analysis views, two experiments compared,
-// dark palette, German) and saves a PNG of each view in the folder given as its argument.
+// dark palette, German, the loop attached over SSH) and saves a PNG of each view in the folder
+// given as its argument.
 // scripts/screenshots runs it under Xvfb.
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QProcess>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 #include <csignal>
 
 #include "analysis/parallel_coordinates_view.h"
@@ -24,6 +30,7 @@
 #include "editors/experiment_editor.h"
 #include "fake_gpus.h"
 #include "message_box_answer.h"
+#include "screenshot_tour.h"
 #include "views/appearance.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
@@ -32,7 +39,7 @@
 
 using namespace tunedeck::app;
 
-namespace {
+namespace tour {
 
 QString outputFolder;
 
@@ -50,6 +57,21 @@ void shootScreen(QWidget* dialog, const QString& name) {
     (screen.isNull() || screen.toImage().allGray() ? dialog->grab() : screen).save(path);
     qInfo("saved %s", qPrintable(path));
 }
+
+void showTab(MainWindow& window, const QString& title) {
+    for (int i = 0; i < window.tabs()->count(); ++i) {
+        if (window.tabs()->tabText(i) == title) {
+            window.tabs()->setCurrentIndex(i);
+        }
+    }
+}
+}  // namespace tour
+
+namespace {
+
+using tour::shoot;
+using tour::shootScreen;
+using tour::showTab;
 
 // The parallel coordinates with the upper half of the first axis brushed: the table filtered,
 // the button that clears it, the brushed lines over the faded rest. Cleared again after.
@@ -84,7 +106,7 @@ void shootManagement(MainWindow& window, const QString& name) {
         if (editor->window()->isVisible() && QRegularExpression(QStringLiteral("-[0-9]+\\.yaml$"))
                                                  .match(editor->path())
                                                  .hasMatch()) {
-            editor->window()->resize(1200, 860);
+            editor->window()->resize(1280, 800);
             QTest::qWait(300);
             shoot(editor, name + QStringLiteral("-clone-editor"));
             editor->window()->close();
@@ -95,14 +117,6 @@ void shootManagement(MainWindow& window, const QString& name) {
         shootScreen(box, name + QStringLiteral("-delete-question"));
     });
     window.deleteShownExperiment();
-}
-
-void showTab(MainWindow& window, const QString& title) {
-    for (int i = 0; i < window.tabs()->count(); ++i) {
-        if (window.tabs()->tabText(i) == title) {
-            window.tabs()->setCurrentIndex(i);
-        }
-    }
 }
 
 // Each view of the Study plots tab (plots/study_plots.h), as NAME-history.png and so on.
@@ -132,12 +146,13 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("tunedeck-screenshots"));
     QStandardPaths::setTestModeEnabled(true);  // its own settings and recent lists
+    QSettings().clear();  // every run starts as a new user: no recent servers or files
     if (argc < 2) {
         qCritical("usage: %s OUTPUT_FOLDER", argv[0]);
         return 2;
     }
-    outputFolder = QString::fromLocal8Bit(argv[1]);
-    QDir().mkpath(outputFolder);
+    tour::outputFolder = QString::fromLocal8Bit(argv[1]);
+    QDir().mkpath(tour::outputFolder);
     QTemporaryDir work;
     const QString socket = work.filePath("engine.sock");
     QProcess engine;
@@ -154,7 +169,7 @@ int main(int argc, char** argv) {
 
     applyAppearance({Theme::Light, QStringLiteral("en")});
     MainWindow window;
-    window.resize(1400, 900);
+    window.resize(1280, 800);
     window.show();
     window.attachLocal(socket, {});
     if (!waitFor([&] { return window.client().isReady(); }, 20000)) {
@@ -179,7 +194,7 @@ int main(int argc, char** argv) {
     }
     QSignalSpy validated(editor, &ExperimentEditor::validated);
     validated.wait(20000);
-    editor->window()->resize(1200, 860);
+    editor->window()->resize(1280, 800);
     shoot(editor, "02-editor-form");
     editor->tabs()->setCurrentIndex(1);
     shoot(editor, "03-editor-yaml");
@@ -239,6 +254,16 @@ int main(int argc, char** argv) {
     }
     showTab(window, QObject::tr("Curves"));
     shoot(&window, "06-curves-selected");
+    // The metric picker: another reported metric's curves instead of the objective's.
+    if (auto* metric = window.findChild<QComboBox*>(QStringLiteral("curveMetric"))) {
+        const int accuracy = metric->findData(QStringLiteral("val_accuracy"));
+        if (accuracy >= 0) {
+            metric->setCurrentIndex(accuracy);
+            QTest::qWait(800);  // read from the folder on a worker thread
+            shoot(&window, "06b-curves-metric-picker");
+            metric->setCurrentIndex(0);
+        }
+    }
     showTab(window, QObject::tr("Compare"));
     shoot(&window, "07-compare-trials");
     table->selectRow(0);  // one trial, whole: config, metrics, status history, checkpoints
@@ -251,7 +276,7 @@ int main(int argc, char** argv) {
               QStringLiteral("08-%1").arg(QString::fromLatin1(tab).toLower().replace(' ', '-')));
     }
     showTab(window, QObject::tr("Curves"));
-    window.saveChart(QDir(outputFolder).filePath("09-curves.svg"), &error);
+    window.saveChart(QDir(tour::outputFolder).filePath("09-curves.svg"), &error);
 
     // A second experiment, then the two compared.
     ExperimentTemplate asha;
@@ -309,7 +334,7 @@ int main(int argc, char** argv) {
     cluster.close();
     QDir().mkpath(work.filePath("data"));
     if (QWidget* editor = openClusterEditor(&window, cluster.fileName(), {})) {
-        editor->window()->resize(1200, 860);
+        editor->window()->resize(1280, 800);
         shoot(editor, "15-cluster-editor");
         editor->window()->close();
     }
@@ -339,7 +364,7 @@ int main(int argc, char** argv) {
         {"serve", "--listen", "unix:" + gpuSocket, "--results", work.filePath("gpu-results")});
     if (waitFor([&] { return QFile::exists(gpuSocket); }, 20000)) {
         MainWindow gpus;
-        gpus.resize(1400, 900);
+        gpus.resize(1280, 800);
         gpus.show();
         gpus.attachLocal(gpuSocket, {});
         waitFor([&] { return gpus.client().isReady(); }, 20000);
@@ -364,6 +389,31 @@ int main(int argc, char** argv) {
         showTab(gpus, QObject::tr("Nodes and GPUs"));
         shoot(&gpus, "16-gpus-fake-driver");
         waitFor([&] { return gpus.data().experimentStatus() == "finished"; }, 120000);
+        // A gang of two ranks, one per card: the Trial tab's Ranks row, in German.
+        QFile gang(file.section('/', 0, -2) + "/gang.yaml");
+        gang.open(QIODevice::WriteOnly);
+        gang.write(
+            "name: gang\n"
+            "trainable: {command: [python3, " TUNEDECK_SOURCE_DIR
+            "/tests/integration/trials/gang_rank.py]}\n"
+            "search_space:\n  iterations: 20\n"
+            "resources_per_trial: {cpu: 0.5, gpu: 1, workers: 2}\n"
+            "metric: score\nmode: max\ngpu_sample_s: 0.2\n");
+        gang.close();
+        gpus.runExperimentFile(gang.fileName());
+        auto* gangTable = gpus.findChild<QTableView*>("trials");
+        if (waitFor(
+                [&] {
+                    return gpus.currentExperiment() == "gang" && gpus.data().counts().running > 0;
+                },
+                60000)) {
+            QTest::qWait(1500);  // a few usage samples
+            gangTable->selectRow(0);
+            gpus.tabs()->setCurrentWidget(
+                gpus.findChild<QWidget*>(QStringLiteral("trialDetail"))->parentWidget());
+            shoot(&gpus, "16b-gang-trial-ranks");
+        }
+        waitFor([&] { return gpus.data().experimentStatus() == "finished"; }, 60000);
     }
     ::kill(pid_t(gpuEngine.processId()), SIGTERM);
     gpuEngine.waitForFinished(30000);
@@ -386,6 +436,14 @@ int main(int argc, char** argv) {
         }
         QTest::qWait(500);
         shoot(&germanAsha, "10c-asha-scatter-german");
+        // One trial ASHA stopped, whole: its status history with the scheduler's reason.
+        if (auto* trials = germanAsha.findChild<QTableView*>("trials")) {
+            trials->selectRow(0);
+            germanAsha.tabs()->setCurrentWidget(
+                germanAsha.findChild<QWidget*>(QStringLiteral("trialDetail"))->parentWidget());
+            shoot(&germanAsha, "10i-asha-trial-detail-german");
+            trials->clearSelection();
+        }
         shootStudyPlots(germanAsha, "10d-asha-german");
         shootBrushed(germanAsha, "10f-asha-parallel-brushed-german");
         shootManagement(germanAsha, "10h-asha-german");
@@ -397,7 +455,7 @@ int main(int argc, char** argv) {
     applyAppearance({Theme::Light, QStringLiteral("de")});
     {
         MainWindow german;
-        german.resize(1400, 900);
+        german.resize(1280, 800);
         german.show();
         german.openFolder(work.filePath("results/quickstart"));
         waitFor([&] { return german.data().trials().size() == 12; }, 20000);
@@ -443,10 +501,12 @@ int main(int argc, char** argv) {
         }
         german.orderExperiment(MainWindow::ExperimentOrder::Pause);
     }
+    applyAppearance({Theme::Light, QStringLiteral("en")});
+    tour::shootOverSsh(work, file);
     applyAppearance({Theme::Light, QStringLiteral("zh_CN")});
     {
         MainWindow chinese;
-        chinese.resize(1400, 900);
+        chinese.resize(1280, 800);
         chinese.show();
         shoot(&chinese, "14-start-page-chinese");
     }
