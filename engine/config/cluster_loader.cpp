@@ -555,25 +555,11 @@ LoadResult<ClusterSpec> loadClusterText(const QString& text, const QString& sour
                               &warnings, &spec);
         cluster.read(root);
     });
-    LoadResult<ClusterSpec> result;
-    result.problems = problems.problems();
-    for (Problem& warning : warnings.problems()) {
-        result.problems.push_back(std::move(warning));
-    }
-    if (problems.isEmpty()) {
-        result.spec = std::move(spec);
-    }
-    return result;
+    return LoadResult<ClusterSpec>::of(problems, warnings, std::move(spec));
 }
 
 LoadResult<ClusterSpec> loadClusterFile(const QString& path) {
-    QByteArray utf8;
-    if (const Status read = readYamlFileBytes(path, &utf8); !read) {
-        LoadResult<ClusterSpec> result;
-        static_cast<LoadProblems&>(result) = LoadProblems::unreadable(path, read);
-        return result;
-    }
-    return loadClusterText(QString::fromUtf8(utf8), path);
+    return loadYamlFile(path, &loadClusterText);
 }
 
 }  // namespace tunedeck

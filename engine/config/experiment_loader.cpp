@@ -545,25 +545,11 @@ LoadResult<ExperimentSpec> loadExperimentText(const QString& text, const QString
                                     &problems, &cautions, &spec);
         experiment.read(root);
     });
-    LoadResult<ExperimentSpec> result;
-    result.problems = problems.problems();
-    for (Problem& caution : cautions.problems()) {
-        result.problems.push_back(std::move(caution));
-    }
-    if (problems.isEmpty()) {
-        result.spec = std::move(spec);
-    }
-    return result;
+    return LoadResult<ExperimentSpec>::of(problems, cautions, std::move(spec));
 }
 
 LoadResult<ExperimentSpec> loadExperimentFile(const QString& path) {
-    QByteArray utf8;
-    if (const Status read = readYamlFileBytes(path, &utf8); !read) {
-        LoadResult<ExperimentSpec> result;
-        static_cast<LoadProblems&>(result) = LoadProblems::unreadable(path, read);
-        return result;
-    }
-    return loadExperimentText(QString::fromUtf8(utf8), path);
+    return loadYamlFile(path, &loadExperimentText);
 }
 
 }  // namespace tunedeck

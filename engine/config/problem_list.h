@@ -100,6 +100,20 @@ struct LoadResult : LoadProblems {
 
     bool isOk() const { return spec.has_value(); }
     explicit operator bool() const { return isOk(); }
+
+    // What a read found: the `errors`, then the `warnings`; `read` becomes the spec when no
+    // error was found.
+    static LoadResult of(const ProblemList& errors, const ProblemList& warnings, Spec read) {
+        LoadResult result;
+        result.problems = errors.problems();
+        for (Problem& warning : warnings.problems()) {
+            result.problems.push_back(std::move(warning));
+        }
+        if (errors.isEmpty()) {
+            result.spec = std::move(read);
+        }
+        return result;
+    }
 };
 
 // The known key closest to `key` by edit distance, when it is close enough (<= 2) to be a typo.

@@ -39,6 +39,21 @@ std::optional<QString> yamlSizeProblem(qsizetype byteCount, const YamlLimits& li
 // reports it as a problem of the file.
 Status readYamlFileBytes(const QString& path, QByteArray* out, const YamlLimits& limits = {});
 
+// Loads the file at `path` with `loadText(text, path)`, once readYamlFileBytes has read it; a
+// file it refuses is one problem naming the file.
+template <typename Spec>
+LoadResult<Spec> loadYamlFile(const QString& path,
+                              LoadResult<Spec> (*loadText)(const QString& text,
+                                                           const QString& path)) {
+    QByteArray utf8;
+    if (const Status read = readYamlFileBytes(path, &utf8); !read) {
+        LoadResult<Spec> result;
+        static_cast<LoadProblems&>(result) = LoadProblems::unreadable(path, read);
+        return result;
+    }
+    return loadText(QString::fromUtf8(utf8), path);
+}
+
 // Streams `utf8` through yaml-cpp's event parser (no nodes are built) and records in `problems`
 // the first bound it breaks: size, a cycle of aliases, nesting, expanded values, or a token
 // yaml-cpp would loop on for ever. YAML syntax errors are left to the
