@@ -73,6 +73,7 @@ void shootOverSsh(const QTemporaryDir& work, const QString& experimentFile) {
     dialog->findChild<QPushButton*>(QStringLiteral("attach"))->click();
     auto* trust = dialog->findChild<QPushButton*>(QStringLiteral("trustHostKey"));
     if (waitFor([&] { return trust->isVisible(); }, 20000)) {
+        QTest::qWait(300);  // painted
         shootScreen(dialog, "17b-ssh-unknown-host-key");
         trust->click();
     }
