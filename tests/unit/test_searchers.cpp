@@ -374,6 +374,10 @@ class TestSearchers : public QObject {
         QCOMPARE(applyLimitsChange(fewer, 4, &spec).message(),
                  QStringLiteral("num_samples 2 is fewer than the 4 trials already created (a "
                                 "created trial is not taken back)"));
+        auto gridSpec = specWith(space({param("x", grid({1, 2, 3}))}), "grid", 3);
+        QCOMPARE(applyLimitsChange(fewer, 7, &gridSpec).message(),
+                 QStringLiteral("num_samples 2 makes 6 trials in all, fewer than the 7 trials "
+                                "already created (a created trial is not taken back)"));
         spec.search.options.insert("repeat", 3);
         LimitsChange odd;
         odd.numSamples = 7;
