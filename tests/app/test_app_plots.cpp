@@ -60,10 +60,12 @@ class TestAppPlots : public QObject {
     void distributionStepsThroughEveryTrial();
     void timelineHasABarPerRunSayingHowItEnded();
     void timelineClickSelectsTheTrialsRow();
-    void theGermanWordsOfThePlotsShowWhole();
     void timelineLanesPerCardAndFailures();
     void numericChoicesGetCategoricalAxesOfTheirValues();
     void brushingTheParallelCoordinatesFiltersTheTable();
+    // After the brushing: it switches the language, and the parallel coordinates keep the
+    // lines they laid out in it.
+    void theGermanWordsOfThePlotsShowWhole();
     void cloneReRunsWithEditsAndDeleteAsksFirst();
 
   private:
