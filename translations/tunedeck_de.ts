@@ -2675,6 +2675,10 @@ MPS ist nicht gestartet: %2</translation>
 <context>
     <name>tunedeck::app::StartPage</name>
     <message>
+        <source>%1 (cluster file)</source>
+        <translation>%1 (Cluster-Datei)</translation>
+    </message>
+    <message>
         <source>&lt;h2&gt;Tunedeck&lt;/h2&gt;Start from a template, open a past experiment or attach to an engine on a server.</source>
         <translation>&lt;h2&gt;Tunedeck&lt;/h2&gt;Beginnen Sie mit einer Vorlage, öffnen Sie ein früheres Experiment oder verbinden Sie sich mit einer Engine auf einem Server.</translation>
     </message>

@@ -2665,6 +2665,10 @@ MPS 未能启动：%2</translation>
 <context>
     <name>tunedeck::app::StartPage</name>
     <message>
+        <source>%1 (cluster file)</source>
+        <translation>%1（集群文件）</translation>
+    </message>
+    <message>
         <source>&lt;h2&gt;Tunedeck&lt;/h2&gt;Start from a template, open a past experiment or attach to an engine on a server.</source>
         <translation>&lt;h2&gt;Tunedeck&lt;/h2&gt;从模板开始、打开以往的实验，或连接到服务器上的引擎。</translation>
     </message>

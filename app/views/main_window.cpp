@@ -278,6 +278,8 @@ void MainWindow::buildLayout() {
     // The start page until an experiment is shown.
     startPage_ = new StartPage;
     connect(startPage_, &StartPage::editFile, this, &MainWindow::editExperimentFile);
+    connect(startPage_, &StartPage::editClusterFile, this,
+            [this](const QString& path) { openClusterEditor(this, path, engineBinary_); });
     connect(startPage_, &StartPage::openFolder, this, &MainWindow::openFolder);
     connect(startPage_, &StartPage::openFileRequested, this, &MainWindow::chooseAndEditFile);
     connect(startPage_, &StartPage::openFolderRequested, this, &MainWindow::chooseAndOpenFolder);

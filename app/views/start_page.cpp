@@ -30,23 +30,46 @@ QString recentKey(RecentKind kind) {
                                     : QStringLiteral("recent/folders");
 }
 
-QString leadingComment(const QString& path) {
+// The paragraphs of the file's leading comment (split at its blank comment lines), without
+// the "Run it with" line.
+QStringList leadingComment(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
         return {};
     }
+    QStringList paragraphs;
     QStringList lines;
+    const auto endParagraph = [&] {
+        if (!lines.isEmpty()) {
+            paragraphs << lines.join(' ');
+            lines.clear();
+        }
+    };
     while (!file.atEnd()) {
         const QString line = QString::fromUtf8(file.readLine()).trimmed();
         if (!line.startsWith('#')) {
             break;
         }
         const QString text = line.mid(1).trimmed();
-        if (!text.startsWith(QLatin1String("Run it with"))) {
+        if (text.isEmpty()) {
+            endParagraph();
+        } else if (!text.startsWith(QLatin1String("Run it with"))) {
             lines << text;
         }
     }
-    return lines.join(' ');
+    endParagraph();
+    return paragraphs;
+}
+
+// What the template list shows of a comment's first paragraph: whole when short, else its
+// sentences up to about three lines of the list (the whole comment is the item's tooltip).
+QString summaryOf(const QString& paragraph) {
+    constexpr qsizetype kMost = 300;
+    if (paragraph.size() <= kMost) {
+        return paragraph;
+    }
+    const qsizetype end = paragraph.left(kMost).lastIndexOf(QLatin1String(". "));
+    return end > 0 ? paragraph.left(end + 1) : paragraph.left(kMost - 1) + QChar(0x2026);
 }
 
 bool copyFolder(const QString& from, const QString& to, QString* error) {
@@ -106,6 +129,19 @@ QString examplesFolder() {
     return {};
 }
 
+bool isClusterFile(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        return false;
+    }
+    while (!file.atEnd()) {
+        if (file.readLine().startsWith("cluster_name:")) {
+            return true;
+        }
+    }
+    return false;
+}
+
 QList<ExperimentTemplate> listTemplates(const QString& examplesFolder) {
     QList<ExperimentTemplate> templates;
     if (examplesFolder.isEmpty()) {
@@ -123,7 +159,10 @@ QList<ExperimentTemplate> listTemplates(const QString& examplesFolder) {
             t.title = files.size() == 1 || stem == QLatin1String("experiment")
                           ? folder
                           : QStringLiteral("%1 / %2").arg(folder, stem);
-            t.description = leadingComment(t.path);
+            const QStringList paragraphs = leadingComment(t.path);
+            t.description = summaryOf(paragraphs.value(0));
+            t.comment = paragraphs.join(QStringLiteral("\n\n"));
+            t.cluster = isClusterFile(t.path);
             templates << t;
         }
     }
@@ -210,8 +249,9 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
     templateList_->setAlternatingRowColors(true);
     templates_ = listTemplates(examplesFolder());
     for (const ExperimentTemplate& t : templates_) {
-        auto* item = new QListWidgetItem(QStringLiteral("%1\n%2").arg(t.title, t.description));
-        item->setToolTip(t.path);
+        const QString title = t.cluster ? tr("%1 (cluster file)").arg(t.title) : t.title;
+        auto* item = new QListWidgetItem(QStringLiteral("%1\n%2").arg(title, t.description));
+        item->setToolTip(QStringLiteral("%1\n\n%2").arg(t.comment, t.path));
         templateList_->addItem(item);
     }
     if (templates_.isEmpty()) {
@@ -232,7 +272,7 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
         if (item->data(kFolderRole).toBool()) {
             emit openFolder(path);
         } else {
-            emit editFile(path);
+            edit(path);
         }
     });
 
@@ -303,7 +343,15 @@ void StartPage::useTemplate() {
     }
     rememberRecent(RecentKind::File, copy);
     refresh();
-    emit editFile(copy);
+    edit(copy);
+}
+
+void StartPage::edit(const QString& path) {
+    if (isClusterFile(path)) {
+        emit editClusterFile(path);
+    } else {
+        emit editFile(path);
+    }
 }
 
 }  // namespace tunedeck::app

@@ -1,5 +1,6 @@
 // The start page: experiment templates (the examples shipped with Tunedeck, each described by
-// its file's leading comment) and the experiments the user ran, edited or opened recently. A
+// the first paragraph of its file's leading comment; the cluster files among them open in the
+// cluster editor) and the experiments the user ran, edited or opened recently. A
 // template is copied into a folder of the user's before it is edited, since the shipped ones are
 // read-only once installed. GUI thread only; the functions that read or copy files are plain.
 #pragma once
@@ -13,10 +14,16 @@ class QListWidget;
 namespace tunedeck::app {
 
 struct ExperimentTemplate {
-    QString path;         // the template's experiment file
-    QString title;        // "asha", or "branin / tpe" for a folder holding several
-    QString description;  // its leading comment, without the "Run it with" line
+    QString path;          // the template's experiment file
+    QString title;         // "asha", or "branin / tpe" for a folder holding several
+    QString description;   // the first paragraph of its leading comment
+    QString comment;       // the whole leading comment, without the "Run it with" line
+    bool cluster = false;  // a cluster file: it opens in the cluster editor
 };
+
+// Whether the YAML file at `path` is a cluster file (a top-level `cluster_name`), not an
+// experiment.
+bool isClusterFile(const QString& path);
 
 // Where the examples are: $TUNEDECK_EXAMPLES_DIR, the installed share/tunedeck/examples next to
 // the app, or the source tree the app was built from. Empty when none exists.
@@ -43,7 +50,8 @@ class StartPage : public QWidget {
     void refresh();
 
   signals:
-    void editFile(const QString& path);  // a template's copy, or a recent file
+    void editFile(const QString& path);         // a template's copy, or a recent file
+    void editClusterFile(const QString& path);  // the same, when it is a cluster file
     void openFolder(const QString& folder);
     void openFileRequested();
     void openFolderRequested();
@@ -51,6 +59,7 @@ class StartPage : public QWidget {
 
   private:
     void useTemplate();
+    void edit(const QString& path);
 
     QList<ExperimentTemplate> templates_;
     QListWidget* templateList_ = nullptr;

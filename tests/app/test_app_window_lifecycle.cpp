@@ -8,17 +8,21 @@
 #include <QChart>
 #include <QComboBox>
 #include <QDialog>
+#include <QHeaderView>
 #include <QJsonObject>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QValueAxis>
@@ -30,11 +34,13 @@
 #include "engine_harness.h"
 #include "local_engine.h"
 #include "message_box_answer.h"
+#include "models/trial_table_model.h"
 #include "views/main_window.h"
 #include "wait_for.h"
 
 using app_test::MessageBoxAnswer;
 using tunedeck::app::MainWindow;
+using tunedeck::app::TrialTableModel;
 using tunedeck::client::EngineClient;
 
 namespace {
@@ -148,6 +154,7 @@ class TestAppWindowLifecycle : public QObject {
     void theEngineQueueShowsWhoWaitsAndWhy();
     void maxWorkersOfARunningClusterIsSetFromTheNodesTab();
     void limitsOfARunningExperimentChangeFromTheWindow();
+    void theHeaderMenuHidesColumnsForTheNextSessionToo();
 };
 
 void TestAppWindowLifecycle::oneClickOnARowOpensItsExperiment() {
@@ -483,6 +490,53 @@ void TestAppWindowLifecycle::limitsOfARunningExperimentChangeFromTheWindow() {
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
     QVERIFY(waitFor([&] { return progress->text() == "3 of 3 trials done"; }, 5000));
     QCOMPARE(int(window.data().trials().size()), 3);
+}
+
+// Issue 18, a column chooser: a right click on the trial table's header lists the columns; one
+// unticked is hidden, also in the next window (the next session), until Show all columns.
+void TestAppWindowLifecycle::theHeaderMenuHidesColumnsForTheNextSessionToo() {
+    const auto popUpMenu = [](QTableView* table) {
+        emit table->horizontalHeader()->customContextMenuRequested(QPoint(5, 5));
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            if (w->objectName() == QLatin1String("trialColumns") && w->isVisible()) {
+                return qobject_cast<QMenu*>(w);
+            }
+        }
+        return static_cast<QMenu*>(nullptr);
+    };
+    const auto action = [](QMenu* menu, const QString& text) {
+        for (QAction* a : menu->actions()) {
+            if (a->text() == text) {
+                return a;
+            }
+        }
+        return static_cast<QAction*>(nullptr);
+    };
+    {
+        MainWindow window;
+        window.show();
+        auto* table = window.findChild<QTableView*>("trials");
+        QMenu* menu = popUpMenu(table);
+        QVERIFY(menu);
+        QVERIFY(action(menu, "Trial") && !action(menu, "Trial")->isEnabled());
+        QAction* node = action(menu, "Node");
+        QVERIFY(node && node->isChecked());
+        node->trigger();
+        menu->close();
+        QVERIFY(table->isColumnHidden(TrialTableModel::Node));
+        QVERIFY(!table->isColumnHidden(TrialTableModel::Status));
+    }
+    MainWindow next;
+    next.show();
+    auto* table = next.findChild<QTableView*>("trials");
+    QVERIFY(table->isColumnHidden(TrialTableModel::Node));
+    QMenu* menu = popUpMenu(table);
+    QVERIFY(menu && !action(menu, "Node")->isChecked());
+    action(menu, "Show all columns")->trigger();
+    menu->close();
+    QVERIFY(!table->isColumnHidden(TrialTableModel::Node));
+    MainWindow third;
+    QVERIFY(!third.findChild<QTableView*>("trials")->isColumnHidden(TrialTableModel::Node));
 }
 
 QTEST_MAIN(TestAppWindowLifecycle)
