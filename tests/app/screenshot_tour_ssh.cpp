@@ -62,9 +62,9 @@ void shootOverSsh(const QTemporaryDir& work, const QString& experimentFile) {
     remote.show();
     AttachDialog* dialog = showAttachDialog(remote);
     QTest::qWait(300);
-    QLineEdit* server = dialog->findChild<QComboBox*>(QStringLiteral("server"))->lineEdit();
-    server->clear();  // the most recent server is offered
-    QTest::keyClicks(server, sshd.user() + '@' + sshd.host());
+    QLineEdit* serverField = dialog->findChild<QComboBox*>(QStringLiteral("server"))->lineEdit();
+    serverField->clear();  // the most recent server is offered
+    QTest::keyClicks(serverField, sshd.user() + '@' + sshd.host());
     dialog->findChild<QSpinBox*>(QStringLiteral("port"))->setValue(sshd.port());
     QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("keyFile")), sshd.userKeyPath());
     auto* knownHosts = dialog->findChild<QLineEdit*>(QStringLiteral("knownHosts"));
