@@ -258,10 +258,12 @@ int main(int argc, char** argv) {
     if (auto* metric = window.findChild<QComboBox*>(QStringLiteral("curveMetric"))) {
         const int accuracy = metric->findData(QStringLiteral("val_accuracy"));
         if (accuracy >= 0) {
-            metric->setCurrentIndex(accuracy);
+            metric->setCurrentIndex(accuracy);  // as a user picks it
+            emit metric->activated(accuracy);
             QTest::qWait(800);  // read from the folder on a worker thread
             shoot(&window, "06b-curves-metric-picker");
             metric->setCurrentIndex(0);
+            emit metric->activated(0);
         }
     }
     showTab(window, QObject::tr("Compare"));
