@@ -66,7 +66,9 @@ void shootOverSsh(const QTemporaryDir& work, const QString& experimentFile) {
     serverField->clear();  // the most recent server is offered
     QTest::keyClicks(serverField, sshd.user() + '@' + sshd.host());
     dialog->findChild<QSpinBox*>(QStringLiteral("port"))->setValue(sshd.port());
-    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("keyFile")), sshd.userKeyPath());
+    auto* keyFile = dialog->findChild<QLineEdit*>(QStringLiteral("keyFile"));
+    keyFile->clear();
+    QTest::keyClicks(keyFile, sshd.userKeyPath());
     auto* knownHosts = dialog->findChild<QLineEdit*>(QStringLiteral("knownHosts"));
     knownHosts->clear();
     QTest::keyClicks(knownHosts, work.filePath("known_hosts"));
