@@ -161,6 +161,9 @@ void MainWindow::buildLayout() {
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->verticalHeader()->hide();
+    // A row as tall as its line of text: the style's default (30 px) left six trials in view at
+    // 1280x800.
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 8);
     table_->setWordWrap(false);  // one line per trial; a long status widens its column (onTick)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     columnWidths_ = new TrialColumnWidths(table_);

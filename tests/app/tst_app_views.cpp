@@ -107,6 +107,7 @@ class TestAppViews : public QObject {
     void theLanguageIsSwitchedBySettings();
     void theSystemLanguageIsNamedAndTheLogSaysWhenEmpty();
     void theGermanTabsFitAt1280x800();
+    void theTrialTableShowsEightRowsAt1280x800();
     void deletingAFolderAsksFirstInTheUsersLanguage();
     void theHelpMenuOpensTheDocsAndNamesTheVersion();
     void trialColumnsStayBoundedAndKeepTheUsersWidths();
@@ -429,6 +430,23 @@ void TestAppViews::theGermanTabsFitAt1280x800() {
                             .arg(bar->sizeHint().width())
                             .arg(window.tabs()->width())));
     applyAppearance({Theme::System, QStringLiteral("en")});
+}
+
+// Issue 18 (the tour at 1280x800): rows of the style's default height left six trials in view
+// above the curves.
+void TestAppViews::theTrialTableShowsEightRowsAt1280x800() {
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    qobject_cast<QStackedWidget*>(window.centralWidget())->setCurrentIndex(1);  // the monitor
+    QTest::qWait(50);
+    auto* table = window.findChild<QTableView*>("trials");
+    const int rowHeight = table->verticalHeader()->defaultSectionSize();
+    QVERIFY2(
+        table->viewport()->height() / rowHeight >= 8,
+        qPrintable(
+            QStringLiteral("%1 px rows in %2 px").arg(rowHeight).arg(table->viewport()->height())));
 }
 
 // Experiment > Delete experiment folder asks first, in German all through (Qt's own button
