@@ -130,11 +130,14 @@ void ProcessNodeLink::endWith(const QString& reason) {
         return;
     }
     closedSignalled_ = true;
+    // A copy: the reason may live in an object a receiver of closed() destroys (a provider's
+    // record of a node whose create failed), and later receivers still read it.
+    const QString why = reason;
     if (process_.state() != QProcess::NotRunning) {
         process_.kill();
         process_.waitForFinished(2000);
     }
-    emit closed(reason);
+    emit closed(why);
 }
 
 void ProcessNodeLink::open() {

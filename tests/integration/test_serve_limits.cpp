@@ -27,6 +27,7 @@
 #include "api/connection_limits.h"
 #include "api/control_server.h"
 #include "engine_harness.h"
+#include "sanitizer_build.h"
 #include "serve_session.h"
 
 namespace {
@@ -366,7 +367,8 @@ void TestServeLimits::floodAndIdleConnectionsDoNotLockOutTheTokenHolder() {
     QVERIFY(!fresh.ms.empty());
     QCOMPARE(fresh.failures, 0);
     QVERIFY2(fresh.max() < 3000, qPrintable(QString::number(fresh.max())));
-    QVERIFY2(rssPeakKb - rssBeforeKb < 64 * 1024,
+    // (Memory bounds: not in the sanitizer build, whose quarantine keeps freed blocks.)
+    QVERIFY2(tunedeck::test::kSanitizerBuild || rssPeakKb - rssBeforeKb < 64 * 1024,
              qPrintable(QStringLiteral("%1 kB").arg(rssPeakKb - rssBeforeKb)));
     QCOMPARE(closedByServer, kIdleConnections);
     QVERIFY2(serverDescriptors < 200, qPrintable(QString::number(serverDescriptors)));
@@ -408,7 +410,7 @@ void TestServeLimits::clientThatNeverReadsIsNotReadEither() {
     QVERIFY2(during.max() < 1000, qPrintable(QString::number(during.max())));
     // What it sent waits in the kernel, not in the server.
     QVERIFY2(flood.bytesSent() < 64 * 1024 * 1024, qPrintable(QString::number(flood.bytesSent())));
-    QVERIFY2(rssPeakKb - rssBeforeKb < 32 * 1024,
+    QVERIFY2(tunedeck::test::kSanitizerBuild || rssPeakKb - rssBeforeKb < 32 * 1024,
              qPrintable(QStringLiteral("%1 kB").arg(rssPeakKb - rssBeforeKb)));
 }
 
@@ -449,8 +451,10 @@ void TestServeLimits::producerThatIgnoresTheBacklogGetsTheConnectionClosed() {
     std::fflush(stdout);
     QVERIFY(closed);
     // The cap, plus what the kernel and the last message hold, not the 300 MiB it was handed.
-    QVERIFY2(growthKb < (tunedeck::api::limits::kMaxUnreadOutputBytes + 48 * 1024 * 1024) / 1024,
-             qPrintable(QStringLiteral("%1 kB").arg(growthKb)));
+    QVERIFY2(
+        tunedeck::test::kSanitizerBuild ||
+            growthKb < (tunedeck::api::limits::kMaxUnreadOutputBytes + 48 * 1024 * 1024) / 1024,
+        qPrintable(QStringLiteral("%1 kB").arg(growthKb)));
 }
 
 // The mode bits of `path` (with set-id and sticky), or -1.

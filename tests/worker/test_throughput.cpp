@@ -7,6 +7,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include "sanitizer_build.h"
 #include "worker_session.h"
 #include "worker_test.h"
 
@@ -156,6 +157,8 @@ void WorkerTest::reportRoundTripsAcrossConcurrentTrials() {
              qPrintable(QString::number(readsPerReport)));
     QVERIFY2(writesPerReport <= kCallsPerAnsweredReport,
              qPrintable(QString::number(writesPerReport)));
-    QVERIFY2(workerCapacity >= kWorkerReportsPerCpuSecond,
-             qPrintable(QString::number(workerCapacity)));
+    if (!tunedeck::test::kSanitizerBuild) {
+        QVERIFY2(workerCapacity >= kWorkerReportsPerCpuSecond,
+                 qPrintable(QString::number(workerCapacity)));
+    }
 }
