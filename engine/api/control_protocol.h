@@ -42,6 +42,7 @@ inline const QString kTrialLog = QStringLiteral("trial_log");
 inline const QString kQueue = QStringLiteral("queue");
 inline const QString kSetMaxWorkers = QStringLiteral("set_max_workers");
 inline const QString kSetLimits = QStringLiteral("set_limits");
+inline const QString kSetTrialNote = QStringLiteral("set_trial_note");
 }  // namespace op
 
 namespace code {

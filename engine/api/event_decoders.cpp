@@ -206,6 +206,13 @@ Status decodeLimits(const QJsonObject& payload, LimitsEvent* out) {
     return f.status();
 }
 
+Status decodeTrialNote(const QJsonObject& payload, TrialNoteEvent* out) {
+    JsonFields f(payload, described(type::kTrialNote));
+    out->trial = f.text("trial");
+    out->note = f.text("note", {});
+    return f.status();
+}
+
 namespace {
 
 template <typename T>
@@ -268,6 +275,9 @@ Status decodeEvent(const QJsonObject& envelope, Event* out) {
     }
     if (type == type::kLimits) {
         return decodeInto(decodeLimits, envelope, &p);
+    }
+    if (type == type::kTrialNote) {
+        return decodeInto(decodeTrialNote, envelope, &p);
     }
     if (type == type::kExperimentStarted) {
         return decodeInto(decodeExperimentStarted, envelope, &p);

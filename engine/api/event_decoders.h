@@ -137,6 +137,12 @@ struct LimitsEvent {
     std::optional<qint64> trials;  // the budget in trials from now on; absent: no count
 };
 
+// A researcher's note on a trial; empty: the note was cleared.
+struct TrialNoteEvent {
+    QString trial;
+    QString note;
+};
+
 // An event of a type this schema does not know (a newer engine): readers skip it.
 struct UnknownEvent {
     QString type;
@@ -145,7 +151,7 @@ struct UnknownEvent {
 using EventPayload =
     std::variant<UnknownEvent, ExperimentStartedEvent, ExperimentFinishedEvent, TrialAddedEvent,
                  TrialStatusEvent, ResultEvent, CheckpointEvent, ExploitEvent, NodeEvent,
-                 NodeUsageEvent, LogEvent, WarningEvent, LimitsEvent>;
+                 NodeUsageEvent, LogEvent, WarningEvent, LimitsEvent, TrialNoteEvent>;
 
 // One envelope (api/events.h): its sequence number, time and payload.
 struct Event {
@@ -178,5 +184,6 @@ Status decodeNodeUsage(const QJsonObject& payload, NodeUsageEvent* out);
 Status decodeLog(const QJsonObject& payload, LogEvent* out);
 Status decodeWarning(const QJsonObject& payload, WarningEvent* out);
 Status decodeLimits(const QJsonObject& payload, LimitsEvent* out);
+Status decodeTrialNote(const QJsonObject& payload, TrialNoteEvent* out);
 
 }  // namespace tunedeck::events

@@ -104,6 +104,10 @@ QJsonObject limits(std::optional<int> numSamples, std::optional<int> maxConcurre
     return payload;
 }
 
+QJsonObject trialNote(const QString& trialId, const QString& note) {
+    return {{"trial", trialId}, {"note", note}};
+}
+
 QJsonObject node(const QString& nodeId, const QString& state, const QJsonObject& details) {
     return {{"node", nodeId}, {"state", state}, {"details", details}};
 }

@@ -48,6 +48,8 @@ inline const QString kLog = QStringLiteral("log");
 inline const QString kWarning = QStringLiteral("warning");
 // num_samples or max_concurrent_trials changed while the experiment ran (set_limits).
 inline const QString kLimits = QStringLiteral("limits");
+// A researcher's note on a trial (set_trial_note, core/trial_note.h); the latest counts.
+inline const QString kTrialNote = QStringLiteral("trial_note");
 }  // namespace type
 
 // Payloads (the fields besides the envelope).
@@ -82,6 +84,8 @@ QJsonObject warning(const QString& message, const QString& trialId = {});
 // has no count); resume applies them again, and the app's progress bar counts `trials`.
 QJsonObject limits(std::optional<int> numSamples, std::optional<int> maxConcurrentTrials,
                    std::optional<std::int64_t> trials);
+// `note` replaces the trial's earlier one; empty: the trial has no note from now on.
+QJsonObject trialNote(const QString& trialId, const QString& note);
 
 // The float paths an event carries in `field` ("config_floats", "old_config_floats",
 // "new_config_floats"); empty when it has none.

@@ -31,7 +31,6 @@ constexpr qint64 kMaxBacklogBytes = 8 * 1024 * 1024;  // a slow reader is fed no
 constexpr int kStderrTailLines = 20;
 constexpr int kStartTimeoutMs = 120 * 1000;         // from launch to the child's "started"
 constexpr std::int64_t kValidatePreviewTrials = 5;  // configs in the answer of `validate`
-constexpr qint64 kLogChunkBytes = 256 * 1024;       // the most of a trial log per answer
 
 // A trial's resources this machine cannot give, as a problem of resources_per_trial.
 // checkResourcesFit (runtime/resource_check.h) answers a Status whose message it starts with
@@ -85,6 +84,7 @@ void ExperimentSupervisor::handle(api::ControlConnection& connection, const api:
         {&api::op::kQueue, &ExperimentSupervisor::queue},
         {&api::op::kSetMaxWorkers, &ExperimentSupervisor::order},
         {&api::op::kSetLimits, &ExperimentSupervisor::order},
+        {&api::op::kSetTrialNote, &ExperimentSupervisor::setTrialNote},
     };
     for (const auto& [name, handler] : handlers) {
         if (r.op == *name) {
@@ -360,7 +360,7 @@ void ExperimentSupervisor::order(api::ControlConnection& connection, const api::
     c.orders[number] = {&connection, r.id};
     QJsonObject line{{"id", number}, {"op", r.op}};
     for (const char* key :
-         {"trial", "node_type", "max_workers", "num_samples", "max_concurrent_trials"}) {
+         {"trial", "node_type", "max_workers", "num_samples", "max_concurrent_trials", "note"}) {
         if (r.arguments.contains(key)) {  // the run checks them (run_control.cpp)
             line.insert(key, r.arguments.value(key));
         }
@@ -551,40 +551,6 @@ void ExperimentSupervisor::shutdown(int graceMs, std::function<void()> done) {
             child->process->kill();
         }
     });
-}
-
-void ExperimentSupervisor::trialLog(api::ControlConnection& connection, const api::Request& r) {
-    const QString folder = experimentFolder(connection, r);
-    if (folder.isEmpty()) {
-        return;
-    }
-    QString badArgument;
-    const std::optional<TrialLogRequest> asked = trialLogArgument(r, &badArgument);
-    if (!asked) {
-        connection.send(api::answerError(r.id, api::code::kBadRequest, badArgument));
-        return;
-    }
-    QFile log(trialFolder(folder, asked->trial) + QStringLiteral("/trial.log"));
-    if (!log.open(QIODevice::ReadOnly)) {
-        // Not started yet, or it ran on a node whose log stays there: nothing to show so far.
-        connection.send(api::answerOk(r.id, {{"text", QString()}, {"offset", 0}, {"size", 0}}));
-        return;
-    }
-    const qint64 size = log.size();
-    qint64 offset = asked->offset;
-    if (offset > size) {
-        offset = 0;  // the log was replaced (a new attempt): from its start again
-    }
-    log.seek(offset);
-    QByteArray chunk = log.read(kLogChunkBytes);
-    // Whole lines only while more follows, so a multi-byte character or a line is never cut.
-    if (offset + chunk.size() < size) {
-        const qsizetype end = chunk.lastIndexOf('\n');
-        chunk.truncate(end >= 0 ? end + 1 : chunk.size());
-    }
-    connection.send(api::answerOk(
-        r.id,
-        {{"text", QString::fromUtf8(chunk)}, {"offset", offset + chunk.size()}, {"size", size}}));
 }
 
 void ExperimentSupervisor::queue(api::ControlConnection& connection, const api::Request& r) {

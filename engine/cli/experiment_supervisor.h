@@ -72,8 +72,12 @@ class ExperimentSupervisor : public QObject {
     void unsubscribe(api::ControlConnection& connection, const api::Request& request);
     // best and export: what `tunedeck-engine best|export FOLDER --format F` prints, as `text`.
     void report(api::ControlConnection& connection, const api::Request& request);
-    // A piece of a trial's trial.log from a byte offset: clients follow a log by asking again.
+    // experiment_supervisor_trials.cpp: a piece of a trial's trial.log from a byte offset
+    // (clients follow a log by asking again), and a trial's note, through the run when it runs
+    // here, else straight into the folder's history (cli/trial_notes.h).
     void trialLog(api::ControlConnection& connection, const api::Request& request);
+    void setTrialNote(api::ControlConnection& connection, const api::Request& request);
+    bool isRunning(const QString& name) const;
     // The fair queue: each experiment's user, priority, trials running and wanted, and why
     // it waits.
     void queue(api::ControlConnection& connection, const api::Request& request);

@@ -16,7 +16,9 @@
 #include "cli/commands.h"
 #include "cli/output_formats.h"
 #include "cli/stored_experiment.h"
+#include "cli/trial_notes.h"
 #include "core/early_stop.h"
+#include "core/trial_note.h"
 #include "core/trial_runtime.h"
 #include "runtime/experiment_runner.h"
 #include "runtime/install_layout.h"
@@ -26,6 +28,8 @@
 namespace tunedeck::cli {
 
 namespace {
+
+constexpr int kNoteColumnChars = 40;  // `show`'s NOTE column; `export` has the whole note
 
 // --scope, for `best` and `show`: Ray's names, the engine's default (core/best_trial.h).
 QCommandLineOption scopeOption(const QString& what) {
@@ -162,6 +166,7 @@ int show(const QStringList& args) {
             front.insert(member.trialId);
         }
     }
+    const std::map<QString, QString> notes = trialNotes(*e.store);
     QStringList header{QStringLiteral("TRIAL"), QStringLiteral("STATUS")};
     header << configColumns << QStringLiteral("ITER") << QStringLiteral("RUNTIME");
     if (multiObjective) {
@@ -171,6 +176,9 @@ int show(const QStringList& args) {
         header << QStringLiteral("FRONT");
     } else if (!e.spec.metric.isEmpty()) {
         header << e.spec.metric << QStringLiteral("best ") + e.spec.metric;
+    }
+    if (!notes.empty()) {
+        header << QStringLiteral("NOTE");
     }
     std::vector<QStringList> rows{header};
     QStringList errors;
@@ -196,6 +204,11 @@ int show(const QStringList& args) {
             row << (last.isDouble() ? number(last.toDouble()) : QStringLiteral("-"));
             const auto best = bestByTrial.find(t.id);
             row << (best != bestByTrial.end() ? number(best->second) : QStringLiteral("-"));
+        }
+        if (!notes.empty()) {
+            const auto note = notes.find(t.id);
+            row << (note != notes.end() ? trialNoteLine(note->second, kNoteColumnChars)
+                                        : QString());
         }
         rows.push_back(row);
         if (t.status == TrialStatus::Error) {
@@ -374,6 +387,7 @@ int exportResults(const QStringList& args) {
     const std::vector<TrialRecord> trials = e.store->loadTrials();
     const std::vector<ResultRecord> results = e.store->loadResults();
     const QJsonObject code = readCodeVersion(e.folder);
+    const std::map<QString, QString> notes = trialNotes(*e.store);
     if (format == "json") {
         std::map<QString, QJsonArray> byTrial;
         for (const ResultRecord& r : results) {
@@ -390,6 +404,9 @@ int exportResults(const QStringList& args) {
                               {"results", byTrial[t.trial.id]}};
             if (!code.isEmpty()) {
                 trial.insert(QStringLiteral("code_version"), code);
+            }
+            if (const auto note = notes.find(t.trial.id); note != notes.end()) {
+                trial.insert(QStringLiteral("note"), note->second);
             }
             out.append(trial);
         }
@@ -435,6 +452,9 @@ int exportResults(const QStringList& args) {
     if (!code.isEmpty()) {
         header << QStringLiteral("code_version");
     }
+    if (!notes.empty()) {  // the researchers' notes, when there are any (`note`)
+        header << QStringLiteral("note");
+    }
     QByteArray text = header.join(',').toUtf8() + '\n';
     for (const ResultRecord& r : results) {
         QStringList row{r.trialId};
@@ -447,6 +467,10 @@ int exportResults(const QStringList& args) {
         }
         if (!code.isEmpty()) {
             row << csvField(codeId);
+        }
+        if (!notes.empty()) {
+            const auto note = notes.find(r.trialId);
+            row << csvField(note != notes.end() ? note->second : QString());
         }
         text += row.join(',').toUtf8() + '\n';
     }

@@ -34,6 +34,11 @@ Commands:
       [--scope last|all|avg|last-5-avg|last-10-avg]   rank by (default last)
   export EXPERIMENT_DIR          every result
       --format csv|json [-o FILE]
+  note EXPERIMENT_DIR TRIAL TEXT set a trial's note ("" removes it); `show` and
+                                 `export` carry it
+      [--connect ADDRESS] [--token-file FILE]
+                                 through a server, EXPERIMENT its name there
+                                 (needed while the experiment runs)
   pbt-replay EXPERIMENT_DIR TRIAL_ID
                                  re-run the config schedule of a PBT trial's lineage
       [--results DIR] [--quiet] [--events FILE.jsonl] [--dry-run]
@@ -117,6 +122,7 @@ int main(int argc, char** argv) {
         {"resume", tunedeck::cli::resume},
         {"ls", tunedeck::cli::list},
         {"show", tunedeck::cli::show},
+        {"note", tunedeck::cli::note},
         {"best", tunedeck::cli::best},
         {"export", tunedeck::cli::exportResults},
         {"pbt-replay", tunedeck::cli::pbtReplay},

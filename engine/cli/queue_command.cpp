@@ -2,7 +2,9 @@
 // queue as a table (the `queue` op): each experiment's user, priority, trials running of those it
 // may run, trials it wants, and why it waits. set-max-workers: a new max_workers for one node
 // type of a running experiment's autoscaled cluster (the `set_max_workers` op). set-limits: new
-// num_samples and max_concurrent_trials of a running experiment (the `set_limits` op).
+// num_samples and max_concurrent_trials of a running experiment (the `set_limits` op). note: a
+// trial's note (the `set_trial_note` op through a server; without --connect, straight into an
+// experiment folder no engine runs, cli/trial_notes.h).
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,6 +18,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/experiment_launch.h"
+#include "cli/trial_notes.h"
 
 namespace tunedeck::cli {
 
@@ -259,6 +262,52 @@ int setLimits(const QStringList& args) {
         }
     }
     std::printf("%s: %s from now on.\n", qPrintable(name), qPrintable(changed.join(", ")));
+    return 0;
+}
+
+int note(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Set a trial's note (empty text: remove it). Without --connect EXPERIMENT is a folder no "
+        "engine runs; with it, the name a server gives the experiment, running or not."));
+    parser.addPositionalArgument(QStringLiteral("experiment"),
+                                 QStringLiteral("Experiment folder, or its name on the server."));
+    parser.addPositionalArgument(QStringLiteral("trial"), QStringLiteral("Trial id (t00003)."));
+    parser.addPositionalArgument(QStringLiteral("text"), QStringLiteral("The note."));
+    addConnectOptions(parser);
+    if (!parseArguments(parser, QStringLiteral("note"), args, 3)) {
+        return kExitBadInput;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (!parser.isSet(QStringLiteral("connect"))) {
+        if (const Status s = recordTrialNote(positional[0], positional[1], positional[2]); !s) {
+            const QString hint = s.code() == Status::Code::Busy
+                                     ? QStringLiteral(
+                                           "; a running experiment's notes go through its server "
+                                           "(--connect ADDRESS), or the app")
+                                     : QString();
+            return fail(QStringLiteral("note: %1%2").arg(s.message(), hint), kExitBadInput);
+        }
+    } else {
+        int exitCode = 0;
+        const std::unique_ptr<QIODevice> socket = connectAndGreet(parser, &exitCode);
+        if (!socket) {
+            return exitCode;
+        }
+        QJsonObject answer;
+        QString error;
+        if (!ask(*socket,
+                 {{"id", 2},
+                  {"op", api::op::kSetTrialNote},
+                  {"experiment", positional[0]},
+                  {"trial", positional[1]},
+                  {"note", positional[2]}},
+                 &answer, &error)) {
+            return fail(QStringLiteral("%1: %2").arg(positional[0], error), kExitBadInput);
+        }
+    }
+    std::printf(positional[2].isEmpty() ? "%s %s: note removed.\n" : "%s %s: note set.\n",
+                qPrintable(positional[0]), qPrintable(positional[1]));
     return 0;
 }
 

@@ -101,6 +101,9 @@ class ExperimentRunner : public QObject {
     // num_samples and/or max_concurrent_trials from now on, recorded as a `limits` event (and
     // flushed) so that resume keeps them; refused, naming the field, when the run cannot take it.
     Status setLimits(const LimitsChange& change);
+    // The control API's set_trial_note (runner_orders.cpp, core/trial_note.h): a `trial_note`
+    // event for any trial of the run, flushed before it returns.
+    Status setTrialNote(const QString& id, const QString& note);
 
   signals:
     void finished(int exitCode);

@@ -107,6 +107,12 @@ void RunControl::onLine(QByteArrayView line) {
         } else {
             outcome = Status::invalid(tr("set_limits: %1").arg(outcome.message()));
         }
+    } else if (op == QLatin1String("set_trial_note")) {
+        const QJsonValue note = order.value("note");
+        outcome = note.isString()
+                      ? runner_->setTrialNote(trial, note.toString())
+                      : Status::invalid(tr("set_trial_note needs \"note\", a string (empty: "
+                                           "no note)"));
     } else if (op == QLatin1String("share")) {
         const QJsonValue granted = order.value("slots");
         if (!granted.isDouble() || granted.toDouble() < 0 || granted.toDouble() > 1e6) {

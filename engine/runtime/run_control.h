@@ -2,8 +2,8 @@
 // it started. Orders arrive on stdin as JSON lines, {"id": N, "op": OP, "trial": ID}, with OP one
 // of stop_trial, pause_trial, resume_trial, stop (end the experiment early), pause (stop every
 // trial so that `resume` continues them later, like Ctrl-C), set_max_workers, set_limits
-// ({"num_samples": N, "max_concurrent_trials": M}, either or both) and, under `--shared-slots`,
-// share
+// ({"num_samples": N, "max_concurrent_trials": M}, either or both), set_trial_note ({"trial":
+// ID, "note": TEXT}) and, under `--shared-slots`, share
 // ({"op": "share", "slots": N, "why": TEXT}: serve's fair queue lets N trials run at once; the
 // experiment says what it runs and wants in {"control": {"demand": {"running", "wanted", "cpu",
 // "gpu"}}} lines whenever that changes). Each order gets one answer on stdout,

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "api/events.h"
+#include "core/trial_note.h"
 #include "runtime/experiment_runner.h"
 
 namespace tunedeck {
@@ -154,6 +155,21 @@ ExperimentRunner::TrialDemand ExperimentRunner::trialDemand(std::int64_t mostFut
             std::min(demand.future, std::int64_t(room) - std::int64_t(demand.waiting.size()));
     }
     return demand;
+}
+
+Status ExperimentRunner::setTrialNote(const QString& id, const QString& note) {
+    if (trials_.find(id) == trials_.end()) {
+        return Status::invalid(tr("there is no trial '%1' in experiment '%2'").arg(id, spec_.name));
+    }
+    if (Status s = checkTrialNote(note); !s) {
+        return s;
+    }
+    // Any trial, finished or not: a note is about the trial, not an order to it.
+    emitEvent(events::type::kTrialNote, events::trialNote(id, note));
+    if (Status s = store_->flush(); !s) {
+        return Status::ioError(tr("set_trial_note: cannot record the note: %1").arg(s.message()));
+    }
+    return Status::ok();
 }
 
 void ExperimentRunner::reportSlotDemand() {

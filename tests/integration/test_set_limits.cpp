@@ -2,13 +2,15 @@
 // `tunedeck-engine set-limits` and the control API's set_limits, against a real serve, real
 // trials and the real SQLite history. Raising num_samples runs more trials; lowering the
 // concurrency holds new trials back until running ones end; bad requests name their field; a
-// kill -9 and `resume` keep the new limits.
+// kill -9 and `resume` keep the new limits. Notes on trials (set_trial_note, `note`) are kept
+// with the history of running and finished experiments, and `show` and `export` carry them.
 #include <signal.h>
 
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QtTest>
 
@@ -20,6 +22,7 @@ class TestSetLimits : public QObject {
   private slots:
     void limitsOfARunningExperimentChange();
     void resumeAfterAKillKeepsTheNewLimits();
+    void notesOnTrialsStayWithTheHistory();
 };
 
 namespace {
@@ -184,6 +187,80 @@ void TestSetLimits::resumeAfterAKillKeepsTheNewLimits() {
     // max_concurrent_trials: 1 held throughout.
     const QStringList over = startsOverLimit(db, 0, 1);
     QVERIFY2(over.isEmpty(), qPrintable(over.join(", ")));
+}
+
+void TestSetLimits::notesOnTrialsStayWithTheHistory() {
+    EngineHarness h;
+    const QString file = h.writeFile("limits.yaml", experimentYaml(3, 3, 4, 0.3));
+    ServeProcess serve;
+    QVERIFY(serve.startOnLocalSocket(h));
+    ServeClient client(serve.address());
+    QVERIFY(client.hello().value("ok").toBool());
+    const QJsonObject started = client.ask({{"op", "start"}, {"path", file}}, 30000);
+    QVERIFY2(started.value("ok").toBool(), qPrintable(QJsonDocument(started).toJson()));
+    const QString name = started.value("experiment").toString();
+    const QString folder = started.value("folder").toString();
+    const QString db = folder + "/experiment.sqlite";
+    QVERIFY(waitFor([&] { return count(db, "SELECT COUNT(*) FROM trials") >= 3; }, 20000));
+
+    // While it runs: the note goes through the run, bad ones are refused saying why.
+    const auto note = [&](const QString& trial, const QJsonValue& text) {
+        QJsonObject request{{"op", "set_trial_note"}, {"experiment", name}, {"trial", trial}};
+        if (!text.isUndefined()) {
+            request.insert("note", text);
+        }
+        const QJsonObject answer = client.ask(request);
+        return answer.value("ok").toBool(false)
+                   ? QStringLiteral("ok")
+                   : answer.value("error").toObject().value("message").toString();
+    };
+    QCOMPARE(note("t00000", "lr too high,\ndiverged at 3"), QStringLiteral("ok"));
+    QVERIFY(sqliteQuery(db, "SELECT status FROM experiment") == "running");
+    const QString escape = note("t00000", "\x1b[2J");
+    QVERIFY2(escape.contains("character 1") && escape.contains("U+001B"), qPrintable(escape));
+    const QString tooLong = note("t00000", QString(4001, 'x'));
+    QVERIFY2(tooLong.contains("4001 characters") && tooLong.contains("4000"), qPrintable(tooLong));
+    QVERIFY2(note("t00042", "x").contains("no trial 't00042'"), qPrintable(note("t00042", "x")));
+    QVERIFY2(note("t00000", QJsonValue()).contains("\"note\""), "a note is required");
+    // The folder is the running engine's: the CLI without a server says where to go.
+    const EngineResult busy = h.run({"note", folder, "t00001", "x"});
+    QCOMPARE(busy.exitCode, 2);
+    QVERIFY2(busy.err.contains("in use") && busy.err.contains("--connect"), qPrintable(busy.all()));
+
+    // Finished: through the server, and straight into the folder.
+    QVERIFY(waitFor([&] { return sqliteQuery(db, "SELECT status FROM experiment") == "finished"; },
+                    60000));
+    const EngineResult served =
+        h.run({"note", name, "t00001", "best so far", "--connect", serve.address()});
+    QVERIFY2(served.exitCode == 0, qPrintable(served.all()));
+    QCOMPARE(served.out, QStringLiteral("%1 t00001: note set.\n").arg(name));
+    const EngineResult offline = h.run({"note", folder, "t00002", "rerun with seed 2"});
+    QVERIFY2(offline.exitCode == 0, qPrintable(offline.all()));
+    const EngineResult cleared = h.run({"note", folder, "t00000", ""});
+    QVERIFY2(cleared.exitCode == 0 && cleared.out.contains("note removed"),
+             qPrintable(cleared.all()));
+    QCOMPARE(count(db, "SELECT COUNT(*) FROM events WHERE type = 'trial_note'"), 4);
+    QVERIFY(client.ask({{"op", "list"}}).value("ok").toBool());  // serve answers on
+
+    // What a user reads back: show's NOTE column, export's note column and field.
+    const EngineResult shown = h.run({"show", folder});
+    QVERIFY2(shown.exitCode == 0, qPrintable(shown.all()));
+    QVERIFY2(shown.out.contains("NOTE") && shown.out.contains("best so far") &&
+                 shown.out.contains("rerun with seed 2") && !shown.out.contains("lr too high"),
+             qPrintable(shown.out));
+    const EngineResult csv = h.run({"export", folder, "--format", "csv"});
+    const QStringList lines = csv.out.split('\n', Qt::SkipEmptyParts);
+    QVERIFY2(lines.value(0).endsWith(",note"), qPrintable(lines.value(0)));
+    int noted = 0;
+    for (const QString& line : lines) {
+        noted += line.startsWith("t00001,") && line.endsWith(",best so far") ? 1 : 0;
+    }
+    QCOMPARE(noted, 4);  // every result row of the trial
+    const EngineResult json = h.run({"export", folder, "--format", "json"});
+    const QJsonArray trials = QJsonDocument::fromJson(json.out.toUtf8()).array();
+    QCOMPARE(trials.size(), 3);
+    QCOMPARE(trials.at(2).toObject().value("note").toString(), QStringLiteral("rerun with seed 2"));
+    QVERIFY(!trials.at(0).toObject().contains("note"));
 }
 
 QTEST_GUILESS_MAIN(TestSetLimits)

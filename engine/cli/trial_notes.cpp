@@ -1,0 +1,59 @@
+#include "cli/trial_notes.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <algorithm>
+#include <memory>
+
+#include "api/events.h"
+#include "core/trial_note.h"
+#include "runtime/experiment_lock.h"
+
+namespace tunedeck::cli {
+
+Status recordTrialNote(const QString& folder, const QString& trial, const QString& note) {
+    if (Status s = checkTrialNote(note); !s) {
+        return s;
+    }
+    const QString database = QDir(folder).filePath(QStringLiteral("experiment.sqlite"));
+    if (!QFileInfo::exists(database)) {
+        return Status::notFound(
+            QStringLiteral("%1 is not a Tunedeck experiment folder (no experiment.sqlite)")
+                .arg(folder));
+    }
+    // Held while the note is written: a `resume` of this folder waits for it, and a running
+    // engine (which holds it) is left alone.
+    ExperimentLock lock;
+    if (Status s = lock.acquire(folder); !s) {
+        return s;
+    }
+    std::unique_ptr<ExperimentStore> store;
+    if (Status s = ExperimentStore::open(database, ExperimentStore::Mode::ReadWrite, &store); !s) {
+        return s;
+    }
+    const std::vector<TrialRecord> trials = store->loadTrials();
+    if (std::none_of(trials.begin(), trials.end(),
+                     [&](const TrialRecord& t) { return t.trial.id == trial; })) {
+        return Status::notFound(QStringLiteral("there is no trial '%1' in %2")
+                                    .arg(trial.left(64), QFileInfo(folder).fileName()));
+    }
+    store->appendEvent(events::type::kTrialNote, trial, events::trialNote(trial, note),
+                       double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
+    return store->flush();
+}
+
+std::map<QString, QString> trialNotes(const ExperimentStore& store) {
+    std::map<QString, QString> notes;
+    for (const EventRecord& event : store.loadEventsOfType(events::type::kTrialNote)) {
+        const QString note = event.payload.value("note").toString();
+        if (note.isEmpty()) {
+            notes.erase(event.trialId);
+        } else {
+            notes[event.trialId] = note;
+        }
+    }
+    return notes;
+}
+
+}  // namespace tunedeck::cli
