@@ -39,6 +39,9 @@ constexpr int kFloodConnections = 4;
 // Longer than the server's 10 s for a hello, so the idle connections must have been closed.
 constexpr int kFloodMs = 13000;
 constexpr char kToken[] = "flood-test-token";
+// The longest wait of the token holder's answers during a flood; four times that in the
+// sanitizer build, where every access is checked (1.5 s was seen there on a loaded machine).
+constexpr qint64 kLongestAnswerMs = tunedeck::test::kSanitizerBuild ? 4000 : 1000;
 
 // Starts serve as a user's shell does: at the default open-file limit, not at this test's.
 bool startServer(const EngineHarness& harness, const QStringList& arguments, ServeProcess* server) {
@@ -363,10 +366,10 @@ void TestServeLimits::floodAndIdleConnectionsDoNotLockOutTheTokenHolder() {
 
     QCOMPARE(server.process().state(), QProcess::Running);
     QCOMPARE(during.failures, 0);
-    QVERIFY2(during.max() < 1000, qPrintable(QString::number(during.max())));
+    QVERIFY2(during.max() < kLongestAnswerMs, qPrintable(QString::number(during.max())));
     QVERIFY(!fresh.ms.empty());
     QCOMPARE(fresh.failures, 0);
-    QVERIFY2(fresh.max() < 3000, qPrintable(QString::number(fresh.max())));
+    QVERIFY2(fresh.max() < 3 * kLongestAnswerMs, qPrintable(QString::number(fresh.max())));
     // (Memory bounds: not in the sanitizer build, whose quarantine keeps freed blocks.)
     QVERIFY2(tunedeck::test::kSanitizerBuild || rssPeakKb - rssBeforeKb < 64 * 1024,
              qPrintable(QStringLiteral("%1 kB").arg(rssPeakKb - rssBeforeKb)));
@@ -407,7 +410,7 @@ void TestServeLimits::clientThatNeverReadsIsNotReadEither() {
         rssPeakKb, during.percentile(0.5), during.max(), during.failures);
     std::fflush(stdout);
     QCOMPARE(during.failures, 0);
-    QVERIFY2(during.max() < 1000, qPrintable(QString::number(during.max())));
+    QVERIFY2(during.max() < kLongestAnswerMs, qPrintable(QString::number(during.max())));
     // What it sent waits in the kernel, not in the server.
     QVERIFY2(flood.bytesSent() < 64 * 1024 * 1024, qPrintable(QString::number(flood.bytesSent())));
     QVERIFY2(tunedeck::test::kSanitizerBuild || rssPeakKb - rssBeforeKb < 32 * 1024,

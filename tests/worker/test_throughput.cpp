@@ -82,7 +82,8 @@ void WorkerTest::relayKeepsUpWithReportFloods() {
         kTrials * kReportsEach, kTrials, seconds, rate, cpuSeconds(worker.workerPid()),
         callsPerReport);
     QVERIFY2(callsPerReport <= kCallsPerFloodedReport, qPrintable(QString::number(callsPerReport)));
-    QVERIFY2(rate >= kRequiredReportsPerSecond, qPrintable(QString::number(rate)));
+    QVERIFY2(tunedeck::test::kSanitizerBuild || rate >= kRequiredReportsPerSecond,
+             qPrintable(QString::number(rate)));
 }
 
 void WorkerTest::reportRoundTripsAcrossConcurrentTrials() {
