@@ -2111,6 +2111,38 @@ Das kann nicht rückgängig gemacht werden.</translation>
         <source>Deleted %1</source>
         <translation>%1 gelöscht</translation>
     </message>
+    <message>
+        <source>Edit &amp;note...</source>
+        <translation>&amp;Notiz bearbeiten...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+N</source>
+        <translation>Ctrl+Shift+N</translation>
+    </message>
+    <message>
+        <source>Edit note</source>
+        <translation>Notiz bearbeiten</translation>
+    </message>
+    <message>
+        <source>This experiment is open read-only: notes are kept by the engine that has its folder. Open it from the engine&apos;s list to add one.</source>
+        <translation>Dieses Experiment ist schreibgeschützt geöffnet: Notizen verwahrt die Engine, der sein Ordner gehört. Öffnen Sie es aus der Liste der Engine, um eine hinzuzufügen.</translation>
+    </message>
+    <message>
+        <source>Select one trial in the table to write its note.</source>
+        <translation>Wählen Sie einen Trial in der Tabelle, um seine Notiz zu schreiben.</translation>
+    </message>
+    <message>
+        <source>Note on %1</source>
+        <translation>Notiz zu %1</translation>
+    </message>
+    <message>
+        <source>What you want to remember about %1 (empty removes the note):</source>
+        <translation>Was Sie sich zu %1 merken wollen (leer entfernt die Notiz):</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Notiz</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::MetricChart</name>
@@ -2999,6 +3031,10 @@ MPS ist nicht gestartet: %2</translation>
         <source>Ranks</source>
         <translation>Ränge</translation>
     </message>
+    <message>
+        <source>Note:</source>
+        <translation>Notiz:</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::TrialHealthView</name>
@@ -3112,6 +3148,10 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>median stopping</source>
         <translation>Median-Stopp</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Notiz</translation>
     </message>
 </context>
 <context>

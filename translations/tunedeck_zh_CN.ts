@@ -2104,6 +2104,38 @@ This cannot be undone.</source>
         <source>Deleted %1</source>
         <translation>已删除 %1</translation>
     </message>
+    <message>
+        <source>Edit &amp;note...</source>
+        <translation>编辑备注(&amp;N)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+N</source>
+        <translation>Ctrl+Shift+N</translation>
+    </message>
+    <message>
+        <source>Edit note</source>
+        <translation>编辑备注</translation>
+    </message>
+    <message>
+        <source>This experiment is open read-only: notes are kept by the engine that has its folder. Open it from the engine&apos;s list to add one.</source>
+        <translation>此实验以只读方式打开:备注由拥有其文件夹的引擎保存。请从引擎的列表中打开它以添加备注。</translation>
+    </message>
+    <message>
+        <source>Select one trial in the table to write its note.</source>
+        <translation>请在表格中选择一个试验来编写其备注。</translation>
+    </message>
+    <message>
+        <source>Note on %1</source>
+        <translation>%1 的备注</translation>
+    </message>
+    <message>
+        <source>What you want to remember about %1 (empty removes the note):</source>
+        <translation>关于 %1 想记下的内容(留空则删除备注):</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::MetricChart</name>
@@ -2987,6 +3019,10 @@ MPS 未能启动：%2</translation>
         <source>Ranks</source>
         <translation>Rank</translation>
     </message>
+    <message>
+        <source>Note:</source>
+        <translation>备注:</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::TrialHealthView</name>
@@ -3100,6 +3136,10 @@ MPS 未能启动：%2</translation>
     <message>
         <source>median stopping</source>
         <translation>中位数停止</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
     </message>
 </context>
 <context>

@@ -231,6 +231,12 @@ void EngineClient::setLimits(const QString& experiment, std::optional<int> numSa
     order(api::op::kSetLimits, std::move(arguments), std::move(done));
 }
 
+void EngineClient::setTrialNote(const QString& experiment, const QString& trial,
+                                const QString& note, OrderDone done) {
+    order(api::op::kSetTrialNote, {{"experiment", experiment}, {"trial", trial}, {"note", note}},
+          std::move(done));
+}
+
 void EngineClient::best(const QString& experiment, const QString& format, const QString& scope,
                         Done<api::TextAnswer> done) {
     ask(api::op::kBest, {{"experiment", experiment}, {"format", format}, {"scope", scope}},

@@ -66,6 +66,9 @@ class EngineClient : public QObject {
     // New num_samples and/or max_concurrent_trials of a running experiment (set_limits).
     void setLimits(const QString& experiment, std::optional<int> numSamples,
                    std::optional<int> maxConcurrentTrials, OrderDone done = {});
+    // A trial's note, replacing its earlier one (empty: none), running experiment or not.
+    void setTrialNote(const QString& experiment, const QString& trial, const QString& note,
+                      OrderDone done = {});
     // The best config (format yaml, json or flags) of the best trial by `scope` (Ray's names:
     // last, all, avg, last-5-avg, last-10-avg), and every result (csv or json), as text.
     void best(const QString& experiment, const QString& format, const QString& scope,

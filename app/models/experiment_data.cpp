@@ -243,6 +243,10 @@ void ExperimentData::apply(const events::Event& event) {
         changes_.rows.insert(index);
         exploits_.push_back(Exploit{*exploit, event.seq, time});
         changes_.exploitsChanged = true;
+    } else if (const auto* note = event.as<events::TrialNoteEvent>()) {
+        const int index = rowFor(note->trial, time);
+        trials_[std::size_t(index)].note = note->note;
+        changes_.rows.insert(index);
     } else if (const auto* log = event.as<events::LogEvent>()) {
         appendLog(log->trial, log->message);
     } else if (const auto* warning = event.as<events::WarningEvent>()) {

@@ -84,6 +84,8 @@ struct TrialRow {
     // A gang trial's ranks in its latest run, rank order (where each runs); empty for a trial of
     // one process.
     std::vector<events::RankPlacement> ranks;
+    // The researcher's note on it (set_trial_note; core/trial_note.h), empty when none.
+    QString note;
     // How often its curve went back (a restore from an earlier checkpoint re-reported
     // iterations), so a view that drew the old curve knows to draw it anew.
     int rewinds = 0;

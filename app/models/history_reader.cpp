@@ -117,6 +117,10 @@ bool readHistory(const QString& folder, History* out, QString* error, const QStr
     if (status) {
         status = reader->readEvents(events::type::kLimits, &limitChanges);
     }
+    std::vector<QJsonObject> notes;  // the researchers' notes on trials, the latest counts
+    if (status) {
+        status = reader->readEvents(events::type::kTrialNote, &notes);
+    }
     if (status) {
         status = reader->readLastSeq(&lastSeq);
     }
@@ -164,6 +168,14 @@ bool readHistory(const QString& folder, History* out, QString* error, const QStr
         if (events::decodeCheckpoint(payload, &checkpoint)) {
             if (const int row = rowById.value(checkpoint.trial, -1); row >= 0) {
                 ExperimentData::addCheckpoint(out->trials[std::size_t(row)], checkpoint);
+            }
+        }
+    }
+    for (const QJsonObject& payload : notes) {
+        events::TrialNoteEvent note;
+        if (events::decodeTrialNote(payload, &note)) {
+            if (const int row = rowById.value(note.trial, -1); row >= 0) {
+                out->trials[std::size_t(row)].note = note.note;
             }
         }
     }

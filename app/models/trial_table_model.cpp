@@ -3,12 +3,15 @@
 #include <QColor>
 #include <QFont>
 
+#include "core/trial_note.h"
 #include "core/trial_runtime.h"
 #include "models/config_text.h"
 
 namespace tunedeck::app {
 
 namespace {
+
+constexpr int kNoteCellChars = 60;  // the rest is in the cell's tooltip and the Trial tab
 
 QString formatNumber(double value) {
     return std::isnan(value) ? QString() : QString::number(value, 'g', 6);
@@ -137,8 +140,12 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && column == Status && !t.reason.isEmpty()) {
         return t.reason;
     }
+    if (role == Qt::ToolTipRole && column == Note && !t.note.isEmpty()) {
+        return t.note;  // whole, with its line breaks
+    }
     const int firstConfig = FirstExtra + int(metricKeys_.size());
-    if (role == Qt::TextAlignmentRole && column >= Iteration && column < firstConfig) {
+    if (role == Qt::TextAlignmentRole && column >= Iteration && column < firstConfig &&
+        column != Note) {
         return int(Qt::AlignRight | Qt::AlignVCenter);
     }
     const bool best = index.row() == data_->bestRow();
@@ -175,6 +182,8 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
             return sortValue ? QVariant(t.best) : QVariant(formatNumber(t.best));
         case Runtime:
             return sortValue ? QVariant(runtime.value_or(-1)) : QVariant(runtimeText(runtime));
+        case Note:
+            return sortValue ? t.note : trialNoteLine(t.note, kNoteCellChars);
         default: {
             if (column < firstConfig) {
                 const double value =
@@ -209,6 +218,8 @@ QVariant TrialTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("best %1").arg(metric);
         case Runtime:
             return tr("Runtime");
+        case Note:
+            return tr("Note");
         default: {
             const int metrics = int(metricKeys_.size());
             return section - FirstExtra < metrics

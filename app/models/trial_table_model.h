@@ -24,7 +24,7 @@ class TrialTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
     // The metric columns start at FirstExtra, the config keys after them.
-    enum Column { Trial, Status, Node, Iteration, Latest, Best, Runtime, FirstExtra };
+    enum Column { Trial, Status, Node, Iteration, Latest, Best, Runtime, Note, FirstExtra };
 
     explicit TrialTableModel(const ExperimentData* data, QObject* parent = nullptr);
 

@@ -378,6 +378,8 @@ void MainWindow::buildMenus() {
                      [this] { orderSelectedTrials(TrialOrder::Pause); });
     trial->addAction(tr("&Resume selected trials"), QKeySequence(tr("Ctrl+Shift+P")), this,
                      [this] { orderSelectedTrials(TrialOrder::Resume); });
+    trial->addAction(tr("Edit &note..."), QKeySequence(tr("Ctrl+Shift+N")), this,
+                     &MainWindow::editTrialNote);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Start page"), QKeySequence(tr("Ctrl+Shift+H")), this,

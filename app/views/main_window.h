@@ -76,6 +76,8 @@ class MainWindow : public QMainWindow {
     enum class ExperimentOrder { Stop, Pause, Resume };
     void orderSelectedTrials(TrialOrder order);
     void orderExperiment(ExperimentOrder order);
+    // Trial > Edit note...: the selected trial's note, kept by the engine with its history.
+    void editTrialNote();
     void copyBestConfig(const QString& format);  // to the clipboard
     // The best trial's config by the window's scope (the "Best trial by" picker) into `path`.
     void exportBestTo(const QString& path, const QString& format);

@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPointer>
@@ -73,6 +74,31 @@ void MainWindow::orderSelectedTrials(TrialOrder order) {
                 break;
         }
     }
+}
+
+void MainWindow::editTrialNote() {
+    const QStringList trials = selectedTrials();
+    if (trials.size() != 1 || !ofEngine_) {
+        QMessageBox::information(
+            this, tr("Edit note"),
+            !ofEngine_ ? tr("This experiment is open read-only: notes are kept by the engine that "
+                            "has its folder. Open it from the engine's list to add one.")
+                       : tr("Select one trial in the table to write its note."));
+        return;
+    }
+    const QString trial = trials.constFirst();
+    const int row = data_.rowOf(trial);
+    const QString was = row >= 0 ? data_.trials()[std::size_t(row)].note : QString();
+    bool ok = false;
+    const QString note = QInputDialog::getMultiLineText(
+        this, tr("Note on %1").arg(trial),
+        tr("What you want to remember about %1 (empty removes the note):").arg(trial), was, &ok);
+    if (!ok || note == was) {
+        return;
+    }
+    // The table and the Trial tab show it when the engine's trial_note event comes back.
+    client_.setTrialNote(experiment_, trial, note,
+                         [this](const Status& status) { report(tr("Note"), status); });
 }
 
 void MainWindow::orderExperiment(ExperimentOrder order) {

@@ -172,6 +172,11 @@ QString TrialDetailView::trialHtml(const TrialRow& row) const {
         html += QStringLiteral("<p style='color:#e53935'><b>%1</b> %2</p>")
                     .arg(escaped(tr("Error:")), escaped(row.reason));
     }
+    if (!row.note.isEmpty()) {  // the researcher's own words first (Trial > Edit note...)
+        html += QStringLiteral("<p><b>%1</b> %2</p>")
+                    .arg(escaped(tr("Note:")),
+                         escaped(row.note).replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+    }
     QStringList gpus;
     for (const int gpu : row.gpus) {
         gpus << QString::number(gpu);

@@ -3,16 +3,25 @@
 // row, `tunedeck-engine best` and the file Export best config writes name the same trial, by the
 // engine's scope (the last result) out of the box, and all follow the "Best trial by" picker.
 // The table shows every cell whole, later rows' values too (issue 18, the asha screenshot).
+// Trial > Edit note... keeps a note with the trial: in the table, the Trial tab, `show`, and the
+// folder opened again (issue 18, notes on trials).
 #include <QComboBox>
 #include <QFont>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMenuBar>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QtTest>
 #include <csignal>
 
 #include "engine_harness.h"
 #include "local_engine.h"
+#include "message_box_answer.h"
+#include "models/trial_table_model.h"
 #include "table_cells.h"
 #include "views/main_window.h"
 #include "wait_for.h"
@@ -53,6 +62,7 @@ class TestAppBestTrial : public QObject {
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void theWindowTheEngineAndTheExportNameOneBestTrial();
     void laterRowsShowTheirValuesWhole();
+    void aNoteOnATrialIsKeptWithIt();
 };
 
 void TestAppBestTrial::theWindowTheEngineAndTheExportNameOneBestTrial() {
@@ -149,6 +159,74 @@ void TestAppBestTrial::laterRowsShowTheirValuesWhole() {
                                     .arg(app_test::missingPixels(table, index))));
         }
     }
+}
+
+void TestAppBestTrial::aNoteOnATrialIsKeptWithIt() {
+    using tunedeck::app::TrialTableModel;
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    window.runExperimentFile(harness.writeFile("notes.yaml",
+                                               "name: notes\n"
+                                               "trainable: {command: [python3, "
+                                               "\"@TRIAL@\"]}\n"
+                                               "search_space:\n"
+                                               "  x: {grid: [1, 2]}\n"
+                                               "  iterations: 2\n"
+                                               "metric: score\nmode: max\n"));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
+    auto* table = window.findChild<QTableView*>("trials");
+    QAbstractItemModel* model = table->model();
+    QVERIFY(waitFor([&] { return model->rowCount() == 2; }, 5000));
+    int row = 0;
+    while (model->index(row, TrialTableModel::Trial).data().toString() != "t00001") {
+        ++row;
+    }
+    table->selectRow(row);
+    QAction* edit = nullptr;
+    for (QAction* menu : window.menuBar()->actions()) {
+        for (QAction* a : menu->menu() ? menu->menu()->actions() : QList<QAction*>{}) {
+            edit = a->text().remove('&') == "Edit note..." ? a : edit;
+        }
+    }
+    QVERIFY(edit);
+    // The user writes two lines in the dialog and presses OK.
+    QString asked;
+    QTimer::singleShot(200, [&] {
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            if (auto* dialog = qobject_cast<QInputDialog*>(w); dialog && dialog->isVisible()) {
+                asked = dialog->windowTitle();
+                dialog->setTextValue("diverged at 2\nretry with lr/10");
+                dialog->accept();
+            }
+        }
+    });
+    edit->trigger();
+    QCOMPARE(asked, QStringLiteral("Note on t00001"));
+    const QModelIndex cell = model->index(row, TrialTableModel::Note);
+    QVERIFY2(
+        waitFor([&] { return cell.data().toString() == "diverged at 2 retry with lr/10"; }, 10000),
+        qPrintable(cell.data().toString()));
+    QCOMPARE(cell.data(Qt::ToolTipRole).toString(),
+             QStringLiteral("diverged at 2\nretry with lr/10"));
+    QVERIFY(model->index(row == 0 ? 1 : 0, TrialTableModel::Note).data().toString().isEmpty());
+    window.findChild<QTabWidget*>()->setCurrentWidget(
+        window.findChild<QTextBrowser*>("trialDetail")->parentWidget());
+    auto* detail = window.findChild<QTextBrowser*>("trialDetail");
+    QVERIFY(waitFor([&] { return detail->toPlainText().contains("Note: diverged at 2"); }, 5000));
+    // The search finds trials by their notes.
+    window.findChild<QLineEdit*>("trialSearch")->setText("lr/10");
+    QVERIFY(waitFor([&] { return model->rowCount() == 1; }, 5000));
+
+    // From outside: the engine's own view of the folder, and the folder opened again.
+    const QString folder = harness.experimentFolder("notes");
+    const EngineResult shown = harness.run({"show", folder});
+    QVERIFY2(shown.out.contains("diverged at 2 retry with lr/10"), qPrintable(shown.all()));
+    MainWindow reopened;
+    reopened.openFolder(folder);
+    QVERIFY(waitFor([&] { return reopened.data().trials().size() == 2; }, 10000));
+    QCOMPARE(reopened.data().trials()[1].note, QStringLiteral("diverged at 2\nretry with lr/10"));
 }
 
 QTEST_MAIN(TestAppBestTrial)
