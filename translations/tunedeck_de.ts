@@ -1540,6 +1540,10 @@ Fingerabdruck: %2</translation>
 <context>
     <name>tunedeck::app::MainWindow</name>
     <message>
+        <source>The server has no folder %1: the relative paths of %2 start from its results folder %3</source>
+        <translation>Der Server hat keinen Ordner %1: die relativen Pfade von %2 gehen von seinem Ergebnisordner %3 aus</translation>
+    </message>
+    <message>
         <source>Change &amp;limits...</source>
         <translation>&amp;Limits ändern...</translation>
     </message>

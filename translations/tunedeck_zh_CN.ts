@@ -1533,6 +1533,10 @@ Fingerprint: %2</source>
 <context>
     <name>tunedeck::app::MainWindow</name>
     <message>
+        <source>The server has no folder %1: the relative paths of %2 start from its results folder %3</source>
+        <translation>服务器上没有文件夹 %1：%2 中的相对路径从服务器的结果文件夹 %3 开始</translation>
+    </message>
+    <message>
         <source>Change &amp;limits...</source>
         <translation>更改限制(&amp;L)...</translation>
     </message>

@@ -3,6 +3,7 @@
 #include <QJsonDocument>
 
 #include "api/control_protocol.h"
+#include "api/problems_json.h"
 
 namespace tunedeck::client {
 
@@ -265,6 +266,20 @@ void EngineClient::validate(const QString& yaml, const QString& fileName, Answer
         arguments.insert("file_name", fileName);
     }
     request(api::op::kValidate, arguments, std::move(onAnswer));
+}
+
+void EngineClient::hasFolder(const QString& folder, std::function<void(bool there)> answer) {
+    const QString probe = QStringLiteral(
+        "name: folder-check\n"
+        "trainable: {command: [true], working_dir: .}\n");
+    validate(probe, folder + QStringLiteral("/.folder-check.yaml"),
+             [answer = std::move(answer)](const QJsonObject& reply) {
+                 bool there = bool(api::answerStatus(reply));
+                 for (const Problem& problem : api::problemsOfValidation(reply)) {
+                     there = there && problem.key != QLatin1String("trainable.working_dir");
+                 }
+                 answer(there);
+             });
 }
 
 void EngineClient::subscribe(const QString& experiment, qint64 since) {

@@ -82,6 +82,10 @@ class EngineClient : public QObject {
     // Checks an experiment's text (relative paths from `fileName`'s folder); the answer's
     // problems are read by the editor (their shape is engine/api's problem list).
     void validate(const QString& yaml, const QString& fileName, AnswerHandler onAnswer);
+    // Whether the engine's machine has `folder` (a remote engine: a folder shared or synced with
+    // this machine has the same path there). Asked as a `validate` of a file in that folder
+    // whose working_dir is its own folder; false too when the engine cannot be asked.
+    void hasFolder(const QString& folder, std::function<void(bool there)> answer);
 
     // Events of `experiment` after `since` (0: from the start), then live, until unsubscribe.
     void subscribe(const QString& experiment, qint64 since = 0);

@@ -12,6 +12,7 @@
 #include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QThread>
 #include <QTreeWidget>
 
@@ -109,36 +110,54 @@ void MainWindow::runExperimentFile(const QString& path,
                                    std::function<void(const QString& refusal)> outcome) {
     rememberRecent(RecentKind::File, path);
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    QString yaml;  // null: the engine reads the file itself
-    if (remote_) {
-        // The server cannot read this machine's file: its text goes instead, and its relative
-        // paths are resolved on the server from the same folder (a shared or synced one).
-        QFile file(absolute);
-        if (!file.open(QIODevice::ReadOnly)) {
-            const QString message = tr("cannot read %1: %2").arg(absolute, file.errorString());
-            emit requestFailed(message);
-            if (outcome) {
-                outcome(message);
-            }
+    const auto startAs = [this, outcome](const QString& fileName, const QString& yaml) {
+        client_.start(fileName, yaml,
+                      [this, outcome](const Status& status, const api::StartedAnswer& started) {
+                          if (!status) {
+                              emit requestFailed(status.message());
+                              if (outcome) {
+                                  outcome(status.message());
+                              }
+                              return;
+                          }
+                          openStartedExperiment(started.experiment);
+                          refreshExperimentList();
+                          if (outcome) {
+                              outcome({});
+                          }
+                      });
+    };
+    if (!remote_) {
+        startAs(absolute, {});  // null text: the engine reads the file itself
+        return;
+    }
+    // The server cannot read this machine's file: its text goes, read now. Its relative paths
+    // (the trials' working_dir first) start from the same folder where the server has it (a
+    // shared or synced home), else from the server's results folder.
+    QFile file(absolute);
+    if (!file.open(QIODevice::ReadOnly)) {
+        const QString message = tr("cannot read %1: %2").arg(absolute, file.errorString());
+        emit requestFailed(message);
+        if (outcome) {
+            outcome(message);
+        }
+        return;
+    }
+    const QString yaml = QString::fromUtf8(file.readAll());
+    const QString folder = QFileInfo(absolute).absolutePath();
+    client_.hasFolder(folder, [this, startAs, absolute, folder, yaml](bool there) {
+        if (there) {
+            startAs(absolute, yaml);
             return;
         }
-        yaml = QString::fromUtf8(file.readAll());
-    }
-    client_.start(absolute, yaml,
-                  [this, outcome](const Status& status, const api::StartedAnswer& started) {
-                      if (!status) {
-                          emit requestFailed(status.message());
-                          if (outcome) {
-                              outcome(status.message());
-                          }
-                          return;
-                      }
-                      openStartedExperiment(started.experiment);
-                      refreshExperimentList();
-                      if (outcome) {
-                          outcome({});
-                      }
-                  });
+        const QString name = QFileInfo(absolute).fileName();
+        statusBar()->showMessage(
+            tr("The server has no folder %1: the relative paths of %2 start from its results "
+               "folder %3")
+                .arg(folder, name, serverResults_),
+            15000);
+        startAs(serverResults_ + '/' + name, yaml);
+    });
 }
 
 void MainWindow::beginEngineExperiment(const QString& name) {

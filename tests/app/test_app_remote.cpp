@@ -69,12 +69,13 @@ bool startServe(const EngineHarness& harness, const QStringList& args, const QSt
         20000);
 }
 
-QString experimentFile(const EngineHarness& harness, int trials, int iterations, double sleep) {
+QString experimentFile(const EngineHarness& harness, int trials, int iterations, double sleep,
+                       const QString& folder = QString()) {
     QStringList xs;
     for (int x = 1; x <= trials; ++x) {
         xs << QString::number(x);
     }
-    return harness.writeFile("race.yaml",
+    return harness.writeFile(folder.isEmpty() ? QStringLiteral("race.yaml") : folder + "/race.yaml",
                              QStringLiteral("name: race\n"
                                             "trainable: {command: [python3, \"@TRIAL@\"]}\n"
                                             "search_space:\n"
@@ -246,7 +247,11 @@ void TestAppRemote::resultsStreamThroughTheTunnelAndSurviveSshDrops() {
     int lost = 0;
     connect(&window.client(), &EngineClient::connectionLost, this, [&] { ++lost; });
 
-    window.runExperimentFile(experimentFile(harness, 4, 70, 0.05));
+    // The file is in a folder of this machine that the server does not have (it is gone as soon
+    // as the window has read the file): its text goes, and it runs on the server all the same.
+    QVERIFY(QDir(harness.root()).mkdir("laptop"));
+    window.runExperimentFile(experimentFile(harness, 4, 70, 0.05, "laptop"));
+    QVERIFY(QDir(harness.root()).rename("laptop", "laptop-elsewhere"));
     QVERIFY(waitFor([&] { return !window.currentExperiment().isEmpty(); }, 20000));
     // A second client through the same tunnel sees every event by its sequence number.
     EngineClient watcher;
@@ -292,6 +297,7 @@ void TestAppRemote::resultsStreamThroughTheTunnelAndSurviveSshDrops() {
     QVERIFY(waitFor([&] { return listedExperiments(window).contains("race"); }, 10000));
     QCOMPARE(window.data().trials().size(), std::size_t(4));
     for (const auto& trial : window.data().trials()) {
+        QCOMPARE(trial.status, QStringLiteral("TERMINATED"));
         QCOMPARE(trial.values.size(), std::size_t(70));  // none lost, none twice
     }
     const std::vector<qint64> replay =
