@@ -5,12 +5,21 @@
 
 namespace tunedeck {
 
+namespace {
+
+// "1 file", "3 files": the line is English for people (the CLI prints it, the app shows it).
+QString counted(qint64 n, const char* one, const char* many) {
+    return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+}
+
+}  // namespace
+
 QString codeVersionText(const QJsonObject& version) {
     const QString kind = version.value("kind").toString();
     if (kind == QLatin1String("files")) {
-        return QStringLiteral("files %1 (%2 files, not a git repository)")
-            .arg(version.value("content_hash").toString())
-            .arg(version.value("files").toInt());
+        return QStringLiteral("files %1 (%2, not a git repository)")
+            .arg(version.value("content_hash").toString(),
+                 counted(version.value("files").toInt(), "file", "files"));
     }
     if (kind != QLatin1String("git")) {
         return {};
@@ -25,10 +34,10 @@ QString codeVersionText(const QJsonObject& version) {
     }
     QStringList parts;
     if (const auto bytes = qint64(version.value("diff_bytes").toDouble()); bytes > 0) {
-        parts << QStringLiteral("diff %1 bytes").arg(bytes);
+        parts << QStringLiteral("diff ") + counted(bytes, "byte", "bytes");
     }
     if (const auto n = version.value("untracked").toArray().size(); n > 0) {
-        parts << QStringLiteral("%1 untracked file(s) kept").arg(n);
+        parts << counted(n, "untracked file", "untracked files") + QStringLiteral(" kept");
     }
     if (const auto n = version.value("untracked_skipped").toArray().size(); n > 0) {
         parts << QStringLiteral("%1 too large, not kept").arg(n);

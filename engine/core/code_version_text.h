@@ -8,7 +8,7 @@
 
 namespace tunedeck {
 
-// "git 1a2b3c4d5e6f on main, dirty (diff 2154 bytes, 1 untracked file(s) kept)", or
+// "git 1a2b3c4d5e6f on main, dirty (diff 2154 bytes, 1 untracked file kept)", or
 // "files sha256:0f3e... (12 files, not a git repository)"; empty for an empty record.
 QString codeVersionText(const QJsonObject& version);
 

@@ -85,7 +85,7 @@ class CodeVersion(unittest.TestCase):
         # What the user sees of it: best's summary, export (json and csv), the Python package.
         best = self.run_engine("best", run)
         self.assertIn("# code: git %s on main, dirty (diff " % self.commit[:12], best.stdout)
-        self.assertIn("1 untracked file(s) kept, 1 too large, not kept", best.stderr)
+        self.assertIn("1 untracked file kept, 1 too large, not kept", best.stderr)
         exported = json.loads(self.run_engine("export", run, "--format", "json").stdout)
         self.assertEqual(exported[0]["code_version"]["commit"], self.commit)
         csv = self.run_engine("export", run, "--format", "csv").stdout.splitlines()

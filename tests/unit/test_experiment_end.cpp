@@ -1,7 +1,10 @@
 // When a run is over and how it ended (the summary line and exit code a user sees), and which
-// waiting trials restored from a checkpoint are already at their end.
+// waiting trials restored from a checkpoint are already at their end; the line naming the code
+// the run used, which the run prints at its start and `show` beside its end.
+#include <QJsonArray>
 #include <QTest>
 
+#include "core/code_version_text.h"
 #include "core/experiment_end.h"
 #include "scheduler_builders.h"
 
@@ -70,6 +73,38 @@ class TestExperimentEnd : public QObject {
         QVERIFY(asha);
         QVERIFY(!endReachedAtCheckpoint({}, *asha, {{"training_iteration", 7}}));
         QVERIFY(endReachedAtCheckpoint({}, *asha, {{"training_iteration", 8}}));
+    }
+
+    // "1 files" was seen in the window's folder bar: one is singular, in every count of the line.
+    void theCodeLineCountsOneInTheSingular() {
+        const auto files = [](int n) {
+            return codeVersionText(
+                {{"kind", "files"}, {"content_hash", "sha256:0f3e"}, {"files", n}});
+        };
+        QCOMPARE(files(1), QStringLiteral("files sha256:0f3e (1 file, not a git repository)"));
+        QCOMPARE(files(3), QStringLiteral("files sha256:0f3e (3 files, not a git repository)"));
+        const auto dirty = [](int bytes, int untracked, int skipped) {
+            QJsonArray kept;
+            QJsonArray tooLarge;
+            for (int i = 0; i < untracked; ++i) {
+                kept.append(QStringLiteral("extra%1.py").arg(i));
+            }
+            for (int i = 0; i < skipped; ++i) {
+                tooLarge.append(QStringLiteral("data%1.bin").arg(i));
+            }
+            return codeVersionText({{"kind", "git"},
+                                    {"commit", "1a2b3c4d5e6f7a8b"},
+                                    {"branch", "main"},
+                                    {"dirty", true},
+                                    {"diff_bytes", bytes},
+                                    {"untracked", kept},
+                                    {"untracked_skipped", tooLarge}});
+        };
+        QCOMPARE(dirty(1, 1, 1), QStringLiteral("git 1a2b3c4d5e6f on main, dirty (diff 1 byte, 1 "
+                                                "untracked file kept, 1 too large, not kept)"));
+        QCOMPARE(dirty(2154, 2, 3), QStringLiteral("git 1a2b3c4d5e6f on main, dirty (diff 2154 "
+                                                   "bytes, 2 untracked files kept, 3 too large, "
+                                                   "not kept)"));
     }
 };
 
