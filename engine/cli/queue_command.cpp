@@ -129,6 +129,24 @@ std::unique_ptr<QIODevice> connectAndGreet(const QCommandLineParser& parser, int
     return socket;
 }
 
+// An order to the server --connect names, about `experiment`: 0 when it was taken, otherwise the
+// exit code after printing why ("EXPERIMENT: the server's reason").
+int orderServer(const QCommandLineParser& parser, const QString& experiment, QJsonObject request) {
+    int exitCode = 0;
+    const std::unique_ptr<QIODevice> socket = connectAndGreet(parser, &exitCode);
+    if (!socket) {
+        return exitCode;
+    }
+    request.insert("id", 2);
+    request.insert("experiment", experiment);
+    QJsonObject answer;
+    QString error;
+    if (!ask(*socket, request, &answer, &error)) {
+        return fail(QStringLiteral("%1: %2").arg(experiment, error), kExitBadInput);
+    }
+    return 0;
+}
+
 }  // namespace
 
 int queue(const QStringList& args) {
@@ -184,21 +202,11 @@ int setMaxWorkers(const QStringList& args) {
         return fail(QStringLiteral("max_workers: expected a whole number from 0, not '%1'")
                         .arg(positional[2]));
     }
-    int exitCode = 0;
-    const std::unique_ptr<QIODevice> socket = connectAndGreet(parser, &exitCode);
-    if (!socket) {
-        return exitCode;
-    }
-    QJsonObject answer;
-    QString error;
-    if (!ask(*socket,
-             {{"id", 2},
-              {"op", api::op::kSetMaxWorkers},
-              {"experiment", positional[0]},
-              {"node_type", positional[1]},
-              {"max_workers", cap}},
-             &answer, &error)) {
-        return fail(QStringLiteral("%1: %2").arg(positional[0], error), kExitBadInput);
+    if (const int refused = orderServer(parser, positional[0],
+                                        {{"op", api::op::kSetMaxWorkers},
+                                         {"node_type", positional[1]},
+                                         {"max_workers", cap}})) {
+        return refused;
     }
     std::printf("%s: max_workers of %s is %d from now on.\n", qPrintable(positional[0]),
                 qPrintable(positional[1]), cap);
@@ -243,15 +251,8 @@ int setLimits(const QStringList& args) {
     if (request.size() == 3) {
         return fail(QStringLiteral("set-limits: give --num-samples N, --max-concurrent N or both"));
     }
-    int exitCode = 0;
-    const std::unique_ptr<QIODevice> socket = connectAndGreet(parser, &exitCode);
-    if (!socket) {
-        return exitCode;
-    }
-    QJsonObject answer;
-    QString error;
-    if (!ask(*socket, request, &answer, &error)) {
-        return fail(QStringLiteral("%1: %2").arg(name, error), kExitBadInput);
+    if (const int refused = orderServer(parser, name, request)) {
+        return refused;
     }
     QStringList changed;
     for (const auto& [option, field] : limits) {
@@ -289,21 +290,11 @@ int note(const QStringList& args) {
             return fail(QStringLiteral("note: %1%2").arg(s.message(), hint), kExitBadInput);
         }
     } else {
-        int exitCode = 0;
-        const std::unique_ptr<QIODevice> socket = connectAndGreet(parser, &exitCode);
-        if (!socket) {
-            return exitCode;
-        }
-        QJsonObject answer;
-        QString error;
-        if (!ask(*socket,
-                 {{"id", 2},
-                  {"op", api::op::kSetTrialNote},
-                  {"experiment", positional[0]},
-                  {"trial", positional[1]},
-                  {"note", positional[2]}},
-                 &answer, &error)) {
-            return fail(QStringLiteral("%1: %2").arg(positional[0], error), kExitBadInput);
+        if (const int refused = orderServer(parser, positional[0],
+                                            {{"op", api::op::kSetTrialNote},
+                                             {"trial", positional[1]},
+                                             {"note", positional[2]}})) {
+            return refused;
         }
     }
     std::printf(positional[2].isEmpty() ? "%s %s: note removed.\n" : "%s %s: note set.\n",

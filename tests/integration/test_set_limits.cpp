@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QtTest>
+#include <memory>
 
 #include "engine_harness.h"
 #include "serve_session.h"
@@ -89,19 +90,46 @@ pid_t childOf(pid_t parent) {
     return pid_t(children.readAll().trimmed().split(' ').value(0).toLongLong());
 }
 
+// serve on the harness's results root with one experiment file started there.
+struct ServedExperiment {
+    ServeProcess serve;
+    std::unique_ptr<ServeClient> client;
+    QString name;  // as serve names it
+    QString folder;
+    QString db;
+
+    // Empty when the experiment runs, otherwise why not.
+    QString start(const EngineHarness& h, const QString& file) {
+        if (!serve.startOnLocalSocket(h)) {
+            return QStringLiteral("serve did not start");
+        }
+        client = std::make_unique<ServeClient>(serve.address());
+        if (!client->hello().value("ok").toBool()) {
+            return QStringLiteral("no answer to hello");
+        }
+        const QJsonObject started = client->ask({{"op", "start"}, {"path", file}}, 30000);
+        if (!started.value("ok").toBool()) {
+            return QString::fromUtf8(QJsonDocument(started).toJson());
+        }
+        name = started.value("experiment").toString();
+        folder = started.value("folder").toString();
+        db = folder + "/experiment.sqlite";
+        return {};
+    }
+};
+
 }  // namespace
 
 void TestSetLimits::limitsOfARunningExperimentChange() {
     EngineHarness h;
     const QString file = h.writeFile("limits.yaml", experimentYaml(3, 3, 4, 0.25));
-    ServeProcess serve;
-    QVERIFY(serve.startOnLocalSocket(h));
-    ServeClient client(serve.address());
-    QVERIFY(client.hello().value("ok").toBool());
-    const QJsonObject started = client.ask({{"op", "start"}, {"path", file}}, 30000);
-    QVERIFY2(started.value("ok").toBool(), qPrintable(QJsonDocument(started).toJson()));
-    const QString name = started.value("experiment").toString();
-    const QString db = started.value("folder").toString() + "/experiment.sqlite";
+    ServedExperiment run;
+    const QString why = run.start(h, file);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    ServeProcess& serve = run.serve;
+    ServeClient& client = *run.client;
+    const QString& name = run.name;
+    const QString& db = run.db;
     QVERIFY(waitFor([&] { return count(db, "SELECT COUNT(*) FROM trials") >= 2; }, 20000));
 
     // Each mistake is refused naming its field; the experiment runs on.
@@ -161,24 +189,23 @@ void TestSetLimits::limitsOfARunningExperimentChange() {
 void TestSetLimits::resumeAfterAKillKeepsTheNewLimits() {
     EngineHarness h;
     const QString file = h.writeFile("limits.yaml", experimentYaml(2, 1, 6, 0.12));
-    ServeProcess serve;
-    QVERIFY(serve.startOnLocalSocket(h));
-    ServeClient client(serve.address());
-    QVERIFY(client.hello().value("ok").toBool());
-    const QJsonObject started = client.ask({{"op", "start"}, {"path", file}}, 30000);
-    QVERIFY2(started.value("ok").toBool(), qPrintable(QJsonDocument(started).toJson()));
-    const QString folder = started.value("folder").toString();
-    const QString db = folder + "/experiment.sqlite";
+    ServedExperiment run;
+    const QString why = run.start(h, file);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    ServeProcess& serve = run.serve;
+    ServeClient& client = *run.client;
+    const QString& folder = run.folder;
+    const QString& db = run.db;
     QVERIFY(waitFor([&] { return count(db, "SELECT COUNT(*) FROM results") > 0; }, 20000));
-    const QJsonObject answer = client.ask(
-        {{"op", "set_limits"}, {"experiment", started.value("experiment")}, {"num_samples", 4}});
+    const QJsonObject answer =
+        client.ask({{"op", "set_limits"}, {"experiment", run.name}, {"num_samples", 4}});
     QVERIFY2(answer.value("ok").toBool(), qPrintable(QJsonDocument(answer).toJson()));
     QVERIFY(waitFor([&] { return count(db, "SELECT COUNT(*) FROM events WHERE type = 'limits'"); },
                     5000));
-    const pid_t run = childOf(serve.pid());
-    QVERIFY(run > 0);
-    ::kill(run, SIGKILL);
-    QVERIFY(waitFor([&] { return !QFile::exists(QStringLiteral("/proc/%1").arg(run)); }, 10000));
+    const pid_t child = childOf(serve.pid());
+    QVERIFY(child > 0);
+    ::kill(child, SIGKILL);
+    QVERIFY(waitFor([&] { return !QFile::exists(QStringLiteral("/proc/%1").arg(child)); }, 10000));
 
     const EngineResult resumed = h.run({"resume", folder, "--quiet"}, 60000);
     QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.all()));
@@ -192,15 +219,14 @@ void TestSetLimits::resumeAfterAKillKeepsTheNewLimits() {
 void TestSetLimits::notesOnTrialsStayWithTheHistory() {
     EngineHarness h;
     const QString file = h.writeFile("limits.yaml", experimentYaml(3, 3, 4, 0.3));
-    ServeProcess serve;
-    QVERIFY(serve.startOnLocalSocket(h));
-    ServeClient client(serve.address());
-    QVERIFY(client.hello().value("ok").toBool());
-    const QJsonObject started = client.ask({{"op", "start"}, {"path", file}}, 30000);
-    QVERIFY2(started.value("ok").toBool(), qPrintable(QJsonDocument(started).toJson()));
-    const QString name = started.value("experiment").toString();
-    const QString folder = started.value("folder").toString();
-    const QString db = folder + "/experiment.sqlite";
+    ServedExperiment run;
+    const QString why = run.start(h, file);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    ServeProcess& serve = run.serve;
+    ServeClient& client = *run.client;
+    const QString& name = run.name;
+    const QString& folder = run.folder;
+    const QString& db = run.db;
     QVERIFY(waitFor([&] { return count(db, "SELECT COUNT(*) FROM trials") >= 3; }, 20000));
 
     // While it runs: the note goes through the run, bad ones are refused saying why.
