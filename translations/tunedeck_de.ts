@@ -2893,6 +2893,22 @@ MPS ist nicht gestartet: %2</translation>
 <context>
     <name>tunedeck::app::TrialDetailView</name>
     <message>
+        <source>%1 in all, %2 per rank</source>
+        <translation>%1 insgesamt, %2 je Rang</translation>
+    </message>
+    <message>
+        <source>%1 in all</source>
+        <translation>%1 insgesamt</translation>
+    </message>
+    <message>
+        <source>1 (GPU %1)</source>
+        <translation>1 (GPU %1)</translation>
+    </message>
+    <message>
+        <source>%1 (GPUs %2)</source>
+        <translation>%1 (GPUs %2)</translation>
+    </message>
+    <message>
         <source>Copy config as YAML</source>
         <translation>Konfiguration als YAML kopieren</translation>
     </message>

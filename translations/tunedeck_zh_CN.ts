@@ -2882,6 +2882,22 @@ MPS 未能启动：%2</translation>
 <context>
     <name>tunedeck::app::TrialDetailView</name>
     <message>
+        <source>%1 in all, %2 per rank</source>
+        <translation>共 %1 个，每个 rank %2 个</translation>
+    </message>
+    <message>
+        <source>%1 in all</source>
+        <translation>共 %1 个</translation>
+    </message>
+    <message>
+        <source>1 (GPU %1)</source>
+        <translation>1 个（GPU %1）</translation>
+    </message>
+    <message>
+        <source>%1 (GPUs %2)</source>
+        <translation>%1 个（GPU %2）</translation>
+    </message>
+    <message>
         <source>Copy config as YAML</source>
         <translation>复制配置为 YAML</translation>
     </message>

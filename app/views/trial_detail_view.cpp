@@ -86,6 +86,34 @@ QString ranksText(const std::vector<events::RankPlacement>& ranks) {
         .arg(places.join(QStringLiteral(",<br>")));
 }
 
+// How many GPUs the trial has, then which: "1 (GPU 0)", "2 (GPUs 0, 1)"; a gang's are its ranks'
+// ("2 in all, 1 per rank"; the Ranks row says which). A bare "0" read as no GPU at all.
+QString gpusText(const std::vector<int>& gpus, const std::vector<events::RankPlacement>& ranks) {
+    std::size_t total = ranks.empty() ? gpus.size() : 0;
+    bool even = true;
+    for (const events::RankPlacement& rank : ranks) {
+        total += rank.gpus.size();
+        even = even && rank.gpus.size() == ranks.front().gpus.size();
+    }
+    QStringList cards;
+    for (const int gpu : gpus) {
+        cards << QString::number(gpu);
+    }
+    if (total == 0) {
+        return TrialDetailView::tr("none");
+    }
+    if (!ranks.empty()) {
+        return even ? TrialDetailView::tr("%1 in all, %2 per rank")
+                          .arg(total)
+                          .arg(ranks.front().gpus.size())
+                    : TrialDetailView::tr("%1 in all").arg(total);
+    }
+    return cards.size() == 1 ? TrialDetailView::tr("1 (GPU %1)").arg(cards.first())
+                             : TrialDetailView::tr("%1 (GPUs %2)")
+                                   .arg(cards.size())
+                                   .arg(cards.join(QStringLiteral(", ")));
+}
+
 }  // namespace
 
 TrialDetailView::TrialDetailView(const ExperimentData* data, QWidget* parent)
@@ -177,14 +205,9 @@ QString TrialDetailView::trialHtml(const TrialRow& row) const {
                     .arg(escaped(tr("Note:")),
                          escaped(row.note).replace(QLatin1Char('\n'), QStringLiteral("<br>")));
     }
-    QStringList gpus;
-    for (const int gpu : row.gpus) {
-        gpus << QString::number(gpu);
-    }
     QList<QStringList> facts{
         {escaped(tr("Node")), escaped(row.node.isEmpty() ? tr("not placed yet") : row.node)},
-        {escaped(tr("GPUs")),
-         escaped(gpus.isEmpty() ? tr("none") : gpus.join(QStringLiteral(", ")))}};
+        {escaped(tr("GPUs")), escaped(gpusText(row.gpus, row.ranks))}};
     if (!row.ranks.empty()) {
         facts.append({escaped(tr("Ranks")), ranksText(row.ranks)});
     }

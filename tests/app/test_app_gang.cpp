@@ -153,6 +153,9 @@ void TestAppGang::aGangTrialShowsItsRanksCardsAndSummedHealth() {
         "Ranks[\\t\\n]2 \u2014 rank 0 on local \\(GPU 0\\),\\s+rank 1 on local \\(GPU 1\\)"));
     QVERIFY2(waitFor([&] { return ranks.match(pane->toPlainText()).hasMatch(); }, 10000),
              qPrintable(pane->toPlainText()));
+    // Its GPUs are both ranks' cards: it read "GPUs 0", rank 0's card index taken for a count.
+    const QRegularExpression gpus(QStringLiteral("GPUs[\\t\\n]2 in all, 1 per rank\n"));
+    QVERIFY2(gpus.match(pane->toPlainText()).hasMatch(), qPrintable(pane->toPlainText()));
     app_test::screenshot(window, "gang-trial");
 
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
@@ -200,6 +203,8 @@ void TestAppGang::aGangTrialShowsItsRanksCardsAndSummedHealth() {
             "R\u00e4nge[\\t\\n]2 \u2014 Rang 0 auf local \\(GPU 0\\),\\s+Rang 1 auf local "
             "\\(GPU 1\\)"));
         QVERIFY2(waitFor([&] { return german.match(readPane->toPlainText()).hasMatch(); }, 10000),
+                 qPrintable(readPane->toPlainText()));
+        QVERIFY2(readPane->toPlainText().contains(QStringLiteral("2 insgesamt, 1 je Rang")),
                  qPrintable(readPane->toPlainText()));
         app_test::screenshot(reader, "gang-trial-de");
         reader.tabs()->setCurrentIndex(0);
