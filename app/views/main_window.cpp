@@ -364,9 +364,7 @@ void MainWindow::buildMenus() {
     experiment->addSeparator();
     experiment->addAction(tr("Engine &queue..."), this, [this] {
         auto* queue = findChild<QueueDialog*>(QStringLiteral("queueDialog"));
-        if (!queue) {
-            queue = new QueueDialog(client_, this);
-        }
+        queue = queue ? queue : new QueueDialog(client_, this);  // one, kept
         queue->show();
         queue->raise();
     });
@@ -378,8 +376,10 @@ void MainWindow::buildMenus() {
                      [this] { orderSelectedTrials(TrialOrder::Pause); });
     trial->addAction(tr("&Resume selected trials"), QKeySequence(tr("Ctrl+Shift+P")), this,
                      [this] { orderSelectedTrials(TrialOrder::Resume); });
-    trial->addAction(tr("Edit &note..."), QKeySequence(tr("Ctrl+Shift+N")), this,
-                     &MainWindow::editTrialNote);
+    trial
+        ->addAction(tr("Edit &note..."), QKeySequence(tr("Ctrl+Shift+N")), this,
+                    &MainWindow::editTrialNote)
+        ->setObjectName(QStringLiteral("editTrialNote"));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Start page"), QKeySequence(tr("Ctrl+Shift+H")), this,

@@ -8,7 +8,9 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QInputDialog>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
@@ -22,6 +24,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeWidget>
 #include <csignal>
 
@@ -269,6 +272,25 @@ int main(int argc, char** argv) {
     showTab(window, QObject::tr("Compare"));
     shoot(&window, "07-compare-trials");
     table->selectRow(0);  // one trial, whole: config, metrics, status history, checkpoints
+    // A note on it, written as a user does (Trial > Edit note...): the box, then the note shown.
+    QTimer::singleShot(300, [] {
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            if (auto* box = qobject_cast<QInputDialog*>(w); box && box->isVisible()) {
+                box->setTextValue("Loss still falling at the end.\nTry twice the iterations.");
+                QTest::qWait(200);
+                shootScreen(box, "07c-edit-note");
+                box->accept();
+            }
+        }
+    });
+    for (QAction* menu : window.menuBar()->actions()) {
+        for (QAction* a : menu->menu() ? menu->menu()->actions() : QList<QAction*>{}) {
+            if (a->objectName() == QLatin1String("editTrialNote")) {
+                a->trigger();
+            }
+        }
+    }
+    waitFor([&] { return !window.data().trials()[0].note.isEmpty(); }, 10000);
     showTab(window, QObject::tr("Trial"));
     shoot(&window, "07b-trial-detail");
     table->selectionModel()->clear();
