@@ -1,8 +1,9 @@
-// Retry policy on trial failure and checkpoint retention.
+// Retry policy on trial failure, checkpoint retention, and what a note on a trial may hold.
 #include <QTest>
 
 #include "core/checkpoint_policy.h"
 #include "core/failure_policy.h"
+#include "core/trial_note.h"
 
 using namespace tunedeck;
 
@@ -166,6 +167,30 @@ class TestPolicies : public QObject {
             checkpoint(5, 5, {{"accuracy", 1.0}})};
         // Kept: 1 and 4 (the only scored ones) and 5 (the latest).
         QCOMPARE(sorted(checkpointsToDelete(spec, all, {})), (std::vector<std::int64_t>{2, 3}));
+    }
+
+    // A note is free text with line breaks and tabs; what a terminal would take as a command
+    // (an escape), a NUL or a note longer than a few paragraphs is refused, saying where.
+    void aNoteIsRefusedWhereItHoldsAControlCharacter() {
+        QVERIFY(checkTrialNote(QStringLiteral("lr too high\n\tdiverged at 40 \u00e9\u4e2d")));
+        QVERIFY(checkTrialNote(QString()));  // empty: the note is removed
+        const Status escape = checkTrialNote(QStringLiteral("ok\x1b[2J"));
+        QVERIFY(!escape);
+        QCOMPARE(escape.message(), QStringLiteral("note: character 3: control character U+001B "
+                                                  "(only line breaks and tabs may be in a note)"));
+        QVERIFY(!checkTrialNote(QStringLiteral("a\rb")));
+        QVERIFY(!checkTrialNote(QString(QChar(0)) + QStringLiteral("x")));
+        QVERIFY(checkTrialNote(QString(kMaxTrialNoteChars, QLatin1Char('x'))));
+        const Status tooLong = checkTrialNote(QString(kMaxTrialNoteChars + 1, QLatin1Char('x')));
+        QVERIFY(tooLong.message().contains(QStringLiteral("4001 characters")));
+    }
+
+    void aNoteInATableIsOneLineCutAtItsLength() {
+        QCOMPARE(trialNoteLine(QStringLiteral("two\nlines\tand  tabs"), 40),
+                 QStringLiteral("two lines and tabs"));
+        QCOMPARE(trialNoteLine(QStringLiteral("abcdefghij klmnop"), 10),
+                 QStringLiteral("abcdefg..."));
+        QCOMPARE(trialNoteLine(QString(), 10), QString());
     }
 };
 
