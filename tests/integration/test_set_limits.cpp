@@ -207,8 +207,12 @@ void TestSetLimits::resumeAfterAKillKeepsTheNewLimits() {
     ::kill(child, SIGKILL);
     QVERIFY(waitFor([&] { return !QFile::exists(QStringLiteral("/proc/%1").arg(child)); }, 10000));
 
+    // A note written while nothing runs it is kept through the resume.
+    const EngineResult noted = h.run({"note", folder, "t00000", "killed here"});
+    QVERIFY2(noted.exitCode == 0, qPrintable(noted.all()));
     const EngineResult resumed = h.run({"resume", folder, "--quiet"}, 60000);
     QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.all()));
+    QVERIFY2(h.run({"show", folder}).out.contains("killed here"), "the note is gone");
     QVERIFY2(count(db, "SELECT COUNT(*) FROM trials") == 4, qPrintable(resumed.all()));
     QCOMPARE(count(db, "SELECT COUNT(*) FROM trials WHERE status = 'TERMINATED'"), 4);
     // max_concurrent_trials: 1 held throughout.
