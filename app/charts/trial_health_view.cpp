@@ -3,6 +3,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPainterPath>
+#include <QStyle>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -33,6 +34,26 @@ double highest(const TrialHealthModel& health, const QStringList& trials,
     return most;
 }
 
+// The health line: one line, elided at the right (its whole text is the tooltip), so the panels
+// under the curves keep their height; wrapped, it took three or four lines in German at 1280x800.
+class OneLineLabel : public QLabel {
+  public:
+    QSize sizeHint() const override {
+        const QFontMetrics metrics(font());
+        return {std::min(metrics.horizontalAdvance(text()), 400), metrics.height()};
+    }
+    QSize minimumSizeHint() const override { return {0, QFontMetrics(font()).height()}; }
+
+  protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter painter(this);
+        const QRect room = contentsRect();
+        style()->drawItemText(
+            &painter, room, Qt::AlignLeft | Qt::AlignVCenter, palette(), isEnabled(),
+            fontMetrics().elidedText(text(), Qt::ElideRight, room.width()), foregroundRole());
+    }
+};
+
 }  // namespace
 
 TrialHealthView::TrialHealthView(const TrialHealthModel* health, const ExperimentData* data,
@@ -40,13 +61,12 @@ TrialHealthView::TrialHealthView(const TrialHealthModel* health, const Experimen
     : QWidget(parent),
       health_(health),
       data_(data),
-      legend_(new QLabel),
+      legend_(new OneLineLabel),
       canvas_(new PlotCanvas),
       throttle_(kRefreshMs, [this] { recompute(); }) {
     setObjectName(QStringLiteral("trialHealth"));
     legend_->setObjectName(QStringLiteral("trialHealthLegend"));
-    legend_->setWordWrap(true);
-    legend_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    legend_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     canvas_->setFixedHeight(kCanvasHeight);
     canvas_->setToolTip(
         tr("Each chosen trial's CPU use (100% is one busy core), resident memory (RAM) and GPU "
@@ -132,9 +152,14 @@ void TrialHealthView::recompute() {
                 ? tr("System health: no trial has been sampled yet (each node is sampled every "
                      "gpu_sample_s seconds; 0 turns sampling off).")
                 : tr("System health: no samples of the chosen trials."));
+        legend_->setToolTip(legend_->text());
     } else {
         legend_->setText(tr("System health: ") + lines.join(QStringLiteral("; ")));
+        legend_->setToolTip(tr("System health: ").trimmed() + QLatin1Char('\n') +
+                            lines.join(QLatin1Char('\n')));
     }
+    // No samples: no empty panels under the line, the curves get the room.
+    canvas_->setVisible(!shown_.isEmpty());
     t0_ = first;
     x_ = PlotAxis::linear(0, std::max(1.0, last - first), tr("seconds"));
     x_.lo = 0;

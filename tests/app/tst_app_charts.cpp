@@ -1,6 +1,7 @@
 // The metric chart against the models it draws (tst_app_models): the decimation that keeps
 // every spike, smoothing, the curves drawn on a worker thread (only the newest image shown, a
-// restored trial's curve drawn anew), and the chart as SVG.
+// restored trial's curve drawn anew), the chart as SVG, and the health line under the curves.
+#include <QLabel>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QValueAxis>
@@ -10,8 +11,10 @@
 #include "charts/curve_renderer.h"
 #include "charts/decimate.h"
 #include "charts/metric_chart.h"
+#include "charts/trial_health_view.h"
 #include "models/experiment_data.h"
 #include "scripted_events.h"
+#include "views/appearance.h"
 
 using namespace tunedeck::app;
 
@@ -133,6 +136,7 @@ class TestAppCharts : public QObject {
     void svgShowsOnlyTheSelectedTrialsAndALogAxis();
     void svgOfAZoomedChartKeepsItsLinesInsideThePlot();
     void anEndedRunLeavesNoRoomToGrowAndAWaitingOneSaysSo();
+    void theHealthLineIsOneLineInGermanAndNoBandWithoutSamples();
 };
 
 void TestAppCharts::decimationKeepsEverySpikeAndBoundsThePoints() {
@@ -438,6 +442,61 @@ void TestAppCharts::anEndedRunLeavesNoRoomToGrowAndAWaitingOneSaysSo() {
               QStringLiteral("finished"), 0);
     chart.markDirty();
     QTRY_COMPARE(x->max(), 30.0);
+}
+
+// Issue 18 (the tour at 1280x800, German): the health line under the curves wrapped to three or
+// four lines, and with no samples yet its empty panels left a blank band under it.
+void TestAppCharts::theHealthLineIsOneLineInGermanAndNoBandWithoutSamples() {
+    applyAppearance({Theme::Light, QStringLiteral("de")});
+    ExperimentData data;
+    TrialHealthModel health;
+    TrialHealthView view(&health, &data);
+    view.resize(1000, 400);  // the Curves tab's width at 1280x800
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    auto* legend = view.findChild<QLabel*>("trialHealthLegend");
+    QVERIFY(legend);
+    const int oneLine = legend->fontMetrics().lineSpacing();
+    QVERIFY2(view.sizeHint().height() <= oneLine + 8,
+             qPrintable(QStringLiteral("%1 px with no samples").arg(view.sizeHint().height())));
+    for (int t = 0; t < 3; ++t) {
+        QJsonArray trials;
+        for (int rank = 0; rank < 2; ++rank) {
+            QJsonObject usage{{"trial", QStringLiteral("t0000%1").arg(t)},
+                              {"cpu_percent", 98.0},
+                              {"rss_mb", 212.0},
+                              {"processes", 1},
+                              {"gpu_memory_mb", 4096.0}};
+            if (rank > 0) {
+                usage.insert("rank", rank);
+            }
+            trials.append(usage);
+        }
+        for (int sample = 1; sample <= 3; ++sample) {
+            health.apply(scripted::decoded(QJsonObject{{"v", 1},
+                                                       {"seq", qint64(10 * t + sample)},
+                                                       {"time", double(sample)},
+                                                       {"type", "node_usage"},
+                                                       {"node", "gpu-node-1"},
+                                                       {"memory_used_mb", 4096},
+                                                       {"memory_total_mb", 16384},
+                                                       {"gpus", QJsonArray()},
+                                                       {"trials", trials}}));
+        }
+    }
+    view.recomputeNow();
+    QTest::qWait(20);
+    QCOMPARE(view.shownTrials().size(), 3);
+    QVERIFY(view.legend().contains(QStringLiteral("2 R\u00e4nge")));
+    QVERIFY2(legend->height() < 2 * oneLine,
+             qPrintable(QStringLiteral("%1 px for lines of %2 px: %3")
+                            .arg(legend->height())
+                            .arg(oneLine)
+                            .arg(view.legend())));
+    // What does not fit is in the tooltip, whole.
+    QVERIFY2(legend->toolTip().contains(QStringLiteral("t00002: ")), qPrintable(legend->toolTip()));
+    QVERIFY(view.sizeHint().height() > 100);  // the panels are back
+    applyAppearance({Theme::Light, QStringLiteral("en")});
 }
 
 QTEST_MAIN(TestAppCharts)
