@@ -10,11 +10,13 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QPainter>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSet>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStyledItemDelegate>
 #include <QVBoxLayout>
 
 namespace tunedeck::app {
@@ -24,6 +26,59 @@ namespace {
 constexpr int kRecentLimit = 10;
 constexpr int kPathRole = Qt::UserRole;
 constexpr int kFolderRole = Qt::UserRole + 1;
+
+// A template's row: its title in bold, its description in plain text wrapped under it (the
+// item's text, "title\ndescription"; a row without a description is drawn as it is).
+class TemplateDelegate : public QStyledItemDelegate {
+  public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override {
+        QStyleOptionViewItem row(option);
+        initStyleOption(&row, index);
+        const QString text = row.text;
+        row.text.clear();
+        const QStyle* style = row.widget ? row.widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &row, painter, row.widget);
+        painter->save();
+        painter->setPen(row.palette.color(
+            row.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
+        const QRect room = row.rect.adjusted(kPadding, 0, -kPadding, 0);
+        const QFont title = titleFont(row.font);
+        const int titleHeight = QFontMetrics(title).height();
+        painter->setFont(title);
+        painter->drawText(QRect(room.left(), room.top(), room.width(), titleHeight),
+                          Qt::AlignLeft | Qt::AlignVCenter,
+                          QFontMetrics(title).elidedText(text.section(QLatin1Char('\n'), 0, 0),
+                                                         Qt::ElideRight, room.width()));
+        painter->setFont(row.font);
+        painter->drawText(room.adjusted(0, titleHeight, 0, 0), Qt::TextWordWrap,
+                          text.section(QLatin1Char('\n'), 1));
+        painter->restore();
+    }
+
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+        QStyleOptionViewItem row(option);
+        initStyleOption(&row, index);
+        const auto* view = qobject_cast<const QAbstractItemView*>(row.widget);
+        const int width = std::max(100, (view ? view->viewport()->width() : 400) - 2 * kPadding);
+        const QString description = row.text.section(QLatin1Char('\n'), 1);
+        const int lines = description.isEmpty() ? 0
+                                                : QFontMetrics(row.font)
+                                                      .boundingRect(QRect(0, 0, width, 100000),
+                                                                    Qt::TextWordWrap, description)
+                                                      .height();
+        return {width, QFontMetrics(titleFont(row.font)).height() + lines + 2};
+    }
+
+  private:
+    static constexpr int kPadding = 3;
+    static QFont titleFont(QFont font) {
+        font.setBold(true);
+        return font;
+    }
+};
 
 QString recentKey(RecentKind kind) {
     return kind == RecentKind::File ? QStringLiteral("recent/files")
@@ -247,6 +302,8 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
     templateList_->setObjectName(QStringLiteral("templates"));
     templateList_->setWordWrap(true);
     templateList_->setAlternatingRowColors(true);
+    templateList_->setResizeMode(QListView::Adjust);  // the rows' wrapped heights follow the width
+    templateList_->setItemDelegate(new TemplateDelegate(templateList_));
     templates_ = listTemplates(examplesFolder());
     for (const ExperimentTemplate& t : templates_) {
         const QString title = t.cluster ? tr("%1 (cluster file)").arg(t.title) : t.title;

@@ -5,7 +5,9 @@
 
 #include <QByteArray>
 #include <QFile>
+#include <QImage>
 #include <QLineEdit>
+#include <QPainter>
 #include <QSize>
 #include <QString>
 #include <QWidget>
@@ -20,6 +22,30 @@ T* child(QWidget& parent, const char* name) {
         qFatal("no %s", name);
     }
     return found;
+}
+
+// The dark pixels in `rect` of a light picture: how much ink its text took (bold takes more).
+inline int inkIn(const QImage& image, const QRect& rect) {
+    int ink = 0;
+    for (int y = std::max(0, rect.top()); y <= std::min(image.height() - 1, rect.bottom()); ++y) {
+        for (int x = std::max(0, rect.left()); x <= std::min(image.width() - 1, rect.right());
+             ++x) {
+            ink += qGray(image.pixel(x, y)) < 128 ? 1 : 0;
+        }
+    }
+    return ink;
+}
+
+// The ink of `text` drawn in `font`, black on white.
+inline int inkOf(const QString& text, const QFont& font) {
+    QImage image(QFontMetrics(font).horizontalAdvance(text) + 8, QFontMetrics(font).height() + 4,
+                 QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setFont(font);
+    painter.drawText(image.rect(), Qt::AlignCenter, text);
+    painter.end();
+    return inkIn(image, image.rect());
 }
 
 // Types `text` into the line edit `name` and leaves it, as focus moving on would.

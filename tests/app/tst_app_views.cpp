@@ -25,6 +25,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "app_test_support.h"
 #include "charts/node_usage_view.h"
 #include "message_box_answer.h"
 #include "models/node_usage.h"
@@ -158,6 +159,20 @@ void TestAppViews::templatesAreListedWithTheirDescriptions() {
         shown << list->item(i)->text().section('\n', 0, 0);
     }
     QVERIFY2(shown.contains("clusters / aws (cluster file)"), qPrintable(shown.join(", ")));
+    // Each title is bold over its plain description (the start page's screenshot: all plain).
+    page.resize(1000, 700);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    const QRect first = list->visualItemRect(list->item(0));
+    const int ink =
+        app_test::inkIn(list->viewport()->grab().toImage(),
+                        first.adjusted(0, 0, 0, list->fontMetrics().height() - first.height()));
+    QFont bold = list->font();
+    bold.setBold(true);
+    QVERIFY2(ink > (app_test::inkOf(shown.first(), list->font()) +
+                    app_test::inkOf(shown.first(), bold)) /
+                       2,
+             qPrintable(QStringLiteral("%1 dark pixels on the title's line").arg(ink)));
     QSignalSpy cluster(&page, &StartPage::editClusterFile);
     QSignalSpy experiment(&page, &StartPage::editFile);
     auto* recent = page.findChild<QListWidget*>("recent");
