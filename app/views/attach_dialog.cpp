@@ -278,7 +278,10 @@ void AttachDialog::attach() {
         showStatus(error, false);
         return;
     }
-    hostKeyPanel_->setVisible(false);
+    if (hostKeyPanel_->isVisible()) {
+        hostKeyPanel_->setVisible(false);
+        shrinkToFit();
+    }
     QObject::disconnect(readyConnection_);
     tunnel_ = attachOverSsh(window_, target, &error);
     if (!tunnel_) {
@@ -318,11 +321,17 @@ void AttachDialog::growToFit() {
     }
 }
 
+void AttachDialog::shrinkToFit() {
+    layout()->activate();
+    resize(width(), layout()->totalHeightForWidth(width()));
+}
+
 void AttachDialog::trustShownKey() {
     if (!tunnel_) {
         return;
     }
     hostKeyPanel_->setVisible(false);
+    shrinkToFit();
     tunnel_->trustHostKey(tunnel_->hostKeyFingerprint());
 }
 

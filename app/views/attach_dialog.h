@@ -63,6 +63,8 @@ class AttachDialog : public QDialog {
     void showStatus(const QString& message, bool busy);
     // Taller when the words shown need it.
     void growToFit();
+    // As tall as the rows need again, once the host key's words are hidden (not left blank).
+    void shrinkToFit();
 
     MainWindow& window_;
     QPointer<client::SshTunnel> tunnel_;

@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
@@ -517,7 +518,16 @@ void TestAppRemote::anUnknownHostKeyAttachesNothingUntilTrusted() {
     QVERIFY(!window.client().isReady());
     QVERIFY(!QFile::exists(knownHosts));
 
+    // Trusted, the key's words go and the dialog is as tall as its rows again (it kept the
+    // panel's height as a blank band).
+    const int withKey = dialog->height();
     dialog->findChild<QPushButton*>("trustHostKey")->click();
+    QVERIFY2(dialog->height() == dialog->layout()->totalHeightForWidth(dialog->width()) &&
+                 dialog->height() < withKey,
+             qPrintable(QStringLiteral("%1 px high, %2 with the key, its rows need %3")
+                            .arg(dialog->height())
+                            .arg(withKey)
+                            .arg(dialog->layout()->totalHeightForWidth(dialog->width()))));
     QVERIFY2(waitFor([&] { return window.client().isReady(); }, 20000),
              qPrintable(tunnel->statusText()));
     QFile recorded(knownHosts);
