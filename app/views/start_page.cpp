@@ -37,7 +37,7 @@ class TemplateDelegate : public QStyledItemDelegate {
                const QModelIndex& index) const override {
         QStyleOptionViewItem row(option);
         initStyleOption(&row, index);
-        const QString text = row.text;
+        const QString text = index.data(Qt::DisplayRole).toString();  // row.text has no '\n'
         row.text.clear();
         const QStyle* style = row.widget ? row.widget->style() : QApplication::style();
         style->drawControl(QStyle::CE_ItemViewItem, &row, painter, row.widget);
@@ -63,7 +63,8 @@ class TemplateDelegate : public QStyledItemDelegate {
         initStyleOption(&row, index);
         const auto* view = qobject_cast<const QAbstractItemView*>(row.widget);
         const int width = std::max(100, (view ? view->viewport()->width() : 400) - 2 * kPadding);
-        const QString description = row.text.section(QLatin1Char('\n'), 1);
+        const QString description =
+            index.data(Qt::DisplayRole).toString().section(QLatin1Char('\n'), 1);
         const int lines = description.isEmpty() ? 0
                                                 : QFontMetrics(row.font)
                                                       .boundingRect(QRect(0, 0, width, 100000),

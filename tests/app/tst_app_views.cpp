@@ -164,6 +164,7 @@ void TestAppViews::templatesAreListedWithTheirDescriptions() {
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
     const QRect first = list->visualItemRect(list->item(0));
+    QVERIFY(first.height() >= 2 * list->fontMetrics().height());  // the description under it
     const int ink =
         app_test::inkIn(list->viewport()->grab().toImage(),
                         first.adjusted(0, 0, 0, list->fontMetrics().height() - first.height()));
