@@ -2,6 +2,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <algorithm>
 
 #include "core/trial_note.h"
 #include "core/trial_runtime.h"
@@ -77,6 +78,9 @@ void TrialTableModel::reset() {
     metricKeys_ = metricColumnsOf(*data_);
     configKeys_ = data_->configKeys();
     shownBest_ = data_->bestRow();
+    const std::vector<TrialRow>& trials = data_->trials();
+    notes_ = std::any_of(trials.begin(), trials.end(),
+                         [](const TrialRow& t) { return !t.note.isEmpty(); });
     endResetModel();
 }
 
@@ -85,6 +89,14 @@ void TrialTableModel::refresh(const ExperimentData::Changes& changes) {
         (changes.metricNamesChanged && metricKeys_ != metricColumnsOf(*data_))) {
         reset();
         return;
+    }
+    // The first note brings its column.
+    for (const int row : changes.rows) {
+        if (!notes_ && row < int(data_->trials().size()) &&
+            !data_->trials()[std::size_t(row)].note.isEmpty()) {
+            reset();
+            return;
+        }
     }
     const int now = int(data_->trials().size());
     if (now > rows_) {
@@ -118,12 +130,18 @@ QString TrialTableModel::trialAt(int row) const {
     return row >= 0 && row < rows_ ? data_->trials()[std::size_t(row)].id : QString();
 }
 
+int TrialTableModel::noteColumn() const {
+    return notes_ ? FirstExtra + int(metricKeys_.size() + configKeys_.size()) : -1;
+}
+
 int TrialTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : rows_;
 }
 
 int TrialTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : FirstExtra + int(metricKeys_.size() + configKeys_.size());
+    return parent.isValid()
+               ? 0
+               : FirstExtra + int(metricKeys_.size() + configKeys_.size()) + (notes_ ? 1 : 0);
 }
 
 QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
@@ -140,12 +158,12 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && column == Status && !t.reason.isEmpty()) {
         return t.reason;
     }
-    if (role == Qt::ToolTipRole && column == Note && !t.note.isEmpty()) {
+    const bool note = column == noteColumn();
+    if (role == Qt::ToolTipRole && note && !t.note.isEmpty()) {
         return t.note;  // whole, with its line breaks
     }
     const int firstConfig = FirstExtra + int(metricKeys_.size());
-    if (role == Qt::TextAlignmentRole && column >= Iteration && column < firstConfig &&
-        column != Note) {
+    if (role == Qt::TextAlignmentRole && column >= Iteration && column < firstConfig) {
         return int(Qt::AlignRight | Qt::AlignVCenter);
     }
     const bool best = index.row() == data_->bestRow();
@@ -182,9 +200,10 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
             return sortValue ? QVariant(t.best) : QVariant(formatNumber(t.best));
         case Runtime:
             return sortValue ? QVariant(runtime.value_or(-1)) : QVariant(runtimeText(runtime));
-        case Note:
-            return sortValue ? t.note : trialNoteLine(t.note, kNoteCellChars);
         default: {
+            if (note) {
+                return sortValue ? t.note : trialNoteLine(t.note, kNoteCellChars);
+            }
             if (column < firstConfig) {
                 const double value =
                     t.metrics.value(metricKeys_.value(column - FirstExtra), kNoValue);
@@ -218,9 +237,10 @@ QVariant TrialTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("best %1").arg(metric);
         case Runtime:
             return tr("Runtime");
-        case Note:
-            return tr("Note");
         default: {
+            if (section == noteColumn()) {
+                return tr("Note");
+            }
             const int metrics = int(metricKeys_.size());
             return section - FirstExtra < metrics
                        ? metricKeys_.value(section - FirstExtra)

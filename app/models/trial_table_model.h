@@ -1,7 +1,7 @@
 // The trial table of the monitor: one row per trial of an ExperimentData, with its status (in
 // colour), node, iteration, latest and best of the objective, runtime, then one column per
 // other metric the trials reported (its value in the trial's last result), then one per config
-// key.
+// key, and last, once any trial has a note, the notes (one line each, whole in the tooltip).
 // A trial a scheduler stopped early reads "stopped by ASHA at 6" in its own colour, not
 // TERMINATED (sorted and filtered as EARLY_STOPPED, NNI's status). The best trial's row
 // (ExperimentData::bestRow, by the window's scope) is bold, with a tooltip
@@ -24,7 +24,7 @@ class TrialTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
     // The metric columns start at FirstExtra, the config keys after them.
-    enum Column { Trial, Status, Node, Iteration, Latest, Best, Runtime, Note, FirstExtra };
+    enum Column { Trial, Status, Node, Iteration, Latest, Best, Runtime, FirstExtra };
 
     explicit TrialTableModel(const ExperimentData* data, QObject* parent = nullptr);
 
@@ -33,6 +33,8 @@ class TrialTableModel : public QAbstractTableModel {
     // After ExperimentData::clear() or a new objective: everything anew.
     void reset();
     QString trialAt(int row) const;
+    // The Note column, the last one; -1 while no trial has a note.
+    int noteColumn() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -52,6 +54,7 @@ class TrialTableModel : public QAbstractTableModel {
     QStringList metricKeys_;  // the metrics with a column: all but the objective
     QStringList configKeys_;
     int shownBest_ = -1;  // the row painted bold
+    bool notes_ = false;  // a trial has a note: the Note column is there
 };
 
 // Sorting by value, and a search over every column plus a status filter.
