@@ -104,10 +104,16 @@ std::vector<std::pair<double, QString>> PlotAxis::ticks(int wanted) const {
         }
         return out;
     }
-    const double step = roundStep(hi - lo, wanted);
-    for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
-        const double tick = std::abs(v) < step * 1e-9 ? 0.0 : v;
-        out.emplace_back(tick, shortNumber(tick));
+    // At least two labels: a round step about as long as the range (1 over 0 to 0.95) would
+    // leave a single "0" under a small panel; a finer one is taken then.
+    for (int intervals = std::max(1, wanted); out.size() < 2 && intervals <= 4 * wanted + 4;
+         ++intervals) {
+        out.clear();
+        const double step = roundStep(hi - lo, intervals);
+        for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
+            const double tick = std::abs(v) < step * 1e-9 ? 0.0 : v;
+            out.emplace_back(tick, shortNumber(tick));
+        }
     }
     return out;
 }

@@ -13,6 +13,7 @@
 #include "charts/metric_chart.h"
 #include "charts/trial_health_view.h"
 #include "models/experiment_data.h"
+#include "plots/plot_axis.h"
 #include "scripted_events.h"
 #include "views/appearance.h"
 
@@ -137,6 +138,7 @@ class TestAppCharts : public QObject {
     void svgOfAZoomedChartKeepsItsLinesInsideThePlot();
     void anEndedRunLeavesNoRoomToGrowAndAWaitingOneSaysSo();
     void theHealthLineIsOneLineInGermanAndNoBandWithoutSamples();
+    void aSmallPlotsAxisHasAtLeastTwoLabels();
 };
 
 void TestAppCharts::decimationKeepsEverySpikeAndBoundsThePoints() {
@@ -497,6 +499,23 @@ void TestAppCharts::theHealthLineIsOneLineInGermanAndNoBandWithoutSamples() {
     QVERIFY2(legend->toolTip().contains(QStringLiteral("t00002: ")), qPrintable(legend->toolTip()));
     QVERIFY(view.sizeHint().height() > 100);  // the panels are back
     applyAppearance({Theme::Light, QStringLiteral("en")});
+}
+
+// The asha tour's slice of momentum (0 to 0.95) in a small panel read just "0" under its axis:
+// the round step for two intervals was 1. Each axis a panel draws has two labels at least.
+void TestAppCharts::aSmallPlotsAxisHasAtLeastTwoLabels() {
+    using tunedeck::app::PlotAxis;
+    const auto labels = [](const PlotAxis& axis, int wanted) {
+        QStringList texts;
+        for (const auto& [value, text] : axis.ticks(wanted)) {
+            texts << text;
+        }
+        return texts;
+    };
+    QCOMPARE(labels(PlotAxis::linear(0.0, 0.95, "momentum"), 2), QStringList({"0", "0.5"}));
+    QCOMPARE(labels(PlotAxis::linear(0.01, 0.93, "momentum"), 2), QStringList({"0", "0.5"}));
+    QCOMPARE(labels(PlotAxis::linear(0, 100, "x"), 2), QStringList({"0", "100"}));
+    QCOMPARE(labels(PlotAxis::linear(0.3, 0.7, "x"), 4), QStringList({"0.4", "0.6"}));
 }
 
 QTEST_MAIN(TestAppCharts)
