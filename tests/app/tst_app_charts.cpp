@@ -139,6 +139,7 @@ class TestAppCharts : public QObject {
     void anEndedRunLeavesNoRoomToGrowAndAWaitingOneSaysSo();
     void theHealthLineIsOneLineInGermanAndNoBandWithoutSamples();
     void aSmallPlotsAxisHasAtLeastTwoLabels();
+    void englishCountsInTheSingularAndThePlural();
 };
 
 void TestAppCharts::decimationKeepsEverySpikeAndBoundsThePoints() {
@@ -516,6 +517,23 @@ void TestAppCharts::aSmallPlotsAxisHasAtLeastTwoLabels() {
     QCOMPARE(labels(PlotAxis::linear(0.01, 0.93, "momentum"), 2), QStringList({"0", "0.5"}));
     QCOMPARE(labels(PlotAxis::linear(0, 100, "x"), 2), QStringList({"0", "100"}));
     QCOMPARE(labels(PlotAxis::linear(0.3, 0.7, "x"), 4), QStringList({"0.4", "0.6"}));
+}
+
+// The plots' notes read "16 trial(s) drawn" in English (the tour's screenshots): English has its
+// plural forms too, "1 trial" and "16 trials".
+void TestAppCharts::englishCountsInTheSingularAndThePlural() {
+    QCOMPARE(applyAppearance({Theme::Light, QStringLiteral("en")}), QStringLiteral("en"));
+    const auto count = [](const char* context, const char* text, int n) {
+        return QCoreApplication::translate(context, text, nullptr, n);
+    };
+    QCOMPARE(count("tunedeck::app::ContourView", "%n trial(s) drawn", 1),
+             QStringLiteral("1 trial drawn"));
+    QCOMPARE(count("tunedeck::app::ContourView", "%n trial(s) drawn", 16),
+             QStringLiteral("16 trials drawn"));
+    QCOMPARE(count("tunedeck::app::TimelineView", "%n run(s) of trials", 1),
+             QStringLiteral("1 run of trials"));
+    QCOMPARE(count("tunedeck::app::YamlDocumentEditor", "YAML (%n error(s))", 2),
+             QStringLiteral("YAML (2 errors)"));
 }
 
 QTEST_MAIN(TestAppCharts)

@@ -1,0 +1,125 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>tunedeck::app::ClusterEditor</name>
+    <message numerus="yes">
+        <source>Valid: %1 with %n node(s) over SSH.</source>
+        <translation>
+            <numerusform>Valid: %1 with %n node over SSH.</numerusform>
+            <numerusform>Valid: %1 with %n nodes over SSH.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s).</source>
+        <translation>
+            <numerusform>%n warning.</numerusform>
+            <numerusform>%n warnings.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s) to fix before the cluster can be used.</source>
+        <translation>
+            <numerusform>%n problem to fix before the cluster can be used.</numerusform>
+            <numerusform>%n problems to fix before the cluster can be used.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ContourView</name>
+    <message numerus="yes">
+        <source>%n trial(s) drawn</source>
+        <translation>
+            <numerusform>%n trial drawn</numerusform>
+            <numerusform>%n trials drawn</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::EdfView</name>
+    <message numerus="yes">
+        <source>%n trial(s)</source>
+        <translation>
+            <numerusform>%n trial</numerusform>
+            <numerusform>%n trials</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ExperimentEditor</name>
+    <message numerus="yes">
+        <source>%n warning(s).</source>
+        <translation>
+            <numerusform>%n warning.</numerusform>
+            <numerusform>%n warnings.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s) to fix before it can run.</source>
+        <translation>
+            <numerusform>%n problem to fix before it can run.</numerusform>
+            <numerusform>%n problems to fix before it can run.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::OptimizationHistoryView</name>
+    <message numerus="yes">
+        <source>%n trial(s) with a value; best so far %1 (%2)</source>
+        <translation>
+            <numerusform>%n trial with a value; best so far %1 (%2)</numerusform>
+            <numerusform>%n trials with a value; best so far %1 (%2)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::SearchSpaceTable</name>
+    <message numerus="yes">
+        <source>No grid parameters: %n config(s) drawn (num_samples).</source>
+        <translation>
+            <numerusform>No grid parameters: %n config drawn (num_samples).</numerusform>
+            <numerusform>No grid parameters: %n configs drawn (num_samples).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::SliceView</name>
+    <message numerus="yes">
+        <source>%n trial(s) with a value</source>
+        <translation>
+            <numerusform>%n trial with a value</numerusform>
+            <numerusform>%n trials with a value</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::TimelineView</name>
+    <message numerus="yes">
+        <source>%n run(s) of trials</source>
+        <translation>
+            <numerusform>%n run of trials</numerusform>
+            <numerusform>%n runs of trials</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::TrialDetailView</name>
+    <message numerus="yes">
+        <source>%n trials selected. Select one trial in the table to see its config, metrics, status history and checkpoints here; the Compare tab sets the selected trials side by side.</source>
+        <translation>
+            <numerusform>%n trial selected. Select one trial in the table to see its config, metrics, status history and checkpoints here; the Compare tab sets the selected trials side by side.</numerusform>
+            <numerusform>%n trials selected. Select one trial in the table to see its config, metrics, status history and checkpoints here; the Compare tab sets the selected trials side by side.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::YamlDocumentEditor</name>
+    <message numerus="yes">
+        <source>YAML (%n error(s))</source>
+        <translation>
+            <numerusform>YAML (%n error)</numerusform>
+            <numerusform>YAML (%n errors)</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
