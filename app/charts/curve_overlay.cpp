@@ -24,6 +24,9 @@ void CurveOverlay::showCurves(const std::vector<NamedCurve>& curves, const QStri
     x->setTitleText(xTitle);
     auto* y = new QValueAxis;
     y->setTitleText(yTitle);
+    for (QValueAxis* axis : {x, y}) {
+        axis->setLabelFormat(QStringLiteral("%g"));  // "10", not QtCharts' "10.0"
+    }
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
     double minX = 0, maxX = 1, minY = 0, maxY = 1;

@@ -251,6 +251,8 @@ void TestAppEarlyStop::twoFoldersOfOneExperimentAreToldApartWhenCompared() {
                                 .arg(value->max())
                                 .arg(value->tickCount())));
         QVERIFY(std::abs(std::remainder(value->min(), step)) < step * 1e-9);
+        // Labelled as the curves' axes are: "10", not "10.0" (the tour's screenshot 11).
+        QCOMPARE(value->labelFormat(), QStringLiteral("%g"));
     }
 }
 
