@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "charts/trial_colors.h"
 #include "plots/study_plot.h"
@@ -194,24 +195,40 @@ void TrialHealthView::paintPanels(QPainter& painter) {
         for (const QString& id : shown_) {
             const TrialHealth& trial = *health_->find(id);
             QPainterPath path;
-            bool drawing = false;
+            std::vector<QPointF> lone;  // a reading with none beside it: a dot, not a line
+            int run = 0;                // readings in the line being drawn
+            const auto endRun = [&](const QPointF& last) {
+                if (run == 1) {
+                    lone.push_back(last);
+                }
+                run = 0;
+            };
+            QPointF last;
             for (const HealthPoint& point : trial.points) {
                 const double value = point.*panel.value;
                 if (!std::isfinite(value)) {
-                    drawing = false;  // a gap: no reading at this sample
+                    endRun(last);  // a gap: no reading at this sample
                     continue;
                 }
                 const QPointF at(pixelX(area, x_, point.time - t0_), pixelY(area, panel.y, value));
-                if (drawing) {
+                if (run > 0) {
                     path.lineTo(at);
                 } else {
                     path.moveTo(at);
-                    drawing = true;
                 }
+                ++run;
+                last = at;
             }
+            endRun(last);
             const int row = data_->rowOf(id);
-            painter.setPen(QPen(trialLineColor(row, row == data_->bestRow()), 1.5));
+            const QColor color = trialLineColor(row, row == data_->bestRow());
+            painter.setPen(QPen(color, 1.5));
             painter.drawPath(path);
+            painter.setBrush(color);
+            for (const QPointF& at : lone) {
+                painter.drawEllipse(at, 2.5, 2.5);
+            }
+            painter.setBrush(Qt::NoBrush);
         }
         painter.restore();
     }

@@ -140,6 +140,7 @@ class TestAppCharts : public QObject {
     void theHealthLineIsOneLineInGermanAndNoBandWithoutSamples();
     void aSmallPlotsAxisHasAtLeastTwoLabels();
     void englishCountsInTheSingularAndThePlural();
+    void aSingleHealthSampleIsDrawnAsADot();
 };
 
 void TestAppCharts::decimationKeepsEverySpikeAndBoundsThePoints() {
@@ -534,6 +535,39 @@ void TestAppCharts::englishCountsInTheSingularAndThePlural() {
              QStringLiteral("1 run of trials"));
     QCOMPARE(count("tunedeck::app::YamlDocumentEditor", "YAML (%n error(s))", 2),
              QStringLiteral("YAML (2 errors)"));
+}
+
+// A trial of a second or two has one usage sample: its health panels were empty axes (the tour's
+// screenshots) since one reading makes no line. It is drawn as a dot.
+void TestAppCharts::aSingleHealthSampleIsDrawnAsADot() {
+    ExperimentData data;
+    TrialHealthModel health;
+    TrialHealthView view(&health, &data);
+    view.resize(1000, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    health.apply(scripted::decoded(QJsonObject{
+        {"v", 1},
+        {"seq", 1},
+        {"time", 1.0},
+        {"type", "node_usage"},
+        {"node", "local"},
+        {"memory_used_mb", 4096},
+        {"memory_total_mb", 16384},
+        {"gpus", QJsonArray()},
+        {"trials",
+         QJsonArray{QJsonObject{{"trial", "t00000"}, {"cpu_percent", 50.0}, {"rss_mb", 100.0}}}}}));
+    view.recomputeNow();
+    QTest::qWait(20);
+    QCOMPARE(view.shownTrials().size(), 1);
+    const QImage image = view.grab().toImage();
+    int coloured = 0;  // the axes and text are grey; a trial's colour is saturated
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            coloured += image.pixelColor(x, y).hsvSaturation() > 100 ? 1 : 0;
+        }
+    }
+    QVERIFY2(coloured >= 2 * 12, qPrintable(QStringLiteral("%1 coloured pixels").arg(coloured)));
 }
 
 QTEST_MAIN(TestAppCharts)
