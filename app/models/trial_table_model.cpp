@@ -131,7 +131,7 @@ QString TrialTableModel::trialAt(int row) const {
 }
 
 int TrialTableModel::noteColumn() const {
-    return notes_ ? FirstExtra + int(metricKeys_.size() + configKeys_.size()) : -1;
+    return notes_ ? FirstExtra : -1;
 }
 
 int TrialTableModel::rowCount(const QModelIndex& parent) const {
@@ -162,7 +162,8 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && note && !t.note.isEmpty()) {
         return t.note;  // whole, with its line breaks
     }
-    const int firstConfig = FirstExtra + int(metricKeys_.size());
+    const int firstMetric = FirstExtra + (notes_ ? 1 : 0);
+    const int firstConfig = firstMetric + int(metricKeys_.size());
     if (role == Qt::TextAlignmentRole && column >= Iteration && column < firstConfig) {
         return int(Qt::AlignRight | Qt::AlignVCenter);
     }
@@ -206,7 +207,7 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
             }
             if (column < firstConfig) {
                 const double value =
-                    t.metrics.value(metricKeys_.value(column - FirstExtra), kNoValue);
+                    t.metrics.value(metricKeys_.value(column - firstMetric), kNoValue);
                 return sortValue ? QVariant(value) : QVariant(formatNumber(value));
             }
             const QString key = configKeys_.value(column - firstConfig);
@@ -242,9 +243,9 @@ QVariant TrialTableModel::headerData(int section, Qt::Orientation orientation, i
                 return tr("Note");
             }
             const int metrics = int(metricKeys_.size());
-            return section - FirstExtra < metrics
-                       ? metricKeys_.value(section - FirstExtra)
-                       : configKeys_.value(section - FirstExtra - metrics);
+            const int first = FirstExtra + (notes_ ? 1 : 0);
+            return section - first < metrics ? metricKeys_.value(section - first)
+                                             : configKeys_.value(section - first - metrics);
         }
     }
 }

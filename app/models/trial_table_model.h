@@ -1,7 +1,8 @@
 // The trial table of the monitor: one row per trial of an ExperimentData, with its status (in
 // colour), node, iteration, latest and best of the objective, runtime, then one column per
 // other metric the trials reported (its value in the trial's last result), then one per config
-// key, and last, once any trial has a note, the notes (one line each, whole in the tooltip).
+// key. Once any trial has a note, a Note column comes before the metrics (one line each, whole in
+// the tooltip).
 // A trial a scheduler stopped early reads "stopped by ASHA at 6" in its own colour, not
 // TERMINATED (sorted and filtered as EARLY_STOPPED, NNI's status). The best trial's row
 // (ExperimentData::bestRow, by the window's scope) is bold, with a tooltip
@@ -23,7 +24,8 @@ namespace tunedeck::app {
 class TrialTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
-    // The metric columns start at FirstExtra, the config keys after them.
+    // The metric columns start at FirstExtra (after the Note column, when there is one), the
+    // config keys after them.
     enum Column { Trial, Status, Node, Iteration, Latest, Best, Runtime, FirstExtra };
 
     explicit TrialTableModel(const ExperimentData* data, QObject* parent = nullptr);
@@ -33,7 +35,7 @@ class TrialTableModel : public QAbstractTableModel {
     // After ExperimentData::clear() or a new objective: everything anew.
     void reset();
     QString trialAt(int row) const;
-    // The Note column, the last one; -1 while no trial has a note.
+    // The Note column, FirstExtra; -1 while no trial has a note.
     int noteColumn() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -191,8 +191,13 @@ void TestAppBestTrial::aNoteOnATrialIsKeptWithIt() {
         }
     }
     QVERIFY(edit);
-    QCOMPARE(model->headerData(model->columnCount() - 1, Qt::Horizontal).toString(),
-             QStringLiteral("x"));
+    // No note, no Note column: it comes with the first note, after Runtime, in view.
+    const auto noteColumn = [&] {
+        return model->headerData(TrialTableModel::FirstExtra, Qt::Horizontal).toString() == "Note"
+                   ? int(TrialTableModel::FirstExtra)
+                   : -1;
+    };
+    QCOMPARE(noteColumn(), -1);
     // The user writes two lines in the dialog and presses OK.
     QString asked;
     QTimer::singleShot(200, [&] {
@@ -206,11 +211,6 @@ void TestAppBestTrial::aNoteOnATrialIsKeptWithIt() {
     });
     edit->trigger();
     QCOMPARE(asked, QStringLiteral("Note on t00001"));
-    // No note, no Note column: it comes with the first note, last of all.
-    const auto noteColumn = [&] {
-        const int last = model->columnCount() - 1;
-        return model->headerData(last, Qt::Horizontal).toString() == "Note" ? last : -1;
-    };
     QVERIFY2(waitFor([&] { return noteColumn() > 0; }, 10000), "no Note column");
     const QModelIndex cell = model->index(row, noteColumn());
     QVERIFY2(
@@ -219,6 +219,10 @@ void TestAppBestTrial::aNoteOnATrialIsKeptWithIt() {
     QCOMPARE(cell.data(Qt::ToolTipRole).toString(),
              QStringLiteral("diverged at 2\nretry with lr/10"));
     QVERIFY(model->index(row == 0 ? 1 : 0, noteColumn()).data().toString().isEmpty());
+    // The other metrics follow it, each over its own values.
+    QCOMPARE(model->headerData(noteColumn() + 1, Qt::Horizontal).toString(),
+             QStringLiteral("loss"));
+    QCOMPARE(model->index(row, noteColumn() + 1).data().toString(), QStringLiteral("0.25"));
     window.findChild<QTabWidget*>()->setCurrentWidget(
         window.findChild<QTextBrowser*>("trialDetail")->parentWidget());
     auto* detail = window.findChild<QTextBrowser*>("trialDetail");
