@@ -100,7 +100,10 @@ QStringList availableLanguages() {
         QDir(kTranslationsPrefix)
             .entryList({QStringLiteral("tunedeck_*.qm")}, QDir::Files, QDir::Name);
     for (const QString& file : files) {
-        codes << file.mid(QStringLiteral("tunedeck_").size()).chopped(3);
+        const QString code = file.mid(QStringLiteral("tunedeck_").size()).chopped(3);
+        if (!codes.contains(code)) {  // English has a file too: its plural forms
+            codes << code;
+        }
     }
     return codes;
 }
@@ -110,6 +113,8 @@ QString languageName(const QString& code) {
     QString name = locale.nativeLanguageName();
     if (code == QLatin1String("zh_CN")) {
         name = QStringLiteral("简体中文");
+    } else if (code == QLatin1String("en")) {
+        name = QStringLiteral("English");  // not "American English": the texts are not regional
     }
     return name.isEmpty() ? code : name.left(1).toUpper() + name.mid(1);
 }
