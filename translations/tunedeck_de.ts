@@ -1152,14 +1152,6 @@ Fingerabdruck: %2</translation>
         <source>The engine could not check the experiment: %1</source>
         <translation>Die Engine konnte das Experiment nicht prüfen: %1</translation>
     </message>
-    <message>
-        <source>Valid: %1 parameter(s), search %2, scheduler %3, %4 trial(s).</source>
-        <translation>Gültig: %1 Parameter, Suchalgorithmus %2, Scheduler %3, %4 Trial(s).</translation>
-    </message>
-    <message>
-        <source>unbounded</source>
-        <translation>unbegrenzt viele</translation>
-    </message>
     <message numerus="yes">
         <source>%n warning(s).</source>
         <translation>
@@ -1205,6 +1197,28 @@ Fingerabdruck: %2</translation>
     <message>
         <source>Not started: fix the problems listed below first.</source>
         <translation>Nicht gestartet: Beheben Sie zuerst die unten aufgeführten Probleme.</translation>
+    </message>
+    <message>
+        <source>Valid: %1, search %2, scheduler %3, %4.</source>
+        <translation>Gültig: %1, Suchalgorithmus %2, Scheduler %3, %4.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parameter(s)</source>
+        <translation>
+            <numerusform>%n Parameter</numerusform>
+            <numerusform>%n Parameter</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s)</source>
+        <translation>
+            <numerusform>%n Trial</numerusform>
+            <numerusform>%n Trials</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>unbounded trials</source>
+        <translation>Trials ohne feste Anzahl</translation>
     </message>
 </context>
 <context>
@@ -2631,8 +2645,29 @@ MPS ist nicht gestartet: %2</translation>
         </translation>
     </message>
     <message>
-        <source>Grid: %1 = %2 combination(s) × %3 sample(s) = %4 trial(s)</source>
-        <translation>Grid: %1 = %2 Kombination(en) × %3 Sample(s) = %4 Trial(s)</translation>
+        <source>Grid: %1 = %2 × %3 = %4</source>
+        <translation>Grid: %1 = %2 × %3 = %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n combination(s)</source>
+        <translation>
+            <numerusform>%n Kombination</numerusform>
+            <numerusform>%n Kombinationen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s)</source>
+        <translation>
+            <numerusform>%n Sample</numerusform>
+            <numerusform>%n Samples</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s)</source>
+        <translation>
+            <numerusform>%n Trial</numerusform>
+            <numerusform>%n Trials</numerusform>
+        </translation>
     </message>
 </context>
 <context>

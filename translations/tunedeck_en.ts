@@ -61,6 +61,20 @@
             <numerusform>%n problems to fix before it can run.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n parameter(s)</source>
+        <translation>
+            <numerusform>%n parameter</numerusform>
+            <numerusform>%n parameters</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s)</source>
+        <translation>
+            <numerusform>%n trial</numerusform>
+            <numerusform>%n trials</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::OptimizationHistoryView</name>
@@ -79,6 +93,27 @@
         <translation>
             <numerusform>No grid parameters: %n config drawn (num_samples).</numerusform>
             <numerusform>No grid parameters: %n configs drawn (num_samples).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n combination(s)</source>
+        <translation>
+            <numerusform>%n combination</numerusform>
+            <numerusform>%n combinations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s)</source>
+        <translation>
+            <numerusform>%n sample</numerusform>
+            <numerusform>%n samples</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s)</source>
+        <translation>
+            <numerusform>%n trial</numerusform>
+            <numerusform>%n trials</numerusform>
         </translation>
     </message>
 </context>

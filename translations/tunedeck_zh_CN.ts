@@ -1147,14 +1147,6 @@ Fingerprint: %2</source>
         <source>The engine could not check the experiment: %1</source>
         <translation>引擎无法检查该实验：%1</translation>
     </message>
-    <message>
-        <source>Valid: %1 parameter(s), search %2, scheduler %3, %4 trial(s).</source>
-        <translation>有效：%1 个参数，搜索算法 %2，调度器 %3，试验数 %4。</translation>
-    </message>
-    <message>
-        <source>unbounded</source>
-        <translation>不限</translation>
-    </message>
     <message numerus="yes">
         <source>%n warning(s).</source>
         <translation>
@@ -1198,6 +1190,26 @@ Fingerprint: %2</source>
     <message>
         <source>Not started: fix the problems listed below first.</source>
         <translation>未启动：请先修复下面列出的问题。</translation>
+    </message>
+    <message>
+        <source>Valid: %1, search %2, scheduler %3, %4.</source>
+        <translation>有效：%1，搜索算法 %2，调度器 %3，%4。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n parameter(s)</source>
+        <translation>
+            <numerusform>%n 个参数</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s)</source>
+        <translation>
+            <numerusform>%n 个试验</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>unbounded trials</source>
+        <translation>试验数不限</translation>
     </message>
 </context>
 <context>
@@ -2622,8 +2634,26 @@ MPS 未能启动：%2</translation>
         </translation>
     </message>
     <message>
-        <source>Grid: %1 = %2 combination(s) × %3 sample(s) = %4 trial(s)</source>
-        <translation>网格：%1 = %2 种组合 × %3 次采样 = %4 个试验</translation>
+        <source>Grid: %1 = %2 × %3 = %4</source>
+        <translation>网格：%1 = %2 × %3 = %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n combination(s)</source>
+        <translation>
+            <numerusform>%n 种组合</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s)</source>
+        <translation>
+            <numerusform>%n 次采样</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s)</source>
+        <translation>
+            <numerusform>%n 个试验</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -186,12 +186,16 @@ void ExperimentEditor::onValidated(const QJsonObject& answer, const QString& sen
     showPreview(answer.value(QStringLiteral("preview")).toArray());
     if (valid) {
         const QJsonValue trials = answer.value(QStringLiteral("trials"));
+        // Each count in its own words, so that it reads "1 parameter" and "12 trials".
+        const QString parameters =
+            tr("%n parameter(s)", nullptr, answer.value(QStringLiteral("parameters")).toInt());
+        const QString trialCount = trials.isDouble()
+                                       ? tr("%n trial(s)", nullptr, int(trials.toInteger()))
+                                       : tr("unbounded trials");
         status_->setText(
-            tr("Valid: %1 parameter(s), search %2, scheduler %3, %4 trial(s).")
-                .arg(answer.value(QStringLiteral("parameters")).toInt())
-                .arg(answer.value(QStringLiteral("search")).toString(),
-                     answer.value(QStringLiteral("scheduler")).toString(),
-                     trials.isDouble() ? QString::number(trials.toInteger()) : tr("unbounded")) +
+            tr("Valid: %1, search %2, scheduler %3, %4.")
+                .arg(parameters, answer.value(QStringLiteral("search")).toString(),
+                     answer.value(QStringLiteral("scheduler")).toString(), trialCount) +
             (count ? QLatin1Char(' ') + tr("%n warning(s).", nullptr, count) : QString()));
     } else {
         status_->setText(tr("%n problem(s) to fix before it can run.", nullptr, count));

@@ -149,11 +149,12 @@ void SearchSpaceTable::showText(std::shared_ptr<const YamlText> yaml, int numSam
     for (const qint64 size : grid.sizes) {
         factors << QString::number(size);
     }
-    grid_->setText(tr("Grid: %1 = %2 combination(s) × %3 sample(s) = %4 trial(s)")
-                       .arg(factors.join(QStringLiteral(" × ")))
-                       .arg(grid.combinations)
-                       .arg(numSamples)
-                       .arg(grid.trials));
+    // Each count in its own words, so that it reads "1 sample" and "30 trials".
+    grid_->setText(tr("Grid: %1 = %2 × %3 = %4")
+                       .arg(factors.join(QStringLiteral(" × ")),
+                            tr("%n combination(s)", nullptr, int(grid.combinations)),
+                            tr("%n sample(s)", nullptr, numSamples),
+                            tr("%n trial(s)", nullptr, int(grid.trials))));
 }
 
 QString SearchSpaceTable::gridText() const {

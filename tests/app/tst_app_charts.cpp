@@ -535,6 +535,11 @@ void TestAppCharts::englishCountsInTheSingularAndThePlural() {
              QStringLiteral("1 run of trials"));
     QCOMPARE(count("tunedeck::app::YamlDocumentEditor", "YAML (%n error(s))", 2),
              QStringLiteral("YAML (2 errors)"));
+    // The editors' lines with several counts take each in its own words.
+    QCOMPARE(count("tunedeck::app::SearchSpaceTable", "%n sample(s)", 1),
+             QStringLiteral("1 sample"));
+    QCOMPARE(count("tunedeck::app::ExperimentEditor", "%n parameter(s)", 4),
+             QStringLiteral("4 parameters"));
 }
 
 // A trial of a second or two has one usage sample: its health panels were empty axes (the tour's
