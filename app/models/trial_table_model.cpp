@@ -134,14 +134,17 @@ int TrialTableModel::noteColumn() const {
     return notes_ ? FirstExtra : -1;
 }
 
+int TrialTableModel::firstMetricColumn() const {
+    return FirstExtra + (notes_ ? 1 : 0);
+}
+
 int TrialTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : rows_;
 }
 
 int TrialTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid()
-               ? 0
-               : FirstExtra + int(metricKeys_.size() + configKeys_.size()) + (notes_ ? 1 : 0);
+    return parent.isValid() ? 0
+                            : firstMetricColumn() + int(metricKeys_.size() + configKeys_.size());
 }
 
 QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
@@ -162,9 +165,10 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && note && !t.note.isEmpty()) {
         return t.note;  // whole, with its line breaks
     }
-    const int firstMetric = FirstExtra + (notes_ ? 1 : 0);
+    const int firstMetric = firstMetricColumn();
     const int firstConfig = firstMetric + int(metricKeys_.size());
-    if (role == Qt::TextAlignmentRole && column >= Iteration && column < firstConfig) {
+    // Numbers to the right; the note is text, like the config values after the metrics.
+    if (role == Qt::TextAlignmentRole && column >= Iteration && column < firstConfig && !note) {
         return int(Qt::AlignRight | Qt::AlignVCenter);
     }
     const bool best = index.row() == data_->bestRow();
@@ -243,7 +247,7 @@ QVariant TrialTableModel::headerData(int section, Qt::Orientation orientation, i
                 return tr("Note");
             }
             const int metrics = int(metricKeys_.size());
-            const int first = FirstExtra + (notes_ ? 1 : 0);
+            const int first = firstMetricColumn();
             return section - first < metrics ? metricKeys_.value(section - first)
                                              : configKeys_.value(section - first - metrics);
         }

@@ -51,6 +51,8 @@ class TrialTableModel : public QAbstractTableModel {
     static QString earlyStopCellText(const EarlyStop& stop);
 
   private:
+    int firstMetricColumn() const;  // FirstExtra, or after the Note column
+
     const ExperimentData* data_;
     int rows_ = 0;
     QStringList metricKeys_;  // the metrics with a column: all but the objective

@@ -218,6 +218,8 @@ void TestAppBestTrial::aNoteOnATrialIsKeptWithIt() {
         qPrintable(cell.data().toString()));
     QCOMPARE(cell.data(Qt::ToolTipRole).toString(),
              QStringLiteral("diverged at 2\nretry with lr/10"));
+    // Text, aligned as text is, not as the numbers around it.
+    QVERIFY(!(cell.data(Qt::TextAlignmentRole).toInt() & Qt::AlignRight));
     QVERIFY(model->index(row == 0 ? 1 : 0, noteColumn()).data().toString().isEmpty());
     // The other metrics follow it, each over its own values.
     QCOMPARE(model->headerData(noteColumn() + 1, Qt::Horizontal).toString(),
