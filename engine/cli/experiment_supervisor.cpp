@@ -341,9 +341,8 @@ void ExperimentSupervisor::onChildFinished(Child& child, int exitCode) {
 
 void ExperimentSupervisor::order(api::ControlConnection& connection, const api::Request& r) {
     const QString name = r.text("experiment");
-    const auto child = std::find_if(children_.begin(), children_.end(),
-                                    [&](const auto& c) { return c->started && c->name == name; });
-    if (child == children_.end()) {
+    Child* child = runningChild(name);
+    if (!child) {
         connection.send(api::answerError(
             r.id, api::code::kNotFound,
             QStringLiteral("experiment '%1' is not running on this server").arg(name)));
@@ -355,7 +354,7 @@ void ExperimentSupervisor::order(api::ControlConnection& connection, const api::
                                          QStringLiteral("%1 needs \"trial\"").arg(r.op)));
         return;
     }
-    Child& c = **child;
+    Child& c = *child;
     const int number = c.nextOrder++;
     c.orders[number] = {&connection, r.id};
     QJsonObject line{{"id", number}, {"op", r.op}};

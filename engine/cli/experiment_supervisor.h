@@ -77,7 +77,8 @@ class ExperimentSupervisor : public QObject {
     // here, else straight into the folder's history (cli/trial_notes.h).
     void trialLog(api::ControlConnection& connection, const api::Request& request);
     void setTrialNote(api::ControlConnection& connection, const api::Request& request);
-    bool isRunning(const QString& name) const;
+    // The run of experiment `name` this server started, or null when none runs.
+    Child* runningChild(const QString& name) const;
     // The fair queue: each experiment's user, priority, trials running and wanted, and why
     // it waits.
     void queue(api::ControlConnection& connection, const api::Request& request);

@@ -50,9 +50,10 @@ void ExperimentSupervisor::trialLog(api::ControlConnection& connection, const ap
         {{"text", QString::fromUtf8(chunk)}, {"offset", offset + chunk.size()}, {"size", size}}));
 }
 
-bool ExperimentSupervisor::isRunning(const QString& name) const {
-    return std::any_of(children_.begin(), children_.end(),
-                       [&](const auto& c) { return c->started && c->name == name; });
+ExperimentSupervisor::Child* ExperimentSupervisor::runningChild(const QString& name) const {
+    const auto child = std::find_if(children_.begin(), children_.end(),
+                                    [&](const auto& c) { return c->started && c->name == name; });
+    return child == children_.end() ? nullptr : child->get();
 }
 
 void ExperimentSupervisor::setTrialNote(api::ControlConnection& connection, const api::Request& r) {
@@ -65,7 +66,7 @@ void ExperimentSupervisor::setTrialNote(api::ControlConnection& connection, cons
         return;
     }
     // A run of this server owns its history: the note goes through it (run_control.cpp).
-    if (isRunning(r.text("experiment"))) {
+    if (runningChild(r.text("experiment")) != nullptr) {
         order(connection, r);
         return;
     }
