@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "api/event_decoders.h"
 #include "api/events.h"
 #include "core/trial_note.h"
 #include "runtime/experiment_lock.h"
@@ -46,11 +47,14 @@ Status recordTrialNote(const QString& folder, const QString& trial, const QStrin
 std::map<QString, QString> trialNotes(const ExperimentStore& store) {
     std::map<QString, QString> notes;
     for (const EventRecord& event : store.loadEventsOfType(events::type::kTrialNote)) {
-        const QString note = event.payload.value("note").toString();
-        if (note.isEmpty()) {
-            notes.erase(event.trialId);
+        events::TrialNoteEvent note;  // read as the app reads it (api/event_decoders.h)
+        if (!events::decodeTrialNote(event.payload, &note)) {
+            continue;
+        }
+        if (note.note.isEmpty()) {
+            notes.erase(note.trial);
         } else {
-            notes[event.trialId] = note;
+            notes[note.trial] = note.note;
         }
     }
     return notes;
