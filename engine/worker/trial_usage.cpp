@@ -23,9 +23,11 @@ std::map<pid_t, TrialReading> TrialUsage::read(const std::vector<pid_t>& roots) 
                     continue;
                 }
                 ProcStat stat;
-                // An exited process not yet reaped holds no memory and no more time: a trial
-                // whose processes have all exited is not sampled (it read 0 MiB).
+                // An exited process not yet reaped holds no memory and no more time, and one
+                // that is exiting has already given its memory back (it reads 0 pages before
+                // it becomes a zombie): a trial whose processes are all gone is not sampled.
                 if (!readProcStat(static_cast<pid_t>(pid), &stat) || stat.state == 'Z' ||
+                    stat.residentPages == 0 ||
                     std::find(roots.begin(), roots.end(), stat.group) == roots.end()) {
                     continue;
                 }
