@@ -130,13 +130,22 @@ double pixelY(const QRectF& area, const PlotAxis& axis, double value) {
     return area.bottom() - axis.fraction(value) * area.height();
 }
 
+void drawGrid(QPainter& painter, const QPalette& palette, const QList<QRect>& lines) {
+    QColor faint = palette.color(QPalette::Text);
+    faint.setAlpha(28);
+    painter.save();
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(faint);
+    painter.drawRects(lines.constData(), int(lines.size()));
+    painter.restore();
+}
+
 void drawAxes(QPainter& painter, const QPalette& palette, const QRectF& area, const PlotAxis& x,
               const PlotAxis& y) {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, false);
     const QColor text = palette.color(QPalette::Text);
-    QColor grid = text;
-    grid.setAlpha(28);
+    QList<QRect> grid;
     const QFontMetricsF metrics(painter.font());
     const double lineHeight = metrics.height();
     // Vertical grid and x labels; a label that would overlap the previous one is left out.
@@ -146,8 +155,7 @@ void drawAxes(QPainter& painter, const QPalette& palette, const QRectF& area, co
         if (!std::isfinite(px) || px < area.left() - 0.5 || px > area.right() + 0.5) {
             continue;
         }
-        painter.setPen(grid);
-        painter.drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
+        grid.append(QRect(int(px), int(area.top()), 1, int(area.height())));
         const double w = metrics.horizontalAdvance(label);
         const QString shown = metrics.elidedText(label, Qt::ElideRight, 120);
         const double sw = std::min(w, 120.0);
@@ -165,13 +173,13 @@ void drawAxes(QPainter& painter, const QPalette& palette, const QRectF& area, co
         if (!std::isfinite(py) || py < area.top() - 0.5 || py > area.bottom() + 0.5) {
             continue;
         }
-        painter.setPen(grid);
-        painter.drawLine(QPointF(area.left(), py), QPointF(area.right(), py));
+        grid.append(QRect(int(area.left()), int(py), int(area.width()), 1));
         painter.setPen(text);
         const QString shown = metrics.elidedText(label, Qt::ElideRight, kLeft - lineHeight - 8);
         painter.drawText(QRectF(0, py - lineHeight / 2, area.left() - 4, lineHeight),
                          Qt::AlignRight | Qt::AlignVCenter, shown);
     }
+    drawGrid(painter, palette, grid);
     painter.setPen(text);
     painter.drawRect(area);
     // Titles: x centred below, y rotated at the left edge.

@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 namespace tunedeck::app {
@@ -82,10 +83,14 @@ void TimelineView::recompute() {
     const double origin = data_->startTime() > 0 ? data_->startTime()
                           : segments.empty()     ? 0
                                                  : segments.front().start;
-    // Lanes: node, then card, in name order.
+    // Lanes: node, then card, in name order. One lookup per segment: it keeps its lane's entry,
+    // numbered once all lanes are known.
     std::map<std::pair<QString, int>, int> laneOf;
+    std::vector<const int*> laneOfSegment;
+    laneOfSegment.reserve(segments.size());
     for (const TimelineSegment& s : segments) {
-        laneOf.emplace(std::make_pair(s.node, s.gpu), 0);
+        laneOfSegment.push_back(
+            &laneOf.try_emplace(std::make_pair(s.node, s.gpu), 0).first->second);
     }
     lanes_.clear();
     for (auto& [key, index] : laneOf) {
@@ -98,7 +103,7 @@ void TimelineView::recompute() {
     for (int i = 0; i < int(segments.size()); ++i) {
         const TimelineSegment& s = segments[std::size_t(i)];
         const double end = s.how == End::Running ? std::max(s.end, timeline_->lastTime()) : s.end;
-        bars_.push_back({i, laneOf[{s.node, s.gpu}], 0, s.start - origin, end - origin});
+        bars_.push_back({i, *laneOfSegment[std::size_t(i)], 0, s.start - origin, end - origin});
     }
     // Stack the bars that overlap on a lane: each on the first row free at its start.
     std::vector<int> order(bars_.size());
@@ -131,7 +136,7 @@ void TimelineView::recompute() {
         firstStack_[l] = totalStacks_;
         totalStacks_ += lanes_[l].stacks;
     }
-    barsStale_ = true;
+    frameStale_ = true;
     x_ = PlotAxis::linear(0, std::max(tMax, 1.0), tr("seconds since the start"));
     x_.lo = 0;
     if (bars_.empty()) {
@@ -147,21 +152,26 @@ QRectF TimelineView::area() const {
     return all.adjusted(kLaneLabels, kLegendHeight, -16, -kBottom);
 }
 
-double TimelineView::stackTop(int lane, int stack, double rowHeight) const {
-    // A gap of a third of a row between lanes.
-    return area().top() + (firstStack_[std::size_t(lane)] + stack + lane / 3.0) * rowHeight;
+TimelineView::Layout TimelineView::layout() const {
+    const QRectF plot = area();
+    return {plot, std::min(kMaxRowHeight,
+                           plot.height() / std::max(1.0, totalStacks_ + lanes_.size() / 3.0))};
 }
 
 QRectF TimelineView::barRect(const Bar& bar) const {
-    const QRectF plot = area();
-    const double rowHeight =
-        std::min(kMaxRowHeight, plot.height() / std::max(1.0, totalStacks_ + lanes_.size() / 3.0));
-    const double left = pixelX(plot, x_, bar.start);
+    return barRectIn(bar, layout());
+}
+
+QRectF TimelineView::barRectIn(const Bar& bar, const Layout& at) const {
+    const double left = pixelX(at.plot, x_, bar.start);
     // A pixel's gap before the next run on the row, so back-to-back runs stay apart; short runs
     // still show.
-    const double right = std::max(pixelX(plot, x_, bar.end) - 1, left + 2);
-    const double top = stackTop(bar.lane, bar.stack, rowHeight);
-    return QRectF(left, top + rowHeight * 0.1, right - left, std::max(1.0, rowHeight * 0.8));
+    const double right = std::max(pixelX(at.plot, x_, bar.end) - 1, left + 2);
+    // A gap of a third of a row between lanes.
+    const double top =
+        at.plot.top() +
+        (firstStack_[std::size_t(bar.lane)] + bar.stack + bar.lane / 3.0) * at.rowHeight;
+    return QRectF(left, top + at.rowHeight * 0.1, right - left, std::max(1.0, at.rowHeight * 0.8));
 }
 
 void TimelineView::paintPlot(QPainter& painter) {
@@ -169,18 +179,61 @@ void TimelineView::paintPlot(QPainter& painter) {
         paintEmpty(painter);
         return;
     }
-    const QRectF plot = area();
+    const QString key = QStringLiteral("%1x%2@%3 %4 %5")
+                            .arg(canvas()->width())
+                            .arg(canvas()->height())
+                            .arg(canvas()->devicePixelRatioF())
+                            .arg(canvas()->font().key())
+                            .arg(canvas()->palette().cacheKey());
+    if (frameStale_ || key != frameKey_) {
+        frameKey_ = key;
+        renderFrame();
+    }
+    painter.drawImage(QPointF(0, 0), frame_);
+    if (selected_.empty()) {
+        return;
+    }
+    const std::vector<TimelineSegment>& segments = timeline_->segments();
+    painter.save();
+    painter.setClipRect(area());
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(palette().color(QPalette::Text), 2));
+    for (std::size_t i = 0; i < bars_.size(); ++i) {
+        if (selected_.count(segments[std::size_t(bars_[i].segment)].trial) != 0) {
+            painter.drawRect(QRectF(rects_[i]).adjusted(-1, -1, 1, 1));
+        }
+    }
+    painter.restore();
+}
+
+void TimelineView::renderFrame() {
+    frameStale_ = false;
+    const qreal ratio = canvas()->devicePixelRatioF();
+    const QSize pixels = (QSizeF(canvas()->size()) * ratio).toSize();
+    if (frame_.size() != pixels) {
+        // Opaque: copied to the screen without blending.
+        frame_ = QImage(pixels, QImage::Format_RGB32);
+    }
+    frame_.setDevicePixelRatio(ratio);
+    frame_.fill(canvas()->palette().color(QPalette::Base));
+    QPainter painter(&frame_);
+    painter.setFont(canvas()->font());
+    const Layout at = layout();
+    paintAxes(painter, at);
+    paintBars(painter, at);
+    paintLegend(painter, at);
+}
+
+void TimelineView::paintAxes(QPainter& painter, const Layout& at) const {
     const QFontMetricsF metrics(painter.font());
     const QColor text = palette().color(QPalette::Text);
+    const QRectF& plot = at.plot;
+    QList<QRect> grid;  // one line per tick and between lanes
     // The time axis: grid, labels and title below; lanes' names left.
-    painter.save();
-    QColor grid = text;
-    grid.setAlpha(28);
+    painter.setPen(text);
     for (const auto& [value, label] : x_.ticks(std::max(2, int(plot.width() / 90)))) {
         const double px = pixelX(plot, x_, value);
-        painter.setPen(grid);
-        painter.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
-        painter.setPen(text);
+        grid.append(QRect(int(px), int(plot.top()), 1, int(plot.height())));
         painter.drawText(QRectF(px - 40, plot.bottom() + 3, 80, metrics.height()), Qt::AlignCenter,
                          label);
     }
@@ -188,75 +241,38 @@ void TimelineView::paintPlot(QPainter& painter) {
         QRectF(plot.left(), plot.bottom() + 3 + metrics.height(), plot.width(), metrics.height()),
         Qt::AlignCenter, x_.title);
     painter.drawRect(plot);
-    const double rowHeight =
-        std::min(kMaxRowHeight, plot.height() / std::max(1.0, totalStacks_ + lanes_.size() / 3.0));
     for (int l = 0; l < int(lanes_.size()); ++l) {
-        const double top = stackTop(l, 0, rowHeight);
-        const double height = lanes_[std::size_t(l)].stacks * rowHeight;
+        const double top = plot.top() + (firstStack_[std::size_t(l)] + l / 3.0) * at.rowHeight;
+        const double height = lanes_[std::size_t(l)].stacks * at.rowHeight;
         painter.drawText(
             QRectF(4, top, kLaneLabels - 10, std::max(height, metrics.height())),
             Qt::AlignRight | Qt::AlignVCenter,
             metrics.elidedText(lanes_[std::size_t(l)].name, Qt::ElideMiddle, kLaneLabels - 10));
         if (l > 0) {
-            painter.setPen(grid);
-            painter.drawLine(QPointF(plot.left(), top - rowHeight / 6),
-                             QPointF(plot.right(), top - rowHeight / 6));
-            painter.setPen(text);
+            grid.append(QRect(int(plot.left()), int(top - at.rowHeight / 6), int(plot.width()), 1));
         }
     }
-    painter.restore();
-    // The bars: one image, drawn again only when the runs or the size changed, so hovering and
-    // selecting repaint a single blit.
-    const std::vector<TimelineSegment>& segments = timeline_->segments();
-    if (barsStale_ || barsImage_.size() != canvas()->size()) {
-        renderBars(metrics);
-    }
-    painter.drawImage(0, 0, barsImage_);
-    painter.save();
-    painter.setClipRect(plot);
-    painter.setBrush(Qt::NoBrush);
-    painter.setPen(QPen(text, 2));
-    for (std::size_t i = 0; i < bars_.size() && !selected_.empty(); ++i) {
-        if (selected_.count(segments[std::size_t(bars_[i].segment)].trial) != 0) {
-            painter.drawRect(QRectF(rects_[i]).adjusted(-1, -1, 1, 1));
-        }
-    }
-    painter.restore();
-    // The legend above: one swatch per kind of end.
-    double x = plot.left();
-    const double y = 4;
-    painter.setPen(text);
-    for (End end : kEnds) {
-        const QString label = endText(end);
-        painter.fillRect(QRectF(x, y + 3, 14, metrics.height() - 6), endColour(end));
-        x += 18;
-        painter.drawText(QPointF(x, y + metrics.ascent()), label);
-        x += metrics.horizontalAdvance(label) + 12;
-    }
+    drawGrid(painter, palette(), grid);
 }
 
-void TimelineView::renderBars(const QFontMetricsF& metrics) {
-    barsStale_ = false;
-    if (barsImage_.size() != canvas()->size()) {
-        barsImage_ = QImage(canvas()->size(), QImage::Format_ARGB32_Premultiplied);
-    }
-    barsImage_.fill(Qt::transparent);
+void TimelineView::paintBars(QPainter& painter, const Layout& at) {
+    const QFontMetricsF metrics(painter.font());
     rects_.clear();
     rects_.reserve(bars_.size());
     // Whole pixels: the raster engine fills integer rectangles on its fast path.
-    std::map<int, QList<QRect>> byEnd;
+    std::vector<QList<QRect>> byEnd(std::size(kEnds));
     const std::vector<TimelineSegment>& segments = timeline_->segments();
     for (const Bar& bar : bars_) {
-        const QRect r = barRect(bar).toRect();
+        const QRect r = barRectIn(bar, at).toRect();
         rects_.push_back(r);
-        byEnd[int(segments[std::size_t(bar.segment)].how)].append(r);
+        byEnd[std::size_t(segments[std::size_t(bar.segment)].how)].append(r);
     }
-    QPainter painter(&barsImage_);
-    painter.setClipRect(area());
+    painter.save();
+    painter.setClipRect(at.plot);
     painter.setPen(Qt::NoPen);
-    for (const auto& [end, rects] : byEnd) {
+    for (std::size_t end = 0; end < byEnd.size(); ++end) {
         painter.setBrush(endColour(End(end)));
-        painter.drawRects(rects.constData(), int(rects.size()));
+        painter.drawRects(byEnd[end].constData(), int(byEnd[end].size()));
     }
     // The trial's name inside the bars wide enough for it (a few hundred at most).
     painter.setPen(Qt::black);
@@ -269,6 +285,22 @@ void TimelineView::renderBars(const QFontMetricsF& metrics) {
         ++labels;
         painter.drawText(r.adjusted(4, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
                          barLabel(segments[std::size_t(bars_[i].segment)]));
+    }
+    painter.restore();
+}
+
+void TimelineView::paintLegend(QPainter& painter, const Layout& at) const {
+    // Above the plot: one swatch per kind of end.
+    const QFontMetricsF metrics(painter.font());
+    double x = at.plot.left();
+    const double y = 4;
+    painter.setPen(palette().color(QPalette::Text));
+    for (End end : kEnds) {
+        const QString label = endText(end);
+        painter.fillRect(QRectF(x, y + 3, 14, metrics.height() - 6), endColour(end));
+        x += 18;
+        painter.drawText(QPointF(x, y + metrics.ascent()), label);
+        x += metrics.horizontalAdvance(label) + 12;
     }
 }
 
@@ -283,7 +315,7 @@ QString TimelineView::trialAt(QPointF pos) const {
     hoveredSegmentText_.clear();
     // The last drawn on top wins.
     // The rectangles as last painted, or as they will be when not painted since a change.
-    const bool painted = !barsStale_ && rects_.size() == bars_.size();
+    const bool painted = !frameStale_ && rects_.size() == bars_.size();
     for (auto it = bars_.rbegin(); it != bars_.rend(); ++it) {
         const QRectF r =
             painted ? QRectF(rects_[std::size_t(bars_.rend() - it - 1)]) : barRect(*it);

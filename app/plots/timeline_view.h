@@ -57,9 +57,20 @@ class TimelineView : public StudyPlot {
     QString toolTipOf(const QString& trialId) const override;
 
   private:
+    // Where the bars go and how tall a row is, for the canvas's current size.
+    struct Layout {
+        QRectF plot;
+        double rowHeight = 0;
+    };
     QRectF area() const;
-    void renderBars(const QFontMetricsF& metrics);
-    double stackTop(int lane, int stack, double rowHeight) const;
+    Layout layout() const;
+    QRectF barRectIn(const Bar& bar, const Layout& layout) const;
+    // Everything but the selection, drawn into frame_ when the runs, the size, the font or the
+    // palette changed; a frame in between (hover, selection, a window over it) is one copy.
+    void renderFrame();
+    void paintAxes(QPainter& painter, const Layout& layout) const;
+    void paintBars(QPainter& painter, const Layout& layout);
+    void paintLegend(QPainter& painter, const Layout& layout) const;
 
     const TrialTimeline* timeline_;
     std::vector<Bar> bars_;
@@ -68,9 +79,10 @@ class TimelineView : public StudyPlot {
     int totalStacks_ = 0;
     PlotAxis x_;
     mutable QString hoveredSegmentText_;
-    QImage barsImage_;          // every bar (and the names that fit), as last laid out
-    std::vector<QRect> rects_;  // each bar's rectangle in that image
-    bool barsStale_ = true;
+    QImage frame_;              // opaque, at the screen's pixel ratio
+    QString frameKey_;          // the size, ratio, font and palette frame_ was drawn for
+    std::vector<QRect> rects_;  // each bar's rectangle in frame_, in the canvas's coordinates
+    bool frameStale_ = true;
     QLabel* noteLabel_ = nullptr;  // how many runs are drawn
 };
 
