@@ -6,7 +6,7 @@
 //
 //   bench_autoscaler [--trials N] [--repeats N]
 //
-// Built on request only (EXCLUDE_FROM_ALL): `tdbuild bench_autoscaler &&
+// Built on request only (EXCLUDE_FROM_ALL): `cmake --build build --target bench_autoscaler &&
 // build/bin/bench_autoscaler`.
 #include <time.h>
 

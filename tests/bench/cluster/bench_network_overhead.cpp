@@ -5,7 +5,7 @@
 // reached over ssh), started from 0 by the autoscaler. It prints the run's total time against the
 // floor (the trial length) as a ratio, and the time from a trial becoming pending to its node's
 // agent being ready, both measured in the same run from the experiment's SQLite history.
-// Built on request (EXCLUDE_FROM_ALL): `tdbuild bench_network_overhead &&
+// Built on request (EXCLUDE_FROM_ALL): `cmake --build build --target bench_network_overhead &&
 // build/bin/bench_network_overhead [--nodes N] [--seconds S]`; root only (namespaces).
 #include <QCoreApplication>
 #include <QElapsedTimer>
