@@ -51,6 +51,21 @@ class AnalysisOfARealRun(unittest.TestCase):
             self.assertEqual(trial["status"], "TERMINATED")
             self.assertEqual(trial["iteration"], 12)
 
+    def test_notes_written_with_the_cli_are_on_the_trials(self):
+        for trial, text in (("t00001", "first try"),
+                            ("t00001", "diverged after the warm-up\nsee t00003"),
+                            ("t00002", "temporary"), ("t00002", "")):  # empty removes it
+            out = self.project.engine("note", self.folder, trial, text)
+            self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        notes = {t["trial_id"]: t["note"] for t in tunedeck.load(self.folder).trials()}
+        self.assertEqual(notes["t00001"], "diverged after the warm-up\nsee t00003")
+        self.assertIsNone(notes["t00002"])
+        self.assertIsNone(notes["t00000"])
+        # The same notes as the engine's export gives them.
+        out = self.project.engine("export", self.folder, "--format", "json")
+        exported = {t["trial_id"]: t.get("note") for t in __import__("json").loads(out.stdout)}
+        self.assertEqual(exported, notes)
+
     def test_dataframe_has_rays_columns(self):
         frame = self.analysis.dataframe()
         self.assertEqual(len(frame), 5)  # one row per trial, its last result

@@ -62,7 +62,8 @@ class ExperimentAnalysis:
     # --- rows -------------------------------------------------------------------------------
 
     def trials(self):
-        """Every trial: trial_id, status, config, iteration, last_result, error, logdir, ..."""
+        """Every trial: trial_id, status, config, iteration, last_result, error, logdir, note
+        (the researcher's note on it, or None), ..."""
         return [dict(t) for t in self._history.trials]
 
     def results(self, trial_id=None):

@@ -65,6 +65,20 @@ class History:
                     "SELECT id, idx, config, status, failures, iteration, time_total_s, "
                     "last_result, error_message, node_id, started_at, finished_at "
                     "FROM trials ORDER BY idx, id")]
+            # Notes on trials (`tunedeck-engine note`, the app's Trial > Edit note): trial_note
+            # events, the latest counting, an empty one removing it, as the engine reads them.
+            notes = {}
+            for (payload,) in connection.execute(
+                    "SELECT payload FROM events WHERE type = 'trial_note' ORDER BY seq"):
+                note = json.loads(payload)
+                trial, text = note.get("trial"), note.get("note")
+                if isinstance(trial, str) and isinstance(text, str):
+                    if text:
+                        notes[trial] = text
+                    else:
+                        notes.pop(trial, None)
+            for trial in self.trials:
+                trial["note"] = notes.get(trial["trial_id"])
             # (trial_id, iteration, result) in the order the engine recorded them.
             self.results = [(r[0], r[1], json.loads(r[2])) for r in connection.execute(
                 "SELECT trial_id, iteration, data FROM results ORDER BY seq")]
