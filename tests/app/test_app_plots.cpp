@@ -6,7 +6,6 @@
 // many timeline bars as its trial.log has starts, a crash's bar says "failed, restarted".
 #include <QComboBox>
 #include <QFile>
-#include <QJsonArray>
 #include <QLabel>
 #include <QMenuBar>
 #include <QPushButton>
@@ -30,7 +29,6 @@
 #include "plots/slice_view.h"
 #include "plots/study_plots.h"
 #include "plots/timeline_view.h"
-#include "scripted_events.h"
 #include "views/appearance.h"
 #include "views/main_window.h"
 #include "wait_for.h"
@@ -60,7 +58,6 @@ class TestAppPlots : public QObject {
     void distributionStepsThroughEveryTrial();
     void timelineHasABarPerRunSayingHowItEnded();
     void timelineClickSelectsTheTrialsRow();
-    void timelineLanesPerCardAndFailures();
     void numericChoicesGetCategoricalAxesOfTheirValues();
     void brushingTheParallelCoordinatesFiltersTheTable();
     // After the brushing: it switches the language, and the parallel coordinates keep the
@@ -305,43 +302,6 @@ void TestAppPlots::theGermanWordsOfThePlotsShowWhole() {
     QVERIFY2(room >= QFontMetricsF(small).horizontalAdvance(ParallelCoordinatesView::tr("worst")),
              qPrintable(QStringLiteral("%1 px").arg(room)));
     tunedeck::app::applyAppearance({tunedeck::app::Theme::Light, QStringLiteral("en")});
-}
-
-void TestAppPlots::timelineLanesPerCardAndFailures() {
-    // Scripted: a trial on card 1 of node gpu1 that fails for good; one on no card.
-    ExperimentData data;
-    data.setObjective("loss", true);
-    StudyPlots plots(&data);
-    plots.resize(900, 500);
-    plots.show();
-    plots.setCurrentWidget(plots.timelineView());
-    const auto feed = [&](const tunedeck::events::Event& event) {
-        data.apply(event);
-        plots.apply(event);
-    };
-    feed(scripted::added("t1", {{"x", 1}}));
-    feed(scripted::added("t2", {{"x", 2}}));
-    feed(scripted::status("t1", "RUNNING", "gpu1"));
-    feed(scripted::status("t2", "RUNNING", "cpu1"));
-    feed(scripted::event(
-        "node_usage",
-        {{"node", "gpu1"},
-         {"gpus", QJsonArray{QJsonObject{{"index", 1}, {"trials", QJsonArray{"t1"}}}}}},
-        1001));
-    feed(scripted::event("trial_status", {{"trial", "t1"}, {"status", "ERROR"}, {"reason", "boom"}},
-                         1002));
-    plots.timelineView()->recomputeNow();
-    const auto& bars = plots.timelineView()->bars();
-    QCOMPARE(int(bars.size()), 2);
-    QStringList lanes;
-    for (const TimelineView::Lane& lane : plots.timelineView()->lanes()) {
-        lanes << lane.name;
-    }
-    QCOMPARE(lanes, QStringList({"cpu1", "gpu1 · GPU 1"}));
-    const auto& segments = plots.timelineView()->timeline().segments();
-    QCOMPARE(segments[0].how, End::Failed);
-    QCOMPARE(segments[0].reason, QStringLiteral("boom"));
-    QCOMPARE(segments[1].how, End::Running);
 }
 
 // batch_size: {choice: [16, 32, 64]} is a choice of three sizes, not a number from 16 to 64:
