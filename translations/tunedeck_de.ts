@@ -489,9 +489,12 @@ Fingerabdruck: %2</translation>
 </context>
 <context>
     <name>tunedeck::app::ClusterConnectionCheck</name>
-    <message>
-        <source>%1, %2 CPU(s)</source>
-        <translation>%1, %2 CPU(s)</translation>
+    <message numerus="yes">
+        <source>%1, %n CPU(s)</source>
+        <translation>
+            <numerusform>%1, %n CPU</numerusform>
+            <numerusform>%1, %n CPUs</numerusform>
+        </translation>
     </message>
     <message>
         <source>cannot create folder %1</source>

@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>tunedeck::app::ClusterConnectionCheck</name>
+    <message numerus="yes">
+        <source>%1, %n CPU(s)</source>
+        <translation>
+            <numerusform>%1, %n CPU</numerusform>
+            <numerusform>%1, %n CPUs</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::ClusterEditor</name>
     <message numerus="yes">
         <source>Valid: %1 with %n node(s) over SSH.</source>

@@ -489,9 +489,11 @@ Fingerprint: %2</source>
 </context>
 <context>
     <name>tunedeck::app::ClusterConnectionCheck</name>
-    <message>
-        <source>%1, %2 CPU(s)</source>
-        <translation>%1，%2 个 CPU</translation>
+    <message numerus="yes">
+        <source>%1, %n CPU(s)</source>
+        <translation>
+            <numerusform>%1，%n 个 CPU</numerusform>
+        </translation>
     </message>
     <message>
         <source>cannot create folder %1</source>

@@ -21,14 +21,16 @@ namespace {
 
 using State = NodeCheckResult::State;
 
-// "Linux 6.1.0-18-amd64, 16 CPU(s)" from what kProbeCommand printed.
+// "Linux 6.1.0-18-amd64, 16 CPUs" from what kProbeCommand printed (uname, then nproc).
 QString machineOf(const QByteArray& output) {
     const QStringList lines =
         QString::fromUtf8(output).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    if (lines.size() < 2) {
+    bool isCount = false;
+    const int cpus = lines.size() >= 2 ? lines[1].trimmed().toInt(&isCount) : 0;
+    if (!isCount) {
         return lines.join(QStringLiteral(", ")).trimmed();
     }
-    return ClusterConnectionCheck::tr("%1, %2 CPU(s)").arg(lines[0].trimmed(), lines[1].trimmed());
+    return ClusterConnectionCheck::tr("%1, %n CPU(s)", nullptr, cpus).arg(lines[0].trimmed());
 }
 
 // Appends `lines` to the known_hosts file `path` as OpenSSH would: a new ~/.ssh is private, and

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "core/counted.h"
+
 namespace tunedeck::cli {
 
 bool parseArguments(QCommandLineParser& parser, const QString& command, const QStringList& args,
@@ -19,8 +21,8 @@ bool parseArguments(QCommandLineParser& parser, const QString& command, const QS
         std::exit(0);
     }
     if (parser.positionalArguments().size() != positional) {
-        std::fprintf(stderr, "tunedeck-engine %s: expected %d argument(s), got %lld (see --help)\n",
-                     qPrintable(command), positional,
+        std::fprintf(stderr, "tunedeck-engine %s: expected %s, got %lld (see --help)\n",
+                     qPrintable(command), qPrintable(counted(positional, "argument")),
                      static_cast<long long>(parser.positionalArguments().size()));
         return false;
     }

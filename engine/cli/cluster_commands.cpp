@@ -14,6 +14,7 @@
 #include "cluster/command_provider.h"
 #include "cluster/slurm_provider.h"
 #include "config/cluster_loader.h"
+#include "core/counted.h"
 #include "runtime/experiment_runner.h"
 #include "runtime/install_layout.h"
 
@@ -49,9 +50,9 @@ int commandCluster(const ClusterSpec& spec, const QString& verb) {
         for (const QString& id : terminated) {
             std::printf("[%s] terminated\n", qPrintable(id));
         }
-        std::printf("%s down: %lld node(s) terminated, %lld failed%s\n",
-                    qPrintable(spec.clusterName), qlonglong(terminated.size()),
-                    qlonglong(problems.size()), ok ? "." : ":");
+        std::printf("%s down: %s terminated, %lld failed%s\n", qPrintable(spec.clusterName),
+                    qPrintable(counted(terminated.size(), "node")), qlonglong(problems.size()),
+                    ok ? "." : ":");
         for (const QString& problem : problems) {
             std::printf("  %s\n", qPrintable(problem));
         }
@@ -71,9 +72,9 @@ int commandCluster(const ClusterSpec& spec, const QString& verb) {
         std::printf("[%s] live\n", qPrintable(id));
     }
     std::printf(
-        "%s: provider command: %lld node(s) live; a run creates nodes as its trials "
+        "%s: provider command: %s live; a run creates nodes as its trials "
         "wait and terminates them when idle.\n",
-        qPrintable(spec.clusterName), qlonglong(ids->size()));
+        qPrintable(spec.clusterName), qPrintable(counted(ids->size(), "node")));
     return 0;
 }
 
@@ -94,8 +95,9 @@ int slurmCluster(const ClusterSpec& spec, const QString& verb) {
     for (const QString& job : cancelled) {
         std::printf("[%s] cancelled\n", qPrintable(job));
     }
-    std::printf("%s down: %lld job(s) cancelled%s\n", qPrintable(spec.clusterName),
-                qlonglong(cancelled.size()), ok ? "." : qPrintable(QStringLiteral("; ") + failure));
+    std::printf("%s down: %s cancelled%s\n", qPrintable(spec.clusterName),
+                qPrintable(counted(cancelled.size(), "job")),
+                ok ? "." : qPrintable(QStringLiteral("; ") + failure));
     return ok ? 0 : kExitTrialErrors;
 }
 
@@ -179,9 +181,10 @@ int clusterOperation(const ClusterSpec& spec, const QString& verbName,
                                  !spec.nodes.empty() && spec.nodes.front().name() == outcome.node;
                              workersUp += outcome.ok && !head ? 1 : 0;
                          }
-                         std::printf("%s %s: %zu node(s) ok, %d failed%s\n",
-                                     qPrintable(spec.clusterName), qPrintable(verbName),
-                                     outcomes.size() - size_t(failed), failed, failed ? ":" : ".");
+                         std::printf("%s %s: %s ok, %d failed%s\n", qPrintable(spec.clusterName),
+                                     qPrintable(verbName),
+                                     qPrintable(counted(qint64(outcomes.size()) - failed, "node")),
+                                     failed, failed ? ":" : ".");
                          for (const NodeOutcome& outcome : outcomes) {
                              if (!outcome.ok) {
                                  std::printf("  %s: %s\n", qPrintable(outcome.node),
@@ -191,8 +194,9 @@ int clusterOperation(const ClusterSpec& spec, const QString& verbName,
                          exitCode = failed ? kExitTrialErrors : 0;
                          if (verbName == QLatin1String("up") && options.onlyNodes.isEmpty() &&
                              workersUp < spec.minWorkers) {
-                             std::printf("only %d worker node(s) are up; min_workers is %d\n",
-                                         workersUp, spec.minWorkers);
+                             std::printf("only %s %s up; min_workers is %d\n",
+                                         qPrintable(counted(workersUp, "worker node")),
+                                         workersUp == 1 ? "is" : "are", spec.minWorkers);
                              exitCode = kExitTrialErrors;
                          }
                          QCoreApplication::exit(exitCode);

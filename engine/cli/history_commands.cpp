@@ -17,6 +17,7 @@
 #include "cli/output_formats.h"
 #include "cli/stored_experiment.h"
 #include "cli/trial_notes.h"
+#include "core/counted.h"
 #include "core/early_stop.h"
 #include "core/trial_note.h"
 #include "core/trial_runtime.h"
@@ -290,10 +291,9 @@ int printParetoFront(const OpenedExperiment& e, const QCommandLineParser& parser
         ids << member.trialId;
     }
     const QString summary =
-        QStringLiteral("Pareto front of %1 on %2 (scope %3): %4 trial(s), %5")
-            .arg(e.record.name, objectives, parser.value(QStringLiteral("scope")))
-            .arg(front.size())
-            .arg(ids.join(QStringLiteral(", ")));
+        QStringLiteral("Pareto front of %1 on %2 (scope %3): %4, %5")
+            .arg(e.record.name, objectives, parser.value(QStringLiteral("scope")),
+                 counted(qint64(front.size()), "trial"), ids.join(QStringLiteral(", ")));
     std::fprintf(stderr, "%s\n", qPrintable(summary));
     const QString format = parser.value(QStringLiteral("format"));
     const QByteArray text = format == "json"    ? paretoFrontAsJson(front)

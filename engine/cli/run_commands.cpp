@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/experiment_launch.h"
 #include "config/experiment_loader.h"
+#include "core/counted.h"
 #include "core/searcher.h"
 #include "runtime/experiment_lock.h"
 #include "runtime/experiment_runner.h"
@@ -71,11 +72,11 @@ int validate(const QStringList& args) {
     }
     const std::unique_ptr<Searcher> searcher = makeSearcher(spec);
     const std::optional<std::int64_t> total = searcher->totalTrials();
-    std::printf("%s: ok. Experiment '%s': %zu parameter(s), search %s, scheduler %s, %s trials\n",
+    std::printf("%s: ok. Experiment '%s': %s, search %s, scheduler %s, %s\n",
                 qPrintable(spec.sourceFile), qPrintable(spec.name),
-                spec.searchSpace.flatDomains().size(), qPrintable(spec.search.name),
-                qPrintable(spec.scheduler.name),
-                total ? qPrintable(QString::number(*total)) : "an open number of");
+                qPrintable(counted(qint64(spec.searchSpace.flatDomains().size()), "parameter")),
+                qPrintable(spec.search.name), qPrintable(spec.scheduler.name),
+                total ? qPrintable(counted(*total, "trial")) : "an open number of trials");
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "cluster/node_link.h"
 #include "cluster/provider_command.h"
 #include "cluster/remote_command.h"
+#include "core/counted.h"
 
 namespace tunedeck {
 
@@ -109,10 +110,8 @@ CommandNodeProvider::~CommandNodeProvider() {
         creating += node.stage == Stage::Creating ? 1 : 0;
     }
     if (creating > 0) {
-        qWarning(
-            "waiting for %d create command(s) of the %s cluster to finish, to terminate what "
-            "they make",
-            creating, qPrintable(cluster_.clusterName));
+        qWarning("waiting for %s of the %s cluster to finish, to terminate what they make",
+                 qPrintable(counted(creating, "create command")), qPrintable(cluster_.clusterName));
     }
     // Finishing a create starts its terminate: wait until nothing runs any more.
     while (!running_.empty()) {

@@ -11,6 +11,7 @@
 #include "cluster/ssh/sftp_client.h"
 #include "cluster/ssh/ssh_session.h"
 #include "cluster/tree_sync.h"
+#include "core/counted.h"
 
 namespace tunedeck {
 
@@ -199,9 +200,8 @@ void NodeOperation::syncStep(const QString& local, const QString& remote,
                    return;
                }
                if (stats.filesSent > 0) {
-                   say(tr("copied %1 (%2 file(s), %3 bytes; %4 unchanged)")
-                           .arg(local)
-                           .arg(stats.filesSent)
+                   say(tr("copied %1 (%2, %3 bytes; %4 unchanged)")
+                           .arg(local, counted(stats.filesSent, "file"))
                            .arg(stats.bytesSent)
                            .arg(stats.filesUnchanged));
                    mountsChanged_ = mountsChanged_ || countsForSetup;
@@ -216,28 +216,31 @@ void NodeOperation::inventoryStep(Next next) {
         session_->exec(QStringLiteral("exec %1").arg(shellQuote(worker)));
     auto buffer = std::make_shared<QByteArray>();
     auto answered = std::make_shared<bool>(false);
-    connect(
-        agent.get(), &ssh::ExecChannel::standardOutput, this,
-        [this, agent, buffer, answered, next](const QByteArray& data) {
-            buffer->append(data);
-            const qsizetype nl = buffer->indexOf('\n');
-            if (*answered || nl < 0) {
-                return;
-            }
-            *answered = true;
-            const QJsonObject hello = QJsonDocument::fromJson(buffer->left(nl)).object();
-            const int gpus = int(hello.value("gpus").toArray().size());
-            outcome_.message =
-                tr("agent %1 ok: %2 CPU(s), %3 GiB memory, %4 GPU(s)")
-                    .arg(hello.value("version").toString())
-                    .arg(node_.resources.cpu ? *node_.resources.cpu
-                                             : hello.value("cpus").toDouble())
-                    .arg(hello.value("memory_mb").toDouble() / 1024.0, 0, 'f', 1)
-                    .arg(node_.resources.gpu ? std::min(int(*node_.resources.gpu), gpus) : gpus);
-            say(outcome_.message);
-            agent->write("{\"op\":\"shutdown\"}\n");
-            agent->closeStdin();
-        });
+    connect(agent.get(), &ssh::ExecChannel::standardOutput, this,
+            [this, agent, buffer, answered, next](const QByteArray& data) {
+                buffer->append(data);
+                const qsizetype nl = buffer->indexOf('\n');
+                if (*answered || nl < 0) {
+                    return;
+                }
+                *answered = true;
+                const QJsonObject hello = QJsonDocument::fromJson(buffer->left(nl)).object();
+                const int gpus = int(hello.value("gpus").toArray().size());
+                const double cpus =
+                    node_.resources.cpu ? *node_.resources.cpu : hello.value("cpus").toDouble();
+                outcome_.message =
+                    tr("agent %1 ok: %2 %3, %4 GiB memory, %5")
+                        .arg(hello.value("version").toString())
+                        .arg(cpus)
+                        .arg(cpus == 1 ? QStringLiteral("CPU") : QStringLiteral("CPUs"))
+                        .arg(hello.value("memory_mb").toDouble() / 1024.0, 0, 'f', 1)
+                        .arg(counted(
+                            node_.resources.gpu ? std::min(int(*node_.resources.gpu), gpus) : gpus,
+                            "GPU"));
+                say(outcome_.message);
+                agent->write("{\"op\":\"shutdown\"}\n");
+                agent->closeStdin();
+            });
     connect(agent.get(), &ssh::ExecChannel::finished, this,
             [this, agent, answered, next](int status, const QString&) mutable {
                 auto keep = std::move(agent);
@@ -345,8 +348,8 @@ void NodeOperation::rsyncDown(const QString& remotePath, const QString& localPat
                          fail(tr("cannot copy %1 from the node: %2").arg(remotePath, error));
                          return;
                      }
-                     say(tr("copied %1 file(s), %2 bytes; %3 unchanged")
-                             .arg(stats.filesSent)
+                     say(tr("copied %1, %2 bytes; %3 unchanged")
+                             .arg(counted(stats.filesSent, "file"))
                              .arg(stats.bytesSent)
                              .arg(stats.filesUnchanged));
                      next();

@@ -14,6 +14,7 @@
 #include "config/yaml_limits.h"
 #include "config/yaml_reader.h"
 #include "core/autoscaler.h"
+#include "core/counted.h"
 #include "core/folder_name.h"
 #include "core/gang_placement.h"
 #include "core/placement.h"
@@ -278,11 +279,11 @@ class ExperimentReader {
             return;
         }
         if (modes.size() != metrics.size()) {
-            reader_.problem(mode->valueLocation, mode->path,
-                            QStringLiteral("gives %1 direction(s) for %2 metric(s); write one "
-                                           "min or max per metric, in the same order")
-                                .arg(modes.size())
-                                .arg(metrics.size()));
+            reader_.problem(
+                mode->valueLocation, mode->path,
+                QStringLiteral("gives %1 for %2; write one min or max per "
+                               "metric, in the same order")
+                    .arg(counted(modes.size(), "direction"), counted(metrics.size(), "metric")));
             return;
         }
         for (std::size_t i = 0; i < metrics.size(); ++i) {

@@ -13,6 +13,7 @@
 
 #include "config/experiment_loader.h"
 #include "config/search_space_yaml.h"
+#include "core/counted.h"
 
 namespace tunedeck {
 
@@ -293,7 +294,8 @@ class NniReader {
         }
         if (list.size() != syntax->arguments.size()) {
             fail(valuePath, dotted,
-                 QStringLiteral("%1 takes %2, got %3 value(s)").arg(type, shape).arg(list.size()));
+                 QStringLiteral("%1 takes %2, got %3")
+                     .arg(type, shape, counted(list.size(), "value")));
             return false;
         }
         for (qsizetype i = 0; i < list.size(); ++i) {

@@ -5,6 +5,8 @@
 #include <QRegularExpression>
 #include <memory>
 
+#include "core/counted.h"
+
 namespace tunedeck {
 
 namespace {
@@ -362,9 +364,8 @@ class SpaceReader {
         }
         if (entry.value.size() != size_t(syntax.arguments.size())) {
             fail(entry.valueLocation, path,
-                 QStringLiteral("%1 takes %2, got %3 value(s)")
-                     .arg(syntax.name, shape)
-                     .arg(entry.value.size()));
+                 QStringLiteral("%1 takes %2, got %3")
+                     .arg(syntax.name, shape, counted(qint64(entry.value.size()), "value")));
             return false;
         }
         bool sound = true;

@@ -3,23 +3,16 @@
 #include <QJsonArray>
 #include <QStringList>
 
+#include "core/counted.h"
+
 namespace tunedeck {
-
-namespace {
-
-// "1 file", "3 files": the line is English for people (the CLI prints it, the app shows it).
-QString counted(qint64 n, const char* one, const char* many) {
-    return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
-}
-
-}  // namespace
 
 QString codeVersionText(const QJsonObject& version) {
     const QString kind = version.value("kind").toString();
     if (kind == QLatin1String("files")) {
         return QStringLiteral("files %1 (%2, not a git repository)")
             .arg(version.value("content_hash").toString(),
-                 counted(version.value("files").toInt(), "file", "files"));
+                 counted(version.value("files").toInt(), "file"));
     }
     if (kind != QLatin1String("git")) {
         return {};
@@ -34,10 +27,10 @@ QString codeVersionText(const QJsonObject& version) {
     }
     QStringList parts;
     if (const auto bytes = qint64(version.value("diff_bytes").toDouble()); bytes > 0) {
-        parts << QStringLiteral("diff ") + counted(bytes, "byte", "bytes");
+        parts << QStringLiteral("diff ") + counted(bytes, "byte");
     }
     if (const auto n = version.value("untracked").toArray().size(); n > 0) {
-        parts << counted(n, "untracked file", "untracked files") + QStringLiteral(" kept");
+        parts << counted(n, "untracked file") + QStringLiteral(" kept");
     }
     if (const auto n = version.value("untracked_skipped").toArray().size(); n > 0) {
         parts << QStringLiteral("%1 too large, not kept").arg(n);

@@ -1,5 +1,7 @@
 #include "core/experiment_end.h"
 
+#include "core/counted.h"
+
 namespace tunedeck {
 
 RunEnd judgeRunEnd(const std::vector<TrialStatus>& statuses, bool stopping, bool searcherFinished,
@@ -21,13 +23,15 @@ RunEnd judgeRunEnd(const std::vector<TrialStatus>& statuses, bool stopping, bool
     }
     if (end.errored > 0) {
         end.kind = RunEnd::Kind::TrialsErrored;
-        end.summary = QStringLiteral("Finished with %1 errored trial(s).").arg(end.errored);
+        end.summary =
+            QStringLiteral("Finished with %1.").arg(counted(end.errored, "errored trial"));
     } else if (checkpointsNotKept > 0) {
         end.kind = RunEnd::Kind::CheckpointsLost;
-        end.summary = QStringLiteral(
-                          "Finished: all %1 trials terminated, but %2 checkpoint(s) were not kept.")
-                          .arg(end.trials)
-                          .arg(checkpointsNotKept);
+        end.summary =
+            QStringLiteral("Finished: all %1 trials terminated, but %2 %3 not kept.")
+                .arg(end.trials)
+                .arg(counted(checkpointsNotKept, "checkpoint"),
+                     checkpointsNotKept == 1 ? QStringLiteral("was") : QStringLiteral("were"));
     } else {
         end.kind = RunEnd::Kind::AllTerminated;
         end.summary = QStringLiteral("Finished: all %1 trials terminated.").arg(end.trials);

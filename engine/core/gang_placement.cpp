@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "core/counted.h"
+
 namespace tunedeck {
 
 namespace {
@@ -99,12 +101,10 @@ bool gangFitsEver(const ResourceRequest& request, int workers, GangStrategy stra
         return true;
     }
     if (reason) {
-        *reason = QStringLiteral(
-                      "a gang of %1 workers never fits the %2 node(s) even when they "
-                      "are empty: %3")
-                      .arg(workers)
-                      .arg(nodes.size())
-                      .arg(gang.reason);
+        *reason =
+            QStringLiteral("a gang of %1 workers never fits the %2 even when they are empty: %3")
+                .arg(workers)
+                .arg(counted(qint64(nodes.size()), "node"), gang.reason);
     }
     return false;
 }

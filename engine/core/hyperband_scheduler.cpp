@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/counted.h"
 #include "core/scheduler_options.h"
 
 namespace tunedeck {
@@ -340,11 +341,11 @@ SchedulerDecision HyperbandScheduler::process(int bracketIndex, const QString& c
                       [&](const Member& m) { return !reachedMilestone(bracket, m); }) +
         (bracket.rung == 0 && !searcherIdle_ ? static_cast<std::ptrdiff_t>(unassigned) : 0);
     return SchedulerDecision::pause(
-        QStringLiteral("hyperband: %1 rung %2: waiting for %3 more trial(s) to reach %4 = %5")
+        QStringLiteral("hyperband: %1 rung %2: waiting for %3 to reach %4 = %5")
             .arg(bracketName(bracket))
             .arg(bracket.rung)
-            .arg(behind)
-            .arg(options_.timeAttr, formatNumber(bracket.milestone)));
+            .arg(counted(behind, "more trial"), options_.timeAttr,
+                 formatNumber(bracket.milestone)));
 }
 
 void HyperbandScheduler::leave(const QString& trialId) {

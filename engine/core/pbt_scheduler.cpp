@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/counted.h"
 #include "core/pbt_values.h"
 #include "core/scheduler_options.h"
 
@@ -169,11 +170,10 @@ SchedulerDecision PbtScheduler::onResult(const Trial& trial, const QJsonObject& 
     const SchedulerDecision decision =
         checkpointOrExploit(trial.id, quantiles(), *time, m.iteration);
     if (decision.action == SchedulerDecision::Action::Continue && waiting_ > 0) {
-        return SchedulerDecision::pause(
-            QStringLiteral("%1: giving the slot to %2 waiting trial(s) at %3 %4")
-                .arg(explorer_->name())
-                .arg(waiting_)
-                .arg(options_.timeAttr, formatNumber(*time)));
+        return SchedulerDecision::pause(QStringLiteral("%1: giving the slot to %2 at %3 %4")
+                                            .arg(explorer_->name(),
+                                                 counted(waiting_, "waiting trial"),
+                                                 options_.timeAttr, formatNumber(*time)));
     }
     return decision;
 }

@@ -6,6 +6,7 @@
 #include <QMap>
 #include <algorithm>
 
+#include "core/counted.h"
 #include "core/search_space.h"
 #include "runtime/trial_command.h"
 
@@ -78,10 +79,8 @@ QString ProgressReporter::frontText(const ProgressSnapshot& snapshot) const {
     if (n == 0) {
         return QStringLiteral("no trial has reported every objective yet");
     }
-    QString text = QStringLiteral("%1 trial%2: %3")
-                       .arg(n)
-                       .arg(n == 1 ? QString() : QStringLiteral("s"))
-                       .arg(snapshot.paretoFront.mid(0, kShown).join(QStringLiteral(", ")));
+    QString text = QStringLiteral("%1: %2").arg(
+        counted(n, "trial"), snapshot.paretoFront.mid(0, kShown).join(QStringLiteral(", ")));
     if (n > kShown) {
         text += QStringLiteral(", ...");
     }
@@ -300,8 +299,8 @@ void ProgressReporter::finish(const ProgressSnapshot& snapshot, const QString& o
     }
     std::fprintf(out_, "%s\n", qPrintable(outcome));
     if (snapshot.checkpointsNotKept > 0) {
-        std::fprintf(out_, "%d checkpoint(s) could not be kept; the warnings above say why\n",
-                     snapshot.checkpointsNotKept);
+        std::fprintf(out_, "%s could not be kept; the warnings above say why\n",
+                     qPrintable(counted(snapshot.checkpointsNotKept, "checkpoint")));
     }
     if (spec_.objectives.size() > 1) {
         std::fprintf(out_, "Pareto front (%s): %s; print it with: tunedeck-engine best %s\n",

@@ -24,7 +24,7 @@ class NniSearchSpace(unittest.TestCase):
     def check_experiment(self, file_name, name):
         validated = self.user.engine("validate", file_name)
         self.assertEqual(validated.code, 0, str(validated))
-        self.assertIn("5 parameter(s)", validated.out, str(validated))
+        self.assertIn("5 parameters", validated.out, str(validated))
         run = self.user.engine("run", file_name)
         self.assertEqual(run.code, 0, str(run))
         trials = self.user.trial_dirs(name)

@@ -354,7 +354,7 @@ void TestElasticClusters::clusterDownCancelsOnlyItsOwnCluster() {
 
     const EngineResult down = engine.run({"cluster", "down", engine.root() + "/a.yaml"});
     QVERIFY2(down.exitCode == 0, qPrintable(down.all()));
-    QVERIFY2(down.out.contains("a down: 1 job(s) cancelled."), qPrintable(down.all()));
+    QVERIFY2(down.out.contains("a down: 1 job cancelled."), qPrintable(down.all()));
     QVERIFY2(!down.out.contains("tunedeck-a-b-"), qPrintable(down.all()));
     QStringList left;
     for (int i = 0; i < 50; ++i) {

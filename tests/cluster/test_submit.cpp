@@ -48,7 +48,7 @@ void TestElasticClusters::submitRunsOnTheClusterAndTakesItDown() {
     QVERIFY2(result.finished && result.exitCode == 0, qPrintable(result.all()));
     // --start shows the cluster's live nodes (the CLI works); --stop takes every one down.
     QVERIFY2(result.out.contains("[stale-node] live"), qPrintable(result.out));
-    QVERIFY2(result.out.contains("cmdtest down: 1 node(s) terminated, 0 failed."),
+    QVERIFY2(result.out.contains("cmdtest down: 1 node terminated, 0 failed."),
              qPrintable(result.out));
     const QString db = engine.experimentFolder("sub") + "/experiment.sqlite";
     QCOMPARE(sqliteQuery(db, "SELECT COUNT(*) FROM trials WHERE status = 'TERMINATED'"),

@@ -93,7 +93,7 @@ void TestCudaMlpExample::theExperimentFileIsValid() {
     EngineHarness h;
     const EngineResult r = h.run({"validate", "--file-only", kExampleDir + "/experiment.yaml"});
     QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.all()));
-    QVERIFY2(r.out.contains("5 parameter(s)") && r.out.contains("scheduler asha"),
+    QVERIFY2(r.out.contains("5 parameters") && r.out.contains("scheduler asha"),
              qPrintable(r.all()));
 }
 

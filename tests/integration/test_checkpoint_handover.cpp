@@ -197,7 +197,7 @@ void TestCheckpointHandover::checkpointDotIsRefusedAndTheProjectIsKept() {
     QVERIFY2(run.err.contains("refusing to take '" + QDir(project).canonicalPath() +
                               "' as a checkpoint: it is the trial's working directory"),
              qPrintable(run.all()));
-    QVERIFY2(run.out.contains("8 checkpoint(s) could not be kept"), qPrintable(run.out));
+    QVERIFY2(run.out.contains("8 checkpoints could not be kept"), qPrintable(run.out));
     QCOMPARE(projectFiles(project),
              QStringList({"data/train.csv", "experiment.yaml", "state.json", "train.py"}));
     QCOMPARE(sqliteQuery(database(h), "SELECT COUNT(*) FROM checkpoints"), QStringLiteral("0"));

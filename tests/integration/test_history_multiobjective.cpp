@@ -422,7 +422,7 @@ void TestHistoryMultiObjective::pbtReplayRefusesWhatItCannotReplay() {
         }
         return !QDir(h.resultsRoot()).entryList().contains("toy-pbt-replay-t00000");
     };
-    QVERIFY(refused({"pbt-replay", folder}, "expected 2 argument(s)"));
+    QVERIFY(refused({"pbt-replay", folder}, "expected 2 arguments"));
     QVERIFY(refused({"pbt-replay", h.root() + "/nowhere", "t00003"}, "not a Tunedeck experiment"));
     QVERIFY(refused({"pbt-replay", folder, "t00042"}, "no trial t00042"));
     QVERIFY(refused({"pbt-replay", folder, "t00000"}, "trial t00000 has no exploits"));

@@ -41,14 +41,17 @@ class TestExperimentEnd : public QObject {
     void erroredTrialsAreCounted() {
         const RunEnd end = judgeRunEnd({kDone, kError, kError}, false, true, 1);
         QCOMPARE(end.kind, RunEnd::Kind::TrialsErrored);
-        QCOMPARE(end.summary, QStringLiteral("Finished with 2 errored trial(s)."));
+        QCOMPARE(end.summary, QStringLiteral("Finished with 2 errored trials."));
     }
 
     void checkpointsNotKeptMakeTheRunAnError() {
         const RunEnd end = judgeRunEnd({kDone, kDone}, false, true, 2);
         QCOMPARE(end.kind, RunEnd::Kind::CheckpointsLost);
         QCOMPARE(end.summary, QStringLiteral("Finished: all 2 trials terminated, but 2 "
-                                             "checkpoint(s) were not kept."));
+                                             "checkpoints were not kept."));
+        QCOMPARE(judgeRunEnd({kDone, kDone}, false, true, 1).summary,
+                 QStringLiteral("Finished: all 2 trials terminated, but 1 checkpoint was not "
+                                "kept."));
     }
 
     // A stopping run (Ctrl-C, fail_fast) ends once nothing runs; waiting trials stay resumable.

@@ -14,7 +14,6 @@ using namespace tunedeck;
 using namespace tunedeck::testing;
 using Action = SchedulerDecision::Action;
 
-
 namespace {
 
 std::unique_ptr<PbtScheduler> make(const ExperimentSpec& spec) {
@@ -377,7 +376,7 @@ class TestPbt : public QObject {
         // At the perturbation each gives its slot back; pausing saves, as the top must.
         const SchedulerDecision first = report(*pbt, trials[0], 4, 0.1);
         QCOMPARE(code(first), QString("P"));
-        QVERIFY2(first.reason.contains("2 waiting trial(s)") &&
+        QVERIFY2(first.reason.contains("2 waiting trials") &&
                      first.reason.contains("training_iteration 4"),
                  qPrintable(first.reason));
         QCOMPARE(code(report(*pbt, trials[1], 4, 0.2)), QString("P"));

@@ -183,11 +183,11 @@ void TestProgressReporter::quietPrintsOnlyTheOutcomeAndErrors() {
     const QString text = capture(ProgressReporter::Style::Quiet, [&](ProgressReporter& r) {
         r.trialStatusChanged(ts[0], {});
         r.update(snapshotOf(ts), true);
-        r.finish(snapshotOf(ts), QStringLiteral("Finished with 1 errored trial(s)."));
+        r.finish(snapshotOf(ts), QStringLiteral("Finished with 1 errored trial."));
     });
     QVERIFY(!text.contains("== demo =="));
     QVERIFY(text.contains("Trial t00001 failed: exited with status 3"));
-    QVERIFY(text.contains("Finished with 1 errored trial(s)."));
+    QVERIFY(text.contains("Finished with 1 errored trial."));
     QVERIFY(text.contains("Results: /results/demo"));
 }
 

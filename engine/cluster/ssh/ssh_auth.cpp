@@ -234,9 +234,10 @@ SshAuthenticator::Step SshAuthenticator::stepAgentTry() {
             const int rc = libssh2_agent_get_identity(agent_.get(), &next, identity_);
             if (rc != 0) {
                 const QString what =
-                    identitiesTried_ == 0
-                        ? QStringLiteral("ssh-agent holds no key")
-                        : QStringLiteral("the host accepted none of the %1 key(s) in ssh-agent")
+                    identitiesTried_ == 0 ? QStringLiteral("ssh-agent holds no key")
+                    : identitiesTried_ == 1
+                        ? QStringLiteral("the host did not accept the one key in ssh-agent")
+                        : QStringLiteral("the host accepted none of the %1 keys in ssh-agent")
                               .arg(identitiesTried_);
                 return fail(SshFailureKind::AuthFailed,
                             QStringLiteral("authentication failed for %1: %2").arg(who(), what));
