@@ -2161,8 +2161,31 @@ Das kann nicht rückgängig gemacht werden.</translation>
         <translation>Was Sie sich zu %1 merken wollen (leer entfernt die Notiz):</translation>
     </message>
     <message>
-        <source>Note</source>
-        <translation>Notiz</translation>
+        <source>Note not kept</source>
+        <translation>Notiz nicht gespeichert</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::MessageHistory</name>
+    <message>
+        <source>Messages...</source>
+        <translation>Meldungen...</translation>
+    </message>
+    <message>
+        <source>Ctrl+L</source>
+        <translation>Ctrl+L</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>Meldungen</translation>
+    </message>
+    <message>
+        <source>No message yet.</source>
+        <translation>Noch keine Meldung.</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
     </message>
 </context>
 <context>

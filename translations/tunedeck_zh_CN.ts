@@ -2151,8 +2151,31 @@ This cannot be undone.</source>
         <translation>关于 %1 想记下的内容(留空则删除备注):</translation>
     </message>
     <message>
-        <source>Note</source>
-        <translation>备注</translation>
+        <source>Note not kept</source>
+        <translation>备注未保存</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::MessageHistory</name>
+    <message>
+        <source>Messages...</source>
+        <translation>消息...</translation>
+    </message>
+    <message>
+        <source>Ctrl+L</source>
+        <translation>Ctrl+L</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>No message yet.</source>
+        <translation>还没有消息。</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>

@@ -41,6 +41,7 @@
 #include "plots/study_plots.h"
 #include "views/attach_dialog.h"
 #include "views/help_menu.h"
+#include "views/message_history.h"
 #include "views/queue_dialog.h"
 #include "views/settings_dialog.h"
 #include "views/start_page.h"
@@ -66,8 +67,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildLayout();
     buildMenus();
     connect(&client_, &EngineClient::ready, this, [this](const api::HelloAnswer& hello) {
-        // Its folders are this machine's only when the engine is; a remote engine's experiments
-        // come over the connection alone.
+        // Folders are this machine's only when the engine is; a remote one's come over the wire.
         resultsRoot_ = remote_ ? QString() : hello.results;
         serverResults_ = hello.results;
         connection_->setText(tr("Engine %1, results in %2").arg(hello.engine, hello.results));
@@ -161,8 +161,7 @@ void MainWindow::buildLayout() {
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->verticalHeader()->hide();
-    // A row as tall as its line of text: the style's default (30 px) left six trials in view at
-    // 1280x800.
+    // Rows as tall as their text: the style's 30 px left six trials in view at 1280x800.
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 8);
     table_->setWordWrap(false);  // one line per trial; a long status widens its column (onTick)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
@@ -390,6 +389,7 @@ void MainWindow::buildMenus() {
                     &MetricChart::resetZoom);
     view->addAction(tr("Find trials"), QKeySequence::Find, search_,
                     qOverload<>(&QWidget::setFocus));
+    addMessageHistory(this, view);
     addHelpMenu(this);
 }
 

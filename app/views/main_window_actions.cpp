@@ -98,7 +98,7 @@ void MainWindow::editTrialNote() {
     }
     // The table and the Trial tab show it when the engine's trial_note event comes back.
     client_.setTrialNote(experiment_, trial, note,
-                         [this](const Status& status) { report(tr("Note"), status); });
+                         [this](const Status& status) { report(tr("Note not kept"), status); });
 }
 
 void MainWindow::orderExperiment(ExperimentOrder order) {

@@ -6,6 +6,7 @@
 // scripts/screenshots runs it under Xvfb.
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QInputDialog>
@@ -59,6 +60,18 @@ void shootScreen(QWidget* dialog, const QString& name) {
     QPixmap screen = dialog->screen()->grabWindow(0);
     (screen.isNull() || screen.toImage().allGray() ? dialog->grab() : screen).save(path);
     qInfo("saved %s", qPrintable(path));
+}
+
+// A menu's action, by its object name or its words, as a user picks it.
+void triggerMenuAction(MainWindow& window, const char* name) {
+    for (QAction* menu : window.menuBar()->actions()) {
+        for (QAction* a : menu->menu() ? menu->menu()->actions() : QList<QAction*>{}) {
+            if (a->objectName() == QLatin1String(name) ||
+                a->text().remove('&') == QLatin1String(name)) {
+                a->trigger();
+            }
+        }
+    }
 }
 
 void showTab(MainWindow& window, const QString& title) {
@@ -283,16 +296,18 @@ int main(int argc, char** argv) {
             }
         }
     });
-    for (QAction* menu : window.menuBar()->actions()) {
-        for (QAction* a : menu->menu() ? menu->menu()->actions() : QList<QAction*>{}) {
-            if (a->objectName() == QLatin1String("editTrialNote")) {
-                a->trigger();
-            }
-        }
-    }
+    tour::triggerMenuAction(window, "editTrialNote");
     waitFor([&] { return !window.data().trials()[0].note.isEmpty(); }, 10000);
     showTab(window, QObject::tr("Trial"));
     shoot(&window, "07b-trial-detail");
+    // View > Messages...: what the status bar said so far, whole.
+    tour::triggerMenuAction(window, "Copy best config as YAML");
+    tour::triggerMenuAction(window, "showMessages");
+    if (auto* messages = window.findChild<QDialog*>("messageHistoryDialog")) {
+        QTest::qWait(300);
+        shootScreen(messages, "07d-messages");
+        messages->close();
+    }
     table->selectionModel()->clear();
     for (const char* tab : {"Parallel coordinates", "Parameter vs metric", "Importance", "Log"}) {
         showTab(window, QString::fromLatin1(tab));

@@ -10,8 +10,10 @@
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
@@ -241,6 +243,43 @@ void TestAppBestTrial::aNoteOnATrialIsKeptWithIt() {
     reopened.openFolder(folder);
     QVERIFY(waitFor([&] { return reopened.data().trials().size() == 2; }, 10000));
     QCOMPARE(reopened.data().trials()[1].note, QStringLiteral("diverged at 2\nretry with lr/10"));
+
+    // A note longer than a note may be: the engine's refusal shows in the status bar, whole in
+    // the bar's tooltip (a narrow window cuts the bar), and stays in View > Messages... after
+    // the bar has moved on to the next message.
+    window.resize(640, 600);
+    table->selectRow(0);
+    QTimer::singleShot(200, [&] {
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            if (auto* dialog = qobject_cast<QInputDialog*>(w); dialog && dialog->isVisible()) {
+                dialog->setTextValue(QString(4001, QLatin1Char('x')));
+                dialog->accept();
+            }
+        }
+    });
+    edit->trigger();
+    QStatusBar* bar = window.statusBar();
+    QVERIFY2(waitFor([&] { return bar->currentMessage().contains("4001 characters"); }, 10000),
+             qPrintable(bar->currentMessage()));
+    const QString refusal = bar->currentMessage();
+    QVERIFY2(refusal.startsWith("Note not kept: "), qPrintable(refusal));
+    QCOMPARE(bar->toolTip(), refusal);
+    QAction* copy = nullptr;
+    QAction* messages = nullptr;
+    for (QAction* menu : window.menuBar()->actions()) {
+        for (QAction* a : menu->menu() ? menu->menu()->actions() : QList<QAction*>{}) {
+            copy = a->text().remove('&') == "Copy best config as YAML" ? a : copy;
+            messages = a->text().remove('&') == "Messages..." ? a : messages;
+        }
+    }
+    QVERIFY(copy && messages);
+    copy->trigger();
+    QVERIFY(waitFor([&] { return bar->currentMessage() != refusal; }, 10000));
+    messages->trigger();
+    auto* log = window.findChild<QPlainTextEdit*>("messageHistoryText");
+    QVERIFY2(log && log->isVisible(), "View > Messages... shows no messages");
+    QVERIFY2(log->toPlainText().contains(refusal), qPrintable(log->toPlainText()));
+    QVERIFY2(log->toPlainText().contains(bar->currentMessage()), qPrintable(log->toPlainText()));
 }
 
 QTEST_MAIN(TestAppBestTrial)
