@@ -10,7 +10,6 @@
 #include "config/problem_list.h"
 #include "config/yaml_limits.h"
 #include "config/yaml_reader.h"
-#include "core/folder_name.h"
 
 namespace tunedeck {
 
@@ -185,22 +184,13 @@ class ClusterReader {
 
   private:
     void readName(const YamlEntry* entry, const SourceLocation& rootLocation) {
-        if (!entry) {
-            reader_.problem(rootLocation, QStringLiteral("cluster_name"),
-                            QStringLiteral("required key is missing (it names the cluster's "
-                                           "folder on every node, e.g. cluster_name: lab)"));
-            return;
+        if (const auto name = readFolderName(
+                reader_, entry, rootLocation, QStringLiteral("cluster_name"),
+                QStringLiteral("it names the cluster's folder on every node, e.g. cluster_name: "
+                               "lab"),
+                QStringLiteral("it becomes a folder name on the nodes"))) {
+            spec_->clusterName = *name;
         }
-        const auto name = reader_.string(*entry);
-        if (!name) {
-            return;
-        }
-        if (const QString problem = folderNameProblem(*name); !problem.isEmpty()) {
-            reader_.problem(entry->valueLocation, entry->path,
-                            problem + QStringLiteral("; it becomes a folder name on the nodes"));
-            return;
-        }
-        spec_->clusterName = *name;
     }
 
     void readProvider(const YamlEntry* provider, const SourceLocation& rootLocation) {

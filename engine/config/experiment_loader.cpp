@@ -15,7 +15,6 @@
 #include "config/yaml_reader.h"
 #include "core/autoscaler.h"
 #include "core/counted.h"
-#include "core/folder_name.h"
 #include "core/gang_placement.h"
 #include "core/placement.h"
 #include "core/scheduler.h"
@@ -171,22 +170,12 @@ class ExperimentReader {
 
   private:
     void readName(const YamlEntry* entry, const SourceLocation& rootLocation) {
-        if (!entry) {
-            reader_.problem(rootLocation, QStringLiteral("name"),
-                            QStringLiteral("required key is missing (it names the results "
-                                           "folder, e.g. name: quickstart)"));
-            return;
+        if (const auto name =
+                readFolderName(reader_, entry, rootLocation, QStringLiteral("name"),
+                               QStringLiteral("it names the results folder, e.g. name: quickstart"),
+                               QStringLiteral("it becomes the results folder's name"))) {
+            spec_->name = *name;
         }
-        const auto name = reader_.string(*entry);
-        if (!name) {
-            return;
-        }
-        if (const QString problem = folderNameProblem(*name); !problem.isEmpty()) {
-            reader_.problem(entry->valueLocation, entry->path,
-                            problem + QStringLiteral("; it becomes the results folder's name"));
-            return;
-        }
-        spec_->name = *name;
     }
 
     void readSpace(const YamlEntry& entry, bool* complete, bool* valid) {

@@ -9,6 +9,7 @@
 #include <new>
 
 #include "config/yaml_limits.h"
+#include "core/folder_name.h"
 
 namespace tunedeck {
 
@@ -445,6 +446,25 @@ std::optional<int> readInt(YamlReader& reader, const YamlEntry& entry, int min) 
         return std::nullopt;
     }
     return int(*value);
+}
+
+std::optional<QString> readFolderName(YamlReader& reader, const YamlEntry* entry,
+                                      const SourceLocation& rootLocation, const QString& key,
+                                      const QString& missingHint, const QString& becomes) {
+    if (!entry) {
+        reader.problem(rootLocation, key,
+                       QStringLiteral("required key is missing (%1)").arg(missingHint));
+        return std::nullopt;
+    }
+    const auto name = reader.string(*entry);
+    if (!name) {
+        return std::nullopt;
+    }
+    if (const QString problem = folderNameProblem(*name); !problem.isEmpty()) {
+        reader.problem(entry->valueLocation, entry->path, problem + QStringLiteral("; ") + becomes);
+        return std::nullopt;
+    }
+    return name;
 }
 
 }  // namespace tunedeck

@@ -81,6 +81,12 @@ class YamlReader {
 const YamlEntry* findEntry(const std::vector<YamlEntry>& entries, const QString& key);
 // An `int` field: an integer >= min that fits in an int.
 std::optional<int> readInt(YamlReader& reader, const YamlEntry& entry, int min);
+// A name that becomes a folder (core/folder_name.h): a missing `entry` is reported at
+// `rootLocation` under `key` with "required key is missing (`missingHint`)", a name that cannot
+// be a folder with "; `becomes`" after the reason ("it becomes the results folder's name").
+std::optional<QString> readFolderName(YamlReader& reader, const YamlEntry* entry,
+                                      const SourceLocation& rootLocation, const QString& key,
+                                      const QString& missingHint, const QString& becomes);
 
 // The words a kind of file uses when its text is not one mapping of keys.
 struct YamlFileKind {
