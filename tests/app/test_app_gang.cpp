@@ -24,6 +24,7 @@
 #include "models/trial_table_model.h"
 #include "plots/study_plots.h"
 #include "plots/timeline_view.h"
+#include "scoped_environment.h"
 #include "store/history_reader.h"
 #include "views/appearance.h"
 #include "views/main_window.h"
@@ -33,30 +34,6 @@ using tunedeck::app::MainWindow;
 using tunedeck::app::TrialTableModel;
 
 namespace {
-
-// Sets environment variables for a scope (the engine, its agent and trials inherit them).
-class ScopedEnvironment {
-  public:
-    explicit ScopedEnvironment(const QList<std::pair<const char*, QString>>& values) {
-        for (const auto& [name, value] : values) {
-            saved_.append({name, qgetenv(name), qEnvironmentVariableIsSet(name)});
-            qputenv(name, value.toUtf8());
-        }
-    }
-    ~ScopedEnvironment() {
-        for (const Saved& s : saved_) {
-            s.wasSet ? qputenv(s.name, s.value) : qunsetenv(s.name);
-        }
-    }
-
-  private:
-    struct Saved {
-        const char* name;
-        QByteArray value;
-        bool wasSet;
-    };
-    QList<Saved> saved_;
-};
 
 // "Trials on it" of each card row of the Nodes and GPUs table, by card ("GPU 0: ...").
 QStringList trialsOnCards(QTableWidget* table) {

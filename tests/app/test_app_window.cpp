@@ -24,6 +24,7 @@
 #include "engine_harness.h"
 #include "fake_gpus.h"
 #include "local_engine.h"
+#include "scoped_environment.h"
 #include "table_cells.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
@@ -33,31 +34,6 @@
 using tunedeck::app::MainWindow;
 
 namespace {
-
-// Sets environment variables for a scope (the engine, its agent and trials inherit them), and
-// puts back what was there.
-class ScopedEnvironment {
-  public:
-    explicit ScopedEnvironment(const QList<std::pair<const char*, QString>>& values) {
-        for (const auto& [name, value] : values) {
-            saved_.append({name, qgetenv(name), qEnvironmentVariableIsSet(name)});
-            qputenv(name, value.toUtf8());
-        }
-    }
-    ~ScopedEnvironment() {
-        for (const Saved& s : saved_) {
-            s.wasSet ? qputenv(s.name, s.value) : qunsetenv(s.name);
-        }
-    }
-
-  private:
-    struct Saved {
-        const char* name;
-        QByteArray value;
-        bool wasSet;
-    };
-    QList<Saved> saved_;
-};
 
 bool appendTo(const QString& path, const QString& text) {
     QFile file(path);
