@@ -158,6 +158,11 @@ TimelineView::Layout TimelineView::layout() const {
                            plot.height() / std::max(1.0, totalStacks_ + lanes_.size() / 3.0))};
 }
 
+double TimelineView::stackTop(int lane, int stack, const Layout& at) const {
+    // A gap of a third of a row between lanes.
+    return at.plot.top() + (firstStack_[std::size_t(lane)] + stack + lane / 3.0) * at.rowHeight;
+}
+
 QRectF TimelineView::barRect(const Bar& bar) const {
     return barRectIn(bar, layout());
 }
@@ -167,10 +172,7 @@ QRectF TimelineView::barRectIn(const Bar& bar, const Layout& at) const {
     // A pixel's gap before the next run on the row, so back-to-back runs stay apart; short runs
     // still show.
     const double right = std::max(pixelX(at.plot, x_, bar.end) - 1, left + 2);
-    // A gap of a third of a row between lanes.
-    const double top =
-        at.plot.top() +
-        (firstStack_[std::size_t(bar.lane)] + bar.stack + bar.lane / 3.0) * at.rowHeight;
+    const double top = stackTop(bar.lane, bar.stack, at);
     return QRectF(left, top + at.rowHeight * 0.1, right - left, std::max(1.0, at.rowHeight * 0.8));
 }
 
@@ -226,7 +228,7 @@ void TimelineView::renderFrame() {
 
 void TimelineView::paintAxes(QPainter& painter, const Layout& at) const {
     const QFontMetricsF metrics(painter.font());
-    const QColor text = palette().color(QPalette::Text);
+    const QColor text = canvas()->palette().color(QPalette::Text);
     const QRectF& plot = at.plot;
     QList<QRect> grid;  // one line per tick and between lanes
     // The time axis: grid, labels and title below; lanes' names left.
@@ -242,7 +244,7 @@ void TimelineView::paintAxes(QPainter& painter, const Layout& at) const {
         Qt::AlignCenter, x_.title);
     painter.drawRect(plot);
     for (int l = 0; l < int(lanes_.size()); ++l) {
-        const double top = plot.top() + (firstStack_[std::size_t(l)] + l / 3.0) * at.rowHeight;
+        const double top = stackTop(l, 0, at);
         const double height = lanes_[std::size_t(l)].stacks * at.rowHeight;
         painter.drawText(
             QRectF(4, top, kLaneLabels - 10, std::max(height, metrics.height())),
@@ -252,7 +254,7 @@ void TimelineView::paintAxes(QPainter& painter, const Layout& at) const {
             grid.append(QRect(int(plot.left()), int(top - at.rowHeight / 6), int(plot.width()), 1));
         }
     }
-    drawGrid(painter, palette(), grid);
+    drawGrid(painter, canvas()->palette(), grid);
 }
 
 void TimelineView::paintBars(QPainter& painter, const Layout& at) {
@@ -294,7 +296,7 @@ void TimelineView::paintLegend(QPainter& painter, const Layout& at) const {
     const QFontMetricsF metrics(painter.font());
     double x = at.plot.left();
     const double y = 4;
-    painter.setPen(palette().color(QPalette::Text));
+    painter.setPen(canvas()->palette().color(QPalette::Text));
     for (End end : kEnds) {
         const QString label = endText(end);
         painter.fillRect(QRectF(x, y + 3, 14, metrics.height() - 6), endColour(end));

@@ -64,6 +64,7 @@ class TimelineView : public StudyPlot {
     };
     QRectF area() const;
     Layout layout() const;
+    double stackTop(int lane, int stack, const Layout& layout) const;  // a row's top edge
     QRectF barRectIn(const Bar& bar, const Layout& layout) const;
     // Everything but the selection, drawn into frame_ when the runs, the size, the font or the
     // palette changed; a frame in between (hover, selection, a window over it) is one copy.
