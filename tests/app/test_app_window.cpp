@@ -148,7 +148,10 @@ void TestAppWindow::stopFromTheWindowStopsTheTrial() {
     app_test::LocalEngine engine;
     MainWindow window;
     QVERIFY(engine.startAttached(harness, &window));
-    window.runExperimentFile(experimentFile(harness, 60, 0.05));
+    // Long enough (20 s) that the stop always lands first: with 60 iterations (3 s) a loaded CI
+    // machine showed the log so late that the trial had already finished.
+    constexpr int kIterations = 400;
+    window.runExperimentFile(experimentFile(harness, kIterations, 0.05));
     QVERIFY(waitFor(
         [&] {
             const auto& trials = window.data().trials();
@@ -167,7 +170,7 @@ void TestAppWindow::stopFromTheWindowStopsTheTrial() {
     QVERIFY(waitFor([&] { return window.data().trials()[0].status == "TERMINATED"; }, 30000));
     QVERIFY2(window.data().trials()[0].reason.contains("stopped by the user"),
              qPrintable(window.data().trials()[0].reason));
-    QVERIFY(window.data().trials()[0].iteration < 60);
+    QVERIFY(window.data().trials()[0].iteration < kIterations);
     window.orderExperiment(
         MainWindow::ExperimentOrder::Pause);  // nothing left running when the test ends
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "interrupted"; }, 60000));
