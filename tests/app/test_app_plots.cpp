@@ -110,6 +110,19 @@ void TestAppPlots::initTestCase() {
                                      "max_concurrent_trials: 2\n")));
     QVERIFY(waitFor([&] { return window_->data().experimentStatus() == "finished"; }, 120000));
     QCOMPARE(int(window_->data().trials().size()), kTrials);
+    // The table follows the stream on the window's tick: the views are checked against it once
+    // it shows how every trial ended (a loaded CI machine read it one tick early).
+    const QAbstractItemModel* table = window_->findChild<QTableView*>("trials")->model();
+    QVERIFY(waitFor(
+        [&] {
+            int ended = 0;
+            for (int r = 0; r < table->rowCount(); ++r) {
+                const QString status = table->index(r, 1).data().toString();
+                ended += status.startsWith("stopped by") || status == "TERMINATED";
+            }
+            return ended == kTrials;
+        },
+        10000));
 }
 
 void TestAppPlots::cleanupTestCase() {

@@ -55,6 +55,13 @@ QString tableText(QTableView* table, const QString& trialId, const QString& head
     return QStringLiteral("(no %1 of %2)").arg(header, trialId);
 }
 
+// The trials table follows the engine's stream on the window's tick, a moment after the data:
+// waits until it shows `rows` trials, as a user would before reading it.
+bool tableShows(MainWindow& window, int rows) {
+    auto* table = window.findChild<QTableView*>("trials");
+    return waitFor([&] { return table->model()->rowCount() == rows; }, 10000);
+}
+
 void screenshot(QWidget& window, const QString& name) {
     const QByteArray folder = qgetenv("TUNEDECK_SCREENSHOT_DIR");
     if (!folder.isEmpty()) {
@@ -124,11 +131,8 @@ void TestAppWindow::runningAFileShowsItsTrialsAndCurves() {
     QVERIFY(engine.startAttached(harness, &window));
     window.runExperimentFile(experimentFile(harness, 15, 0.02));
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 120000));
-    QTest::qWait(300);  // a frame of the table and the chart
     QCOMPARE(window.currentExperiment(), QStringLiteral("race"));
-    auto* table = window.findChild<QTableView*>("trials");
-    QVERIFY(table);
-    QCOMPARE(table->model()->rowCount(), 4);
+    QVERIFY(tableShows(window, 4));
     QCOMPARE(window.data().counts().terminated, 4);
     for (const auto& trial : window.data().trials()) {
         QCOMPARE(trial.values.size(), std::size_t(15));
@@ -159,6 +163,7 @@ void TestAppWindow::stopFromTheWindowStopsTheTrial() {
         },
         60000));
     auto* table = window.findChild<QTableView*>("trials");
+    QVERIFY(waitFor([&] { return table->model()->rowCount() > 0; }, 10000));  // a tick later
     table->selectRow(0);  // t00000: the table is sorted by trial
     screenshot(window, "monitor-running");
     // Its log, followed from the engine while the Log tab is shown: what the trial printed.
@@ -205,8 +210,7 @@ void TestAppWindow::aFolderOpensStraightFromItsHistory() {
         QCOMPARE(trial.values.size(), std::size_t(12));
         QCOMPARE(trial.best, 12.0 * trial.flatConfig.value("x").toDouble());  // score = x * it
     }
-    QTest::qWait(300);
-    QCOMPARE(window.findChild<QTableView*>("trials")->model()->rowCount(), 4);
+    QVERIFY(tableShows(window, 4));
     screenshot(window, "history-folder");
     // The node's samples come from the same file: every one kept, for the Nodes and GPUs tab.
     const int samples = sqliteQuery(harness.experimentFolder("race") + "/experiment.sqlite",
@@ -295,7 +299,7 @@ void TestAppWindow::chartsExportAsPngAndVectorSvg() {
     window.show();
     window.openFolder(harness.experimentFolder("race"));
     QVERIFY(waitFor([&] { return window.data().trials().size() == 4; }, 20000));
-    QTest::qWait(300);
+    QVERIFY(tableShows(window, 4));  // and the chart, marked in the same tick
     QString error;
     const QString png = harness.root() + "/curves.png";
     QVERIFY2(window.saveChart(png, &error), qPrintable(error));
@@ -346,7 +350,7 @@ void TestAppWindow::theStartPageLeadsToTheMonitor() {
 
 void TestAppWindow::checkFloatsShown(MainWindow& window) {
     QVERIFY(waitFor([&] { return window.data().trials().size() == 2; }, 20000));
-    QTest::qWait(300);  // a frame of the table
+    QVERIFY(tableShows(window, 2));
     auto* table = window.findChild<QTableView*>("trials");
     QCOMPARE(tableText(table, "t00000", "x"), QStringLiteral("1.0"));
     QCOMPARE(tableText(table, "t00001", "x"), QStringLiteral("2.5"));
