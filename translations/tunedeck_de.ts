@@ -1873,7 +1873,7 @@ Fingerabdruck: %2</translation>
         <translation>Trials suchen</translation>
     </message>
     <message>
-        <source>%1 running, %2 pending, %3 paused, %4 terminated, %5 errors</source>
+        <source>%1 running, %2 pending, %3 paused, %4 terminated, %5 errored</source>
         <translation>%1 laufend, %2 wartend, %3 pausiert, %4 beendet, %5 Fehler</translation>
     </message>
     <message>

@@ -1863,7 +1863,7 @@ Fingerprint: %2</source>
         <translation>查找试验</translation>
     </message>
     <message>
-        <source>%1 running, %2 pending, %3 paused, %4 terminated, %5 errors</source>
+        <source>%1 running, %2 pending, %3 paused, %4 terminated, %5 errored</source>
         <translation>%1 个运行中，%2 个等待中，%3 个已暂停，%4 个已结束，%5 个出错</translation>
     </message>
     <message>

@@ -33,6 +33,7 @@ namespace {
 constexpr int kMaxRecentServers = 8;
 const QString kRecentKey = QStringLiteral("attach/recent");
 const QString kTunnelName = QStringLiteral("sshTunnel");
+constexpr int kTunnelMessageMs = 10000;  // as long as the window's own messages stay
 
 }  // namespace
 
@@ -48,14 +49,20 @@ SshTunnel* attachOverSsh(MainWindow& window, const SshTarget& target, QString* e
     }
     SshTunnel* previous = sshTunnelOf(window);
     tunnel->setObjectName(kTunnelName);
-    QObject::connect(tunnel, &SshTunnel::stateChanged, &window,
-                     [&window](SshTunnel::State, const QString& message) {
-                         window.statusBar()->showMessage(message);
-                     });
+    // A message hides the trial counts beside it: the tunnel's pass like the window's own, and
+    // only those that wait on the user stay (View > Messages... keeps every one).
     QObject::connect(
-        tunnel, &SshTunnel::engineUnreachable, &window,
-        [&window](const QString& message) { window.statusBar()->showMessage(message); });
-    window.statusBar()->showMessage(tunnel->statusText());
+        tunnel, &SshTunnel::stateChanged, &window,
+        [&window](SshTunnel::State state, const QString& message) {
+            const bool waitsOnUser =
+                state == SshTunnel::State::Failed || state == SshTunnel::State::HostKeyUnknown;
+            window.statusBar()->showMessage(message, waitsOnUser ? 0 : kTunnelMessageMs);
+        });
+    QObject::connect(tunnel, &SshTunnel::engineUnreachable, &window,
+                     [&window](const QString& message) {
+                         window.statusBar()->showMessage(message, kTunnelMessageMs);
+                     });
+    window.statusBar()->showMessage(tunnel->statusText(), kTunnelMessageMs);
     window.client().setToken(target.engine.needsToken() ? target.token : QString());
     // The tunnel's socket is private to this user, like a local engine's; no engine binary, so
     // nothing is ever started on this machine for a remote attach.

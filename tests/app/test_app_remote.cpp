@@ -15,6 +15,7 @@
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTcpServer>
 #include <QTreeWidget>
 #include <QtTest>
@@ -301,6 +302,14 @@ void TestAppRemote::resultsStreamThroughTheTunnelAndSurviveSshDrops() {
         QCOMPARE(trial.status, QStringLiteral("TERMINATED"));
         QCOMPARE(trial.values.size(), std::size_t(70));  // none lost, none twice
     }
+    // The status bar's counts show over SSH too: the tunnel's "Connected to ..." once hid them
+    // for the whole session.
+    auto* counts = window.findChild<QLabel*>("trialCounts");
+    QVERIFY(counts);
+    QVERIFY2(waitFor([&] { return counts->isVisible(); }, 15000),
+             qPrintable(window.statusBar()->currentMessage()));
+    QVERIFY2(counts->text().contains("0 paused, 4 terminated, 0 errored"),
+             qPrintable(counts->text()));
     const std::vector<qint64> replay =
         freshReplay(runtime + "/tunedeck/engine.sock", window.currentExperiment());
     QVERIFY(replay.size() > 280);
