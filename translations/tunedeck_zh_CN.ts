@@ -1607,6 +1607,10 @@ Fingerprint: %2</source>
         <translation>引擎 %1，结果位于 %2</translation>
     </message>
     <message>
+        <source>Engine %1 on %2, results in %3 there</source>
+        <translation>%2 上的引擎 %1，结果位于那里的 %3</translation>
+    </message>
+    <message>
         <source>Engine connection lost (%1); reconnecting...</source>
         <translation>与引擎的连接已断开（%1）；正在重新连接...</translation>
     </message>

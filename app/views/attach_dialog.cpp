@@ -66,7 +66,7 @@ SshTunnel* attachOverSsh(MainWindow& window, const SshTarget& target, QString* e
     window.client().setToken(target.engine.needsToken() ? target.token : QString());
     // The tunnel's socket is private to this user, like a local engine's; no engine binary, so
     // nothing is ever started on this machine for a remote attach.
-    window.attachThroughTunnel(tunnel->localSocketPath());
+    window.attachThroughTunnel(tunnel->localSocketPath(), target.toString());
     delete previous;
     return tunnel;
 }

@@ -65,7 +65,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         // Folders are this machine's only when the engine is; a remote one's come over the wire.
         resultsRoot_ = remote_ ? QString() : hello.results;
         serverResults_ = hello.results;
-        connection_->setText(tr("Engine %1, results in %2").arg(hello.engine, hello.results));
+        connection_->setText(server_.isEmpty()
+                                 ? tr("Engine %1, results in %2").arg(hello.engine, hello.results)
+                                 : tr("Engine %1 on %2, results in %3 there")
+                                       .arg(hello.engine, server_, hello.results));
         refreshExperimentList();
     });
     connect(&client_, &EngineClient::connectionLost, this, [this](const QString& reason) {
@@ -292,6 +295,7 @@ void MainWindow::buildLayout() {
     progress_->setMinimumWidth(180);
     progress_->setMaximumWidth(240);
     connection_ = new QLabel(tr("Not attached to an engine"));
+    connection_->setObjectName(QStringLiteral("engineConnection"));
     statusBar()->addWidget(counts_, 1);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(connection_);

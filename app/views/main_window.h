@@ -58,8 +58,8 @@ class MainWindow : public QMainWindow {
     void attachLocal(const QString& socketPath, const QString& engineBinary);
     void attachTcp(const QString& host, quint16 port, const QString& token);
     // Attaches through an SSH tunnel's local socket (views/attach_dialog.h): like attachLocal,
-    // but the engine and its folders are on the server.
-    void attachThroughTunnel(const QString& socketPath);
+    // but the engine and its folders are on `server` (as the status bar names it).
+    void attachThroughTunnel(const QString& socketPath, const QString& server);
 
     // The actions of the menus, also for tests.
     // Starts the file and shows the new experiment; `outcome` hears an empty string once it
@@ -226,6 +226,7 @@ class MainWindow : public QMainWindow {
     QString resultsRoot_;    // the attached engine's, from its hello; empty when remote
     QString serverResults_;  // the attached engine's results root as the server names it
     bool remote_ = false;    // the engine runs on another machine: its folders are not here
+    QString server_;         // that machine, as the user named it; empty: this one
     int historyLoads_ = 0;   // a newer open makes an older read's result stale
     QString socketPath_;
     bool triedToStartEngine_ = false;

@@ -43,14 +43,16 @@ void MainWindow::forgetExperiment() {
     showStartPage();
 }
 
-void MainWindow::attachThroughTunnel(const QString& socketPath) {
+void MainWindow::attachThroughTunnel(const QString& socketPath, const QString& server) {
     attachLocal(socketPath, {});
     remote_ = true;  // before its hello arrives: the folders it names are the server's
+    server_ = server;
 }
 
 void MainWindow::attachLocal(const QString& socketPath, const QString& engineBinary) {
     forgetExperiment();  // another engine: the same name there is another experiment
     remote_ = false;
+    server_.clear();
     socketPath_ = socketPath;
     engineBinary_ = engineBinary;
     client_.setLocalServer(socketPath);
@@ -66,6 +68,7 @@ void MainWindow::attachLocal(const QString& socketPath, const QString& engineBin
 void MainWindow::attachTcp(const QString& host, quint16 port, const QString& token) {
     forgetExperiment();
     remote_ = true;
+    server_ = QStringLiteral("%1:%2").arg(host).arg(port);
     client_.setTcpServer(host, port, token);
     client_.open(1000);
 }

@@ -310,6 +310,12 @@ void TestAppRemote::resultsStreamThroughTheTunnelAndSurviveSshDrops() {
              qPrintable(window.statusBar()->currentMessage()));
     QVERIFY2(counts->text().contains("0 paused, 4 terminated, 0 errored"),
              qPrintable(counts->text()));
+    // Beside them, for as long as it is attached: which server's engine, and its folder there.
+    const QString connection = window.findChild<QLabel*>("engineConnection")->text();
+    QVERIFY2(
+        connection.contains(QStringLiteral(" on %1, results in %2 there")
+                                .arg(targetOf(sshd, knownHosts).toString(), harness.resultsRoot())),
+        qPrintable(connection));
     const std::vector<qint64> replay =
         freshReplay(runtime + "/tunedeck/engine.sock", window.currentExperiment());
     QVERIFY(replay.size() > 280);

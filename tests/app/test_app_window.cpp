@@ -417,7 +417,7 @@ void TestAppWindow::wholeFloatsShowAsFloatsOverTheConnection() {
     MainWindow window;
     window.resize(1280, 800);
     window.show();
-    window.attachThroughTunnel(engine.socket);
+    window.attachThroughTunnel(engine.socket, QStringLiteral("ssh://localhost"));
     QVERIFY(waitFor([&] { return window.client().isReady(); }, 20000));
     window.runExperimentFile(floatsFile(harness));
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 120000));
