@@ -341,6 +341,7 @@ void MainWindow::onTick() {
         const int best = data_.bestRow();
         columnWidths_->widen(best < 0 ? -1 : filter_->mapFromSource(model_->index(best, 0)).row());
     }
+    updateShownListRow();
     if (budget_.seconds && !budget_.trials && data_.experimentStatus() == "running") {
         updateStatusBar();  // the time budget's bar moves with the clock
     }
@@ -431,6 +432,18 @@ void MainWindow::updateStatusBar() {
                          .arg(c.paused)
                          .arg(c.terminated)
                          .arg(c.error));
+}
+
+void MainWindow::updateShownListRow() {
+    QTreeWidgetItem* shown = experiments_->currentItem();
+    if (!shown || shown->text(0) != experiment_ || data_.experimentStatus().isEmpty()) {
+        return;
+    }
+    const QString trials = QString::number(data_.trials().size());
+    if (shown->text(1) != data_.experimentStatus() || shown->text(2) != trials) {
+        shown->setText(1, data_.experimentStatus());
+        shown->setText(2, trials);
+    }
 }
 
 void MainWindow::updateCompare() {

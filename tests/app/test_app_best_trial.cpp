@@ -17,6 +17,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTreeWidget>
 #include <QtTest>
 #include <csignal>
 
@@ -65,6 +66,7 @@ class TestAppBestTrial : public QObject {
     void theWindowTheEngineAndTheExportNameOneBestTrial();
     void laterRowsShowTheirValuesWhole();
     void aNoteOnATrialIsKeptWithIt();
+    void theListOfExperimentsCountsTrialsWithTheTable();
 };
 
 void TestAppBestTrial::theWindowTheEngineAndTheExportNameOneBestTrial() {
@@ -284,3 +286,35 @@ void TestAppBestTrial::aNoteOnATrialIsKeptWithIt() {
 
 QTEST_MAIN(TestAppBestTrial)
 #include "test_app_best_trial.moc"
+
+// The list of experiments beside the table said "running, 3 trials" while the table showed 8
+// (the tour's screenshot): it waited for its next refresh from the engine, every 5 s. The shown
+// experiment's row now counts with the table, in the same tick.
+void TestAppBestTrial::theListOfExperimentsCountsTrialsWithTheTable() {
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    window.runExperimentFile(harness.writeFile(
+        "counted.yaml", QStringLiteral("name: counted\n"
+                                       "trainable: {command: [python3, \"@TRIAL@\"]}\n"
+                                       "search_space:\n"
+                                       "  x: {uniform: [1, 4]}\n"
+                                       "  iterations: 30\n"
+                                       "  sleep: 0.05\n"
+                                       "num_samples: 3\n"
+                                       "metric: score\n"
+                                       "mode: max\n"
+                                       "max_concurrent_trials: 1\n")));
+    // One trial at a time, the next one suggested as the last ends: the third comes mid-run.
+    auto* table = window.findChild<QTableView*>("trials");
+    QVERIFY(waitFor([&] { return table->model()->rowCount() == 3; }, 60000));
+    auto* list = window.findChild<QTreeWidget*>("experimentList");
+    const auto shownRow = [&] {
+        const QTreeWidgetItem* shown = list->currentItem();
+        return shown ? shown->text(0) + ": " + shown->text(1) + ", " + shown->text(2)
+                     : QStringLiteral("no row");
+    };
+    QVERIFY2(waitFor([&] { return shownRow() == "counted: running, 3"; }, 1000),
+             qPrintable(shownRow()));
+}
