@@ -3122,8 +3122,8 @@ MPS 未能启动：%2</translation>
         <translation>（节点 %1，采样数：%2）</translation>
     </message>
     <message>
-        <source>System health: no trial has been sampled yet (each node is sampled every gpu_sample_s seconds; 0 turns sampling off).</source>
-        <translation>系统状态：尚无试验被采样（每个节点每 gpu_sample_s 秒采样一次；设为 0 则关闭采样）。</translation>
+        <source>System health: no trial has been sampled (each node is sampled every gpu_sample_s seconds, so a shorter trial may have no sample; 0 turns sampling off).</source>
+        <translation>系统状态：没有试验被采样（每个节点每 gpu_sample_s 秒采样一次，更短的试验可能没有样本；设为 0 则关闭采样）。</translation>
     </message>
     <message>
         <source>System health: no samples of the chosen trials.</source>

@@ -150,8 +150,9 @@ void TrialHealthView::recompute() {
     if (shown_.isEmpty()) {
         legend_->setText(
             chosen_.empty()
-                ? tr("System health: no trial has been sampled yet (each node is sampled every "
-                     "gpu_sample_s seconds; 0 turns sampling off).")
+                ? tr("System health: no trial has been sampled (each node is sampled every "
+                     "gpu_sample_s seconds, so a shorter trial may have no sample; 0 turns "
+                     "sampling off).")
                 : tr("System health: no samples of the chosen trials."));
         legend_->setToolTip(legend_->text());
     } else {

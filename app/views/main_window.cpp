@@ -436,12 +436,8 @@ void MainWindow::updateStatusBar() {
 
 void MainWindow::updateShownListRow() {
     QTreeWidgetItem* shown = experiments_->currentItem();
-    if (!shown || shown->text(0) != experiment_ || data_.experimentStatus().isEmpty()) {
-        return;
-    }
     const QString trials = QString::number(data_.trials().size());
-    if (shown->text(1) != data_.experimentStatus() || shown->text(2) != trials) {
-        shown->setText(1, data_.experimentStatus());
+    if (shown && shown->text(0) == experiment_ && shown->text(2) != trials) {
         shown->setText(2, trials);
     }
 }

@@ -132,8 +132,9 @@ class MainWindow : public QMainWindow {
     // Selects `trialId`'s row in the table (a click in an analysis view).
     void selectTrial(const QString& trialId);
     void updateStatusBar();
-    // The shown experiment's row of the list follows its stream, as the table does; the
-    // engine's list (every few seconds) brings the other rows and the best.
+    // The shown experiment's trial count in the list follows its stream, as the table does; the
+    // engine's list (every few seconds, and as a run starts or ends) brings the rest: the
+    // status stays the engine's, whose "finished" also says Delete may remove the folder.
     void updateShownListRow();
     void updateCompare();
     void updateLog();

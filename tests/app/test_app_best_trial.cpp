@@ -284,9 +284,6 @@ void TestAppBestTrial::aNoteOnATrialIsKeptWithIt() {
     QVERIFY2(log->toPlainText().contains(bar->currentMessage()), qPrintable(log->toPlainText()));
 }
 
-QTEST_MAIN(TestAppBestTrial)
-#include "test_app_best_trial.moc"
-
 // The list of experiments beside the table said "running, 3 trials" while the table showed 8
 // (the tour's screenshot): it waited for its next refresh from the engine, every 5 s. The shown
 // experiment's row now counts with the table, in the same tick.
@@ -318,3 +315,6 @@ void TestAppBestTrial::theListOfExperimentsCountsTrialsWithTheTable() {
     QVERIFY2(waitFor([&] { return shownRow() == "counted: running, 3"; }, 1000),
              qPrintable(shownRow()));
 }
+
+QTEST_MAIN(TestAppBestTrial)
+#include "test_app_best_trial.moc"

@@ -516,7 +516,7 @@ void TestAppPlots::cloneReRunsWithEditsAndDeleteAsksFirst() {
     {
         app_test::MessageBoxAnswer cancel(QMessageBox::Cancel);
         action(window_.get(), "Delete experiment folder...")->trigger();
-        QVERIFY(cancel.answered());
+        QVERIFY2(cancel.answered(), qPrintable(cancel.seen()));
         QVERIFY2(cancel.seen().contains(folder) && cancel.seen().contains("cannot be undone"),
                  qPrintable(cancel.seen()));
     }
@@ -525,7 +525,7 @@ void TestAppPlots::cloneReRunsWithEditsAndDeleteAsksFirst() {
     {
         app_test::MessageBoxAnswer remove("Delete");
         action(window_.get(), "Delete experiment folder...")->trigger();
-        QVERIFY(remove.answered());
+        QVERIFY2(remove.answered(), qPrintable(remove.seen()));
     }
     QVERIFY(!QFileInfo::exists(folder));
     QVERIFY(window_->currentExperiment().isEmpty());
