@@ -3141,7 +3141,7 @@ MPS ist nicht gestartet: %2</translation>
     </message>
     <message>
         <source>System health: no trial has been sampled (each node is sampled every gpu_sample_s seconds, so a shorter trial may have no sample; 0 turns sampling off).</source>
-        <translation>Systemzustand: kein Trial gemessen (jeder Knoten wird alle gpu_sample_s Sekunden gemessen, ein kürzerer Trial hat darum vielleicht keine Messung; 0 schaltet die Messung ab).</translation>
+        <translation>Systemzustand: kein Trial gemessen (jeder Knoten alle gpu_sample_s Sekunden, ein kürzerer Trial also vielleicht nie; 0 schaltet die Messung ab).</translation>
     </message>
     <message>
         <source>System health: no samples of the chosen trials.</source>
