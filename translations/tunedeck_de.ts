@@ -2113,6 +2113,10 @@ Der Code, mit dem der Lauf gestartet wurde; `tunedeck-engine rerun FOLDER` stell
         <translation>%1 läuft noch. Beenden Sie es zuerst (Experiment &gt; Endgültig beenden) und löschen Sie dann seinen Ordner.</translation>
     </message>
     <message>
+        <source>%1 has ended, and the engine is still closing its files. Try again in a moment.</source>
+        <translation>%1 ist beendet, die Engine schließt aber noch ihre Dateien. Versuchen Sie es gleich noch einmal.</translation>
+    </message>
+    <message>
         <source>Delete the folder of %1 with its %2 trials&apos; results, checkpoints and logs?
 
 %3

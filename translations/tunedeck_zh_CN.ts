@@ -2103,6 +2103,10 @@ The code the run used; `tunedeck-engine rerun FOLDER` re-creates it and runs the
         <translation>%1 仍在运行。请先停止它（实验 &gt; 永久终止），再删除其文件夹。</translation>
     </message>
     <message>
+        <source>%1 has ended, and the engine is still closing its files. Try again in a moment.</source>
+        <translation>%1 已结束，但引擎仍在关闭其文件。请稍后再试。</translation>
+    </message>
+    <message>
         <source>Delete the folder of %1 with its %2 trials&apos; results, checkpoints and logs?
 
 %3

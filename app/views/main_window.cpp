@@ -332,7 +332,13 @@ void MainWindow::onTick() {
     updateCurveMetric(changes);
     if (changes.rowsAdded || !changes.rows.empty() || changes.configKeysChanged ||
         changes.scopeChanged) {
+        // A new column (a metric first reported, a config key, the first note) resets the
+        // model, and Qt clears the selection with it: the user's trials are chosen again.
+        const QStringList chosen = selectedTrials();
         model_->refresh(changes);
+        if (!chosen.isEmpty() && !table_->selectionModel()->hasSelection()) {
+            selectTrials(chosen);
+        }
         updateStatusBar();
         if (changes.configKeysChanged || changes.metricNamesChanged) {
             columnWidths_->refit();  // whole headers, also in German
@@ -375,6 +381,22 @@ void MainWindow::selectTrial(const QString& trialId) {
     if (index.isValid()) {
         table_->selectRow(index.row());
         table_->scrollTo(index);
+    }
+}
+
+void MainWindow::selectTrials(const QStringList& trialIds) {
+    QItemSelection rows;
+    for (const QString& id : trialIds) {
+        const int row = data_.rowOf(id);
+        const QModelIndex index =
+            row < 0 ? QModelIndex() : filter_->mapFromSource(model_->index(row, 0));
+        if (index.isValid()) {
+            rows.select(index, index);
+        }
+    }
+    if (!rows.isEmpty()) {
+        table_->selectionModel()->select(
+            rows, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     }
 }
 

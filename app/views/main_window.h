@@ -131,6 +131,8 @@ class MainWindow : public QMainWindow {
     void onSelectionChanged();
     // Selects `trialId`'s row in the table (a click in an analysis view).
     void selectTrial(const QString& trialId);
+    // Selects the rows of `trialIds` (those the table shows), and only them.
+    void selectTrials(const QStringList& trialIds);
     void updateStatusBar();
     // The shown experiment's trial count in the list follows its stream, as the table does; the
     // engine's list (every few seconds, and as a run starts or ends) brings the rest: the
@@ -234,7 +236,10 @@ class MainWindow : public QMainWindow {
     int historyLoads_ = 0;   // a newer open makes an older read's result stale
     QString socketPath_;
     bool triedToStartEngine_ = false;
-    QStringList runningOnEngine_;    // what the engine runs now, by its last list
+    // By the engine's last list: the experiments it runs, and those whose process it still
+    // holds (a run that has ended closes its files a moment after "finished").
+    QStringList runningOnEngine_;
+    QStringList servedByEngine_;
     bool quitDecided_ = false;       // the user answered every question; close for good
     std::set<QString> curveTrials_;  // what the chart was told to show (empty: all)
 };

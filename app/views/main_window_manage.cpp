@@ -73,11 +73,20 @@ void MainWindow::deleteShownExperiment() {
     if (folder_.isEmpty()) {
         return;
     }
-    if (ofEngine_ && (data_.experimentStatus() == QLatin1String("running") ||
-                      runningOnEngine_.contains(experiment_))) {
+    const QString status = data_.experimentStatus();
+    if (ofEngine_ && (status == QLatin1String("running") ||
+                      (status.isEmpty() && runningOnEngine_.contains(experiment_)))) {
         QMessageBox::information(this, tr("Delete experiment"),
                                  tr("%1 is still running. Stop it first (Experiment > Stop for "
                                     "good), then delete its folder.")
+                                     .arg(experiment_));
+        return;
+    }
+    if (ofEngine_ && servedByEngine_.contains(experiment_)) {
+        refreshExperimentList();  // it says when the process is gone
+        QMessageBox::information(this, tr("Delete experiment"),
+                                 tr("%1 has ended, and the engine is still closing its files. "
+                                    "Try again in a moment.")
                                      .arg(experiment_));
         return;
     }

@@ -85,10 +85,14 @@ void MainWindow::refreshExperimentList() {
             const QSignalBlocker rebuilding(experiments_);  // a row set up is not a click
             experiments_->clear();
             runningOnEngine_.clear();
+            servedByEngine_.clear();
             for (auto e = list.rbegin(); e != list.rend(); ++e) {  // newest first
                 new QTreeWidgetItem(
                     experiments_, {e->experiment, e->status, QString::number(e->trials), e->best});
                 if (e->served) {
+                    servedByEngine_ << e->experiment;
+                }
+                if (e->served && e->status == QLatin1String("running")) {
                     runningOnEngine_ << e->experiment;
                 }
             }

@@ -52,9 +52,12 @@ bool MainWindow::settleRunningExperiments() {
         return true;
     }
     QStringList running = runningOnEngine_;
-    if (ofEngine_ && data_.experimentStatus() == QLatin1String("running") &&
-        !running.contains(experiment_)) {
-        running << experiment_;  // started after the list's last refresh
+    if (ofEngine_ && !data_.experimentStatus().isEmpty()) {
+        // The shown one's stream is newer than the list: started, or ended, since it.
+        running.removeAll(experiment_);
+        if (data_.experimentStatus() == QLatin1String("running")) {
+            running << experiment_;
+        }
     }
     if (running.isEmpty()) {
         return true;

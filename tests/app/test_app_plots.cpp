@@ -513,13 +513,19 @@ void TestAppPlots::cloneReRunsWithEditsAndDeleteAsksFirst() {
             return !rows.isEmpty() && rows[0]->text(1) == "finished";
         },
         20000));
-    {
-        app_test::MessageBoxAnswer cancel(QMessageBox::Cancel);
-        action(window_.get(), "Delete experiment folder...")->trigger();
-        QVERIFY2(cancel.answered(), qPrintable(cancel.seen()));
-        QVERIFY2(cancel.seen().contains(folder) && cancel.seen().contains("cannot be undone"),
-                 qPrintable(cancel.seen()));
-    }
+    // Until the engine's list says the run's process is gone too, Delete says to try again in
+    // a moment (a box without Cancel, which the answer closes); then it asks.
+    QString asked;
+    QVERIFY2(waitFor(
+                 [&] {
+                     app_test::MessageBoxAnswer cancel(QMessageBox::Cancel);
+                     action(window_.get(), "Delete experiment folder...")->trigger();
+                     asked = cancel.seen();
+                     return cancel.answered();
+                 },
+                 20000),
+             qPrintable(asked));
+    QVERIFY2(asked.contains(folder) && asked.contains("cannot be undone"), qPrintable(asked));
     QVERIFY(QFileInfo::exists(folder + "/experiment.sqlite"));
     QCOMPARE(window_->currentExperiment(), QStringLiteral("plots-2"));
     {

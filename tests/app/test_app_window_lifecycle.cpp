@@ -150,6 +150,7 @@ class TestAppWindowLifecycle : public QObject {
     void aSecondExperimentStartedFromTheWindowIsShownAndHighlighted();
     void quittingWhileExperimentsRunAsksAndCanPauseThem();
     void quittingCanLeaveTheExperimentsRunning();
+    void quittingRightAfterARunEndedAsksNothing();
     void anExperimentIsKnownByItsFolderNotItsName();
     void theEngineQueueShowsWhoWaitsAndWhy();
     void maxWorkersOfARunningClusterIsSetFromTheNodesTab();
@@ -252,6 +253,28 @@ void TestAppWindowLifecycle::quittingCanLeaveTheExperimentsRunning() {
     QVERIFY(waitFor([&] { return !window.isVisible(); }, 10000));
     QTest::qWait(1000);
     QCOMPARE(statusOnTheEngine(engine.socket, "long"), QStringLiteral("running"));
+}
+
+// The tour's 05b: quitting a moment after the run ended asked whether to pause "Running on the
+// engine of this machine: quickstart", under a list that said finished. The engine's last list
+// still named the run's process (it closes its files after "finished"); the shown experiment's
+// stream, newer, decides for it now, and only runs are asked about.
+void TestAppWindowLifecycle::quittingRightAfterARunEndedAsksNothing() {
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    window.runExperimentFile(experimentFile(harness, "short", 5, 0.02));
+    QVERIFY(waitFor(
+        [&] {
+            return window.currentExperiment() == "short" &&
+                   window.data().experimentStatus() == "finished";
+        },
+        60000));
+    MessageBoxAnswer cancel("Cancel");  // at once: the list may not have been asked again yet
+    quitAction(window)->trigger();
+    QVERIFY2(waitFor([&] { return !window.isVisible(); }, 10000), qPrintable(cancel.seen()));
+    QCOMPARE(cancel.asked(), 0);
 }
 
 // Defect 2: a folder `quickstart` opened read-only, then a new `quickstart` run on the engine: the
