@@ -1617,6 +1617,10 @@ Fingerabdruck: %2</translation>
         <translation>Engine %1, Ergebnisse in %2</translation>
     </message>
     <message>
+        <source>Select the trials in the table first.</source>
+        <translation>Wählen Sie zuerst die Trials in der Tabelle aus.</translation>
+    </message>
+    <message>
         <source>Engine %1 on %2, results in %3 there</source>
         <translation>Engine %1 auf %2, Ergebnisse dort in %3</translation>
     </message>

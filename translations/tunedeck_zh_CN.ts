@@ -1607,6 +1607,10 @@ Fingerprint: %2</source>
         <translation>引擎 %1，结果位于 %2</translation>
     </message>
     <message>
+        <source>Select the trials in the table first.</source>
+        <translation>请先在表格中选择试验。</translation>
+    </message>
+    <message>
         <source>Engine %1 on %2, results in %3 there</source>
         <translation>%2 上的引擎 %1，结果位于那里的 %3</translation>
     </message>

@@ -61,7 +61,12 @@ void MainWindow::editExperimentFile(const QString& path) {
 
 void MainWindow::orderSelectedTrials(TrialOrder order) {
     const auto done = [this](const Status& status) { report(tr("Trial"), status); };
-    for (const QString& trial : selectedTrials()) {
+    const QStringList trials = selectedTrials();
+    if (trials.isEmpty()) {
+        statusBar()->showMessage(tr("Select the trials in the table first."), 10000);
+        return;
+    }
+    for (const QString& trial : trials) {
         switch (order) {
             case TrialOrder::Stop:
                 client_.stopTrial(experiment_, trial, done);

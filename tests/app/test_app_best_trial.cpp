@@ -314,6 +314,12 @@ void TestAppBestTrial::theListOfExperimentsCountsTrialsWithTheTable() {
     };
     QVERIFY2(waitFor([&] { return shownRow() == "counted: running, 3"; }, 1000),
              qPrintable(shownRow()));
+
+    // Stop with no trial selected said nothing and did nothing.
+    QVERIFY(!table->selectionModel()->hasSelection());
+    window.orderSelectedTrials(MainWindow::TrialOrder::Stop);
+    QCOMPARE(window.statusBar()->currentMessage(),
+             QStringLiteral("Select the trials in the table first."));
 }
 
 QTEST_MAIN(TestAppBestTrial)
