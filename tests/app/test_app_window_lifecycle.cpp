@@ -255,10 +255,10 @@ void TestAppWindowLifecycle::quittingCanLeaveTheExperimentsRunning() {
     QCOMPARE(statusOnTheEngine(engine.socket, "long"), QStringLiteral("running"));
 }
 
-// The tour's 05b: quitting a moment after the run ended asked whether to pause "Running on the
-// engine of this machine: quickstart", under a list that said finished. The engine's last list
-// still named the run's process (it closes its files after "finished"); the shown experiment's
-// stream, newer, decides for it now, and only runs are asked about.
+// Quitting a moment after the run ended asked whether to pause "Running on the engine of this
+// machine: short" under a window that showed it finished. The engine's last list still named the
+// run's process (it closes its files after "finished"); the shown experiment's stream, newer,
+// decides for it now, and only runs are asked about.
 void TestAppWindowLifecycle::quittingRightAfterARunEndedAsksNothing() {
     EngineHarness harness;
     app_test::LocalEngine engine;
