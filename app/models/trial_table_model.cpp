@@ -84,19 +84,22 @@ void TrialTableModel::reset() {
     endResetModel();
 }
 
-void TrialTableModel::refresh(const ExperimentData::Changes& changes) {
+bool TrialTableModel::refreshResets(const ExperimentData::Changes& changes) const {
     if ((changes.configKeysChanged && configKeys_ != data_->configKeys()) ||
         (changes.metricNamesChanged && metricKeys_ != metricColumnsOf(*data_))) {
-        reset();
-        return;
+        return true;
     }
     // The first note brings its column.
-    for (const int row : changes.rows) {
-        if (!notes_ && row < int(data_->trials().size()) &&
-            !data_->trials()[std::size_t(row)].note.isEmpty()) {
-            reset();
-            return;
-        }
+    return !notes_ && std::any_of(changes.rows.begin(), changes.rows.end(), [&](int row) {
+        return row < int(data_->trials().size()) &&
+               !data_->trials()[std::size_t(row)].note.isEmpty();
+    });
+}
+
+void TrialTableModel::refresh(const ExperimentData::Changes& changes) {
+    if (refreshResets(changes)) {
+        reset();
+        return;
     }
     const int now = int(data_->trials().size());
     if (now > rows_) {

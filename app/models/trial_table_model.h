@@ -32,6 +32,8 @@ class TrialTableModel : public QAbstractTableModel {
 
     // Applies what changed in the data since the last call (rows added, values changed).
     void refresh(const ExperimentData::Changes& changes);
+    // Whether refresh(changes) resets the model (a new column), which clears a view's selection.
+    bool refreshResets(const ExperimentData::Changes& changes) const;
     // After ExperimentData::clear() or a new objective: everything anew.
     void reset();
     QString trialAt(int row) const;

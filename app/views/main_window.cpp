@@ -334,11 +334,10 @@ void MainWindow::onTick() {
         changes.scopeChanged) {
         // A new column (a metric first reported, a config key, the first note) resets the
         // model, and Qt clears the selection with it: the user's trials are chosen again.
-        const QStringList chosen = selectedTrials();
+        const QStringList chosen =
+            model_->refreshResets(changes) ? selectedTrials() : QStringList();
         model_->refresh(changes);
-        if (!chosen.isEmpty() && !table_->selectionModel()->hasSelection()) {
-            selectTrials(chosen);
-        }
+        selectTrials(chosen);
         updateStatusBar();
         if (changes.configKeysChanged || changes.metricNamesChanged) {
             columnWidths_->refit();  // whole headers, also in German
@@ -372,12 +371,13 @@ void MainWindow::onTick() {
     }
 }
 
-void MainWindow::selectTrial(const QString& trialId) {
+QModelIndex MainWindow::tableIndexOf(const QString& trialId) const {
     const int row = data_.rowOf(trialId);
-    if (row < 0) {
-        return;
-    }
-    const QModelIndex index = filter_->mapFromSource(model_->index(row, 0));
+    return row < 0 ? QModelIndex() : filter_->mapFromSource(model_->index(row, 0));
+}
+
+void MainWindow::selectTrial(const QString& trialId) {
+    const QModelIndex index = tableIndexOf(trialId);
     if (index.isValid()) {
         table_->selectRow(index.row());
         table_->scrollTo(index);
@@ -387,9 +387,7 @@ void MainWindow::selectTrial(const QString& trialId) {
 void MainWindow::selectTrials(const QStringList& trialIds) {
     QItemSelection rows;
     for (const QString& id : trialIds) {
-        const int row = data_.rowOf(id);
-        const QModelIndex index =
-            row < 0 ? QModelIndex() : filter_->mapFromSource(model_->index(row, 0));
+        const QModelIndex index = tableIndexOf(id);
         if (index.isValid()) {
             rows.select(index, index);
         }

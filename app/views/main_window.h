@@ -131,8 +131,10 @@ class MainWindow : public QMainWindow {
     void onSelectionChanged();
     // Selects `trialId`'s row in the table (a click in an analysis view).
     void selectTrial(const QString& trialId);
-    // Selects the rows of `trialIds` (those the table shows), and only them.
+    // Selects the rows of `trialIds` (those the table shows), and only them; none: no change.
     void selectTrials(const QStringList& trialIds);
+    // The table's row of `trialId` (its first column); invalid while the table does not show it.
+    QModelIndex tableIndexOf(const QString& trialId) const;
     void updateStatusBar();
     // The shown experiment's trial count in the list follows its stream, as the table does; the
     // engine's list (every few seconds, and as a run starts or ends) brings the rest: the
