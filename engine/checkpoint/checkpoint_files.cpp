@@ -79,8 +79,11 @@ class OpenFile {
     int m_error = 0;
 };
 
+// A file is opened without following a link; a folder may be reached through one (a trial's
+// checkpoints moved to another disk and linked back): syncing it changes nothing there.
 MaybeFailure syncPath(FileSystem& fs, const std::string& path, int flags) {
-    OpenFile file(fs, path, flags | O_RDONLY | O_NOFOLLOW, 0);
+    const int follow = (flags & O_DIRECTORY) != 0 ? 0 : O_NOFOLLOW;
+    OpenFile file(fs, path, flags | O_RDONLY | follow, 0);
     if (MaybeFailure s = check(file.error(), "cannot open '" + path + "' to sync it")) {
         return s;
     }
@@ -207,35 +210,65 @@ MaybeFailure copyTree(FileSystem& fs, const std::string& from, const std::string
     return syncFolder(fs, to);
 }
 
-// Removes a file or a whole folder (links are removed, never followed). Goes on past failures
-// and returns the first; a path that is not there is removed already.
-MaybeFailure removeTree(FileSystem& fs, const std::string& path) {
-    const std::optional<struct stat> info = statusOf(fs, path);
-    if (!info) {
-        return std::nullopt;
-    }
-    if (!S_ISDIR(info->st_mode)) {
-        return check(fs.removeFile(path), "cannot delete '" + path + "'");
-    }
-    MaybeFailure first;
+MaybeFailure removeEntry(FileSystem& fs, int at, const std::string& name, const std::string& path);
+
+// Removes everything in the open folder `folderFd` (`path` names it in messages), depth first.
+// Goes on past failures and returns the first.
+MaybeFailure removeContents(FileSystem& fs, int folderFd, const std::string& path) {
     std::vector<std::string> names;
-    if (MaybeFailure s = listFolder(fs, path, names)) {
-        first = s;
-    }
+    MaybeFailure first =
+        check(fs.listAt(folderFd, &names), "cannot read the folder '" + path + "'");
     for (const std::string& name : names) {
-        MaybeFailure s = removeTree(fs, join(path, name));
+        MaybeFailure s = removeEntry(fs, folderFd, name, join(path, name));
         if (s && !first) {
             first = s;
         }
     }
-    MaybeFailure s = check(fs.removeFolder(path), "cannot delete the folder '" + path + "'");
-    return first ? first : s;
+    return first;
+}
+
+// Removes the entry `name` of the open folder `at`: a folder with all it holds, anything else (a
+// symbolic link included) as a name. Every step is relative to an open folder and follows no
+// link, so a link planted anywhere below, or swapped in for a folder between the look and the
+// open, is removed and what it points at is untouched. A name that is not there is removed.
+MaybeFailure removeEntry(FileSystem& fs, int at, const std::string& name, const std::string& path) {
+    struct stat info {};
+    if (fs.statusAt(at, name, &info) != 0) {
+        return std::nullopt;
+    }
+    if (S_ISDIR(info.st_mode)) {
+        int fd = -1;
+        const int opened = fs.openFolderAt(at, name, &fd);
+        if (opened == 0) {
+            const MaybeFailure first = removeContents(fs, fd, path);
+            fs.close(fd);
+            const MaybeFailure s =
+                check(fs.removeAt(at, name, true), "cannot delete the folder '" + path + "'");
+            return first ? first : s;
+        }
+        if (opened != ELOOP && opened != ENOTDIR) {
+            return Failure{"cannot open the folder '" + path + "'", opened};
+        }
+        // No longer a folder (a link took its place): removed as a name.
+    }
+    return check(fs.removeAt(at, name, false), "cannot delete '" + path + "'");
+}
+
+// Removes a file or a whole folder; a symbolic link is removed, never followed (removeEntry).
+MaybeFailure removeTree(FileSystem& fs, const std::string& path) {
+    return removeEntry(fs, AT_FDCWD, path, path);
 }
 
 // Creates `dir` and its missing parents, each made durable in its own parent.
+// A link to a folder counts as the folder: a user may move a trial's checkpoints to another disk
+// and link them back (creating goes through the link; deleting never does).
 MaybeFailure makeFolders(FileSystem& fs, const std::string& dir) {
-    if (const std::optional<struct stat> info = statusOf(fs, dir)) {
-        return S_ISDIR(info->st_mode)
+    if (std::optional<struct stat> info = statusOf(fs, dir)) {
+        std::string target;
+        if (S_ISLNK(info->st_mode) && fs.realPath(dir, &target) == 0) {
+            info = statusOf(fs, target);
+        }
+        return info && S_ISDIR(info->st_mode)
                    ? std::nullopt
                    : MaybeFailure(Failure{"'" + dir + "' is not a folder", ENOTDIR});
     }
@@ -433,6 +466,11 @@ FileOutcome deleteCheckpoint(FileSystem& fs, const std::string& rawPath) {
     if (!info) {
         return {};
     }
+    if (S_ISLNK(info->st_mode)) {
+        return {false, "left '" + path +
+                           "' alone: it is a symbolic link, not a folder the engine made, and "
+                           "what it points at is not the experiment's to delete"};
+    }
     if (!S_ISDIR(info->st_mode) || (!endsWith(path, ".tmp") && !holdsManifest(fs, path))) {
         return {false, "refusing to delete '" + path + "': it is not a checkpoint folder (no " +
                            kManifestName + " inside, and its name does not end in .tmp)"};
@@ -441,6 +479,91 @@ FileOutcome deleteCheckpoint(FileSystem& fs, const std::string& rawPath) {
         return outcomeOf(s);
     }
     return outcomeOf(syncFolder(fs, parentOf(path)));
+}
+
+FileOutcome removeStaging(FileSystem& fs, const std::string& rawPath) {
+    const std::string path = withoutTrailingSlashes(rawPath);
+    if (!endsWith(path, ".tmp")) {
+        return {false, "refusing to clear '" + path + "': its name does not end in .tmp"};
+    }
+    return outcomeOf(removeTree(fs, path));
+}
+
+namespace {
+
+// checkpoint_ and six or more digits (checkpointFolder's names), then `rest`.
+bool isCheckpointName(const std::string& name, std::string* rest) {
+    static const std::string prefix = "checkpoint_";
+    if (name.compare(0, prefix.size(), prefix) != 0) {
+        return false;
+    }
+    std::size_t end = prefix.size();
+    while (end < name.size() && name[end] >= '0' && name[end] <= '9') {
+        ++end;
+    }
+    if (end - prefix.size() < 6) {
+        return false;
+    }
+    *rest = name.substr(end);
+    return true;
+}
+
+}  // namespace
+
+SweepOutcome sweepUnlistedCheckpoints(FileSystem& fs, const std::string& rawFolder,
+                                      const std::set<std::string>& listed) {
+    SweepOutcome outcome;
+    const std::string folder = withoutTrailingSlashes(rawFolder);
+    const std::optional<struct stat> info = statusOf(fs, folder);
+    if (!info) {
+        return outcome;
+    }
+    if (S_ISLNK(info->st_mode)) {
+        outcome.leftAlone.push_back(folder +
+                                    " is a symbolic link: folders in it that the history does not "
+                                    "list are left as they are");
+        return outcome;
+    }
+    int fd = -1;
+    if (const int error = fs.openFolderAt(AT_FDCWD, folder, &fd)) {
+        outcome.error = outcomeOf(Failure{"cannot open the folder '" + folder + "'", error}).error;
+        return outcome;
+    }
+    std::vector<std::string> names;
+    if (MaybeFailure s = check(fs.listAt(fd, &names), "cannot read the folder '" + folder + "'")) {
+        outcome.error = outcomeOf(s).error;
+    }
+    for (const std::string& name : names) {
+        std::string rest;
+        if (listed.count(name) != 0 || !isCheckpointName(name, &rest)) {
+            continue;
+        }
+        struct stat entry {};
+        if (fs.statusAt(fd, name, &entry) != 0) {
+            continue;
+        }
+        const std::string path = join(folder, name);
+        if (S_ISLNK(entry.st_mode)) {
+            outcome.leftAlone.push_back(path + " is a symbolic link, not a folder the engine made");
+            continue;
+        }
+        const bool staging = endsWith(rest, ".tmp") || rest == ".tmp";
+        if (!S_ISDIR(entry.st_mode) || (!staging && (!rest.empty() || !holdsManifest(fs, path)))) {
+            continue;
+        }
+        if (MaybeFailure s = removeEntry(fs, fd, name, path)) {
+            if (outcome.error.empty()) {
+                outcome.error = outcomeOf(s).error;
+            }
+            continue;
+        }
+        outcome.removed.push_back(name);
+    }
+    if (!outcome.removed.empty()) {
+        syncFolder(fs, folder);
+    }
+    fs.close(fd);
+    return outcome;
 }
 
 FileOutcome prepareScratchFolder(FileSystem& fs, const std::string& rawPath) {

@@ -7,7 +7,9 @@
 // Plain blocking functions over a FileSystem (see file_system.h); run them off an event loop.
 #pragma once
 
+#include <set>
 #include <string>
+#include <vector>
 
 #include "checkpoint/file_system.h"
 #include "checkpoint/handover.h"
@@ -36,6 +38,26 @@ FileOutcome publishFolder(FileSystem& fs, const std::string& staging, const std:
 // Removes the folder `path` if it is a checkpoint (holds the manifest) or a leftover (its name
 // ends in ".tmp"); refuses anything else. A path that does not exist is already deleted.
 FileOutcome deleteCheckpoint(FileSystem& fs, const std::string& path);
+
+// Clears the staging name `path` (it must end in ".tmp") before the engine writes there: a folder
+// with all it holds, a file, or a symbolic link as a link; nothing is followed.
+FileOutcome removeStaging(FileSystem& fs, const std::string& path);
+
+// What sweeping a trial's checkpoints folder did.
+struct SweepOutcome {
+    std::vector<std::string> removed;    // names in the folder
+    std::vector<std::string> leftAlone;  // one line each: the path and why
+    std::string error;                   // the first failure, when one happened
+};
+
+// Removes from `folder` (a trial's checkpoints folder) what the engine made there and its history
+// does not list (`listed`: names in `folder`): a checkpoint whose commit a crash cut off before
+// the history took it (a folder named checkpoint_NNNNNN holding a manifest) and a staging
+// leftover (checkpoint_NNNNNN followed by a name ending in ".tmp"). Anything else is not the
+// engine's and stays; a symbolic link stays and is named in leftAlone, and so does `folder` when
+// it is a link itself: what is behind it may not be the experiment's.
+SweepOutcome sweepUnlistedCheckpoints(FileSystem& fs, const std::string& folder,
+                                      const std::set<std::string>& listed);
 
 // Makes `path` (whose name must end in ".tmp") an empty folder, with its parents, for a trial to
 // save into: what an attempt that died while saving left there is removed first.

@@ -75,9 +75,6 @@ class PosixFileSystem final : public FileSystem {
     int removeFile(const std::string& path) override {
         return errnoOr0(::unlink(path.c_str()));
     }
-    int removeFolder(const std::string& path) override {
-        return errnoOr0(::rmdir(path.c_str()));
-    }
     int status(const std::string& path, struct stat* info) override {
         return errnoOr0(::lstat(path.c_str(), info));
     }
@@ -87,14 +84,7 @@ class PosixFileSystem final : public FileSystem {
         if (!dir) {
             return errno;
         }
-        errno = 0;
-        while (const dirent* entry = ::readdir(dir.get())) {
-            if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0) {
-                names->emplace_back(entry->d_name);
-            }
-            errno = 0;
-        }
-        return errno;
+        return readNames(dir.get(), names);
     }
 
     int readLink(const std::string& path, std::string* target) override {
@@ -119,6 +109,47 @@ class PosixFileSystem final : public FileSystem {
         }
         *resolved = result.get();
         return 0;
+    }
+
+    int openFolderAt(int at, const std::string& name, int* fd) override {
+        *fd = ::openat(at, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        return *fd >= 0 ? 0 : errno;
+    }
+
+    int statusAt(int at, const std::string& name, struct stat* info) override {
+        return errnoOr0(::fstatat(at, name.c_str(), info, AT_SYMLINK_NOFOLLOW));
+    }
+
+    int listAt(int folderFd, std::vector<std::string>* names) override {
+        // fdopendir takes the descriptor over; a duplicate leaves the caller's open.
+        const int own = ::fcntl(folderFd, F_DUPFD_CLOEXEC, 0);
+        if (own < 0) {
+            return errno;
+        }
+        std::unique_ptr<DIR, int (*)(DIR*)> dir(::fdopendir(own), ::closedir);
+        if (!dir) {
+            const int error = errno;
+            ::close(own);
+            return error;
+        }
+        ::rewinddir(dir.get());
+        return readNames(dir.get(), names);
+    }
+
+    int removeAt(int at, const std::string& name, bool folder) override {
+        return errnoOr0(::unlinkat(at, name.c_str(), folder ? AT_REMOVEDIR : 0));
+    }
+
+  private:
+    static int readNames(DIR* dir, std::vector<std::string>* names) {
+        errno = 0;
+        while (const dirent* entry = ::readdir(dir)) {
+            if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0) {
+                names->emplace_back(entry->d_name);
+            }
+            errno = 0;
+        }
+        return errno;
     }
 };
 

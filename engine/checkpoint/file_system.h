@@ -31,12 +31,21 @@ class FileSystem {
     // system cannot.
     virtual int exchange(const std::string& a, const std::string& b) = 0;
     virtual int removeFile(const std::string& path) = 0;
-    virtual int removeFolder(const std::string& path) = 0;               // an empty one
     virtual int status(const std::string& path, struct stat* info) = 0;  // lstat
     virtual int list(const std::string& folder, std::vector<std::string>* names) = 0;
     virtual int readLink(const std::string& path, std::string* target) = 0;
     virtual int makeLink(const std::string& target, const std::string& path) = 0;
     virtual int realPath(const std::string& path, std::string* resolved) = 0;
+
+    // Walks relative to an open folder (openat, fstatat, unlinkat), for deleting: none follows a
+    // symbolic link in the name it is given, so a link planted below a folder being deleted, or
+    // put in place of one between two calls, is removed as a link and its target is untouched.
+    // `at` is an open folder's descriptor, or AT_FDCWD for a path; close what they open with
+    // close().
+    virtual int openFolderAt(int at, const std::string& name, int* fd) = 0;  // O_NOFOLLOW
+    virtual int statusAt(int at, const std::string& name, struct stat* info) = 0;
+    virtual int listAt(int folderFd, std::vector<std::string>* names) = 0;
+    virtual int removeAt(int at, const std::string& name, bool folder) = 0;
 };
 
 FileSystem& posixFileSystem();

@@ -385,7 +385,8 @@ void readFailure(YamlReader& reader, const YamlEntry& entry, FailureSpec* out) {
         return;
     }
     const std::vector<YamlEntry> entries = reader.entries(entry.value, entry.path);
-    reader.rejectUnknown(entries, {"max_failures", "fail_fast", "heartbeat_timeout_s"});
+    reader.rejectUnknown(entries,
+                         {"max_failures", "fail_fast", "heartbeat_timeout_s", "stop_grace_s"});
     if (const YamlEntry* maxFailures = findEntry(entries, QStringLiteral("max_failures"))) {
         out->maxFailures = readInt(reader, *maxFailures, -1).value_or(out->maxFailures);
     }
@@ -401,6 +402,9 @@ void readFailure(YamlReader& reader, const YamlEntry& entry, FailureSpec* out) {
     }
     if (const YamlEntry* timeout = findEntry(entries, QStringLiteral("heartbeat_timeout_s"))) {
         out->heartbeatTimeoutS = reader.numberAbove(*timeout, 0).value_or(out->heartbeatTimeoutS);
+    }
+    if (const YamlEntry* grace = findEntry(entries, QStringLiteral("stop_grace_s"))) {
+        out->stopGraceS = reader.numberAbove(*grace, 0).value_or(out->stopGraceS);
     }
 }
 

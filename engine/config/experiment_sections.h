@@ -46,7 +46,8 @@ void resolveStopDirections(const std::vector<WrittenThreshold>& thresholds,
 // user chose score_mode (it otherwise follows the experiment's mode when score is the metric).
 void readCheckpoint(YamlReader& reader, const YamlEntry& entry, CheckpointSpec* out,
                     bool* scoreGiven, bool* scoreModeGiven);
-// failure: max_failures, fail_fast (true, false or Ray's raise), heartbeat_timeout_s.
+// failure: max_failures, fail_fast (true, false or Ray's raise), heartbeat_timeout_s,
+// stop_grace_s.
 void readFailure(YamlReader& reader, const YamlEntry& entry, FailureSpec* out);
 // num_samples: a count from 1, or Ray's -1 (until time_budget_s is spent).
 void readNumSamples(YamlReader& reader, const YamlEntry& entry, int* out);

@@ -4,16 +4,14 @@
 
 namespace tunedeck {
 
-RunEnd judgeRunEnd(const std::vector<TrialStatus>& statuses, bool stopping, bool searcherFinished,
+RunEnd judgeRunEnd(const StatusCounts& trials, bool stopping, bool searcherFinished,
                    int checkpointsNotKept) {
     RunEnd end;
-    for (const TrialStatus status : statuses) {
-        if (status == TrialStatus::Running || (!stopping && !isFinished(status))) {
-            return end;
-        }
-        end.errored += status == TrialStatus::Error ? 1 : 0;
+    if (trials.of(TrialStatus::Running) > 0 || (!stopping && trials.finished() < trials.total())) {
+        return end;
     }
-    end.trials = int(statuses.size());
+    end.errored = trials.of(TrialStatus::Error);
+    end.trials = trials.total();
     if (stopping) {
         end.kind = RunEnd::Kind::Stopped;
         return end;

@@ -13,6 +13,7 @@
 #include "core/experiment_spec.h"
 #include "core/scheduler.h"
 #include "core/trial.h"
+#include "core/trial_roster.h"
 
 namespace tunedeck {
 
@@ -30,10 +31,10 @@ struct RunEnd {
     QString summary;  // the last line for AllTerminated, TrialsErrored and CheckpointsLost
 };
 
-// `statuses`: every trial's. A checkpoint that could not be kept is an error of the run, as an
-// errored trial is: a retry or a resume of that trial would start further back than the user
-// believes.
-RunEnd judgeRunEnd(const std::vector<TrialStatus>& statuses, bool stopping, bool searcherFinished,
+// `trials`: how many are in each status. A checkpoint that could not be kept is an error of the
+// run, as an errored trial is: a retry or a resume of that trial would start further back than the
+// user believes.
+RunEnd judgeRunEnd(const StatusCounts& trials, bool stopping, bool searcherFinished,
                    int checkpointsNotKept);
 
 // Why a waiting trial restored from a checkpoint whose result was `restored` is already at its

@@ -81,6 +81,9 @@ struct FailureSpec {
     // that trial's error and the last lines of its log, on stderr.
     bool failFastRaise = false;
     double heartbeatTimeoutS = 300;  // a trial silent on its channel this long is hung
+    // A trial told to end (stop, pause, exploit) that has not exited this long after is ended:
+    // SIGTERM, then SIGKILL. Ray's default grace (TUNE_FORCE_TRIAL_CLEANUP_S) is 600 s.
+    double stopGraceS = 600;
 };
 
 struct AlgorithmSpec {

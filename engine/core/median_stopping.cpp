@@ -135,7 +135,7 @@ SchedulerDecision MedianStoppingScheduler::onResult(const Trial& trial, const QJ
         if (*time - last > options_.minTimeSlice && !waiting_.isEmpty()) {
             lastPause_.insert(trial.id, *time);
             waiting_.insert(trial.id);
-            return SchedulerDecision::pause(
+            return SchedulerDecision::giveWay(
                 QStringLiteral("median: only %1 other trials reached %2 = %3 (need %4); giving "
                                "way to waiting trials")
                     .arg(others)

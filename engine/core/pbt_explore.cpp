@@ -75,10 +75,20 @@ QJsonObject pbtExplore(const QJsonObject& config, const PbtExploreOptions& optio
         } else if (options.perturbationFactors.empty()) {
             continue;  // nothing to scale by (validation refuses an empty list)
         } else {
+            // Ray's perturbation always moves a number (it does not bound it). Kept inside the
+            // domain here, a factor that the bound undoes (0.8 at the low end) gives way to the
+            // next one: a perturbation that lands where it started explores nothing.
             const auto& factors = options.perturbationFactors;
-            const double factor = factors[static_cast<std::size_t>(
-                rng.integer(0, static_cast<std::int64_t>(factors.size())))];
-            value = numberValue(intoDomain(current.toDouble() * factor, d, m.integer), m.integer);
+            const auto count = static_cast<std::int64_t>(factors.size());
+            const std::int64_t first = rng.integer(0, count);
+            for (std::int64_t i = 0; i < count; ++i) {
+                const double factor = factors[static_cast<std::size_t>((first + i) % count)];
+                value =
+                    numberValue(intoDomain(current.toDouble() * factor, d, m.integer), m.integer);
+                if (value.toDouble() != current.toDouble()) {
+                    break;
+                }
+            }
         }
         next = withValueAtPath(next, m.path, value);
     }

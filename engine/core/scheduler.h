@@ -36,6 +36,11 @@ struct SchedulerDecision {
     // Pause only: start the trial again with this many workers (resource_changing); 0 keeps
     // its size.
     int workers = 0;
+    // Pause only: the pause just gives the slot to waiting trials and judges nothing (the median
+    // rule's give-way). A trial that cannot keep its progress at this iteration (it names no
+    // checkpoint and cannot save on request) goes on instead: restarting it from an older
+    // checkpoint, or from nothing, would only redo work.
+    bool yields = false;
 
     static SchedulerDecision proceed() { return {}; }
     static SchedulerDecision proceedAndSave() {
@@ -45,6 +50,11 @@ struct SchedulerDecision {
     }
     static SchedulerDecision stop(QString why) { return ending(Action::Stop, std::move(why)); }
     static SchedulerDecision pause(QString why) { return ending(Action::Pause, std::move(why)); }
+    static SchedulerDecision giveWay(QString why) {
+        SchedulerDecision d = ending(Action::Pause, std::move(why));
+        d.yields = true;
+        return d;
+    }
     static SchedulerDecision resize(int workers, QString why) {
         SchedulerDecision d = ending(Action::Pause, std::move(why));
         d.workers = workers;

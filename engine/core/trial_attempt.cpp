@@ -64,6 +64,10 @@ ReportStep TrialAttempt::onReport(SchedulerDecision decision, const ReportFacts&
         ending_ = Ending::Pause;
         return step;
     }
+    if (decision.action == Action::Pause && decision.yields && declinedSave_) {
+        step.answer = answer(SchedulerDecision::proceed());  // it cannot keep its progress
+        return step;
+    }
     const bool save =
         decision.action == Action::Pause || decision.action == Action::Exploit ||
         (decision.action == Action::Stop && checkpoints.atEnd && mayAsk) ||
@@ -77,8 +81,9 @@ ReportStep TrialAttempt::onReport(SchedulerDecision decision, const ReportFacts&
     savingIteration_ = facts.iteration;
     savingResult_ = facts.result;
     // A pause, or a change of config on the spot (a self-exploit: pbt-replay), saves and exits.
+    // A give-way pause asks for a plain save first: the trial exits only once it has one.
     const bool exploit = decision.action == Action::Exploit;
-    const bool pause = decision.action == Action::Pause || exploit;
+    const bool pause = (decision.action == Action::Pause && !decision.yields) || exploit;
     if (pause) {
         ending_ = exploit ? Ending::Exploit : Ending::Pause;
         endReason_ = decision.reason;
@@ -103,11 +108,34 @@ CheckpointStep TrialAttempt::onCheckpoint(bool namesFolder) {
     saving_ = false;
     step.asked = true;
     step.cannotSave = !namesFolder;
+    declinedSave_ = declinedSave_ || !namesFolder;
     const SchedulerDecision::Action after = afterSave_.action;
+    if (after == SchedulerDecision::Action::Pause && afterSave_.yields) {
+        if (!namesFolder) {
+            step.pauseDropped = true;
+            step.answer = answer(SchedulerDecision::proceed());
+            return step;
+        }
+        // Saved: it exits now and comes back from this checkpoint.
+        step.answer = answer(SchedulerDecision::stop(afterSave_.reason));
+        ending_ = Ending::Pause;
+        return step;
+    }
     if (after != SchedulerDecision::Action::Pause && after != SchedulerDecision::Action::Exploit) {
         step.answer = answer(afterSave_);
     }
     return step;
+}
+
+void TrialAttempt::answerSent(TrialAnswer answer, double now) {
+    const bool toldToEnd = answer == TrialAnswer::Stop || answer == TrialAnswer::Pause;
+    if (toldToEnd && ending_ != Ending::None && !toldToEndAt_) {
+        toldToEndAt_ = now;
+    }
+}
+
+bool TrialAttempt::exitOverdue(double now, double graceS) const {
+    return processRunning_ && toldToEndAt_ && !forced_ && now - *toldToEndAt_ >= graceS;
 }
 
 void TrialAttempt::commitSent(const QString& target, std::int64_t iteration,

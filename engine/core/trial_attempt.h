@@ -7,7 +7,8 @@
 //
 //   begin ─▶ Running ──report──▶ Running            (answer continue)
 //               │  └──report──▶ Saving ──checkpoint──▶ Running | Ending
-//               │                                     (save then continue / stop / pause)
+//               │                    (save then continue / stop / pause; a give-way pause the
+//               │                     trial cannot save for is dropped: Running)
 //               └──stop, pause, exploit, kill, interrupt──▶ Ending
 //   Running | Saving | Ending ──exit──▶ (commits pending? wait for them) ──▶ Outcome
 #pragma once
@@ -65,6 +66,7 @@ struct CheckpointStep {
     bool asked = false;                 // the answer to the engine's Save or Pause
     bool commit = false;                // it names a folder: commit it
     bool cannotSave = false;            // asked, but the trial named none (no save function): warn
+    bool pauseDropped = false;          // ... and the give-way pause it was for is dropped
     std::optional<TrialAnswer> answer;  // what to answer now (none: the trial exits)
 };
 
@@ -148,6 +150,12 @@ class TrialAttempt {
     // The experiment gave up waiting for it: what the node sends, if anything, no longer counts.
     void abandonCommits() { pendingCommits_.clear(); }
 
+    // An answer went to the trial at `now` (seconds). A trial told to end (stop, pause) must
+    // exit within the grace it is given; exitOverdue says when it has not, until it is forced.
+    void answerSent(TrialAnswer answer, double now);
+    bool exitOverdue(double now, double graceS) const;
+    void forcedToEnd() { forced_ = true; }
+
     // The exploit to apply (Ending::Exploit), and the other trial's checkpoint it copies (none
     // for a self-exploit, which keeps its own latest).
     const SchedulerDecision& exploit() const { return exploit_; }
@@ -174,6 +182,10 @@ class TrialAttempt {
     QString failureMessage_;
     SchedulerDecision exploit_;
     std::optional<ExploitSource> exploitSource_;
+    std::optional<double> toldToEndAt_;
+    bool forced_ = false;
+    // The trial declined a save asked of it: later give-way pauses are dropped without asking.
+    bool declinedSave_ = false;
     // A checkpoint asked for: the decision that follows it.
     bool saving_ = false;
     SchedulerDecision afterSave_;

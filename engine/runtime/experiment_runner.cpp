@@ -88,6 +88,9 @@ Status ExperimentRunner::recover() {
     if (Status s = recoverExperiment(*store_, options_.experimentDir, &recovered); !s) {
         return s;
     }
+    for (const QString& notice : recovered.notices) {
+        emitEvent(events::type::kWarning, events::warning(notice));
+    }
     const bool resumed = !recovered.trials.empty() || !recovered.experiment.searcherState.isEmpty();
     if (Status s = applyRecordedLimits(); !s) {
         return s;
@@ -132,6 +135,7 @@ Status ExperimentRunner::recover() {
         const QString id = live.trial.id;
         auto [it, inserted] = trials_.emplace(id, std::move(live));
         (void)inserted;
+        restand(it->second);
         if (!isFinished(it->second.trial.status)) {
             saveTrial(it->second);
         }
@@ -160,8 +164,10 @@ void ExperimentRunner::pump() {
         // to the node that answered first (RUNTIME.md, "Nodes and clusters").
         const QString reason = tr("waiting for nodes still connecting (placement: spread): %1")
                                    .arg(pool_->describeUnavailable());
-        for (auto& [id, live] : trials_) {
-            if (live.trial.status == TrialStatus::Pending && !live.heldByUser) {
+        for (const std::int64_t index :
+             std::vector(roster_.waiting().begin(), roster_.waiting().end())) {
+            LiveTrial& live = byIndex(index);
+            if (live.trial.status == TrialStatus::Pending) {
                 setPendingReason(live, reason);
             }
         }
@@ -171,9 +177,12 @@ void ExperimentRunner::pump() {
     queue_.beginPass();
     for (;;) {
         QueueView view;
-        for (const auto& [id, live] : trials_) {
-            view.add(live.trial, live.heldByUser, live.startedAt != 0);
+        view.waiting.reserve(roster_.waiting().size());
+        for (const std::int64_t index : roster_.waiting()) {
+            view.waiting.push_back(&byIndex(index).trial);
         }
+        view.running = int(roster_.running().size());
+        view.neverRunWaiting = roster_.waitingNew() > 0;
         view.searcherFinished = searcherFinished_;
         view.nodes = &pool_->capacities();
         view.sharedSlots = sharedSlots_;
@@ -228,14 +237,7 @@ Suggestion::Kind ExperimentRunner::askSearcher() {
 }
 
 void ExperimentRunner::tellSchedulerWhoWaits() {
-    int waiting = 0;
-    for (const auto& [id, live] : trials_) {
-        const TrialStatus status = live.trial.status;
-        waiting +=
-            (status == TrialStatus::Pending || status == TrialStatus::Paused) && !live.heldByUser
-                ? 1
-                : 0;
-    }
+    const int waiting = int(roster_.waiting().size());
     if (waiting != waitingTold_) {
         waitingTold_ = waiting;
         scheduler_->onTrialsWaiting(waiting);
@@ -250,6 +252,7 @@ ExperimentRunner::LiveTrial& ExperimentRunner::addTrial(QJsonObject config) {
     live.trial.pendingReason = tr("new");
     const QString id = live.trial.id;
     LiveTrial& added = trials_.emplace(id, std::move(live)).first->second;
+    restand(added);
     scheduler_->onTrialAdd(added.trial);
     saveTrial(added);
     savePolicyState();
@@ -306,6 +309,7 @@ void ExperimentRunner::setStatus(LiveTrial& live, TrialStatus status, const QStr
             qWarning("%s", qPrintable(s.message()));
             return;
         }
+        restand(live);
     }
     if (status == TrialStatus::Pending || status == TrialStatus::Paused) {
         live.trial.pendingReason = reason;
@@ -324,6 +328,19 @@ void ExperimentRunner::setStatus(LiveTrial& live, TrialStatus status, const QStr
     emitEvent(events::type::kTrialStatus, payload);
     reporter_->trialStatusChanged(live.trial, reason);
     tellSchedulerWhoWaits();
+}
+
+void ExperimentRunner::restand(const LiveTrial& live) {
+    roster_.set(live.trial.index, {live.trial.status, live.heldByUser, live.startedAt != 0});
+}
+
+void ExperimentRunner::holdForUser(LiveTrial& live, bool held) {
+    live.heldByUser = held;
+    restand(live);
+}
+
+ExperimentRunner::LiveTrial& ExperimentRunner::byIndex(std::int64_t index) {
+    return trials_.at(trialIdForIndex(index));
 }
 
 void ExperimentRunner::setPendingReason(LiveTrial& live, const QString& reason) {
@@ -370,6 +387,9 @@ void ExperimentRunner::tick() {
             killTrial(live, FailureCause::TrialHung,
                       tr("no message from the trial for %1 s (failure.heartbeat_timeout_s)")
                           .arg(spec_.failure.heartbeatTimeoutS));
+        } else if (live.trial.status == TrialStatus::Running &&
+                   live.attempt.exitOverdue(now(), spec_.failure.stopGraceS)) {
+            forceEnd(live);
         }
     }
     if (stopping_ && stoppingFor_.elapsed() > kStopGraceS * 1000) {
@@ -394,12 +414,8 @@ void ExperimentRunner::maybeFinish() {
     if (finished_) {
         return;
     }
-    std::vector<TrialStatus> statuses;
-    statuses.reserve(trials_.size());
-    for (const auto& [id, live] : trials_) {
-        statuses.push_back(live.trial.status);
-    }
-    const RunEnd end = judgeRunEnd(statuses, stopping_, searcherFinished_, checkpointsNotKept_);
+    const RunEnd end =
+        judgeRunEnd(roster_.counts(), stopping_, searcherFinished_, checkpointsNotKept_);
     switch (end.kind) {
         case RunEnd::Kind::NotYet:
             return;

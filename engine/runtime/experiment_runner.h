@@ -31,6 +31,7 @@
 #include "core/trial_attempt.h"
 #include "core/trial_queue.h"
 #include "core/trial_report.h"
+#include "core/trial_roster.h"
 #include "runtime/node_pool.h"
 #include "runtime/progress_reporter.h"
 #include "runtime/trial_command.h"
@@ -293,9 +294,18 @@ class ExperimentRunner : public QObject {
     // Never silent: an event, a line on the console and a count in the summary.
     void checkpointNotKept(const LiveTrial& live, std::int64_t iteration, const QString& why);
     void applyRetention(LiveTrial& live);
+    // Forgets the trial's checkpoint rows for `folder`, which a new checkpoint replaced.
+    void supersedeCheckpointAt(LiveTrial& live, const QString& folder);
     // The attempt fails with `cause` (or, interrupt, ends without the trial's fault).
     void killTrial(LiveTrial& live, FailureCause cause, const QString& message);
     void interruptTrial(LiveTrial& live, const QString& message);
+    // The roster learns a trial's standing: after every change of status, hold or first start.
+    void restand(const LiveTrial& live);
+    void holdForUser(LiveTrial& live, bool held);
+    LiveTrial& byIndex(std::int64_t index);
+    // A trial told to end that is still running past failure.stop_grace_s: its node ends it
+    // (SIGTERM, then SIGKILL); the attempt keeps the ending it was given.
+    void forceEnd(LiveTrial& live);
     // The attempt's exit, as its node said (nothing: the node was lost or never started it).
     void onTrialExited(LiveTrial& live, const ExitFacts& exit);
     // A report not taken: the trial fails, or (a mistake in the experiment) the run stops.
@@ -315,7 +325,8 @@ class ExperimentRunner : public QObject {
     std::map<QString, QJsonObject> latestUsage_;    // per node, its last node_usage sample
     // Checkpoints (this machine's paths) a node holds a copy of, for nodes without shared files.
     std::map<QString, std::set<QString>> checkpointsOnNode_;
-    std::map<QString, LiveTrial> trials_;        // ids sort in creation order
+    std::map<QString, LiveTrial> trials_;        // ids sort in creation order below t99999
+    TrialRoster roster_;                         // where each trial stands (see restand)
     std::map<QString, GangMember> gangMembers_;  // by the id their node knows them by
     std::int64_t nextTrialIndex_ = 0;
     bool searcherFinished_ = false;

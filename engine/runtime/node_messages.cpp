@@ -1,7 +1,6 @@
 // The part of ExperimentRunner that talks with the nodes' worker agents: their hello (CPUs and
 // GPUs), the trial messages and exits they relay, checkpoints travelling between a node and this
 // machine, and a node's loss and return.
-#include <QDir>
 #include <QJsonArray>
 #include <QTimer>
 
@@ -127,7 +126,12 @@ void ExperimentRunner::onNodeCommitted(LiveTrial& live, const QJsonObject& messa
     // go on meanwhile; only the trial's exit waits for the copy (pendingCommits).
     const QString headTo = onHead.value("to").toString();
     const QString scratch = headTo + QStringLiteral(".tmp");
-    QDir(scratch).removeRecursively();
+    if (Status s = removeStagingFolder(scratch); !s) {
+        onHead.insert("ok", false);
+        onHead.insert("error", s.message());
+        onCommitted(live, onHead);
+        return;
+    }
     const QString trialId = live.trial.id;
     const QString nodeId = live.placement.nodeId;
     const int attempt = live.attempt.number();
@@ -146,7 +150,7 @@ void ExperimentRunner::onNodeCommitted(LiveTrial& live, const QJsonObject& messa
                 // node's loss, if it comes, forgets the commit (TrialAttempt::nodeLost).
                 onHead.insert("ok", false);
                 onHead.insert("error", tr("copying it from %1 failed: %2").arg(nodeId, why));
-                QDir(scratch).removeRecursively();
+                removeStagingFolder(scratch);
                 QTimer::singleShot(kCopyVerdictDelayMs, this, [this, trialId, attempt, onHead] {
                     auto later = trials_.find(trialId);
                     if (later != trials_.end() && !finished_ &&
@@ -165,7 +169,7 @@ void ExperimentRunner::onNodeCommitted(LiveTrial& live, const QJsonObject& messa
                 checkpointsOnNode_[nodeId].insert(headTo);
             }
             if (!ok) {
-                QDir(scratch).removeRecursively();
+                removeStagingFolder(scratch);
                 onHead.insert("ok", false);
                 onHead.insert("error", tr("copying it from %1 failed: %2").arg(nodeId, why));
             }

@@ -1,9 +1,8 @@
 #include "runtime/recovery.h"
 
-#include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSet>
+#include <set>
 
 #include "checkpoint/checkpoint_files.h"
 
@@ -42,20 +41,31 @@ Status removeCheckpoint(const QString& folder) {
         checkpoint::deleteCheckpoint(checkpoint::posixFileSystem(), folder.toStdString()));
 }
 
+Status removeStagingFolder(const QString& folder) {
+    return statusOf(checkpoint::removeStaging(checkpoint::posixFileSystem(), folder.toStdString()));
+}
+
 namespace {
 
-// Removes checkpoint folders of `trialId` that SQLite does not list (a crash between the
-// agent's rename and the database commit, or a half-written .tmp).
-void removeUnknownCheckpointFolders(const QString& experimentDir, const QString& trialId,
-                                    const QSet<QString>& known) {
-    QDir dir(trialFolder(experimentDir, trialId) + QStringLiteral("/checkpoints"));
-    if (!dir.exists()) {
-        return;
+// Removes what a crash left in the trial's checkpoints folder that SQLite does not list (a
+// checkpoint renamed into place just before the crash, a half-written .tmp): only what the engine
+// makes there, never through a symbolic link (checkpoint::sweepUnlistedCheckpoints).
+void sweepCheckpointsFolder(const QString& experimentDir, const QString& trialId,
+                            const std::vector<StoredCheckpoint>& stored, QStringList* notices) {
+    std::set<std::string> listed;
+    for (const StoredCheckpoint& c : stored) {
+        listed.insert(QFileInfo(c.path).fileName().toStdString());
     }
-    for (const QFileInfo& entry : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        if (!known.contains(QDir::cleanPath(entry.absoluteFilePath()))) {
-            QDir(entry.absoluteFilePath()).removeRecursively();
-        }
+    const QString folder = trialFolder(experimentDir, trialId) + QStringLiteral("/checkpoints");
+    const checkpoint::SweepOutcome swept = checkpoint::sweepUnlistedCheckpoints(
+        checkpoint::posixFileSystem(), folder.toStdString(), listed);
+    for (const std::string& line : swept.leftAlone) {
+        notices->append(
+            QObject::tr("trial %1: left alone: %2").arg(trialId, QString::fromStdString(line)));
+    }
+    if (!swept.error.empty()) {
+        notices->append(QObject::tr("trial %1: cleaning its checkpoints folder: %2")
+                            .arg(trialId, QString::fromStdString(swept.error)));
     }
 }
 
@@ -79,7 +89,6 @@ Status recoverExperiment(ExperimentStore& store, const QString& experimentDir,
         rt.startedAt = record.startedAt;
         rt.finishedAt = record.finishedAt;
         Trial& trial = rt.trial;
-        QSet<QString> known;
         auto& stored = checkpointsByTrial[trial.id];
         std::sort(stored.begin(), stored.end(),
                   [](const StoredCheckpoint& a, const StoredCheckpoint& b) {
@@ -91,13 +100,12 @@ Status recoverExperiment(ExperimentStore& store, const QString& experimentDir,
                 store.markCheckpointDeleted(c.id);  // gone from disk: nothing to restore
                 continue;
             }
-            known.insert(QDir::cleanPath(c.path));
             rt.checkpoints.push_back({c.id, c.iteration, c.result});
             rt.checkpointPaths[c.id] = c.path;
             latest = &c;
         }
         if (!isFinished(trial.status)) {
-            removeUnknownCheckpointFolders(experimentDir, trial.id, known);
+            sweepCheckpointsFolder(experimentDir, trial.id, stored, &recovered.notices);
             if (trial.status == TrialStatus::Running) {
                 trial.status = TrialStatus::Pending;
                 trial.pendingReason = QStringLiteral("resumed");

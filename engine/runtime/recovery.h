@@ -5,6 +5,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <map>
 #include <vector>
 
@@ -27,12 +28,14 @@ struct RecoveredExperiment {
     ExperimentRecord experiment;
     std::vector<RecoveredTrial> trials;  // creation order
     std::int64_t resultCount = 0;
+    QStringList notices;  // what recovery left alone or could not clean, as warnings to show
 };
 
 // Loads the experiment and makes every unfinished trial restartable: RUNNING trials become
 // PENDING, each unfinished trial points at its latest checkpoint that still exists on disk, and
 // its results after that checkpoint are removed (they will be reported again). Checkpoint
-// folders that SQLite does not know (written just before a crash) are removed.
+// folders that SQLite does not know (written just before a crash) are removed, never through a
+// symbolic link: links, and a checkpoints folder that is one, are left alone and noted.
 Status recoverExperiment(ExperimentStore& store, const QString& experimentDir,
                          RecoveredExperiment* out);
 
@@ -49,5 +52,9 @@ Status copyCheckpoint(const QString& from, const QString& to, const QJsonObject&
 // Removes a checkpoint folder of this machine (the head's copy of a node's checkpoint). Only a
 // committed checkpoint or a leftover `.tmp` folder is removed, as the agent's delete_checkpoint.
 Status removeCheckpoint(const QString& folder);
+
+// Clears a staging folder of this machine (a name ending in .tmp) before a copy lands there; a
+// symbolic link in its place is removed as a link, never followed.
+Status removeStagingFolder(const QString& folder);
 
 }  // namespace tunedeck

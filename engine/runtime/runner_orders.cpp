@@ -29,7 +29,7 @@ ExperimentRunner::LiveTrial* ExperimentRunner::findTrialForOrder(const QString& 
 }
 
 void ExperimentRunner::terminateWaiting(LiveTrial& live, const QString& reason) {
-    live.heldByUser = false;
+    holdForUser(live, false);
     setStatus(live, TrialStatus::Terminated, reason);
     scheduler_->onComplete(live.trial, live.trial.lastResult);
     searcher_->onComplete(live.trial.id, live.trial.lastResult, false);
@@ -57,7 +57,7 @@ Status ExperimentRunner::pauseTrial(const QString& id) {
     if (!live) {
         return why;
     }
-    live->heldByUser = true;
+    holdForUser(*live, true);
     tellSchedulerWhoWaits();
     if (live->trial.status == TrialStatus::Running) {
         live->attempt.orderAtNextReport(TrialAttempt::UserOrder::Pause);
@@ -78,7 +78,7 @@ Status ExperimentRunner::resumeTrial(const QString& id) {
         return Status::invalid(tr("trial %1 is not paused by the user (it is %2)")
                                    .arg(id, trialStatusName(live->trial.status)));
     }
-    live->heldByUser = false;
+    holdForUser(*live, false);
     tellSchedulerWhoWaits();
     if (live->attempt.userOrder() == TrialAttempt::UserOrder::Pause) {
         // not carried out yet: it just goes on
@@ -129,12 +129,9 @@ ExperimentRunner::TrialDemand ExperimentRunner::trialDemand(std::int64_t mostFut
     if (stopping_ || finished_) {
         return demand;
     }
-    for (const auto& [id, live] : trials_) {
-        const TrialStatus status = live.trial.status;
-        demand.running += status == TrialStatus::Running ? 1 : 0;
-        if ((status == TrialStatus::Pending || status == TrialStatus::Paused) && !live.heldByUser) {
-            demand.waiting.push_back(id);
-        }
+    demand.running = std::int64_t(roster_.running().size());
+    for (const std::int64_t index : roster_.waiting()) {
+        demand.waiting.push_back(trialIdForIndex(index));
     }
     // Trials are created one at a time, when none waits (RUNTIME.md, "Scheduling"): counted
     // alone, they would grow a cluster one node at a time, as Ray's capped pending trials do

@@ -38,10 +38,13 @@ void ExperimentRunner::applyStopOrders() {
 
 void ExperimentRunner::finishTrialsAtTheirEnd() {
     bool any = false;
-    for (auto& [id, live] : trials_) {
+    // Only waiting trials can be at their end: a copy, since ending one changes the roster.
+    std::vector<std::int64_t> offRun(roster_.waiting().begin(), roster_.waiting().end());
+    offRun.insert(offRun.end(), roster_.held().begin(), roster_.held().end());
+    for (const std::int64_t index : offRun) {
+        LiveTrial& live = byIndex(index);
         const Trial& trial = live.trial;
-        if ((trial.status != TrialStatus::Pending && trial.status != TrialStatus::Paused) ||
-            trial.checkpointPath.isEmpty()) {
+        if (trial.checkpointPath.isEmpty()) {
             continue;
         }
         // The result the trial would start from: the one reported with its latest checkpoint.

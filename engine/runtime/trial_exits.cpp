@@ -34,6 +34,17 @@ void ExperimentRunner::interruptTrial(LiveTrial& live, const QString& message) {
     sendToNode(live, QJsonObject{{"op", "kill"}, {"trial", live.trial.id}, {"reason", message}});
 }
 
+void ExperimentRunner::forceEnd(LiveTrial& live) {
+    live.attempt.forcedToEnd();
+    const QString message = tr("trial %1 was told to end and is still running %2 s later "
+                               "(failure.stop_grace_s): ending it with SIGTERM, then SIGKILL")
+                                .arg(live.trial.id)
+                                .arg(spec_.failure.stopGraceS);
+    emitEvent(events::type::kWarning, events::warning(message, live.trial.id));
+    reporter_->warning(message);
+    sendToNode(live, QJsonObject{{"op", "kill"}, {"trial", live.trial.id}, {"reason", message}});
+}
+
 void ExperimentRunner::onTrialExited(LiveTrial& live, const QJsonObject& message) {
     ExitFacts exit;
     if (const QJsonValue code = message.value("code"); code.isDouble()) {
@@ -175,6 +186,7 @@ void ExperimentRunner::applyExploit(LiveTrial& live) {
             return;
         }
         QJsonObject result = trial.lastResult;
+        supersedeCheckpointAt(live, to);
         const std::int64_t id = store_->addCheckpoint(trial.id, trial.iteration, to, result, now());
         live.checkpoints.push_back({id, trial.iteration, result});
         live.checkpointPaths[id] = to;

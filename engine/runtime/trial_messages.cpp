@@ -130,6 +130,7 @@ void ExperimentRunner::refuseReport(LiveTrial& live, const ReportProblem& proble
 }
 
 void ExperimentRunner::sendAnswer(LiveTrial& live, TrialAnswer answer) {
+    live.attempt.answerSent(answer, now());
     if (answer == TrialAnswer::Continue || answer == TrialAnswer::Stop) {
         // The hot path of every result: the line is put together without a JSON document.
         QByteArray line = QByteArrayLiteral("{\"op\":\"answer\",\"trial\":\"");
@@ -180,10 +181,15 @@ void ExperimentRunner::onCheckpointWritten(LiveTrial& live, const QJsonObject& m
             sendToNode(live, QJsonObject{{"op", "delete_checkpoint"}, {"path", scratch}});
         }
         if (step.cannotSave) {
+            const QString why = tr("trial %1 cannot save a checkpoint on request (register a save "
+                                   "function with tunedeck.on_save)")
+                                    .arg(live.trial.id);
             emitEvent(events::type::kWarning,
-                      events::warning(tr("trial %1 cannot save a checkpoint on request (register "
-                                         "a save function with tunedeck.on_save)")
-                                          .arg(live.trial.id),
+                      events::warning(step.pauseDropped
+                                          ? tr("%1: it keeps its slot instead of giving way, so "
+                                               "as not to start again from an older checkpoint")
+                                                .arg(why)
+                                          : why,
                                       live.trial.id));
         }
     }
@@ -243,6 +249,7 @@ void ExperimentRunner::onCommitted(LiveTrial& live, const QJsonObject& message) 
     const std::int64_t iteration = pending->iteration;
     const QJsonObject& result = pending->result;
     if (message.value("ok").toBool()) {
+        supersedeCheckpointAt(live, to);
         const std::int64_t id = store_->addCheckpoint(live.trial.id, iteration, to, result, now());
         live.checkpoints.push_back({id, iteration, result});
         live.checkpointPaths[id] = to;
@@ -270,6 +277,22 @@ void ExperimentRunner::checkpointNotKept(const LiveTrial& live, std::int64_t ite
                                 .arg(why);
     emitEvent(events::type::kWarning, events::warning(message, live.trial.id));
     reporter_->warning(message);
+}
+
+void ExperimentRunner::supersedeCheckpointAt(LiveTrial& live, const QString& folder) {
+    // The folder now holds a newer checkpoint (a PBT exploit's copy over the checkpoint the
+    // trial reported at the same iteration, a retried attempt's save): the older row goes from
+    // the history without its folder, so retention never deletes the folder for it.
+    for (auto it = live.checkpointPaths.begin(); it != live.checkpointPaths.end();) {
+        if (it->second != folder) {
+            ++it;
+            continue;
+        }
+        const std::int64_t id = it->first;
+        store_->markCheckpointDeleted(id);
+        std::erase_if(live.checkpoints, [id](const CheckpointRecord& c) { return c.id == id; });
+        it = live.checkpointPaths.erase(it);
+    }
 }
 
 void ExperimentRunner::applyRetention(LiveTrial& live) {

@@ -5,7 +5,10 @@
 //   2. result throughput: concurrent trials reporting as fast as they can, all persisted, with
 //      an opt-in report window (PROTOCOL.md) vs each report waiting for its answer, and the
 //      engine's memory as the history grows to 1M results;
-//   3. resume: recovery time of a 1,000-trial, 100,000-result experiment.
+//   3. resume: recovery time of a 1,000-trial, 100,000-result experiment;
+//   4. scale: N instant trials vs 10N (10 reports each, 2 slots): the time ratio (flat cost per
+//      trial is 10x), the trials per second at the start and the end of the larger run, and
+//      `show` and `export` of its history.
 // Ray Tune's published figures are printed as anchors. `--smoke` runs tiny sizes (used by ctest to
 // keep the benchmark working; no figure is asserted).
 #include <sqlite3.h>
@@ -61,20 +64,25 @@ ProcessStats runEngine(const QStringList& args) {
     return runMeasured(argv);
 }
 
-long long sqliteCount(const QString& db, const char* sql) {
+// The first column of the first row of `sql` (-1 when there is none).
+double sqliteNumber(const QString& db, const char* sql) {
     sqlite3* handle = nullptr;
-    long long value = -1;
+    double value = -1;
     if (sqlite3_open_v2(db.toUtf8().constData(), &handle, SQLITE_OPEN_READWRITE, nullptr) ==
         SQLITE_OK) {
         sqlite3_stmt* s = nullptr;
         if (sqlite3_prepare_v2(handle, sql, -1, &s, nullptr) == SQLITE_OK &&
             sqlite3_step(s) == SQLITE_ROW) {
-            value = sqlite3_column_int64(s, 0);
+            value = sqlite3_column_double(s, 0);
         }
         sqlite3_finalize(s);
     }
     sqlite3_close(handle);
     return value;
+}
+
+long long sqliteCount(const QString& db, const char* sql) {
+    return static_cast<long long>(sqliteNumber(db, sql));
 }
 
 void bookkeeping(const QString& dir, int trials, int repeats, int workMs) {
@@ -220,6 +228,60 @@ void resume(const QString& dir, int trials, int reports) {
                 s.exitCode);
 }
 
+// Trials per second over the first and the last tenth of a run, from the trials' finish times.
+std::pair<double, double> rateAtStartAndEnd(const QString& db, int trials) {
+    const int tenth = std::max(1, trials / 10);
+    const auto span = [&](const char* order) {
+        const QString sql = QStringLiteral(
+                                "SELECT MAX(finished_at) - MIN(finished_at) FROM (SELECT "
+                                "finished_at FROM trials ORDER BY finished_at %1 LIMIT %2)")
+                                .arg(QLatin1String(order))
+                                .arg(tenth);
+        const double seconds = sqliteNumber(db, sql.toUtf8().constData());
+        return seconds > 0 ? (tenth - 1) / seconds : 0.0;
+    };
+    return {span("ASC"), span("DESC")};
+}
+
+void scale(const QString& dir, int small, int factor) {
+    std::printf("4. Scale: instant trials, 10 reports each, 2 at a time\n");
+    double smallSeconds = 0;
+    for (const int trials : {small, small * factor}) {
+        const QString name = QStringLiteral("scale%1").arg(trials);
+        const QString yaml = writeExperiment(dir, name, trials, 10, 1, 2);
+        const ProcessStats s = runEngine({"run", yaml, "--quiet", "--results", dir + "/results"});
+        g_allRunsWorked = g_allRunsWorked && s.exitCode == 0;
+        const QString folder = dir + "/results/" + name;
+        const auto [first, last] = rateAtStartAndEnd(folder + "/experiment.sqlite", trials);
+        std::printf(
+            "   %6d trials  %8.1f s  %7.1f trials/s  (first tenth %6.1f/s, last tenth "
+            "%6.1f/s: %.2fx)\n",
+            trials, s.wallSeconds, trials / s.wallSeconds, first, last,
+            last > 0 ? first / last : 0.0);
+        if (trials == small) {
+            smallSeconds = s.wallSeconds;
+            continue;
+        }
+        std::printf(
+            "   time ratio %d / %d trials: %.2fx (target <= %.0fx; flat cost is %dx; "
+            "before the roster: 1,000 -> 10,000 was 9 s -> 106 s, 11.8x, and 30,000 "
+            "ran at 16 trials/s near its end)\n",
+            small * factor, small, s.wallSeconds / smallSeconds, factor * 1.1, factor);
+        const ProcessStats show = runEngine({"show", folder});
+        const ProcessStats exported =
+            runEngine({"export", folder, "--format", "csv", "--output", dir + "/scale.csv"});
+        g_allRunsWorked = g_allRunsWorked && show.exitCode == 0 && exported.exitCode == 0;
+        std::printf(
+            "   show of the %d-trial history     %6.2f s (target <= 1 s; before: 5.7 s at "
+            "30,000 trials)\n",
+            trials, show.wallSeconds);
+        std::printf(
+            "   export --format csv                %6.2f s (target <= 2 s; before: 9.5 s)"
+            "\n\n",
+            exported.wallSeconds);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -236,5 +298,7 @@ int main(int argc, char** argv) {
     throughput(dir.path(), smoke ? 4000 : 1000000, smoke ? 4000 : 200000, 16, 64);
     std::fflush(stdout);
     resume(dir.path(), smoke ? 20 : 1000, 100);
+    std::fflush(stdout);
+    scale(dir.path(), smoke ? 20 : 2000, 10);
     return g_allRunsWorked ? 0 : 1;
 }

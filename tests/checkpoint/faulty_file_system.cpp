@@ -183,15 +183,48 @@ int FaultyFileSystem::removeFile(const std::string& path) {
     return m_real.removeFile(path);
 }
 
-int FaultyFileSystem::removeFolder(const std::string& path) {
+int FaultyFileSystem::status(const std::string& path, struct stat* info) {
+    const int error = m_real.status(path, info);  // a look is not a write: never fails here
+    if (afterLook) {
+        afterLook(path);
+    }
+    return error;
+}
+
+std::string FaultyFileSystem::pathAt(int at, const std::string& name) const {
+    const auto folder = m_paths.find(at);
+    return folder == m_paths.end() ? name : folder->second + "/" + name;
+}
+
+int FaultyFileSystem::openFolderAt(int at, const std::string& name, int* fd) {
     if (const int error = fault(Call::Any)) {
         return error;
     }
-    return m_real.removeFolder(path);
+    const int error = m_real.openFolderAt(at, name, fd);
+    if (error == 0) {
+        m_paths[*fd] = pathAt(at, name);
+    }
+    return error;
 }
 
-int FaultyFileSystem::status(const std::string& path, struct stat* info) {
-    return m_real.status(path, info);  // a look is not a write: never fails here
+int FaultyFileSystem::statusAt(int at, const std::string& name, struct stat* info) {
+    const int error = m_real.statusAt(at, name, info);
+    if (afterLook) {
+        afterLook(pathAt(at, name));
+    }
+    return error;
+}
+
+int FaultyFileSystem::listAt(int folderFd, std::vector<std::string>* names) {
+    return m_real.listAt(folderFd, names);
+}
+
+int FaultyFileSystem::removeAt(int at, const std::string& name, bool folder) {
+    if (const int error = fault(Call::Any)) {
+        return error;
+    }
+    m_synced.erase(pathAt(at, name));
+    return m_real.removeAt(at, name, folder);
 }
 
 int FaultyFileSystem::list(const std::string& folder, std::vector<std::string>* names) {

@@ -7,6 +7,7 @@
 // Not thread-safe: one test at a time.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -36,15 +37,23 @@ class FaultyFileSystem : public tunedeck::checkpoint::FileSystem {
     int rename(const std::string& from, const std::string& to) override;
     int exchange(const std::string& a, const std::string& b) override;
     int removeFile(const std::string& path) override;
-    int removeFolder(const std::string& path) override;
     int status(const std::string& path, struct stat* info) override;
     int list(const std::string& folder, std::vector<std::string>* names) override;
     int readLink(const std::string& path, std::string* target) override;
     int makeLink(const std::string& target, const std::string& path) override;
     int realPath(const std::string& path, std::string* resolved) override;
+    int openFolderAt(int at, const std::string& name, int* fd) override;
+    int statusAt(int at, const std::string& name, struct stat* info) override;
+    int listAt(int folderFd, std::vector<std::string>* names) override;
+    int removeAt(int at, const std::string& name, bool folder) override;
+
+    // Called with the path of every entry looked at (status, statusAt) just after the look: a
+    // test changes the tree there to stand for another process racing the code under test.
+    std::function<void(const std::string& path)> afterLook;
 
   private:
     int fault(Call kind);
+    std::string pathAt(int at, const std::string& name) const;
     void appeared(const std::string& path);
     void renamed(const std::string& from, const std::string& to);
 

@@ -103,6 +103,14 @@ class TestCheckpointFiles : public QObject {
     void aReplacedCheckpointIsTheOldOrTheNewOneAfterACrash();
     void aFetchedFolderIsPublishedDurably();
     void onlyCheckpointFoldersAreDeleted();
+    void aCheckpointThatIsALinkIsLeftAlone();
+    void aLinkInsideADeletedCheckpointIsNotFollowed();
+    void aFolderSwappedForALinkWhileDeletingIsNotFollowed();
+    void aStagingNameThatIsALinkIsClearedNotFollowed();
+    void aCopyOverALinkLeavesItsTargetAlone();
+    void sweepingRemovesOnlyWhatTheEngineMade();
+    void aCheckpointsFolderThatIsALinkIsNotSwept();
+    void aCheckpointsFolderMovedAndLinkedBackTakesNewCheckpoints();
 };
 
 void TestCheckpointFiles::aFolderHandedOverIsCopiedAndLeftAsItWas() {
@@ -360,6 +368,187 @@ void TestCheckpointFiles::onlyCheckpointFoldersAreDeleted() {
     writeFile(checkpoint + "/" + ckpt::kManifestName, "{}");
     QVERIFY(ckpt::deleteCheckpoint(ckpt::posixFileSystem(), checkpoint.toStdString()).ok);
     QVERIFY(!QFileInfo::exists(checkpoint));
+}
+
+namespace {
+
+// A folder outside the experiment that no delete may touch.
+QString preciousFolder(const QTemporaryDir& dir, const QString& name) {
+    const QString folder = dir.path() + "/elsewhere/" + name;
+    writeFile(folder + "/data.txt", "keep me");
+    // Shaped like a checkpoint, so only the link in front of it can tell it apart.
+    writeFile(folder + "/" + ckpt::kManifestName, "{}");
+    return folder;
+}
+
+bool untouched(const QString& folder) {
+    QFile file(folder + "/data.txt");
+    return file.open(QIODevice::ReadOnly) && file.readAll() == "keep me";
+}
+
+}  // namespace
+
+void TestCheckpointFiles::aCheckpointThatIsALinkIsLeftAlone() {
+    // Retention deletes a checkpoint the history lists; a trial replaced it with a link.
+    QTemporaryDir dir;
+    const QString target = preciousFolder(dir, "target");
+    const QString checkpoint = dir.path() + "/trials/t00000/checkpoints/checkpoint_000050";
+    QDir().mkpath(dir.path() + "/trials/t00000/checkpoints");
+    QVERIFY(QFile::link(target, checkpoint));
+    const ckpt::FileOutcome outcome =
+        ckpt::deleteCheckpoint(ckpt::posixFileSystem(), checkpoint.toStdString());
+    QVERIFY(!outcome.ok);
+    QVERIFY2(QString::fromStdString(outcome.error).contains("symbolic link"),
+             outcome.error.c_str());
+    QVERIFY(untouched(target));
+    QVERIFY(QFileInfo(checkpoint).isSymLink());
+}
+
+void TestCheckpointFiles::aLinkInsideADeletedCheckpointIsNotFollowed() {
+    QTemporaryDir dir;
+    const QString target = preciousFolder(dir, "target");
+    const QString checkpoint = dir.path() + "/checkpoint_000001";
+    userCheckpoint(checkpoint);
+    writeFile(checkpoint + "/" + ckpt::kManifestName, "{}");
+    QVERIFY(QFile::link(target, checkpoint + "/optimizer/shared"));
+    QVERIFY(QFile::link(target + "/data.txt", checkpoint + "/data.txt"));
+    QVERIFY(ckpt::deleteCheckpoint(ckpt::posixFileSystem(), checkpoint.toStdString()).ok);
+    QVERIFY(!QFileInfo::exists(checkpoint));
+    QVERIFY(untouched(target));
+}
+
+void TestCheckpointFiles::aFolderSwappedForALinkWhileDeletingIsNotFollowed() {
+    // Another process (the trial) replaces a folder with a link between the engine's look at it
+    // and its descent into it.
+    QTemporaryDir dir;
+    const QString target = preciousFolder(dir, "target");
+    const QString checkpoint = dir.path() + "/checkpoint_000001";
+    userCheckpoint(checkpoint);
+    writeFile(checkpoint + "/" + ckpt::kManifestName, "{}");
+    const std::string swapped = (checkpoint + "/optimizer").toStdString();
+    FaultyFileSystem fs;
+    bool raced = false;
+    fs.afterLook = [&](const std::string& path) {
+        if (path == swapped && !raced) {
+            raced = true;
+            QVERIFY(QDir(checkpoint + "/optimizer").removeRecursively());
+            QVERIFY(QFile::link(target, checkpoint + "/optimizer"));
+        }
+    };
+    const ckpt::FileOutcome outcome = ckpt::deleteCheckpoint(fs, checkpoint.toStdString());
+    QVERIFY(raced);
+    QVERIFY2(outcome.ok, outcome.error.c_str());
+    QVERIFY(!QFileInfo::exists(checkpoint));
+    QVERIFY(untouched(target));
+}
+
+void TestCheckpointFiles::aStagingNameThatIsALinkIsClearedNotFollowed() {
+    QTemporaryDir dir;
+    const QString target = preciousFolder(dir, "target");
+    const QString scratch = dir.path() + "/checkpoints/checkpoint_000004.tmp";
+    QDir().mkpath(dir.path() + "/checkpoints");
+    QVERIFY(QFile::link(target, scratch));
+    const ckpt::FileOutcome prepared =
+        ckpt::prepareScratchFolder(ckpt::posixFileSystem(), scratch.toStdString());
+    QVERIFY2(prepared.ok, prepared.error.c_str());
+    QVERIFY(!QFileInfo(scratch).isSymLink());
+    QVERIFY(QDir(scratch).isEmpty());
+    QVERIFY(untouched(target));
+
+    QVERIFY(QDir(scratch).removeRecursively());
+    QVERIFY(QFile::link(target, scratch));
+    const ckpt::FileOutcome cleared =
+        ckpt::removeStaging(ckpt::posixFileSystem(), scratch.toStdString());
+    QVERIFY2(cleared.ok, cleared.error.c_str());
+    QVERIFY(!QFileInfo::exists(scratch) && !QFileInfo(scratch).isSymLink());
+    QVERIFY(untouched(target));
+}
+
+void TestCheckpointFiles::aCopyOverALinkLeavesItsTargetAlone() {
+    // An exploit copies a donor's checkpoint into the recipient's folder, where a link and a
+    // leftover staging link wait.
+    QTemporaryDir dir;
+    const QString target = preciousFolder(dir, "target");
+    const QString staged = preciousFolder(dir, "staged");
+    const QString donor = dir.path() + "/trials/t00001/checkpoints/checkpoint_000010";
+    const Tree written = userCheckpoint(donor);
+    writeFile(donor + "/" + ckpt::kManifestName, "{}");
+    const QString to = dir.path() + "/trials/t00002/checkpoints/checkpoint_000012";
+    QDir().mkpath(dir.path() + "/trials/t00002/checkpoints");
+    QVERIFY(QFile::link(target, to));
+    QVERIFY(QFile::link(staged, to + ".copy.tmp"));
+    const ckpt::FileOutcome outcome =
+        ckpt::commitCheckpoint(ckpt::posixFileSystem(), donor.toStdString(), to.toStdString(),
+                               kManifest, ckpt::Handover::Copy);
+    QVERIFY2(outcome.ok, outcome.error.c_str());
+    QCOMPARE(readTree(to), withManifest(written));
+    QVERIFY(untouched(target));
+    QVERIFY(untouched(staged));
+}
+
+void TestCheckpointFiles::sweepingRemovesOnlyWhatTheEngineMade() {
+    QTemporaryDir dir;
+    const QString folder = dir.path() + "/trials/t00000/checkpoints";
+    const QString linked = preciousFolder(dir, "linked");
+    const QString linkedStaging = preciousFolder(dir, "linked-staging");
+    writeFile(folder + "/checkpoint_000001/" + ckpt::kManifestName, "{}");  // listed
+    writeFile(folder + "/checkpoint_000002/" + ckpt::kManifestName, "{}");  // a crash's
+    writeFile(folder + "/checkpoint_000003.tmp/model.bin", "half");         // a crash's
+    writeFile(folder + "/checkpoint_000003.copy.tmp/model.bin", "half");    // a crash's
+    writeFile(folder + "/checkpoint_000004/model.bin", "no manifest");      // not the engine's
+    writeFile(folder + "/notes/today.txt", "mine");                         // the user's
+    QVERIFY(QFile::link(linked, folder + "/checkpoint_000005"));
+    QVERIFY(QFile::link(linkedStaging, folder + "/checkpoint_000006.tmp"));
+    const ckpt::SweepOutcome swept = ckpt::sweepUnlistedCheckpoints(
+        ckpt::posixFileSystem(), folder.toStdString(), {"checkpoint_000001"});
+    QVERIFY2(swept.error.empty(), swept.error.c_str());
+    QStringList left =
+        QDir(folder).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System);
+    left.sort();
+    QCOMPARE(left, QStringList({"checkpoint_000001", "checkpoint_000004", "checkpoint_000005",
+                                "checkpoint_000006.tmp", "notes"}));
+    QCOMPARE(int(swept.leftAlone.size()), 2);
+    QVERIFY(QString::fromStdString(swept.leftAlone[0] + swept.leftAlone[1])
+                .contains("checkpoint_000005 is a symbolic link"));
+    QVERIFY(untouched(linked));
+    QVERIFY(untouched(linkedStaging));
+}
+
+void TestCheckpointFiles::aCheckpointsFolderThatIsALinkIsNotSwept() {
+    QTemporaryDir dir;
+    const QString elsewhere = dir.path() + "/elsewhere";
+    writeFile(elsewhere + "/checkpoint_000002/" + ckpt::kManifestName, "{}");
+    writeFile(elsewhere + "/work.tmp/data.txt", "keep me");
+    QDir().mkpath(dir.path() + "/trials/t00000");
+    const QString folder = dir.path() + "/trials/t00000/checkpoints";
+    QVERIFY(QFile::link(elsewhere, folder));
+    const ckpt::SweepOutcome swept =
+        ckpt::sweepUnlistedCheckpoints(ckpt::posixFileSystem(), folder.toStdString(), {});
+    QVERIFY(swept.removed.empty());
+    QCOMPARE(int(swept.leftAlone.size()), 1);
+    QVERIFY(QFileInfo::exists(elsewhere + "/checkpoint_000002/" + ckpt::kManifestName));
+    QVERIFY(QFileInfo::exists(elsewhere + "/work.tmp/data.txt"));
+}
+
+void TestCheckpointFiles::aCheckpointsFolderMovedAndLinkedBackTakesNewCheckpoints() {
+    // The user moved checkpoints/ to another disk and linked it back: commits and retention go
+    // on through the link.
+    QTemporaryDir dir;
+    const QString otherDisk = dir.path() + "/other-disk/checkpoints";
+    QDir().mkpath(otherDisk);
+    QDir().mkpath(dir.path() + "/trials/t00000");
+    QVERIFY(QFile::link(otherDisk, dir.path() + "/trials/t00000/checkpoints"));
+    const QString from = dir.path() + "/trials/t00000/save";
+    const Tree written = userCheckpoint(from);
+    const QString to = dir.path() + "/trials/t00000/checkpoints/checkpoint_000003";
+    const ckpt::FileOutcome outcome =
+        ckpt::commitCheckpoint(ckpt::posixFileSystem(), from.toStdString(), to.toStdString(),
+                               kManifest, ckpt::Handover::Move);
+    QVERIFY2(outcome.ok, outcome.error.c_str());
+    QCOMPARE(readTree(otherDisk + "/checkpoint_000003"), withManifest(written));
+    QVERIFY(ckpt::deleteCheckpoint(ckpt::posixFileSystem(), to.toStdString()).ok);
+    QVERIFY(!QFileInfo::exists(otherDisk + "/checkpoint_000003"));
+    QVERIFY(QFileInfo(dir.path() + "/trials/t00000/checkpoints").isSymLink());
 }
 
 QTEST_GUILESS_MAIN(TestCheckpointFiles)

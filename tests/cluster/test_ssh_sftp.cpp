@@ -298,12 +298,25 @@ void TestSshSftp::removesTreesLikeRmRf() {
     }
     writeRandomFile(tree + "/x/y/z/deep", 10, 0400, 1600000000);
     QVERIFY(QFile::link("/etc/hostname", tree + "/x/link"));
+    // A trial's links to folders outside, on a remote node: removed as links, never followed.
+    const QString outside = dir_.filePath("outside");
+    QVERIFY(QDir().mkpath(outside));
+    writeRandomFile(outside + "/keep", 10, 0644, 1600000000);
+    QVERIFY(QFile::link(outside, tree + "/x/y/folder-link"));
+    QVERIFY(QFile::link(outside, sshd_->homeDir() + "/linked run"));
     Outcome removed;
     sftp()->removeTree("~/old run", removed.callback());
     QVERIFY(removed.wait());
     QVERIFY2(removed.ok, qPrintable(removed.error));
     QVERIFY(!QFileInfo::exists(tree));
     QVERIFY(QFileInfo::exists("/etc/hostname"));  // a link is removed, not followed
+    QVERIFY(QFileInfo::exists(outside + "/keep"));
+    Outcome linkRemoved;
+    sftp()->removeTree("~/linked run", linkRemoved.callback());
+    QVERIFY(linkRemoved.wait());
+    QVERIFY2(linkRemoved.ok, qPrintable(linkRemoved.error));
+    QVERIFY(!QFileInfo(sshd_->homeDir() + "/linked run").isSymLink());
+    QVERIFY(QFileInfo::exists(outside + "/keep"));
 
     Outcome missing;
     sftp()->removeTree("~/never existed", missing.callback());

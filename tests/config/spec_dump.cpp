@@ -142,7 +142,8 @@ QJsonObject dumpExperiment(const ExperimentSpec& spec, const QString& baseDir) {
                                    {"score_mode", modeName(spec.checkpoint.scoreMode)}}},
         {"failure", QJsonObject{{"max_failures", spec.failure.maxFailures},
                                 {"fail_fast", spec.failure.failFast},
-                                {"heartbeat_timeout_s", spec.failure.heartbeatTimeoutS}}},
+                                {"heartbeat_timeout_s", spec.failure.heartbeatTimeoutS},
+                                {"stop_grace_s", spec.failure.stopGraceS}}},
         {"max_concurrent_trials", spec.maxConcurrentTrials},
         // uint64 does not fit a JSON number exactly; a string keeps every digit.
         {"seed", spec.seedGiven ? QJsonValue(QString::number(spec.seed)) : QJsonValue()},

@@ -1,5 +1,6 @@
 // Nothing is lost when the engine dies: kill -9 at any moment then `resume` finishes every trial
-// with no result twice; Ctrl-C exits 3 and resumes; one engine per folder; a full disk.
+// with no result twice; Ctrl-C exits 3 and resumes; one engine per folder; a full disk; resume
+// deletes nothing through a symbolic link.
 #include <signal.h>
 
 #include <QDir>
@@ -19,6 +20,7 @@ class TestEngineRecovery : public QObject {
     void pausedTrialsResumeFromTheirCheckpoints();
     void aSecondEngineOnTheSameFolderIsRefused();
     void aFullDiskWhileCheckpointingFailsCleanly();
+    void resumeNeverDeletesThroughASymbolicLink();
 };
 
 namespace {
@@ -195,6 +197,85 @@ void TestEngineRecovery::aSecondEngineOnTheSameFolderIsRefused() {
              qPrintable(second.err));
     ::kill(pid_t(engine->processId()), SIGKILL);
     engine->waitForFinished(10000);
+}
+
+void TestEngineRecovery::resumeNeverDeletesThroughASymbolicLink() {
+    // A trial plants links in its checkpoints folder, and a user moves another trial's whole
+    // checkpoints folder to another disk and links it back; then the engine dies and `resume`
+    // cleans what the crash left. What the links point at is not the experiment's: all of it
+    // stays, and the moved trial goes on from its checkpoints.
+    EngineHarness h;
+    const QString folder = h.experimentFolder("long");
+    std::unique_ptr<QProcess> engine = h.start({"run", h.writeFile("long.yaml", kLong)});
+    // Killed once two unfinished trials have a checkpoint in the history.
+    const auto unfinishedWithCheckpoints = [&] {
+        return sqliteQuery(folder + "/experiment.sqlite",
+                           "SELECT group_concat(id, ' ') FROM (SELECT id FROM trials "
+                           "WHERE status != 'TERMINATED' AND EXISTS (SELECT 1 FROM checkpoints c "
+                           "WHERE c.trial_id = trials.id AND NOT c.deleted) ORDER BY id)")
+            .split(' ', Qt::SkipEmptyParts);
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(unfinishedWithCheckpoints().size() >= 2, 30000);
+    ::kill(pid_t(engine->processId()), SIGKILL);
+    engine->waitForFinished(10000);
+    QThread::msleep(500);  // the agent saw the pipe close and ended its trials
+    const QStringList unfinished = unfinishedWithCheckpoints();
+    QVERIFY2(unfinished.size() >= 2, qPrintable(unfinished.join(',')));
+
+    const QString precious = h.root() + "/precious";
+    const auto writePrecious = [&](const QString& name) {
+        QDir().mkpath(precious + '/' + name);
+        QFile file(precious + '/' + name + "/data.txt");
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("keep me");
+        // Shaped like a checkpoint, so only the link itself can tell it apart.
+        QFile manifest(precious + '/' + name + "/.tunedeck_checkpoint.json");
+        QVERIFY(manifest.open(QIODevice::WriteOnly));
+        manifest.write("{}");
+    };
+    writePrecious("linked");
+    writePrecious("staging");
+    writePrecious("inside");
+    const QString hostile = folder + "/trials/" + unfinished[0] + "/checkpoints";
+    QVERIFY(QFile::link(precious + "/linked", hostile + "/checkpoint_000050"));
+    QVERIFY(QFile::link(precious + "/staging", hostile + "/checkpoint_000051.tmp"));
+    // An unlisted checkpoint (a crash between its rename and the history) holding a link: the
+    // checkpoint goes, what its link points at stays.
+    QVERIFY(QDir().mkpath(hostile + "/checkpoint_000052"));
+    QFile unlisted(hostile + "/checkpoint_000052/.tunedeck_checkpoint.json");
+    QVERIFY(unlisted.open(QIODevice::WriteOnly));
+    unlisted.close();
+    QVERIFY(QFile::link(precious + "/inside", hostile + "/checkpoint_000052/weights"));
+
+    const QString moved = folder + "/trials/" + unfinished[1] + "/checkpoints";
+    const QString otherDisk = h.root() + "/other-disk/checkpoints";
+    QVERIFY(QDir().mkpath(h.root() + "/other-disk"));
+    QVERIFY(QDir().rename(moved, otherDisk));
+    QVERIFY(QFile::link(otherDisk, moved));
+
+    const QString events = h.root() + "/events.jsonl";
+    const EngineResult resumed = h.run({"resume", folder, "--events", events}, 180000);
+    QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.all()));
+    for (const char* name : {"linked", "staging", "inside"}) {
+        QFile kept(precious + '/' + name + "/data.txt");
+        QVERIFY2(kept.open(QIODevice::ReadOnly), name);
+        QCOMPARE(kept.readAll(), QByteArray("keep me"));
+    }
+    QVERIFY(QFileInfo(hostile + "/checkpoint_000050").isSymLink());
+    QVERIFY(!QFileInfo::exists(hostile + "/checkpoint_000052"));
+    QFile log(events);
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    const QByteArray said = log.readAll();
+    QVERIFY2(said.contains("checkpoint_000050 is a symbolic link"), said.constData());
+    verifyCompleteResults(h.exportJson(folder), 6, 20);
+    // The moved trial went on from its checkpoints, which stayed on the other disk.
+    QVERIFY(QFileInfo(moved).isSymLink());
+    QVERIFY2(!QDir(otherDisk).entryList({"checkpoint_0000*"}, QDir::Dirs).isEmpty(),
+             qPrintable(otherDisk));
+    QFile movedLog(folder + "/trials/" + unfinished[1] + "/trial.log");
+    QVERIFY(movedLog.open(QIODevice::ReadOnly));
+    QVERIFY2(movedLog.readAll().contains("restore=" + folder.toUtf8()),
+             "the trial whose checkpoints moved started again from nothing");
 }
 
 void TestEngineRecovery::aFullDiskWhileCheckpointingFailsCleanly() {

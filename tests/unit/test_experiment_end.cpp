@@ -17,6 +17,17 @@ const TrialStatus kPending = TrialStatus::Pending;
 const TrialStatus kDone = TrialStatus::Terminated;
 const TrialStatus kError = TrialStatus::Error;
 
+// The judge sees the trials as the run's roster counts them.
+RunEnd judge(std::initializer_list<TrialStatus> statuses, bool stopping, bool searcherFinished,
+             int checkpointsNotKept) {
+    TrialRoster roster;
+    std::int64_t index = 0;
+    for (const TrialStatus status : statuses) {
+        roster.set(index++, {status, false, status != kPending});
+    }
+    return judgeRunEnd(roster.counts(), stopping, searcherFinished, checkpointsNotKept);
+}
+
 }  // namespace
 
 class TestExperimentEnd : public QObject {
@@ -24,40 +35,40 @@ class TestExperimentEnd : public QObject {
 
   private slots:
     void aRunWithTrialsLeftIsNotOver() {
-        QCOMPARE(judgeRunEnd({kDone, kRunning}, false, true, 0).kind, RunEnd::Kind::NotYet);
-        QCOMPARE(judgeRunEnd({kDone, kPending}, false, true, 0).kind, RunEnd::Kind::NotYet);
+        QCOMPARE(judge({kDone, kRunning}, false, true, 0).kind, RunEnd::Kind::NotYet);
+        QCOMPARE(judge({kDone, kPending}, false, true, 0).kind, RunEnd::Kind::NotYet);
     }
 
     void aSearcherWithMoreToGiveKeepsTheRunGoing() {
-        QCOMPARE(judgeRunEnd({kDone, kDone}, false, false, 0).kind, RunEnd::Kind::NotYet);
+        QCOMPARE(judge({kDone, kDone}, false, false, 0).kind, RunEnd::Kind::NotYet);
     }
 
     void everyTrialTerminatedIsASuccess() {
-        const RunEnd end = judgeRunEnd({kDone, kDone, kDone}, false, true, 0);
+        const RunEnd end = judge({kDone, kDone, kDone}, false, true, 0);
         QCOMPARE(end.kind, RunEnd::Kind::AllTerminated);
         QCOMPARE(end.summary, QStringLiteral("Finished: all 3 trials terminated."));
     }
 
     void erroredTrialsAreCounted() {
-        const RunEnd end = judgeRunEnd({kDone, kError, kError}, false, true, 1);
+        const RunEnd end = judge({kDone, kError, kError}, false, true, 1);
         QCOMPARE(end.kind, RunEnd::Kind::TrialsErrored);
         QCOMPARE(end.summary, QStringLiteral("Finished with 2 errored trials."));
     }
 
     void checkpointsNotKeptMakeTheRunAnError() {
-        const RunEnd end = judgeRunEnd({kDone, kDone}, false, true, 2);
+        const RunEnd end = judge({kDone, kDone}, false, true, 2);
         QCOMPARE(end.kind, RunEnd::Kind::CheckpointsLost);
         QCOMPARE(end.summary, QStringLiteral("Finished: all 2 trials terminated, but 2 "
                                              "checkpoints were not kept."));
-        QCOMPARE(judgeRunEnd({kDone, kDone}, false, true, 1).summary,
+        QCOMPARE(judge({kDone, kDone}, false, true, 1).summary,
                  QStringLiteral("Finished: all 2 trials terminated, but 1 checkpoint was not "
                                 "kept."));
     }
 
     // A stopping run (Ctrl-C, fail_fast) ends once nothing runs; waiting trials stay resumable.
     void aStoppingRunEndsOnceNothingRuns() {
-        QCOMPARE(judgeRunEnd({kPending, kRunning}, true, false, 0).kind, RunEnd::Kind::NotYet);
-        QCOMPARE(judgeRunEnd({kPending, kDone}, true, false, 0).kind, RunEnd::Kind::Stopped);
+        QCOMPARE(judge({kPending, kRunning}, true, false, 0).kind, RunEnd::Kind::NotYet);
+        QCOMPARE(judge({kPending, kDone}, true, false, 0).kind, RunEnd::Kind::Stopped);
     }
 
     void aCheckpointThatMeetsAStopCriterionIsTheEnd() {

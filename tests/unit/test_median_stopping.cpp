@@ -68,6 +68,8 @@ class TestMedianStopping : public QObject {
         scheduler->onTrialAdd(waiting);
         QCOMPARE(report(*scheduler, 0, 10, 0.5), Action::Continue);
         QCOMPARE(report(*scheduler, 0, 60, 0.5), Action::Pause);  // too few samples: give way
+        // ... which judges nothing: a trial that cannot keep its progress goes on instead.
+        QVERIFY(scheduler->onResult(trialAt(0), {{"time_total_s", 61}, {"acc", 0.5}}).yields);
     }
 
     void shorterGracePeriodStopsSooner() {
@@ -123,6 +125,7 @@ class TestMedianStopping : public QObject {
         othersReport(*scheduler, 3, 0.9);
         const auto decision = scheduler->onResult(trialAt(0), {{"time_total_s", 60}, {"acc", 0.1}});
         QCOMPARE(decision.action, Action::Pause);
+        QVERIFY(!decision.yields);  // a verdict: carried out whatever the trial loses
         QVERIFY2(decision.reason.contains("median"), qPrintable(decision.reason));
         QCOMPARE(report(*scheduler, 0, 70, 0.1), Action::Continue);  // resumed: runs to the end
     }

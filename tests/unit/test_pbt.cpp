@@ -285,10 +285,14 @@ class TestPbt : public QObject {
     void perturbedNumbersStayInTheMutationDomain() {
         const auto high = tally({{"x", 0.9}}, exploreOf({{"x", uniform(0, 1), false}}, 0), "x");
         QCOMPARE(high.keys(), QStringList({"0.72", "1"}));
-        // Integers truncate as Ray's int() and stay below randint's exclusive upper bound.
+        // Integers truncate as Ray's int() and stay below randint's exclusive upper bound; 9 *
+        // 1.2 would stay 9 there, so 0.8 is taken: a perturbation always moves (Ray's does).
         Rng rng(1);
         const auto ints = tally({{"n", 9}}, exploreOf({{"n", randint(1, 10), true}}, 0), "n");
-        QCOMPARE(ints.keys(), QStringList({"7", "9"}));
+        QCOMPARE(ints.keys(), QStringList({"7"}));
+        const auto low =
+            tally({{"lr", 0.0001}}, exploreOf({{"lr", uniform(0.0001, 0.02), false}}, 0), "lr");
+        QCOMPARE(low.keys(), QStringList({"0.00012"}));
         const QJsonObject explored =
             pbtExplore({{"n", 3}}, exploreOf({{"n", randint(1, 10), true}}, 0, {0.8}), rng);
         QCOMPARE(explored.value("n").toInteger(), qint64(2));

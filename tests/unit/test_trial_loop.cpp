@@ -4,6 +4,7 @@
 
 #include "core/trial_attempt.h"
 #include "core/trial_queue.h"
+#include "core/trial_roster.h"
 #include "node_builders.h"
 
 using namespace tunedeck;
@@ -532,6 +533,99 @@ class TestTrialLoop : public QObject {
         QVERIFY(step.cannotSave);
         QVERIFY(!step.commit);
         QCOMPARE(step.answer, std::optional<TrialAnswer>(TrialAnswer::Continue));
+    }
+
+    // The median rule's give-way pause of a function trainable (no save function, checkpoints
+    // only through report): pausing it would start it again from nothing, so it keeps running,
+    // and is not asked again (issue 31: trials restarted from iteration 0 and never stopped).
+    void aGiveWayPauseATrialCannotSaveForIsDropped() {
+        TrialAttempt attempt;
+        attempt.begin();
+        const SchedulerDecision giveWay = SchedulerDecision::giveWay(QStringLiteral("give way"));
+        QCOMPARE(attempt.onReport(giveWay, factsAt(3), {}).answer, TrialAnswer::Save);
+        const CheckpointStep declined = attempt.onCheckpoint(false);
+        QVERIFY(declined.cannotSave);
+        QVERIFY(declined.pauseDropped);
+        QCOMPARE(declined.answer, std::optional<TrialAnswer>(TrialAnswer::Continue));
+        QCOMPARE(attempt.ending(), TrialAttempt::Ending::None);
+        QCOMPARE(attempt.onReport(giveWay, factsAt(4), {}).answer, TrialAnswer::Continue);
+        QCOMPARE(
+            attempt
+                .onReport(SchedulerDecision::stop(QStringLiteral("median: worse")), factsAt(5), {})
+                .answer,
+            TrialAnswer::Stop);
+        const AttemptOutcome outcome = attempt.onExit(exitWith(0), {}, 0);
+        QCOMPARE(outcome.kind, AttemptOutcome::Kind::Terminated);
+        QCOMPARE(outcome.reason, QStringLiteral("median: worse"));
+    }
+
+    // The roster answers what the loop asks on every event without walking every trial; its
+    // answers must be those a walk gives, past t99999 (where ids stop sorting by creation).
+    void theRosterKeepsWaitingTrialsInCreationOrder() {
+        TrialRoster roster;
+        roster.set(100000, {TrialStatus::Pending, false, false});
+        roster.set(99999, {TrialStatus::Paused, false, true});
+        roster.set(5, {TrialStatus::Running, false, true});
+        roster.set(7, {TrialStatus::Pending, true, false});  // held by the user
+        QCOMPARE(std::vector<std::int64_t>(roster.waiting().begin(), roster.waiting().end()),
+                 (std::vector<std::int64_t>{99999, 100000}));
+        QCOMPARE(roster.waitingNew(), 1);
+        QCOMPARE(int(roster.running().size()), 1);
+        QCOMPARE(int(roster.held().size()), 1);
+        roster.set(100000, {TrialStatus::Running, false, true});
+        roster.set(5, {TrialStatus::Terminated, false, true});
+        roster.set(7, {TrialStatus::Pending, false, false});
+        QCOMPARE(std::vector<std::int64_t>(roster.waiting().begin(), roster.waiting().end()),
+                 (std::vector<std::int64_t>{7, 99999}));
+        QCOMPARE(roster.waitingNew(), 1);
+        QVERIFY(roster.held().empty());
+        QCOMPARE(roster.counts().of(TrialStatus::Running), 1);
+        QCOMPARE(roster.counts().of(TrialStatus::Terminated), 1);
+        QCOMPARE(roster.counts().finished(), 1);
+        QCOMPARE(roster.counts().total(), 4);
+    }
+
+    // Issue 31: a trial that ignores its stop (catches SystemExit) was never ended.
+    void aTrialToldToStopThatStaysIsOverdueAfterItsGrace() {
+        TrialAttempt attempt;
+        attempt.begin();
+        attempt.processStarted();
+        attempt.answerSent(attempt.onReport({}, factsAt(1), {}).answer, 100);
+        QVERIFY(!attempt.exitOverdue(1000, 30));  // going on is no ending
+        const TrialAnswer stop =
+            attempt.onReport(SchedulerDecision::stop(QStringLiteral("max_t")), factsAt(2), {})
+                .answer;
+        attempt.answerSent(stop, 200);
+        attempt.answerSent(stop, 220);  // the grace counts from the first
+        QVERIFY(!attempt.exitOverdue(229, 30));
+        QVERIFY(attempt.exitOverdue(230, 30));
+        attempt.forcedToEnd();
+        QVERIFY(!attempt.exitOverdue(400, 30));  // ended once, by its node
+        // Forced or not, it was stopped: TERMINATED with the stop's reason, no failure.
+        ExitFacts killed;
+        killed.signal = 9;
+        const AttemptOutcome outcome = attempt.onExit(killed, {}, 0);
+        QCOMPARE(outcome.kind, AttemptOutcome::Kind::Terminated);
+        QCOMPARE(outcome.reason, QStringLiteral("max_t"));
+        QVERIFY(!attempt.exitOverdue(400, 0));  // its process is gone
+    }
+
+    void aGiveWayPauseATrialSavesForPausesAtThatCheckpoint() {
+        TrialAttempt attempt;
+        attempt.begin();
+        const SchedulerDecision giveWay = SchedulerDecision::giveWay(QStringLiteral("give way"));
+        QCOMPARE(attempt.onReport(giveWay, factsAt(3), {}).answer, TrialAnswer::Save);
+        const CheckpointStep saved = attempt.onCheckpoint(true);
+        QVERIFY(saved.commit);
+        QCOMPARE(saved.answer, std::optional<TrialAnswer>(TrialAnswer::Stop));
+        const AttemptOutcome outcome = attempt.onExit(exitWith(0), {}, 0);
+        QCOMPARE(outcome.kind, AttemptOutcome::Kind::Paused);
+        QCOMPARE(outcome.reason, QStringLiteral("give way"));
+        // With the report's own checkpoint it just stops, as any pause.
+        TrialAttempt named;
+        named.begin();
+        QCOMPARE(named.onReport(giveWay, factsAt(3, true), {}).answer, TrialAnswer::Stop);
+        QCOMPARE(named.onExit(exitWith(0), {}, 0).kind, AttemptOutcome::Kind::Paused);
     }
 };
 
