@@ -327,6 +327,8 @@ void Worker::opStart(const json& op) {
         return;
     }
     addMpsClientEnvironment(launch, m_mps);
+    const std::string token = m_strays.nextToken();
+    launch.env.emplace_back(kTrialTokenVariable, token);
     LaunchedTrial launched = launchTrial(launch);
     if (!launched.failure.empty()) {
         std::vector<std::string> tail;
@@ -343,6 +345,7 @@ void Worker::opStart(const json& op) {
     trial->id = *id;
     trial->relayPrefix = R"({"ev":"trial","trial":)" + key + R"(,"msg":)";
     trial->pid = launched.pid;
+    trial->token = token;
     trial->logPath = launched.logPath;
     trial->messageFd = launched.messageFd;
     trial->answerFd = launched.answerFd;

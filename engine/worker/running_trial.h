@@ -20,6 +20,7 @@ struct RunningTrial {
     nlohmann::json id;        // echoed in every event exactly as the engine sent it
     std::string relayPrefix;  // `{"ev":"trial","trial":ID,"msg":`, built once
     pid_t pid = -1;           // also the process group's id
+    std::string token;        // in its environment and its descendants' (stray_processes.h)
     std::string logPath;
     OomCounts oomBefore;  // the kernel's OOM kill counts when it started
 

@@ -149,6 +149,7 @@ void Worker::reapChildren() {
             const double reapedPeakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
             reportExit(*entry->second, status, std::max(sampledPeakMb, reapedPeakMb));
             m_trials.erase(entry);
+            sweepStrays(Clock::now());  // what it left behind goes now, not a second later
         }
     }
 }

@@ -31,6 +31,11 @@ inline constexpr std::chrono::milliseconds kHeartbeatInterval{1000};
 // so a trial that saves on SIGTERM gets the same chance either way.
 inline constexpr std::chrono::milliseconds kKillGrace{5000};
 
+// How often the agent looks for processes that ended trials left behind (stray_processes.h):
+// a look is one read of /proc/self/task/*/children, and a daemon is ended within this of its
+// trial's end (at once when the trial's exit is reaped).
+inline constexpr std::chrono::milliseconds kStraySweepInterval{1000};
+
 // A process that outlives SIGKILL this long is stuck in the kernel (D state); shutdown stops
 // waiting for it rather than keep a dead engine's node busy forever.
 inline constexpr std::chrono::milliseconds kReapPatience{5000};

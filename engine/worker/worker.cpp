@@ -33,12 +33,15 @@ int Worker::run() {
     if (m_signalFd < 0 || m_mover.wakeFd() < 0 || m_usage.wakeFd() < 0) {
         return 1;
     }
+    StrayProcesses::adoptOrphans();  // best effort: without it orphans go to init, as before
     m_out.emit(helloEvent(takeInventory(m_usage.gpus(), m_usage.gpuNote())));
     m_out.flush();
     m_nextHeartbeat = Clock::now() + kHeartbeatInterval;
+    m_nextStraySweep = m_nextHeartbeat;
     while (!finished(Clock::now())) {
         pollOnce();
     }
+    m_strays.endAll([this](pid_t pid) { return m_trialByPid.count(pid) != 0; });
     m_mps.stop();  // the trials are gone
     m_out.flushBeforeExit(2000);
     return 0;
@@ -120,7 +123,7 @@ void Worker::pollOnce() {
 }
 
 int Worker::pollTimeoutMs(Clock::time_point now) const {
-    Clock::time_point next = m_nextHeartbeat;
+    Clock::time_point next = std::min(m_nextHeartbeat, m_nextStraySweep);
     for (const auto& [key, trial] : m_trials) {
         if (trial->killAt) {
             next = std::min(next, *trial->killAt);
@@ -174,6 +177,24 @@ void Worker::onTimers(Clock::time_point now) {
             trial->killed = true;
         }
     }
+    if (now >= m_nextStraySweep) {
+        sweepStrays(now);
+    }
+}
+
+void Worker::sweepStrays(Clock::time_point now) {
+    m_nextStraySweep = now + kStraySweepInterval;
+    m_strays.sweep(
+        now,
+        [this](const std::string& token) {
+            for (const auto& [key, trial] : m_trials) {
+                if (trial->token == token) {
+                    return true;
+                }
+            }
+            return false;
+        },
+        [this](pid_t pid) { return m_trialByPid.count(pid) != 0; });
 }
 
 bool Worker::finished(Clock::time_point now) {

@@ -20,6 +20,7 @@
 #include "worker/event_output.h"
 #include "worker/mps_control.h"
 #include "worker/running_trial.h"
+#include "worker/stray_processes.h"
 #include "worker/usage_sampler.h"
 
 namespace tunedeck::worker {
@@ -66,6 +67,8 @@ class Worker {
     void reapChildren();
     void reportExit(RunningTrial& trial, int status, double peakResidentMb);
     void drainAndClose(RunningTrial& trial);
+    // Ends what trials that ended left running (stray_processes.h).
+    void sweepStrays(Clock::time_point now);
 
     std::vector<char> m_readBuffer;  // one chunk, shared by every read of the loop
     // The poll set, rebuilt each iteration into the same storage (no allocation per wakeup);
@@ -80,11 +83,13 @@ class Worker {
     CheckpointMover m_mover;
     UsageSampler m_usage;
     MpsControl m_mps;  // running when the engine asked for MPS and it started
+    StrayProcesses m_strays;
 
     std::map<std::string, std::unique_ptr<RunningTrial>> m_trials;  // by the id's JSON text
     std::unordered_map<pid_t, std::string> m_trialByPid;
 
     Clock::time_point m_nextHeartbeat;
+    Clock::time_point m_nextStraySweep;
     bool m_shuttingDown = false;
     Clock::time_point m_giveUpAt;  // shutdown stops waiting for unkillable processes then
 };

@@ -284,6 +284,54 @@ void WorkerTest::leftoverProcessesOfATrialAreKilled() {
     QTRY_VERIFY_WITH_TIMEOUT(processGone(helper), 3000);
 }
 
+namespace {
+
+// The daemon and the orphan pids a leaves_a_daemon.sh trial logged.
+QList<qint64> strayPids(WorkerSession& worker, const QString& trial) {
+    QList<qint64> pids;
+    const QString said = worker.waitForMessage(trial, QStringLiteral("log"))
+                             .value("msg")
+                             .toObject()
+                             .value("message")
+                             .toString();
+    for (const QString& pid : said.split(' ', Qt::SkipEmptyParts)) {
+        pids << pid.toLongLong();
+    }
+    return pids;
+}
+
+}  // namespace
+
+// A daemon that left the trial's process group (setsid) and ignores SIGTERM, and a helper
+// orphaned by a double fork, outlived the trial and the engine (issue 33); they stay while the
+// trial runs and end with it.
+void WorkerTest::daemonsATrialLeftAreEndedWithIt() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const QString t = QStringLiteral("daemons");
+    worker.send(startOp(t, shellScript(QStringLiteral("leaves_a_daemon.sh")) << "3", path(t)));
+    const QList<qint64> strays = strayPids(worker, t);
+    QCOMPARE(strays.size(), 2);
+    QTest::qWait(2000);  // two sweeps of the agent while the trial runs
+    QVERIFY2(!processGone(strays[0]) && !processGone(strays[1]), "ended while its trial ran");
+    QCOMPARE(worker.waitForEvent(QStringLiteral("exited"), t).value("code").toInt(-1), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(processGone(strays[1]), 3000);  // SIGTERM
+    QTRY_VERIFY_WITH_TIMEOUT(processGone(strays[0]), 9000);  // SIGKILL after the grace
+    QVERIFY(worker.running());
+}
+
+void WorkerTest::closingStdinEndsTheDaemonsOfRunningTrials() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const QString t = QStringLiteral("daemons");
+    worker.send(startOp(t, shellScript(QStringLiteral("leaves_a_daemon.sh")) << "300", path(t)));
+    const QList<qint64> strays = strayPids(worker, t);
+    QCOMPARE(strays.size(), 2);
+    worker.closeInput();  // the engine died
+    QVERIFY(worker.waitForExit(15000));
+    QTRY_VERIFY_WITH_TIMEOUT(processGone(strays[0]) && processGone(strays[1]), 3000);
+}
+
 void WorkerTest::closingStdinStopsEveryTrial() {
     WorkerSession worker;
     QVERIFY(worker.waitForHello());

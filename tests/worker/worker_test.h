@@ -43,6 +43,8 @@ class WorkerTest : public QObject {
     void killEscalatesToSigkillForAHungTrial();
     void killTerminatesACooperativeTrialAtOnce();
     void leftoverProcessesOfATrialAreKilled();
+    void daemonsATrialLeftAreEndedWithIt();
+    void closingStdinEndsTheDaemonsOfRunningTrials();
     void closingStdinStopsEveryTrial();
     void shutdownReportsEveryExitThenExits();
 
