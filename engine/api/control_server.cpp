@@ -171,6 +171,33 @@ void ControlConnection::ended() {
     }
 }
 
+void ControlConnection::inOrder(std::function<void()> handle) {
+    if (holds_ == 0 && waiting_.empty()) {
+        handle();
+    } else {
+        waiting_.push_back(std::move(handle));
+    }
+}
+
+void ControlConnection::releaseRequests() {
+    if (holds_ == 0 || ended_) {
+        return;
+    }
+    --holds_;
+    while (holds_ == 0 && !waiting_.empty() && !ended_) {
+        const std::function<void()> next = std::move(waiting_.front());
+        waiting_.pop_front();
+        next();
+    }
+    if (holds_ == 0 && !ended_ && socket_->bytesAvailable() > 0 && !readScheduled_) {
+        readScheduled_ = true;
+        QTimer::singleShot(0, this, [this] {
+            readScheduled_ = false;
+            readRequests();
+        });
+    }
+}
+
 void ControlConnection::readRequests() {
     auto onLine = [this](QByteArrayView line) {
         ++lineNumber_;
@@ -179,25 +206,27 @@ void ControlConnection::readRequests() {
         }
         QJsonObject error;
         if (std::optional<Request> parsed = parseRequest(line, lineNumber_, &error)) {
-            emit request(this, *parsed);
+            inOrder([this, r = std::move(*parsed)] { emit request(this, r); });
         } else if (authenticated_) {
-            send(error);
+            inOrder([this, error] { send(error); });
         } else {
             refuseBeforeHello(error);
         }
     };
     auto onOverlong = [this] {
         ++lineNumber_;
-        send(answerError(QJsonValue::Null, code::kBadRequest,
-                         QStringLiteral("request line %1: longer than %2 bytes; skipped")
-                             .arg(lineNumber_)
-                             .arg(kMaxRequestLine)));
+        inOrder([this, number = lineNumber_] {
+            send(answerError(QJsonValue::Null, code::kBadRequest,
+                             QStringLiteral("request line %1: longer than %2 bytes; skipped")
+                                 .arg(number)
+                                 .arg(kMaxRequestLine)));
+        });
     };
     // In small pieces, so that a burst of requests stops soon after the answers fill the output,
     // and a bounded amount per turn of the event loop, so that one busy client cannot keep the
     // others waiting.
     qint64 taken = 0;
-    while (!ended_ && backlog() <= limits::kStopReadingAboveBytes &&
+    while (!ended_ && holds_ == 0 && backlog() <= limits::kStopReadingAboveBytes &&
            socket_->bytesAvailable() > 0) {
         if (taken >= limits::kReadPerTurnBytes) {
             if (!readScheduled_) {

@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QLocalServer>
 #include <QObject>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -41,6 +42,12 @@ class ControlConnection : public QObject {
     // Says why (when the peer can still take it) and closes at once.
     void closeWith(const QString& errorCode, const QString& message);
     void close();
+    // A handler that answers later (its work runs off the event loop) holds the connection until
+    // it has answered: the requests after it wait, and nothing more is read from the socket, so
+    // answers keep the order of the requests and one client has one piece of work at a time.
+    // Each hold is released once; the waiting requests are then handled in order.
+    void holdRequests() { ++holds_; }
+    void releaseRequests();
 
   signals:
     void request(tunedeck::api::ControlConnection* connection, const tunedeck::api::Request& r);
@@ -50,6 +57,8 @@ class ControlConnection : public QObject {
   private:
     void readRequests();
     void ended();
+    // Runs `handle` now, or after the holds are released, behind those already waiting.
+    void inOrder(std::function<void()> handle);
 
     QIODevice* socket_;
     QString peer_;
@@ -59,6 +68,10 @@ class ControlConnection : public QObject {
     bool authenticated_;
     bool ended_ = false;
     bool readScheduled_ = false;
+    int holds_ = 0;
+    // What came in while held: at most the lines of one piece read (limits::kReadPieceBytes)
+    // and the one request that piece completed.
+    std::deque<std::function<void()>> waiting_;
 };
 
 class ControlServer : public QObject {

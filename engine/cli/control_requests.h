@@ -2,7 +2,8 @@
 // read and checked before the supervisor acts on them: which experiment a `validate` or `start`
 // names, and the numbers, trial ids and formats of `subscribe`, `trial_log`, `best` and
 // `export`. A bad argument comes back as the text of a bad_request answer. Pure functions over
-// the request (loading an experiment reads its files); main thread only, like the supervisor.
+// the request (loading an experiment reads its files); reentrant: `validate` loads on a pool
+// thread.
 #pragma once
 
 #include <QJsonValue>

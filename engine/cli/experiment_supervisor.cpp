@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMetaObject>
 #include <QUuid>
 
 #include "api/events.h"
@@ -31,6 +32,9 @@ constexpr qint64 kMaxBacklogBytes = 8 * 1024 * 1024;  // a slow reader is fed no
 constexpr int kStderrTailLines = 20;
 constexpr int kStartTimeoutMs = 120 * 1000;         // from launch to the child's "started"
 constexpr std::int64_t kValidatePreviewTrials = 5;  // configs in the answer of `validate`
+// Validations that run at once, each on a thread of its own: a file at the input limits loads in
+// well under a second, and two leave the rest of the machine to the loop and the experiments.
+constexpr int kValidationsAtOnce = 2;
 
 // A trial's resources this machine cannot give, as a problem of resources_per_trial.
 // checkResourcesFit (runtime/resource_check.h) answers a Status whose message it starts with
@@ -45,6 +49,45 @@ Problem resourcesProblem(const ExperimentSpec& spec, const Status& fit) {
     return {at, key, fit.message().mid(written.size())};
 }
 
+// What `validate` answers for `r`. Reads files and may start the agent (a GPU check), so it
+// runs on the validation pool, never on the event loop; it touches nothing of the supervisor.
+QJsonObject validationAnswer(const api::Request& r, const QString& resultsRoot) {
+    LoadResult<ExperimentSpec> loaded = loadRequestedExperiment(r, resultsRoot);
+    // GPUs this machine cannot give are refused here, as `tunedeck-engine validate` does. Asking
+    // its agent takes a child process, so only experiments that want GPUs pay for it.
+    if (loaded && loaded.spec->resourcesPerTrial.gpu > 0) {
+        if (const Status fit = checkResourcesFit(*loaded.spec, workerBinaryPath()); !fit) {
+            loaded.problems.insert(loaded.problems.begin(), resourcesProblem(*loaded.spec, fit));
+            loaded.spec.reset();
+        }
+    }
+    QJsonObject answer = api::validationProblems(loaded.problems);
+    if (!loaded) {
+        answer.insert("valid", false);
+        return api::answerOk(r.id, answer);
+    }
+    const ExperimentSpec& spec = *loaded.spec;
+    const std::unique_ptr<Searcher> searcher = makeSearcher(spec);
+    const std::optional<std::int64_t> total = searcher->totalTrials();
+    // The first configs the run would start with (the same seed and searcher), for the editor.
+    QJsonArray preview;
+    for (std::int64_t i = 0; i < kValidatePreviewTrials; ++i) {
+        const Suggestion next = searcher->suggest(trialIdForIndex(i));
+        if (next.kind != Suggestion::Kind::Config) {
+            break;
+        }
+        preview.append(next.config);
+    }
+    answer.insert("valid", true);
+    answer.insert("preview", preview);
+    answer.insert("name", spec.name);
+    answer.insert("parameters", qint64(spec.searchSpace.flatDomains().size()));
+    answer.insert("search", spec.search.name);
+    answer.insert("scheduler", spec.scheduler.name);
+    answer.insert("trials", total ? QJsonValue(qint64(*total)) : QJsonValue());
+    return api::answerOk(r.id, answer);
+}
+
 }  // namespace
 
 ExperimentSupervisor::ExperimentSupervisor(QString resultsRoot, QString engineBinary,
@@ -53,6 +96,7 @@ ExperimentSupervisor::ExperimentSupervisor(QString resultsRoot, QString engineBi
       resultsRoot_(std::move(resultsRoot)),
       engineBinary_(std::move(engineBinary)),
       broker_(broker) {
+    validations_.setMaxThreadCount(kValidationsAtOnce);
     feedTimer_.setInterval(kFeedIntervalMs);
     connect(&feedTimer_, &QTimer::timeout, this, &ExperimentSupervisor::feed);
 }
@@ -104,41 +148,20 @@ void ExperimentSupervisor::hello(api::ControlConnection& connection, const api::
 }
 
 void ExperimentSupervisor::validate(api::ControlConnection& connection, const api::Request& r) {
-    LoadResult<ExperimentSpec> loaded = loadRequestedExperiment(r, resultsRoot_);
-    // GPUs this machine cannot give are refused here, as `tunedeck-engine validate` does. Asking
-    // its agent takes a child process, so only experiments that want GPUs pay for it.
-    if (loaded && loaded.spec->resourcesPerTrial.gpu > 0) {
-        if (const Status fit = checkResourcesFit(*loaded.spec, workerBinaryPath()); !fit) {
-            loaded.problems.insert(loaded.problems.begin(), resourcesProblem(*loaded.spec, fit));
-            loaded.spec.reset();
-        }
-    }
-    QJsonObject answer = api::validationProblems(loaded.problems);
-    if (!loaded) {
-        answer.insert("valid", false);
-        connection.send(api::answerOk(r.id, answer));
-        return;
-    }
-    const ExperimentSpec& spec = *loaded.spec;
-    const std::unique_ptr<Searcher> searcher = makeSearcher(spec);
-    const std::optional<std::int64_t> total = searcher->totalTrials();
-    // The first configs the run would start with (the same seed and searcher), for the editor.
-    QJsonArray preview;
-    for (std::int64_t i = 0; i < kValidatePreviewTrials; ++i) {
-        const Suggestion next = searcher->suggest(trialIdForIndex(i));
-        if (next.kind != Suggestion::Kind::Config) {
-            break;
-        }
-        preview.append(next.config);
-    }
-    answer.insert("valid", true);
-    answer.insert("preview", preview);
-    answer.insert("name", spec.name);
-    answer.insert("parameters", qint64(spec.searchSpace.flatDomains().size()));
-    answer.insert("search", spec.search.name);
-    answer.insert("scheduler", spec.scheduler.name);
-    answer.insert("trials", total ? QJsonValue(qint64(*total)) : QJsonValue());
-    connection.send(api::answerOk(r.id, answer));
+    // Loading a large file took seconds, and every other client waited for the loop meanwhile.
+    connection.holdRequests();
+    validations_.start([this, to = QPointer(&connection), r, root = resultsRoot_] {
+        const QJsonObject answer = validationAnswer(r, root);
+        QMetaObject::invokeMethod(
+            this,
+            [to, answer] {
+                if (to) {
+                    to->send(answer);
+                    to->releaseRequests();
+                }
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void ExperimentSupervisor::list(api::ControlConnection& connection, const api::Request& r) {

@@ -4,12 +4,14 @@
 // experiment takes nothing else down), relays orders to them, and feeds subscribers every event
 // from the experiments' SQLite histories: a replay from any sequence number, then live, through
 // one path, so a reconnect loses nothing. With a SlotBroker, the experiments on this machine
-// share it through the broker's fair queue (`--shared-slots`). Thread-safety: main thread only.
+// share it through the broker's fair queue (`--shared-slots`). Thread-safety: main thread only;
+// `validate` loads the file on a thread pool and answers on the main thread.
 #pragma once
 
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
+#include <QThreadPool>
 #include <QTimer>
 #include <functional>
 #include <map>
@@ -103,6 +105,10 @@ class ExperimentSupervisor : public QObject {
     int nextSubscription_ = 1;
     QTimer feedTimer_;
     std::function<void()> shutdownDone_;
+    // Where `validate` loads files, off the event loop (kValidationsAtOnce threads). Last, so it
+    // is destroyed first: it waits for the validations still running, whose answers are then
+    // dropped with this object.
+    QThreadPool validations_;
 };
 
 }  // namespace tunedeck::cli

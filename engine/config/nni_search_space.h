@@ -12,13 +12,14 @@
 
 namespace tunedeck {
 
-// Reads `filePath`; problems name `displayPath` (the path as the user wrote it). Checks the
+// Reads `filePath` within the bounds of config/input_limits.h (a file over the size bound is
+// refused unread); problems name `displayPath` (the path as the user wrote it). Checks the
 // structure and every domain. Returns false when it reported a problem.
 bool readNniSearchSpace(const QString& displayPath, const QString& filePath, ProblemList* problems,
                         SearchSpace* out);
 
 // The same for the file's text, already read (the fuzz targets and their corpus replay call it
-// with bytes): problems name `displayPath`.
+// with bytes), checked against the same bounds: problems name `displayPath`.
 bool readNniSearchSpaceText(const QString& displayPath, const QByteArray& text,
                             ProblemList* problems, SearchSpace* out);
 

@@ -5,8 +5,6 @@
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
-#include <QFile>
-#include <QFileInfo>
 #include <algorithm>
 #include <map>
 #include <sstream>
@@ -32,7 +30,7 @@ struct AnchorExtent {
 // anchored value, so an alias costs a lookup here while the nodes it would multiply are counted.
 class BoundedEvents : public YAML::EventHandler {
   public:
-    BoundedEvents(const QByteArray& utf8, const YamlLimits& limits, YamlTextShape* shape,
+    BoundedEvents(const QByteArray& utf8, const InputLimits& limits, YamlTextShape* shape,
                   const TextPositions& positions)
         : utf8_(utf8), limits_(limits), shape_(shape), positions_(positions) {}
 
@@ -59,7 +57,14 @@ class BoundedEvents : public YAML::EventHandler {
 
     void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor); }
     void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                  const std::string&) override {
+                  const std::string& value) override {
+        if (nextIsKey() && qsizetype(value.size()) > limits_.maxKeyBytes) {
+            throw Refusal{mark, QStringLiteral("a key of %1 bytes; keys may hold at most %2 "
+                                               "bytes (the limit for %3)")
+                                    .arg(value.size())
+                                    .arg(limits_.maxKeyBytes)
+                                    .arg(inputLimitsScope())};
+        }
         leaf(mark, anchor);
     }
     void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -71,6 +76,7 @@ class BoundedEvents : public YAML::EventHandler {
                                         .arg(frame.mark.line + 1)};
             }
         }
+        countChild();
         const auto it = anchors_.find(anchor);
         const AnchorExtent extent = it == anchors_.end() ? AnchorExtent{1, 0} : it->second;
         add(mark, extent.values, aliasText(mark));
@@ -94,9 +100,24 @@ class BoundedEvents : public YAML::EventHandler {
         int deepest;  // the deepest level reached inside, counted from the document
         YAML::Mark mark;
         QString kind;
+        std::int64_t children = 0;  // in a mapping, keys and values alternate
     };
 
+    // Whether the value about to be read is a key of the mapping that holds it.
+    bool nextIsKey() const {
+        return !open_.empty() && open_.back().kind == QLatin1String("mapping") &&
+               open_.back().children % 2 == 0;
+    }
+
+    // Every value read counts as one child of the collection that holds it.
+    void countChild() {
+        if (!open_.empty()) {
+            ++open_.back().children;
+        }
+    }
+
     void leaf(const YAML::Mark& mark, YAML::anchor_t anchor) {
+        countChild();
         add(mark, 1, QString());
         if (anchor != YAML::NullAnchor) {
             anchors_[anchor] = {1, 0};
@@ -104,8 +125,9 @@ class BoundedEvents : public YAML::EventHandler {
     }
 
     void openCollection(const YAML::Mark& mark, YAML::anchor_t anchor, const QString& kind) {
+        countChild();
         add(mark, 1, QString());
-        open_.push_back({anchor, values_ - 1, int(open_.size()) + 1, mark, kind});
+        open_.push_back({anchor, values_ - 1, int(open_.size()) + 1, mark, kind, 0});
         reach(mark, int(open_.size()), QString());
     }
 
@@ -130,10 +152,9 @@ class BoundedEvents : public YAML::EventHandler {
         if (values_ <= limits_.maxValues) {
             return;
         }
-        const QString limit = QStringLiteral(
-                                  "%1 values (the limit for experiment and cluster "
-                                  "files)")
-                                  .arg(limits_.maxValues);
+        const QString limit = QStringLiteral("%1 values (the limit for %2)")
+                                  .arg(limits_.maxValues)
+                                  .arg(inputLimitsScope());
         throw Refusal{mark, alias.isEmpty()
                                 ? QStringLiteral("the file holds more than %1").arg(limit)
                                 : QStringLiteral("alias %1 repeats what it names until the file "
@@ -148,10 +169,9 @@ class BoundedEvents : public YAML::EventHandler {
         if (depth <= limits_.maxDepth) {
             return;
         }
-        const QString limit = QStringLiteral(
-                                  "%1 levels of lists and mappings (the limit for "
-                                  "experiment and cluster files)")
-                                  .arg(limits_.maxDepth);
+        const QString limit = QStringLiteral("%1 levels of lists and mappings (the limit for %2)")
+                                  .arg(limits_.maxDepth)
+                                  .arg(inputLimitsScope());
         throw Refusal{
             mark,
             alias.isEmpty()
@@ -180,7 +200,7 @@ class BoundedEvents : public YAML::EventHandler {
     }
 
     const QByteArray& utf8_;
-    const YamlLimits& limits_;
+    const InputLimits& limits_;
     YamlTextShape* shape_;
     const TextPositions& positions_;
     int documents_ = 0;
@@ -192,52 +212,9 @@ class BoundedEvents : public YAML::EventHandler {
 
 }  // namespace
 
-std::optional<QString> yamlSizeProblem(qsizetype byteCount, const YamlLimits& limits) {
-    if (byteCount <= limits.maxBytes) {
-        return std::nullopt;
-    }
-    return QStringLiteral(
-               "the file is %1 bytes; experiment and cluster files may hold at "
-               "most %2 bytes")
-        .arg(byteCount)
-        .arg(limits.maxBytes);
-}
-
-Status readYamlFileBytes(const QString& path, QByteArray* out, const YamlLimits& limits) {
-    if (path.contains(QChar(0))) {
-        return Status::invalid(
-            QStringLiteral("cannot read: a path cannot contain a NUL character"));
-    }
-    const QFileInfo info(path);
-    if (!info.exists()) {
-        return Status::notFound(QStringLiteral("no such file"));
-    }
-    if (info.isDir()) {
-        return Status::invalid(QStringLiteral("cannot read: is a folder"));
-    }
-    // Only a regular file has a size to trust; opening a FIFO would block until a writer came.
-    if (!info.isFile()) {
-        return Status::invalid(QStringLiteral("cannot read: not a regular file"));
-    }
-    if (const auto tooLarge = yamlSizeProblem(info.size(), limits)) {
-        return Status::invalid(*tooLarge);
-    }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        return Status::ioError(QStringLiteral("cannot read: %1").arg(file.errorString()));
-    }
-    // The size may have grown since it was checked; one byte more says so.
-    *out = file.read(limits.maxBytes + 1);
-    if (const auto tooLarge = yamlSizeProblem(out->size(), limits)) {
-        out->clear();
-        return Status::invalid(*tooLarge);
-    }
-    return Status::ok();
-}
-
 bool checkYamlText(const TextPositions& positions, const QByteArray& utf8, ProblemList* problems,
-                   YamlTextShape* shape, const YamlLimits& limits) {
-    if (const auto tooLarge = yamlSizeProblem(utf8.size(), limits)) {
+                   YamlTextShape* shape, const InputLimits& limits) {
+    if (const auto tooLarge = inputSizeProblem(utf8.size(), limits)) {
         problems->add({positions.file()}, QString(), *tooLarge);
         return false;
     }

@@ -1,6 +1,7 @@
 // The experiment loader: golden files for every accepted shape and every reported mistake,
 // and focused tests of the rules a user relies on (argv splitting, stop directions, paths).
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -9,6 +10,7 @@
 
 #include "config/command_line.h"
 #include "config/experiment_loader.h"
+#include "config/nni_search_space.h"
 #include "golden_files.h"
 #include "spec_dump.h"
 
@@ -72,6 +74,20 @@ std::pair<int, int> positionOf(const QString& text, const QString& needle) {
     return {int(text.left(offset).count(QLatin1Char('\n'))) + 1, int(offset - lineStart) + 1};
 }
 
+// Loads `json` as the NNI file `space.json` of `dir`; `path` says where it was written.
+Status loadNniText(const QTemporaryDir& dir, const QByteArray& json, QString* path) {
+    *path = dir.filePath(QStringLiteral("space.json"));
+    QFile file(*path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size()) {
+        return Status::ioError(QStringLiteral("cannot write ") + *path);
+    }
+    file.close();
+    SearchSpace space;
+    return loadNniSearchSpace(*path, &space);
+}
+
+const QString kLimitsScope = QStringLiteral("experiment, cluster and search-space files");
+
 }  // namespace
 
 class TestConfig : public QObject {
@@ -113,6 +129,14 @@ class TestConfig : public QObject {
     void nniNamedChoiceOptionsBecomeGroups();
     void nniSyntaxErrorPointsAtLineAndColumn();
     void nniUnsupportedTypeNamesTheParameter();
+    // The input limits (config/input_limits.h) on NNI files, issue 33.
+    void nniFileOverTheSizeLimitIsRefusedUnread();
+    void nniTextOverTheSizeLimitIsRefused();
+    void nniNestingDeeperThanTheLimitIsRefusedAtItsPlace();
+    void nniMoreValuesThanTheLimitAreRefused();
+    void nniKeyLongerThanTheLimitIsRefused();
+    void nniNestedLongKeysAreRefusedByTheirPaths();
+    void yamlKeyLongerThanTheLimitIsRefused();
 };
 
 void TestConfig::golden_data() {
@@ -554,6 +578,131 @@ void TestConfig::nniUnsupportedTypeNamesTheParameter() {
     QVERIFY2(
         status.message().startsWith(path + ":2:12: sigma: _type 'qlognormal' is not supported"),
         qPrintable(status.message()));
+}
+
+// A 200 MB file was read and parsed whole, past 240 s; its size alone refuses it now.
+void TestConfig::nniFileOverTheSizeLimitIsRefusedUnread() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("space.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QVERIFY(file.resize(qint64(200) * 1024 * 1024));  // sparse: it costs no disk to make
+    file.close();
+    QElapsedTimer clock;
+    clock.start();
+    SearchSpace space;
+    const Status status = loadNniSearchSpace(path, &space);
+    QCOMPARE(status.message(), path + ": the file is 209715200 bytes; " + kLimitsScope +
+                                   " may hold at most 1048576 bytes");
+    QVERIFY2(clock.elapsed() < 1000, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
+}
+
+// The fuzz targets and the corpus replay hand over bytes, not a file: the same bound applies.
+void TestConfig::nniTextOverTheSizeLimitIsRefused() {
+    const QByteArray space = R"({"lr": {"_type": "uniform", "_value": [0, 1]}})";
+    ProblemList problems;
+    SearchSpace read;
+    QVERIFY(readNniSearchSpaceText(
+        "space.json", space + QByteArray(1024 * 1024 - space.size(), ' '), &problems, &read));
+    QVERIFY(!readNniSearchSpaceText(
+        "space.json", space + QByteArray(1024 * 1024 - space.size() + 1, ' '), &problems, &read));
+    QCOMPARE(problems.text(), "space.json: the file is 1048577 bytes; " + kLimitsScope +
+                                  " may hold at most 1048576 bytes");
+}
+
+void TestConfig::nniNestingDeeperThanTheLimitIsRefusedAtItsPlace() {
+    // One level per line: level N opens at line N, column 1.
+    const auto nested = [](int levels) {
+        return QByteArray("{\"a\":\n").repeated(levels) + "1" + QByteArray("}").repeated(levels);
+    };
+    QTemporaryDir dir;
+    QString path;
+    const Status deep = loadNniText(dir, nested(65), &path);
+    QCOMPARE(deep.message(), path +
+                                 ":65:1: nested deeper than 64 levels of objects and arrays "
+                                 "(the limit for " +
+                                 kLimitsScope + ")");
+    const Status within = loadNniText(dir, nested(64), &path);
+    QVERIFY2(!within.isOk() && !within.message().contains("nested deeper"),
+             qPrintable(within.message()));  // a space it is not, but one it may read
+}
+
+void TestConfig::nniMoreValuesThanTheLimitAreRefused() {
+    // The object, its parameter, "choice" and the list are 4 values; each option one more.
+    const auto choice = [](int options) {
+        QByteArray zeros = QByteArray("0,").repeated(options);
+        zeros.chop(1);
+        return "{\"x\": {\"_type\": \"choice\",\n\"_value\": [" + zeros + "]}}";
+    };
+    QTemporaryDir dir;
+    QString path;
+    const Status within = loadNniText(dir, choice(99996), &path);
+    QVERIFY2(within.isOk(), qPrintable(within.message()));
+    const Status over = loadNniText(dir, choice(99997), &path);
+    // The 99,997th zero: after "_value": [ (11 characters) and 99,996 times "0,".
+    QCOMPARE(over.message(), QStringLiteral("%1:2:%2: the file holds more than 100000 values (the "
+                                            "limit for %3)")
+                                 .arg(path)
+                                 .arg(11 + 2 * 99996 + 1)
+                                 .arg(kLimitsScope));
+}
+
+void TestConfig::nniKeyLongerThanTheLimitIsRefused() {
+    const auto named = [](int length) {
+        return "{\"lr\": {\"_type\": \"uniform\", \"_value\": [0, 1]},\n \"" +
+               QByteArray(length, 'k') + "\": {\"_type\": \"uniform\", \"_value\": [0, 1]}}";
+    };
+    QTemporaryDir dir;
+    QString path;
+    const Status within = loadNniText(dir, named(1024), &path);
+    QVERIFY2(within.isOk(), qPrintable(within.message()));
+    const Status over = loadNniText(dir, named(1025), &path);
+    QCOMPARE(over.message(), path +
+                                 ":2:2: a key of 1025 bytes; keys may hold at most 1024 bytes "
+                                 "(the limit for " +
+                                 kLimitsScope + ")");
+}
+
+// Every key's full path was kept: 1 MB of nested 1,000-character keys took 2.3 GB. Within the
+// depth and key bounds, an option 60 levels of such keys deep holding 400 floats still named
+// each float by a 60 KB path; the paths' total refuses it.
+void TestConfig::nniNestedLongKeysAreRefusedByTheirPaths() {
+    QByteArray chain;
+    for (int level = 0; level < 60; ++level) {
+        chain += "{\"" + QByteArray(999, 'k') + QByteArray::number(level % 10) + "\":\n";
+    }
+    QByteArray floats = QByteArray("1.0,").repeated(400);
+    floats.chop(1);
+    const QByteArray json = "{\"p\": {\"_type\": \"choice\", \"_value\": [" + chain + "[" + floats +
+                            "]" + QByteArray("}").repeated(60) + "]}}";
+    QTemporaryDir dir;
+    QString path;
+    const Status status = loadNniText(dir, json, &path);
+    QVERIFY(!status.isOk());
+    QVERIFY2(QRegularExpression("^" + QRegularExpression::escape(path) +
+                                ":61:[0-9]+: keys nested this long and this deep: the paths of "
+                                "the values \\(every key from the top, as in a.b.c\\) add up to "
+                                "more than 16777216 bytes \\(the limit for " +
+                                QRegularExpression::escape(kLimitsScope) + "\\)$")
+                 .match(status.message())
+                 .hasMatch(),
+             qPrintable(status.message()));
+}
+
+// One set of limits for every parser: the key bound holds in experiment files too. yaml-cpp
+// refuses a plain key over 1024 characters itself ("illegal map value"); an explicit one (?) it
+// takes at any length.
+void TestConfig::yamlKeyLongerThanTheLimitIsRefused() {
+    ExperimentSpec spec;
+    const QString head = QStringLiteral("name: p\ntrainable: {command: sh}\nsearch_space:\n  ? ");
+    const QString tail = QStringLiteral("\n  : {uniform: [0, 1]}\n");
+    const Status over = loadInline(head + QString(1025, 'k') + tail, &spec);
+    QCOMPARE(over.message(), goldenDir() +
+                                 "/inline.yaml:4:5: a key of 1025 bytes; keys may hold "
+                                 "at most 1024 bytes (the limit for " +
+                                 kLimitsScope + ")");
+    const Status within = loadInline(head + QString(1024, 'k') + tail, &spec);
+    QVERIFY2(within.isOk(), qPrintable(within.message()));
 }
 
 QTEST_GUILESS_MAIN(TestConfig)
