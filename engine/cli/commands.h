@@ -22,6 +22,7 @@ int queue(const QStringList& args);
 int setMaxWorkers(const QStringList& args);
 int setLimits(const QStringList& args);
 int note(const QStringList& args);
+int recover(const QStringList& args);
 
 // Writes `text` to `path`, or to stdout when `path` is empty; false (with a message on stderr)
 // when the file cannot be written.

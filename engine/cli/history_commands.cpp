@@ -216,9 +216,17 @@ int show(const QStringList& args) {
             errors << QStringLiteral("%1: %2").arg(t.id, t.errorMessage);
         }
     }
+    const long long resultCount = e.store->resultCount();
+    // The trial `best` prints with the same scope, named so the two are never confused.
+    const std::vector<TrialScore> scores =
+        !multiObjective && !e.spec.metric.isEmpty()
+            ? e.store->trialScores(e.spec.metric, e.spec.mode, *scope)
+            : std::vector<TrialScore>{};
+    if (!readWhole(e)) {
+        return kExitBadInput;
+    }
     std::printf("Experiment '%s' (%s), %zu trials, %lld results\n", qPrintable(e.record.name),
-                qPrintable(e.record.status), trials.size(),
-                static_cast<long long>(e.store->resultCount()));
+                qPrintable(e.record.status), trials.size(), resultCount);
     if (const QString code = codeVersionText(readCodeVersion(e.folder)); !code.isEmpty()) {
         std::printf("Code: %s\n", qPrintable(code));
     }
@@ -229,8 +237,6 @@ int show(const QStringList& args) {
                     static_cast<long long>(front.size()), trials.size());
     }
     if (!multiObjective && !e.spec.metric.isEmpty()) {
-        // The trial `best` prints with the same scope, named so the two are never confused.
-        const auto scores = e.store->trialScores(e.spec.metric, e.spec.mode, *scope);
         if (!scores.empty()) {
             std::printf("\nBest trial (scope %s, mode %s): %s, %s=%s\n",
                         qPrintable(scoreScopeName(*scope)), qPrintable(metricModeName(e.spec.mode)),
@@ -274,7 +280,9 @@ int printBestTrial(const OpenedExperiment& e, const QCommandLineParser& parser,
     const QByteArray text = format == "json"    ? configAsJson(config, floats)
                             : format == "flags" ? configAsFlags(config, floats)
                                                 : configAsYaml(config, summary, floats);
-    return writeOutput(parser.value(QStringLiteral("output")), text) ? 0 : kExitBadInput;
+    return readWhole(e) && writeOutput(parser.value(QStringLiteral("output")), text)
+               ? 0
+               : kExitBadInput;
 }
 
 int printParetoFront(const OpenedExperiment& e, const QCommandLineParser& parser,
@@ -299,7 +307,9 @@ int printParetoFront(const OpenedExperiment& e, const QCommandLineParser& parser
     const QByteArray text = format == "json"    ? paretoFrontAsJson(front)
                             : format == "flags" ? paretoFrontAsFlags(front)
                                                 : paretoFrontAsYaml(front, summary);
-    return writeOutput(parser.value(QStringLiteral("output")), text) ? 0 : kExitBadInput;
+    return readWhole(e) && writeOutput(parser.value(QStringLiteral("output")), text)
+               ? 0
+               : kExitBadInput;
 }
 
 }  // namespace
@@ -410,8 +420,8 @@ int exportResults(const QStringList& args) {
             }
             out.append(trial);
         }
-        return writeOutput(parser.value(QStringLiteral("output")),
-                           configJsonText(out, floats, JsonLayout::Indented))
+        return readWhole(e) && writeOutput(parser.value(QStringLiteral("output")),
+                                           configJsonText(out, floats, JsonLayout::Indented))
                    ? 0
                    : kExitBadInput;
     }
@@ -474,7 +484,9 @@ int exportResults(const QStringList& args) {
         }
         text += row.join(',').toUtf8() + '\n';
     }
-    return writeOutput(parser.value(QStringLiteral("output")), text) ? 0 : kExitBadInput;
+    return readWhole(e) && writeOutput(parser.value(QStringLiteral("output")), text)
+               ? 0
+               : kExitBadInput;
 }
 
 }  // namespace tunedeck::cli

@@ -45,6 +45,8 @@ Commands:
   rerun EXPERIMENT_DIR           run it again with the code it ran with (a git worktree
                                  at the recorded commit with its diff) and its seed
       [--trial ID] [--repository DIR] [--results DIR] [--quiet] [--events FILE.jsonl]
+  recover EXPERIMENT_DIR         salvage what is readable of a damaged history into a
+                                 new one (the damaged file is kept) and say what was lost
   cluster up|down|status CLUSTER.yaml
                                  set up the nodes of a cluster file (copy the agent
                                  and file mounts, run setup), stop their agents and
@@ -127,6 +129,7 @@ int main(int argc, char** argv) {
         {"export", tunedeck::cli::exportResults},
         {"pbt-replay", tunedeck::cli::pbtReplay},
         {"rerun", tunedeck::cli::rerun},
+        {"recover", tunedeck::cli::recover},
         {"cluster", tunedeck::cli::cluster},
         {"submit", tunedeck::cli::submit},
         {"serve", tunedeck::cli::serve},

@@ -30,6 +30,14 @@ bool openExperiment(const QString& folderArgument, OpenedExperiment* out) {
     return true;
 }
 
+bool readWhole(const OpenedExperiment& e) {
+    if (const Status s = e.store->readError(); !s) {
+        std::fprintf(stderr, "cannot read %s: %s\n", qPrintable(e.folder), qPrintable(s.message()));
+        return false;
+    }
+    return true;
+}
+
 std::vector<ParetoMember> paretoFront(const ExperimentStore& store,
                                       const std::vector<TrialRecord>& trials,
                                       const std::vector<Objective>& objectives, ScoreScope scope) {

@@ -21,6 +21,10 @@ struct OpenedExperiment {
 // Opens <folder>/experiment.sqlite read-only; prints why and returns false when it cannot.
 bool openExperiment(const QString& folderArgument, OpenedExperiment* out);
 
+// False, with "cannot read FOLDER: the history is damaged: ..." on stderr, when a read of `e`'s
+// history failed: a command then answers nothing rather than from the part it could read.
+bool readWhole(const OpenedExperiment& e);
+
 // One line of `ls` (and of the control API's `list`).
 struct ExperimentSummary {
     QString folderName;

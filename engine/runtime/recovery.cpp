@@ -119,6 +119,11 @@ Status recoverExperiment(ExperimentStore& store, const QString& experimentDir,
         }
         recovered.trials.push_back(std::move(rt));
     }
+    // What was read must be the whole history: a run resumed from part of it would repeat,
+    // lose or misjudge trials (quick_check at open does not see a damaged value in a row).
+    if (Status s = store.readError(); !s) {
+        return s;
+    }
     if (Status s = store.flush(); !s) {
         return s;
     }

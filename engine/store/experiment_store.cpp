@@ -78,7 +78,11 @@ Status ExperimentStore::Impl::openWriter() {
     sqlite3* db = connection->handle();
     // Refuse a newer file before anything (the journal mode included) is changed in it.
     int version = 0;
-    Status status = store::readSchemaVersion(db, &version);
+    // A damaged history is never written into (resume would build on a wrong picture of it).
+    Status status = store::checkIntegrity(db);
+    if (status) {
+        status = store::readSchemaVersion(db, &version);
+    }
     if (status && version > kStoreSchemaVersion) {
         status = store::checkReadableSchema(version);
     }
@@ -184,10 +188,10 @@ Status ExperimentStore::open(const QString& path, Mode mode,
             status = store::checkReadableSchema(impl->schemaVersion);
         }
         if (!status) {
-            return withPath(status, impl->path);
+            return withPath(store::asDamage(status), impl->path);
         }
     } else if (Status status = impl->openWriter(); !status) {
-        return withPath(status, impl->path);
+        return withPath(store::asDamage(status), impl->path);
     }
     out->reset(new ExperimentStore(std::move(impl)));
     return Status::ok();
@@ -320,6 +324,10 @@ std::int64_t ExperimentStore::appendNodeUsage(const QString& node, double timest
 
 Status ExperimentStore::flush() {
     return impl_->writer ? impl_->writer->flush() : impl_->readOnlyWriteError;
+}
+
+Status ExperimentStore::readError() const {
+    return store::asDamage(impl_->readError);
 }
 
 Status ExperimentStore::lastError() const {

@@ -136,6 +136,10 @@ class ExperimentStore {
 
     Status flush();            // blocks until every queued write is committed
     Status lastError() const;  // the first write error, sticky
+    // The first read that failed, sticky: SQLite found the file damaged, or a stored value does
+    // not parse ("the history is damaged: ..."). A command that read must not answer then: what
+    // it read is only part of the history.
+    Status readError() const;
 
     // ---- reads (see committed data only) ----
     Status loadExperiment(ExperimentRecord* out) const;

@@ -3,10 +3,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonValue>
+#include <QStringList>
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 
 namespace tunedeck::store {
 
@@ -185,11 +188,49 @@ QByteArray jsonText(const QJsonObject& object) {
     return out;
 }
 
-QJsonObject jsonObject(const char* text, int size) {
-    if (text == nullptr || size <= 0) {
-        return {};
+Status asDamage(const Status& status) {
+    static const QString prefix = QStringLiteral("the history is damaged: ");
+    if (status.code() != Status::Code::Corruption || status.message().startsWith(prefix)) {
+        return status;
     }
-    return QJsonDocument::fromJson(QByteArray::fromRawData(text, size)).object();
+    return Status::corruption(prefix + status.message() +
+                              QStringLiteral(" (tunedeck-engine recover FOLDER salvages what is "
+                                             "readable into a new history)"));
+}
+
+Status checkIntegrity(sqlite3* db) {
+    QStringList found;
+    sqlite3_stmt* raw = nullptr;
+    int code = sqlite3_prepare_v2(db, "PRAGMA quick_check(8)", -1, &raw, nullptr);
+    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> statement(raw, sqlite3_finalize);
+    while (code == SQLITE_OK || code == SQLITE_ROW) {
+        code = sqlite3_step(statement.get());
+        if (code == SQLITE_ROW) {
+            found << QString::fromUtf8(
+                reinterpret_cast<const char*>(sqlite3_column_text(statement.get(), 0)));
+        }
+    }
+    if (code != SQLITE_DONE) {
+        return asDamage(sqliteStatus(db, code, QStringLiteral("checking the history")));
+    }
+    if (found == QStringList{QStringLiteral("ok")}) {
+        return Status::ok();
+    }
+    // One problem a line, under a "*** in database main ***" heading; the first few say enough.
+    QStringList problems;
+    for (const QString& row : found) {
+        for (const QString& line : row.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            if (!line.startsWith(QLatin1String("***"))) {
+                problems << line.trimmed();
+            }
+        }
+    }
+    const qsizetype shown = std::min<qsizetype>(problems.size(), 3);
+    QString text = problems.mid(0, shown).join(QStringLiteral("; "));
+    if (problems.size() > shown) {
+        text += QStringLiteral("; and more");
+    }
+    return asDamage(Status::corruption(text));
 }
 
 Status Connection::open(const QString& uri, int flags) {
@@ -238,7 +279,18 @@ QString Statement::columnText(int column) const {
 
 QJsonObject Statement::columnJson(int column) const {
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
-    return jsonObject(text, sqlite3_column_bytes(stmt_, column));
+    const int size = sqlite3_column_bytes(stmt_, column);
+    if (text == nullptr || size <= 0) {
+        return {};
+    }
+    QJsonParseError error{};
+    const QJsonDocument document =
+        QJsonDocument::fromJson(QByteArray::fromRawData(text, size), &error);
+    if (error.error != QJsonParseError::NoError || !document.isObject()) {
+        damagedJson_ = true;
+        return {};
+    }
+    return document.object();
 }
 
 }  // namespace tunedeck::store

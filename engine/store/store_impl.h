@@ -21,6 +21,7 @@ struct ExperimentStore::Impl {
 
     std::unique_ptr<store::BatchWriter> writer;  // ReadWrite only
     Status readOnlyWriteError;                   // sticky error of a write in ReadOnly mode
+    Status readError;                            // the first read that failed (readError())
     // The last seq / checkpoint id / exploit id handed out (enqueue time, caller's thread).
     std::int64_t lastSeq = 0;
     std::int64_t lastCheckpointId = 0;

@@ -13,8 +13,10 @@ namespace {
 
 using store::Statement;
 
-// Prepares `sql`, lets `bind` bind its parameters and calls `row` for every row. A failure is
-// logged and ends the query: the read methods return what they have (usually nothing).
+// Prepares `sql`, lets `bind` bind its parameters and calls `row` for every row. A failure (the
+// file's damage found by SQLite, a stored JSON value that does not parse) ends the query: the
+// read methods return what they have, and the store keeps the first failure for readError(), so
+// that no command answers from part of a damaged history.
 template <typename Bind, typename Row>
 Status forEachRow(sqlite3* db, const char* sql, Bind bind, Row row) {
     if (db == nullptr) {
@@ -27,20 +29,37 @@ Status forEachRow(sqlite3* db, const char* sql, Bind bind, Row row) {
         int code = SQLITE_ROW;
         while ((code = statement.step()) == SQLITE_ROW) {
             row(statement);
+            if (statement.holdsDamagedJson()) {
+                break;
+            }
         }
-        status = store::sqliteStatus(db, code, QStringLiteral("reading the history"));
+        status = statement.holdsDamagedJson()
+                     ? Status::corruption(
+                           QStringLiteral("reading the history: a stored JSON value is damaged"))
+                     : store::sqliteStatus(db, code, QStringLiteral("reading the history"));
+        // SQLite's JSON functions meeting a stored value that does not parse: damage too.
+        if (!status && status.message().contains(QLatin1String("malformed JSON"))) {
+            status = Status::corruption(status.message());
+        }
     }
-    if (!status) {
-        qWarning("%s", qPrintable(status.message()));
+    return status;
+}
+
+// forEachRow, keeping its first failure in `firstError` (the store's readError()).
+template <typename Bind, typename Row>
+Status read(sqlite3* db, Status& firstError, const char* sql, Bind bind, Row row) {
+    Status status = forEachRow(db, sql, bind, row);
+    if (!status && firstError) {
+        firstError = status;
     }
     return status;
 }
 
 const auto kNoBinding = [](Statement&) {};
 
-std::int64_t singleInt(sqlite3* db, const char* sql) {
+std::int64_t singleInt(sqlite3* db, Status& firstError, const char* sql) {
     std::int64_t value = 0;
-    forEachRow(db, sql, kNoBinding, [&](Statement& row) { value = row.columnInt(0); });
+    read(db, firstError, sql, kNoBinding, [&](Statement& row) { value = row.columnInt(0); });
     return value;
 }
 
@@ -72,70 +91,70 @@ Status ExperimentStore::loadExperiment(ExperimentRecord* out) const {
     }
     bool found = false;
     Status status =
-        forEachRow(impl_->reader.handle(),
-                   "SELECT name, spec_text, spec_file, seed, status, created_at, finished_at, "
-                   "searcher_state, scheduler_state FROM experiment WHERE id = 1",
-                   kNoBinding, [&](Statement& row) {
-                       found = true;
-                       out->name = row.columnText(0);
-                       out->specText = row.columnText(1);
-                       out->specFile = row.columnText(2);
-                       out->seed = static_cast<std::uint64_t>(row.columnInt(3));
-                       out->status = row.columnText(4);
-                       out->createdAt = row.columnDouble(5);
-                       out->finishedAt = row.columnDouble(6);
-                       out->searcherState = row.columnJson(7);
-                       out->schedulerState = row.columnJson(8);
-                   });
+        read(impl_->readHandle(), impl_->readError,
+             "SELECT name, spec_text, spec_file, seed, status, created_at, finished_at, "
+             "searcher_state, scheduler_state FROM experiment WHERE id = 1",
+             kNoBinding, [&](Statement& row) {
+                 found = true;
+                 out->name = row.columnText(0);
+                 out->specText = row.columnText(1);
+                 out->specFile = row.columnText(2);
+                 out->seed = static_cast<std::uint64_t>(row.columnInt(3));
+                 out->status = row.columnText(4);
+                 out->createdAt = row.columnDouble(5);
+                 out->finishedAt = row.columnDouble(6);
+                 out->searcherState = row.columnJson(7);
+                 out->schedulerState = row.columnJson(8);
+             });
     if (status && !found) {
         return Status::notFound(
             QStringLiteral("%1: no experiment has been recorded in it").arg(impl_->path));
     }
-    return status;
+    return store::asDamage(status);
 }
 
 std::vector<TrialRecord> ExperimentStore::loadTrials() const {
     std::vector<TrialRecord> trials;
-    forEachRow(impl_->readHandle(),
-               "SELECT id, idx, config, status, failures, iteration, time_total_s, last_result, "
-               "checkpoint_path, checkpoint_iteration, pending_reason, error_message, node_id, "
-               "started_at, finished_at FROM trials ORDER BY idx, id",
-               kNoBinding, [&](Statement& row) {
-                   TrialRecord record;
-                   Trial& trial = record.trial;
-                   trial.id = row.columnText(0);
-                   trial.index = row.columnInt(1);
-                   trial.config = row.columnJson(2);
-                   record.configFloats = floatPathsInJson(row.columnText(2).toUtf8());
-                   const QString statusName = row.columnText(3);
-                   if (auto status = trialStatusFromName(statusName)) {
-                       trial.status = *status;
-                   } else {
-                       // Left PENDING: a resume then runs it again rather than losing it.
-                       qWarning("trial %s has the unknown status \"%s\"; treating it as PENDING",
-                                qPrintable(trial.id), qPrintable(statusName));
-                   }
-                   trial.failures = int(row.columnInt(4));
-                   trial.iteration = row.columnInt(5);
-                   trial.timeTotalS = row.columnDouble(6);
-                   trial.lastResult = row.columnJson(7);
-                   trial.checkpointPath = row.columnText(8);
-                   trial.checkpointIteration = row.columnInt(9);
-                   trial.pendingReason = row.columnText(10);
-                   trial.errorMessage = row.columnText(11);
-                   trial.nodeId = row.columnText(12);
-                   record.startedAt = row.columnDouble(13);
-                   record.finishedAt = row.columnDouble(14);
-                   trials.push_back(std::move(record));
-               });
+    read(impl_->readHandle(), impl_->readError,
+         "SELECT id, idx, config, status, failures, iteration, time_total_s, last_result, "
+         "checkpoint_path, checkpoint_iteration, pending_reason, error_message, node_id, "
+         "started_at, finished_at FROM trials ORDER BY idx, id",
+         kNoBinding, [&](Statement& row) {
+             TrialRecord record;
+             Trial& trial = record.trial;
+             trial.id = row.columnText(0);
+             trial.index = row.columnInt(1);
+             trial.config = row.columnJson(2);
+             record.configFloats = floatPathsInJson(row.columnText(2).toUtf8());
+             const QString statusName = row.columnText(3);
+             if (auto status = trialStatusFromName(statusName)) {
+                 trial.status = *status;
+             } else {
+                 // Left PENDING: a resume then runs it again rather than losing it.
+                 qWarning("trial %s has the unknown status \"%s\"; treating it as PENDING",
+                          qPrintable(trial.id), qPrintable(statusName));
+             }
+             trial.failures = int(row.columnInt(4));
+             trial.iteration = row.columnInt(5);
+             trial.timeTotalS = row.columnDouble(6);
+             trial.lastResult = row.columnJson(7);
+             trial.checkpointPath = row.columnText(8);
+             trial.checkpointIteration = row.columnInt(9);
+             trial.pendingReason = row.columnText(10);
+             trial.errorMessage = row.columnText(11);
+             trial.nodeId = row.columnText(12);
+             record.startedAt = row.columnDouble(13);
+             record.finishedAt = row.columnDouble(14);
+             trials.push_back(std::move(record));
+         });
     return trials;
 }
 
 std::vector<StoredCheckpoint> ExperimentStore::loadCheckpoints(const QString& trialId) const {
     std::vector<StoredCheckpoint> checkpoints;
     const QByteArray id = trialId.toUtf8();
-    forEachRow(
-        impl_->readHandle(),
+    read(
+        impl_->readHandle(), impl_->readError,
         "SELECT id, trial_id, iteration, path, result, created_at, deleted FROM checkpoints "
         "WHERE ?1 IS NULL OR trial_id = ?1 ORDER BY id",
         [&](Statement& query) {
@@ -166,8 +185,8 @@ std::vector<ResultRecord> ExperimentStore::loadResults(const QString& trialId) c
                             "ORDER BY seq"
                           : "SELECT seq, trial_id, iteration, timestamp, data FROM results "
                             "WHERE trial_id = ?1 ORDER BY seq";
-    forEachRow(
-        impl_->readHandle(), sql,
+    read(
+        impl_->readHandle(), impl_->readError, sql,
         [&](Statement& query) {
             if (!trialId.isEmpty()) {
                 query.bindText(1, id);
@@ -191,8 +210,8 @@ std::vector<ExploitRecord> ExperimentStore::loadExploits(const QString& trialId)
         return exploits;  // written before exploits were recorded (opened read-only)
     }
     const QByteArray id = trialId.toUtf8();
-    forEachRow(
-        impl_->readHandle(),
+    read(
+        impl_->readHandle(), impl_->readError,
         "SELECT id, trial_id, source_trial_id, iteration, source_iteration, old_config, "
         "new_config, reason, timestamp FROM exploits WHERE ?1 IS NULL OR trial_id = ?1 "
         "ORDER BY id",
@@ -234,8 +253,8 @@ EventRecord eventFromRow(Statement& row) {
 
 std::vector<EventRecord> ExperimentStore::loadEvents(std::int64_t sinceSeq, int limit) const {
     std::vector<EventRecord> events;
-    forEachRow(
-        impl_->readHandle(),
+    read(
+        impl_->readHandle(), impl_->readError,
         "SELECT seq, timestamp, type, trial_id, payload FROM events WHERE seq > ?1 "
         "ORDER BY seq LIMIT ?2",
         [&](Statement& query) {
@@ -249,8 +268,8 @@ std::vector<EventRecord> ExperimentStore::loadEvents(std::int64_t sinceSeq, int 
 std::vector<EventRecord> ExperimentStore::loadEventsOfType(const QString& type) const {
     std::vector<EventRecord> events;
     const QByteArray typeUtf8 = type.toUtf8();  // bound without a copy: must outlive the query
-    forEachRow(
-        impl_->readHandle(),
+    read(
+        impl_->readHandle(), impl_->readError,
         "SELECT seq, timestamp, type, trial_id, payload FROM events WHERE type = ?1 ORDER BY seq",
         [&](Statement& query) { query.bindText(1, typeUtf8); },
         [&](Statement& row) { events.push_back(eventFromRow(row)); });
@@ -276,8 +295,8 @@ std::vector<EventRecord> ExperimentStore::loadEventStream(std::int64_t sinceSeq,
                             "SELECT seq, timestamp, 'result', trial_id, data FROM results "
                             "WHERE seq > ?1 "
                             "ORDER BY seq LIMIT ?2";
-    forEachRow(
-        impl_->readHandle(), sql,
+    read(
+        impl_->readHandle(), impl_->readError, sql,
         [&](Statement& query) {
             query.bindInt(1, sinceSeq);
             query.bindInt(2, limit);
@@ -287,18 +306,18 @@ std::vector<EventRecord> ExperimentStore::loadEventStream(std::int64_t sinceSeq,
 }
 
 std::int64_t ExperimentStore::resultCount() const {
-    return singleInt(impl_->readHandle(), "SELECT count(*) FROM results");
+    return singleInt(impl_->readHandle(), impl_->readError, "SELECT count(*) FROM results");
 }
 
 std::int64_t ExperimentStore::lastSeq() const {
     if (impl_->schemaVersion < 3) {
-        return singleInt(impl_->readHandle(), R"sql(
+        return singleInt(impl_->readHandle(), impl_->readError, R"sql(
 SELECT max(coalesce((SELECT max(seq) FROM results), 0),
            coalesce((SELECT max(seq) FROM events), 0),
            coalesce((SELECT value FROM counters WHERE name = 'last_seq'), 0))
 )sql");
     }
-    return singleInt(impl_->readHandle(), R"sql(
+    return singleInt(impl_->readHandle(), impl_->readError, R"sql(
 SELECT max(coalesce((SELECT max(seq) FROM results), 0),
            coalesce((SELECT max(seq) FROM events), 0),
            coalesce((SELECT max(seq) FROM node_usage), 0),
@@ -312,8 +331,8 @@ std::vector<NodeUsageRecord> ExperimentStore::loadNodeUsage(const QString& node)
         return samples;
     }
     const QByteArray name = node.toUtf8();
-    forEachRow(
-        impl_->readHandle(),
+    read(
+        impl_->readHandle(), impl_->readError,
         "SELECT seq, timestamp, node, data FROM node_usage WHERE ?1 IS NULL OR node = ?1 "
         "ORDER BY seq",
         [&](Statement& query) {
@@ -343,8 +362,8 @@ std::vector<TrialScore> ExperimentStore::trialScores(const QString& metric, Metr
         std::vector<double> values;
     };
     std::map<QString, Curve> curves;
-    forEachRow(
-        impl_->readHandle(), sql.constData(),
+    read(
+        impl_->readHandle(), impl_->readError, sql.constData(),
         [&](Statement& query) { query.bindText(1, path ? *path : key); },
         [&](Statement& row) {
             Curve& curve = curves[row.columnText(0)];
@@ -367,9 +386,9 @@ std::vector<TrialScore> ExperimentStore::trialScores(const QString& metric, Metr
 
 QStringList ExperimentStore::resultKeys() const {
     QStringList keys;
-    forEachRow(impl_->readHandle(),
-               "SELECT DISTINCT j.key FROM results AS r, json_each(r.data) AS j ORDER BY 1",
-               kNoBinding, [&](Statement& row) { keys.append(row.columnText(0)); });
+    read(impl_->readHandle(), impl_->readError,
+         "SELECT DISTINCT j.key FROM results AS r, json_each(r.data) AS j ORDER BY 1", kNoBinding,
+         [&](Statement& row) { keys.append(row.columnText(0)); });
     return keys;
 }
 

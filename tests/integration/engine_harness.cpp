@@ -120,3 +120,14 @@ QString sqliteQuery(const QString& databasePath, const QString& sql) {
     sqlite3_close(db);
     return value;
 }
+
+bool sqliteExec(const QString& databasePath, const QString& sql) {
+    sqlite3* db = nullptr;
+    bool done = false;
+    if (sqlite3_open_v2(databasePath.toUtf8().constData(), &db, SQLITE_OPEN_READWRITE, nullptr) ==
+        SQLITE_OK) {
+        done = sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, nullptr) == SQLITE_OK;
+    }
+    sqlite3_close(db);
+    return done;
+}

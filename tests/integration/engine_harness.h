@@ -59,3 +59,5 @@ class EngineHarness {
 
 // Reads one value with the sqlite3 C API (tests look at the database as a user's tool would).
 QString sqliteQuery(const QString& databasePath, const QString& sql);
+// Runs `sql` (statements, no result) on the file read-write; false when it fails.
+bool sqliteExec(const QString& databasePath, const QString& sql);

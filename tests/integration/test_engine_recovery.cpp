@@ -21,6 +21,7 @@ class TestEngineRecovery : public QObject {
     void aSecondEngineOnTheSameFolderIsRefused();
     void aFullDiskWhileCheckpointingFailsCleanly();
     void resumeNeverDeletesThroughASymbolicLink();
+    void aDamagedHistoryIsNeverTrusted();
 };
 
 namespace {
@@ -276,6 +277,61 @@ void TestEngineRecovery::resumeNeverDeletesThroughASymbolicLink() {
     QVERIFY(movedLog.open(QIODevice::ReadOnly));
     QVERIFY2(movedLog.readAll().contains("restore=" + folder.toUtf8()),
              "the trial whose checkpoints moved started again from nothing");
+}
+
+// Issue 33: flipped bytes in experiment.sqlite made `best` print an error and then a wrong best
+// trial with exit 0, and `resume` wrote into the damaged file.
+void TestEngineRecovery::aDamagedHistoryIsNeverTrusted() {
+    EngineHarness h;
+    const EngineResult ran = h.run({"run", h.writeFile("long.yaml", kLong)}, 180000);
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.all()));
+    const QString folder = h.experimentFolder("long");
+    const QString database = folder + "/experiment.sqlite";
+    const EngineResult before = h.run({"best", folder, "--format", "json"});
+    QCOMPARE(before.exitCode, 0);
+
+    // A damaged value inside a row: the file's structure is whole, its content is not.
+    QVERIFY(sqliteExec(database,
+                       "UPDATE results SET data = substr(data, 1, 20) WHERE seq = "
+                       "(SELECT min(seq) FROM results WHERE trial_id = 't00002')"));
+    // (`resume` of this finished run reads no result: it has nothing to answer from them.)
+    for (const QStringList& command :
+         {QStringList{"best", folder}, QStringList{"show", folder},
+          QStringList{"export", folder, "--format", "csv"}}) {
+        const EngineResult r = h.run(command);
+        QVERIFY2(r.exitCode == 2, qPrintable(command.first() + ": " + r.all()));
+        QVERIFY2(r.err.contains("the history is damaged"), qPrintable(r.all()));
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+    }
+
+    // `recover` drops that result and says so; the history answers again, as before the damage.
+    const EngineResult recovered = h.run({"recover", folder});
+    QVERIFY2(recovered.exitCode == 0, qPrintable(recovered.all()));
+    QVERIFY2(recovered.out.contains("1 result whose stored values were damaged"),
+             qPrintable(recovered.out));
+    QVERIFY2(recovered.out.contains("trial t00002 has no result for 1 of its iterations"),
+             qPrintable(recovered.out));
+    QVERIFY(QFileInfo::exists(folder + "/experiment.damaged.sqlite"));
+    const EngineResult after = h.run({"best", folder, "--format", "json"});
+    QCOMPARE(after.exitCode, 0);
+    QCOMPARE(after.out, before.out);
+
+    // Pages of the file itself damaged: resume refuses to write into it.
+    QFile file(database);
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    QVERIFY(file.size() > 6 * 4096);
+    file.seek(file.size() / 4096 / 2 * 4096);
+    file.write(QByteArray(4096, char(0xAB)));
+    file.close();
+    const EngineResult refused = h.run({"resume", folder});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains("the history is damaged"), qPrintable(refused.all()));
+    QVERIFY2(refused.err.contains("tunedeck-engine recover"), qPrintable(refused.all()));
+    const EngineResult salvaged = h.run({"recover", folder});
+    QVERIFY2(salvaged.exitCode == 0, qPrintable(salvaged.all()));
+    QVERIFY2(salvaged.out.contains("Lost:"), qPrintable(salvaged.out));
+    QCOMPARE(sqliteQuery(folder + "/experiment.sqlite", "PRAGMA integrity_check"),
+             QStringLiteral("ok"));
 }
 
 void TestEngineRecovery::aFullDiskWhileCheckpointingFailsCleanly() {
