@@ -1,5 +1,7 @@
 #include "cli/code_version.h"
 
+#include <unistd.h>
+
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
@@ -82,6 +84,7 @@ void keepUntracked(const QString& top, const QString& subdir, const QString& cod
         args << QStringLiteral("--") << subdir;
     }
     const GitOutput listed = git(top, args);
+    QJsonArray links;
     QJsonArray kept;
     QJsonArray skipped;
     qint64 total = 0;
@@ -92,7 +95,17 @@ void keepUntracked(const QString& top, const QString& subdir, const QString& cod
             continue;
         }
         const QFileInfo info(top + QLatin1Char('/') + path);
-        if (!info.isFile() || info.isSymLink()) {
+        if (info.isSymLink()) {
+            // Kept as the link it is (its target may be a data set, or outside the project): a
+            // rerun makes the same link, and the tree is dirty with it.
+            const QString target = linkText(info.filePath());
+            const QString copy = codeDir + QStringLiteral("/untracked/") + path;
+            QDir().mkpath(QFileInfo(copy).absolutePath());
+            QFile::link(target, copy);
+            links.append(QJsonObject{{"path", path}, {"target", target}});
+            continue;
+        }
+        if (!info.isFile()) {
             continue;
         }
         if (info.size() > kUntrackedFileLimit || total + info.size() > kUntrackedTotalLimit) {
@@ -108,9 +121,17 @@ void keepUntracked(const QString& top, const QString& subdir, const QString& cod
     }
     version->insert(QStringLiteral("untracked"), kept);
     version->insert(QStringLiteral("untracked_skipped"), skipped);
+    version->insert(QStringLiteral("untracked_links"), links);
 }
 
 }  // namespace
+
+QString linkText(const QString& path) {
+    QByteArray target(4096, '\0');
+    const ssize_t n =
+        ::readlink(QFile::encodeName(path).constData(), target.data(), std::size_t(target.size()));
+    return n < 0 ? QString() : QFile::decodeName(target.left(n));
+}
 
 QString contentHash(const QString& folder, const QStringList& excluded, int* files) {
     QStringList paths;
@@ -191,6 +212,7 @@ Status recordCodeVersion(const QString& workingDir, const QString& experimentDir
         keepUntracked(repository, subdir, codeDir, excluded, &v);
         v.insert(QStringLiteral("dirty"), !diff.out.isEmpty() ||
                                               !v.value("untracked").toArray().isEmpty() ||
+                                              !v.value("untracked_links").toArray().isEmpty() ||
                                               !v.value("untracked_skipped").toArray().isEmpty());
     } else {
         int files = 0;

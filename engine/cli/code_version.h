@@ -43,4 +43,7 @@ using tunedeck::codeVersionText;  // the one line for people (core/code_version_
 // beyond the limits above.
 QString contentHash(const QString& folder, const QStringList& excluded, int* files = nullptr);
 
+// What the symbolic link `path` says, as written (not resolved); empty when it is none.
+QString linkText(const QString& path);
+
 }  // namespace tunedeck::cli

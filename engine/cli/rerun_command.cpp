@@ -47,12 +47,18 @@ QString newCodeFolder(const QString& experimentDir) {
 }
 
 Status copyTree(const QString& from, const QString& to) {
-    QDirIterator it(from, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    QDirIterator it(from, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString source = it.next();
         const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(source);
         QDir().mkpath(QFileInfo(target).absolutePath());
         QFile::remove(target);
+        if (it.fileInfo().isSymLink()) {  // an untracked link is made again as it was written
+            if (!QFile::link(linkText(source), target)) {
+                return Status::ioError(QStringLiteral("cannot make the link %1").arg(target));
+            }
+            continue;
+        }
         if (!QFile::copy(source, target)) {
             return Status::ioError(QStringLiteral("cannot copy %1 to %2").arg(source, target));
         }

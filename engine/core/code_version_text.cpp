@@ -32,6 +32,9 @@ QString codeVersionText(const QJsonObject& version) {
     if (const auto n = version.value("untracked").toArray().size(); n > 0) {
         parts << counted(n, "untracked file") + QStringLiteral(" kept");
     }
+    if (const auto n = version.value("untracked_links").toArray().size(); n > 0) {
+        parts << counted(n, "untracked link") + QStringLiteral(" kept");
+    }
     if (const auto n = version.value("untracked_skipped").toArray().size(); n > 0) {
         parts << QStringLiteral("%1 too large, not kept").arg(n);
     }

@@ -73,6 +73,8 @@ class CodeVersion(unittest.TestCase):
             f.write("OFFSET = 0.125\n")
         with open(os.path.join(folder, "weights.bin"), "wb") as f:
             f.write(b"\0" * (2 << 20))  # over the 1 MiB limit: listed, not kept
+        # An untracked link (a data set kept elsewhere): git status lists it, so it is dirty.
+        os.symlink("../datasets/mnist", os.path.join(folder, "data"))
         self.run_engine("run", "experiment.yaml", "--results", self.project.results, "--quiet")
         name = "versioned-2"
         run = os.path.join(self.project.results, name)
@@ -80,12 +82,17 @@ class CodeVersion(unittest.TestCase):
         self.assertTrue(version["dirty"])
         self.assertEqual(version["untracked"], ["extra.py"])
         self.assertEqual([s["path"] for s in version["untracked_skipped"]], ["weights.bin"])
+        self.assertEqual(version["untracked_links"],
+                         [{"path": "data", "target": "../datasets/mnist"}])
+        self.assertEqual(os.readlink(os.path.join(run, "code", "untracked", "data")),
+                         "../datasets/mnist")
         with open(os.path.join(run, "code", "diff.patch")) as f:
             self.assertIn("+SCALE = 2.5", f.read())
         # What the user sees of it: best's summary, export (json and csv), the Python package.
         best = self.run_engine("best", run)
         self.assertIn("# code: git %s on main, dirty (diff " % self.commit[:12], best.stdout)
-        self.assertIn("1 untracked file kept, 1 too large, not kept", best.stderr)
+        self.assertIn("1 untracked file kept, 1 untracked link kept, 1 too large, not kept",
+                      best.stderr)
         exported = json.loads(self.run_engine("export", run, "--format", "json").stdout)
         self.assertEqual(exported[0]["code_version"]["commit"], self.commit)
         csv = self.run_engine("export", run, "--format", "csv").stdout.splitlines()
