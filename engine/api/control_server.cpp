@@ -415,18 +415,32 @@ Status prepareSocketFolder(const QString& folder) {
     if (!S_ISDIR(info.st_mode)) {
         return Status::invalid(QStringLiteral("the socket folder %1 is not a folder").arg(folder));
     }
-    if (info.st_uid != ::geteuid() && info.st_uid != 0) {
-        return Status::invalid(
-            QStringLiteral("the socket folder %1 is owned by %2, not by you: its owner could "
-                           "replace the socket; use a folder of your own")
-                .arg(folder, userName(info.st_uid)));
-    }
-    if ((info.st_mode & 0022) != 0 && (info.st_mode & S_ISVTX) == 0) {
-        return Status::invalid(
-            QStringLiteral("the socket folder %1 has mode %2: other users can write to it and "
-                           "replace the socket; chmod go-w it, or use a folder of your own")
-                .arg(folder)
-                .arg(info.st_mode & 07777, 4, 8, QLatin1Char('0')));
+    // The folder and every folder above it: whoever may rename one of them may put a folder of
+    // their own, with a socket of their own, in its place.
+    QString checked = QFileInfo(folder).canonicalFilePath();
+    for (; !checked.isEmpty(); checked = QFileInfo(checked).path()) {
+        if (::stat(QFile::encodeName(checked).constData(), &info) != 0) {
+            break;
+        }
+        const QString which =
+            checked == QFileInfo(folder).canonicalFilePath()
+                ? QStringLiteral("the socket folder %1").arg(folder)
+                : QStringLiteral("%1, above the socket folder %2").arg(checked, folder);
+        if (info.st_uid != ::geteuid() && info.st_uid != 0) {
+            return Status::invalid(QStringLiteral("%1 is owned by %2, not by you: its owner could "
+                                                  "replace the socket; use a folder of your own")
+                                       .arg(which, userName(info.st_uid)));
+        }
+        if ((info.st_mode & 0022) != 0 && (info.st_mode & S_ISVTX) == 0) {
+            return Status::invalid(
+                QStringLiteral("%1 has mode %2: other users can write to it and replace the "
+                               "socket; chmod go-w it, or use a folder of your own")
+                    .arg(which)
+                    .arg(info.st_mode & 07777, 4, 8, QLatin1Char('0')));
+        }
+        if (checked == QLatin1String("/")) {
+            break;
+        }
     }
     return Status::ok();
 }

@@ -507,6 +507,18 @@ void TestServeLimits::socketFolderOthersCanWriteOrOwnIsRefused() {
              qPrintable(openResult.err));
     QCOMPARE(modeOf(open), 0777);
     QVERIFY(!QFile::exists(open + "/x.sock"));
+    // A private folder inside it (an XDG_RUNTIME_DIR others can write): the private folder can
+    // be renamed away and replaced, socket and all (issue 33).
+    const QString inside = open + "/tunedeck";
+    QVERIFY(QDir().mkpath(inside));
+    QCOMPARE(::chmod(QFile::encodeName(inside).constData(), 0700), 0);
+    const EngineResult insideResult =
+        harness.run({"serve", "--listen", "unix:" + inside + "/x.sock"}, 20000);
+    QCOMPARE(insideResult.exitCode, 2);
+    QVERIFY2(insideResult.err.contains("above the socket folder") &&
+                 insideResult.err.contains("other users can write"),
+             qPrintable(insideResult.err));
+    QVERIFY(!QFile::exists(inside + "/x.sock"));
 
     // Owned by another user, even a private folder: that user could swap the socket.
     const passwd* nobody = ::getpwnam("nobody");
