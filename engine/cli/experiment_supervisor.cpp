@@ -1,5 +1,7 @@
 #include "cli/experiment_supervisor.h"
 
+#include <sys/stat.h>
+
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -52,6 +54,25 @@ Problem resourcesProblem(const ExperimentSpec& spec, const Status& fit) {
 // What `validate` answers for `r`. Reads files and may start the agent (a GPU check), so it
 // runs on the validation pool, never on the event loop; it touches nothing of the supervisor.
 QJsonObject validationAnswer(const api::Request& r, const QString& resultsRoot) {
+    if (r.arguments.contains("path")) {
+        // Problems quote what they read: a file only the server may read (/etc/shadow) would
+        // be shown line by line. Until a request says who sends it, only a file every user may
+        // read is read for a client; any other is sent as text ("yaml").
+        struct stat info {};
+        const QByteArray path = QFile::encodeName(r.text("path"));
+        if (::stat(path.constData(), &info) == 0 &&
+            (!S_ISREG(info.st_mode) || (info.st_mode & S_IROTH) == 0)) {
+            QJsonObject answer = api::validationProblems(
+                {{{},
+                  QString(),
+                  QStringLiteral("%1 is not a file every user of this machine may read: the "
+                                 "server reads only such files for a client (send its text as "
+                                 "\"yaml\" instead)")
+                      .arg(r.text("path"))}});
+            answer.insert("valid", false);
+            return api::answerOk(r.id, answer);
+        }
+    }
     LoadResult<ExperimentSpec> loaded = loadRequestedExperiment(r, resultsRoot);
     // GPUs this machine cannot give are refused here, as `tunedeck-engine validate` does. Asking
     // its agent takes a child process, so only experiments that want GPUs pay for it.

@@ -73,6 +73,7 @@ class TestServeHostileYaml : public QObject {
     void serveStartRefusesLoneCommaAndKeepsAnswering();
     void serveRefusesNumbersBeyondTwoToThe53();
     void hiddenExperimentNameIsRefusedByStartAndByEveryRequest();
+    void validateReadsOnlyFilesEveryUserMayRead();
 };
 
 void TestServeHostileYaml::validateCommandRefusesHostileFilesQuicklyWithTheirPlace_data() {
@@ -275,6 +276,32 @@ void TestServeHostileYaml::hiddenExperimentNameIsRefusedByStartAndByEveryRequest
     QVERIFY(QDir(harness.resultsRoot())
                 .entryList({"*"}, QDir::Dirs | QDir::NoDotAndDotDot)
                 .isEmpty());  // `start` made no folder
+}
+
+// Issue 33: `validate` with a `path` quoted lines of any file the server could read
+// (/etc/shadow's as unknown keys).
+void TestServeHostileYaml::validateReadsOnlyFilesEveryUserMayRead() {
+    EngineHarness harness;
+    ServeProcess server;
+    QVERIFY(server.startOnLocalSocket(harness));
+    ServeClient connection(server.address());
+    QVERIFY(connection.hello().value("ok").toBool());
+    const QString secret = harness.root() + "/secret.yaml";
+    QFile file(secret);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("root-password-hash: 1\nname: x\n");
+    file.close();
+    QVERIFY(file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    const QJsonObject refused = connection.ask({{"op", "validate"}, {"path", secret}});
+    const QByteArray text = QJsonDocument(refused).toJson();
+    QCOMPARE(refused.value("valid").toBool(true), false);
+    QVERIFY2(!text.contains("root-password-hash"), text.constData());
+    QVERIFY2(text.contains("every user of this machine may read"), text.constData());
+    // The same file readable by everyone is validated as before: its problems quote it.
+    QVERIFY(file.setPermissions(file.permissions() | QFileDevice::ReadOther));
+    const QJsonObject read = connection.ask({{"op", "validate"}, {"path", secret}});
+    QVERIFY2(QJsonDocument(read).toJson().contains("root-password-hash"),
+             QJsonDocument(read).toJson().constData());
 }
 
 QTEST_GUILESS_MAIN(TestServeHostileYaml)
