@@ -221,6 +221,7 @@ void MainWindow::buildLayout() {
     chartLayout->addWidget(health_);
 
     compare_ = new QTableWidget;
+    compare_->setObjectName(QStringLiteral("compareTrials"));
     compare_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     log_ = new QPlainTextEdit;
     log_->setReadOnly(true);

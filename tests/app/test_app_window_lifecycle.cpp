@@ -5,6 +5,7 @@
 // experiments asks whether to pause them or leave them running, and does what was chosen
 // (defect 10). Issue 18. The engine's queue as the window shows it (issue 22). Experiment >
 // Change limits... of a running experiment, and the progress bar that follows (issue 18).
+// Another experiment opened starts with no trial selected (issue 34).
 #include <QChart>
 #include <QComboBox>
 #include <QDialog>
@@ -24,13 +25,16 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTextBrowser>
 #include <QTreeWidget>
 #include <QValueAxis>
 #include <QtTest>
 #include <csignal>
 
+#include "app_test_support.h"
 #include "charts/metric_chart.h"
 #include "charts/node_usage_view.h"
+#include "charts/scatter_view.h"
 #include "engine_harness.h"
 #include "local_engine.h"
 #include "message_box_answer.h"
@@ -147,6 +151,7 @@ class TestAppWindowLifecycle : public QObject {
   private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }  // not the user's settings
     void oneClickOnARowOpensItsExperiment();
+    void openingAnotherExperimentClearsTheSelection();
     void aSecondExperimentStartedFromTheWindowIsShownAndHighlighted();
     void quittingWhileExperimentsRunAsksAndCanPauseThem();
     void quittingCanLeaveTheExperimentsRunning();
@@ -182,6 +187,65 @@ void TestAppWindowLifecycle::oneClickOnARowOpensItsExperiment() {
     // The list's refresh (every 5 s) keeps the row of what is shown highlighted.
     QTest::qWait(5500);
     QCOMPARE(highlighted(list), QStringLiteral("beta"));
+}
+
+// Issue 34.2: t00001 selected in one experiment, then another opened. The table highlighted
+// nothing, yet the Trial tab showed the new experiment's t00001, Compare the old one's, and the
+// curves and plots kept only t00001, also in a run started next. Nothing that follows the
+// selection may outlive the experiment it was made in.
+void TestAppWindowLifecycle::openingAnotherExperimentClearsTheSelection() {
+    EngineHarness harness;
+    QVERIFY(harness.run({"run", experimentFile(harness, "alpha", 3, 0)}).exitCode == 0);
+    QVERIFY(harness.run({"run", experimentFile(harness, "beta", 5, 0)}).exitCode == 0);
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    auto* table = window.findChild<QTableView*>("trials");
+    auto* compare = window.findChild<QTableWidget*>("compareTrials");
+    auto* detail = window.findChild<QTextBrowser*>("trialDetail");
+    auto* scatter = window.findChild<tunedeck::app::ScatterView*>();
+    QVERIFY(table && compare && detail && scatter);
+    const auto shows = [&](const QString& name, int results) {
+        return waitFor(
+            [&] {
+                return window.currentExperiment() == name && window.data().trials().size() == 2 &&
+                       int(window.data().trials()[0].values.size()) == results &&
+                       int(window.data().trials()[1].values.size()) == results &&
+                       table->model()->rowCount() == 2;
+            },
+            30000);
+    };
+    // What follows the selection, as the user sees it: nothing of `trialId` anywhere.
+    const auto nothingSelected = [&] {
+        return table->selectionModel()->selectedRows().isEmpty() && compare->columnCount() == 0 &&
+               detail->toPlainText().trimmed().startsWith("No trial selected") &&
+               scatter->selectedPoints().isEmpty();
+    };
+    window.tabs()->setCurrentWidget(detail->parentWidget());
+
+    window.openExperiment("alpha");
+    QVERIFY(shows("alpha", 3));
+    table->selectRow(1);  // t00001: the table is sorted by trial
+    QCOMPARE(compare->columnCount(), 1);
+    QCOMPARE(compare->horizontalHeaderItem(0)->text(), QStringLiteral("t00001"));
+    QVERIFY2(detail->toPlainText().trimmed().startsWith("t00001"),
+             qPrintable(detail->toPlainText()));
+    QCOMPARE(window.chart()->redraw(), 3);  // t00001's curve alone
+
+    window.openExperiment("beta");
+    QVERIFY(shows("beta", 5));
+    QVERIFY2(waitFor(nothingSelected, 2000), qPrintable(detail->toPlainText()));
+    app_test::screenshot(window, "selection-cleared-on-open");
+    QCOMPARE(window.chart()->redraw(), 2 * 5);  // every curve of beta
+
+    // A run started from the window is another experiment too.
+    table->selectRow(0);
+    QVERIFY2(detail->toPlainText().trimmed().startsWith("t00000"),
+             qPrintable(detail->toPlainText()));
+    window.runExperimentFile(experimentFile(harness, "gamma", 4, 0));
+    QVERIFY(shows("gamma", 4));
+    QVERIFY2(waitFor(nothingSelected, 2000), qPrintable(detail->toPlainText()));
+    QCOMPARE(window.chart()->redraw(), 2 * 4);
 }
 
 void TestAppWindowLifecycle::aSecondExperimentStartedFromTheWindowIsShownAndHighlighted() {
