@@ -5,7 +5,8 @@
 // experiments asks whether to pause them or leave them running, and does what was chosen
 // (defect 10). Issue 18. The engine's queue as the window shows it (issue 22). Experiment >
 // Change limits... of a running experiment, and the progress bar that follows (issue 18).
-// Another experiment opened starts with no trial selected (issue 34).
+// Another experiment opened starts with no trial selected, and Compare two experiments tells two
+// folders of one name apart (issue 34).
 #include <QChart>
 #include <QComboBox>
 #include <QDialog>
@@ -32,6 +33,7 @@
 #include <csignal>
 
 #include "app_test_support.h"
+#include "charts/curve_overlay.h"
 #include "charts/metric_chart.h"
 #include "charts/node_usage_view.h"
 #include "charts/scatter_view.h"
@@ -39,6 +41,7 @@
 #include "local_engine.h"
 #include "message_box_answer.h"
 #include "models/trial_table_model.h"
+#include "views/experiments_compare.h"
 #include "views/main_window.h"
 #include "wait_for.h"
 
@@ -157,6 +160,7 @@ class TestAppWindowLifecycle : public QObject {
     void quittingCanLeaveTheExperimentsRunning();
     void quittingRightAfterARunEndedAsksNothing();
     void anExperimentIsKnownByItsFolderNotItsName();
+    void twoFoldersOfOneNameCompareUnderTheirOwnNames();
     void theEngineQueueShowsWhoWaitsAndWhy();
     void maxWorkersOfARunningClusterIsSetFromTheNodesTab();
     void limitsOfARunningExperimentChangeFromTheWindow();
@@ -395,6 +399,53 @@ void TestAppWindowLifecycle::anExperimentIsKnownByItsFolderNotItsName() {
 
 // Two users' experiments on an engine whose queue shares one CPU: Experiment > Engine queue...
 // shows both, the CPU in use, and why the lower priority waits (issue 22).
+// Issue 34.5: File > Compare two experiments headed both columns "quickstart" for the engine's
+// quickstart and a copy of it. Each folder is named by the part of its path that tells it from
+// the other, in the pickers, the table's columns and the curves, with its whole path in the
+// tooltip.
+void TestAppWindowLifecycle::twoFoldersOfOneNameCompareUnderTheirOwnNames() {
+    EngineHarness harness;
+    const QString copies = harness.root() + "/copies";
+    QVERIFY(harness.run({"run", experimentFile(harness, "quickstart", 3, 0), "--results", copies})
+                .exitCode == 0);
+    QVERIFY(harness.run({"run", experimentFile(harness, "quickstart", 4, 0)}).exitCode == 0);
+    const QString copy = copies + "/quickstart";
+    const QString ours = harness.experimentFolder("quickstart");
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    QVERIFY(waitFor([&] { return experimentList(window)->topLevelItemCount() == 1; }, 20000));
+    window.openFolder(copy);
+    QVERIFY(waitFor([&] { return window.data().trials().size() == 2; }, 20000));
+
+    window.compareExperiments();
+    auto* dialog = window.findChild<tunedeck::app::ExperimentsCompare*>();
+    QVERIFY(dialog);
+    QSignalSpy compared(dialog, &tunedeck::app::ExperimentsCompare::compared);
+    QVERIFY(compared.wait(20000));
+    QTableWidget* table = dialog->table();
+    QCOMPARE(table->horizontalHeaderItem(0)->text(), QStringLiteral("copies/quickstart"));
+    QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("results/quickstart"));
+    QVERIFY2(table->horizontalHeaderItem(0)->toolTip().contains(copy),
+             qPrintable(table->horizontalHeaderItem(0)->toolTip()));
+    QVERIFY2(table->horizontalHeaderItem(1)->toolTip().contains(ours),
+             qPrintable(table->horizontalHeaderItem(1)->toolTip()));
+    auto* first = dialog->findChild<QComboBox*>("first");
+    auto* second = dialog->findChild<QComboBox*>("second");
+    QVERIFY(first && second);
+    QCOMPARE(first->currentText(), QStringLiteral("copies/quickstart"));
+    QCOMPARE(second->currentText(), QStringLiteral("results/quickstart"));
+    QCOMPARE(first->itemData(first->currentIndex(), Qt::ToolTipRole).toString(), copy);
+    QCOMPARE(second->itemData(second->currentIndex(), Qt::ToolTipRole).toString(), ours);
+    const QList<QAbstractSeries*> curves = dialog->chartView()->chart()->series();
+    QCOMPARE(curves.size(), 2);
+    QVERIFY2(curves[0]->name().startsWith("copies/quickstart"), qPrintable(curves[0]->name()));
+    QVERIFY2(curves[1]->name().startsWith("results/quickstart"), qPrintable(curves[1]->name()));
+    dialog->resize(900, 700);
+    QTest::qWait(200);  // the chart lays itself out for the new size
+    app_test::screenshot(*dialog, "compare-two-quickstarts");
+}
+
 void TestAppWindowLifecycle::theEngineQueueShowsWhoWaitsAndWhy() {
     EngineHarness harness;
     app_test::LocalEngine engine;
