@@ -290,8 +290,11 @@ bool MetricChart::fitView(bool onlyWhenOutside) {
     }
     // Room to grow while the run reports: a quarter more iterations, a tenth more of the
     // metric's range; none once it ended. Round ticks (0.25, 0.3, ...) on linear axes.
-    const NiceAxis x =
-        niceAxis(xMin, ended_ ? std::max(xMax, xMin + 1) : xMax + (xMax - xMin) * 0.25 + 1);
+    // Every point at one x (trials that report once, at iteration 1): that x in the middle, not
+    // on the left axis, between whole steps (no "iteration 0.5").
+    const NiceAxis x = xMax == xMin
+                           ? NiceAxis{xMin - 1, xMax + 1, 3}
+                           : niceAxis(xMin, ended_ ? xMax : xMax + (xMax - xMin) * 0.25 + 1);
     if (logScale_) {
         setView(x.min, x.max, yMin / 1.5, yMax * 1.5, x.ticks);
     } else {
