@@ -619,6 +619,20 @@ void TestAppWindowLifecycle::limitsOfARunningExperimentChangeFromTheWindow() {
     QVERIFY2(error->text().contains("fewer than the 2 trials already created"),
              qPrintable(error->text()));
     QVERIFY(dialog->isVisible());
+    // Issue 34.11: the refusal's lines get room of their own; the fields were squashed to make it.
+    QTest::qWait(100);  // the dialog's layout follows the label at the next turn of the loop
+    for (QSpinBox* field : {samples, concurrent}) {
+        QVERIFY2(field->height() >= field->sizeHint().height(),
+                 qPrintable(QStringLiteral("%1 is %2 px high of %3")
+                                .arg(field->objectName())
+                                .arg(field->height())
+                                .arg(field->sizeHint().height())));
+    }
+    QVERIFY2(error->height() >= error->heightForWidth(error->width()),
+             qPrintable(QStringLiteral("the refusal is %1 px high of %2")
+                            .arg(error->height())
+                            .arg(error->heightForWidth(error->width()))));
+    app_test::screenshot(*dialog, "limits-refused");
     // Three samples: taken, and the progress bar counts them.
     samples->setValue(3);
     dialog->findChild<QPushButton*>("applyLimits")->click();
