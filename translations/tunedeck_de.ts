@@ -2176,6 +2176,14 @@ Das kann nicht rückgängig gemacht werden.</translation>
         <source>Note not kept</source>
         <translation>Notiz nicht gespeichert</translation>
     </message>
+    <message>
+        <source>Legend</source>
+        <translation>Legende</translation>
+    </message>
+    <message>
+        <source>Names the curves shown, in their colours; exported charts carry it</source>
+        <translation>Benennt die gezeigten Kurven in ihren Farben; exportierte Diagramme enthalten sie</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::MessageHistory</name>
@@ -2221,6 +2229,40 @@ Das kann nicht rückgängig gemacht werden.</translation>
     <message>
         <source>Cannot write %1</source>
         <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Select rows in the table to name their curves here; up to %1 get a colour each.</source>
+        <translation>Wählen Sie Zeilen in der Tabelle aus, um ihre Kurven hier zu benennen; bis zu %1 erhalten je eine eigene Farbe.</translation>
+    </message>
+    <message>
+        <source>%1 (best)</source>
+        <translation>%1 (bester)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other trial(s)</source>
+        <translation>
+            <numerusform>%n weiterer Trial</numerusform>
+            <numerusform>%n weitere Trials</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>und %n weiterer</numerusform>
+            <numerusform>und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>iteration %1</source>
+        <translation>Iteration %1</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 = %2 (smoothed %3)</source>
+        <translation>%1 = %2 (geglättet %3)</translation>
     </message>
 </context>
 <context>

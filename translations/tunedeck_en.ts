@@ -167,4 +167,21 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>tunedeck::app::MetricChart</name>
+    <message numerus="yes">
+        <source>%n other trial(s)</source>
+        <translation>
+            <numerusform>%n other trial</numerusform>
+            <numerusform>%n other trials</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

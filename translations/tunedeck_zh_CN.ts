@@ -2166,6 +2166,14 @@ This cannot be undone.</source>
         <source>Note not kept</source>
         <translation>备注未保存</translation>
     </message>
+    <message>
+        <source>Legend</source>
+        <translation>图例</translation>
+    </message>
+    <message>
+        <source>Names the curves shown, in their colours; exported charts carry it</source>
+        <translation>以各自的颜色标注所显示的曲线；导出的图表也包含图例</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::MessageHistory</name>
@@ -2211,6 +2219,38 @@ This cannot be undone.</source>
     <message>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Select rows in the table to name their curves here; up to %1 get a colour each.</source>
+        <translation>在表格中选择行，即可在此标注其曲线；最多 %1 个试验各有一种颜色。</translation>
+    </message>
+    <message>
+        <source>%1 (best)</source>
+        <translation>%1（最佳）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other trial(s)</source>
+        <translation>
+            <numerusform>另外 %n 个试验</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>另有 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>iteration %1</source>
+        <translation>迭代 %1</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 = %2 (smoothed %3)</source>
+        <translation>%1 = %2（平滑后 %3）</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include <QPolygonF>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #ifdef Q_OS_LINUX
 #include <sys/resource.h>
@@ -20,6 +21,7 @@ constexpr std::size_t kCurvesBetweenChecks = 16;  // how often a render asks if 
 // An image scaled further than this into a zoomed view is a blur: not shown while its
 // replacement is drawn.
 constexpr double kMaxScale = 16;
+constexpr double kPointRadius = 3;  // a lone point's dot: seen at a glance, not a blot
 
 double logOf(double v) {
     return std::log10(std::max(v, kTiny));
@@ -159,6 +161,22 @@ bool isThin(const QPen& pen) {
            pen.brush().style() == Qt::SolidPattern;
 }
 
+// A trial that reported once (an Optuna-style objective) has no line to draw: a dot in its
+// curve's colour, a little wider than its line, so it is seen among the lines.
+void paintPoint(QPainter* painter, const CurveView& view, const CurveData& curve) {
+    const QPointF at = view.toPixel(curve.points.front().x(), curve.points.front().y());
+    if (!view.area.contains(at)) {
+        return;
+    }
+    const double radius = std::max(kPointRadius, curve.pen.widthF() + 1.5);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(curve.pen.color());
+    painter->drawEllipse(at, radius, radius);
+    painter->restore();
+}
+
 }  // namespace
 
 QPointF CurveView::toPixel(double x, double y) const {
@@ -181,6 +199,10 @@ void paintCurves(QPainter* painter, const CurveView& view, std::span<const Curve
     // keep: a zoomed view's lines would run over the axes.
     QPolygonF piece;
     for (const CurveData& curve : curves) {
+        if (curve.points.size() == 1) {
+            paintPoint(painter, view, curve);
+            continue;
+        }
         painter->setPen(curve.pen);
         QPointF from;
         for (std::size_t i = 0; i < curve.points.size(); ++i) {
@@ -210,22 +232,26 @@ void drawCurves(QImage* image, const CurveView& view, std::span<const CurveData>
         *image = image->convertToFormat(QImage::Format_ARGB32_Premultiplied);
     }
     const QPointF origin = view.area.topLeft();
+    // One painter for a run of curves it draws (thousands of lone points of an Optuna-style
+    // study), ended before the rasteriser writes the image's pixels itself.
+    std::optional<QPainter> painter;
     for (const CurveData& curve : curves) {
-        if (!isThin(curve.pen)) {
-            QPainter painter(image);
-            painter.translate(-origin);
-            painter.setRenderHint(QPainter::Antialiasing, false);
-            paintCurves(&painter, view, std::span(&curve, 1));
+        if (!isThin(curve.pen) || curve.points.size() == 1) {
+            if (!painter) {
+                painter.emplace(image);
+                painter->translate(-origin);
+                painter->setRenderHint(QPainter::Antialiasing, false);
+            }
+            paintCurves(&*painter, view, std::span(&curve, 1));
             continue;
         }
+        painter.reset();
         ThinLines lines(image, curve.pen.color());
         QPointF from;
         for (std::size_t i = 0; i < curve.points.size(); ++i) {
             const QPointF to = view.toPixel(curve.points[i].x(), curve.points[i].y()) - origin;
             if (i > 0) {
                 lines.segment(from.x(), from.y(), to.x(), to.y(), i + 1 == curve.points.size());
-            } else if (curve.points.size() == 1) {
-                lines.segment(to.x(), to.y(), to.x(), to.y(), true);
             }
             from = to;
         }

@@ -11,8 +11,8 @@
 #include <QValueAxis>
 #include <cmath>
 
+#include "charts/curve_legend.h"
 #include "charts/decimate.h"
-#include "charts/trial_colors.h"
 
 namespace tunedeck::app {
 
@@ -28,6 +28,12 @@ constexpr std::size_t kDrawNowPoints = 2000;
 constexpr std::size_t kBuildPointsPerTurn = 50000;
 // The narrowest decimation, for a chart not laid out yet.
 constexpr int kMinColumns = 50;
+constexpr int kChartMargin = 4;
+// Between the plot and the legend: the x axis's last label reaches half its width past the plot.
+constexpr double kLegendGap = 14;
+// How far from a curve the pointer may be and still read it or click it: a thin line is hard to
+// hit exactly.
+constexpr double kHitPixels = 8;
 
 // Heckbert's loose labels (Graphics Gems I), as QValueAxis::applyNiceNumbers() finds them. That
 // call lays its axis out anew (a text layout per label) at each of its range and tick changes,
@@ -80,7 +86,7 @@ void applyRange(QAbstractAxis* axis, double min, double max, int ticks) {
 MetricChart::MetricChart(const ExperimentData* data, QWidget* parent)
     : QChartView(parent), data_(data), ranking_(data) {
     chart()->legend()->hide();
-    chart()->setMargins(QMargins(4, 4, 4, 4));
+    chart()->setMargins(QMargins(kChartMargin, kChartMargin, kChartMargin, kChartMargin));
     setRenderHint(QPainter::Antialiasing, false);
     setFocusPolicy(Qt::StrongFocus);
     setRubberBand(QChartView::NoRubberBand);  // our own: the chart has no series to zoom
@@ -88,6 +94,14 @@ MetricChart::MetricChart(const ExperimentData* data, QWidget* parent)
     curves_->setZValue(10);
     curves_->setVectorSource([this] { return allCurves(bestRow(), view_); });
     chart()->scene()->addItem(curves_);
+    legend_ = new CurveLegend;
+    legend_->setToolTip(tr("Select rows in the table to name their curves here; up to %1 get a "
+                           "colour each.")
+                            .arg(kDistinctTrialColors));
+    chart()->scene()->addItem(legend_);
+    readout_ = new CurveReadout;
+    chart()->scene()->addItem(readout_);
+    viewport()->setMouseTracking(true);  // the readout follows the pointer without a button
     band_ = new QRubberBand(QRubberBand::Rectangle, this);
     connect(&renderer_, &CurveRenderer::rendered, this, &MetricChart::onRendered);
     frame_.setInterval(kFrameMs);
@@ -101,6 +115,7 @@ void MetricChart::setCurves(const ExperimentData* curves) {
     curves = curves ? curves : ranking_;
     if (curves != data_) {
         data_ = curves;
+        colorsStale_ = true;
         rebuildAxes();  // its metric's title; nothing drawn or measured still holds
     }
 }
@@ -124,6 +139,7 @@ void MetricChart::invalidate() {
 
 void MetricChart::setVisibleTrials(const std::set<QString>& trialIds) {
     visible_ = trialIds;
+    colorsStale_ = true;
     zoomed_ = false;
     refit_ = true;
     extent_ = {};
@@ -221,12 +237,187 @@ void MetricChart::onFrame() {
 }
 
 QPen MetricChart::penFor(int row, int best) const {
+    const QColor color = colors_.of(row, row == best);
     if (row == best) {
-        return QPen(trialLineColor(row, true), 3.0);
+        return QPen(color, 3.0);
     }
-    QColor color = trialLineColor(row, false);
-    color.setAlpha(170);  // where a thousand curves cross, the best and the chosen stand out
-    return QPen(color, 1.0);
+    if (colors_.distinct()) {
+        return QPen(color, 2.0);  // a few curves, each to be told by its colour: solid, wider
+    }
+    QColor faint = color;
+    faint.setAlpha(170);  // where a thousand curves cross, the best and the chosen stand out
+    return QPen(faint, 1.0);
+}
+
+QColor MetricChart::colorOf(int row) const {
+    return colors_.of(row, row == bestRow());
+}
+
+void MetricChart::updateColors() {
+    const auto& trials = data_->trials();
+    if (!colorsStale_ && trials.size() == colorTrials_) {
+        return;
+    }
+    colorsStale_ = false;
+    colorTrials_ = trials.size();
+    std::vector<int> rows;
+    for (int row = 0; row < int(trials.size()); ++row) {
+        if (visible_.empty() || visible_.count(trials[std::size_t(row)].id) > 0) {
+            rows.push_back(row);
+        }
+    }
+    TrialColors colors(std::move(rows));
+    if (!(colors == colors_)) {
+        colors_ = std::move(colors);
+        invalidate();
+    }
+}
+
+void MetricChart::setLegendVisible(bool on) {
+    legend_->setEnabled(on);
+    updateLegend();  // the plot takes the legend's width back, or gives it up
+}
+
+void MetricChart::updateLegend() {
+    const QColor text = chart()->titleBrush().color();
+    const QColor background = chart()->backgroundBrush().color();
+    if (legend_->brush().color().rgb() != background.rgb() ||
+        readout_->brush().color().rgb() != background.rgb()) {
+        legend_->setColors(text, background);
+        readout_->setColors(text, background);
+    }
+    const auto& trials = data_->trials();
+    const int best = bestRow();
+    // The best trial first: the thick line is the one asked about, and it stays named when the
+    // legend has no room for every trial.
+    std::vector<LegendEntry> entries;
+    if (best >= 0 && shows(trials[std::size_t(best)])) {
+        entries.push_back({penFor(best, best), tr("%1 (best)").arg(trials[std::size_t(best)].id)});
+    }
+    int others = 0;
+    for (int row = 0; row < int(trials.size()); ++row) {
+        const TrialRow& t = trials[std::size_t(row)];
+        if (row == best || !shows(t)) {
+            continue;
+        }
+        if (colors_.distinct()) {
+            entries.push_back({penFor(row, best), t.id});
+        } else {
+            ++others;
+        }
+    }
+    if (others > 0) {
+        entries.push_back({QPen(Qt::NoPen), tr("%n other trial(s)", nullptr, others)});
+    }
+    // Beside the plot, from its top to the chart's bottom: the chart gives up the width on its
+    // right (its margin), so the legend covers no curve's last steps, where they are read.
+    const QRectF area = chart()->plotArea();
+    const int fit = legend_->linesThatFit(size().height() - area.top());
+    if (int(entries.size()) > fit) {
+        const int hidden = int(entries.size()) - (fit - 1);
+        entries.resize(std::size_t(std::max(0, fit - 1)));
+        entries.push_back({QPen(Qt::NoPen), tr("and %n more", nullptr, hidden)});
+    }
+    legend_->setEntries(entries);
+    const int right = kChartMargin + int(std::ceil(legend_->widthTaken()));
+    if (chart()->margins().right() != right) {
+        chart()->setMargins(QMargins(kChartMargin, kChartMargin, right, kChartMargin));
+    }
+    legend_->setPos(area.right() + kLegendGap, area.top());
+}
+
+std::optional<MetricChart::CurveHit> MetricChart::hitAt(QPointF scenePos) const {
+    const QRectF area = view_.area;
+    if (!area.contains(scenePos) || area.width() <= 0) {
+        return std::nullopt;
+    }
+    const double xPerPixel = (view_.xMax - view_.xMin) / area.width();
+    const double x = view_.xMin + (scenePos.x() - area.left()) * xPerPixel;
+    const double reach = kHitPixels * xPerPixel;
+    const double alpha = 1.0 - smoothing_;
+    std::optional<CurveHit> hit;
+    double nearest = kHitPixels;
+    const auto& trials = data_->trials();
+    for (int row = 0; row < int(trials.size()); ++row) {
+        const TrialRow& t = trials[std::size_t(row)];
+        if (!shows(t)) {
+            continue;
+        }
+        const std::vector<double>& xs = xsOf(t);
+        const std::size_t n = std::min(xs.size(), t.values.size());
+        const auto end = xs.begin() + long(n);
+        // The points within reach, and one beyond each side: a line between two far apart
+        // points passes under the pointer too.
+        std::size_t from = std::size_t(std::lower_bound(xs.begin(), end, x - reach) - xs.begin());
+        std::size_t to = std::size_t(std::upper_bound(xs.begin(), end, x + reach) - xs.begin());
+        from = from > 0 ? from - 1 : 0;
+        to = std::min(to + 1, n);
+        if (from >= to) {
+            continue;
+        }
+        // Drawn values: smoothed as the chart draws them, which needs the curve up to here.
+        std::vector<double> drawn(to - from);
+        double level = 0;
+        for (std::size_t i = alpha < 1.0 ? 0 : from; i < to; ++i) {
+            level =
+                alpha >= 1.0 || i == 0 ? t.values[i] : alpha * t.values[i] + (1 - alpha) * level;
+            if (i >= from) {
+                drawn[i - from] = level;
+            }
+        }
+        QPointF previous;
+        for (std::size_t i = from; i < to; ++i) {
+            const QPointF pixel = view_.toPixel(xs[i], drawn[i - from]);
+            double distance = QLineF(pixel, scenePos).length();
+            std::size_t index = i;
+            QPointF at = pixel;
+            if (i > from) {
+                // The line from the previous point: the nearer point in x is read.
+                const QLineF segment(previous, pixel);
+                const QPointF d = pixel - previous;
+                const double length2 = QPointF::dotProduct(d, d);
+                const double along =
+                    length2 > 0 ? std::clamp(QPointF::dotProduct(scenePos - previous, d) / length2,
+                                             0.0, 1.0)
+                                : 0.0;
+                const double toLine = QLineF(previous + along * d, scenePos).length();
+                if (toLine < distance) {
+                    distance = toLine;
+                    index = along < 0.5 ? i - 1 : i;
+                    at = along < 0.5 ? previous : pixel;
+                }
+            }
+            if (distance < nearest) {
+                nearest = distance;
+                hit = CurveHit{row, index, at, drawn[index - from]};
+            }
+            previous = pixel;
+        }
+    }
+    return hit;
+}
+
+void MetricChart::updateHover(QPointF viewPos) {
+    hover_ = viewPos;
+    const std::optional<CurveHit> hit = hitAt(mapToScene(viewPos.toPoint()));
+    if (!hit) {
+        readout_->hide();
+        return;
+    }
+    const TrialRow& t = data_->trials()[std::size_t(hit->row)];
+    const double x = xsOf(t)[hit->index];
+    const double value = t.values[hit->index];
+    const QString step = xAxis_ == XAxis::Iteration
+                             ? tr("iteration %1").arg(QString::number(x, 'g', 10))
+                             : tr("%1 s").arg(QString::number(x, 'f', 1));
+    const QString reading =
+        smoothing_ > 0 && hit->drawn != value
+            ? tr("%1 = %2 (smoothed %3)")
+                  .arg(data_->metric(), QString::number(value, 'g', 6),
+                       QString::number(hit->drawn, 'g', 6))
+            : QStringLiteral("%1 = %2").arg(data_->metric(), QString::number(value, 'g', 6));
+    readout_->show(QStringLiteral("%1\n%2\n%3").arg(t.id, step, reading), hit->pixel,
+                   colorOf(hit->row), view_.area);
 }
 
 bool MetricChart::shows(const TrialRow& trial) const {
@@ -290,8 +481,11 @@ bool MetricChart::fitView(bool onlyWhenOutside) {
     }
     // Room to grow while the run reports: a quarter more iterations, a tenth more of the
     // metric's range; none once it ended. Round ticks (0.25, 0.3, ...) on linear axes.
-    const NiceAxis x =
-        niceAxis(xMin, ended_ ? std::max(xMax, xMin + 1) : xMax + (xMax - xMin) * 0.25 + 1);
+    // Every point at one x (trials that report once, at iteration 1): that x in the middle, not
+    // on the left axis, between whole steps (no "iteration 0.5").
+    const NiceAxis x = xMax == xMin
+                           ? NiceAxis{xMin - 1, xMax + 1, 3}
+                           : niceAxis(xMin, ended_ ? xMax : xMax + (xMax - xMin) * 0.25 + 1);
     if (logScale_) {
         setView(x.min, x.max, yMin / 1.5, yMax * 1.5, x.ticks);
     } else {
@@ -305,6 +499,7 @@ bool MetricChart::fitView(bool onlyWhenOutside) {
 void MetricChart::prepareView(bool refit) {
     // A restored trial's curve went back, or the data is another experiment's: the image and
     // the extent no longer hold.
+    updateColors();
     const auto& trials = data_->trials();
     bool rewound = trials.size() < seen_.size();
     seen_.resize(trials.size());
@@ -338,6 +533,10 @@ void MetricChart::advance() {
     dirty_ = false;
     ++redraws_;
     prepareView(false);
+    updateLegend();
+    if (hover_ && readout_->isVisible()) {
+        updateHover(*hover_);  // the curves moved under the pointer
+    }
     // The automatic view changes only when data leaves it, so most frames just add segments.
     const bool imageCurrent = image_.generation == generation_ && image_.view == view_;
     const bool pendingCurrent =

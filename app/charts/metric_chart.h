@@ -7,7 +7,10 @@
 // an image that grows by the new segments of each frame, because a QLineSeries per trial costs
 // QtCharts 150-250 ms a frame at 1,000 trials (bench_app_stream). When the whole image must be
 // drawn again (a new view, size, selection or smoothing), a worker thread draws it
-// (curve_renderer.h) while the old one is shown scaled into the new view.
+// (curve_renderer.h) while the old one is shown scaled into the new view. A trial that reported
+// once is a dot. The legend names the shown curves, the pointer over a curve reads its trial,
+// step and value, and a click on it names the trial (curve_legend.h); up to 20 shown trials have
+// a colour each (trial_colors.h).
 // Thread-safety: GUI thread only.
 #pragma once
 
@@ -20,11 +23,15 @@
 #include <vector>
 
 #include "charts/curve_renderer.h"
+#include "charts/trial_colors.h"
 #include "models/experiment_data.h"
 
 class QGraphicsSimpleTextItem;
 
 namespace tunedeck::app {
+
+class CurveLegend;
+class CurveReadout;
 
 class MetricChart : public QChartView {
     Q_OBJECT
@@ -59,6 +66,14 @@ class MetricChart : public QChartView {
     bool saveSvg(const QString& path, QString* error);
     // The note shown over the plot ("Waiting for the first result of loss"); empty when none.
     QString note() const { return note_; }
+    // The legend over the plot area (on by default); the exports carry it as shown.
+    void setLegendVisible(bool on);
+    // The colour trial row `row`'s curve is drawn in now.
+    QColor colorOf(int row) const;
+
+  signals:
+    // A click on the curve of `trialId`.
+    void trialClicked(const QString& trialId);
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -67,6 +82,7 @@ class MetricChart : public QChartView {
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
 
   private:
     // What an image holds: the view and curve settings it was drawn with, and per trial row
@@ -115,6 +131,21 @@ class MetricChart : public QChartView {
     CurveData curveOf(int row, int best, const CurveView& view, double* lastLevel = nullptr) const;
     std::vector<CurveData> allCurves(int best, const CurveView& view) const;
     void updateOverlay();
+    // The colours of the shown trials, anew when the trials or the choice of them changed; a
+    // change of colours redraws the image.
+    void updateColors();
+    void updateLegend();
+    // The shown curve's point nearest to `scenePos` (within a few pixels of it or of a line
+    // through it): the trial's row, the point's index, where it is drawn.
+    struct CurveHit {
+        int row = -1;
+        std::size_t index = 0;
+        QPointF pixel;
+        double drawn = 0;  // its value as drawn (smoothed, when smoothing is on)
+    };
+    std::optional<CurveHit> hitAt(QPointF scenePos) const;
+    // The readout for the pointer at `viewPos` of the viewport, or none.
+    void updateHover(QPointF viewPos);
     // The axes' ranges, for zoom and pan (the chart has no series to zoom through).
     void setView(double xMin, double xMax, double yMin, double yMax, int xTicks = 0,
                  int yTicks = 0);
@@ -168,6 +199,12 @@ class MetricChart : public QChartView {
     std::size_t overlayResults_ = 0;
     QPoint panFrom_;
     bool panning_ = false;
+    TrialColors colors_;
+    bool colorsStale_ = true;
+    std::size_t colorTrials_ = 0;  // how many trials colors_ was made for
+    CurveLegend* legend_ = nullptr;
+    CurveReadout* readout_ = nullptr;
+    std::optional<QPointF> hover_;  // where the pointer rests, while over the chart
 };
 
 }  // namespace tunedeck::app

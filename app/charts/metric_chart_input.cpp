@@ -1,10 +1,12 @@
 // The part of MetricChart the user drives by hand: zoom around the pointer (wheel, +/-), pan
-// (middle drag, arrows), the rubber band, and the resize that calls for a new image.
+// (middle drag, arrows), the rubber band, a click on a curve, the readout following the pointer,
+// and the resize that calls for a new image.
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QWheelEvent>
 #include <cmath>
 
+#include "charts/curve_legend.h"
 #include "charts/metric_chart.h"
 
 namespace tunedeck::app {
@@ -98,7 +100,16 @@ void MetricChart::mouseMoveEvent(QMouseEvent* event) {
         dirty_ = true;
     } else if (band_->isVisible()) {
         band_->setGeometry(QRect(bandFrom_, event->pos()).normalized());
+        readout_->hide();
+    } else {
+        updateHover(event->position());
     }
+}
+
+void MetricChart::leaveEvent(QEvent* event) {
+    hover_.reset();
+    readout_->hide();
+    QChartView::leaveEvent(event);
 }
 
 void MetricChart::mouseReleaseEvent(QMouseEvent* event) {
@@ -115,6 +126,8 @@ void MetricChart::mouseReleaseEvent(QMouseEvent* event) {
             zoomed_ = true;
             setView(low.x(), high.x(), low.y(), high.y());
             dirty_ = true;
+        } else if (const std::optional<CurveHit> hit = hitAt(mapToScene(event->pos()))) {
+            emit trialClicked(data_->trials()[std::size_t(hit->row)].id);
         }
     }
 }

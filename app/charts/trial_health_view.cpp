@@ -186,6 +186,20 @@ void TrialHealthView::paintPanels(QPainter& painter) {
     const QRectF all(canvas_->rect());
     const double width = all.width() / double(panels_.size());
     painter.setRenderHint(QPainter::Antialiasing, true);
+    // The curves' colours: the chosen trials (no choice: all of them) coloured as the chart
+    // colours the same trials.
+    std::vector<int> rows;
+    if (chosen_.empty()) {
+        for (int row = 0; row < int(data_->trials().size()); ++row) {
+            rows.push_back(row);
+        }
+    }
+    for (const QString& id : chosen_) {
+        if (const int row = data_->rowOf(id); row >= 0) {
+            rows.push_back(row);
+        }
+    }
+    const TrialColors colors(std::move(rows));
     for (std::size_t p = 0; p < panels_.size(); ++p) {
         const Panel& panel = panels_[p];
         const QRectF area =
@@ -222,7 +236,7 @@ void TrialHealthView::paintPanels(QPainter& painter) {
             }
             endRun(last);
             const int row = data_->rowOf(id);
-            const QColor color = trialLineColor(row, row == data_->bestRow());
+            const QColor color = colors.of(row, row == data_->bestRow());
             painter.setPen(QPen(color, 1.5));
             painter.drawPath(path);
             painter.setBrush(color);

@@ -138,7 +138,38 @@ void YamlTextEdit::keyPressEvent(QKeyEvent* event) {
         insertPlainText(QString(2 - column % 2, QLatin1Char(' ')));
         return;
     }
+    if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) &&
+        (event->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier) {
+        breakLineKeepingIndentation();
+        return;
+    }
     QPlainTextEdit::keyPressEvent(event);
+}
+
+void YamlTextEdit::breakLineKeepingIndentation() {
+    QTextCursor cursor = textCursor();
+    cursor.beginEditBlock();
+    cursor.removeSelectedText();
+    const QString line = cursor.block().text();
+    const int column = cursor.positionInBlock();
+    int indent = 0;
+    while (indent < column && line[indent] == QLatin1Char(' ')) {
+        ++indent;
+    }
+    // A key whose value is to come ("search_space:", "- trainable:") opens a block: its entries
+    // are indented one step more.
+    QString before = line.left(column);
+    const qsizetype comment = before.indexOf(QLatin1String(" #"));
+    if (comment >= 0) {
+        before.truncate(comment);
+    }
+    if (before.trimmed().endsWith(QLatin1Char(':'))) {
+        indent += 2;
+    }
+    cursor.insertText(QLatin1Char('\n') + QString(indent, QLatin1Char(' ')));
+    cursor.endEditBlock();
+    setTextCursor(cursor);
+    ensureCursorVisible();
 }
 
 void YamlTextEdit::updateGutter(const QRect& rect, int dy) {

@@ -1,6 +1,7 @@
-// The YAML tab's text editor: line numbers in a gutter, syntax colours, and the problems the
-// engine's `validate` reported pinned to their lines (a marker in the gutter whose tooltip is the
-// message, and the line's background tinted). Thread-safety: GUI thread only.
+// The YAML tab's text editor: line numbers in a gutter, syntax colours, Return that keeps the
+// indentation, and the problems the engine's `validate` reported pinned to their lines (a marker
+// in the gutter whose tooltip is the message, and the line's background tinted).
+// Thread-safety: GUI thread only.
 #pragma once
 
 #include <QList>
@@ -40,13 +41,17 @@ class YamlTextEdit : public QPlainTextEdit {
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
-    // Tab indents with spaces: YAML does not allow tabs in indentation.
+    // Tab indents with spaces: YAML does not allow tabs in indentation. Return keeps the
+    // indentation of the line it breaks (breakLineKeepingIndentation).
     void keyPressEvent(QKeyEvent* event) override;
 
   private:
     class Gutter;
     friend class Gutter;
 
+    // A new line indented as the one the cursor is on, one step more after a "key:" whose
+    // value is to come: in YAML the indentation is the structure.
+    void breakLineKeepingIndentation();
     void paintGutter(QPaintEvent* event);
     QString tooltipAt(int y) const;
     void updateGutter(const QRect& rect, int dy);

@@ -18,6 +18,7 @@
 #include "charts/chart_theme.h"
 #include "charts/curve_overlay.h"
 #include "models/config_text.h"
+#include "models/folder_labels.h"
 
 namespace tunedeck::app {
 
@@ -27,13 +28,15 @@ QString numberText(double value) {
     return std::isnan(value) ? QString() : QString::number(value, 'g', 6);
 }
 
-// An experiment is known by its folder: `asha` and its second run `asha-2` share the name asha.
-QString columnName(const History& history) {
+// An experiment is known by its folder: `asha` and its second run `asha-2` share the name asha,
+// and the engine's `quickstart` and a copy of it share even the folder's name, so `label` carries
+// as much of the path as tells the two apart.
+QString columnName(const History& history, const QString& label) {
     const QString folder = QFileInfo(history.folder).fileName();
     if (folder.isEmpty() || folder == history.name) {
-        return folder.isEmpty() ? history.name : folder;
+        return folder.isEmpty() ? history.name : label;
     }
-    return ExperimentsCompare::tr("%1 (experiment %2)").arg(folder, history.name);
+    return ExperimentsCompare::tr("%1 (experiment %2)").arg(label, history.name);
 }
 
 }  // namespace
@@ -88,6 +91,7 @@ ExperimentsCompare::ExperimentsCompare(const QStringList& folders, const QString
                                                                  picker->currentData().toString());
         if (!folder.isEmpty()) {
             picker->addItem(QFileInfo(folder).fileName(), folder);
+            relabelPickers();
             picker->setCurrentIndex(picker->count() - 1);
         }
     };
@@ -95,6 +99,7 @@ ExperimentsCompare::ExperimentsCompare(const QStringList& folders, const QString
     auto* browseSecond = new QPushButton(tr("Browse..."));
     connect(browseFirst, &QPushButton::clicked, this, [browse, this] { browse(first_); });
     connect(browseSecond, &QPushButton::clicked, this, [browse, this] { browse(second_); });
+    relabelPickers();
     connect(first_, &QComboBox::currentIndexChanged, this, &ExperimentsCompare::compare);
     connect(second_, &QComboBox::currentIndexChanged, this, &ExperimentsCompare::compare);
 
@@ -112,7 +117,8 @@ ExperimentsCompare::ExperimentsCompare(const QStringList& folders, const QString
     table_ = new QTableWidget;
     table_->setObjectName(QStringLiteral("comparison"));
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    // Two halves: a column as wide as its default cut the first folder's name.
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     chart_ = new CurveOverlay(tr("The best trials' curves"));
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(table_);
@@ -144,6 +150,23 @@ QComboBox* ExperimentsCompare::pickerFor(const QStringList& folders, const QStri
     }
     picker->setCurrentIndex(std::max(0, index));
     return picker;
+}
+
+void ExperimentsCompare::relabelPickers() {
+    QStringList folders;
+    for (const QComboBox* picker : {first_, second_}) {
+        for (int i = 0; picker && i < picker->count(); ++i) {
+            folders << picker->itemData(i).toString();
+        }
+    }
+    const QStringList labels = distinguishingFolderLabels(folders);
+    int next = 0;
+    for (QComboBox* picker : {first_, second_}) {
+        for (int i = 0; picker && i < picker->count(); ++i, ++next) {
+            picker->setItemText(i, labels[next]);
+            picker->setItemData(i, folders[next], Qt::ToolTipRole);
+        }
+    }
 }
 
 void ExperimentsCompare::compare() {
@@ -183,7 +206,13 @@ void ExperimentsCompare::showComparison(const History& first, const History& sec
     const QList<ComparedRow> rows = bestTrialRows(first, second, scope_);
     table_->clear();
     table_->setColumnCount(2);
-    table_->setHorizontalHeaderLabels({columnName(first), columnName(second)});
+    const QStringList labels = distinguishingFolderLabels({first.folder, second.folder});
+    const QString names[2] = {columnName(first, labels[0]), columnName(second, labels[1])};
+    for (int c = 0; c < 2; ++c) {
+        auto* header = new QTableWidgetItem(names[c]);
+        header->setToolTip(QDir::toNativeSeparators(c == 0 ? first.folder : second.folder));
+        table_->setHorizontalHeaderItem(c, header);
+    }
     table_->setRowCount(int(rows.size()));
     QStringList keys;
     for (int r = 0; r < rows.size(); ++r) {
@@ -202,10 +231,11 @@ void ExperimentsCompare::showComparison(const History& first, const History& sec
     table_->setVerticalHeaderLabels(keys);
 
     std::vector<NamedCurve> curves;
-    for (const History* h : {&first, &second}) {
-        if (const TrialRow* best = bestTrialOf(*h, scope_)) {
-            curves.push_back({QStringLiteral("%1: %2").arg(columnName(*h), best->id),
-                              best->iterations, best->values});
+    for (int c = 0; c < 2; ++c) {
+        const History& h = c == 0 ? first : second;
+        if (const TrialRow* best = bestTrialOf(h, scope_)) {
+            curves.push_back(
+                {QStringLiteral("%1: %2").arg(names[c], best->id), best->iterations, best->values});
         }
     }
     chart_->showCurves(

@@ -55,6 +55,8 @@ class ExperimentsCompare : public QDialog {
 
   private:
     QComboBox* pickerFor(const QStringList& folders, const QString& chosen);
+    // Each picker's folders named by what tells them apart, the whole path in the tooltip.
+    void relabelPickers();
     void showComparison(const History& first, const History& second);
 
     QComboBox* first_ = nullptr;

@@ -93,12 +93,23 @@ void LimitsDialog::apply() {
             if (!status) {
                 self->error_->setText(status.message());
                 self->error_->show();
+                self->growToFit();
                 return;
             }
             self->numSamples_ = samples.value_or(self->numSamples_);
             self->maxConcurrentTrials_ = concurrent.value_or(self->maxConcurrentTrials_);
             self->accept();
         });
+}
+
+void LimitsDialog::growToFit() {
+    // A dialog sizes itself to its contents once, when first shown: the refusal's wrapped lines
+    // shown later were given room taken from the fields, squashing them.
+    layout()->activate();
+    const int needed = layout()->totalHeightForWidth(width());
+    if (needed > height()) {
+        resize(width(), needed);
+    }
 }
 
 }  // namespace tunedeck::app

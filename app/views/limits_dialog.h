@@ -26,6 +26,8 @@ class LimitsDialog : public QDialog {
 
   private:
     void apply();
+    // Taller when the refusal's text needs it; never narrower.
+    void growToFit();
 
     client::EngineClient& client_;
     QString experiment_;

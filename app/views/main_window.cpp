@@ -200,6 +200,16 @@ void MainWindow::buildLayout() {
     });
     auto* logScale = new QCheckBox(tr("Log scale"));
     connect(logScale, &QCheckBox::toggled, chart_, &MetricChart::setLogScale);
+    auto* legend = new QCheckBox(tr("Legend"));
+    legend->setObjectName(QStringLiteral("curveLegend"));
+    legend->setToolTip(tr("Names the curves shown, in their colours; exported charts carry it"));
+    legend->setChecked(QSettings().value(QStringLiteral("curves/legend"), true).toBool());
+    chart_->setLegendVisible(legend->isChecked());
+    connect(legend, &QCheckBox::toggled, this, [this](bool on) {
+        chart_->setLegendVisible(on);
+        QSettings().setValue(QStringLiteral("curves/legend"), on);
+    });
+    connect(chart_, &MetricChart::trialClicked, this, &MainWindow::selectTrial);
     auto* smoothing = new QSlider(Qt::Horizontal);
     smoothing->setRange(0, 99);
     smoothing->setToolTip(tr("Smoothing"));
@@ -212,6 +222,7 @@ void MainWindow::buildLayout() {
     chartControls->addWidget(buildMetricPicker());
     chartControls->addWidget(xAxis);
     chartControls->addWidget(logScale);
+    chartControls->addWidget(legend);
     chartControls->addWidget(new QLabel(tr("Smoothing")));
     chartControls->addWidget(smoothing);
     chartControls->addStretch();
@@ -221,6 +232,7 @@ void MainWindow::buildLayout() {
     chartLayout->addWidget(health_);
 
     compare_ = new QTableWidget;
+    compare_->setObjectName(QStringLiteral("compareTrials"));
     compare_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     log_ = new QPlainTextEdit;
     log_->setReadOnly(true);

@@ -352,6 +352,9 @@ void MainWindow::showMonitor(const QString& experiment) {
     plots_->clear();
     parallel_->clearBrushes();  // its ranges were of the other experiment's axes
     model_->reset();
+    // The reset empties the table's selection without a signal, so every view that follows the
+    // selection kept the old experiment's trial ids and showed this one's trials of those ids.
+    onSelectionChanged();
     nodes_->refresh();
     pages_->setCurrentIndex(1);
 }

@@ -12,12 +12,14 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTextBlock>
 #include <QWindow>
 #include <QtTest>
 #include <csignal>
 
 #include "app_test_support.h"
 #include "editors/experiment_editor.h"
+#include "editors/yaml_text_edit.h"
 #include "engine_harness.h"
 #include "local_engine.h"
 #include "message_box_answer.h"
@@ -27,6 +29,7 @@
 
 using tunedeck::app::ExperimentEditor;
 using tunedeck::app::MainWindow;
+using tunedeck::app::YamlTextEdit;
 using namespace app_test;
 
 namespace {
@@ -100,6 +103,7 @@ class TestAppEditorWindow : public QObject {
     void recentFilesOfOneNameAreToldApart();
     void undoAndRedoAnswerTheKeyboardAndTheMenu();
     void runOnAFileWithMistakesKeepsTheEditorAndShowsTheProblems();
+    void returnKeepsTheIndentationInTheYamlTab();
 };
 
 void TestAppEditorWindow::unsavedEditsAreMarkedAndNeverLostWithoutAsking() {
@@ -282,6 +286,49 @@ void TestAppEditorWindow::runOnAFileWithMistakesKeepsTheEditorAndShowsTheProblem
     QCOMPARE(QApplication::activeWindow(), editorWindow);
     QCOMPARE(readFile(path), onDisk);
     QVERIFY(window.currentExperiment().isEmpty());
+}
+
+// Issue 34.11: Return after an indented line started the next one at column 0, so every key
+// typed into a mapping had to be indented by hand (and a forgotten space made it a key of the
+// parent). The new line takes the indentation of the line it leaves, two more after a "key:"
+// whose value is to come.
+void TestAppEditorWindow::returnKeepsTheIndentationInTheYamlTab() {
+    EngineHarness harness;
+    MainWindow window;
+    window.show();
+    ExperimentEditor* editor = edit(window, experimentFile(harness, "race.yaml"));
+    QVERIFY(editor);
+    editor->tabs()->setCurrentIndex(1);
+    YamlTextEdit* text = editor->textEdit();
+    text->setFocus();
+    const auto endOfLine = [&](const QString& line) {
+        const QTextBlock block = text->document()->find(line).block();
+        QVERIFY2(block.isValid(), qPrintable(line));
+        QTextCursor cursor(block);
+        cursor.movePosition(QTextCursor::EndOfBlock);
+        text->setTextCursor(cursor);
+    };
+    endOfLine("  iterations: 3");
+    QTest::keyClick(text, Qt::Key_Return);
+    QTest::keyClicks(text, "sleep: 0.1");
+    QVERIFY2(editor->text().contains("\n  iterations: 3\n  sleep: 0.1\n"),
+             qPrintable(editor->text()));
+    endOfLine("search_space:");
+    QTest::keyClick(text, Qt::Key_Return);
+    QTest::keyClicks(text, "y: {grid: [3]}");
+    QVERIFY2(editor->text().contains("search_space:\n  y: {grid: [3]}\n  x: {grid: [1, 2]}\n"),
+             qPrintable(editor->text()));
+    // A line at the top level stays there.
+    endOfLine("mode: max");
+    QTest::keyClick(text, Qt::Key_Return);
+    QTest::keyClicks(text, "seed: 1");
+    QVERIFY2(editor->text().contains("mode: max\nseed: 1"), qPrintable(editor->text()));
+    screenshot(*editor->window(), "yaml-return-keeps-indentation", QSize(1280, 800));
+    // One undo takes back the typed key, a second the line break with its indentation.
+    QTest::keyClick(text, Qt::Key_Z, Qt::ControlModifier);
+    QTest::keyClick(text, Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY2(editor->text().contains("mode: max\n") && !editor->text().contains("seed"),
+             qPrintable(editor->text()));
 }
 
 QTEST_MAIN(TestAppEditorWindow)

@@ -5,6 +5,8 @@
 // experiments asks whether to pause them or leave them running, and does what was chosen
 // (defect 10). Issue 18. The engine's queue as the window shows it (issue 22). Experiment >
 // Change limits... of a running experiment, and the progress bar that follows (issue 18).
+// Another experiment opened starts with no trial selected, and Compare two experiments tells two
+// folders of one name apart (issue 34).
 #include <QChart>
 #include <QComboBox>
 #include <QDialog>
@@ -24,17 +26,22 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTextBrowser>
 #include <QTreeWidget>
 #include <QValueAxis>
 #include <QtTest>
 #include <csignal>
 
+#include "app_test_support.h"
+#include "charts/curve_overlay.h"
 #include "charts/metric_chart.h"
 #include "charts/node_usage_view.h"
+#include "charts/scatter_view.h"
 #include "engine_harness.h"
 #include "local_engine.h"
 #include "message_box_answer.h"
 #include "models/trial_table_model.h"
+#include "views/experiments_compare.h"
 #include "views/main_window.h"
 #include "wait_for.h"
 
@@ -147,11 +154,13 @@ class TestAppWindowLifecycle : public QObject {
   private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }  // not the user's settings
     void oneClickOnARowOpensItsExperiment();
+    void openingAnotherExperimentClearsTheSelection();
     void aSecondExperimentStartedFromTheWindowIsShownAndHighlighted();
     void quittingWhileExperimentsRunAsksAndCanPauseThem();
     void quittingCanLeaveTheExperimentsRunning();
     void quittingRightAfterARunEndedAsksNothing();
     void anExperimentIsKnownByItsFolderNotItsName();
+    void twoFoldersOfOneNameCompareUnderTheirOwnNames();
     void theEngineQueueShowsWhoWaitsAndWhy();
     void maxWorkersOfARunningClusterIsSetFromTheNodesTab();
     void limitsOfARunningExperimentChangeFromTheWindow();
@@ -182,6 +191,65 @@ void TestAppWindowLifecycle::oneClickOnARowOpensItsExperiment() {
     // The list's refresh (every 5 s) keeps the row of what is shown highlighted.
     QTest::qWait(5500);
     QCOMPARE(highlighted(list), QStringLiteral("beta"));
+}
+
+// Issue 34.2: t00001 selected in one experiment, then another opened. The table highlighted
+// nothing, yet the Trial tab showed the new experiment's t00001, Compare the old one's, and the
+// curves and plots kept only t00001, also in a run started next. Nothing that follows the
+// selection may outlive the experiment it was made in.
+void TestAppWindowLifecycle::openingAnotherExperimentClearsTheSelection() {
+    EngineHarness harness;
+    QVERIFY(harness.run({"run", experimentFile(harness, "alpha", 3, 0)}).exitCode == 0);
+    QVERIFY(harness.run({"run", experimentFile(harness, "beta", 5, 0)}).exitCode == 0);
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    auto* table = window.findChild<QTableView*>("trials");
+    auto* compare = window.findChild<QTableWidget*>("compareTrials");
+    auto* detail = window.findChild<QTextBrowser*>("trialDetail");
+    auto* scatter = window.findChild<tunedeck::app::ScatterView*>();
+    QVERIFY(table && compare && detail && scatter);
+    const auto shows = [&](const QString& name, int results) {
+        return waitFor(
+            [&] {
+                return window.currentExperiment() == name && window.data().trials().size() == 2 &&
+                       int(window.data().trials()[0].values.size()) == results &&
+                       int(window.data().trials()[1].values.size()) == results &&
+                       table->model()->rowCount() == 2;
+            },
+            30000);
+    };
+    // What follows the selection, as the user sees it: nothing of `trialId` anywhere.
+    const auto nothingSelected = [&] {
+        return table->selectionModel()->selectedRows().isEmpty() && compare->columnCount() == 0 &&
+               detail->toPlainText().trimmed().startsWith("No trial selected") &&
+               scatter->selectedPoints().isEmpty();
+    };
+    window.tabs()->setCurrentWidget(detail->parentWidget());
+
+    window.openExperiment("alpha");
+    QVERIFY(shows("alpha", 3));
+    table->selectRow(1);  // t00001: the table is sorted by trial
+    QCOMPARE(compare->columnCount(), 1);
+    QCOMPARE(compare->horizontalHeaderItem(0)->text(), QStringLiteral("t00001"));
+    QVERIFY2(detail->toPlainText().trimmed().startsWith("t00001"),
+             qPrintable(detail->toPlainText()));
+    QCOMPARE(window.chart()->redraw(), 3);  // t00001's curve alone
+
+    window.openExperiment("beta");
+    QVERIFY(shows("beta", 5));
+    QVERIFY2(waitFor(nothingSelected, 2000), qPrintable(detail->toPlainText()));
+    app_test::screenshot(window, "selection-cleared-on-open");
+    QCOMPARE(window.chart()->redraw(), 2 * 5);  // every curve of beta
+
+    // A run started from the window is another experiment too.
+    table->selectRow(0);
+    QVERIFY2(detail->toPlainText().trimmed().startsWith("t00000"),
+             qPrintable(detail->toPlainText()));
+    window.runExperimentFile(experimentFile(harness, "gamma", 4, 0));
+    QVERIFY(shows("gamma", 4));
+    QVERIFY2(waitFor(nothingSelected, 2000), qPrintable(detail->toPlainText()));
+    QCOMPARE(window.chart()->redraw(), 2 * 4);
 }
 
 void TestAppWindowLifecycle::aSecondExperimentStartedFromTheWindowIsShownAndHighlighted() {
@@ -331,6 +399,53 @@ void TestAppWindowLifecycle::anExperimentIsKnownByItsFolderNotItsName() {
 
 // Two users' experiments on an engine whose queue shares one CPU: Experiment > Engine queue...
 // shows both, the CPU in use, and why the lower priority waits (issue 22).
+// Issue 34.5: File > Compare two experiments headed both columns "quickstart" for the engine's
+// quickstart and a copy of it. Each folder is named by the part of its path that tells it from
+// the other, in the pickers, the table's columns and the curves, with its whole path in the
+// tooltip.
+void TestAppWindowLifecycle::twoFoldersOfOneNameCompareUnderTheirOwnNames() {
+    EngineHarness harness;
+    const QString copies = harness.root() + "/copies";
+    QVERIFY(harness.run({"run", experimentFile(harness, "quickstart", 3, 0), "--results", copies})
+                .exitCode == 0);
+    QVERIFY(harness.run({"run", experimentFile(harness, "quickstart", 4, 0)}).exitCode == 0);
+    const QString copy = copies + "/quickstart";
+    const QString ours = harness.experimentFolder("quickstart");
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    QVERIFY(waitFor([&] { return experimentList(window)->topLevelItemCount() == 1; }, 20000));
+    window.openFolder(copy);
+    QVERIFY(waitFor([&] { return window.data().trials().size() == 2; }, 20000));
+
+    window.compareExperiments();
+    auto* dialog = window.findChild<tunedeck::app::ExperimentsCompare*>();
+    QVERIFY(dialog);
+    QSignalSpy compared(dialog, &tunedeck::app::ExperimentsCompare::compared);
+    QVERIFY(compared.wait(20000));
+    QTableWidget* table = dialog->table();
+    QCOMPARE(table->horizontalHeaderItem(0)->text(), QStringLiteral("copies/quickstart"));
+    QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("results/quickstart"));
+    QVERIFY2(table->horizontalHeaderItem(0)->toolTip().contains(copy),
+             qPrintable(table->horizontalHeaderItem(0)->toolTip()));
+    QVERIFY2(table->horizontalHeaderItem(1)->toolTip().contains(ours),
+             qPrintable(table->horizontalHeaderItem(1)->toolTip()));
+    auto* first = dialog->findChild<QComboBox*>("first");
+    auto* second = dialog->findChild<QComboBox*>("second");
+    QVERIFY(first && second);
+    QCOMPARE(first->currentText(), QStringLiteral("copies/quickstart"));
+    QCOMPARE(second->currentText(), QStringLiteral("results/quickstart"));
+    QCOMPARE(first->itemData(first->currentIndex(), Qt::ToolTipRole).toString(), copy);
+    QCOMPARE(second->itemData(second->currentIndex(), Qt::ToolTipRole).toString(), ours);
+    const QList<QAbstractSeries*> curves = dialog->chartView()->chart()->series();
+    QCOMPARE(curves.size(), 2);
+    QVERIFY2(curves[0]->name().startsWith("copies/quickstart"), qPrintable(curves[0]->name()));
+    QVERIFY2(curves[1]->name().startsWith("results/quickstart"), qPrintable(curves[1]->name()));
+    dialog->resize(900, 700);
+    QTest::qWait(200);  // the chart lays itself out for the new size
+    app_test::screenshot(*dialog, "compare-two-quickstarts");
+}
+
 void TestAppWindowLifecycle::theEngineQueueShowsWhoWaitsAndWhy() {
     EngineHarness harness;
     app_test::LocalEngine engine;
@@ -504,6 +619,20 @@ void TestAppWindowLifecycle::limitsOfARunningExperimentChangeFromTheWindow() {
     QVERIFY2(error->text().contains("fewer than the 2 trials already created"),
              qPrintable(error->text()));
     QVERIFY(dialog->isVisible());
+    // Issue 34.11: the refusal's lines get room of their own; the fields were squashed to make it.
+    QTest::qWait(100);  // the dialog's layout follows the label at the next turn of the loop
+    for (QSpinBox* field : {samples, concurrent}) {
+        QVERIFY2(field->height() >= field->sizeHint().height(),
+                 qPrintable(QStringLiteral("%1 is %2 px high of %3")
+                                .arg(field->objectName())
+                                .arg(field->height())
+                                .arg(field->sizeHint().height())));
+    }
+    QVERIFY2(error->height() >= error->heightForWidth(error->width()),
+             qPrintable(QStringLiteral("the refusal is %1 px high of %2")
+                            .arg(error->height())
+                            .arg(error->heightForWidth(error->width()))));
+    app_test::screenshot(*dialog, "limits-refused");
     // Three samples: taken, and the progress bar counts them.
     samples->setValue(3);
     dialog->findChild<QPushButton*>("applyLimits")->click();

@@ -10,6 +10,7 @@
 #include "api/events.h"
 #include "models/config_text.h"
 #include "models/experiment_data.h"
+#include "models/folder_labels.h"
 #include "models/history_reader.h"
 #include "models/trial_table_model.h"
 #include "scripted_events.h"
@@ -34,6 +35,7 @@ class TestAppModels : public QObject {
     void searchAndStatusFilterTheTable();
     void changesComeInBatches();
     void resultMetricReadsWhatExperimentDataReads();
+    void foldersOfOneNameAreLabelledByWhatTellsThemApart();
 };
 
 void TestAppModels::trialsCurvesAndTheBestFollowTheEvents() {
@@ -240,6 +242,21 @@ void TestAppModels::resultMetricReadsWhatExperimentDataReads() {
                                 .arg(read)
                                 .arg(expected)));
     }
+}
+
+// Issue 34.5: two `quickstart` folders compared read "quickstart" twice.
+void TestAppModels::foldersOfOneNameAreLabelledByWhatTellsThemApart() {
+    QCOMPARE(
+        distinguishingFolderLabels({"/home/a/results/quickstart", "/home/a/copies/quickstart"}),
+        QStringList({"results/quickstart", "copies/quickstart"}));
+    QCOMPARE(distinguishingFolderLabels({"/r/asha", "/r/asha-2"}), QStringList({"asha", "asha-2"}));
+    // As deep as it takes, and no deeper for the others.
+    QCOMPARE(distinguishingFolderLabels({"/a/x/results/q", "/b/x/results/q", "/r/other"}),
+             QStringList({"/a/x/results/q", "/b/x/results/q", "other"}));
+    QCOMPARE(distinguishingFolderLabels({"/x/y/q", "/z/y/q/"}), QStringList({"/x/y/q", "/z/y/q"}));
+    // The same folder twice cannot be told apart, and needs not be.
+    QCOMPARE(distinguishingFolderLabels({"/r/q", "/r/q"}), QStringList({"q", "q"}));
+    QCOMPARE(distinguishingFolderLabels({}), QStringList());
 }
 
 QTEST_MAIN(TestAppModels)
