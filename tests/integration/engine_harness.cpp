@@ -1,5 +1,7 @@
 #include "engine_harness.h"
 
+#include <sys/resource.h>
+
 #include <sqlite3.h>
 
 #include <QDir>
@@ -8,6 +10,8 @@
 #include <QJsonDocument>
 #include <QThread>
 #include <QtTest>
+
+#include "sanitizer_build.h"
 
 EngineHarness::EngineHarness() {
     QDir().mkpath(resultsRoot());
@@ -130,4 +134,16 @@ bool sqliteExec(const QString& databasePath, const QString& sql) {
     }
     sqlite3_close(db);
     return done;
+}
+
+void EngineHarness::startUnderMemoryBound(QProcess& engine, const QStringList& args,
+                                          qint64 bytes) const {
+    engine.setProcessEnvironment(environment());
+    if (!tunedeck::test::kSanitizerBuild) {
+        engine.setChildProcessModifier([bytes] {
+            const rlimit limit{rlim_t(bytes), rlim_t(bytes)};
+            ::setrlimit(RLIMIT_AS, &limit);
+        });
+    }
+    engine.start(enginePath(), args);
 }

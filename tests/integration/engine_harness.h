@@ -40,6 +40,10 @@ class EngineHarness {
     std::unique_ptr<QProcess> start(const QStringList& args,
                                     const std::function<void()>& childSetup = {}) const;
     static EngineResult finish(QProcess& process, int timeoutMs = 120000);
+    // Starts the engine in `engine` under an address-space bound of `bytes`, so that a parse
+    // allocating without end fails there, not the machine (no bound in the sanitizer build:
+    // AddressSanitizer reserves terabytes of address space at start).
+    void startUnderMemoryBound(QProcess& engine, const QStringList& args, qint64 bytes) const;
     // Waits up to `timeoutMs` for `path` (a file the engine or a trial makes) to appear; whether
     // it did.
     static bool waitForFile(const QString& path, int timeoutMs);

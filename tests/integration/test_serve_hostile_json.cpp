@@ -12,7 +12,6 @@
 #include <QtTest>
 
 #include "engine_harness.h"
-#include "sanitizer_build.h"
 #include "serve_session.h"
 
 namespace {
@@ -110,18 +109,9 @@ void TestServeHostileJson::validateRefusesHostileSearchSpacesQuicklyWithTheirPla
     }
     const QString experiment = harness.writeFile("experiment.yaml", kExperiment);
     QProcess engine;
-    engine.setProcessEnvironment(harness.environment());
-    // A parse that allocates without end fails here, not the machine. (Not in the sanitizer
-    // build: AddressSanitizer reserves terabytes of address space at start.)
-    if (!tunedeck::test::kSanitizerBuild) {
-        engine.setChildProcessModifier([] {
-            const rlimit limit{kAddressSpaceBytes, kAddressSpaceBytes};
-            ::setrlimit(RLIMIT_AS, &limit);
-        });
-    }
     QElapsedTimer clock;
     clock.start();
-    engine.start(EngineHarness::enginePath(), {"validate", experiment});
+    harness.startUnderMemoryBound(engine, {"validate", experiment}, kAddressSpaceBytes);
     QVERIFY(engine.waitForStarted(5000));
     const bool finished = engine.waitForFinished(kQuickMs);
     const qint64 elapsedMs = clock.elapsed();

@@ -12,7 +12,6 @@
 #include <QtTest>
 
 #include "engine_harness.h"
-#include "sanitizer_build.h"
 #include "serve_session.h"
 
 namespace {
@@ -102,18 +101,9 @@ void TestServeHostileYaml::validateCommandRefusesHostileFilesQuicklyWithTheirPla
     QFETCH(QString, message);
     EngineHarness harness;
     QProcess engine;
-    engine.setProcessEnvironment(harness.environment());
-    // Under an address-space bound: a parse that allocates without end fails here, not the box.
-    // (Not in the sanitizer build: AddressSanitizer reserves terabytes of address space at start.)
-    if (!tunedeck::test::kSanitizerBuild) {
-        engine.setChildProcessModifier([] {
-            const rlimit limit{kAddressSpaceBytes, kAddressSpaceBytes};
-            ::setrlimit(RLIMIT_AS, &limit);
-        });
-    }
     QElapsedTimer clock;
     clock.start();
-    engine.start(EngineHarness::enginePath(), {"validate", corpusFile(file)});
+    harness.startUnderMemoryBound(engine, {"validate", corpusFile(file)}, kAddressSpaceBytes);
     QVERIFY(engine.waitForStarted(5000));
     const bool finished = engine.waitForFinished(kQuickMs);
     const qint64 elapsedMs = clock.elapsed();
