@@ -39,9 +39,4 @@ void TrialRoster::set(std::int64_t index, const Standing& standing) {
     count(standing, index, +1);
 }
 
-const TrialRoster::Standing* TrialRoster::find(std::int64_t index) const {
-    const auto it = standings_.find(index);
-    return it == standings_.end() ? nullptr : &it->second;
-}
-
 }  // namespace tunedeck

@@ -40,7 +40,6 @@ class TrialRoster {
 
     // Records the standing of the trial of creation `index`, new or changed.
     void set(std::int64_t index, const Standing& standing);
-    const Standing* find(std::int64_t index) const;
 
     // PENDING or PAUSED and not held, by creation index (the order trials are offered in).
     const std::set<std::int64_t>& waiting() const { return waiting_; }
