@@ -127,6 +127,11 @@ std::vector<ExperimentSummary> summarizeExperiments(const QString& root) {
                              scores.front().trialId);
             }
         }
+        if (!e.store->readError()) {
+            // Counted from part of the history: said so, and no best is named from it.
+            summary.status = QStringLiteral("damaged");
+            summary.best.clear();
+        }
         summaries.push_back(std::move(summary));
     }
     return summaries;

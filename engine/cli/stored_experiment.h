@@ -28,7 +28,7 @@ bool readWhole(const OpenedExperiment& e);
 // One line of `ls` (and of the control API's `list`).
 struct ExperimentSummary {
     QString folderName;
-    QString status;  // running, finished, interrupted, failed
+    QString status;  // running, finished, interrupted, failed; damaged when a read failed
     double createdAt = 0;
     int trials = 0;
     int errors = 0;

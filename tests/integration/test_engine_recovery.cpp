@@ -295,14 +295,17 @@ void TestEngineRecovery::aDamagedHistoryIsNeverTrusted() {
                        "UPDATE results SET data = substr(data, 1, 20) WHERE seq = "
                        "(SELECT min(seq) FROM results WHERE trial_id = 't00002')"));
     // (`resume` of this finished run reads no result: it has nothing to answer from them.)
-    for (const QStringList& command :
-         {QStringList{"best", folder}, QStringList{"show", folder},
-          QStringList{"export", folder, "--format", "csv"}}) {
+    for (const QStringList& command : {QStringList{"best", folder}, QStringList{"show", folder},
+                                       QStringList{"export", folder, "--format", "csv"}}) {
         const EngineResult r = h.run(command);
         QVERIFY2(r.exitCode == 2, qPrintable(command.first() + ": " + r.all()));
         QVERIFY2(r.err.contains("the history is damaged"), qPrintable(r.all()));
         QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
     }
+
+    const EngineResult listed = h.run({"ls", "--results", h.resultsRoot()});
+    QVERIFY2(listed.out.contains("damaged") && !listed.out.contains("score="),
+             qPrintable(listed.all()));
 
     // `recover` drops that result and says so; the history answers again, as before the damage.
     const EngineResult recovered = h.run({"recover", folder});
