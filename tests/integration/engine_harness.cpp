@@ -147,3 +147,16 @@ void EngineHarness::startUnderMemoryBound(QProcess& engine, const QStringList& a
     }
     engine.start(enginePath(), args);
 }
+
+qint64 peakResidentKb(qint64 pid) {
+    QFile file(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!file.open(QIODevice::ReadOnly)) {
+        return -1;
+    }
+    for (const QByteArray& line : file.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:")) {
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+        }
+    }
+    return -1;
+}

@@ -65,3 +65,5 @@ class EngineHarness {
 QString sqliteQuery(const QString& databasePath, const QString& sql);
 // Runs `sql` (statements, no result) on the file read-write; false when it fails.
 bool sqliteExec(const QString& databasePath, const QString& sql);
+// The highest resident memory of a process, from /proc, in kB; -1 when it cannot be read.
+qint64 peakResidentKb(qint64 pid);

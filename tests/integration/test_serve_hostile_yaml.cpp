@@ -45,20 +45,6 @@ bool makeExperimentFolder(const EngineHarness& harness, const QString& name) {
     return QDir().mkpath(folder) && database.open(QIODevice::WriteOnly);
 }
 
-// The highest resident memory of a process, from /proc, in kB.
-qint64 peakResidentKb(qint64 pid) {
-    QFile file(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!file.open(QIODevice::ReadOnly)) {
-        return -1;
-    }
-    for (const QByteArray& line : file.readAll().split('\n')) {
-        if (line.startsWith("VmHWM:")) {
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-        }
-    }
-    return -1;
-}
-
 }  // namespace
 
 class TestServeHostileYaml : public QObject {
