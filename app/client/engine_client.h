@@ -100,7 +100,7 @@ class EngineClient : public QObject {
     // The answer to a subscription (name, metric, mode, status, spec), after each (re)connect.
     void subscribed(const QString& experiment, const tunedeck::api::SubscribedAnswer& info);
     void connectionLost(const QString& reason);
-    // An event as it came over the wire (the envelope of api/events.h), for tools that look at
+    // An event as it came over the wire (the envelope of core/events.h), for tools that look at
     // the wire itself; the app's models use decodedEvent.
     void event(const QString& experiment, const QJsonObject& event);
     // The same event decoded; one the client cannot decode is a problem() instead.

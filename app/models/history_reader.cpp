@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "api/event_decoders.h"
-#include "api/events.h"
+#include "core/events.h"
 #include "config/spec_summary.h"
 #include "store/history_reader.h"
 

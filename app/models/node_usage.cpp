@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "api/events.h"
+#include "core/events.h"
 #include "store/history_reader.h"
 
 namespace tunedeck::app {

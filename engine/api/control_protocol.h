@@ -5,7 +5,7 @@
 // Request:  {"id": ANY, "op": OP, ...arguments}
 // Answer:   {"id": ANY, "ok": true, ...fields} or
 //           {"id": ANY, "ok": false, "error": {"code": CODE, "message": TEXT}}
-// Event:    {"subscription": N, "experiment": NAME, "event": ENVELOPE}   (api/events.h)
+// Event:    {"subscription": N, "experiment": NAME, "event": ENVELOPE}   (core/events.h)
 // Caught up: {"subscription": N, "experiment": NAME, "caught_up": SEQ}  (replay done, live now)
 #pragma once
 

@@ -1,6 +1,6 @@
 #include "api/event_decoders.h"
 
-#include "api/events.h"
+#include "core/events.h"
 #include "api/json_fields.h"
 
 namespace tunedeck::events {

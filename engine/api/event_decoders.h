@@ -1,4 +1,4 @@
-// The event schema read back: typed events decoded from the JSON objects that api/events.h builds,
+// The event schema read back: typed events decoded from the JSON objects that core/events.h builds,
 // so a reader (the app's models, charts and analysis) never looks a field up by name. Every
 // decoder checks what it reads: a field of the wrong type, or a required one missing, is an
 // error naming the event and the field, never a silent default. Fields an older engine did not
@@ -153,7 +153,7 @@ using EventPayload =
                  TrialStatusEvent, ResultEvent, CheckpointEvent, ExploitEvent, NodeEvent,
                  NodeUsageEvent, LogEvent, WarningEvent, LimitsEvent, TrialNoteEvent>;
 
-// One envelope (api/events.h): its sequence number, time and payload.
+// One envelope (core/events.h): its sequence number, time and payload.
 struct Event {
     qint64 seq = 0;
     double time = 0;  // unix seconds

@@ -11,7 +11,7 @@
 #include <QMetaObject>
 #include <QUuid>
 
-#include "api/events.h"
+#include "core/events.h"
 #include "api/problems_json.h"
 #include "cli/control_requests.h"
 #include "cli/output_formats.h"

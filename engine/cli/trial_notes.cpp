@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "api/event_decoders.h"
-#include "api/events.h"
+#include "core/events.h"
 #include "core/trial_note.h"
 #include "runtime/experiment_lock.h"
 

@@ -81,12 +81,6 @@ bool MedianStoppingScheduler::better(double a, double b) const {
     return options_.mode == MetricMode::Max ? a > b : a < b;
 }
 
-void MedianStoppingScheduler::onTrialAdd(const Trial& trial) {
-    if (trial.status == TrialStatus::Pending || trial.status == TrialStatus::Paused) {
-        waiting_.insert(trial.id);
-    }
-}
-
 std::optional<double> MedianStoppingScheduler::runningMean(const QString& trialId,
                                                            double time) const {
     double sum = 0;
@@ -104,7 +98,6 @@ std::optional<double> MedianStoppingScheduler::runningMean(const QString& trialI
 }
 
 SchedulerDecision MedianStoppingScheduler::onResult(const Trial& trial, const QJsonObject& result) {
-    waiting_.remove(trial.id);  // it is reporting, so it runs
     const auto time = finiteNumberAt(result, options_.timeAttr);
     const auto value = finiteNumberAt(result, options_.metric);
     if (!time || !value) {
@@ -132,9 +125,9 @@ SchedulerDecision MedianStoppingScheduler::onResult(const Trial& trial, const QJ
 
     if (others < options_.minSamplesRequired) {
         const double last = lastPause_.value(trial.id, -std::numeric_limits<double>::infinity());
-        if (*time - last > options_.minTimeSlice && !waiting_.isEmpty()) {
+        if (*time - last > options_.minTimeSlice && waiting_ > 0) {
             lastPause_.insert(trial.id, *time);
-            waiting_.insert(trial.id);
+            gaveWayAt_.insert(trial.id, ++giveWays_);
             return SchedulerDecision::giveWay(
                 QStringLiteral("median: only %1 other trials reached %2 = %3 (need %4); giving "
                                "way to waiting trials")
@@ -167,12 +160,10 @@ SchedulerDecision MedianStoppingScheduler::onResult(const Trial& trial, const QJ
     if (options_.hardStop) {
         return SchedulerDecision::stop(why);
     }
-    waiting_.insert(trial.id);
     return SchedulerDecision::pause(why);
 }
 
 void MedianStoppingScheduler::onComplete(const Trial& trial, const QJsonObject& lastResult) {
-    waiting_.remove(trial.id);
     const auto time = finiteNumberAt(lastResult, options_.timeAttr);
     const auto value = finiteNumberAt(lastResult, options_.metric);
     if (time && value) {
@@ -180,23 +171,21 @@ void MedianStoppingScheduler::onComplete(const Trial& trial, const QJsonObject& 
     }
 }
 
-void MedianStoppingScheduler::onError(const Trial& trial) {
-    waiting_.remove(trial.id);
-}
-
 std::optional<QString> MedianStoppingScheduler::chooseTrialToRun(
     const std::vector<const Trial*>& waiting) {
-    waiting_.clear();
+    const Trial* pick = nullptr;
     for (const Trial* trial : waiting) {
-        if (trial) {
-            waiting_.insert(trial->id);
+        if (trial == nullptr) {
+            continue;
+        }
+        if (trial->status == TrialStatus::Pending) {
+            return trial->id;
+        }
+        if (pick == nullptr || gaveWayAt_.value(trial->id) < gaveWayAt_.value(pick->id)) {
+            pick = trial;
         }
     }
-    std::optional<QString> pick = Scheduler::chooseTrialToRun(waiting);
-    if (pick) {
-        waiting_.remove(*pick);
-    }
-    return pick;
+    return pick ? std::optional<QString>(pick->id) : std::nullopt;
 }
 
 QJsonObject MedianStoppingScheduler::saveState() const {
@@ -213,13 +202,16 @@ QJsonObject MedianStoppingScheduler::saveState() const {
         lastPause.insert(it.key(), it.value());
     }
     QStringList bad(judgedBad_.cbegin(), judgedBad_.cend());
-    QStringList waiting(waiting_.cbegin(), waiting_.cend());
     bad.sort();
-    waiting.sort();
+    QJsonObject gaveWay;
+    for (auto it = gaveWayAt_.cbegin(); it != gaveWayAt_.cend(); ++it) {
+        gaveWay.insert(it.key(), it.value());
+    }
     return {{"results", results},
             {"judged_bad", QJsonArray::fromStringList(bad)},
             {"last_pause", lastPause},
-            {"waiting", QJsonArray::fromStringList(waiting)}};
+            {"gave_way", gaveWay},
+            {"give_ways", giveWays_}};
 }
 
 Status MedianStoppingScheduler::restoreState(const QJsonObject& state) {
@@ -252,14 +244,16 @@ Status MedianStoppingScheduler::restoreState(const QJsonObject& state) {
     for (const QJsonValue& id : state.value("judged_bad").toArray()) {
         bad.insert(id.toString());
     }
-    QSet<QString> waiting;
-    for (const QJsonValue& id : state.value("waiting").toArray()) {
-        waiting.insert(id.toString());
+    QMap<QString, qint64> gaveWay;
+    const QJsonObject savedGaveWay = state.value("gave_way").toObject();
+    for (auto it = savedGaveWay.begin(); it != savedGaveWay.end(); ++it) {
+        gaveWay.insert(it.key(), it.value().toInteger());
     }
     results_ = std::move(results);
+    gaveWayAt_ = std::move(gaveWay);
+    giveWays_ = state.value("give_ways").toInteger();
     lastPause_ = std::move(lastPause);
     judgedBad_ = std::move(bad);
-    waiting_ = std::move(waiting);
     return Status::ok();
 }
 

@@ -13,11 +13,10 @@
 //    otherwise it continues. These pauses happen whatever hard_stop says, as in Ray.
 //  - hard_stop false pauses instead of stopping; a paused-for-being-bad trial then runs to the
 //    end when it is resumed (Ray's "fall back to FIFO").
-// Differences: Ray asks the trial runner which trials are waiting; we learn it from the lists
-// chooseTrialToRun is given and from our own pauses. A trial with no result inside the
-// [grace_period, t] window has no running average: Ray's numpy then yields NaN, which stops
-// the trial being judged; we leave such trials out of the median (and continue when none is
-// left). Results without the time attribute or the metric are ignored.
+// Which trials wait, Ray asks its trial runner; the loop tells us how many (onTrialsWaiting). A
+// trial with no result inside the [grace_period, t] window has no running average: Ray's numpy then
+// yields NaN, which stops the trial being judged; we leave such trials out of the median (and
+// continue when none is left). Results without the time attribute or the metric are ignored.
 #pragma once
 
 #include <QJsonObject>
@@ -56,10 +55,11 @@ class MedianStoppingScheduler final : public Scheduler {
 
     explicit MedianStoppingScheduler(Options options) : options_(std::move(options)) {}
 
-    void onTrialAdd(const Trial& trial) override;
     SchedulerDecision onResult(const Trial& trial, const QJsonObject& result) override;
     void onComplete(const Trial& trial, const QJsonObject& lastResult) override;
-    void onError(const Trial& trial) override;
+    void onTrialsWaiting(int count) override { waiting_ = count; }
+    // PENDING trials first, in creation order; then PAUSED ones, those that gave way longest ago
+    // first: a trial that gives way does not take its slot back before the others had a turn.
     std::optional<QString> chooseTrialToRun(const std::vector<const Trial*>& waiting) override;
     QJsonObject saveState() const override;
     Status restoreState(const QJsonObject& state) override;
@@ -74,7 +74,9 @@ class MedianStoppingScheduler final : public Scheduler {
     QMap<QString, std::vector<Point>> results_;
     QSet<QString> judgedBad_;          // paused for being worse than the median (hard_stop off)
     QMap<QString, double> lastPause_;  // time of the last give-way pause per trial
-    QSet<QString> waiting_;            // PENDING or PAUSED as far as we know
+    QMap<QString, qint64> gaveWayAt_;  // per trial, the number of its last give-way (in order)
+    qint64 giveWays_ = 0;
+    int waiting_ = 0;  // trials PENDING or PAUSED, not held by the user
 };
 
 }  // namespace tunedeck

@@ -49,6 +49,14 @@ struct RecordedExploit {
     QJsonObject newConfig;
 };
 
+// One PBT exploit as stored (who copied whom, at which iterations, old and
+// new config; `iteration` is the trial's own count, kept across an exploit; a trial that only
+// changed its config, under pbt-replay, has itself as the source), with why and when.
+struct ExploitRecord : RecordedExploit {
+    QString reason;
+    double timestamp = 0;
+};
+
 // From the end of replay step `step` on, the trial trains with `config`.
 struct ReplayChange {
     std::int64_t step = 0;

@@ -160,7 +160,9 @@ SchedulerDecision PbtScheduler::onResult(const Trial& trial, const QJsonObject& 
             return e.first != trial.id && !e.second.finished && e.second.lastTrainTime < nextSync_;
         });
         if (othersBehind) {
-            return SchedulerDecision::pause(
+            // Waits as a give-way: a trial that cannot keep its progress here goes on (paused,
+            // it would start again from an older checkpoint, return here and wait again).
+            return SchedulerDecision::giveWay(
                 QStringLiteral("%1: waiting for every trial to reach %2 %3")
                     .arg(explorer_->name(), options_.timeAttr, formatNumber(nextSync_)));
         }
@@ -170,10 +172,12 @@ SchedulerDecision PbtScheduler::onResult(const Trial& trial, const QJsonObject& 
     const SchedulerDecision decision =
         checkpointOrExploit(trial.id, quantiles(), *time, m.iteration);
     if (decision.action == SchedulerDecision::Action::Continue && waiting_ > 0) {
-        return SchedulerDecision::pause(QStringLiteral("%1: giving the slot to %2 at %3 %4")
-                                            .arg(explorer_->name(),
-                                                 counted(waiting_, "waiting trial"),
-                                                 options_.timeAttr, formatNumber(*time)));
+        // A give-way: a trial that cannot keep its progress here goes on instead (restarted
+        // from an older checkpoint it would come back to this point, and give way again).
+        return SchedulerDecision::giveWay(QStringLiteral("%1: giving the slot to %2 at %3 %4")
+                                              .arg(explorer_->name(),
+                                                   counted(waiting_, "waiting trial"),
+                                                   options_.timeAttr, formatNumber(*time)));
     }
     return decision;
 }

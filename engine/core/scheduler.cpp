@@ -80,9 +80,13 @@ QString num(double value) {
 }  // namespace
 
 std::optional<QString> Scheduler::chooseTrialToRun(const std::vector<const Trial*>& waiting) {
-    for (const Trial* trial : waiting) {
-        if (trial) {
-            return trial->id;
+    // As Ray's FIFOScheduler: PENDING trials first, then PAUSED ones, each in creation order. A
+    // trial that paused to give way is not the one that takes its slot back.
+    for (const TrialStatus status : {TrialStatus::Pending, TrialStatus::Paused}) {
+        for (const Trial* trial : waiting) {
+            if (trial && trial->status == status) {
+                return trial->id;
+            }
         }
     }
     return std::nullopt;

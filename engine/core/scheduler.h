@@ -100,7 +100,7 @@ class Scheduler {
     virtual void onSearcherIdle() {}
 
     // Among trials that could start now (PENDING or PAUSED, in creation order), the one to run
-    // next, or nullopt to start none of them. FIFO: the first.
+    // next, or nullopt to start none of them. FIFO: the first PENDING one, else the first PAUSED.
     virtual std::optional<QString> chooseTrialToRun(const std::vector<const Trial*>& waiting);
 
     // How many trials wait for a slot (PENDING or PAUSED, not held by the user); the runtime

@@ -213,7 +213,9 @@ AttemptOutcome TrialAttempt::onExit(const ExitFacts& exit, const FailureSpec& fa
         outcome.reason = ending_ == Ending::Stop ? endReason_ : QStringLiteral("finished");
         return outcome;
     }
-    if (ending_ == Ending::Pause && clean) {
+    // A pause forced to end after its grace (the trial ignored it) is still the pause it was
+    // told: its checkpoint was taken, and killing it is not its failure.
+    if (ending_ == Ending::Pause && (clean || forced_)) {
         outcome.kind = Kind::Paused;
         outcome.status = TrialStatus::Paused;
         outcome.reason = endReason_;

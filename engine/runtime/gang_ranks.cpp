@@ -1,4 +1,4 @@
-// The part of ExperimentRunner that runs a gang trial (resources_per_trial.workers > 1): the
+// ExperimentRunner and gang trials (resources_per_trial.workers > 1): the
 // trial's own process is rank 0, started, answered and ended as any trial; ranks 1.. are
 // processes beside it (RUNTIME.md, "Gang trials"). All are placed at once (core/gang_placement.h)
 // and booked together; rank 0's node picks a free MASTER_PORT when it starts it, and the other
@@ -10,8 +10,8 @@
 #include <QJsonArray>
 #include <QRegularExpression>
 
-#include "api/events.h"
 #include "cluster/node_link.h"
+#include "core/events.h"
 #include "runtime/experiment_runner.h"
 
 namespace tunedeck {
@@ -46,8 +46,8 @@ void setRankEnvironment(TrialLaunch& launch, const GangPlacement& gang, const Ga
 }  // namespace
 
 QString ExperimentRunner::nodeAddress(const QString& nodeId) const {
-    if (spec_.clusterSpec) {
-        for (const ClusterNodeSpec& listed : spec_.clusterSpec->nodes) {
+    if (spec().clusterSpec) {
+        for (const ClusterNodeSpec& listed : spec().clusterSpec->nodes) {
             if (listed.name() == nodeId) {
                 return listed.host;
             }
@@ -97,25 +97,24 @@ QString ExperimentRunner::cudaDevicesOf(const Placement& placement) const {
     return gpus.join(',');
 }
 
-void ExperimentRunner::bookGang(LiveTrial& live, const GangPlacement& gang) {
-    live.gang = gang;
-    const int attempt = live.attempt.number();
+void ExperimentRunner::bookGang(const QString& trialId, int attempt, const GangPlacement& gang) {
     for (const GangRank& rank : gang.ranks) {
         if (rank.rank == 0) {
             continue;  // the trial's own placement, booked by startTrial
         }
-        reserve(pool_->capacities(), spec_.resourcesPerTrial, rank.placement);
-        gangMembers_[memberId(live.trial.id, attempt, rank.rank)] =
-            GangMember{live.trial.id, attempt, rank.rank, rank.placement, false};
+        reserve(pool_->capacities(), spec().resourcesPerTrial, rank.placement);
+        gangs_.members[memberId(trialId, attempt, rank.rank)] =
+            GangMember{trialId, attempt, rank.rank, rank.placement, false};
     }
 }
 
-void ExperimentRunner::addGangEnvironment(LiveTrial& live, TrialLaunch& launch) {
-    live.gangLaunch = launch;  // each rank's own variables are set when it starts
-    setRankEnvironment(launch, live.gang, live.gang.ranks.front(), masterAddress(live.gang));
+void ExperimentRunner::addGangEnvironment(const QString& trialId, const GangPlacement& gang,
+                                          TrialLaunch& launch) {
+    gangs_.launches[trialId] = launch;  // each rank's own variables are set when it starts
+    setRankEnvironment(launch, gang, gang.ranks.front(), masterAddress(gang));
 }
 
-void ExperimentRunner::startGangRanks(LiveTrial& live, const QJsonObject& started) {
+void ExperimentRunner::startGangRanks(const LoopTrial& live, const QJsonObject& started) {
     const QString port =
         QString::number(started.value("ports").toObject().value("MASTER_PORT").toInt());
     const int attempt = live.attempt.number();
@@ -124,9 +123,9 @@ void ExperimentRunner::startGangRanks(LiveTrial& live, const QJsonObject& starte
             continue;
         }
         const QString id = memberId(live.trial.id, attempt, rank.rank);
-        auto member = gangMembers_.find(id);
+        auto member = gangs_.members.find(id);
         NodeLink* link = pool_->link(rank.placement.nodeId);
-        if (member == gangMembers_.end() || member->second.started) {
+        if (member == gangs_.members.end() || member->second.started) {
             continue;
         }
         if (link == nullptr) {
@@ -134,7 +133,7 @@ void ExperimentRunner::startGangRanks(LiveTrial& live, const QJsonObject& starte
                            tr("node %1 is not up").arg(rank.placement.nodeId));
             return;
         }
-        TrialLaunch launch = live.gangLaunch;
+        TrialLaunch launch = gangs_.launches[live.trial.id];
         setRankEnvironment(launch, live.gang, rank, masterAddress(live.gang));
         launch.env.insert(QStringLiteral("MASTER_PORT"), port);
         launch.env.insert(QStringLiteral("CUDA_VISIBLE_DEVICES"), cudaDevicesOf(rank.placement));
@@ -146,7 +145,7 @@ void ExperimentRunner::startGangRanks(LiveTrial& live, const QJsonObject& starte
 
 void ExperimentRunner::pushCheckpointThenStartRank(const QString& checkpoint, const QString& id,
                                                    TrialLaunch launch, const QString& peer) {
-    const GangMember& member = gangMembers_.at(id);
+    const GangMember& member = gangs_.members.at(id);
     const QString nodeId = member.placement.nodeId;
     NodeLink* link = pool_->link(nodeId);
     QJsonObject extra{{"log_prefix", rankPrefix(member.rank)}};
@@ -164,47 +163,46 @@ void ExperimentRunner::pushCheckpointThenStartRank(const QString& checkpoint, co
     pushCheckpoint(
         nodeId, checkpoint,
         [this, id, nodeId, launch = std::move(launch), extra](bool ok, const QString& error) {
-            const auto it = gangMembers_.find(id);
+            const auto it = gangs_.members.find(id);
             NodeLink* link = pool_ ? pool_->link(nodeId) : nullptr;
-            if (it == gangMembers_.end() || link == nullptr || finished_) {
+            if (it == gangs_.members.end() || link == nullptr || loop_->isFinished()) {
                 return;  // the gang ended meanwhile
             }
-            auto trial = trials_.find(it->second.trialId);
-            const bool current = trial != trials_.end() &&
-                                 trial->second.trial.status == TrialStatus::Running &&
-                                 trial->second.attempt.number() == it->second.attempt;
+            const LoopTrial* trial = loop_->find(it->second.trialId);
+            const bool current = trial != nullptr && trial->trial.status == TrialStatus::Running &&
+                                 trial->attempt.number() == it->second.attempt;
             if (!current) {
                 // Rank 0 ended while the copy travelled: this rank never starts.
-                release(pool_->capacities(), spec_.resourcesPerTrial, it->second.placement);
-                gangMembers_.erase(it);
-                pump();
+                release(pool_->capacities(), spec().resourcesPerTrial, it->second.placement);
+                gangs_.members.erase(it);
+                loop_->schedule();
                 return;
             }
             if (!ok) {
-                killTrial(trial->second, FailureCause::NodeLost,
-                          tr("cannot copy the checkpoint to %1 for rank %2: %3")
-                              .arg(nodeId)
-                              .arg(it->second.rank)
-                              .arg(error));
-                release(pool_->capacities(), spec_.resourcesPerTrial, it->second.placement);
-                gangMembers_.erase(it);
+                loop_->failAttempt(trial->trial.id, it->second.attempt, FailureCause::NodeLost,
+                                   tr("cannot copy the checkpoint to %1 for rank %2: %3")
+                                       .arg(nodeId)
+                                       .arg(it->second.rank)
+                                       .arg(error));
+                release(pool_->capacities(), spec().resourcesPerTrial, it->second.placement);
+                gangs_.members.erase(it);
                 return;
             }
             link->send(startOp(*link, id, launch, extra));
         });
 }
 
-void ExperimentRunner::stopGangRanks(const LiveTrial& live, const QString& reason) {
-    for (auto it = gangMembers_.begin(); it != gangMembers_.end();) {
+void ExperimentRunner::stopGangRanks(const QString& trialId, const QString& reason) {
+    for (auto it = gangs_.members.begin(); it != gangs_.members.end();) {
         GangMember& member = it->second;
-        if (member.trialId != live.trial.id) {
+        if (member.trialId != trialId) {
             ++it;
             continue;
         }
         if (!member.started) {
             // Never started: its place is free at once.
-            release(pool_->capacities(), spec_.resourcesPerTrial, member.placement);
-            it = gangMembers_.erase(it);
+            release(pool_->capacities(), spec().resourcesPerTrial, member.placement);
+            it = gangs_.members.erase(it);
             continue;
         }
         if (NodeLink* link = pool_->link(member.placement.nodeId)) {
@@ -216,22 +214,21 @@ void ExperimentRunner::stopGangRanks(const LiveTrial& live, const QString& reaso
 
 bool ExperimentRunner::onGangMemberMessage(const QString& nodeId, const QJsonObject& message) {
     const QString id = message.value("trial").toString();
-    const auto it = gangMembers_.find(id);
-    if (it == gangMembers_.end()) {
+    const auto it = gangs_.members.find(id);
+    if (it == gangs_.members.end()) {
         return false;
     }
     GangMember member = it->second;
     if (member.placement.nodeId != nodeId) {
         return true;
     }
-    auto trial = trials_.find(member.trialId);
-    LiveTrial* live = trial == trials_.end() ? nullptr : &trial->second;
+    const LoopTrial* live = loop_->find(member.trialId);
     const bool current = live != nullptr && live->trial.status == TrialStatus::Running &&
                          live->attempt.number() == member.attempt;
     const QString ev = message.value("ev").toString();
     if (ev == QLatin1String("exited")) {
-        release(pool_->capacities(), spec_.resourcesPerTrial, member.placement);
-        gangMembers_.erase(it);
+        release(pool_->capacities(), spec().resourcesPerTrial, member.placement);
+        gangs_.members.erase(it);
         const QJsonValue code = message.value("code");
         const QJsonValue signal = message.value("signal");
         const bool clean = code.isDouble() && code.toInt() == 0 && !signal.isDouble();
@@ -245,9 +242,9 @@ bool ExperimentRunner::onGangMemberMessage(const QString& nodeId, const QJsonObj
             if (!tail.isEmpty()) {
                 why += QStringLiteral(": ") + tail.last().toString();
             }
-            killTrial(*live, FailureCause::TrialCrashed, why);
+            loop_->failAttempt(member.trialId, member.attempt, FailureCause::TrialCrashed, why);
         }
-        pump();  // its place may be what a waiting gang needs
+        loop_->schedule();  // its place may be what a waiting gang needs
         return true;
     }
     if (ev == QLatin1String("trial") && live != nullptr) {
@@ -266,40 +263,39 @@ bool ExperimentRunner::onGangMemberMessage(const QString& nodeId, const QJsonObj
                                                            .arg(member.rank)}}}});
             }
         } else if (type == QLatin1String("log")) {
-            emitEvent(events::type::kLog,
-                      events::log(member.trialId,
-                                  rankPrefix(member.rank) + msg.value("message").toString()));
+            loop_->recordEvent(events::type::kLog,
+                               events::log(member.trialId, rankPrefix(member.rank) +
+                                                               msg.value("message").toString()));
         }
     }
     return true;
 }
 
 void ExperimentRunner::onGangNodeLost(const QString& nodeId, const QString& reason) {
-    for (auto it = gangMembers_.begin(); it != gangMembers_.end();) {
+    for (auto it = gangs_.members.begin(); it != gangs_.members.end();) {
         const GangMember member = it->second;
         if (member.placement.nodeId != nodeId) {
             ++it;
             continue;
         }
-        release(pool_->capacities(), spec_.resourcesPerTrial, member.placement);
-        it = gangMembers_.erase(it);
-        auto trial = trials_.find(member.trialId);
-        if (trial == trials_.end()) {
+        release(pool_->capacities(), spec().resourcesPerTrial, member.placement);
+        it = gangs_.members.erase(it);
+        const LoopTrial* live = loop_->find(member.trialId);
+        if (live == nullptr) {
             continue;
         }
-        LiveTrial& live = trial->second;
-        if (live.trial.status == TrialStatus::Running && live.attempt.number() == member.attempt &&
-            live.placement.nodeId != nodeId) {
+        if (live->trial.status == TrialStatus::Running &&
+            live->attempt.number() == member.attempt && live->placement.nodeId != nodeId) {
             // Rank 0 lives elsewhere: it is stopped, and the loss, not the trial, is to blame.
             const QString why =
                 tr("node %1 of rank %2 lost: %3").arg(nodeId).arg(member.rank).arg(reason);
-            killTrial(live, FailureCause::NodeLost, why);
+            loop_->failAttempt(member.trialId, member.attempt, FailureCause::NodeLost, why);
         }
     }
 }
 
 QJsonObject ExperimentRunner::withGangRanksNamed(QJsonObject usage) const {
-    if (gangMembers_.empty()) {
+    if (gangs_.members.empty()) {
         return usage;
     }
     // The agent knows a rank by its own id: samples name the trial, and the rank beside it.
@@ -307,13 +303,12 @@ QJsonObject ExperimentRunner::withGangRanksNamed(QJsonObject usage) const {
     for (QJsonValueRef entry : trials) {
         QJsonObject trial = entry.toObject();
         const QString id = trial.value("trial").toString();
-        const auto member = gangMembers_.find(id);
-        if (member != gangMembers_.end()) {
+        const auto member = gangs_.members.find(id);
+        if (member != gangs_.members.end()) {
             trial.insert("trial", member->second.trialId);
             trial.insert("rank", member->second.rank);
             entry = trial;
-        } else if (const auto live = trials_.find(id);
-                   live != trials_.end() && live->second.gang.placed) {
+        } else if (const LoopTrial* live = loop_->find(id); live != nullptr && live->gang.placed) {
             trial.insert("rank", 0);  // rank 0 is the trial's own process
             entry = trial;
         }
@@ -324,8 +319,8 @@ QJsonObject ExperimentRunner::withGangRanksNamed(QJsonObject usage) const {
         QJsonObject gpu = entry.toObject();
         QStringList onCard;  // each trial once, however many of its ranks share the card
         for (const QJsonValue& id : gpu.value("trials").toArray()) {
-            const auto member = gangMembers_.find(id.toString());
-            onCard << (member != gangMembers_.end() ? member->second.trialId : id.toString());
+            const auto member = gangs_.members.find(id.toString());
+            onCard << (member != gangs_.members.end() ? member->second.trialId : id.toString());
         }
         onCard.removeDuplicates();
         gpu.insert("trials", QJsonArray::fromStringList(onCard));
@@ -333,22 +328,6 @@ QJsonObject ExperimentRunner::withGangRanksNamed(QJsonObject usage) const {
     }
     usage.insert("gpus", gpus);
     return usage;
-}
-
-QJsonArray ExperimentRunner::gangRanksJson(const GangPlacement& gang) {
-    QJsonArray ranks;
-    for (const GangRank& rank : gang.ranks) {
-        QJsonArray gpus;
-        for (int slot : rank.placement.gpuSlots) {
-            gpus.append(slot);
-        }
-        ranks.append(QJsonObject{{"rank", rank.rank},
-                                 {"node", rank.placement.nodeId},
-                                 {"node_rank", rank.nodeRank},
-                                 {"local_rank", rank.localRank},
-                                 {"gpus", gpus}});
-    }
-    return ranks;
 }
 
 void ExperimentRunner::tellSchedulerWorkerSlots() {
@@ -362,16 +341,16 @@ void ExperimentRunner::tellSchedulerWorkerSlots() {
     constexpr int kMostSlots = 4096;
     int count = 0;
     while (count < kMostSlots) {
-        const Placement p = place(spec_.resourcesPerTrial, empty, PlacementStrategy::Pack);
+        const Placement p = place(spec().resourcesPerTrial, empty, PlacementStrategy::Pack);
         if (!p.placed) {
             break;
         }
-        reserve(empty, spec_.resourcesPerTrial, p);
+        reserve(empty, spec().resourcesPerTrial, p);
         ++count;
     }
-    if (count != workerSlotsTold_) {
-        workerSlotsTold_ = count;
-        scheduler_->onWorkerSlots(count);
+    if (count != gangs_.workerSlotsTold) {
+        gangs_.workerSlotsTold = count;
+        loop_->setWorkerSlots(count);
     }
 }
 

@@ -1,4 +1,4 @@
-// The part of ExperimentRunner that hears what the nodes' agents measure: every gpu_sample_s a
+// ExperimentRunner hears what the nodes' agents measure: every gpu_sample_s a
 // sample of the node's CPU, memory and GPUs (recorded in the history, streamed as a node_usage
 // event, and read by placement for each card's free memory), and a card that stops answering
 // (never offered again; see RUNTIME.md, "GPUs"); and, with `gpu_sharing: mps`, the MPS daemon each
@@ -6,7 +6,7 @@
 #include <QJsonArray>
 #include <algorithm>
 
-#include "api/events.h"
+#include "core/events.h"
 #include "runtime/experiment_runner.h"
 
 namespace tunedeck {
@@ -29,19 +29,19 @@ NodeCapacity* capacityOf(std::vector<NodeCapacity>& nodes, const QString& nodeId
 
 void ExperimentRunner::startMonitoring(const QString& nodeId, const QJsonObject& hello) {
     if (const QString note = hello.value("gpu_note").toString(); !note.isEmpty()) {
-        gpuNotes_[nodeId] = note;
+        nodeNotes_.gpuNotes[nodeId] = note;
     } else {
-        gpuNotes_.erase(nodeId);
+        nodeNotes_.gpuNotes.erase(nodeId);
     }
     NodeLink* link = pool_->link(nodeId);
     if (link == nullptr) {
         return;
     }
-    if (spec_.gpuSampleS > 0) {
-        link->send(QJsonObject{{"op", "monitor"}, {"interval_s", spec_.gpuSampleS}});
+    if (spec().gpuSampleS > 0) {
+        link->send(QJsonObject{{"op", "monitor"}, {"interval_s", spec().gpuSampleS}});
     }
     // Before any trial starts there: the agent points each GPU trial at its MPS daemon.
-    if (spec_.gpuSharing == GpuSharing::Mps && !hello.value("gpus").toArray().isEmpty()) {
+    if (spec().gpuSharing == GpuSharing::Mps && !hello.value("gpus").toArray().isEmpty()) {
         link->send(QJsonObject{{"op", "gpu_sharing"}, {"mode", "mps"}});
     }
 }
@@ -53,18 +53,20 @@ void ExperimentRunner::onGpuSharing(const QString& nodeId, const QJsonObject& me
     if (!reason.isEmpty()) {
         details.insert("reason", reason);
     }
-    emitEvent(events::type::kNode, events::node(nodeId, QStringLiteral("gpu_sharing"), details));
-    if (spec_.gpuSharing == GpuSharing::Mps && mode != QLatin1String("mps")) {
-        emitEvent(events::type::kWarning,
-                  events::warning(tr("node %1: MPS did not start (%2); trials on its GPUs share "
-                                     "them by time slicing")
-                                      .arg(nodeId, reason)));
+    loop_->recordEvent(events::type::kNode,
+                       events::node(nodeId, QStringLiteral("gpu_sharing"), details));
+    if (spec().gpuSharing == GpuSharing::Mps && mode != QLatin1String("mps")) {
+        loop_->recordEvent(
+            events::type::kWarning,
+            events::warning(tr("node %1: MPS did not start (%2); trials on its GPUs share "
+                               "them by time slicing")
+                                .arg(nodeId, reason)));
     }
 }
 
 QString ExperimentRunner::gpuNotes() const {
     QStringList notes;
-    for (const auto& [nodeId, note] : gpuNotes_) {
+    for (const auto& [nodeId, note] : nodeNotes_.gpuNotes) {
         notes << QStringLiteral("%1: %2").arg(nodeId, note);
     }
     return notes.isEmpty() ? QString()
@@ -72,7 +74,7 @@ QString ExperimentRunner::gpuNotes() const {
 }
 
 void ExperimentRunner::onNodeUsage(const QString& nodeId, const QJsonObject& sample) {
-    if (finished_) {
+    if (loop_->isFinished()) {
         return;
     }
     const QJsonObject usage = withGangRanksNamed(events::nodeUsage(nodeId, sample));
@@ -98,16 +100,16 @@ void ExperimentRunner::onNodeUsage(const QString& nodeId, const QJsonObject& sam
     // The engine's clock, not the node's: samples of every node line up with the other events,
     // and the history thins them by this time.
     const double t = now();
-    latestUsage_[nodeId] = usage;
+    nodeNotes_.latestUsage[nodeId] = usage;
     const std::int64_t seq = store_->appendNodeUsage(nodeId, t, usage);
     writeEventLine(events::type::kNodeUsage, seq, t, usage);
-    if (memoryFreed && spec_.resourcesPerTrial.gpuMemoryMb > 0) {
-        pump();  // a trial waiting for GPU memory may fit now
+    if (memoryFreed && spec().resourcesPerTrial.gpuMemoryMb > 0) {
+        loop_->schedule();  // a trial waiting for GPU memory may fit now
     }
 }
 
 void ExperimentRunner::onGpuLost(const QString& nodeId, const QJsonObject& message) {
-    if (finished_) {
+    if (loop_->isFinished()) {
         return;
     }
     const QString uuid = message.value("uuid").toString();
@@ -118,7 +120,7 @@ void ExperimentRunner::onGpuLost(const QString& nodeId, const QJsonObject& messa
         if (const int card = cardIndex(*node, uuid); card >= 0) {
             node->gpuLost.resize(node->gpuIds.size(), false);
             node->gpuLost[std::size_t(card)] = true;
-            for (const auto& [id, live] : trials_) {
+            for (const auto& [id, live] : loop_->trials()) {
                 const std::vector<int>& taken = live.placement.gpuSlots;
                 if (live.trial.status == TrialStatus::Running && live.placement.nodeId == nodeId &&
                     std::find(taken.begin(), taken.end(), card) != taken.end()) {
@@ -128,11 +130,11 @@ void ExperimentRunner::onGpuLost(const QString& nodeId, const QJsonObject& messa
             }
         }
     }
-    emitEvent(events::type::kNode, events::node(nodeId, QStringLiteral("gpu_lost"),
-                                                {{"index", message.value("index").toInt()},
-                                                 {"uuid", uuid},
-                                                 {"reason", reason},
-                                                 {"trials", onCard}}));
+    loop_->recordEvent(events::type::kNode, events::node(nodeId, QStringLiteral("gpu_lost"),
+                                                         {{"index", message.value("index").toInt()},
+                                                          {"uuid", uuid},
+                                                          {"reason", reason},
+                                                          {"trials", onCard}}));
     // Its trials are left to fail as they do when CUDA reports the error; they are then retried
     // under failure.max_failures, on other cards.
     QString text = tr("GPU %1 (%2) of node %3 was lost (%4); no more trials are placed on it")
@@ -141,7 +143,7 @@ void ExperimentRunner::onGpuLost(const QString& nodeId, const QJsonObject& messa
     if (!onCardIds.isEmpty()) {
         text += tr("; trials using it: %1").arg(onCardIds.join(QStringLiteral(", ")));
     }
-    emitEvent(events::type::kWarning, events::warning(text));
+    loop_->recordEvent(events::type::kWarning, events::warning(text));
 }
 
 }  // namespace tunedeck

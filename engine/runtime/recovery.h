@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/checkpoint_policy.h"
+#include "core/run_folders.h"
 #include "core/status.h"
 #include "core/trial.h"
 #include "store/experiment_store.h"
@@ -38,11 +39,6 @@ struct RecoveredExperiment {
 // symbolic link: links, and a checkpoints folder that is one, are left alone and noted.
 Status recoverExperiment(ExperimentStore& store, const QString& experimentDir,
                          RecoveredExperiment* out);
-
-// The folder of a trial and of its checkpoint at `iteration`.
-QString trialFolder(const QString& experimentDir, const QString& trialId);
-QString checkpointFolder(const QString& experimentDir, const QString& trialId,
-                         std::int64_t iteration);
 
 // Copies a committed checkpoint folder to `to` with `manifest` as its manifest, durably (see
 // engine/checkpoint); one already at `to` is replaced. Copied, not hard-linked: a trial restored

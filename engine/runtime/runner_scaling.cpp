@@ -1,6 +1,6 @@
-// The part of ExperimentRunner that feeds an elastic cluster's autoscaler (autoscaler_driver.h):
+// ExperimentRunner feeds an elastic cluster's autoscaler (autoscaler_driver.h):
 // the demand it scales to, and its decisions recorded as `node` events and console lines.
-#include "api/events.h"
+#include "core/events.h"
 #include "runtime/autoscaler_driver.h"
 #include "runtime/experiment_runner.h"
 
@@ -28,30 +28,32 @@ void ExperimentRunner::startAutoscaler() {
     hooks.demand = [this] { return scalingDemand(); };
     hooks.record = [this](const QString& nodeId, const QString& state, const QString& message,
                           const QJsonObject& details) {
-        emitEvent(events::type::kNode, events::node(nodeId, state, details));
+        loop_->recordEvent(events::type::kNode, events::node(nodeId, state, details));
         if (!message.isEmpty()) {
             reporter_->notice(message);
         }
     };
     hooks.infeasible = [this](const ScalingPlan::Infeasible& infeasible) {
-        failExperiment(kExitBadInput,
-                       QStringLiteral("%1: resources_per_trial: no node type can hold trial %2: %3")
-                           .arg(spec_.locationOf("resources_per_trial").toString(),
-                                infeasible.trialId, infeasible.why));
+        loop_->fail(kExitBadInput,
+                    QStringLiteral("%1: resources_per_trial: no node type can hold trial %2: %3")
+                        .arg(spec().locationOf("resources_per_trial").toString(),
+                             infeasible.trialId, infeasible.why));
     };
-    autoscaler_ = std::make_unique<AutoscalerDriver>(autoscalerSpecOf(*spec_.clusterSpec),
+    autoscaler_ = std::make_unique<AutoscalerDriver>(autoscalerSpecOf(*spec().clusterSpec),
                                                      *provider_, *pool_, std::move(hooks));
     autoscaler_->start();
 }
 
 std::vector<WaitingTrial> ExperimentRunner::scalingDemand() const {
-    const TrialDemand now = trialDemand(kMostFutureTrials);
+    const TrialDemand now = loop_->demand(kMostFutureTrials);
     std::vector<WaitingTrial> demand;
     for (const QString& id : now.waiting) {
-        demand.push_back({id, spec_.resourcesPerTrial});
+        demand.push_back({id, spec().resourcesPerTrial});
     }
+    // The trials the searcher will still add get the ids it will give them.
+    const std::int64_t next = std::int64_t(loop_->trials().size());
     for (std::int64_t i = 0; i < now.future; ++i) {
-        demand.push_back({trialIdForIndex(nextTrialIndex_ + i), spec_.resourcesPerTrial});
+        demand.push_back({trialIdForIndex(next + i), spec().resourcesPerTrial});
     }
     return demand;
 }

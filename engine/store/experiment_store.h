@@ -78,20 +78,12 @@ struct EventRecord {
 };
 
 // One sample of a node's CPU, memory and GPU use: the payload of a `node_usage` event
-// (api/events.h) as it was recorded.
+// (core/events.h) as it was recorded.
 struct NodeUsageRecord {
     std::int64_t seq = 0;
     double timestamp = 0;
     QString node;
     QJsonObject usage;
-};
-
-// One PBT exploit as stored (core/pbt_replay.h: who copied whom, at which iterations, old and
-// new config; `iteration` is the trial's own count, kept across an exploit; a trial that only
-// changed its config, under pbt-replay, has itself as the source), with why and when.
-struct ExploitRecord : RecordedExploit {
-    QString reason;
-    double timestamp = 0;
 };
 
 class ExperimentStore {

@@ -1,4 +1,4 @@
-// The event schema read back (api/event_decoders.h): every event api/events.h builds decodes to
+// The event schema read back (api/event_decoders.h): every event core/events.h builds decodes to
 // the same values after a trip through JSON text, and a malformed event is an error that names
 // the event and the field.
 #include <QJsonArray>
@@ -6,7 +6,7 @@
 #include <QtTest>
 
 #include "api/event_decoders.h"
-#include "api/events.h"
+#include "core/events.h"
 
 using namespace tunedeck;
 using namespace tunedeck::events;

@@ -1,4 +1,4 @@
-// Events as the engine sends them (the envelopes of engine/api/events.h), decoded as the app's
+// Events as the engine sends them (the envelopes of engine/core/events.h), decoded as the app's
 // client decodes them (engine/api/event_decoders.h), for the app's tests to script an
 // experiment without an engine. Header-only; each test executable has its own sequence.
 #pragma once

@@ -7,7 +7,7 @@
 #include <QtTest>
 #include <cmath>
 
-#include "api/events.h"
+#include "core/events.h"
 #include "models/config_text.h"
 #include "models/experiment_data.h"
 #include "models/folder_labels.h"

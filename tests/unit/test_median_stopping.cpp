@@ -63,9 +63,7 @@ class TestMedianStopping : public QObject {
 
     void noGiveWayPauseBeforeTheGracePeriod() {
         auto scheduler = make(medianSpec({}));
-        Trial waiting = trialAt(9);
-        waiting.status = TrialStatus::Pending;
-        scheduler->onTrialAdd(waiting);
+        scheduler->onTrialsWaiting(1);
         QCOMPARE(report(*scheduler, 0, 10, 0.5), Action::Continue);
         QCOMPARE(report(*scheduler, 0, 60, 0.5), Action::Pause);  // too few samples: give way
         // ... which judges nothing: a trial that cannot keep its progress goes on instead.
@@ -157,16 +155,13 @@ class TestMedianStopping : public QObject {
     void tooFewSamplesGivesWayToWaitingTrials() {
         auto scheduler = make(medianSpec({{"min_time_slice", 10}}));
         othersReport(*scheduler, 1, 0.9);
-        Trial waitingA = trialAt(7), waitingB = trialAt(8);
-        waitingA.status = waitingB.status = TrialStatus::Pending;
-        // The runtime starts trial 7; trial 8 still waits.
-        QCOMPARE(scheduler->chooseTrialToRun({&waitingA, &waitingB}),
-                 std::optional<QString>("t00007"));
+        // The loop tells it one trial waits.
+        scheduler->onTrialsWaiting(1);
         QCOMPARE(report(*scheduler, 0, 60, 0.95), Action::Pause);
         QCOMPARE(report(*scheduler, 0, 65, 0.95), Action::Continue);  // within min_time_slice
         QCOMPARE(report(*scheduler, 0, 71, 0.95), Action::Pause);
         // Once nothing waits any more, it keeps running.
-        QCOMPARE(scheduler->chooseTrialToRun({&waitingB}), std::optional<QString>("t00008"));
+        scheduler->onTrialsWaiting(0);
         QCOMPARE(report(*scheduler, 0, 90, 0.95), Action::Continue);
     }
 

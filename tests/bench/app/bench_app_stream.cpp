@@ -27,7 +27,7 @@
 #include <ctime>
 
 #include "api/control_server.h"
-#include "api/events.h"
+#include "core/events.h"
 #include "charts/metric_chart.h"
 #include "client/engine_client.h"
 #include "models/experiment_data.h"

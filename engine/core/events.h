@@ -21,12 +21,14 @@
 // it) says nothing, and whole numbers read as integers.
 #pragma once
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <optional>
 #include <vector>
 
 #include "core/config_json.h"
+#include "core/gang_placement.h"
 #include "core/trial.h"
 
 namespace tunedeck::events {
@@ -51,6 +53,9 @@ inline const QString kLimits = QStringLiteral("limits");
 // A researcher's note on a trial (set_trial_note, core/trial_note.h); the latest counts.
 inline const QString kTrialNote = QStringLiteral("trial_note");
 }  // namespace type
+
+// `ranks` of a gang trial's RUNNING event: each rank's node and cards.
+QJsonArray gangRanks(const GangPlacement& gang);
 
 // Payloads (the fields besides the envelope).
 QJsonObject experimentStarted(const QString& name, const QString& folder, bool resumed);

@@ -1,8 +1,24 @@
-#include "api/events.h"
+#include "core/events.h"
 
 #include <QJsonArray>
 
 namespace tunedeck::events {
+
+QJsonArray gangRanks(const GangPlacement& gang) {
+    QJsonArray ranks;
+    for (const GangRank& rank : gang.ranks) {
+        QJsonArray gpus;
+        for (int slot : rank.placement.gpuSlots) {
+            gpus.append(slot);
+        }
+        ranks.append(QJsonObject{{"rank", rank.rank},
+                                 {"node", rank.placement.nodeId},
+                                 {"node_rank", rank.nodeRank},
+                                 {"local_rank", rank.localRank},
+                                 {"gpus", gpus}});
+    }
+    return ranks;
+}
 
 QJsonObject experimentStarted(const QString& name, const QString& folder, bool resumed) {
     return {{"name", name}, {"folder", folder}, {"resumed", resumed}};
