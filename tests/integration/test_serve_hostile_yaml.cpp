@@ -76,6 +76,10 @@ void TestServeHostileYaml::validateCommandRefusesHostileFilesQuicklyWithTheirPla
     QTest::newRow("alias bomb") << "alias_bomb.yaml"
                                 << ":13:12: alias *a4 repeats what it names until the file "
                                    "holds more than 100000 values";
+    // Issue 33: every float's full key path was kept; 90 copies (through an alias) of 40 levels
+    // of 1,000-byte keys asked for gigabytes.
+    QTest::newRow("long key paths") << "long_key_paths.yaml"
+                                    << ":6:5: keys nested this long and this deep: the paths";
     QTest::newRow("lone comma") << "lone_comma.yaml"
                                 << ":1:1: invalid YAML: unexpected ','";
     QTest::newRow("comma after a flow list") << "comma_after_flow_list.yaml"
