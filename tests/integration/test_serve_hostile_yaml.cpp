@@ -59,6 +59,7 @@ class TestServeHostileYaml : public QObject {
     void serveRefusesNumbersBeyondTwoToThe53();
     void hiddenExperimentNameIsRefusedByStartAndByEveryRequest();
     void validateReadsOnlyFilesEveryUserMayRead();
+    void serveAnswersOthersWhileStartLoadsALargeFile();
 };
 
 void TestServeHostileYaml::validateCommandRefusesHostileFilesQuicklyWithTheirPlace_data() {
@@ -282,6 +283,39 @@ void TestServeHostileYaml::validateReadsOnlyFilesEveryUserMayRead() {
     const QJsonObject read = connection.ask({{"op", "validate"}, {"path", secret}});
     QVERIFY2(QJsonDocument(read).toJson().contains("root-password-hash"),
              QJsonDocument(read).toJson().constData());
+}
+
+// Issue 33: `start` loaded its file on serve's event loop, so every other client waited for a
+// file at the input limits to load. A client asking while one loads is answered first now.
+void TestServeHostileYaml::serveAnswersOthersWhileStartLoadsALargeFile() {
+    EngineHarness harness;
+    QStringList values;
+    for (int i = 0; i < 99000; ++i) {
+        values << QString::number(i);
+    }
+    // 99,000 values, under every bound; `mode` is wrong, so nothing is launched.
+    const QString file =
+        harness.writeFile("large.yaml",
+                          "name: large\ntrainable: {command: sh}\nmetric: score\nmode: sideways\n"
+                          "search_space:\n  c: [" +
+                              values.join(", ") + "]\n");
+    ServeProcess server;
+    QVERIFY(server.startOnLocalSocket(harness));
+    ServeClient starting(server.address());
+    ServeClient other(server.address());
+    QVERIFY(starting.hello().value("ok").toBool());
+    QVERIFY(other.hello().value("ok").toBool());
+
+    starting.send(QJsonDocument(QJsonObject{{"id", 7}, {"op", "start"}, {"path", file}})
+                      .toJson(QJsonDocument::Compact));
+    QTest::qWait(30);  // the server has read the start and is loading
+    QVERIFY(other.hello({}, 10000).value("ok").toBool());
+    QVERIFY2(starting.nextAnswer(1).isEmpty(),
+             "the start was answered before another client's hello: it held the event loop");
+    const QJsonObject refused = starting.nextAnswer(30000);
+    QCOMPARE(refused.value("id").toInt(), 7);
+    QCOMPARE(errorCode(refused), QStringLiteral("invalid_spec"));
+    QVERIFY2(errorMessage(refused).contains("mode"), qPrintable(errorMessage(refused)));
 }
 
 QTEST_GUILESS_MAIN(TestServeHostileYaml)
