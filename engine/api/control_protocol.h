@@ -43,6 +43,7 @@ inline const QString kQueue = QStringLiteral("queue");
 inline const QString kSetMaxWorkers = QStringLiteral("set_max_workers");
 inline const QString kSetLimits = QStringLiteral("set_limits");
 inline const QString kSetTrialNote = QStringLiteral("set_trial_note");
+inline const QString kDelete = QStringLiteral("delete");
 }  // namespace op
 
 namespace code {
@@ -54,6 +55,7 @@ inline const QString kInvalidSpec = QStringLiteral("invalid_spec");  // start of
 inline const QString kConflict = QStringLiteral("conflict");         // already running, ...
 inline const QString kFailed = QStringLiteral("failed");             // the engine could not
 inline const QString kBusy = QStringLiteral("busy");                 // too many connections
+inline const QString kForbidden = QStringLiteral("forbidden");       // another user's experiment
 }  // namespace code
 
 struct Request {

@@ -24,27 +24,14 @@ namespace tunedeck::api {
 
 namespace {
 
-// Compares without an early exit, so the time taken says nothing about the token.
-bool sameToken(const QByteArray& given, const QByteArray& expected) {
-    if (expected.isEmpty()) {
-        return false;
-    }
-    unsigned char difference = given.size() == expected.size() ? 0 : 1;
-    for (qsizetype i = 0; i < given.size(); ++i) {
-        difference |= static_cast<unsigned char>(given[i] ^ expected[i % expected.size()]);
-    }
-    return difference == 0;
-}
-
-// The peer of a local socket is this user (root may connect too); the socket's mode already
-// says so, this makes sure of it.
-bool peerIsThisUser(qintptr descriptor) {
+// The uid of a local socket's peer, as the kernel recorded it when the peer connected.
+std::optional<uid_t> peerUid(qintptr descriptor) {
     ucred credentials{};
     socklen_t size = sizeof credentials;
     if (::getsockopt(int(descriptor), SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) {
-        return false;
+        return std::nullopt;
     }
-    return credentials.uid == ::getuid() || credentials.uid == 0;
+    return credentials.uid;
 }
 
 // A user's name, or their number when they have none.
@@ -261,15 +248,15 @@ ControlServer::~ControlServer() {
     }
 }
 
-Status ControlServer::listen(const ListenAddress& address, const QString& token) {
+Status ControlServer::listen(const ListenAddress& address, const ServerAccess& access) {
     address_ = address;
-    token_ = token;
+    access_ = access;
     maxConnections_ = connectionCap();
     if (address.kind == ListenAddress::Kind::Tcp) {
-        if (token.isEmpty()) {
+        if (!access.needsToken()) {
             return Status::invalid(
-                QStringLiteral("--listen %1 needs --token-file: TCP connections must prove they "
-                               "know the token")
+                QStringLiteral("--listen %1 needs --token-file or --token-dir: TCP connections "
+                               "must prove they know a token")
                     .arg(address.toString()));
         }
         tcp_ = std::make_unique<TcpListener>(busyLine());
@@ -279,12 +266,17 @@ Status ControlServer::listen(const ListenAddress& address, const QString& token)
         }
         address_.port = tcp_->port();
         connect(tcp_.get(), &TcpListener::accepted, this, [this](QTcpSocket* socket) {
-            accept(socket, socket->peerAddress().toString(), false);
+            accept(socket, socket->peerAddress().toString(), false, Caller{});
         });
         return Status::ok();
     }
     const QFileInfo socketFile(address.path);
-    if (Status s = prepareSocketFolder(socketFile.absolutePath()); !s) {
+    std::optional<gid_t> group;
+    if (!access.socketGroup.isEmpty() && !(group = groupId(access.socketGroup))) {
+        return Status::invalid(
+            QStringLiteral("--socket-group %1: no such group").arg(access.socketGroup));
+    }
+    if (Status s = prepareSocketFolder(socketFile.absolutePath(), access.socketGroup); !s) {
         return s;
     }
     if (socketFile.exists()) {
@@ -302,14 +294,27 @@ Status ControlServer::listen(const ListenAddress& address, const QString& token)
         return Status::ioError(
             QStringLiteral("cannot listen on %1: %2").arg(address.path, local_->errorString()));
     }
+    // Shared with a group: its members connect, each known by their uid. Until the mode is set
+    // the socket is 0600, so no one slips in before.
+    const QByteArray socketPath = QFile::encodeName(address.path);
+    if (group && (::chown(socketPath.constData(), uid_t(-1), *group) != 0 ||
+                  ::chmod(socketPath.constData(), 0660) != 0)) {
+        return Status::ioError(QStringLiteral("cannot give the socket %1 to group %2: %3")
+                                   .arg(address.path, access.socketGroup,
+                                        QString::fromLocal8Bit(std::strerror(errno))));
+    }
     connect(local_.get(), &QLocalServer::newConnection, this, [this] {
         while (QLocalSocket* socket = local_->nextPendingConnection()) {
-            if (!peerIsThisUser(socket->socketDescriptor())) {
+            const std::optional<uid_t> uid = peerUid(socket->socketDescriptor());
+            // A private socket takes only its user and root (its mode says so already; this
+            // makes sure of it).
+            if (!uid || (access_.socketGroup.isEmpty() && *uid != ::geteuid() && *uid != 0)) {
                 socket->abort();
                 socket->deleteLater();
                 continue;
             }
-            accept(socket, QStringLiteral("local"), token_.isEmpty());
+            accept(socket, QStringLiteral("local"), !access_.needsToken(),
+                   callerOfUid(*uid, access_.adminGroup));
         }
     });
     return Status::ok();
@@ -319,8 +324,9 @@ quint16 ControlServer::tcpPort() const {
     return tcp_ ? tcp_->port() : 0;
 }
 
-void ControlServer::accept(QIODevice* socket, const QString& peer, bool trusted) {
+void ControlServer::accept(QIODevice* socket, const QString& peer, bool trusted, Caller caller) {
     auto* connection = new ControlConnection(socket, peer, trusted, this);
+    connection->setCaller(std::move(caller));
     connect(connection, &ControlConnection::request, this,
             [this](ControlConnection* c, const Request& r) { dispatch(*c, r); });
     connect(connection, &ControlConnection::closed, this, [this](ControlConnection* c) {
@@ -385,17 +391,23 @@ void ControlServer::dispatch(ControlConnection& connection, const Request& reque
                                            "connection needs the token")));
             return;
         }
-        if (!sameToken(request.text(QStringLiteral("token")).toUtf8(), token_.toUtf8())) {
+        const std::optional<Caller> holder =
+            access_.callerForToken(request.text(QStringLiteral("token")).toUtf8());
+        if (!holder) {
             connection.refuseBeforeHello(answerError(request.id, code::kUnauthorized,
                                                      QStringLiteral("wrong or missing token")));
             return;
+        }
+        // On the local socket the kernel already said who it is; a token only lets it in.
+        if (connection.caller().user.isEmpty()) {
+            connection.setCaller(*holder);
         }
         connection.setAuthenticated();
     }
     handler_(connection, request);
 }
 
-Status prepareSocketFolder(const QString& folder) {
+Status prepareSocketFolder(const QString& folder, const QString& group) {
     const QByteArray path = QFile::encodeName(folder);
     struct stat info {};
     if (::stat(path.constData(), &info) != 0) {
@@ -405,8 +417,12 @@ Status prepareSocketFolder(const QString& folder) {
         }
         // Its parents as any folder is made; the last one private, whatever the umask says.
         const QString parent = QFileInfo(folder).absolutePath();
+        // A group's socket: its members may enter the folder, and no one else.
+        const std::optional<gid_t> gid = group.isEmpty() ? std::nullopt : groupId(group);
         if ((parent != folder && !QDir().mkpath(parent)) ||
             (::mkdir(path.constData(), 0700) != 0 && errno != EEXIST) ||
+            (gid && (::chown(path.constData(), uid_t(-1), *gid) != 0 ||
+                     ::chmod(path.constData(), 0750) != 0)) ||
             ::stat(path.constData(), &info) != 0) {
             return Status::ioError(QStringLiteral("cannot create the socket folder %1: %2")
                                        .arg(folder, QString::fromLocal8Bit(std::strerror(errno))));

@@ -489,6 +489,10 @@ FileOutcome removeStaging(FileSystem& fs, const std::string& rawPath) {
     return outcomeOf(removeTree(fs, path));
 }
 
+FileOutcome removeFolderTree(FileSystem& fs, const std::string& path) {
+    return outcomeOf(removeTree(fs, withoutTrailingSlashes(path)));
+}
+
 namespace {
 
 // checkpoint_ and six or more digits (checkpointFolder's names), then `rest`.

@@ -43,6 +43,10 @@ FileOutcome deleteCheckpoint(FileSystem& fs, const std::string& path);
 // with all it holds, a file, or a symbolic link as a link; nothing is followed.
 FileOutcome removeStaging(FileSystem& fs, const std::string& path);
 
+// Removes the folder `path` with all it holds, following no symbolic link anywhere (a link is
+// removed as a link, its target untouched): how a whole experiment is deleted.
+FileOutcome removeFolderTree(FileSystem& fs, const std::string& path);
+
 // What sweeping a trial's checkpoints folder did.
 struct SweepOutcome {
     std::vector<std::string> removed;    // names in the folder

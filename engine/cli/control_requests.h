@@ -42,7 +42,8 @@ std::optional<QString> reportFormatArgument(const api::Request& request, QString
 
 // Where `start` and `resume` put an experiment in serve's fair queue: its "priority" (a whole
 // number from -1000 to 1000, higher first; 0 when absent) and "user" (letters, digits, `.`,
-// `_`, `@` and `-`, at most 64; the connection's peer when absent: "local" on the socket).
+// `_`, `@` and `-`, at most 64; `peer` when absent). Whose the user may be is the server's call
+// (core/experiment_access.h): it queues the experiment as its owner whatever this says.
 struct QueuePlace {
     QString user;
     int priority = 0;

@@ -1,6 +1,8 @@
 #include "cli/experiment_supervisor.h"
 
+#include <pwd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <QDateTime>
 #include <QDir>
@@ -9,10 +11,17 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMetaObject>
+#include <QProcessEnvironment>
 #include <QUuid>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 
 #include "core/events.h"
 #include "api/problems_json.h"
+#include "api/server_access.h"
+#include "checkpoint/checkpoint_files.h"
+#include "checkpoint/file_system.h"
 #include "cli/control_requests.h"
 #include "cli/output_formats.h"
 #include "cli/stored_experiment.h"
@@ -51,27 +60,36 @@ Problem resourcesProblem(const ExperimentSpec& spec, const Status& fit) {
     return {at, key, fit.message().mid(written.size())};
 }
 
+// Why the server will not read the file a request names by `path` for `caller`, or empty when
+// it will. Problems quote what they read: a file only the server may read (/etc/shadow) would be
+// shown line by line. So a file is read for a client only when every user of the machine may
+// read it and the caller could reach it themselves; any other is sent as text ("yaml").
+QString unreadablePathProblem(const api::Request& r, const Caller& caller) {
+    if (!r.arguments.contains("path")) {
+        return {};
+    }
+    struct stat info {};
+    const QByteArray path = QFile::encodeName(r.text("path"));
+    if (::stat(path.constData(), &info) == 0 &&
+        (!S_ISREG(info.st_mode) || (info.st_mode & S_IROTH) == 0 ||
+         !api::callerMayRead(caller, r.text("path")))) {
+        return QStringLiteral(
+                   "%1 is not a file every user of this machine may read: the server "
+                   "reads only such files for a client (send its text as \"yaml\" "
+                   "instead)")
+            .arg(r.text("path"));
+    }
+    return {};
+}
+
 // What `validate` answers for `r`. Reads files and may start the agent (a GPU check), so it
 // runs on the validation pool, never on the event loop; it touches nothing of the supervisor.
-QJsonObject validationAnswer(const api::Request& r, const QString& resultsRoot) {
-    if (r.arguments.contains("path")) {
-        // Problems quote what they read: a file only the server may read (/etc/shadow) would
-        // be shown line by line. Until a request says who sends it, only a file every user may
-        // read is read for a client; any other is sent as text ("yaml").
-        struct stat info {};
-        const QByteArray path = QFile::encodeName(r.text("path"));
-        if (::stat(path.constData(), &info) == 0 &&
-            (!S_ISREG(info.st_mode) || (info.st_mode & S_IROTH) == 0)) {
-            QJsonObject answer = api::validationProblems(
-                {{{},
-                  QString(),
-                  QStringLiteral("%1 is not a file every user of this machine may read: the "
-                                 "server reads only such files for a client (send its text as "
-                                 "\"yaml\" instead)")
-                      .arg(r.text("path"))}});
-            answer.insert("valid", false);
-            return api::answerOk(r.id, answer);
-        }
+QJsonObject validationAnswer(const api::Request& r, const QString& resultsRoot,
+                             const Caller& caller) {
+    if (const QString problem = unreadablePathProblem(r, caller); !problem.isEmpty()) {
+        QJsonObject answer = api::validationProblems({{{}, QString(), problem}});
+        answer.insert("valid", false);
+        return api::answerOk(r.id, answer);
     }
     LoadResult<ExperimentSpec> loaded = loadRequestedExperiment(r, resultsRoot);
     // GPUs this machine cannot give are refused here, as `tunedeck-engine validate` does. Asking
@@ -116,7 +134,8 @@ ExperimentSupervisor::ExperimentSupervisor(QString resultsRoot, QString engineBi
     : QObject(parent),
       resultsRoot_(std::move(resultsRoot)),
       engineBinary_(std::move(engineBinary)),
-      broker_(broker) {
+      broker_(broker),
+      owners_(resultsRoot_, api::engineUser().user) {
     validations_.setMaxThreadCount(kValidationsAtOnce);
     feedTimer_.setInterval(kFeedIntervalMs);
     connect(&feedTimer_, &QTimer::timeout, this, &ExperimentSupervisor::feed);
@@ -150,6 +169,7 @@ void ExperimentSupervisor::handle(api::ControlConnection& connection, const api:
         {&api::op::kSetMaxWorkers, &ExperimentSupervisor::order},
         {&api::op::kSetLimits, &ExperimentSupervisor::order},
         {&api::op::kSetTrialNote, &ExperimentSupervisor::setTrialNote},
+        {&api::op::kDelete, &ExperimentSupervisor::deleteExperiment},
     };
     for (const auto& [name, handler] : handlers) {
         if (r.op == *name) {
@@ -165,29 +185,36 @@ void ExperimentSupervisor::hello(api::ControlConnection& connection, const api::
     connection.send(api::answerOk(r.id, {{"api", api::kControlApiVersion},
                                          {"events", events::kEventSchemaVersion},
                                          {"engine", QStringLiteral(TUNEDECK_VERSION)},
-                                         {"results", resultsRoot_}}));
+                                         {"results", resultsRoot_},
+                                         {"user", connection.caller().user},
+                                         {"admin", connection.caller().admin}}));
 }
 
 void ExperimentSupervisor::validate(api::ControlConnection& connection, const api::Request& r) {
     // Loading a large file took seconds, and every other client waited for the loop meanwhile.
     connection.holdRequests();
-    validations_.start([this, to = QPointer(&connection), r, root = resultsRoot_] {
-        const QJsonObject answer = validationAnswer(r, root);
-        QMetaObject::invokeMethod(
-            this,
-            [to, answer] {
-                if (to) {
-                    to->send(answer);
-                    to->releaseRequests();
-                }
-            },
-            Qt::QueuedConnection);
-    });
+    validations_.start(
+        [this, to = QPointer(&connection), r, root = resultsRoot_, caller = connection.caller()] {
+            const QJsonObject answer = validationAnswer(r, root, caller);
+            QMetaObject::invokeMethod(
+                this,
+                [to, answer] {
+                    if (to) {
+                        to->send(answer);
+                        to->releaseRequests();
+                    }
+                },
+                Qt::QueuedConnection);
+        });
 }
 
 void ExperimentSupervisor::list(api::ControlConnection& connection, const api::Request& r) {
     QJsonArray experiments;
     for (const ExperimentSummary& e : summarizeExperiments(resultsRoot_)) {
+        const QString owner = owners_.ownerOf(e.folderName);
+        if (!mayActOn(connection.caller(), owner)) {
+            continue;  // another user's: not even its name is shown
+        }
         const bool running =
             std::any_of(children_.begin(), children_.end(),
                         [&](const auto& child) { return child->name == e.folderName; });
@@ -197,13 +224,41 @@ void ExperimentSupervisor::list(api::ControlConnection& connection, const api::R
                                        {"trials", e.trials},
                                        {"errors", e.errors},
                                        {"best", e.best},
+                                       {"owner", owner},
                                        {"served", running}});
     }
     connection.send(api::answerOk(r.id, {{"experiments", experiments}}));
 }
 
 void ExperimentSupervisor::start(api::ControlConnection& connection, const api::Request& r) {
-    const LoadResult<ExperimentSpec> loaded = loadRequestedExperiment(r, resultsRoot_);
+    QString problem = unreadablePathProblem(r, connection.caller());
+    const QString owner =
+        problem.isEmpty() ? ownerFor(connection.caller(), r.text("user"), &problem) : QString();
+    if (!problem.isEmpty()) {
+        connection.send(api::answerError(r.id, api::code::kForbidden, problem));
+        return;
+    }
+    // Loaded off the event loop, as `validate` is, on the same bounded pool: a file at the input
+    // limits takes a while, and every other client waited for it.
+    connection.holdRequests();
+    validations_.start([this, to = QPointer(&connection), r, owner, root = resultsRoot_] {
+        auto loaded =
+            std::make_shared<LoadResult<ExperimentSpec>>(loadRequestedExperiment(r, root));
+        QMetaObject::invokeMethod(
+            this,
+            [this, to, r, owner, loaded] {
+                if (to) {
+                    startLoaded(*to, r, owner, *loaded);
+                    to->releaseRequests();
+                }
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ExperimentSupervisor::startLoaded(api::ControlConnection& connection, const api::Request& r,
+                                       const QString& owner,
+                                       const LoadResult<ExperimentSpec>& loaded) {
     if (!loaded) {
         connection.send(api::answerInvalidSpec(r.id, loaded.errors()));
         return;
@@ -214,8 +269,9 @@ void ExperimentSupervisor::start(api::ControlConnection& connection, const api::
     } else {
         // The text goes to a file of the results root; --as keeps its relative paths where the
         // client meant them.
+        // Only the server reads them: they are the users' configs.
         const QString submitted = resultsRoot_ + QStringLiteral("/.submitted");
-        QDir().mkpath(submitted);
+        ::mkdir(QFile::encodeName(submitted).constData(), 0700);
         const QString file =
             QStringLiteral("%1/%2-%3.yaml")
                 .arg(submitted, QDateTime::currentDateTimeUtc().toString("yyyyMMdd-hhmmss"),
@@ -229,7 +285,7 @@ void ExperimentSupervisor::start(api::ControlConnection& connection, const api::
         arguments << file << QStringLiteral("--as") << loaded.spec->sourceFile;
     }
     arguments << QStringLiteral("--results") << resultsRoot_;
-    launch(connection, r, arguments, {});
+    launch(connection, r, arguments, {}, owner);
 }
 
 void ExperimentSupervisor::resume(api::ControlConnection& connection, const api::Request& r) {
@@ -237,11 +293,14 @@ void ExperimentSupervisor::resume(api::ControlConnection& connection, const api:
     if (folder.isEmpty()) {
         return;
     }
-    launch(connection, r, {QStringLiteral("resume"), folder}, r.text("experiment"));
+    // Its trials go on as its owner's, whoever resumes it (an admin may).
+    launch(connection, r, {QStringLiteral("resume"), folder}, r.text("experiment"),
+           owners_.ownerOf(r.text("experiment")));
 }
 
 void ExperimentSupervisor::launch(api::ControlConnection& connection, const api::Request& r,
-                                  const QStringList& arguments, const QString& name) {
+                                  const QStringList& arguments, const QString& name,
+                                  const QString& owner) {
     if (!name.isEmpty() && std::any_of(children_.begin(), children_.end(),
                                        [&](const auto& c) { return c->name == name; })) {
         connection.send(api::answerError(r.id, api::code::kConflict,
@@ -249,14 +308,29 @@ void ExperimentSupervisor::launch(api::ControlConnection& connection, const api:
         return;
     }
     QString why;
-    const std::optional<QueuePlace> place = queuePlaceArgument(r, connection.peer(), &why);
+    std::optional<QueuePlace> place = queuePlaceArgument(r, owner, &why);
     if (!place) {
         connection.send(api::answerError(r.id, api::code::kBadRequest, why));
+        return;
+    }
+    place->user = owner;  // never what the request says: start checked it (ownerFor)
+    // A root engine runs each trial as its owner (the agent's trial_owner.h), who must then
+    // have an account here. Only root itself may start one for a name without an account (a
+    // label in its queue): its trials run as root, as root could run them anyway.
+    const bool asOwner =
+        ::geteuid() == 0 && ::getpwnam(QFile::encodeName(owner).constData()) != nullptr;
+    if (::geteuid() == 0 && !asOwner && connection.caller().uid != 0) {
+        connection.send(api::answerError(
+            r.id, api::code::kFailed,
+            QStringLiteral("%1 has no account on this machine: this server runs as root and runs "
+                           "each trial as the user whose experiment it is")
+                .arg(owner)));
         return;
     }
     auto child = std::make_unique<Child>();
     child->key = nextChildKey_++;
     child->name = name;
+    child->owner = owner;
     child->startAnswer = {&connection, r.id};
     child->process = std::make_unique<QProcess>();
     QStringList all = arguments;
@@ -295,6 +369,11 @@ void ExperimentSupervisor::launch(api::ControlConnection& connection, const api:
                     onChildFinished(*raw, -1);
                 }
             });
+    if (asOwner) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("TUNEDECK_TRIAL_USER"), owner);
+        raw->process->setProcessEnvironment(environment);
+    }
     children_.push_back(std::move(child));
     raw->process->start(engineBinary_, all);
     // A child that hangs before it has a folder (a stuck file system, say) must not leave the
@@ -324,6 +403,8 @@ void ExperimentSupervisor::onChildOutput(Child& child) {
             child.folder = started.value("folder").toString();
             child.name = QFileInfo(child.folder).fileName();
             child.started = true;
+            owners_.record(child.name, child.owner);
+            handFolderToOwner(child);
             if (broker_) {
                 broker_->nameOf(child.key, child.name);
             }
@@ -398,6 +479,9 @@ void ExperimentSupervisor::order(api::ControlConnection& connection, const api::
                                          QStringLiteral("%1 needs \"trial\"").arg(r.op)));
         return;
     }
+    if (!mayAct(connection, r, child->owner)) {
+        return;
+    }
     Child& c = *child;
     const int number = c.nextOrder++;
     c.orders[number] = {&connection, r.id};
@@ -423,13 +507,81 @@ QString ExperimentSupervisor::experimentFolder(api::ControlConnection& connectio
         return {};
     }
     const QString folder = resultsRoot_ + '/' + name;
-    if (!QFileInfo::exists(folder + QStringLiteral("/experiment.sqlite"))) {
+    // A regular file, not a link: on a root engine the folder is its owner's, who could point a
+    // link at someone else's history for the server to read out.
+    struct stat history {};
+    if (::lstat(QFile::encodeName(folder + QStringLiteral("/experiment.sqlite")).constData(),
+                &history) != 0 ||
+        !S_ISREG(history.st_mode)) {
         connection.send(
             api::answerError(r.id, api::code::kNotFound,
                              QStringLiteral("no experiment '%1' in %2").arg(name, resultsRoot_)));
         return {};
     }
+    if (!mayAct(connection, r, owners_.ownerOf(name))) {
+        return {};
+    }
     return folder;
+}
+
+bool ExperimentSupervisor::mayAct(api::ControlConnection& connection, const api::Request& r,
+                                  const QString& owner) {
+    if (mayActOn(connection.caller(), owner)) {
+        return true;
+    }
+    connection.send(api::answerError(
+        r.id, api::code::kForbidden,
+        QStringLiteral("experiment '%1' is not yours (you are %2): only its owner and the "
+                       "server's admins may %3 it")
+            .arg(r.text("experiment"), connection.caller().user, r.op)));
+    return false;
+}
+
+void ExperimentSupervisor::handFolderToOwner(const Child& child) {
+    if (::geteuid() != 0 || child.folder.isEmpty()) {
+        return;
+    }
+    const passwd* entry = ::getpwnam(QFile::encodeName(child.owner).constData());
+    if (entry == nullptr) {
+        return;  // root's own label (launch): its trials run as root
+    }
+    // The folder itself only, and never through a link: what lies below is the run's (root's)
+    // and the trials' (their owner's, handed over by the agent).
+    const QByteArray folder = QFile::encodeName(child.folder);
+    struct stat info {};
+    if (::lstat(folder.constData(), &info) != 0 || !S_ISDIR(info.st_mode) ||
+        ::lchown(folder.constData(), entry->pw_uid, entry->pw_gid) != 0 ||
+        ::chmod(folder.constData(), 0700) != 0) {
+        std::fprintf(stderr, "serve: cannot give %s to %s: %s\n", folder.constData(),
+                     qPrintable(child.owner), std::strerror(errno));
+    }
+}
+
+void ExperimentSupervisor::deleteExperiment(api::ControlConnection& connection,
+                                            const api::Request& r) {
+    const QString folder = experimentFolder(connection, r);
+    if (folder.isEmpty()) {
+        return;
+    }
+    const QString name = r.text("experiment");
+    if (std::any_of(children_.begin(), children_.end(),
+                    [&](const auto& c) { return c->name == name; })) {
+        connection.send(api::answerError(
+            r.id, api::code::kConflict,
+            QStringLiteral("experiment '%1' is running; stop it first").arg(name)));
+        return;
+    }
+    readers_.erase(name);
+    std::erase_if(subscriptions_, [&](const Subscription& s) { return s.experiment == name; });
+    const checkpoint::FileOutcome removed = checkpoint::removeFolderTree(
+        checkpoint::posixFileSystem(), QFile::encodeName(folder).toStdString());
+    if (!removed.ok) {
+        connection.send(
+            api::answerError(r.id, api::code::kFailed, QString::fromStdString(removed.error)));
+        return;
+    }
+    owners_.forget(name);
+    connection.send(api::answerOk(r.id, {{"experiment", name}}));
 }
 
 void ExperimentSupervisor::subscribe(api::ControlConnection& connection, const api::Request& r) {

@@ -4,7 +4,10 @@
 // experiment takes nothing else down), relays orders to them, and feeds subscribers every event
 // from the experiments' SQLite histories: a replay from any sequence number, then live, through
 // one path, so a reconnect loses nothing. With a SlotBroker, the experiments on this machine
-// share it through the broker's fair queue (`--shared-slots`). Thread-safety: main thread only;
+// share it through the broker's fair queue (`--shared-slots`). Each experiment has an owner
+// (experiment_owners.h): only the owner and the server's admins may steer, read or delete it
+// (core/experiment_access.h), and on a root engine its trials run as the owner (the agent's
+// trial_owner.h). Thread-safety: main thread only;
 // `validate` loads the file on a thread pool and answers on the main thread.
 #pragma once
 
@@ -19,7 +22,9 @@
 #include <vector>
 
 #include "api/control_server.h"
+#include "cli/experiment_owners.h"
 #include "cli/slot_broker.h"
+#include "config/problem_list.h"
 #include "store/experiment_store.h"
 
 namespace tunedeck::cli {
@@ -48,6 +53,7 @@ class ExperimentSupervisor : public QObject {
         int key = 0;   // in the broker's queue
         QString name;  // the folder's name under the results root
         QString folder;
+        QString owner;  // the user it is queued as, and whose trials these are
         std::unique_ptr<QProcess> process;
         QByteArray stdoutBuffer;
         QStringList stderrTail;  // the last lines, for error answers
@@ -68,8 +74,14 @@ class ExperimentSupervisor : public QObject {
     void validate(api::ControlConnection& connection, const api::Request& request);
     void list(api::ControlConnection& connection, const api::Request& request);
     void start(api::ControlConnection& connection, const api::Request& request);
+    // The rest of `start` once its file is loaded (off the loop): answers a file that does not
+    // load, or launches the run for `owner`.
+    void startLoaded(api::ControlConnection& connection, const api::Request& request,
+                     const QString& owner, const LoadResult<ExperimentSpec>& loaded);
     void resume(api::ControlConnection& connection, const api::Request& request);
     void order(api::ControlConnection& connection, const api::Request& request);
+    // Removes a stopped experiment's folder (no symlink followed) and its owner record.
+    void deleteExperiment(api::ControlConnection& connection, const api::Request& request);
     void subscribe(api::ControlConnection& connection, const api::Request& request);
     void unsubscribe(api::ControlConnection& connection, const api::Request& request);
     // best and export: what `tunedeck-engine best|export FOLDER --format F` prints, as `text`.
@@ -86,10 +98,17 @@ class ExperimentSupervisor : public QObject {
     void queue(api::ControlConnection& connection, const api::Request& request);
 
     // The folder of experiment `name` under the results root; empty (with the answer sent) when
-    // the name is not one.
+    // the name is not one, or when the connection's caller may not act on it.
     QString experimentFolder(api::ControlConnection& connection, const api::Request& request);
+    // Whether the connection's caller may act on an experiment of `owner`; answers `forbidden`
+    // when not.
+    bool mayAct(api::ControlConnection& connection, const api::Request& request,
+                const QString& owner);
     void launch(api::ControlConnection& connection, const api::Request& request,
-                const QStringList& arguments, const QString& name);
+                const QStringList& arguments, const QString& name, const QString& owner);
+    // On a root engine: the experiment's folder becomes its owner's (0700), so the owner's trials
+    // write there and no one else reads it.
+    void handFolderToOwner(const Child& child);
     void onChildOutput(Child& child);
     void onChildFinished(Child& child, int exitCode);
     void feed();
@@ -98,6 +117,7 @@ class ExperimentSupervisor : public QObject {
     QString resultsRoot_;
     QString engineBinary_;
     SlotBroker* broker_ = nullptr;
+    ExperimentOwners owners_;
     int nextChildKey_ = 1;
     std::vector<std::unique_ptr<Child>> children_;
     std::vector<Subscription> subscriptions_;

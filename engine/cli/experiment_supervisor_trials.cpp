@@ -1,5 +1,8 @@
 // The part of ExperimentSupervisor that answers about one trial of an experiment, running or
 // finished: its log (trial_log) and its note (set_trial_note).
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <QFile>
 #include <algorithm>
 
@@ -14,6 +17,29 @@ namespace {
 
 constexpr qint64 kLogChunkBytes = 256 * 1024;  // the most of a trial log per answer
 
+// Opens trials/TRIAL/trial.log of `folder` for reading, following no symbolic link on the way:
+// on a root engine the experiment's folder is its owner's, who could otherwise point the log at
+// any file the server may read. -1 when it cannot.
+int openTrialLog(const QString& folder, const QString& trial) {
+    int at = ::open(QFile::encodeName(folder).constData(),
+                    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    for (const QByteArray& name : {QByteArray("trials"), QFile::encodeName(trial)}) {
+        if (at < 0) {
+            return -1;
+        }
+        const int next =
+            ::openat(at, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        ::close(at);
+        at = next;
+    }
+    if (at < 0) {
+        return -1;
+    }
+    const int log = ::openat(at, "trial.log", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    ::close(at);
+    return log;
+}
+
 }  // namespace
 
 void ExperimentSupervisor::trialLog(api::ControlConnection& connection, const api::Request& r) {
@@ -27,8 +53,12 @@ void ExperimentSupervisor::trialLog(api::ControlConnection& connection, const ap
         connection.send(api::answerError(r.id, api::code::kBadRequest, badArgument));
         return;
     }
-    QFile log(trialFolder(folder, asked->trial) + QStringLiteral("/trial.log"));
-    if (!log.open(QIODevice::ReadOnly)) {
+    const int fd = openTrialLog(folder, asked->trial);
+    QFile log;
+    if (fd < 0 || !log.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+        if (fd >= 0) {
+            ::close(fd);
+        }
         // Not started yet, or it ran on a node whose log stays there: nothing to show so far.
         connection.send(api::answerOk(r.id, {{"text", QString()}, {"offset", 0}, {"size", 0}}));
         return;

@@ -1,5 +1,6 @@
 // serve: the control API for the desktop app (api/control_server.h, experiment_supervisor.h),
-// on a local socket private to this user or on TCP with a token. Runs until SIGINT or SIGTERM,
+// on a local socket (private to this user, or shared with a group: --socket-group) or on TCP with
+// a token (--token-file) or a token per user (--token-dir). Runs until SIGINT or SIGTERM,
 // then pauses the experiments it runs (each resumable) and exits 0. The experiments on this
 // machine share it through a fair queue (slot_broker.h): --capacity, --quota, --starvation-s.
 #include <QCoreApplication>
@@ -107,6 +108,17 @@ int serve(const QStringList& args) {
                       QStringLiteral("File whose first line is the token clients must send "
                                      "(required for TCP)."),
                       QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("token-dir"),
+                      QStringLiteral("Folder of one token file per user, named by the user: a "
+                                     "client is the user whose token it sends."),
+                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("socket-group"),
+                      QStringLiteral("Let this group's members reach the local socket (0660); "
+                                     "each is known by their own uid."),
+                      QStringLiteral("GROUP")});
+    parser.addOption({QStringLiteral("admin-group"),
+                      QStringLiteral("Members of this group may act on every experiment."),
+                      QStringLiteral("GROUP")});
     parser.addOption(
         {QStringLiteral("results"), QStringLiteral("Results root folder."), QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("capacity"),
@@ -137,11 +149,26 @@ int serve(const QStringList& args) {
     if (Status s = api::parseListenAddress(listen, &address); !s) {
         return fail(s.message());
     }
-    QString token;
+    api::ServerAccess access;
     if (parser.isSet(QStringLiteral("token-file"))) {
-        if (Status s = api::readTokenFile(parser.value(QStringLiteral("token-file")), &token); !s) {
+        if (Status s =
+                api::readTokenFile(parser.value(QStringLiteral("token-file")), &access.token);
+            !s) {
             return fail(s.message());
         }
+    }
+    if (parser.isSet(QStringLiteral("token-dir"))) {
+        if (Status s =
+                api::readTokenFolder(parser.value(QStringLiteral("token-dir")), &access.userTokens);
+            !s) {
+            return fail(s.message());
+        }
+    }
+    access.socketGroup = parser.value(QStringLiteral("socket-group"));
+    access.adminGroup = parser.value(QStringLiteral("admin-group"));
+    if (!access.adminGroup.isEmpty() && !api::groupId(access.adminGroup)) {
+        return fail(QStringLiteral("--admin-group %1: no such group").arg(access.adminGroup),
+                    kExitBadInput);
     }
     const QString root = QDir::cleanPath(QDir::current().absoluteFilePath(
         parser.isSet(QStringLiteral("results")) ? parser.value(QStringLiteral("results"))
@@ -156,7 +183,7 @@ int serve(const QStringList& args) {
     });
     QObject::connect(&server, &api::ControlServer::connectionClosed, &supervisor,
                      [&supervisor](api::ControlConnection* c) { supervisor.forget(c); });
-    if (Status s = server.listen(address, token); !s) {
+    if (Status s = server.listen(address, access); !s) {
         return fail(s.message());
     }
     if (!address.isLoopback()) {

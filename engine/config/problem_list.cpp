@@ -32,14 +32,43 @@ QString printableText(const QString& text) {
     return out;
 }
 
+namespace {
+
+constexpr qsizetype kUnitStride = 256;  // bytes between two stored character counts
+
+// The UTF-16 code units a byte of UTF-8 text adds: one for each character's first byte, two for
+// a four-byte character's (a surrogate pair), none for a continuation byte.
+qsizetype unitsOf(char byte) {
+    const auto b = static_cast<unsigned char>(byte);
+    return (b & 0xC0) == 0x80 ? 0 : (b >= 0xF0 ? 2 : 1);
+}
+
+}  // namespace
+
 TextPositions::TextPositions(QString file, const QByteArray& utf8Text)
     : file_(std::move(file)), text_(utf8Text) {
     lineStarts_.push_back(0);
+    strideUnits_.reserve(std::size_t(text_.size() / kUnitStride) + 1);
+    qsizetype units = 0;
     for (qsizetype i = 0; i < text_.size(); ++i) {
+        if (i % kUnitStride == 0) {
+            strideUnits_.push_back(units);
+        }
+        units += unitsOf(text_[i]);
         if (text_[i] == '\n') {
             lineStarts_.push_back(i + 1);
         }
     }
+    strideUnits_.push_back(units);
+}
+
+qsizetype TextPositions::unitsBefore(qsizetype byte) const {
+    const qsizetype stride = byte / kUnitStride;
+    qsizetype units = strideUnits_[std::size_t(stride)];
+    for (qsizetype i = stride * kUnitStride; i < byte; ++i) {
+        units += unitsOf(text_[i]);
+    }
+    return units;
 }
 
 SourceLocation TextPositions::at(int zeroBasedLine, int zeroBasedByteColumn) const {
@@ -51,7 +80,7 @@ SourceLocation TextPositions::at(int zeroBasedLine, int zeroBasedByteColumn) con
     }
     const qsizetype start = lineStarts_[size_t(zeroBasedLine)];
     const qsizetype length = std::min<qsizetype>(zeroBasedByteColumn, text_.size() - start);
-    const int characters = int(QString::fromUtf8(text_.constData() + start, length).size());
+    const int characters = int(unitsBefore(start + length) - unitsBefore(start));
     return {file_, zeroBasedLine + 1, characters + 1};
 }
 

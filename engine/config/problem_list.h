@@ -36,9 +36,16 @@ class TextPositions {
     const QString& file() const { return file_; }
 
   private:
+    // Characters (UTF-16 code units, as QString counts them) in the text's first `byte` bytes.
+    qsizetype unitsBefore(qsizetype byte) const;
+
     QString file_;
     QByteArray text_;
     std::vector<qsizetype> lineStarts_;
+    // unitsBefore() at every kUnitStride-th byte, so that a lookup counts at most one stride of
+    // bytes: decoding from the start of the line each time made many problems on one long line
+    // (a 1 MiB single-line JSON file) quadratic.
+    std::vector<qsizetype> strideUnits_;
 };
 
 // The problems of one kind (errors or warnings) found while reading a file, each stored through

@@ -5,6 +5,7 @@
 #include <QRegularExpression>
 #include <memory>
 
+#include "config/input_limits.h"
 #include "core/counted.h"
 
 namespace tunedeck {
@@ -110,35 +111,42 @@ bool containsDomain(const YAML::Node& node) {
 }
 
 // The numbers of a YAML value written as floats ("1.0", "2e-3", not "1"), by path inside it:
-// the JSON value alone cannot tell 1.0 from 1 (core/config_json.h).
-void addWrittenFloats(const YAML::Node& node, const QString& path, FloatPaths* out) {
-    const auto inner = [&path](const QString& key) {
-        return path.isEmpty() ? key : path + QLatin1Char('.') + key;
+// the JSON value alone cannot tell 1.0 from 1 (core/config_json.h). The path is built in one
+// buffer, extended and cut back (`path`), and only a float's is copied; every value's path
+// length is added to `pathBytes`, and the walk stops once that passes `limit`. Without both, 64
+// levels of long keys repeated through aliases kept gigabytes of paths.
+void addWrittenFloats(const YAML::Node& node, QString* path, std::int64_t* pathBytes,
+                      std::int64_t limit, FloatPaths* out) {
+    if ((*pathBytes += path->size()) > limit) {
+        return;
+    }
+    const auto inner = [&](const QString& key, const YAML::Node& child) {
+        const qsizetype mark = path->size();
+        if (mark > 0) {
+            path->append(QLatin1Char('.'));
+        }
+        path->append(key);
+        addWrittenFloats(child, path, pathBytes, limit, out);
+        path->truncate(mark);
     };
     if (node.IsScalar()) {
         // yaml-cpp tags quoted scalars "!"; an explicit !!str is text too.
         const bool text = node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str";
         const QString written = yamlText(node);
         if (!text && !parseYamlInteger(written) && parseYamlNumber(written)) {
-            out->insert(path);
+            out->insert(*path);
         }
     } else if (node.IsSequence()) {
-        for (std::size_t i = 0; i < node.size(); ++i) {
-            addWrittenFloats(node[i], inner(QString::number(i)), out);
+        for (std::size_t i = 0; i < node.size() && *pathBytes <= limit; ++i) {
+            inner(QString::number(i), node[i]);
         }
     } else if (node.IsMap()) {
-        for (auto it = node.begin(); it != node.end(); ++it) {
+        for (auto it = node.begin(); it != node.end() && *pathBytes <= limit; ++it) {
             if (it->first.IsScalar()) {
-                addWrittenFloats(it->second, inner(yamlText(it->first)), out);
+                inner(yamlText(it->first), it->second);
             }
         }
     }
-}
-
-FloatPaths writtenFloats(const YAML::Node& node) {
-    FloatPaths paths;
-    addWrittenFloats(node, QString(), &paths);
-    return paths;
 }
 
 void setArgument(Domain* domain, const QString& name, double value) {
@@ -182,6 +190,20 @@ class SpaceReader {
     bool ok() const { return ok_; }
 
   private:
+    // writtenFloats (above) of `node`, within the input limits on paths for the whole space:
+    // past them the file is refused at `at`.
+    FloatPaths writtenFloats(const YAML::Node& node) {
+        FloatPaths floats;
+        QString path;
+        const std::int64_t limit = InputLimits().maxPathBytes;
+        addWrittenFloats(node, &path, &walkedPathBytes_, limit, &floats);
+        if (walkedPathBytes_ > limit && !pathsRefused_) {
+            pathsRefused_ = true;
+            fail(reader_.locationOf(node), QString(), inputPathsProblem());
+        }
+        return floats;
+    }
+
     void fail(const SourceLocation& at, const QString& key, const QString& message) {
         reader_.problem(at, key, message);
         ok_ = false;
@@ -438,6 +460,8 @@ class SpaceReader {
 
     YamlReader& reader_;
     bool ok_ = true;
+    std::int64_t walkedPathBytes_ = 0;  // by writtenFloats, over the whole space
+    bool pathsRefused_ = false;
 };
 
 void checkDomains(const SearchSpace& space, const QString& prefix, ProblemList* problems) {

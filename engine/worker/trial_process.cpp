@@ -13,6 +13,7 @@
 #include <map>
 #include <vector>
 
+#include "worker/trial_owner.h"
 #include "worker/tuning.h"
 
 extern char** environ;
@@ -29,7 +30,7 @@ constexpr int kFirstFreeFd = 10;
 
 // What the child tells the parent, through a close-on-exec pipe, when it cannot exec.
 struct ChildFailure {
-    enum Step : int { kDeathSignal, kStandardStreams, kChannel, kWorkingDir, kExec } step;
+    enum Step : int { kOwner, kDeathSignal, kStandardStreams, kChannel, kWorkingDir, kExec } step;
     int error;
 };
 
@@ -50,7 +51,7 @@ std::string envValue(const std::vector<std::string>& entries, const std::string&
     return {};
 }
 
-std::vector<std::string> buildEnvironment(const TrialLaunch& launch) {
+std::vector<std::string> buildEnvironment(const TrialLaunch& launch, const TrialOwner* owner) {
     std::map<std::string, std::string> variables;
     for (char** entry = environ; entry && *entry; ++entry) {
         const char* equals = std::strchr(*entry, '=');
@@ -64,6 +65,12 @@ std::vector<std::string> buildEnvironment(const TrialLaunch& launch) {
         } else {
             variables.erase(name);
         }
+    }
+    variables.erase(kTrialUserVariable);
+    if (owner) {  // the owner's own, as a login would set them
+        variables["HOME"] = owner->home;
+        variables["USER"] = owner->name;
+        variables["LOGNAME"] = owner->name;
     }
     variables["TUNEDECK_CHANNEL"] =
         std::to_string(kChannelReadFd) + "," + std::to_string(kChannelWriteFd);
@@ -114,8 +121,12 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 [[noreturn]] void becomeTrial(pid_t parent, int nullFd, int logFd, int channelRead,
                               int channelWrite, int errorFd, const char* cwd,
                               const std::vector<char*>& candidates, char* const* argv,
-                              char* const* envp) {
+                              char* const* envp, const TrialOwner* owner) {
     ::setpgid(0, 0);
+    // Before the death signal: the kernel clears it when the user changes.
+    if (owner && !becomeOwner(*owner)) {
+        failInChild(errorFd, ChildFailure::kOwner, errno);
+    }
     if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) {
         failInChild(errorFd, ChildFailure::kDeathSignal, errno);
     }
@@ -184,6 +195,8 @@ std::string describeFailure(const ChildFailure& failure, const TrialLaunch& laun
     const std::string reason = std::strerror(failure.error);
     const std::string& program = launch.argv.front();
     switch (failure.step) {
+        case ChildFailure::kOwner:
+            return "cannot run the trial as its owner: " + reason;
         case ChildFailure::kDeathSignal:
             return "cannot arm the parent-death signal: " + reason;
         case ChildFailure::kStandardStreams:
@@ -295,7 +308,9 @@ std::string trialLogPath(const std::string& trialDir) {
 }
 
 void appendToTrialLog(const std::string& logPath, const std::string& line) {
-    const int fd = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    // Never through a symlink: a trial that owns its folder could point its log anywhere.
+    const int fd =
+        ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0) {
         return;
     }
@@ -314,11 +329,23 @@ LaunchedTrial launchTrial(const TrialLaunch& launch) {
         return failed("cannot create the trial directory '" + launch.trialDir +
                       "': " + ec.message());
     }
+    std::string ownerFailure;
+    const std::optional<TrialOwner> owner = trialOwnerFromEnvironment(&ownerFailure);
+    if (!ownerFailure.empty()) {
+        return failed(ownerFailure);
+    }
     LaunchedTrial trial;
     trial.logPath = trialLogPath(launch.trialDir);
-    int logFd = ::open(trial.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int logFd =
+        ::open(trial.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (logFd < 0) {
         return failed("cannot open '" + trial.logPath + "': " + std::strerror(errno));
+    }
+    if (owner) {
+        if (const std::string why = handTrialFolderTo(*owner, launch.trialDir); !why.empty()) {
+            closeFd(logFd);
+            return failed(why);
+        }
     }
     int nullFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     int toTrial[2] = {-1, -1};
@@ -354,7 +381,7 @@ LaunchedTrial launchTrial(const TrialLaunch& launch) {
     }
 
     // Everything the child needs is built here: after fork it must not allocate.
-    std::vector<std::string> envEntries = buildEnvironment(launch);
+    std::vector<std::string> envEntries = buildEnvironment(launch, owner ? &*owner : nullptr);
     std::string path = envValue(envEntries, "PATH");
     if (path.empty()) {
         path = "/usr/local/bin:/usr/bin:/bin";
@@ -370,7 +397,7 @@ LaunchedTrial launchTrial(const TrialLaunch& launch) {
     const pid_t pid = ::fork();
     if (pid == 0) {
         becomeTrial(parent, nullFd, outputFd, toTrial[0], fromTrial[1], errorPipe[1], cwd.c_str(),
-                    candidates, argv.data(), envp.data());
+                    candidates, argv.data(), envp.data(), owner ? &*owner : nullptr);
     }
     const int forkError = errno;
     if (pid > 0) {

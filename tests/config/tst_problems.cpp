@@ -1,5 +1,6 @@
 // Structured problems: one Problem per mistake, the line the CLI prints made from it, the order
 // and severity a load reports them in, and their JSON in the control API (api/problems_json.h).
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -34,6 +35,36 @@ class TestProblems : public QObject {
         QCOMPARE(wholeFile.text(), QStringLiteral("exp.yaml: no such file"));
         const Problem nowhere{{}, QString(), "give the experiment as \"path\" or as \"yaml\""};
         QCOMPARE(nowhere.text(), nowhere.message);
+    }
+
+    // Issue 33: each lookup decoded its line from the start, so many problems on one long line
+    // (a 1 MiB single-line JSON file) took time quadratic in its length.
+    void manyProblemsOnOneLongLineAreLocatedQuickly() {
+        QByteArray line;
+        const QByteArray piece = QStringLiteral("ab\u00e9c\U0001F600d,").toUtf8();
+        while (line.size() < 1024 * 1024) {
+            line += piece;
+        }
+        const QByteArray text = "{\n" + line + "\n}";
+        const TextPositions positions("space.json", text);
+        // Columns count characters as an editor does (UTF-16 units, as QString counts them).
+        for (const int byte : {0, 1, 2, 4, 5, 9, 11, 12, 1000, int(line.size())}) {
+            const int expected = int(QString::fromUtf8(line.left(byte)).size()) + 1;
+            QCOMPARE(positions.at(1, byte).column, expected);
+            QCOMPARE(positions.atOffset(2 + byte).column, expected);
+        }
+        QElapsedTimer clock;
+        clock.start();
+        qint64 sum = 0;
+        constexpr int kLookups = 20000;
+        for (int i = 0; i < kLookups; ++i) {
+            sum += positions.at(1, int(line.size() - 1 - (i % 1000))).column;
+        }
+        QVERIFY(sum > 0);
+        QVERIFY2(clock.elapsed() < 2000,
+                 qPrintable(QStringLiteral("%1 lookups near the end of a 1 MiB line took %2 ms")
+                                .arg(kLookups)
+                                .arg(clock.elapsed())));
     }
 
     void listSortsByPlaceDropsRepeatsAndEscapes() {

@@ -294,9 +294,10 @@ void TestEngineRecovery::aDamagedHistoryIsNeverTrusted() {
     QVERIFY(sqliteExec(database,
                        "UPDATE results SET data = substr(data, 1, 20) WHERE seq = "
                        "(SELECT min(seq) FROM results WHERE trial_id = 't00002')"));
-    // (`resume` of this finished run reads no result: it has nothing to answer from them.)
-    for (const QStringList& command : {QStringList{"best", folder}, QStringList{"show", folder},
-                                       QStringList{"export", folder, "--format", "csv"}}) {
+    // `resume` of this finished run read no result and exited 0; it refuses like the others.
+    for (const QStringList& command :
+         {QStringList{"best", folder}, QStringList{"show", folder},
+          QStringList{"export", folder, "--format", "csv"}, QStringList{"resume", folder}}) {
         const EngineResult r = h.run(command);
         QVERIFY2(r.exitCode == 2, qPrintable(command.first() + ": " + r.all()));
         QVERIFY2(r.err.contains("the history is damaged"), qPrintable(r.all()));

@@ -59,6 +59,7 @@ class TestServeHostileYaml : public QObject {
     void serveRefusesNumbersBeyondTwoToThe53();
     void hiddenExperimentNameIsRefusedByStartAndByEveryRequest();
     void validateReadsOnlyFilesEveryUserMayRead();
+    void serveAnswersOthersWhileStartLoadsALargeFile();
 };
 
 void TestServeHostileYaml::validateCommandRefusesHostileFilesQuicklyWithTheirPlace_data() {
@@ -76,6 +77,10 @@ void TestServeHostileYaml::validateCommandRefusesHostileFilesQuicklyWithTheirPla
     QTest::newRow("alias bomb") << "alias_bomb.yaml"
                                 << ":13:12: alias *a4 repeats what it names until the file "
                                    "holds more than 100000 values";
+    // Issue 33: every float's full key path was kept; 90 copies (through an alias) of 40 levels
+    // of 1,000-byte keys asked for gigabytes.
+    QTest::newRow("long key paths") << "long_key_paths.yaml"
+                                    << ":6:5: keys nested this long and this deep: the paths";
     QTest::newRow("lone comma") << "lone_comma.yaml"
                                 << ":1:1: invalid YAML: unexpected ','";
     QTest::newRow("comma after a flow list") << "comma_after_flow_list.yaml"
@@ -278,6 +283,39 @@ void TestServeHostileYaml::validateReadsOnlyFilesEveryUserMayRead() {
     const QJsonObject read = connection.ask({{"op", "validate"}, {"path", secret}});
     QVERIFY2(QJsonDocument(read).toJson().contains("root-password-hash"),
              QJsonDocument(read).toJson().constData());
+}
+
+// Issue 33: `start` loaded its file on serve's event loop, so every other client waited for a
+// file at the input limits to load. A client asking while one loads is answered first now.
+void TestServeHostileYaml::serveAnswersOthersWhileStartLoadsALargeFile() {
+    EngineHarness harness;
+    QStringList values;
+    for (int i = 0; i < 99000; ++i) {
+        values << QString::number(i);
+    }
+    // 99,000 values, under every bound; `mode` is wrong, so nothing is launched.
+    const QString file =
+        harness.writeFile("large.yaml",
+                          "name: large\ntrainable: {command: sh}\nmetric: score\nmode: sideways\n"
+                          "search_space:\n  c: [" +
+                              values.join(", ") + "]\n");
+    ServeProcess server;
+    QVERIFY(server.startOnLocalSocket(harness));
+    ServeClient starting(server.address());
+    ServeClient other(server.address());
+    QVERIFY(starting.hello().value("ok").toBool());
+    QVERIFY(other.hello().value("ok").toBool());
+
+    starting.send(QJsonDocument(QJsonObject{{"id", 7}, {"op", "start"}, {"path", file}})
+                      .toJson(QJsonDocument::Compact));
+    QTest::qWait(30);  // the server has read the start and is loading
+    QVERIFY(other.hello({}, 10000).value("ok").toBool());
+    QVERIFY2(starting.nextAnswer(1).isEmpty(),
+             "the start was answered before another client's hello: it held the event loop");
+    const QJsonObject refused = starting.nextAnswer(30000);
+    QCOMPARE(refused.value("id").toInt(), 7);
+    QCOMPARE(errorCode(refused), QStringLiteral("invalid_spec"));
+    QVERIFY2(errorMessage(refused).contains("mode"), qPrintable(errorMessage(refused)));
 }
 
 QTEST_GUILESS_MAIN(TestServeHostileYaml)
