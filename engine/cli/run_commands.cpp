@@ -8,6 +8,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/experiment_launch.h"
+#include "cli/script_driver.h"
 #include "config/cluster_loader.h"
 #include "config/experiment_loader.h"
 #include "core/counted.h"
@@ -127,6 +128,9 @@ int validate(const QStringList& args) {
 }
 
 int run(const QStringList& args) {
+    if (const std::optional<int> driven = runPythonDriver(args)) {
+        return *driven;  // a Ray Tune script or an NNI config: its Python driver ran the run
+    }
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Run an experiment on this machine."));
     parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("experiment YAML"));
