@@ -1,0 +1,45 @@
+"""`python3 -m nni CONFIG.yml [--results DIR] [--quiet]`, what `tunedeck-engine run CONFIG.yml`
+starts for an NNI v2 experiment config: the config becomes a Tunedeck experiment
+(experiment_config.py), which tunedeck.run hands to the engine, and the best trial is printed."""
+
+import argparse
+import sys
+
+from nni.experiment_config import ConfigProblems, experiment_from_nni
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="tunedeck-engine run",
+                                     description="Run an NNI experiment config with Tunedeck.")
+    parser.add_argument("config")
+    parser.add_argument("--results")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        spec, cwd = experiment_from_nni(args.config)
+    except ConfigProblems as problems:
+        print(str(problems), file=sys.stderr)
+        return 2
+    from tunedeck_analysis import launcher
+
+    try:
+        analysis = launcher.run_experiment(spec, results=args.results, cwd=cwd,
+                                           progress=not args.quiet)
+    except launcher.EngineError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 3
+    trials = analysis.trials()
+    errored = [t for t in trials if t["status"] == "ERROR"]
+    print("Experiment '%s': %d trials, %d errored; results in %s"
+          % (analysis.name, len(trials), len(errored), analysis.folder))
+    best = analysis.best_trial() if analysis.metric else None
+    if best is not None:
+        print("Best trial %s: default %s, parameters %s"
+              % (best["trial_id"], best["score"], best["config"]))
+    return 1 if errored else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
