@@ -2,6 +2,7 @@
 Tuner, TuneConfig, RunConfig, a function trainable with train.report and Checkpoint.from_dict,
 ASHA, OptunaSearch behind a ConcurrencyLimiter, and the ResultGrid it prints from;
 tune_hyperband.py: below."""
+import json
 import re
 import unittest
 
@@ -49,6 +50,12 @@ class RayTunerScript(unittest.TestCase):
         self.assertAlmostEqual(float(printed.group(1)), loss, places=5)
         # The checkpoint the script read back is the one of the trial's last iteration.
         self.assertIn("Best checkpoint epoch: %d" % trial[1], self.run_.out)
+
+    def test_sample_from_is_evaluated_with_the_rest_of_the_config(self):
+        printed = json.loads(re.search(r"Best config: (\{.*\})", self.run_.out).group(1))
+        self.assertEqual(printed["blocks"], printed["hidden"] // 16, printed)
+        recorded = [json.loads(c) for (c,) in self.user.sql(NAME, "SELECT config FROM trials")]
+        self.assertIn({k: v for k, v in printed.items() if k != "blocks"}, recorded)
 
     def test_checkpoints_from_dicts_are_kept_per_iteration(self):
         kept = self.user.sql(NAME, "SELECT COUNT(*) FROM checkpoints")[0][0]

@@ -2,6 +2,7 @@
 train.report and checkpoints with Checkpoint.from_dict, ASHA early stopping, OptunaSearch, and
 the best result read from the ResultGrid. Run as `python tune_mlp.py` under Ray."""
 import argparse
+import json
 import math
 
 from ray import train, tune
@@ -20,7 +21,7 @@ def fake_training(config):
         start = checkpoint.to_dict()["epoch"]
     for epoch in range(start, config["epochs"]):
         loss = (abs(math.log10(config["lr"]) - math.log10(0.05)) + 8.0 / config["hidden"]
-                + 1.0 / (epoch + 1))
+                + 1.0 / (epoch + 1) + 0.001 * config["blocks"])
         train.report({"val_loss": loss, "epoch": epoch},
                      checkpoint=Checkpoint.from_dict({"epoch": epoch + 1}))
 
@@ -38,6 +39,7 @@ def main():
             "lr": tune.loguniform(1e-4, 1e-1),
             "hidden": tune.choice([16, 32, 64, 128]),
             "epochs": 6,
+            "blocks": tune.sample_from(lambda spec: spec.config.hidden // 16),
         },
         tune_config=tune.TuneConfig(metric="val_loss", mode="min", search_alg=search,
                                     scheduler=scheduler, num_samples=args.samples),
@@ -46,7 +48,7 @@ def main():
     results = tuner.fit()
 
     best = results.get_best_result()
-    print("Best config:", best.config)
+    print("Best config:", json.dumps(best.config, sort_keys=True))
     print("Best val_loss: %.6f" % best.metrics["val_loss"])
     print("Best checkpoint epoch:", best.checkpoint.to_dict()["epoch"])
     frame = results.get_dataframe()

@@ -255,7 +255,7 @@ def _payload(root, name, trainable, extras, stoppers, chdir):
 
 
 def _experiment(trainable, param_space, tune_config, run_config, resources=None):
-    """(the experiment as a dict, its results root)."""
+    """(the experiment as a dict, its results root, metric, mode, the driver-only values)."""
     if isinstance(trainable, str):
         unsupported("a trainable named by a string (%r, RLlib's registry)" % trainable,
                     "pass the function or Trainable class itself")
@@ -318,7 +318,7 @@ def _experiment(trainable, param_space, tune_config, run_config, resources=None)
     if tune_config.time_budget_s:
         seconds = getattr(tune_config.time_budget_s, "total_seconds", None)
         spec["time_budget_s"] = float(seconds() if seconds else tune_config.time_budget_s)
-    return spec, root, metric, mode
+    return spec, root, metric, mode, extras
 
 
 def _launch(spec, root, verbose):
@@ -360,11 +360,11 @@ class Tuner:
         return False
 
     def fit(self):
-        spec, root, metric, mode = _experiment(self.trainable, self.param_space,
-                                               self.tune_config, self.run_config)
+        spec, root, metric, mode, extras = _experiment(self.trainable, self.param_space,
+                                                       self.tune_config, self.run_config)
         verbose = self.run_config.verbose
         analysis = _launch(spec, root, 1 if verbose is None else verbose)
-        self._results = _results.ResultGrid(analysis, metric, mode)
+        self._results = _results.ResultGrid(analysis, metric, mode, extras)
         return self._results
 
     def get_results(self):
@@ -413,10 +413,10 @@ def run(run_or_experiment, name=None, metric=None, mode=None, stop=None, time_bu
                              max_concurrent_trials=max_concurrent_trials,
                              time_budget_s=time_budget_s,
                              chdir_to_trial_dir=chdir_to_trial_dir)
-    spec, root, metric, mode = _experiment(run_or_experiment, config, tune_config, run_config,
-                                           resources_per_trial)
+    spec, root, metric, mode, extras = _experiment(run_or_experiment, config, tune_config,
+                                                   run_config, resources_per_trial)
     analysis = _launch(spec, root, verbose)
-    result = _results.ExperimentAnalysis(analysis, metric, mode)
+    result = _results.ExperimentAnalysis(analysis, metric, mode, extras)
     failed = [t for t in result.trials if t.status == "ERROR"]
     if failed and raise_on_failed_trial:
         raise _results.TuneError("Trials did not complete: %s" % ", ".join(map(str, failed)))

@@ -32,14 +32,45 @@ def _checkpoints(folder):
     return kept
 
 
+def _full_config(trial, constants):
+    """The config as the trainable saw it: the recorded one, with the values only Python could
+    hold (the param_space's non-JSON constants, and what sample_from functions returned in the
+    trial, kept in its folder)."""
+    import copy
+    import json
+
+    config = copy.deepcopy(trial["config"])
+
+    def merge(target, values):
+        for name, value in values.items():
+            if isinstance(value, dict) and isinstance(target.get(name), dict):
+                merge(target[name], value)
+            elif not callable(getattr(value, "func", None)):  # not a sample_from Function
+                target[name] = value
+
+    merge(config, constants or {})
+    try:
+        with open(os.path.join(trial["logdir"], "sample_from.json"), encoding="utf-8") as f:
+            drawn = json.load(f)
+    except (OSError, ValueError):
+        drawn = {}
+    for path, value in drawn.items():
+        target = config
+        parts = path.split("/")
+        for part in parts[:-1]:
+            target = target.setdefault(part, {})
+        target[parts[-1]] = value
+    return config
+
+
 class Result:
     """One trial: metrics (its last result, with "config"), config, checkpoint (the latest kept),
     path (its folder), error, metrics_dataframe (every result), best_checkpoints."""
 
-    def __init__(self, trial, analysis, checkpoints):
+    def __init__(self, trial, analysis, checkpoints, constants=None):
         self._analysis = analysis
         self.trial_id = trial["trial_id"]
-        self.config = trial["config"]
+        self.config = _full_config(trial, constants)
         self.metrics = dict(trial["last_result"] or {}, config=self.config)
         self.metrics.setdefault("trial_id", self.trial_id)
         self.path = trial["logdir"]
@@ -65,11 +96,11 @@ class Result:
 class ResultGrid:
     """Ray's ResultGrid: the trials of the experiment, in the order they were created."""
 
-    def __init__(self, analysis, metric=None, mode=None):
+    def __init__(self, analysis, metric=None, mode=None, constants=None):
         self._analysis = analysis
         self._metric, self._mode = metric, mode
         checkpoints = _checkpoints(analysis.folder)
-        self._results = [Result(t, analysis, checkpoints.get(t["trial_id"], []))
+        self._results = [Result(t, analysis, checkpoints.get(t["trial_id"], []), constants)
                          for t in analysis.trials()]
         self.experiment_path = analysis.folder
 
@@ -134,10 +165,10 @@ class ExperimentAnalysis:
     """tune.run's result, with Ray's names (best_config, best_trial, best_result, ... are
     properties, as in Ray; the get_best_* methods take metric, mode and scope)."""
 
-    def __init__(self, analysis, metric=None, mode=None):
+    def __init__(self, analysis, metric=None, mode=None, constants=None):
         self._analysis = analysis
         self.default_metric, self.default_mode = metric, mode
-        self._grid = ResultGrid(analysis, metric, mode)
+        self._grid = ResultGrid(analysis, metric, mode, constants)
         self.trials = [Trial(r) for r in self._grid]
         self.experiment_path = analysis.folder
 

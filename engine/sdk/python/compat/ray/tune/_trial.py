@@ -23,14 +23,32 @@ def _complete(config, extras):
             if isinstance(value, dict) and not isinstance(value, Function):
                 walk(target.setdefault(name, {}), value, path + [name])
             elif isinstance(value, Function):
-                functions.append((target, name, value))
+                functions.append((target, "/".join(path + [name]), value))
             else:
                 target[name] = value
 
     walk(config, extras, [])
-    for target, name, function in functions:  # in the order written, as Ray resolves them
+    drawn = {}
+    for target, path, function in functions:  # in the order written, as Ray resolves them
+        name = path.rsplit("/", 1)[-1]
         target[name] = function.func(_Spec(config))
-    return config
+        drawn[path] = target[name]
+    return config, drawn
+
+
+def _keep_drawn(drawn):
+    """Writes the sample_from values into the trial's folder, where the driver's results read
+    them (the engine's recorded config cannot hold them)."""
+    import json
+
+    if not drawn:
+        return
+    path = os.path.join(tunedeck.get_trial_dir(), SAMPLED_FILE)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(tunedeck._jsonable(drawn), f)
+
+
+SAMPLED_FILE = "sample_from.json"
 
 
 def _run_function(function, config):
@@ -64,7 +82,8 @@ def main(path):
     with open(path, "rb") as f:
         payload = pickle.load(f)
     _session._stoppers.extend(payload["stoppers"])
-    config = _complete(dict(tunedeck.get_config()), payload["extras"])
+    config, drawn = _complete(dict(tunedeck.get_config()), payload["extras"])
+    _keep_drawn(drawn)
     trial_dir = tunedeck.get_trial_dir()
     if payload.get("chdir", True) and os.path.isdir(trial_dir):
         os.chdir(trial_dir)
