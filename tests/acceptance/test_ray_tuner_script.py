@@ -65,8 +65,8 @@ class RayTunerScript(unittest.TestCase):
 
 class RayHyperBandScript(unittest.TestCase):
     """tune_hyperband.py: a class Trainable with tune.with_parameters and tune.with_resources,
-    HyperBand pausing trials at dict checkpoints (save_checkpoint returning a dict, Ray 2), and
-    HyperOptSearch."""
+    HyperBand pausing trials at dict checkpoints (save_checkpoint returning a dict, Ray 2),
+    HyperOptSearch, and a tune.Callback in the driver."""
 
     @classmethod
     def setUpClass(cls):
@@ -90,6 +90,11 @@ class RayHyperBandScript(unittest.TestCase):
         for trial, iterations in results_by_trial(self.user, "regressor_hb").items():
             self.assertEqual(iterations, list(range(1, len(iterations) + 1)), trial)
         self.assertIn("curve length: 9", self.run_.out)
+
+    def test_callbacks_see_every_result_and_trial(self):
+        results = self.user.sql("regressor_hb", "SELECT COUNT(*) FROM results")[0][0]
+        self.assertIn("callback: %d results, 6 trials completed, ended True" % results,
+                      self.run_.out, str(self.run_))
 
     def test_searcher_and_scheduler_are_tpe_and_hyperband(self):
         spec = self.user.sql("regressor_hb", "SELECT spec_text FROM experiment")[0][0]

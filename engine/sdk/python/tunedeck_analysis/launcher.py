@@ -87,11 +87,12 @@ def _read_events(path, offset):
 
 
 def run_experiment(spec, results=None, engine=None, cwd=None, env=None, progress=True,
-                   poll_s=0.2):
+                   poll_s=0.2, on_event=None):
     """Runs `spec` (a dict, or an experiment file's path) and returns its ExperimentAnalysis.
 
     results: the results root (default: $TUNEDECK_RESULTS, else ~/tunedeck-results);
-    env: extra environment variables for the engine and its trials; progress: False for none.
+    env: extra environment variables for the engine and its trials; progress: False for none;
+    on_event: called with each event (a dict, as `run --events` writes it) as it arrives.
     Errored trials do not raise (the analysis shows them); an experiment the engine refuses
     raises EngineError with its message. Ctrl-C (KeyboardInterrupt) stops the trials as the
     engine's Ctrl-C does, then is raised again."""
@@ -125,6 +126,8 @@ def run_experiment(spec, results=None, engine=None, cwd=None, env=None, progress
                         if event.get("type") == "experiment_started":
                             folder = event.get("folder")
                         shown.take(event)
+                        if on_event is not None:
+                            on_event(event)
                     shown.show()
                     if finished:
                         break

@@ -7,6 +7,7 @@ from ray.air.config import (  # noqa: F401
     RunConfig,
     SyncConfig,
 )
+from ray.tune._callbacks import Callback  # noqa: F401
 from ray.tune._driver import (  # noqa: F401
     PlacementGroupFactory,
     TuneConfig,
@@ -43,10 +44,6 @@ from ray.tune.search.sample import (  # noqa: F401
 )
 from ray.tune.stopper import Stopper  # noqa: F401
 from ray.tune import schedulers, search, stopper  # noqa: F401
-
-
-class Callback:
-    """Ray's tune.Callback; passing one to a run is refused (see RunConfig(callbacks=))."""
 
 
 class CLIReporter:

@@ -20,6 +20,7 @@ import ray
 from ray import unsupported
 from ray.air.config import CheckpointConfig, FailureConfig, RunConfig
 from ray.tune import _results, stopper as _stopper
+from ray.tune._callbacks import Callback, CallbackRunner
 from ray.tune.search.sample import Domain, Function
 
 
@@ -262,10 +263,10 @@ def _experiment(trainable, param_space, tune_config, run_config, resources=None)
     if not callable(trainable):
         raise TypeError("the trainable must be a function or a Trainable class, not %s"
                         % type(trainable).__name__)
-    if run_config.callbacks:
-        unsupported("RunConfig(callbacks=...) / tune.run(callbacks=...)",
-                    "read the results after fit() (ResultGrid, get_dataframe), or follow "
-                    "`tunedeck-engine run --events FILE.jsonl` for live events")
+    for callback in run_config.callbacks or []:
+        if not isinstance(callback, Callback):
+            unsupported("the callback %r (not a tune.Callback)" % (callback,),
+                        "subclass ray.tune.Callback and override its on_* hooks")
     search_alg, scheduler = tune_config.search_alg, tune_config.scheduler
     metric = tune_config.metric or getattr(search_alg, "metric", None) or \
         getattr(scheduler, "metric", None)
@@ -321,13 +322,16 @@ def _experiment(trainable, param_space, tune_config, run_config, resources=None)
     return spec, root, metric, mode, extras
 
 
-def _launch(spec, root, verbose):
+def _launch(spec, root, verbose, callbacks=None):
     from tunedeck_analysis import launcher
 
     ray.init()
+    on_event = None
+    if callbacks:
+        on_event = CallbackRunner(callbacks, spec.get("stop"), spec.get("num_samples"))
     try:
         analysis = launcher.run_experiment(spec, results=root, cwd=os.getcwd(),
-                                           progress=verbose != 0)
+                                           progress=verbose != 0, on_event=on_event)
     except launcher.EngineError as error:
         raise _results.TuneError(str(error)) from None
     trials = analysis.trials()
@@ -363,7 +367,8 @@ class Tuner:
         spec, root, metric, mode, extras = _experiment(self.trainable, self.param_space,
                                                        self.tune_config, self.run_config)
         verbose = self.run_config.verbose
-        analysis = _launch(spec, root, 1 if verbose is None else verbose)
+        analysis = _launch(spec, root, 1 if verbose is None else verbose,
+                           self.run_config.callbacks)
         self._results = _results.ResultGrid(analysis, metric, mode, extras)
         return self._results
 
@@ -415,7 +420,7 @@ def run(run_or_experiment, name=None, metric=None, mode=None, stop=None, time_bu
                              chdir_to_trial_dir=chdir_to_trial_dir)
     spec, root, metric, mode, extras = _experiment(run_or_experiment, config, tune_config,
                                                    run_config, resources_per_trial)
-    analysis = _launch(spec, root, verbose)
+    analysis = _launch(spec, root, verbose, callbacks)
     result = _results.ExperimentAnalysis(analysis, metric, mode, extras)
     failed = [t for t in result.trials if t.status == "ERROR"]
     if failed and raise_on_failed_trial:
