@@ -27,6 +27,7 @@ Commands:
                                  with Tunedeck's `ray` package on its path
   run config.yml                 run an NNI experiment config (trial code's
                                  `import nni` works) [--results DIR] [--quiet]
+      [--dry-run]                print the Tunedeck experiment it stands for
   resume EXPERIMENT_DIR          continue an interrupted run [--quiet] [--events FILE.jsonl]
   ls [--results DIR]             past experiments, one line each
   show EXPERIMENT_DIR            the trials with their configs and metrics, and the

@@ -55,6 +55,15 @@ class NniExperiment(unittest.TestCase):
         self.assertIsNotNone(match, str(self.run_))
         self.assertIn("best trial %s " % match.group(1), best.err)
 
+    def test_dry_run_prints_the_experiment_and_runs_nothing(self):
+        outcome = self.user.engine("run", "config.yml", "--dry-run")
+        self.assertEqual(outcome.code, 0, str(outcome))
+        spec = json.loads(outcome.out)
+        self.assertEqual(spec["name"], NAME)
+        self.assertEqual(spec["trainable"]["command"], ["sh", "-c", "python3 trial.py"])
+        self.assertTrue(spec["search_space"].endswith("search_space.json"))
+        self.assertEqual(len(self.user.sql(NAME, "SELECT id FROM trials")), 6)
+
     def test_keys_tunedeck_cannot_honour_are_named(self):
         outcome = self.user.engine("run", "config_remote.yml")
         self.assertEqual(outcome.code, 2, str(outcome))

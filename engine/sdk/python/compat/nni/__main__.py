@@ -1,4 +1,4 @@
-"""`python3 -m nni CONFIG.yml [--results DIR] [--quiet]`, what `tunedeck-engine run CONFIG.yml`
+"""`python3 -m nni CONFIG.yml [--results DIR] [--quiet] [--dry-run]`, what `tunedeck-engine run CONFIG.yml`
 starts for an NNI v2 experiment config: the config becomes a Tunedeck experiment
 (experiment_config.py), which tunedeck.run hands to the engine, and the best trial is printed."""
 
@@ -14,12 +14,19 @@ def main(argv):
     parser.add_argument("config")
     parser.add_argument("--results")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print the Tunedeck experiment the config stands for, run nothing")
     args = parser.parse_args(argv)
     try:
         spec, cwd = experiment_from_nni(args.config)
     except ConfigProblems as problems:
         print(str(problems), file=sys.stderr)
         return 2
+    if args.dry_run:
+        import json
+
+        print(json.dumps(spec, indent=2))  # JSON is YAML: `tunedeck-engine run` reads it
+        return 0
     from tunedeck_analysis import launcher
 
     try:
