@@ -341,6 +341,22 @@ def _launch(spec, root, verbose, callbacks=None):
     return analysis
 
 
+def _recorded_extras(analysis):
+    """The driver-only values of a recorded experiment, from the payload its trials start with;
+    {} when it cannot be read."""
+    import json
+    import pickle
+
+    try:
+        command = json.loads(analysis.spec_text)["trainable"]["command"]
+        with open(command[-1], "rb") as f:
+            import cloudpickle  # noqa: F401  (what the payload was pickled with)
+
+            return pickle.load(f).get("extras", {})
+    except Exception:  # an experiment not started by a Ray script, or a moved payload
+        return {}
+
+
 class Tuner:
     """Ray's Tuner: fit() runs the experiment through tunedeck-engine and returns a ResultGrid."""
 
@@ -355,15 +371,42 @@ class Tuner:
         self._results = None
 
     @classmethod
-    def restore(cls, path, trainable=None, **kwargs):
-        unsupported("Tuner.restore()", "continue the experiment with `tunedeck-engine resume "
-                    "%s`, then read it with tunedeck.load()" % path)
+    def restore(cls, path, trainable=None, resume_unfinished=True, resume_errored=False,
+                restart_errored=False, param_space=None, **kwargs):
+        """Ray's Tuner.restore: fit() continues the experiment in `path` (`tunedeck-engine
+        resume`), its unfinished trials from their latest checkpoints, with the trainable it
+        was started with (kept pickled beside the results; a `trainable` given here is not
+        used)."""
+        if not cls.can_restore(path):
+            raise ValueError("%s is not an experiment folder to restore (no experiment.sqlite)"
+                             % path)
+        if resume_errored or restart_errored or not resume_unfinished:
+            print("Tunedeck: Tuner.restore() continues the unfinished trials as `tunedeck-engine "
+                  "resume` does; resume_errored, restart_errored and resume_unfinished have no "
+                  "effect", file=sys.stderr)
+        tuner = cls(trainable)
+        tuner._restore_path = os.path.abspath(os.path.expanduser(str(path)))
+        return tuner
 
     @classmethod
     def can_restore(cls, path):
-        return False
+        return os.path.isfile(os.path.join(os.path.expanduser(str(path)), "experiment.sqlite"))
+
+    def _resume(self):
+        from tunedeck_analysis import launcher
+
+        ray.init()
+        try:
+            analysis = launcher.resume_experiment(self._restore_path)
+        except launcher.EngineError as error:
+            raise _results.TuneError(str(error)) from None
+        self._results = _results.ResultGrid(analysis, analysis.metric, analysis.mode,
+                                            _recorded_extras(analysis))
+        return self._results
 
     def fit(self):
+        if getattr(self, "_restore_path", None):
+            return self._resume()
         spec, root, metric, mode, extras = _experiment(self.trainable, self.param_space,
                                                        self.tune_config, self.run_config)
         verbose = self.run_config.verbose
