@@ -39,8 +39,9 @@ def main(argv):
         return 3
     trials = analysis.trials()
     errored = [t for t in trials if t["status"] == "ERROR"]
-    print("Experiment '%s': %d trials, %d errored; results in %s"
-          % (analysis.name, len(trials), len(errored), analysis.folder))
+    print("Experiment '%s': %d trial%s, %d errored; results in %s"
+          % (analysis.name, len(trials), "" if len(trials) == 1 else "s", len(errored),
+             analysis.folder))
     best = analysis.best_trial() if analysis.metric else None
     if best is not None:
         print("Best trial %s: default %s, parameters %s"

@@ -336,8 +336,9 @@ def _launch(spec, root, verbose, callbacks=None):
         raise _results.TuneError(str(error)) from None
     trials = analysis.trials()
     errored = sum(1 for t in trials if t["status"] == "ERROR")
-    print("Tunedeck: experiment '%s' finished: %d trials, %d errored; results in %s"
-          % (analysis.name, len(trials), errored, analysis.folder), flush=True)
+    print("Tunedeck: experiment '%s' finished: %d trial%s, %d errored; results in %s"
+          % (analysis.name, len(trials), "" if len(trials) == 1 else "s", errored,
+             analysis.folder), flush=True)
     return analysis
 
 
