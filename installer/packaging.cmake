@@ -46,7 +46,9 @@ This package holds the headless engine (tunedeck-engine), the node agent
 systemd units that run the engine as a service for desktop apps to attach to.")
 # Python trials (the examples, the Python SDK) need an interpreter; C++ trials do not.
 set(CPACK_DEBIAN_ENGINE_PACKAGE_RECOMMENDS "python3")
-set(CPACK_DEBIAN_ENGINE_PACKAGE_SUGGESTS "python3-sklearn")
+# Ray Tune scripts (`run SCRIPT.py`) carry trainables with cloudpickle; NNI configs are read
+# with PyYAML.
+set(CPACK_DEBIAN_ENGINE_PACKAGE_SUGGESTS "python3-sklearn, python3-cloudpickle, python3-yaml")
 set(CPACK_DEBIAN_ENGINE_PACKAGE_CONTROL_EXTRA
     "${CMAKE_CURRENT_SOURCE_DIR}/debian/postinst;${CMAKE_CURRENT_SOURCE_DIR}/debian/prerm;${CMAKE_CURRENT_SOURCE_DIR}/debian/postrm;${CMAKE_CURRENT_SOURCE_DIR}/debian/conffiles")
 

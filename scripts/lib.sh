@@ -17,10 +17,14 @@ BUILD_PACKAGES=(cmake ninja-build g++ pkg-config git python3
 # pandas and Optuna (tests/python: tunedeck.load's dataframe() and to_optuna).
 # Slurm and munge: tests/cluster/test_slurm starts a one-host Slurm of its own (as root).
 # PyTorch: the DDP example's gang trials (tests/integration/test_gang_trials, gloo on the CPU).
+# cloudpickle and PyYAML: Ray Tune scripts and NNI configs under `tunedeck-engine run`
+# (tests/acceptance/test_ray_*, test_nni_experiment). jupyter-nbconvert and ipykernel: the
+# notebook test executes a real notebook (tests/python/test_notebook).
 # scripts/test and scripts/sanitize install them.
 TEST_PACKAGES=(python3-sklearn python3-numpy sqlite3 util-linux procps strace
     openssh-server openssh-client openssh-sftp-server iproute2 python3-pandas python3-optuna
-    slurmctld slurmd slurm-client munge python3-torch)
+    slurmctld slurmd slurm-client munge python3-torch python3-cloudpickle python3-yaml
+    jupyter-nbconvert python3-ipykernel)
 
 # Installs the packages that are not installed yet; does nothing when all are there.
 ensure_packages() {

@@ -23,6 +23,11 @@ Commands:
       [--events FILE.jsonl]      also write every event as a JSON line
       [--as FILE]                resolve relative paths as if the file were FILE
       [--control-stdin]          take orders as JSON lines on stdin (serve uses it)
+  run SCRIPT.py [ARGS...]        run a Ray Tune script unchanged: it is the driver,
+                                 with Tunedeck's `ray` package on its path
+  run config.yml                 run an NNI experiment config (trial code's
+                                 `import nni` works) [--results DIR] [--quiet]
+      [--dry-run]                print the Tunedeck experiment it stands for
   resume EXPERIMENT_DIR          continue an interrupted run [--quiet] [--events FILE.jsonl]
   ls [--results DIR]             past experiments, one line each
   show EXPERIMENT_DIR            the trials with their configs and metrics, and the

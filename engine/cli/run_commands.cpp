@@ -2,11 +2,14 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <cstdio>
 
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/experiment_launch.h"
+#include "cli/script_driver.h"
+#include "config/cluster_loader.h"
 #include "config/experiment_loader.h"
 #include "core/counted.h"
 #include "core/searcher.h"
@@ -46,6 +49,46 @@ LoadResult<ExperimentSpec> loadExperiment(const QCommandLineParser& parser) {
                               parser.value(QStringLiteral("as")));
 }
 
+// Whether `path` is a cluster file (Ray's cluster-launcher shape) rather than an experiment: it
+// names cluster_name or provider at the top, and no trainable.
+bool isClusterFile(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return false;
+    }
+    const QString text = QString::fromUtf8(file.read(1 << 20));
+    static const QRegularExpression clusterKey(QStringLiteral("^(cluster_name|provider)\\s*:"),
+                                               QRegularExpression::MultilineOption);
+    static const QRegularExpression trainableKey(QStringLiteral("^trainable\\s*:"),
+                                                 QRegularExpression::MultilineOption);
+    return text.contains(clusterKey) && !text.contains(trainableKey);
+}
+
+// `validate CLUSTER.yaml`: checks it as the cluster file it is, instead of listing its keys as
+// unknown experiment keys.
+int validateCluster(const QString& path) {
+    const LoadResult<ClusterSpec> loaded = loadClusterFile(path);
+    printWarnings(loaded);
+    if (!loaded) {
+        std::fprintf(stderr, "%s is a cluster file (not an experiment); its problems:\n",
+                     qPrintable(path));
+        return fail(loaded.status().message());
+    }
+    const ClusterSpec& cluster = *loaded.spec;
+    const char* provider = cluster.provider == ClusterProvider::Local   ? "local"
+                           : cluster.provider == ClusterProvider::Ssh   ? "ssh"
+                           : cluster.provider == ClusterProvider::Slurm ? "slurm"
+                                                                        : "command";
+    std::printf(
+        "%s: ok. A cluster file (not an experiment): cluster '%s', provider %s, %s. "
+        "An experiment uses it with `cluster: %s`.\n",
+        qPrintable(path), qPrintable(cluster.clusterName), provider,
+        cluster.elastic() ? qPrintable(counted(qint64(cluster.nodeTypes.size()), "node type"))
+                          : qPrintable(counted(qint64(cluster.nodes.size()), "node")),
+        qPrintable(QFileInfo(path).fileName()));
+    return 0;
+}
+
 }  // namespace
 
 int validate(const QStringList& args) {
@@ -58,6 +101,10 @@ int validate(const QStringList& args) {
     parser.addOption(asFileOption());
     if (!parseArguments(parser, QStringLiteral("validate"), args, 1)) {
         return kExitBadInput;
+    }
+    if (!parser.isSet(QStringLiteral("as")) &&
+        isClusterFile(parser.positionalArguments().first())) {
+        return validateCluster(parser.positionalArguments().first());
     }
     const LoadResult<ExperimentSpec> loaded = loadExperiment(parser);
     printWarnings(loaded);
@@ -81,6 +128,9 @@ int validate(const QStringList& args) {
 }
 
 int run(const QStringList& args) {
+    if (const std::optional<int> driven = runPythonDriver(args)) {
+        return *driven;  // a Ray Tune script or an NNI config: its Python driver ran the run
+    }
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Run an experiment on this machine."));
     parser.addPositionalArgument(QStringLiteral("EXPERIMENT"), QStringLiteral("experiment YAML"));

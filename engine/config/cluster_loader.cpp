@@ -73,7 +73,6 @@ constexpr IgnoredRayKey kIgnoredRayKeys[] = {
 // provider keys of Ray's local (on-prem) provider that have no meaning here.
 constexpr IgnoredRayKey kIgnoredProviderKeys[] = {
     {"external_head_ip", "the head is reached at head_ip"},
-    {"coordinator_address", "no coordinator: the nodes listed belong to this cluster"},
 };
 
 // Ray's cloud providers. Tunedeck calls no cloud API itself: one message says what to write
@@ -236,6 +235,14 @@ class ClusterReader {
             if (ignored) {
                 warnings_->add(entry.keyLocation, entry.path,
                                QStringLiteral("ignored by Tunedeck (%1)").arg(ignored->reason));
+            } else if (entry.key == QLatin1String("coordinator_address")) {
+                // Ray's coordinator server leases it the nodes; ignoring it would quietly turn
+                // the file into a cluster of this machine alone.
+                reader_.problem(entry.keyLocation, entry.path,
+                                QStringLiteral("Ray's coordinator server is not supported: "
+                                               "Tunedeck does not lease nodes from one; list "
+                                               "the machines as provider.head_ip and "
+                                               "provider.worker_ips (type: ssh)"));
             } else {
                 others.push_back(entry);
             }

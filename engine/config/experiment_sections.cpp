@@ -233,6 +233,16 @@ void readStop(YamlReader& reader, const YamlEntry& entry, StopCriteria* out,
             }
             continue;
         }
+        if (criterion.key == QLatin1String("done")) {
+            // Ray's `stop: {done: True}`: a trial reporting done = true already ends (the
+            // trial SDK's rule, as Ray's), so true needs no rule; anything else means nothing.
+            if (!criterion.value.IsScalar() || criterion.value.Scalar() != "true") {
+                reader.problem(criterion.valueLocation, criterion.path,
+                               QStringLiteral("only `done: true` is accepted: a trial that "
+                                              "reports done = true ends, without a stop rule"));
+            }
+            continue;
+        }
         if (criterion.key == QLatin1String("time_total_s")) {
             if (const auto value = reader.numberAbove(criterion, 0)) {
                 out->timeTotalS = *value;

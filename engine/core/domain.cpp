@@ -65,6 +65,17 @@ bool isMultipleOf(double value, double q) {
     return std::abs(ratio - std::round(ratio)) <= 1e-9 * std::max(1.0, std::abs(ratio));
 }
 
+// The largest power of ten that both bounds are multiples of, at most the range's width: the
+// step to suggest when q is wider than the range.
+double fittingStep(double low, double high) {
+    double step = std::pow(10.0, std::floor(std::log10(std::max(high - low, 1e-12))));
+    for (int tries = 0; tries < 12 && !(isMultipleOf(low, step) && isMultipleOf(high, step));
+         ++tries) {
+        step /= 10.0;
+    }
+    return step;
+}
+
 // Multiples of q that qrandint can produce: k * q for k in [first, last].
 std::int64_t firstMultiple(const Domain& d) {
     return static_cast<std::int64_t>(std::ceil(d.low / d.q));
@@ -182,6 +193,17 @@ Status Domain::validate() const {
             // Ray's Float.quantized refuses such bounds: rounding a sample near them to a
             // multiple of q would leave the range, and clamping back gives a value that is no
             // multiple of q.
+            const double firstInside = quantize(std::ceil(low / q) * q, q);
+            const double lastInside = quantize(std::floor(high / q) * q, q);
+            if (firstInside > lastInside) {
+                // Rounding the bounds inward would swap them: the advice is a smaller q.
+                return Status::invalid(
+                    QStringLiteral("quniform: no multiple of q (%1) lies between low (%2) and "
+                                   "high (%3); write a smaller q, e.g. [%2, %3, %4] (NNI clips "
+                                   "every such value to %2 or %3: for that, write choice [%2, "
+                                   "%3])")
+                        .arg(num(q), num(low), num(high), num(fittingStep(low, high))));
+            }
             for (const auto& [label, value] : {std::pair{"low", low}, std::pair{"high", high}}) {
                 if (!isMultipleOf(value, q)) {
                     return Status::invalid(

@@ -39,6 +39,14 @@ class RayLocalCluster(unittest.TestCase):
         self.assertNotIn("worker_ips lists 0", self.validated.text,
                          "worker_ips was not read\n%s" % self.validated)
 
+    def test_validate_on_the_cluster_file_says_it_is_one(self):
+        # Issue 32: it listed cluster_name, provider and auth as unknown experiment keys.
+        outcome = self.user.engine("validate", "cluster.yaml")
+        self.assertEqual(outcome.code, 0, str(outcome))
+        self.assertRegex(outcome.out, r"cluster\.yaml: ok\. A cluster file \(not an experiment\): "
+                                      r"cluster '[^']+', provider ssh, \d+ nodes")
+        self.assertNotIn("unknown key", outcome.text, str(outcome))
+
 
 if __name__ == "__main__":
     main()

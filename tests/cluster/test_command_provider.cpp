@@ -310,9 +310,10 @@ void TestElasticClusters::commandProviderMistakesAreRefusedAtValidate() {
 }
 
 void TestElasticClusters::shippedCloudExamplesValidate() {
-    // The AWS, GCP and Kubernetes files users start from load without a problem or a warning.
+    // The AWS, GCP, Kubernetes and Slurm files users start from load without a problem or a
+    // warning.
     EngineHarness engine;
-    for (const char* name : {"aws", "gcp", "kubernetes"}) {
+    for (const char* name : {"aws", "gcp", "kubernetes", "slurm"}) {
         const QString cluster =
             QStringLiteral(TUNEDECK_SOURCE_DIR "/resources/examples/clusters/%1.yaml").arg(name);
         const EngineResult result = engine.run(

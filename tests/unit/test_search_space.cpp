@@ -146,6 +146,23 @@ class TestSearchSpace : public QObject {
         QVERIFY(quniform(-1.5, 1.5, 0.5).validate().isOk());
     }
 
+    // Issue 32: for quniform [0.5, 0.9, 2] (an NNI search space) the advice was [2, 0, 2], itself
+    // refused. No multiple of q lies in the range: the advice is a smaller q, and NNI's clipping.
+    void quniformWithQWiderThanTheRangeSuggestsAValidStep() {
+        const Status status = quniform(0.5, 0.9, 2).validate();
+        QCOMPARE(status.code(), Status::Code::InvalidArgument);
+        QCOMPARE(status.message(),
+                 QStringLiteral("quniform: no multiple of q (2) lies between low (0.5) and high "
+                                "(0.9); write a smaller q, e.g. [0.5, 0.9, 0.1] (NNI clips every "
+                                "such value to 0.5 or 0.9: for that, write choice [0.5, 0.9])"));
+        QVERIFY(quniform(0.5, 0.9, 0.1).validate().isOk());
+        QVERIFY(quniform(10, 30, 10).validate().isOk());
+        QCOMPARE(quniform(1, 7, 20).validate().message(),
+                 QStringLiteral("quniform: no multiple of q (20) lies between low (1) and high "
+                                "(7); write a smaller q, e.g. [1, 7, 1] (NNI clips every such "
+                                "value to 1 or 7: for that, write choice [1, 7])"));
+    }
+
     void quniformGivesOnlyMultiplesOfQ() {
         Rng rng(6);
         for (int i = 0; i < 3000; ++i) {

@@ -237,6 +237,42 @@ class Checkpoint(str):
         shutil.copytree(str(self), target, dirs_exist_ok=True)
         return target
 
+    @classmethod
+    def from_dict(cls, data):
+        """A checkpoint holding a dict (Ray's ``Checkpoint.from_dict``): the dict is pickled into
+        a new folder, in the trial's folder when there is one (report() then moves it into the
+        checkpoint store), else a temporary one. ``to_dict()`` gives it back."""
+        import pickle
+        import tempfile
+
+        if not isinstance(data, dict):
+            raise TypeError("Checkpoint.from_dict() takes a dict, not %s" % type(data).__name__)
+        parent = os.environ.get("TUNEDECK_TRIAL_DIR") or None
+        folder = tempfile.mkdtemp(prefix="checkpoint_dict_", dir=parent)
+        with open(os.path.join(folder, DICT_CHECKPOINT_FILE), "wb") as f:
+            pickle.dump(data, f)
+        return cls(folder)
+
+    def to_dict(self):
+        """The dict of a checkpoint made by from_dict() (or a Trainable's save_checkpoint()
+        returning a dict). A checkpoint that is a folder of the trainable's own files has no
+        dict: read them with as_directory()."""
+        import pickle
+
+        path = os.path.join(str(self), DICT_CHECKPOINT_FILE)
+        if not os.path.isfile(path):
+            raise ValueError("checkpoint %s holds files, not a dict (it was not made by "
+                             "Checkpoint.from_dict): read them with as_directory()" % self)
+        with open(path, "rb") as f:
+            return pickle.load(f)
+
+
+# The file a dict checkpoint is kept in (Checkpoint.from_dict, Trainable.save_checkpoint
+# returning a dict), and the one naming the path a Trainable's save_checkpoint() returned inside
+# its folder, so load_checkpoint() receives what save_checkpoint() gave, as in Ray.
+DICT_CHECKPOINT_FILE = "dict_checkpoint.pkl"
+RETURNED_PATH_FILE = ".tunedeck_checkpoint_path"
+
 
 def get_checkpoint():
     """The checkpoint to resume from (a Checkpoint, which is also its folder's path), or None
@@ -407,12 +443,19 @@ def done():
 
 
 class Trainable:
-    """Base class of the class style; override step() and, to support checkpoints,
-    save_checkpoint() and load_checkpoint(). Run it with tunedeck.run(MyTrainable)."""
+    """Base class of the class style, with Ray Tune's lifecycle: the constructor sets
+    ``self.config`` and calls setup(config); then step() per iteration; save_checkpoint() and
+    load_checkpoint() for checkpoints; cleanup() at the end. Run it with tunedeck.run(MyTrainable).
+    ``self.iteration`` (iterations done), ``self.trial_id`` and ``self.logdir`` are Ray's."""
+
+    def __init__(self, config=None, **_ray_options):
+        import copy
+
+        self.config = config if config is not None else {}
+        self.setup(copy.deepcopy(self.config))
 
     def setup(self, config):
         """Builds the model from the trial's config; called once, before any step."""
-        self.config = config
 
     def step(self):
         """Trains one iteration and returns its metrics (a dict). A true "done" entry ends the
@@ -420,19 +463,80 @@ class Trainable:
         raise NotImplementedError("a Trainable must implement step()")
 
     def save_checkpoint(self, checkpoint_dir):
-        """Writes the trainable's state into the existing, empty folder checkpoint_dir."""
+        """Writes the trainable's state into the existing, empty folder checkpoint_dir. It may
+        return None (the folder is the checkpoint), a dict (kept for load_checkpoint, as Ray 2),
+        or the path of a file or folder inside checkpoint_dir (given to load_checkpoint, as Ray
+        1)."""
         raise NotImplementedError
 
-    def load_checkpoint(self, checkpoint_dir):
-        """Restores the state save_checkpoint() wrote into checkpoint_dir."""
+    def load_checkpoint(self, checkpoint):
+        """Restores what save_checkpoint() wrote: the folder, the dict it returned, or the path
+        it returned."""
 
     def cleanup(self):
         """Releases what setup() took; called once at the end, however the trial ends."""
+
+    # Ray's attributes. `iteration` may be set by a trainable keeping its own count.
+    @property
+    def iteration(self):
+        return self.__dict__.get("_own_iteration", get_iteration())
+
+    @iteration.setter
+    def iteration(self, value):
+        self.__dict__["_own_iteration"] = value
+
+    @property
+    def training_iteration(self):
+        return get_iteration()
+
+    @property
+    def trial_id(self):
+        return os.environ.get("TUNEDECK_TRIAL_ID", "default")
+
+    @property
+    def trial_name(self):
+        return self.trial_id
+
+    @property
+    def logdir(self):
+        return get_trial_dir()
 
 
 def _overrides(instance, name):
     method = getattr(type(instance), name, None)
     return method is not None and method is not getattr(Trainable, name, None)
+
+
+def _save_trainable(trainable, folder):
+    """Saves `trainable` into `folder` and keeps what save_checkpoint() returned there."""
+    returned = trainable.save_checkpoint(folder)
+    if isinstance(returned, dict):
+        import pickle
+
+        with open(os.path.join(folder, DICT_CHECKPOINT_FILE), "wb") as f:
+            pickle.dump(returned, f)
+    elif returned is not None:
+        path = os.path.abspath(os.fspath(getattr(returned, "path", returned)))
+        inside = os.path.relpath(path, os.path.abspath(folder))
+        if inside.startswith(os.pardir):
+            raise ValueError("save_checkpoint() returned %s, which is outside the folder it was "
+                             "given (%s): write the checkpoint inside it" % (path, folder))
+        if inside != os.curdir:
+            with open(os.path.join(folder, RETURNED_PATH_FILE), "w", encoding="utf-8") as f:
+                f.write(inside)
+
+
+def _restore_argument(folder):
+    """What load_checkpoint() receives for the checkpoint in `folder` (see save_checkpoint)."""
+    folder = str(folder)
+    dict_file = os.path.join(folder, DICT_CHECKPOINT_FILE)
+    if os.path.isfile(dict_file):
+        return Checkpoint(folder).to_dict()
+    marker = os.path.join(folder, RETURNED_PATH_FILE)
+    if os.path.isfile(marker):
+        with open(marker, encoding="utf-8") as f:
+            return os.path.join(folder, f.read().strip())
+    return folder
 
 
 def run(trainable, *args, **kwargs):
@@ -473,15 +577,14 @@ def points_to_evaluate(study, top=None, with_values=False):
     return study_points(study, top=top, with_values=with_values)
 
 
-def _run_trainable(trainable_class):
-    trainable = trainable_class()
-    trainable.setup(get_config())
+def _run_trainable(trainable_class, config=None):
+    trainable = trainable_class(get_config() if config is None else config)
     try:
         restore = get_checkpoint()
         if restore:
-            trainable.load_checkpoint(restore)
+            trainable.load_checkpoint(_restore_argument(restore))
         if _overrides(trainable, "save_checkpoint"):
-            on_save(trainable.save_checkpoint)
+            on_save(lambda folder: _save_trainable(trainable, folder))
         while True:
             metrics = trainable.step()
             if metrics is None:

@@ -86,12 +86,71 @@ def _read_events(path, offset):
     return events, offset + end
 
 
+def _follow(args, cwd, env, workdir, events_path, shown, on_event, poll_s):
+    """Runs the engine command `args`, showing its events as they arrive; its analysis."""
+    log_path = os.path.join(workdir, "engine.log")
+    with open(log_path, "w+") as log:
+        proc = subprocess.Popen(args, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        folder, offset, interrupted = None, 0, False
+        while True:
+            try:
+                finished = proc.poll() is not None
+                events, offset = _read_events(events_path, offset)
+                for event in events:
+                    if event.get("type") == "experiment_started":
+                        folder = event.get("folder")
+                    shown.take(event)
+                    if on_event is not None:
+                        on_event(event)
+                shown.show()
+                if finished:
+                    break
+                time.sleep(poll_s)
+            except KeyboardInterrupt:
+                if interrupted:
+                    proc.kill()
+                interrupted = True
+                proc.send_signal(signal.SIGINT)
+        shown.close()
+        log.seek(0)
+        output = log.read()
+    code = proc.returncode
+    if folder is None or code == _BAD_INPUT:
+        raise EngineError("tunedeck-engine %s exited with %s:\n%s"
+                          % (args[1], code, output.strip()))
+    if interrupted or code == _INTERRUPTED:
+        raise KeyboardInterrupt("the experiment was interrupted; tunedeck.load(%r) reads "
+                                "what it recorded" % folder)
+    return analysis.load(folder)
+
+
+def resume_experiment(folder, engine=None, env=None, progress=True, poll_s=0.2,
+                      on_event=None):
+    """Continues an interrupted experiment (`tunedeck-engine resume FOLDER`), showing its
+    progress as run_experiment does; returns its ExperimentAnalysis."""
+    engine = find_engine(engine)
+    folder = os.path.abspath(os.path.expanduser(os.fspath(folder)))
+    before = analysis.load(folder)
+    run_env = dict(os.environ)
+    run_env.update({k: str(v) for k, v in (env or {}).items()})
+    workdir = tempfile.mkdtemp(prefix="tunedeck-resume-")
+    try:
+        events_path = os.path.join(workdir, "events.jsonl")
+        shown = Progress(None, before.objectives[0] if len(before.objectives) == 1 else None,
+                         enabled=progress)
+        return _follow([engine, "resume", folder, "--quiet", "--events", events_path],
+                       os.getcwd(), run_env, workdir, events_path, shown, on_event, poll_s)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def run_experiment(spec, results=None, engine=None, cwd=None, env=None, progress=True,
-                   poll_s=0.2):
+                   poll_s=0.2, on_event=None):
     """Runs `spec` (a dict, or an experiment file's path) and returns its ExperimentAnalysis.
 
     results: the results root (default: $TUNEDECK_RESULTS, else ~/tunedeck-results);
-    env: extra environment variables for the engine and its trials; progress: False for none.
+    env: extra environment variables for the engine and its trials; progress: False for none;
+    on_event: called with each event (a dict, as `run --events` writes it) as it arrives.
     Errored trials do not raise (the analysis shows them); an experiment the engine refuses
     raises EngineError with its message. Ctrl-C (KeyboardInterrupt) stops the trials as the
     engine's Ctrl-C does, then is raised again."""
@@ -110,39 +169,8 @@ def run_experiment(spec, results=None, engine=None, cwd=None, env=None, progress
             args += ["--as", as_path]
         if results is not None:
             args += ["--results", os.path.abspath(os.path.join(cwd, os.fspath(results)))]
-        log_path = os.path.join(workdir, "engine.log")
         shown = Progress(total, objectives[0] if len(objectives) == 1 else None,
                          enabled=progress)
-        with open(log_path, "w+") as log:
-            proc = subprocess.Popen(args, cwd=cwd, env=run_env, stdout=log,
-                                    stderr=subprocess.STDOUT)
-            folder, offset, interrupted = None, 0, False
-            while True:
-                try:
-                    finished = proc.poll() is not None
-                    events, offset = _read_events(events_path, offset)
-                    for event in events:
-                        if event.get("type") == "experiment_started":
-                            folder = event.get("folder")
-                        shown.take(event)
-                    shown.show()
-                    if finished:
-                        break
-                    time.sleep(poll_s)
-                except KeyboardInterrupt:
-                    if interrupted:
-                        proc.kill()
-                    interrupted = True
-                    proc.send_signal(signal.SIGINT)
-            shown.close()
-            log.seek(0)
-            output = log.read()
-        code = proc.returncode
-        if folder is None or code == _BAD_INPUT:
-            raise EngineError("tunedeck-engine run exited with %s:\n%s" % (code, output.strip()))
-        if interrupted or code == _INTERRUPTED:
-            raise KeyboardInterrupt("the experiment was interrupted; tunedeck.load(%r) reads "
-                                    "what it recorded" % folder)
-        return analysis.load(folder)
+        return _follow(args, cwd, run_env, workdir, events_path, shown, on_event, poll_s)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -4,9 +4,11 @@ to an Optuna study (so its visualisations, importances and samplers see them), a
 `search: points_to_evaluate:`, best first, to warm-start a searcher.
 
 Parameters are flattened as Ray's OptunaSearch does (nested groups as "group/param"); each
-parameter's distribution is the range (numbers) or the set of values (anything else) the trials
-drew, since Optuna needs one per parameter and the history keeps values, not domains. optuna is
-imported on call (Debian: python3-optuna).
+parameter's distribution is its domain in the experiment file the history keeps (`uniform` a
+FloatDistribution over the whole range, `choice` a CategoricalDistribution of every value, ...),
+so a study.optimize() that asks for the same parameters continues the exported study. A domain
+Optuna has no distribution for (`normal`, a choice of groups) falls back to the range or the set
+of values the trials drew. optuna is imported on call (Debian: python3-optuna).
 """
 
 import json
@@ -57,6 +59,87 @@ def _distributions(optuna, configs):
     return distributions
 
 
+_DOMAIN_KEYS = {"uniform", "quniform", "loguniform", "qloguniform", "randint", "qrandint",
+                "lograndint", "qlograndint", "normal", "qnormal", "choice", "grid",
+                "grid_search", "_type"}
+
+
+def _domain_distribution(optuna, kind, args):
+    """The Optuna distribution of one domain of the experiment file, or None when it has none."""
+    D = optuna.distributions
+    numbers = isinstance(args, list) and all(
+        isinstance(a, (int, float)) and not isinstance(a, bool) for a in args)
+    if kind in ("choice", "grid", "grid_search") and isinstance(args, list):
+        if any(isinstance(a, dict) for a in args):
+            return None  # a choice of groups: its parameters are conditional
+        return D.CategoricalDistribution([_choice(a) for a in args])
+    if not numbers or len(args) < 2:
+        return None
+    low, high = args[0], args[1]
+    if kind == "uniform":
+        return D.FloatDistribution(float(low), float(high))
+    if kind == "quniform":
+        return D.FloatDistribution(float(low), float(high), step=float(args[2]))
+    if kind in ("loguniform", "qloguniform"):
+        return D.FloatDistribution(float(low), float(high), log=True)
+    if kind == "randint":  # the upper bound is excluded
+        return D.IntDistribution(int(low), int(high) - 1)
+    if kind == "qrandint":
+        return D.IntDistribution(int(low), int(high), step=int(args[2]))
+    if kind == "lograndint":
+        return D.IntDistribution(int(low), int(high) - 1, log=True)
+    if kind == "qlograndint":
+        return D.IntDistribution(int(low), int(high), log=True)
+    return None  # normal, qnormal: no Optuna distribution
+
+
+def _spec_distributions(optuna, space, prefix, out):
+    """{flat name: distribution} of the search space's domains that Optuna can hold."""
+    if not isinstance(space, dict):
+        return out
+    for name, value in space.items():
+        flat = "%s/%s" % (prefix, name) if prefix else str(name)
+        if isinstance(value, dict) and "_type" in value:  # NNI's form, inline
+            kind = value.get("_type")
+            distribution = _domain_distribution(optuna, kind, value.get("_value"))
+        elif isinstance(value, dict) and len(set(value) - {"when"}) == 1 and \
+                (set(value) - {"when"}) <= _DOMAIN_KEYS:
+            kind = next(iter(set(value) - {"when"}))
+            distribution = _domain_distribution(optuna, kind, value[kind])
+        elif isinstance(value, dict):
+            _spec_distributions(optuna, value, flat, out)
+            continue
+        else:
+            continue  # a constant: the values drawn (one) say it
+        if distribution is not None:
+            out[flat] = distribution
+    return out
+
+
+def _recorded_space(source):
+    """The search space of the experiment file the history keeps (an NNI file it names is read
+    too); {} when it cannot be read (no PyYAML, a file since moved)."""
+    import os
+
+    try:
+        import yaml
+    except ImportError:
+        return {}
+    try:
+        spec = yaml.safe_load(source.spec_text or "") or {}
+    except yaml.YAMLError:
+        return {}
+    space = spec.get("search_space") if isinstance(spec, dict) else None
+    if isinstance(space, str):
+        base = os.path.dirname(source._history.spec_file or "")
+        try:
+            with open(os.path.join(base, space), encoding="utf-8") as f:
+                space = json.load(f)
+        except (OSError, ValueError):
+            return {}
+    return space if isinstance(space, dict) else {}
+
+
 def _param(value, distribution, optuna):
     if isinstance(distribution, optuna.distributions.CategoricalDistribution):
         return _choice(value)
@@ -82,6 +165,8 @@ def to_optuna(folder, metric=None, mode=None, scope=scores.DEFAULT_SCOPE, study_
     trials = [t for t in source.trials() if t["status"] in ("TERMINATED", "ERROR")]
     configs = [_flat(t["config"]) for t in trials]
     distributions = _distributions(optuna, configs)
+    recorded = _spec_distributions(optuna, _recorded_space(source), "", {})
+    distributions.update({k: v for k, v in recorded.items() if k in distributions})
     study = optuna.create_study(
         study_name=study_name or source.name, storage=storage,
         directions=["maximize" if d == "max" else "minimize" for _, d in objectives])

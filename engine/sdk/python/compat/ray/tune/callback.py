@@ -1,0 +1,2 @@
+"""Ray Tune's module of the same name."""
+from ray.tune._callbacks import Callback  # noqa: F401

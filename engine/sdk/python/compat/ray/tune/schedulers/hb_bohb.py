@@ -1,0 +1,2 @@
+"""Ray Tune's module of the same name."""
+from ray.tune.schedulers import HyperBandForBOHB  # noqa: F401
