@@ -441,6 +441,15 @@ std::optional<QString> HyperbandScheduler::chooseTrialToRun(
     return endedButWaiting;
 }
 
+std::optional<QString> HyperbandScheduler::endReached(const QJsonObject& result) const {
+    const auto time = finiteNumberAt(result, options_.timeAttr);
+    if (!time || *time < options_.maxT) {
+        return std::nullopt;
+    }
+    return QStringLiteral("hyperband: %1 reached max_t (%2)")
+        .arg(options_.timeAttr, formatNumber(options_.maxT));
+}
+
 std::vector<StopOrder> HyperbandScheduler::takeStopOrders() {
     return std::exchange(stopOrders_, {});
 }

@@ -81,6 +81,8 @@ class HyperbandScheduler final : public Scheduler {
     void onError(const Trial& trial) override;
     std::optional<QString> chooseTrialToRun(const std::vector<const Trial*>& waiting) override;
     std::vector<StopOrder> takeStopOrders() override;
+    // A trial at max_t has nothing left to run: restored there (a resume, a retry), it ends.
+    std::optional<QString> endReached(const QJsonObject& result) const override;
     std::vector<std::pair<QString, QString>> requiredResultKeys() const override;
     QJsonObject saveState() const override;
     Status restoreState(const QJsonObject& state) override;

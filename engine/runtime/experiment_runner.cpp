@@ -32,21 +32,31 @@ ExperimentRunner::ExperimentRunner(ExperimentSpec spec, std::unique_ptr<Experime
     : QObject(parent),
       store_(std::move(store)),
       options_(std::move(options)),
-      history_(*store_, spec.searchSpace) {
-    options_.sharedSlots = underSharedSlots(spec, options_);
-    LoopEnvironment env;
-    env.clock = this;
-    env.history = &history_;
-    env.nodes = this;
-    env.effects = this;
-    loop_ = std::make_unique<ExperimentLoop>(std::move(spec), options_.experimentDir, env,
-                                             options_.sharedSlots);
+      history_(*store_, spec.searchSpace),
+      loop_(std::make_unique<ExperimentLoop>(std::move(spec), options_.experimentDir, environment(),
+                                             underSharedSlots(spec, options_))),
+      nodeCheckpoints_(
+          [this](const QString& nodeId) { return pool_ ? pool_->link(nodeId) : nullptr; }),
+      gangs_(loop_->spec(), *loop_, nodeCheckpoints_),
+      monitor_(loop_->spec(), *loop_, *store_, *this, gangs_,
+               [this](const QString& type, std::int64_t seq, double time,
+                      const QJsonObject& payload) { writeEventLine(type, seq, time, payload); }) {
+    options_.sharedSlots = underSharedSlots(loop_->spec(), options_);
     reporter_ = std::make_unique<ProgressReporter>(
         loop_->spec(), options_.experimentDir, ProgressReporter::styleFor(stdout, options_.quiet));
     tickTimer_.setInterval(kTickMs);
     connect(&tickTimer_, &QTimer::timeout, this, &ExperimentRunner::tick);
     wakeTimer_.setSingleShot(true);
     connect(&wakeTimer_, &QTimer::timeout, this, [this] { loop_->tick(); });
+}
+
+LoopEnvironment ExperimentRunner::environment() {
+    LoopEnvironment env;
+    env.clock = this;
+    env.history = &history_;
+    env.nodes = this;
+    env.effects = this;
+    return env;
 }
 
 ExperimentRunner::~ExperimentRunner() {
@@ -146,14 +156,13 @@ Status ExperimentRunner::startTrial(const Trial& trial, int attempt, const Place
     context.iteration = trial.checkpointIteration;
     context.pythonSdkDir = options_.pythonSdkDir;
     context.inheritedPythonPath = qEnvironmentVariable("PYTHONPATH");
-    context.cudaVisibleDevices = cudaDevicesOf(placement);
+    context.cudaVisibleDevices = gangs_.cudaDevicesOf(placement);
     TrialLaunch launch;
     if (Status s = buildTrialLaunch(spec(), trial, context, &launch); !s) {
         return s;
     }
     if (gang.placed) {
-        bookGang(trial.id, attempt, gang);
-        addGangEnvironment(trial.id, gang, launch);
+        gangs_.book(trial.id, attempt, gang, launch);
     }
     // The agent starts trials with its own environment plus the launch's variables; the launch
     // waits until the loop has taken the trial as RUNNING.
@@ -237,7 +246,7 @@ void ExperimentRunner::deleteCheckpoint(const Trial& trial, const Placement& pla
         link->send(QJsonObject{{"op", "delete_checkpoint"}, {"path", folder}});
         return;  // the agent removes it without holding up the engine
     }
-    if (link != nullptr && checkpointsOnNode_[placement.nodeId].erase(folder) != 0) {
+    if (link != nullptr && nodeCheckpoints_.forget(placement.nodeId, folder)) {
         link->send(
             QJsonObject{{"op", "delete_checkpoint"}, {"path", link->paths().toNode(folder)}});
     }
@@ -253,8 +262,7 @@ Status ExperimentRunner::copyCheckpoint(const QString& from, const QString& to,
 
 void ExperimentRunner::attemptEnded(const Trial& trial, const GangPlacement& gang) {
     if (gang.placed) {
-        stopGangRanks(trial.id, tr("rank 0 has ended"));  // their places return with their exits
-        gangs_.launches.erase(trial.id);
+        gangs_.stop(trial.id, tr("rank 0 has ended"));  // their places return with their exits
     }
 }
 
@@ -354,10 +362,7 @@ ProgressSnapshot ExperimentRunner::snapshot() const {
     for (const auto& [id, live] : loop_->trials()) {
         trials.push_back(&live.trial);
     }
-    std::vector<QJsonObject> usage;
-    for (const auto& [node, sample] : nodeNotes_.latestUsage) {
-        usage.push_back(sample);
-    }
+    std::vector<QJsonObject> usage = monitor_.latestUsage();
     ProgressSnapshot s = snapshotProgress(
         spec(), std::move(trials), pool_ ? pool_->capacities() : std::vector<NodeCapacity>{},
         loop_->resultCount(), loop_->totalTrials(), std::move(usage));

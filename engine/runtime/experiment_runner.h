@@ -12,7 +12,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <set>
 #include <vector>
 
 #include "cluster/node_link.h"
@@ -21,6 +20,9 @@
 #include "core/experiment_loop.h"
 #include "core/experiment_spec.h"
 #include "core/gang_placement.h"
+#include "runtime/gang_ranks.h"
+#include "runtime/node_checkpoints.h"
+#include "runtime/node_monitor.h"
 #include "runtime/node_pool.h"
 #include "runtime/progress_reporter.h"
 #include "runtime/store_history.h"
@@ -89,31 +91,6 @@ class ExperimentRunner : public QObject, private LoopClock, private LoopNodes, p
     void slotDemandChanged(const tunedeck::SlotDemand& demand);
 
   private:
-    // A rank other than 0 of a gang trial: a process of its own on its node, started after
-    // rank 0 and stopped with it; its place is held until it has exited (gang_ranks.cpp).
-    struct GangMember {
-        QString trialId;
-        int attempt = 0;
-        int rank = 0;
-        Placement placement;
-        bool started = false;
-    };
-    // What the runtime keeps of gang trials: their ranks 1.., by the id their node knows them
-    // by, the launch those ranks get once rank 0 has its port, and what the scheduler was last
-    // told of the ranks the nodes hold.
-    struct Gangs {
-        std::map<QString, GangMember> members;
-        std::map<QString, TrialLaunch> launches;  // by trial id
-        int workerSlotsTold = -1;
-    };
-    // What the nodes said of themselves: every node that said hello (empty), its agent's
-    // `gpu_note`, its last usage sample.
-    struct NodeNotes {
-        std::map<QString, NodeCapacity> seen;
-        std::map<QString, QString> gpuNotes;
-        std::map<QString, QJsonObject> latestUsage;
-    };
-
     // LoopClock, LoopNodes, LoopEffects: the loop's environment.
     double now() const override;
     std::vector<NodeCapacity>& capacities() override { return pool_->capacities(); }
@@ -149,6 +126,7 @@ class ExperimentRunner : public QObject, private LoopClock, private LoopNodes, p
     void runEnded(int exitCode, const QString& outcome) override;
 
     const ExperimentSpec& spec() const { return loop_->spec(); }
+    LoopEnvironment environment();
     Status recover();
     void tick();
     // Runs `input` on the loop once the current one has returned (effects never re-enter it).
@@ -176,55 +154,8 @@ class ExperimentRunner : public QObject, private LoopClock, private LoopNodes, p
     std::vector<WaitingTrial> scalingDemand() const;
     // Whether some node could ever fit a trial; stops the run (exit 2) once none can.
     bool checkRequestFits();
-    // Whether a process on `nodeId` restoring from `checkpoint` needs it copied there first (a
-    // node without the head's files that does not hold it yet), and that copy: `done` runs when
-    // it ends, the checkpoint remembered as on the node when it succeeded.
-    bool checkpointMissingOn(const QString& nodeId, const QString& checkpoint);
-    void pushCheckpoint(const QString& nodeId, const QString& checkpoint, NodeFiles::Done done);
     void pushCheckpointThenLaunch(const QString& trialId, int attempt, TrialLaunch launch);
     void launchOnNode(const QString& trialId, int attempt, const TrialLaunch& launch);
-    // The start op of one process of a trial on `link`, paths mapped to that node; `extra`
-    // fields (log_prefix, free_ports) are added as they are.
-    static QJsonObject startOp(const NodeLink& link, const QString& id, const TrialLaunch& launch,
-                               const QJsonObject& extra);
-
-    // gang_ranks.cpp: the ranks 1.. of gang trials (data-parallel training): booked with rank 0,
-    // started once rank 0's node has picked its MASTER_PORT, stopped with it, and a failure of
-    // any of them a failure of the trial
-    void bookGang(const QString& trialId, int attempt, const GangPlacement& gang);
-    // rank 0's launch, with the gang's environment; the others' are kept for startGangRanks.
-    void addGangEnvironment(const QString& trialId, const GangPlacement& gang, TrialLaunch& launch);
-    void startGangRanks(const LoopTrial& live, const QJsonObject& started);
-    // Starts rank `id` on its node, once rank 0's checkpoint is there (nodes without shared
-    // files get a copy first, as rank 0's node does in pushCheckpointThenLaunch).
-    void pushCheckpointThenStartRank(const QString& checkpoint, const QString& id,
-                                     TrialLaunch launch, const QString& peer);
-    // A node's address as the other nodes reach it (an SSH node's host), and the address a
-    // rank's node must reach the gang through (its agent then picks the interface gloo and NCCL
-    // use): rank 0's node for the others, another rank's node for rank 0; empty on one node.
-    QString nodeAddress(const QString& nodeId) const;
-    QString peerAddress(const GangPlacement& gang, int rank) const;
-    // A usage sample with each rank's own id replaced by its trial's (and `rank` beside it).
-    QJsonObject withGangRanksNamed(QJsonObject usage) const;
-    // Tells the scheduler how many ranks the nodes up hold, when that changed (resource_changing).
-    void tellSchedulerWorkerSlots();
-    void stopGangRanks(const QString& trialId, const QString& reason);
-    // A message from a rank other than 0; false when `message` is not one.
-    bool onGangMemberMessage(const QString& nodeId, const QJsonObject& message);
-    void onGangNodeLost(const QString& nodeId, const QString& reason);
-    QString masterAddress(const GangPlacement& gang) const;
-    // CUDA_VISIBLE_DEVICES of a process placed there: the UUIDs of its cards.
-    QString cudaDevicesOf(const Placement& placement) const;
-
-    // node_usage.cpp: what the agents measure: usage samples (recorded, streamed, and each
-    // card's free memory for placement) and cards that stop answering; how cards are shared
-    void startMonitoring(const QString& nodeId, const QJsonObject& hello);
-    void onNodeUsage(const QString& nodeId, const QJsonObject& sample);
-    void onGpuLost(const QString& nodeId, const QJsonObject& message);
-    void onGpuSharing(const QString& nodeId, const QJsonObject& message);
-    // The agents' reasons for offering fewer GPUs than asked for ("local: no NVIDIA driver"),
-    // appended to a refusal of a GPU request; empty when there are none.
-    QString gpuNotes() const;
 
     std::unique_ptr<ExperimentStore> store_;
     RunnerOptions options_;
@@ -233,10 +164,9 @@ class ExperimentRunner : public QObject, private LoopClock, private LoopNodes, p
     std::unique_ptr<NodeProvider> provider_;  // where nodes come from (before pool_: it opens them)
     std::unique_ptr<NodePool> pool_;
     std::unique_ptr<AutoscalerDriver> autoscaler_;  // elastic clusters only
-    NodeNotes nodeNotes_;
-    // Checkpoints (this machine's paths) a node holds a copy of, for nodes without shared files.
-    std::map<QString, std::set<QString>> checkpointsOnNode_;
-    Gangs gangs_;
+    NodeCheckpoints nodeCheckpoints_;
+    GangRanks gangs_;
+    NodeMonitor monitor_;
     SlotDemand lastDemand_;
     QTimer tickTimer_;
     QTimer wakeTimer_;  // the loop's next deadline between ticks

@@ -44,6 +44,8 @@ void ExperimentRunner::openNodes() {
     connect(pool_.get(), &NodePool::message, this, &ExperimentRunner::onNodeMessage);
     // A node that cannot be reached has answered too: placement: spread waits no longer for it.
     connect(pool_.get(), &NodePool::nodeUnreachable, this, [this] { loop_->schedule(); });
+    gangs_.attach(pool_.get());
+    monitor_.attach(pool_.get());
     pool_->open();
     if (provider_->elastic()) {
         startAutoscaler();
@@ -62,15 +64,15 @@ QString ExperimentRunner::onNodePath(const Placement& placement, const QString& 
 void ExperimentRunner::onNodeMessage(const QString& nodeId, const QJsonObject& message) {
     const QString ev = message.value("ev").toString();
     if (ev == QLatin1String("usage")) {
-        onNodeUsage(nodeId, message);
+        monitor_.onUsage(nodeId, message);
         return;
     }
     if (ev == QLatin1String("gpu_lost")) {
-        onGpuLost(nodeId, message);
+        monitor_.onGpuLost(nodeId, message);
         return;
     }
     if (ev == QLatin1String("gpu_sharing")) {
-        onGpuSharing(nodeId, message);
+        monitor_.onGpuSharing(nodeId, message);
         return;
     }
     if (ev == QLatin1String("error")) {
@@ -80,7 +82,7 @@ void ExperimentRunner::onNodeMessage(const QString& nodeId, const QJsonObject& m
                 tr("worker agent on %1: %2").arg(nodeId, message.value("message").toString())));
         return;
     }
-    if (onGangMemberMessage(nodeId, message)) {
+    if (gangs_.onMessage(nodeId, message)) {
         return;  // a rank other than 0 of a gang trial
     }
     const LoopTrial* live = loop_->find(message.value("trial").toString());
@@ -100,7 +102,7 @@ void ExperimentRunner::onNodeMessage(const QString& nodeId, const QJsonObject& m
     } else if (ev == QLatin1String("started")) {
         loop_->processStarted(id, attempt);
         if (live->gang.placed) {
-            startGangRanks(*live, message);
+            gangs_.start(*live, message);
         }
     } else if (ev == QLatin1String("trial_error")) {
         loop_->failAttempt(id, attempt, FailureCause::ProtocolViolation,
@@ -165,7 +167,7 @@ void ExperimentRunner::onNodeCommitted(const LoopTrial& live, const QJsonObject&
             const checkpoint::FileOutcome published = checkpoint::publishFolder(
                 checkpoint::posixFileSystem(), scratch.toStdString(), headTo.toStdString());
             if (published.ok) {
-                checkpointsOnNode_[nodeId].insert(headTo);
+                nodeCheckpoints_.held(nodeId, headTo);
             } else {
                 removeStagingFolder(scratch);
             }
@@ -176,14 +178,9 @@ void ExperimentRunner::onNodeCommitted(const LoopTrial& live, const QJsonObject&
 }
 
 void ExperimentRunner::onNodeUp(const QString& nodeId, const QJsonObject& hello) {
-    for (const NodeCapacity& node : pool_->capacities()) {
-        if (node.nodeId == nodeId) {
-            nodeNotes_.seen[nodeId] = emptyCapacity(node);
-        }
-    }
     loop_->recordEvent(events::type::kNode, events::node(nodeId, QStringLiteral("up"), hello));
-    startMonitoring(nodeId, hello);
-    tellSchedulerWorkerSlots();
+    monitor_.nodeUp(nodeId, hello);
+    gangs_.tellWorkerSlots();
     if (!checkRequestFits()) {
         return;
     }
@@ -194,19 +191,16 @@ bool ExperimentRunner::checkRequestFits() {
     if (autoscaler_) {
         return true;  // node types, not the nodes up now, decide (the autoscaler)
     }
-    if (!pool_->allHeardFrom() || nodeNotes_.seen.empty()) {
+    const std::vector<NodeCapacity> seen = monitor_.seenNodes();
+    if (!pool_->allHeardFrom() || seen.empty()) {
         return true;  // a node still connecting may be the one that fits
-    }
-    std::vector<NodeCapacity> seen;
-    for (const auto& [id, node] : nodeNotes_.seen) {
-        seen.push_back(node);
     }
     QString why;
     if (trialFitsEver(spec().resourcesPerTrial, spec().gang, seen, &why)) {
         return true;
     }
     if (spec().resourcesPerTrial.gpu > 0) {
-        why += gpuNotes();
+        why += monitor_.gpuNotes();
     }
     loop_->fail(kExitBadInput, QStringLiteral("%1: resources_per_trial: %2")
                                    .arg(spec().locationOf("resources_per_trial").toString(), why));
@@ -214,15 +208,15 @@ bool ExperimentRunner::checkRequestFits() {
 }
 
 void ExperimentRunner::onNodeLost(const QString& nodeId, const QString& reason) {
-    checkpointsOnNode_.erase(nodeId);
-    onGangNodeLost(nodeId, reason);
-    nodeNotes_.latestUsage.erase(nodeId);  // its cards are no longer shown as busy
+    nodeCheckpoints_.nodeLost(nodeId);
+    gangs_.nodeLost(nodeId, reason);
+    monitor_.nodeLost(nodeId);
     if (loop_->isFinished()) {
         return;
     }
     loop_->recordEvent(events::type::kNode,
                        events::node(nodeId, QStringLiteral("lost"), {{"reason", reason}}));
-    tellSchedulerWorkerSlots();
+    gangs_.tellWorkerSlots();
     loop_->nodeLost(nodeId, reason);
     if (loop_->stopping() || loop_->isFinished()) {
         return;
@@ -230,25 +224,6 @@ void ExperimentRunner::onNodeLost(const QString& nodeId, const QString& reason) 
     if (checkRequestFits()) {
         loop_->schedule();
     }
-}
-
-bool ExperimentRunner::checkpointMissingOn(const QString& nodeId, const QString& checkpoint) {
-    NodeLink* link = pool_ ? pool_->link(nodeId) : nullptr;
-    return link != nullptr && link->files() != nullptr && !checkpoint.isEmpty() &&
-           checkpointsOnNode_[nodeId].count(checkpoint) == 0;
-}
-
-void ExperimentRunner::pushCheckpoint(const QString& nodeId, const QString& checkpoint,
-                                      NodeFiles::Done done) {
-    NodeLink* link = pool_->link(nodeId);
-    link->files()->pushFolder(
-        checkpoint, link->paths().toNode(checkpoint),
-        [this, nodeId, checkpoint, done = std::move(done)](bool ok, const QString& error) {
-            if (ok) {
-                checkpointsOnNode_[nodeId].insert(checkpoint);
-            }
-            done(ok, error);
-        });
 }
 
 void ExperimentRunner::pushCheckpointThenLaunch(const QString& trialId, int attempt,
@@ -259,32 +234,32 @@ void ExperimentRunner::pushCheckpointThenLaunch(const QString& trialId, int atte
         return;  // ended before its launch went out
     }
     const QString nodeId = live->placement.nodeId;
-    if (!checkpointMissingOn(nodeId, live->trial.checkpointPath)) {
+    if (!nodeCheckpoints_.missingOn(nodeId, live->trial.checkpointPath)) {
         launchOnNode(trialId, attempt, launch);
         return;
     }
     // Restored on a node that does not have its checkpoint: the checkpoint goes there first.
-    pushCheckpoint(nodeId, live->trial.checkpointPath,
-                   [this, trialId, attempt, nodeId, launch = std::move(launch)](
-                       bool ok, const QString& error) {
-                       const LoopTrial* live = loop_->find(trialId);
-                       if (live == nullptr || live->attempt.number() != attempt ||
-                           live->trial.status != TrialStatus::Running) {
-                           return;  // the node was lost meanwhile; the trial waits again
-                       }
-                       if (live->attempt.ending() != TrialAttempt::Ending::None) {
-                           // stopped or interrupted while its checkpoint travelled
-                           loop_->exited(trialId, attempt, ExitFacts{});
-                           return;
-                       }
-                       if (!ok) {
-                           loop_->attemptLost(
-                               trialId, attempt,
-                               tr("cannot copy its checkpoint to %1: %2").arg(nodeId, error));
-                           return;
-                       }
-                       launchOnNode(trialId, attempt, launch);
-                   });
+    nodeCheckpoints_.push(
+        nodeId, live->trial.checkpointPath,
+        [this, trialId, attempt, nodeId, launch = std::move(launch)](bool ok,
+                                                                     const QString& error) {
+            const LoopTrial* live = loop_->find(trialId);
+            if (live == nullptr || live->attempt.number() != attempt ||
+                live->trial.status != TrialStatus::Running) {
+                return;  // the node was lost meanwhile; the trial waits again
+            }
+            if (live->attempt.ending() != TrialAttempt::Ending::None) {
+                // stopped or interrupted while its checkpoint travelled
+                loop_->exited(trialId, attempt, ExitFacts{});
+                return;
+            }
+            if (!ok) {
+                loop_->attemptLost(trialId, attempt,
+                                   tr("cannot copy its checkpoint to %1: %2").arg(nodeId, error));
+                return;
+            }
+            launchOnNode(trialId, attempt, launch);
+        });
 }
 
 void ExperimentRunner::launchOnNode(const QString& trialId, int attempt,
@@ -300,39 +275,11 @@ void ExperimentRunner::launchOnNode(const QString& trialId, int attempt,
         // Rank 0 of a gang: its node picks the port the other ranks meet it on.
         extra = {{"log_prefix", QStringLiteral("[rank 0] ")},
                  {"free_ports", QJsonArray{QStringLiteral("MASTER_PORT")}}};
-        if (const QString peer = peerAddress(live->gang, 0); !peer.isEmpty()) {
+        if (const QString peer = gangs_.peerAddress(live->gang, 0); !peer.isEmpty()) {
             extra.insert(QStringLiteral("interface_for"), peer);
         }
     }
-    link->send(startOp(*link, trialId, launch, extra));
-}
-
-QJsonObject ExperimentRunner::startOp(const NodeLink& link, const QString& id,
-                                      const TrialLaunch& launch, const QJsonObject& extra) {
-    const PathMap& paths = link.paths();
-    QJsonObject env;
-    for (auto it = launch.env.cbegin(); it != launch.env.cend(); ++it) {
-        // Search paths (PYTHONPATH) are lists: each folder in them is mapped on its own.
-        QStringList parts = it.value().split(QLatin1Char(':'));
-        for (QString& part : parts) {
-            part = paths.toNode(part);
-        }
-        env.insert(it.key(), parts.join(QLatin1Char(':')));
-    }
-    QJsonArray argv;
-    for (const QString& argument : launch.argv) {
-        argv.append(paths.toNode(argument));
-    }
-    QJsonObject op{{"op", "start"},
-                   {"trial", id},
-                   {"argv", argv},
-                   {"env", env},
-                   {"cwd", paths.toNode(launch.cwd)},
-                   {"trial_dir", paths.toNode(launch.trialDir)}};
-    for (auto it = extra.begin(); it != extra.end(); ++it) {
-        op.insert(it.key(), it.value());
-    }
-    return op;
+    link->send(nodeStartOp(*link, trialId, launch, extra));
 }
 
 }  // namespace tunedeck

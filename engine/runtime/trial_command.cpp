@@ -1,5 +1,6 @@
 #include "runtime/trial_command.h"
 
+#include <QJsonArray>
 #include <QRegularExpression>
 
 #include "core/checkpoint_policy.h"
@@ -127,6 +128,34 @@ Status buildTrialLaunch(const ExperimentSpec& spec, const Trial& trial,
     launch.trialDir = context.trialDir;
     *out = std::move(launch);
     return Status::ok();
+}
+
+QJsonObject nodeStartOp(const NodeLink& link, const QString& id, const TrialLaunch& launch,
+                        const QJsonObject& extra) {
+    const PathMap& paths = link.paths();
+    QJsonObject env;
+    for (auto it = launch.env.cbegin(); it != launch.env.cend(); ++it) {
+        // Search paths (PYTHONPATH) are lists: each folder in them is mapped on its own.
+        QStringList parts = it.value().split(QLatin1Char(':'));
+        for (QString& part : parts) {
+            part = paths.toNode(part);
+        }
+        env.insert(it.key(), parts.join(QLatin1Char(':')));
+    }
+    QJsonArray argv;
+    for (const QString& argument : launch.argv) {
+        argv.append(paths.toNode(argument));
+    }
+    QJsonObject op{{"op", "start"},
+                   {"trial", id},
+                   {"argv", argv},
+                   {"env", env},
+                   {"cwd", paths.toNode(launch.cwd)},
+                   {"trial_dir", paths.toNode(launch.trialDir)}};
+    for (auto it = extra.begin(); it != extra.end(); ++it) {
+        op.insert(it.key(), it.value());
+    }
+    return op;
 }
 
 }  // namespace tunedeck

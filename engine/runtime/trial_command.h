@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "cluster/node_link.h"
 #include "core/config_json.h"
 #include "core/experiment_spec.h"
 #include "core/status.h"
@@ -50,5 +51,11 @@ struct TrialLaunchContext {
 
 Status buildTrialLaunch(const ExperimentSpec& spec, const Trial& trial,
                         const TrialLaunchContext& context, TrialLaunch* out);
+
+// The agent's start op for one process of a trial on `link` (the trial itself, or a rank of its
+// gang, by the id the node knows it by), paths mapped to that node; `extra` fields (log_prefix,
+// free_ports, interface_for) are added as they are.
+QJsonObject nodeStartOp(const NodeLink& link, const QString& id, const TrialLaunch& launch,
+                        const QJsonObject& extra);
 
 }  // namespace tunedeck

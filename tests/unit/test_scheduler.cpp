@@ -29,7 +29,7 @@ class TestScheduler : public QObject {
         }
     }
 
-    void fifoRunsTheFirstWaitingTrial() {
+    void fifoRunsTheFirstPendingTrialThenThePausedOnes() {
         auto scheduler = makeScheduler(ExperimentSpec{});
         Trial a, b, c;
         a.id = "t00003";
@@ -37,7 +37,10 @@ class TestScheduler : public QObject {
         c.id = "t00005";
         b.status = TrialStatus::Paused;
         QCOMPARE(scheduler->chooseTrialToRun({&a, &b, &c}), std::optional<QString>("t00003"));
-        QCOMPARE(scheduler->chooseTrialToRun({&b, &c}), std::optional<QString>("t00004"));
+        // As Ray's FIFOScheduler: a PENDING trial before a PAUSED one (a trial that paused to
+        // give way does not take its slot straight back).
+        QCOMPARE(scheduler->chooseTrialToRun({&b, &c}), std::optional<QString>("t00005"));
+        QCOMPARE(scheduler->chooseTrialToRun({&b}), std::optional<QString>("t00004"));
         QCOMPARE(scheduler->chooseTrialToRun({}), std::nullopt);
     }
 

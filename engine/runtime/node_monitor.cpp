@@ -1,13 +1,9 @@
-// ExperimentRunner hears what the nodes' agents measure: every gpu_sample_s a
-// sample of the node's CPU, memory and GPUs (recorded in the history, streamed as a node_usage
-// event, and read by placement for each card's free memory), and a card that stops answering
-// (never offered again; see RUNTIME.md, "GPUs"); and, with `gpu_sharing: mps`, the MPS daemon each
-// agent starts.
+#include "runtime/node_monitor.h"
+
 #include <QJsonArray>
 #include <algorithm>
 
 #include "core/events.h"
-#include "runtime/experiment_runner.h"
 
 namespace tunedeck {
 
@@ -27,57 +23,92 @@ NodeCapacity* capacityOf(std::vector<NodeCapacity>& nodes, const QString& nodeId
 
 }  // namespace
 
-void ExperimentRunner::startMonitoring(const QString& nodeId, const QJsonObject& hello) {
+NodeMonitor::NodeMonitor(const ExperimentSpec& spec, ExperimentLoop& loop, ExperimentStore& store,
+                         const LoopClock& clock, GangRanks& gangs, Recorded recorded)
+    : spec_(spec),
+      loop_(loop),
+      store_(store),
+      clock_(clock),
+      gangs_(gangs),
+      recorded_(std::move(recorded)) {}
+
+void NodeMonitor::nodeUp(const QString& nodeId, const QJsonObject& hello) {
+    for (const NodeCapacity& node : pool_->capacities()) {
+        if (node.nodeId == nodeId) {
+            seen_[nodeId] = emptyCapacity(node);
+        }
+    }
     if (const QString note = hello.value("gpu_note").toString(); !note.isEmpty()) {
-        nodeNotes_.gpuNotes[nodeId] = note;
+        gpuNotes_[nodeId] = note;
     } else {
-        nodeNotes_.gpuNotes.erase(nodeId);
+        gpuNotes_.erase(nodeId);
     }
     NodeLink* link = pool_->link(nodeId);
     if (link == nullptr) {
         return;
     }
-    if (spec().gpuSampleS > 0) {
-        link->send(QJsonObject{{"op", "monitor"}, {"interval_s", spec().gpuSampleS}});
+    if (spec_.gpuSampleS > 0) {
+        link->send(QJsonObject{{"op", "monitor"}, {"interval_s", spec_.gpuSampleS}});
     }
     // Before any trial starts there: the agent points each GPU trial at its MPS daemon.
-    if (spec().gpuSharing == GpuSharing::Mps && !hello.value("gpus").toArray().isEmpty()) {
+    if (spec_.gpuSharing == GpuSharing::Mps && !hello.value("gpus").toArray().isEmpty()) {
         link->send(QJsonObject{{"op", "gpu_sharing"}, {"mode", "mps"}});
     }
 }
 
-void ExperimentRunner::onGpuSharing(const QString& nodeId, const QJsonObject& message) {
+void NodeMonitor::onGpuSharing(const QString& nodeId, const QJsonObject& message) {
     const QString mode = message.value("mode").toString();
     const QString reason = message.value("reason").toString();
     QJsonObject details{{"mode", mode}};
     if (!reason.isEmpty()) {
         details.insert("reason", reason);
     }
-    loop_->recordEvent(events::type::kNode,
-                       events::node(nodeId, QStringLiteral("gpu_sharing"), details));
-    if (spec().gpuSharing == GpuSharing::Mps && mode != QLatin1String("mps")) {
-        loop_->recordEvent(
+    loop_.recordEvent(events::type::kNode,
+                      events::node(nodeId, QStringLiteral("gpu_sharing"), details));
+    if (spec_.gpuSharing == GpuSharing::Mps && mode != QLatin1String("mps")) {
+        loop_.recordEvent(
             events::type::kWarning,
-            events::warning(tr("node %1: MPS did not start (%2); trials on its GPUs share "
+            events::warning(
+                QStringLiteral("node %1: MPS did not start (%2); trials on its GPUs share "
                                "them by time slicing")
-                                .arg(nodeId, reason)));
+                    .arg(nodeId, reason)));
     }
 }
 
-QString ExperimentRunner::gpuNotes() const {
+void NodeMonitor::nodeLost(const QString& nodeId) {
+    latestUsage_.erase(nodeId);  // its cards are no longer shown as busy
+}
+
+std::vector<NodeCapacity> NodeMonitor::seenNodes() const {
+    std::vector<NodeCapacity> seen;
+    for (const auto& [id, node] : seen_) {
+        seen.push_back(node);
+    }
+    return seen;
+}
+
+std::vector<QJsonObject> NodeMonitor::latestUsage() const {
+    std::vector<QJsonObject> usage;
+    for (const auto& [node, sample] : latestUsage_) {
+        usage.push_back(sample);
+    }
+    return usage;
+}
+
+QString NodeMonitor::gpuNotes() const {
     QStringList notes;
-    for (const auto& [nodeId, note] : nodeNotes_.gpuNotes) {
+    for (const auto& [nodeId, note] : gpuNotes_) {
         notes << QStringLiteral("%1: %2").arg(nodeId, note);
     }
     return notes.isEmpty() ? QString()
                            : QStringLiteral(" (%1)").arg(notes.join(QStringLiteral("; ")));
 }
 
-void ExperimentRunner::onNodeUsage(const QString& nodeId, const QJsonObject& sample) {
-    if (loop_->isFinished()) {
+void NodeMonitor::onUsage(const QString& nodeId, const QJsonObject& sample) {
+    if (loop_.isFinished()) {
         return;
     }
-    const QJsonObject usage = withGangRanksNamed(events::nodeUsage(nodeId, sample));
+    const QJsonObject usage = gangs_.withRanksNamed(events::nodeUsage(nodeId, sample));
     bool memoryFreed = false;
     if (NodeCapacity* node = capacityOf(pool_->capacities(), nodeId)) {
         node->gpuMemoryFreeMb.resize(node->gpuIds.size(), -1);
@@ -99,17 +130,17 @@ void ExperimentRunner::onNodeUsage(const QString& nodeId, const QJsonObject& sam
     }
     // The engine's clock, not the node's: samples of every node line up with the other events,
     // and the history thins them by this time.
-    const double t = now();
-    nodeNotes_.latestUsage[nodeId] = usage;
-    const std::int64_t seq = store_->appendNodeUsage(nodeId, t, usage);
-    writeEventLine(events::type::kNodeUsage, seq, t, usage);
-    if (memoryFreed && spec().resourcesPerTrial.gpuMemoryMb > 0) {
-        loop_->schedule();  // a trial waiting for GPU memory may fit now
+    const double t = clock_.now();
+    latestUsage_[nodeId] = usage;
+    const std::int64_t seq = store_.appendNodeUsage(nodeId, t, usage);
+    recorded_(events::type::kNodeUsage, seq, t, usage);
+    if (memoryFreed && spec_.resourcesPerTrial.gpuMemoryMb > 0) {
+        loop_.schedule();  // a trial waiting for GPU memory may fit now
     }
 }
 
-void ExperimentRunner::onGpuLost(const QString& nodeId, const QJsonObject& message) {
-    if (loop_->isFinished()) {
+void NodeMonitor::onGpuLost(const QString& nodeId, const QJsonObject& message) {
+    if (loop_.isFinished()) {
         return;
     }
     const QString uuid = message.value("uuid").toString();
@@ -120,7 +151,7 @@ void ExperimentRunner::onGpuLost(const QString& nodeId, const QJsonObject& messa
         if (const int card = cardIndex(*node, uuid); card >= 0) {
             node->gpuLost.resize(node->gpuIds.size(), false);
             node->gpuLost[std::size_t(card)] = true;
-            for (const auto& [id, live] : loop_->trials()) {
+            for (const auto& [id, live] : loop_.trials()) {
                 const std::vector<int>& taken = live.placement.gpuSlots;
                 if (live.trial.status == TrialStatus::Running && live.placement.nodeId == nodeId &&
                     std::find(taken.begin(), taken.end(), card) != taken.end()) {
@@ -130,20 +161,21 @@ void ExperimentRunner::onGpuLost(const QString& nodeId, const QJsonObject& messa
             }
         }
     }
-    loop_->recordEvent(events::type::kNode, events::node(nodeId, QStringLiteral("gpu_lost"),
-                                                         {{"index", message.value("index").toInt()},
-                                                          {"uuid", uuid},
-                                                          {"reason", reason},
-                                                          {"trials", onCard}}));
+    loop_.recordEvent(events::type::kNode, events::node(nodeId, QStringLiteral("gpu_lost"),
+                                                        {{"index", message.value("index").toInt()},
+                                                         {"uuid", uuid},
+                                                         {"reason", reason},
+                                                         {"trials", onCard}}));
     // Its trials are left to fail as they do when CUDA reports the error; they are then retried
     // under failure.max_failures, on other cards.
-    QString text = tr("GPU %1 (%2) of node %3 was lost (%4); no more trials are placed on it")
-                       .arg(message.value("index").toInt())
-                       .arg(uuid, nodeId, reason);
+    QString text =
+        QStringLiteral("GPU %1 (%2) of node %3 was lost (%4); no more trials are placed on it")
+            .arg(message.value("index").toInt())
+            .arg(uuid, nodeId, reason);
     if (!onCardIds.isEmpty()) {
-        text += tr("; trials using it: %1").arg(onCardIds.join(QStringLiteral(", ")));
+        text += QStringLiteral("; trials using it: %1").arg(onCardIds.join(QStringLiteral(", ")));
     }
-    loop_->recordEvent(events::type::kWarning, events::warning(text));
+    loop_.recordEvent(events::type::kWarning, events::warning(text));
 }
 
 }  // namespace tunedeck
