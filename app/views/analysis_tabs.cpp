@@ -240,10 +240,11 @@ void AnalysisTabs::updateCompare() {
                           new QTableWidgetItem(QString::number(data.score(row), 'g', 6)));
         compare_->setItem(int(keys.size()) + 1, column,
                           new QTableWidgetItem(QString::number(t.iteration)));
-        const std::optional<EarlyStop> early = earlyStopOf(t);
-        compare_->setItem(
-            int(keys.size()) + 2, column,
-            new QTableWidgetItem(early ? TrialTableModel::earlyStopCellText(*early) : t.status));
+        // The status as the table's Status cell reads it: translated, a scheduler's early
+        // stop and a stop by the user told apart from a trial that ran to its end.
+        const QModelIndex status = session_->tableModel()->index(row, TrialTableModel::Status);
+        compare_->setItem(int(keys.size()) + 2, column,
+                          new QTableWidgetItem(status.data().toString()));
     }
     // Rows where the selected trials differ are marked: that is what a comparison is for.
     for (int k = 0; k < rows.size(); ++k) {

@@ -303,6 +303,11 @@ void TestAppWindowLifecycle::aTrialStoppedByTheUserReadsSoAndIsNotCountedDone() 
     QVERIFY2(
         waitFor([&] { return counts->text().contains("0 done, 1 stopped by the user"); }, 5000),
         qPrintable(counts->text()));
+    // Compare reads the same.
+    auto* compare = window.findChild<QTableWidget*>("compareTrials");
+    QVERIFY(compare && compare->rowCount() > 0);
+    QCOMPARE(compare->item(compare->rowCount() - 1, 0)->text(),
+             QStringLiteral("stopped by the user"));
     statusFilter->setCurrentIndex(statusFilter->findData("USER_STOPPED"));
     QCOMPARE(table->model()->rowCount(), 1);
     QCOMPARE(table->model()->index(0, TrialTableModel::Trial).data().toString(),
