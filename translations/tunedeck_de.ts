@@ -224,6 +224,97 @@
     </message>
 </context>
 <context>
+    <name>tunedeck::app::AnalysisTabs</name>
+    <message>
+        <source>No log lines yet. Select a trial to follow its log; without a selection, the experiment&apos;s warnings and the trials&apos; log messages are shown here.</source>
+        <translation>Noch keine Logzeilen. Wählen Sie einen Trial, um seinem Log zu folgen; ohne Auswahl stehen hier die Warnungen des Experiments und die Logmeldungen der Trials.</translation>
+    </message>
+    <message>
+        <source>Max workers: %1</source>
+        <translation>Max. Worker: %1</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>Kurven</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Vergleich</translation>
+    </message>
+    <message>
+        <source>Parallel coordinates</source>
+        <translation>Parallele Koordinaten</translation>
+    </message>
+    <message>
+        <source>Parameter vs metric</source>
+        <translation>Parameter vs. Metrik</translation>
+    </message>
+    <message>
+        <source>Study plots</source>
+        <translation>Studien-Plots</translation>
+    </message>
+    <message>
+        <source>Importance</source>
+        <translation>Wichtigkeit</translation>
+    </message>
+    <message>
+        <source>PBT lineage</source>
+        <translation>PBT-Abstammung</translation>
+    </message>
+    <message>
+        <source>Nodes and GPUs</source>
+        <translation>Knoten/GPUs</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>Trial</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Log</translation>
+    </message>
+    <message>
+        <source>by iteration</source>
+        <translation>nach Iteration</translation>
+    </message>
+    <message>
+        <source>by wall time</source>
+        <translation>nach Wall-Clock-Zeit</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>Logarithmische Skala</translation>
+    </message>
+    <message>
+        <source>Legend</source>
+        <translation>Legende</translation>
+    </message>
+    <message>
+        <source>Names the curves shown, in their colours; exported charts carry it</source>
+        <translation>Benennt die gezeigten Kurven in ihren Farben; exportierte Diagramme enthalten sie</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>Glättung</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::AttachDialog</name>
     <message>
         <source>Unknown host key</source>
@@ -1049,6 +1140,21 @@ Fingerabdruck: %2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::CurveMetricPicker</name>
+    <message>
+        <source>The metric the curves show. The bold row, the best trial&apos;s thick curve and the table&apos;s objective columns stay the experiment&apos;s objective.</source>
+        <translation>Die Metrik, die die Kurven zeigen. Die fett gedruckte Zeile, die dicke Kurve des besten Trials und die Spalten des Ziels in der Tabelle bleiben beim Ziel des Experiments.</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>Metrik</translation>
+    </message>
+    <message>
+        <source>%1 (objective)</source>
+        <translation>%1 (Ziel)</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::EdfView</name>
     <message>
         <source>Share of trials with a value at or below each value</source>
@@ -1123,6 +1229,25 @@ Fingerabdruck: %2</translation>
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::EngineConnection</name>
+    <message>
+        <source>Not attached to an engine</source>
+        <translation>Mit keiner Engine verbunden</translation>
+    </message>
+    <message>
+        <source>Engine %1, results in %2</source>
+        <translation>Engine %1, Ergebnisse in %2</translation>
+    </message>
+    <message>
+        <source>Engine %1 on %2, results in %3 there</source>
+        <translation>Engine %1 auf %2, Ergebnisse dort in %3</translation>
+    </message>
+    <message>
+        <source>Engine connection lost (%1); reconnecting...</source>
+        <translation>Verbindung zur Engine verloren (%1); Verbindung wird wiederhergestellt...</translation>
     </message>
 </context>
 <context>
@@ -1375,6 +1500,25 @@ Fingerabdruck: %2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::ExperimentList</name>
+    <message>
+        <source>Experiment</source>
+        <translation>Experiment</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>Trials</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>Bestwert</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::ExperimentsCompare</name>
     <message>
         <source>%1 (experiment %2)</source>
@@ -1477,6 +1621,37 @@ Fingerabdruck: %2</translation>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::LimitsDialog</name>
+    <message>
+        <source>Change limits of %1</source>
+        <translation>Limits von %1 ändern</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>Kein Limit</translation>
+    </message>
+    <message>
+        <source>More samples make the search propose more trials; fewer than the trials already made are refused. A lower limit stops no running trial: new ones wait until fewer run. Resume keeps the change.</source>
+        <translation>Mehr Samples lassen den Suchalgorithmus weitere Trials vorschlagen; weniger als die bereits erzeugten Trials werden abgelehnt. Ein niedrigeres Limit stoppt keinen laufenden Trial: neue warten, bis weniger laufen. Fortsetzen behält die Änderung bei.</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Übernehmen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Samples (num_samples)</source>
+        <translation>Samples (num_samples)</translation>
+    </message>
+    <message>
+        <source>Trials at once (max_concurrent_trials)</source>
+        <translation>Gleichzeitige Trials (max_concurrent_trials)</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::LineageView</name>
     <message>
         <source>No PBT exploits in this experiment.</source>
@@ -1524,37 +1699,6 @@ Fingerabdruck: %2</translation>
     </message>
 </context>
 <context>
-    <name>tunedeck::app::LimitsDialog</name>
-    <message>
-        <source>Change limits of %1</source>
-        <translation>Limits von %1 ändern</translation>
-    </message>
-    <message>
-        <source>No limit</source>
-        <translation>Kein Limit</translation>
-    </message>
-    <message>
-        <source>More samples make the search propose more trials; fewer than the trials already made are refused. A lower limit stops no running trial: new ones wait until fewer run. Resume keeps the change.</source>
-        <translation>Mehr Samples lassen den Suchalgorithmus weitere Trials vorschlagen; weniger als die bereits erzeugten Trials werden abgelehnt. Ein niedrigeres Limit stoppt keinen laufenden Trial: neue warten, bis weniger laufen. Fortsetzen behält die Änderung bei.</translation>
-    </message>
-    <message>
-        <source>Apply</source>
-        <translation>Übernehmen</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>Abbrechen</translation>
-    </message>
-    <message>
-        <source>Samples (num_samples)</source>
-        <translation>Samples (num_samples)</translation>
-    </message>
-    <message>
-        <source>Trials at once (max_concurrent_trials)</source>
-        <translation>Gleichzeitige Trials (max_concurrent_trials)</translation>
-    </message>
-</context>
-<context>
     <name>tunedeck::app::MainWindow</name>
     <message>
         <source>The server has no folder %1: the relative paths of %2 start from its results folder %3</source>
@@ -1573,60 +1717,20 @@ Fingerabdruck: %2</translation>
         <translation>Nur ein laufendes Experiment der verbundenen Engine nimmt neue Limits an. Öffnen Sie eines, oder setzen Sie dieses zuerst fort.</translation>
     </message>
     <message>
-        <source>Max workers</source>
-        <translation>Max. Worker</translation>
-    </message>
-    <message>
         <source>Engine &amp;queue...</source>
         <translation>&amp;Warteschlange der Engine...</translation>
-    </message>
-    <message>
-        <source>Read-only</source>
-        <translation>Schreibgeschützt</translation>
-    </message>
-    <message>
-        <source>Read from its folder: the attached engine does not run this experiment, so nothing new arrives and its trials cannot be stopped, paused or resumed from here.</source>
-        <translation>Aus seinem Ordner gelesen: Die verbundene Engine führt dieses Experiment nicht aus, daher kommt nichts Neues hinzu, und seine Trials lassen sich von hier weder stoppen noch pausieren oder fortsetzen.</translation>
-    </message>
-    <message>
-        <source>Folder on the server: %1</source>
-        <translation>Ordner auf dem Server: %1</translation>
-    </message>
-    <message>
-        <source>Folder: %1</source>
-        <translation>Ordner: %1</translation>
     </message>
     <message>
         <source>%1 (read-only) - Tunedeck</source>
         <translation>%1 (schreibgeschützt) - Tunedeck</translation>
     </message>
     <message>
-        <source>No log lines yet. Select a trial to follow its log; without a selection, the experiment&apos;s warnings and the trials&apos; log messages are shown here.</source>
-        <translation>Noch keine Logzeilen. Wählen Sie einen Trial, um seinem Log zu folgen; ohne Auswahl stehen hier die Warnungen des Experiments und die Logmeldungen der Trials.</translation>
-    </message>
-    <message>
-        <source>Study plots</source>
-        <translation>Studien-Plots</translation>
-    </message>
-    <message>
         <source>Tunedeck</source>
         <translation>Tunedeck</translation>
     </message>
     <message>
-        <source>Engine %1, results in %2</source>
-        <translation>Engine %1, Ergebnisse in %2</translation>
-    </message>
-    <message>
         <source>Select the trials in the table first.</source>
         <translation>Wählen Sie zuerst die Trials in der Tabelle aus.</translation>
-    </message>
-    <message>
-        <source>Engine %1 on %2, results in %3 there</source>
-        <translation>Engine %1 auf %2, Ergebnisse dort in %3</translation>
-    </message>
-    <message>
-        <source>Engine connection lost (%1); reconnecting...</source>
-        <translation>Verbindung zur Engine verloren (%1); Verbindung wird wiederhergestellt...</translation>
     </message>
     <message>
         <source>%1 - Tunedeck</source>
@@ -1637,88 +1741,8 @@ Fingerabdruck: %2</translation>
         <translation>Experiment</translation>
     </message>
     <message>
-        <source>Status</source>
-        <translation>Status</translation>
-    </message>
-    <message>
-        <source>Trials</source>
-        <translation>Trials</translation>
-    </message>
-    <message>
-        <source>Best</source>
-        <translation>Bestwert</translation>
-    </message>
-    <message>
         <source>Experiments</source>
         <translation>Experimente</translation>
-    </message>
-    <message>
-        <source>Search trials, configs, nodes...</source>
-        <translation>Trials, Konfigurationen, Knoten durchsuchen...</translation>
-    </message>
-    <message>
-        <source>The table shows the trials inside every range brushed on the parallel coordinates&apos; axes. Click to show all trials again.</source>
-        <translation>Die Tabelle zeigt die Trials in jedem Bereich, der auf den Achsen der parallelen Koordinaten markiert ist. Klicken, um wieder alle Trials zu zeigen.</translation>
-    </message>
-    <message>
-        <source>Brushed: %1 of %2 trials - Clear</source>
-        <translation>Markiert: %1 von %2 – Aufheben</translation>
-    </message>
-    <message>
-        <source>All statuses</source>
-        <translation>Alle Status</translation>
-    </message>
-    <message>
-        <source>by iteration</source>
-        <translation>nach Iteration</translation>
-    </message>
-    <message>
-        <source>by wall time</source>
-        <translation>nach Wall-Clock-Zeit</translation>
-    </message>
-    <message>
-        <source>Log scale</source>
-        <translation>Logarithmische Skala</translation>
-    </message>
-    <message>
-        <source>Smoothing</source>
-        <translation>Glättung</translation>
-    </message>
-    <message>
-        <source>Curves</source>
-        <translation>Kurven</translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation>Vergleich</translation>
-    </message>
-    <message>
-        <source>Parallel coordinates</source>
-        <translation>Parallele Koordinaten</translation>
-    </message>
-    <message>
-        <source>Parameter vs metric</source>
-        <translation>Parameter vs. Metrik</translation>
-    </message>
-    <message>
-        <source>Importance</source>
-        <translation>Wichtigkeit</translation>
-    </message>
-    <message>
-        <source>PBT lineage</source>
-        <translation>PBT-Abstammung</translation>
-    </message>
-    <message>
-        <source>Nodes and GPUs</source>
-        <translation>Knoten/GPUs</translation>
-    </message>
-    <message>
-        <source>Log</source>
-        <translation>Log</translation>
-    </message>
-    <message>
-        <source>Not attached to an engine</source>
-        <translation>Mit keiner Engine verbunden</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1881,22 +1905,6 @@ Fingerabdruck: %2</translation>
         <translation>Trials suchen</translation>
     </message>
     <message>
-        <source>%1 running, %2 pending, %3 paused, %4 terminated, %5 errored</source>
-        <translation>%1 laufend, %2 wartend, %3 pausiert, %4 beendet, %5 Fehler</translation>
-    </message>
-    <message>
-        <source>best %1</source>
-        <translation>%1 (Bestwert)</translation>
-    </message>
-    <message>
-        <source>iteration</source>
-        <translation>Iteration</translation>
-    </message>
-    <message>
-        <source>status</source>
-        <translation>Status</translation>
-    </message>
-    <message>
         <source>Trial</source>
         <translation>Trial</translation>
     </message>
@@ -1939,10 +1947,6 @@ Fingerabdruck: %2</translation>
     <message>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG-Bild (*.png);;SVG-Zeichnung (*.svg)</translation>
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation>%1 kann nicht geschrieben werden</translation>
     </message>
     <message>
         <source>Edit experiment</source>
@@ -2005,22 +2009,6 @@ Fingerabdruck: %2</translation>
         <translation>%1 kann nicht gelesen werden: %2</translation>
     </message>
     <message>
-        <source>%1 (the engine&apos;s)</source>
-        <translation>%1 (wie die Engine)</translation>
-    </message>
-    <message>
-        <source>Best trial by</source>
-        <translation>Maßstab für den besten Trial:</translation>
-    </message>
-    <message>
-        <source>Stopped early</source>
-        <translation>Früh gestoppt</translation>
-    </message>
-    <message>
-        <source>What the best trial is chosen by: the bold row, the star of Parameter vs metric, Compare two experiments, Export best config and Copy best config all follow it. The engine&apos;s own choice (tunedeck-engine best) is the last result.</source>
-        <translation>Wonach der beste Trial gewählt wird: die fette Zeile, der Stern in Parameter gegen Metrik, Zwei Experimente vergleichen, Beste Konfiguration exportieren und Beste Konfiguration kopieren folgen dieser Wahl. Die Engine selbst (tunedeck-engine best) nimmt das letzte Ergebnis.</translation>
-    </message>
-    <message>
         <source>Experiments are running</source>
         <translation>Experimente laufen</translation>
     </message>
@@ -2057,28 +2045,6 @@ Fingerabdruck: %2</translation>
     <message>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
-    </message>
-    <message>
-        <source>The metric the curves show. The bold row, the best trial&apos;s thick curve and the table&apos;s objective columns stay the experiment&apos;s objective.</source>
-        <translation>Die Metrik, die die Kurven zeigen. Die fett gedruckte Zeile, die dicke Kurve des besten Trials und die Spalten des Ziels in der Tabelle bleiben beim Ziel des Experiments.</translation>
-    </message>
-    <message>
-        <source>Metric</source>
-        <translation>Metrik</translation>
-    </message>
-    <message>
-        <source>%1 (objective)</source>
-        <translation>%1 (Ziel)</translation>
-    </message>
-    <message>
-        <source>Code: %1</source>
-        <translation>Code: %1</translation>
-    </message>
-    <message>
-        <source>%1
-The code the run used; `tunedeck-engine rerun FOLDER` re-creates it and runs the same experiment again.</source>
-        <translation>%1
-Der Code, mit dem der Lauf gestartet wurde; `tunedeck-engine rerun FOLDER` stellt ihn wieder her und führt dasselbe Experiment erneut aus.</translation>
     </message>
     <message>
         <source>&amp;Clone into editor...</source>
@@ -2175,14 +2141,6 @@ Das kann nicht rückgängig gemacht werden.</translation>
     <message>
         <source>Note not kept</source>
         <translation>Notiz nicht gespeichert</translation>
-    </message>
-    <message>
-        <source>Legend</source>
-        <translation>Legende</translation>
-    </message>
-    <message>
-        <source>Names the curves shown, in their colours; exported charts carry it</source>
-        <translation>Benennt die gezeigten Kurven in ihren Farben; exportierte Diagramme enthalten sie</translation>
     </message>
 </context>
 <context>
@@ -2467,16 +2425,8 @@ MPS ist nicht gestartet: %2</translation>
         <translation>noch keiner</translation>
     </message>
     <message>
-        <source>best %1: %2</source>
-        <translation>%1 (Bestwert): %2</translation>
-    </message>
-    <message>
         <source>%1 (log)</source>
         <translation>%1 (log)</translation>
-    </message>
-    <message>
-        <source>best %1</source>
-        <translation>%1 (Bestwert)</translation>
     </message>
     <message>
         <source>best</source>
@@ -2490,20 +2440,28 @@ MPS ist nicht gestartet: %2</translation>
         <source>metric</source>
         <translation>Metrik</translation>
     </message>
+    <message>
+        <source>%1, %2: %3</source>
+        <translation>%1, %2: %3</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::Progress</name>
     <message>
-        <source>%1 of %2 trials done</source>
-        <translation>%1 von %2 Trials fertig</translation>
+        <source>%1 of %2 trials ended</source>
+        <translation>%1 von %2 Trials beendet</translation>
     </message>
     <message>
-        <source>%1 of %2 time budget, %3 trials done</source>
-        <translation>%1 von %2 Zeitbudget, %3 Trials fertig</translation>
+        <source>%1 of %2 time budget, %3 trials ended</source>
+        <translation>%1 von %2 Zeitbudget, %3 Trials beendet</translation>
     </message>
     <message>
-        <source>%1 trials done</source>
-        <translation>%1 Trials fertig</translation>
+        <source>%1 trials ended</source>
+        <translation>%1 Trials beendet</translation>
     </message>
 </context>
 <context>
@@ -2551,6 +2509,41 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>May run</source>
         <translation>Darf laufen</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::RunStatusLine</name>
+    <message>
+        <source>Not attached to an engine</source>
+        <translation>Mit keiner Engine verbunden</translation>
+    </message>
+    <message>
+        <source>%1 running</source>
+        <translation>%1 laufend</translation>
+    </message>
+    <message>
+        <source>%1 pending</source>
+        <translation>%1 wartend</translation>
+    </message>
+    <message>
+        <source>%1 paused</source>
+        <translation>%1 pausiert</translation>
+    </message>
+    <message>
+        <source>%1 done</source>
+        <translation>%1 fertig</translation>
+    </message>
+    <message>
+        <source>%1 stopped early</source>
+        <translation>%1 früh gestoppt</translation>
+    </message>
+    <message>
+        <source>%1 stopped by the user</source>
+        <translation>%1 vom Benutzer gestoppt</translation>
+    </message>
+    <message>
+        <source>%1 errored</source>
+        <translation>%1 Fehler</translation>
     </message>
 </context>
 <context>
@@ -3287,6 +3280,75 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>Note</source>
         <translation>Notiz</translation>
+    </message>
+    <message>
+        <source>stopped by the user</source>
+        <translation>vom Benutzer gestoppt</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::TrialTablePane</name>
+    <message>
+        <source>Search trials, configs, nodes...</source>
+        <translation>Trials, Konfigurationen, Knoten durchsuchen...</translation>
+    </message>
+    <message>
+        <source>All statuses</source>
+        <translation>Alle Status</translation>
+    </message>
+    <message>
+        <source>Stopped early</source>
+        <translation>Früh gestoppt</translation>
+    </message>
+    <message>
+        <source>Stopped by the user</source>
+        <translation>Vom Benutzer gestoppt</translation>
+    </message>
+    <message>
+        <source>The table shows the trials inside every range brushed on the parallel coordinates&apos; axes. Click to show all trials again.</source>
+        <translation>Die Tabelle zeigt die Trials in jedem Bereich, der auf den Achsen der parallelen Koordinaten markiert ist. Klicken, um wieder alle Trials zu zeigen.</translation>
+    </message>
+    <message>
+        <source>%1 (the engine&apos;s)</source>
+        <translation>%1 (wie die Engine)</translation>
+    </message>
+    <message>
+        <source>What the best trial is chosen by: the bold row, the star of Parameter vs metric, Compare two experiments, Export best config and Copy best config all follow it. The engine&apos;s own choice (tunedeck-engine best) is the last result.</source>
+        <translation>Wonach der beste Trial gewählt wird: die fette Zeile, der Stern in Parameter gegen Metrik, Zwei Experimente vergleichen, Beste Konfiguration exportieren und Beste Konfiguration kopieren folgen dieser Wahl. Die Engine selbst (tunedeck-engine best) nimmt das letzte Ergebnis.</translation>
+    </message>
+    <message>
+        <source>Best trial by</source>
+        <translation>Maßstab für den besten Trial:</translation>
+    </message>
+    <message>
+        <source>Read-only</source>
+        <translation>Schreibgeschützt</translation>
+    </message>
+    <message>
+        <source>Read from its folder: the attached engine does not run this experiment, so nothing new arrives and its trials cannot be stopped, paused or resumed from here.</source>
+        <translation>Aus seinem Ordner gelesen: Die verbundene Engine führt dieses Experiment nicht aus, daher kommt nichts Neues hinzu, und seine Trials lassen sich von hier weder stoppen noch pausieren oder fortsetzen.</translation>
+    </message>
+    <message>
+        <source>Folder on the server: %1</source>
+        <translation>Ordner auf dem Server: %1</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>Ordner: %1</translation>
+    </message>
+    <message>
+        <source>Code: %1</source>
+        <translation>Code: %1</translation>
+    </message>
+    <message>
+        <source>%1
+The code the run used; `tunedeck-engine rerun FOLDER` re-creates it and runs the same experiment again.</source>
+        <translation>%1
+Der Code, mit dem der Lauf gestartet wurde; `tunedeck-engine rerun FOLDER` stellt ihn wieder her und führt dasselbe Experiment erneut aus.</translation>
+    </message>
+    <message>
+        <source>Brushed: %1 of %2 trials - Clear</source>
+        <translation>Markiert: %1 von %2 – Aufheben</translation>
     </message>
 </context>
 <context>

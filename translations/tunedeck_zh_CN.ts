@@ -224,6 +224,97 @@
     </message>
 </context>
 <context>
+    <name>tunedeck::app::AnalysisTabs</name>
+    <message>
+        <source>No log lines yet. Select a trial to follow its log; without a selection, the experiment&apos;s warnings and the trials&apos; log messages are shown here.</source>
+        <translation>暂无日志。选择一个试验以跟踪其日志；未选择时，这里显示实验的警告和各试验的日志消息。</translation>
+    </message>
+    <message>
+        <source>Max workers: %1</source>
+        <translation>最大工作节点数：%1</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Parallel coordinates</source>
+        <translation>平行坐标</translation>
+    </message>
+    <message>
+        <source>Parameter vs metric</source>
+        <translation>参数与指标</translation>
+    </message>
+    <message>
+        <source>Study plots</source>
+        <translation>研究图表</translation>
+    </message>
+    <message>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <source>PBT lineage</source>
+        <translation>PBT 谱系</translation>
+    </message>
+    <message>
+        <source>Nodes and GPUs</source>
+        <translation>节点与 GPU</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>by iteration</source>
+        <translation>按迭代</translation>
+    </message>
+    <message>
+        <source>by wall time</source>
+        <translation>按挂钟时间</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>对数刻度</translation>
+    </message>
+    <message>
+        <source>Legend</source>
+        <translation>图例</translation>
+    </message>
+    <message>
+        <source>Names the curves shown, in their colours; exported charts carry it</source>
+        <translation>以各自的颜色标注所显示的曲线；导出的图表也包含图例</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::AttachDialog</name>
     <message>
         <source>Unknown host key</source>
@@ -1044,6 +1135,21 @@ Fingerprint: %2</source>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::CurveMetricPicker</name>
+    <message>
+        <source>The metric the curves show. The bold row, the best trial&apos;s thick curve and the table&apos;s objective columns stay the experiment&apos;s objective.</source>
+        <translation>曲线显示的指标。加粗的行、最佳试验的粗曲线和表格中的目标列仍按实验的目标。</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>%1 (objective)</source>
+        <translation>%1（目标）</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::EdfView</name>
     <message>
         <source>Share of trials with a value at or below each value</source>
@@ -1117,6 +1223,25 @@ Fingerprint: %2</source>
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::EngineConnection</name>
+    <message>
+        <source>Not attached to an engine</source>
+        <translation>未连接到引擎</translation>
+    </message>
+    <message>
+        <source>Engine %1, results in %2</source>
+        <translation>引擎 %1，结果位于 %2</translation>
+    </message>
+    <message>
+        <source>Engine %1 on %2, results in %3 there</source>
+        <translation>%2 上的引擎 %1，结果位于那里的 %3</translation>
+    </message>
+    <message>
+        <source>Engine connection lost (%1); reconnecting...</source>
+        <translation>与引擎的连接已断开（%1）；正在重新连接...</translation>
     </message>
 </context>
 <context>
@@ -1365,6 +1490,25 @@ Fingerprint: %2</source>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::ExperimentList</name>
+    <message>
+        <source>Experiment</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Trials</source>
+        <translation>试验数</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>最佳值</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::ExperimentsCompare</name>
     <message>
         <source>%1 (experiment %2)</source>
@@ -1467,6 +1611,37 @@ Fingerprint: %2</source>
     </message>
 </context>
 <context>
+    <name>tunedeck::app::LimitsDialog</name>
+    <message>
+        <source>Change limits of %1</source>
+        <translation>更改 %1 的限制</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>More samples make the search propose more trials; fewer than the trials already made are refused. A lower limit stops no running trial: new ones wait until fewer run. Resume keeps the change.</source>
+        <translation>增加采样数会让搜索算法提出更多试验；少于已创建试验数的值会被拒绝。降低并发上限不会停止正在运行的试验：新试验会等到运行数低于上限再启动。继续（resume）后仍保留此更改。</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Samples (num_samples)</source>
+        <translation>采样数（num_samples）</translation>
+    </message>
+    <message>
+        <source>Trials at once (max_concurrent_trials)</source>
+        <translation>同时运行的试验（max_concurrent_trials）</translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::LineageView</name>
     <message>
         <source>No PBT exploits in this experiment.</source>
@@ -1514,37 +1689,6 @@ Fingerprint: %2</source>
     </message>
 </context>
 <context>
-    <name>tunedeck::app::LimitsDialog</name>
-    <message>
-        <source>Change limits of %1</source>
-        <translation>更改 %1 的限制</translation>
-    </message>
-    <message>
-        <source>No limit</source>
-        <translation>不限</translation>
-    </message>
-    <message>
-        <source>More samples make the search propose more trials; fewer than the trials already made are refused. A lower limit stops no running trial: new ones wait until fewer run. Resume keeps the change.</source>
-        <translation>增加采样数会让搜索算法提出更多试验；少于已创建试验数的值会被拒绝。降低并发上限不会停止正在运行的试验：新试验会等到运行数低于上限再启动。继续（resume）后仍保留此更改。</translation>
-    </message>
-    <message>
-        <source>Apply</source>
-        <translation>应用</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Samples (num_samples)</source>
-        <translation>采样数（num_samples）</translation>
-    </message>
-    <message>
-        <source>Trials at once (max_concurrent_trials)</source>
-        <translation>同时运行的试验（max_concurrent_trials）</translation>
-    </message>
-</context>
-<context>
     <name>tunedeck::app::MainWindow</name>
     <message>
         <source>The server has no folder %1: the relative paths of %2 start from its results folder %3</source>
@@ -1563,60 +1707,20 @@ Fingerprint: %2</source>
         <translation>只有所连接引擎上正在运行的实验才能更改限制。请打开一个运行中的实验，或先继续此实验。</translation>
     </message>
     <message>
-        <source>Max workers</source>
-        <translation>最大工作节点数</translation>
-    </message>
-    <message>
         <source>Engine &amp;queue...</source>
         <translation>引擎队列(&amp;Q)...</translation>
-    </message>
-    <message>
-        <source>Read-only</source>
-        <translation>只读</translation>
-    </message>
-    <message>
-        <source>Read from its folder: the attached engine does not run this experiment, so nothing new arrives and its trials cannot be stopped, paused or resumed from here.</source>
-        <translation>从其文件夹读取：所连接的引擎并未运行此实验，因此不会有新结果，也无法在此停止、暂停或恢复其试验。</translation>
-    </message>
-    <message>
-        <source>Folder on the server: %1</source>
-        <translation>服务器上的文件夹：%1</translation>
-    </message>
-    <message>
-        <source>Folder: %1</source>
-        <translation>文件夹：%1</translation>
     </message>
     <message>
         <source>%1 (read-only) - Tunedeck</source>
         <translation>%1（只读）- Tunedeck</translation>
     </message>
     <message>
-        <source>No log lines yet. Select a trial to follow its log; without a selection, the experiment&apos;s warnings and the trials&apos; log messages are shown here.</source>
-        <translation>暂无日志。选择一个试验以跟踪其日志；未选择时，这里显示实验的警告和各试验的日志消息。</translation>
-    </message>
-    <message>
-        <source>Study plots</source>
-        <translation>研究图表</translation>
-    </message>
-    <message>
         <source>Tunedeck</source>
         <translation>Tunedeck</translation>
     </message>
     <message>
-        <source>Engine %1, results in %2</source>
-        <translation>引擎 %1，结果位于 %2</translation>
-    </message>
-    <message>
         <source>Select the trials in the table first.</source>
         <translation>请先在表格中选择试验。</translation>
-    </message>
-    <message>
-        <source>Engine %1 on %2, results in %3 there</source>
-        <translation>%2 上的引擎 %1，结果位于那里的 %3</translation>
-    </message>
-    <message>
-        <source>Engine connection lost (%1); reconnecting...</source>
-        <translation>与引擎的连接已断开（%1）；正在重新连接...</translation>
     </message>
     <message>
         <source>%1 - Tunedeck</source>
@@ -1627,88 +1731,8 @@ Fingerprint: %2</source>
         <translation>实验</translation>
     </message>
     <message>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>Trials</source>
-        <translation>试验数</translation>
-    </message>
-    <message>
-        <source>Best</source>
-        <translation>最佳值</translation>
-    </message>
-    <message>
         <source>Experiments</source>
         <translation>实验</translation>
-    </message>
-    <message>
-        <source>Search trials, configs, nodes...</source>
-        <translation>搜索试验、配置、节点...</translation>
-    </message>
-    <message>
-        <source>The table shows the trials inside every range brushed on the parallel coordinates&apos; axes. Click to show all trials again.</source>
-        <translation>表格只显示位于平行坐标各轴上所有刷选范围内的试验。点击以重新显示全部试验。</translation>
-    </message>
-    <message>
-        <source>Brushed: %1 of %2 trials - Clear</source>
-        <translation>已刷选：%2 个试验中的 %1 个 - 清除</translation>
-    </message>
-    <message>
-        <source>All statuses</source>
-        <translation>全部状态</translation>
-    </message>
-    <message>
-        <source>by iteration</source>
-        <translation>按迭代</translation>
-    </message>
-    <message>
-        <source>by wall time</source>
-        <translation>按挂钟时间</translation>
-    </message>
-    <message>
-        <source>Log scale</source>
-        <translation>对数刻度</translation>
-    </message>
-    <message>
-        <source>Smoothing</source>
-        <translation>平滑</translation>
-    </message>
-    <message>
-        <source>Curves</source>
-        <translation>曲线</translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation>比较</translation>
-    </message>
-    <message>
-        <source>Parallel coordinates</source>
-        <translation>平行坐标</translation>
-    </message>
-    <message>
-        <source>Parameter vs metric</source>
-        <translation>参数与指标</translation>
-    </message>
-    <message>
-        <source>Importance</source>
-        <translation>重要性</translation>
-    </message>
-    <message>
-        <source>PBT lineage</source>
-        <translation>PBT 谱系</translation>
-    </message>
-    <message>
-        <source>Nodes and GPUs</source>
-        <translation>节点与 GPU</translation>
-    </message>
-    <message>
-        <source>Log</source>
-        <translation>日志</translation>
-    </message>
-    <message>
-        <source>Not attached to an engine</source>
-        <translation>未连接到引擎</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1871,22 +1895,6 @@ Fingerprint: %2</source>
         <translation>查找试验</translation>
     </message>
     <message>
-        <source>%1 running, %2 pending, %3 paused, %4 terminated, %5 errored</source>
-        <translation>%1 个运行中，%2 个等待中，%3 个已暂停，%4 个已结束，%5 个出错</translation>
-    </message>
-    <message>
-        <source>best %1</source>
-        <translation>最佳 %1</translation>
-    </message>
-    <message>
-        <source>iteration</source>
-        <translation>迭代</translation>
-    </message>
-    <message>
-        <source>status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
         <source>Trial</source>
         <translation>试验</translation>
     </message>
@@ -1929,10 +1937,6 @@ Fingerprint: %2</source>
     <message>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation>无法写入 %1</translation>
     </message>
     <message>
         <source>Edit experiment</source>
@@ -1995,22 +1999,6 @@ Fingerprint: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <source>%1 (the engine&apos;s)</source>
-        <translation>%1（引擎默认）</translation>
-    </message>
-    <message>
-        <source>Best trial by</source>
-        <translation>最佳试验依据</translation>
-    </message>
-    <message>
-        <source>Stopped early</source>
-        <translation>提前停止</translation>
-    </message>
-    <message>
-        <source>What the best trial is chosen by: the bold row, the star of Parameter vs metric, Compare two experiments, Export best config and Copy best config all follow it. The engine&apos;s own choice (tunedeck-engine best) is the last result.</source>
-        <translation>最佳试验的选择依据：粗体行、“参数与指标”中的星标、比较两个实验、导出最佳配置和复制最佳配置都遵循它。引擎自身（tunedeck-engine best）使用最后结果。</translation>
-    </message>
-    <message>
         <source>Experiments are running</source>
         <translation>实验正在运行</translation>
     </message>
@@ -2047,28 +2035,6 @@ Fingerprint: %2</source>
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
-    </message>
-    <message>
-        <source>The metric the curves show. The bold row, the best trial&apos;s thick curve and the table&apos;s objective columns stay the experiment&apos;s objective.</source>
-        <translation>曲线显示的指标。加粗的行、最佳试验的粗曲线和表格中的目标列仍按实验的目标。</translation>
-    </message>
-    <message>
-        <source>Metric</source>
-        <translation>指标</translation>
-    </message>
-    <message>
-        <source>%1 (objective)</source>
-        <translation>%1（目标）</translation>
-    </message>
-    <message>
-        <source>Code: %1</source>
-        <translation>代码：%1</translation>
-    </message>
-    <message>
-        <source>%1
-The code the run used; `tunedeck-engine rerun FOLDER` re-creates it and runs the same experiment again.</source>
-        <translation>%1
-本次运行所用的代码；`tunedeck-engine rerun FOLDER` 可重建该代码并再次运行同一实验。</translation>
     </message>
     <message>
         <source>&amp;Clone into editor...</source>
@@ -2165,14 +2131,6 @@ This cannot be undone.</source>
     <message>
         <source>Note not kept</source>
         <translation>备注未保存</translation>
-    </message>
-    <message>
-        <source>Legend</source>
-        <translation>图例</translation>
-    </message>
-    <message>
-        <source>Names the curves shown, in their colours; exported charts carry it</source>
-        <translation>以各自的颜色标注所显示的曲线；导出的图表也包含图例</translation>
     </message>
 </context>
 <context>
@@ -2454,16 +2412,8 @@ MPS 未能启动：%2</translation>
         <translation>暂无</translation>
     </message>
     <message>
-        <source>best %1: %2</source>
-        <translation>最佳 %1：%2</translation>
-    </message>
-    <message>
         <source>%1 (log)</source>
         <translation>%1（对数）</translation>
-    </message>
-    <message>
-        <source>best %1</source>
-        <translation>最佳 %1</translation>
     </message>
     <message>
         <source>best</source>
@@ -2477,20 +2427,28 @@ MPS 未能启动：%2</translation>
         <source>metric</source>
         <translation>指标</translation>
     </message>
+    <message>
+        <source>%1, %2: %3</source>
+        <translation>%1，%2：%3</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::Progress</name>
     <message>
-        <source>%1 of %2 trials done</source>
-        <translation>已完成 %1 / %2 个试验</translation>
+        <source>%1 of %2 trials ended</source>
+        <translation>已结束 %1 / %2 个试验</translation>
     </message>
     <message>
-        <source>%1 of %2 time budget, %3 trials done</source>
-        <translation>已用时间预算 %1 / %2，已完成 %3 个试验</translation>
+        <source>%1 of %2 time budget, %3 trials ended</source>
+        <translation>已用时间预算 %1 / %2，已结束 %3 个试验</translation>
     </message>
     <message>
-        <source>%1 trials done</source>
-        <translation>已完成 %1 个试验</translation>
+        <source>%1 trials ended</source>
+        <translation>已结束 %1 个试验</translation>
     </message>
 </context>
 <context>
@@ -2538,6 +2496,41 @@ MPS 未能启动：%2</translation>
     <message>
         <source>May run</source>
         <translation>允许运行</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::RunStatusLine</name>
+    <message>
+        <source>Not attached to an engine</source>
+        <translation>未连接到引擎</translation>
+    </message>
+    <message>
+        <source>%1 running</source>
+        <translation>%1 个运行中</translation>
+    </message>
+    <message>
+        <source>%1 pending</source>
+        <translation>%1 个等待中</translation>
+    </message>
+    <message>
+        <source>%1 paused</source>
+        <translation>%1 个已暂停</translation>
+    </message>
+    <message>
+        <source>%1 done</source>
+        <translation>%1 个已完成</translation>
+    </message>
+    <message>
+        <source>%1 stopped early</source>
+        <translation>%1 个提前停止</translation>
+    </message>
+    <message>
+        <source>%1 stopped by the user</source>
+        <translation>%1 个被用户停止</translation>
+    </message>
+    <message>
+        <source>%1 errored</source>
+        <translation>%1 个出错</translation>
     </message>
 </context>
 <context>
@@ -3267,6 +3260,75 @@ MPS 未能启动：%2</translation>
     <message>
         <source>Note</source>
         <translation>备注</translation>
+    </message>
+    <message>
+        <source>stopped by the user</source>
+        <translation>被用户停止</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::TrialTablePane</name>
+    <message>
+        <source>Search trials, configs, nodes...</source>
+        <translation>搜索试验、配置、节点...</translation>
+    </message>
+    <message>
+        <source>All statuses</source>
+        <translation>全部状态</translation>
+    </message>
+    <message>
+        <source>Stopped early</source>
+        <translation>提前停止</translation>
+    </message>
+    <message>
+        <source>Stopped by the user</source>
+        <translation>被用户停止</translation>
+    </message>
+    <message>
+        <source>The table shows the trials inside every range brushed on the parallel coordinates&apos; axes. Click to show all trials again.</source>
+        <translation>表格只显示位于平行坐标各轴上所有刷选范围内的试验。点击以重新显示全部试验。</translation>
+    </message>
+    <message>
+        <source>%1 (the engine&apos;s)</source>
+        <translation>%1（引擎默认）</translation>
+    </message>
+    <message>
+        <source>What the best trial is chosen by: the bold row, the star of Parameter vs metric, Compare two experiments, Export best config and Copy best config all follow it. The engine&apos;s own choice (tunedeck-engine best) is the last result.</source>
+        <translation>最佳试验的选择依据：粗体行、“参数与指标”中的星标、比较两个实验、导出最佳配置和复制最佳配置都遵循它。引擎自身（tunedeck-engine best）使用最后结果。</translation>
+    </message>
+    <message>
+        <source>Best trial by</source>
+        <translation>最佳试验依据</translation>
+    </message>
+    <message>
+        <source>Read-only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <source>Read from its folder: the attached engine does not run this experiment, so nothing new arrives and its trials cannot be stopped, paused or resumed from here.</source>
+        <translation>从其文件夹读取：所连接的引擎并未运行此实验，因此不会有新结果，也无法在此停止、暂停或恢复其试验。</translation>
+    </message>
+    <message>
+        <source>Folder on the server: %1</source>
+        <translation>服务器上的文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Code: %1</source>
+        <translation>代码：%1</translation>
+    </message>
+    <message>
+        <source>%1
+The code the run used; `tunedeck-engine rerun FOLDER` re-creates it and runs the same experiment again.</source>
+        <translation>%1
+本次运行所用的代码；`tunedeck-engine rerun FOLDER` 可重建该代码并再次运行同一实验。</translation>
+    </message>
+    <message>
+        <source>Brushed: %1 of %2 trials - Clear</source>
+        <translation>已刷选：%2 个试验中的 %1 个 - 清除</translation>
     </message>
 </context>
 <context>

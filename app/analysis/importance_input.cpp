@@ -19,10 +19,11 @@ ImportanceInput ImportanceInput::of(const ExperimentData& data) {
     ImportanceInput input;
     const std::vector<TrialRow>& trials = data.trials();
     for (std::size_t r = 0; r < trials.size(); ++r) {
-        const TrialRow& row = trials[r];
-        if (row.status == QLatin1String("TERMINATED") && std::isfinite(row.best)) {
+        // The trial's score by the window's scope, as the bold row is chosen.
+        const double score = data.score(int(r));
+        if (trials[r].status == QLatin1String("TERMINATED") && std::isfinite(score)) {
             input.rows.push_back(int(r));
-            input.targets.push_back(row.best);
+            input.targets.push_back(score);
         }
     }
     input.samples.assign(input.rows.size(), {});

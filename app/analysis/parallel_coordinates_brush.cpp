@@ -86,13 +86,15 @@ void ParallelCoordinatesView::updateBrushed() {
         brushed_.reset();
     } else {
         std::set<QString> inside;
-        for (const TrialRow& row : data_->trials()) {
+        const std::vector<TrialRow>& trials = data_->trials();
+        for (std::size_t r = 0; r < trials.size(); ++r) {
+            const TrialRow& row = trials[r];
+            // The metric's axis is the trial's score by the scope, as its line is drawn.
+            const double score = data_->score(int(r));
             const bool all = std::all_of(brushes_.begin(), brushes_.end(), [&](const AxisBrush& b) {
-                // The metric's axis is the trial's best value, as its line is drawn.
                 const bool metric = !axes_.empty() && b.key == axes_.back().key;
-                return b.contains(
-                    metric ? (std::isfinite(row.best) ? QJsonValue(row.best) : QJsonValue())
-                           : row.flatConfig.value(b.key));
+                return b.contains(metric ? (std::isfinite(score) ? QJsonValue(score) : QJsonValue())
+                                         : row.flatConfig.value(b.key));
             });
             if (all) {
                 inside.insert(row.id);

@@ -91,8 +91,9 @@ void ParallelCoordinatesView::recompute() {
     const std::vector<TrialRow>& trials = data_->trials();
     std::vector<double> bests;
     bests.reserve(trials.size());
-    for (const TrialRow& row : trials) {
-        bests.push_back(row.best);
+    // Each trial's score by the window's scope ("Best trial by"), as the bold row is chosen.
+    for (std::size_t r = 0; r < trials.size(); ++r) {
+        bests.push_back(data_->score(int(r)));
     }
     ParameterScale metric = ParameterScale::ofNumbers(data_->metric(), bests);
     axes_.push_back(metric);
@@ -107,7 +108,7 @@ void ParallelCoordinatesView::recompute() {
         for (std::size_t a = 0; a + 1 < axes_.size(); ++a) {
             line.fractions.push_back(axes_[a].fraction(row.flatConfig.value(axes_[a].key)));
         }
-        const double f = metric.fraction(row.best);
+        const double f = metric.fraction(bests[r]);
         line.fractions.push_back(f);
         if (std::isfinite(f)) {
             line.goodness = data_->minimize() ? 1.0 - f : f;
@@ -234,10 +235,12 @@ QString ParallelCoordinatesView::toolTipFor(const QString& trialId) const {
         text += QStringLiteral("<br>%1: %2")
                     .arg(key.toHtmlEscaped(), configValueText(trial, key).toHtmlEscaped());
     }
-    const QString best =
-        std::isnan(trial.best) ? tr("none yet") : QString::number(trial.best, 'g', 6);
+    const double score = data_->score(row);
+    const QString shown = std::isnan(score) ? tr("none yet") : QString::number(score, 'g', 6);
     text += QStringLiteral("<br><b>") +
-            tr("best %1: %2").arg(data_->metric().toHtmlEscaped(), best) + QStringLiteral("</b>");
+            tr("%1, %2: %3")
+                .arg(data_->metric().toHtmlEscaped(), scoreScopeText(data_->scope()), shown) +
+            QStringLiteral("</b>");
     return text;
 }
 
@@ -316,7 +319,7 @@ void ParallelCoordinatesView::drawAxes(QPainter& painter) const {
         if (axis.kind == ParameterScale::Kind::Log) {
             title = tr("%1 (log)").arg(axis.key);
         } else if (isMetric) {
-            title = tr("best %1").arg(axis.key);
+            title = tr("%1, %2").arg(axis.key, scoreScopeText(data_->scope()));
         }
         const double room = std::max(30.0, spacing - 6);
         title = boldMetrics.elidedText(title, Qt::ElideMiddle, room);

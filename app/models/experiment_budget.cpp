@@ -50,7 +50,7 @@ ProgressShown progressOf(const ExperimentBudget& budget, int done, int created, 
         shown.maximum =
             int(std::clamp<qint64>(std::max<qint64>(*budget.trials, created), 1, qint64(INT_MAX)));
         shown.value = std::min(done, shown.maximum);
-        shown.text = QCoreApplication::translate("tunedeck::app::Progress", "%1 of %2 trials done")
+        shown.text = QCoreApplication::translate("tunedeck::app::Progress", "%1 of %2 trials ended")
                          .arg(done)
                          .arg(shown.maximum);
     } else if (budget.seconds) {
@@ -58,13 +58,13 @@ ProgressShown progressOf(const ExperimentBudget& budget, int done, int created, 
         const double used = ended ? *budget.seconds : std::clamp(elapsed, 0.0, *budget.seconds);
         shown.value = ended ? shown.maximum : int(used);
         shown.text = QCoreApplication::translate("tunedeck::app::Progress",
-                                                 "%1 of %2 time budget, %3 trials done")
+                                                 "%1 of %2 time budget, %3 trials ended")
                          .arg(runtimeText(used), runtimeText(*budget.seconds))
                          .arg(done);
     } else {
         shown.value = ended ? 1 : 0;
         shown.text =
-            QCoreApplication::translate("tunedeck::app::Progress", "%1 trials done").arg(done);
+            QCoreApplication::translate("tunedeck::app::Progress", "%1 trials ended").arg(done);
     }
     return shown;
 }

@@ -34,9 +34,9 @@ ExperimentBudget budgetOfSpec(const QString& specText, const QString& folder);
 
 // What the progress bar shows: `done` trials ended (TERMINATED or ERROR) of `created`, `elapsed`
 // seconds since the run started, `ended` once the experiment no longer runs.
-//  * A number of trials: "3 of 12 trials done" (never fewer than were created).
-//  * Only a time budget: the seconds used of it, "0:42 of 1:00 time budget, 7 trials done".
-//  * Neither known: "7 trials done", the bar empty while it runs and full once it ended.
+//  * A number of trials: "3 of 12 trials ended" (never fewer than were created).
+//  * Only a time budget: the seconds used of it, "0:42 of 1:00 time budget, 7 trials ended".
+//  * Neither known: "7 trials ended", the bar empty while it runs and full once it ended.
 struct ProgressShown {
     int value = 0;
     int maximum = 1;

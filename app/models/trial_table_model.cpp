@@ -7,6 +7,7 @@
 #include "core/trial_note.h"
 #include "core/trial_runtime.h"
 #include "models/config_text.h"
+#include "models/trial_outcome.h"
 
 namespace tunedeck::app {
 
@@ -158,8 +159,12 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
     const std::optional<double> runtime = trialRuntime(t.timeTotalS, t.iteration);
     const int column = index.column();
     const std::optional<EarlyStop> early = column == Status ? earlyStopOf(t) : std::nullopt;
+    // Stopped by the user: not green, not "done" (models/trial_outcome.h).
+    const bool userStopped = column == Status && outcomeOf(t) == TrialOutcome::StoppedByUser;
     if (role == Qt::ForegroundRole && column == Status) {
-        return early ? QColor(0x8d, 0x6e, 0x63) : statusColor(t.status);
+        return userStopped ? QColor(0x75, 0x75, 0x75)
+               : early     ? QColor(0x8d, 0x6e, 0x63)
+                           : statusColor(t.status);
     }
     if (role == Qt::ToolTipRole && column == Status && !t.reason.isEmpty()) {
         return t.reason;
@@ -193,6 +198,9 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
         case Trial:
             return t.id;
         case Status:
+            if (userStopped) {
+                return sortValue ? QStringLiteral("USER_STOPPED") : tr("stopped by the user");
+            }
             // NNI's EARLY_STOPPED: apart from the trials that ran to their end.
             if (early) {
                 return sortValue ? QStringLiteral("EARLY_STOPPED") : earlyStopCellText(*early);

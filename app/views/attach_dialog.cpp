@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "session/engine_connection.h"
 #include "views/main_window.h"
 
 namespace tunedeck::app {
@@ -38,7 +39,7 @@ constexpr int kTunnelMessageMs = 10000;  // as long as the window's own messages
 }  // namespace
 
 SshTunnel* sshTunnelOf(MainWindow& window) {
-    return window.findChild<SshTunnel*>(kTunnelName, Qt::FindDirectChildrenOnly);
+    return window.connection().tunnel();
 }
 
 SshTunnel* attachOverSsh(MainWindow& window, const SshTarget& target, QString* error) {
@@ -47,7 +48,6 @@ SshTunnel* attachOverSsh(MainWindow& window, const SshTarget& target, QString* e
         delete tunnel;
         return nullptr;
     }
-    SshTunnel* previous = sshTunnelOf(window);
     tunnel->setObjectName(kTunnelName);
     // A message hides the trial counts beside it: the tunnel's pass like the window's own, and
     // only those that wait on the user stay (View > Messages... keeps every one).
@@ -67,7 +67,7 @@ SshTunnel* attachOverSsh(MainWindow& window, const SshTarget& target, QString* e
     // The tunnel's socket is private to this user, like a local engine's; no engine binary, so
     // nothing is ever started on this machine for a remote attach.
     window.attachThroughTunnel(tunnel->localSocketPath(), target.toString());
-    delete previous;
+    window.connection().adoptTunnel(tunnel);  // the earlier one is closed
     return tunnel;
 }
 

@@ -10,7 +10,6 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QThread>
 #include <QVBoxLayout>
 #include <cmath>
 #include <set>
@@ -176,30 +175,26 @@ void ExperimentsCompare::compare() {
         message_->setText(tr("Choose two experiment folders."));
         return;
     }
-    const int read = ++reads_;
     message_->setText(tr("Reading..."));
     auto histories = std::make_shared<std::pair<History, History>>();
     auto error = std::make_shared<QString>();
-    QThread* reader = QThread::create([a, b, histories, error] {
-        QString e;
-        if (!readHistory(a, &histories->first, &e) || !readHistory(b, &histories->second, &e)) {
-            *error = e;
-        }
-    });
-    connect(reader, &QThread::finished, this, [this, reader, read, histories, error] {
-        reader->deleteLater();
-        if (read != reads_) {
-            return;
-        }
-        if (!error->isEmpty()) {
-            message_->setText(*error);
-        } else {
-            message_->clear();
-            showComparison(histories->first, histories->second);
-        }
-        emit compared();
-    });
-    reader->start();
+    read_.start(
+        this,
+        [a, b, histories, error] {
+            QString e;
+            if (!readHistory(a, &histories->first, &e) || !readHistory(b, &histories->second, &e)) {
+                *error = e;
+            }
+        },
+        [this, histories, error] {
+            if (!error->isEmpty()) {
+                message_->setText(*error);
+            } else {
+                message_->clear();
+                showComparison(histories->first, histories->second);
+            }
+            emit compared();
+        });
 }
 
 void ExperimentsCompare::showComparison(const History& first, const History& second) {

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "models/history_reader.h"
+#include "session/latest_read.h"
 
 class QComboBox;
 class QLabel;
@@ -65,7 +66,7 @@ class ExperimentsCompare : public QDialog {
     QTableWidget* table_ = nullptr;
     CurveOverlay* chart_ = nullptr;
     ScoreScope scope_ = kDefaultScoreScope;
-    int reads_ = 0;  // a newer comparison makes an older read stale
+    LatestRead read_;  // a newer comparison makes an older read stale
 };
 
 }  // namespace tunedeck::app

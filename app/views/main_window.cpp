@@ -1,49 +1,46 @@
 #include "views/main_window.h"
 
-#include <QAction>
-#include <QCheckBox>
-#include <QComboBox>
-#include <QDateTime>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
-#include <QHBoxLayout>
-#include <QHeaderView>
-#include <QLabel>
-#include <QLineEdit>
-#include <QPlainTextEdit>
-#include <QProgressBar>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QMessageBox>
+#include <QPointer>
+#include <QProcess>
 #include <QPushButton>
-#include <QSet>
+#include <QSaveFile>
 #include <QSettings>
-#include <QSlider>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTableView>
-#include <QTableWidget>
-#include <QTreeWidget>
-#include <QVBoxLayout>
+#include <memory>
 
-#include "analysis/lineage_view.h"
-#include "analysis/parallel_coordinates_view.h"
 #include "charts/chart_theme.h"
-#include "charts/importance_view.h"
-#include "charts/metric_chart.h"
-#include "charts/node_usage_view.h"
-#include "charts/scatter_view.h"
-#include "charts/trial_health_view.h"
 #include "editors/cluster_editor.h"
+#include "editors/editor_window.h"
 #include "editors/experiment_editor.h"
-#include "models/config_text.h"
-#include "models/spec_choices.h"
-#include "plots/study_plots.h"
+#include "editors/experiment_editor_window.h"
+#include "session/engine_connection.h"
+#include "session/experiment_session.h"
+#include "store/history_reader.h"
+#include "views/analysis_tabs.h"
 #include "views/attach_dialog.h"
+#include "views/experiment_clone.h"
+#include "views/experiment_list.h"
+#include "views/experiments_compare.h"
+#include "views/limits_dialog.h"
+#include "views/main_menus.h"
+#include "views/run_status_line.h"
 #include "views/settings_dialog.h"
 #include "views/start_page.h"
-#include "views/trial_column_chooser.h"
-#include "views/trial_column_widths.h"
-#include "views/trial_detail_view.h"
-#include "views/trial_log_follower.h"
+#include "views/trial_table_pane.h"
 
 namespace tunedeck::app {
 
@@ -51,51 +48,36 @@ namespace {
 
 constexpr int kTickMs = 100;          // models and status bar follow the stream at 10 Hz
 constexpr int kListRefreshMs = 5000;  // the experiments list
+// How long quitting waits for the engine to acknowledge the pause orders; the engine pauses
+// the trials whether or not the window is still there to hear it.
+constexpr int kPauseAnswerTimeoutMs = 10000;
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      engine_(new EngineConnection(this)),
+      session_(new ExperimentSession(engine_, this)) {
     setWindowTitle(tr("Tunedeck"));
-    model_ = new TrialTableModel(&data_, this);
-    filter_ = new TrialFilter(this);
-    filter_->setSourceModel(model_);
     buildLayout();
-    buildMenus();
-    connect(&client_, &EngineClient::ready, this, [this](const api::HelloAnswer& hello) {
-        // Folders are this machine's only when the engine is; a remote one's come over the wire.
-        resultsRoot_ = remote_ ? QString() : hello.results;
-        serverResults_ = hello.results;
-        connection_->setText(server_.isEmpty()
-                                 ? tr("Engine %1, results in %2").arg(hello.engine, hello.results)
-                                 : tr("Engine %1 on %2, results in %3 there")
-                                       .arg(hello.engine, server_, hello.results));
-        refreshExperimentList();
+    addMainMenus(*this);
+    connect(engine_, &EngineConnection::descriptionChanged, statusLine_,
+            &RunStatusLine::setConnection);
+    connect(engine_, &EngineConnection::detached, this, [this] {
+        list_->clear();  // the old engine's experiments
+        showStartPage();
     });
-    connect(&client_, &EngineClient::connectionLost, this, [this](const QString& reason) {
-        connection_->setText(tr("Engine connection lost (%1); reconnecting...").arg(reason));
-    });
-    connect(&client_, &EngineClient::problem, this, &MainWindow::requestFailed);
-    connect(&client_, &EngineClient::decodedEvent, this, &MainWindow::onEvent);
-    connect(&client_, &EngineClient::subscribed, this,
-            [this](const QString& experiment, const api::SubscribedAnswer& info) {
-                if (experiment == experiment_ && !budget_.trials && !budget_.seconds) {
-                    budget_ = budgetOfSpec(info.spec, folder_);
-                    updateStatusBar();
-                }
-                if (experiment == experiment_ && data_.choices().isEmpty()) {
-                    data_.setChoices(choicesOfSpec(info.spec, folder_));
-                }
-                if (experiment != experiment_ || !data_.trials().empty()) {
-                    return;  // a resubscription after a reconnect: the data is there
-                }
-                data_.setObjective(info.metric, info.minimize);
-                model_->reset();
-                chart_->setLogScale(false);
-                showWhatIsOpen();
+    connect(engine_, &EngineConnection::listed, this,
+            [this](const std::vector<api::ExperimentListEntry>& experiments) {
+                list_->showList(experiments, session_->ofEngine() ? session_->name() : QString());
             });
-    connect(&client_, &EngineClient::caughtUp, this, [this](const QString& experiment) {
-        caughtUp_ = caughtUp_ || experiment == experiment_;
-    });
+    connect(&engine_->client(), &EngineClient::problem, this, &MainWindow::requestFailed);
+    connect(session_, &ExperimentSession::problem, this, &MainWindow::requestFailed);
+    connect(session_, &ExperimentSession::opened, this, &MainWindow::showWhatIsOpen);
+    connect(session_, &ExperimentSession::loaded, this, &MainWindow::showWhatIsOpen);
+    connect(session_, &ExperimentSession::budgetChanged, statusLine_, &RunStatusLine::update);
+    connect(session_, &ExperimentSession::runStateChanged, this,
+            &MainWindow::refreshExperimentList);  // its status in the list changed
     connect(this, &MainWindow::requestFailed, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     tick_.setInterval(kTickMs);
@@ -113,185 +95,65 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() = default;
 
+QString MainWindow::currentExperiment() const {
+    return session_->name();
+}
+QString MainWindow::currentFolder() const {
+    return session_->folder();
+}
+const ExperimentData& MainWindow::data() const {
+    return session_->data();
+}
+MetricChart* MainWindow::chart() const {
+    return views_->chart();
+}
+QTabWidget* MainWindow::tabs() const {
+    return views_;
+}
+const NodeUsageModel& MainWindow::usage() const {
+    return session_->usage();
+}
+EngineClient& MainWindow::client() {
+    return engine_->client();
+}
+QLineEdit* MainWindow::trialSearch() const {
+    return trials_->search();
+}
+
 void MainWindow::buildLayout() {
     // Left: the experiments of the attached engine.
-    experiments_ = new QTreeWidget;
-    experiments_->setObjectName(QStringLiteral("experimentList"));
-    experiments_->setHeaderLabels({tr("Experiment"), tr("Status"), tr("Trials"), tr("Best")});
-    experiments_->setRootIsDecorated(false);
-    experiments_->header()->setStretchLastSection(true);
-    // One click opens: the highlighted row is always the experiment shown.
-    connect(experiments_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-        if (item) {
-            openExperiment(item->text(0));
+    list_ = new ExperimentList;
+    connect(list_, &ExperimentList::openRequested, this, [this](const QString& name, bool click) {
+        openExperiment(name);
+        if (click) {
+            showMonitorPage();  // from the start page too
         }
-    });
-    connect(experiments_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
-        openExperiment(item->text(0));
-        pages_->setCurrentIndex(1);  // from the start page too
     });
     auto* dock = new QDockWidget(tr("Experiments"), this);
     dock->setObjectName(QStringLiteral("experiments"));
-    dock->setWidget(experiments_);
+    dock->setWidget(list_);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
 
-    // Top: the trial table with its search and status filter.
-    search_ = new QLineEdit;
-    search_->setObjectName(QStringLiteral("trialSearch"));
-    search_->setPlaceholderText(tr("Search trials, configs, nodes..."));
-    search_->setClearButtonEnabled(true);
-    connect(search_, &QLineEdit::textChanged, filter_, &TrialFilter::setSearch);
-    statusFilter_ = new QComboBox;
-    statusFilter_->setObjectName(QStringLiteral("statusFilter"));
-    statusFilter_->addItem(tr("All statuses"), QString());
-    for (const char* status : {"PENDING", "RUNNING", "PAUSED", "TERMINATED", "ERROR"}) {
-        statusFilter_->addItem(TrialTableModel::statusText(QString::fromLatin1(status)),
-                               QString::fromLatin1(status));
-    }
-    statusFilter_->addItem(tr("Stopped early"), QStringLiteral("EARLY_STOPPED"));
-    connect(statusFilter_, &QComboBox::currentIndexChanged, this,
-            [this] { filter_->setStatus(statusFilter_->currentData().toString()); });
-    table_ = new QTableView;
-    table_->setObjectName(QStringLiteral("trials"));
-    table_->setModel(filter_);
-    table_->setSortingEnabled(true);
-    table_->sortByColumn(TrialTableModel::Trial, Qt::AscendingOrder);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    table_->verticalHeader()->hide();
-    // Rows as tall as their text: the style's 30 px left six trials in view at 1280x800.
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 8);
-    table_->setWordWrap(false);  // one line per trial; a long status widens its column (onTick)
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    columnWidths_ = new TrialColumnWidths(table_);
-    new TrialColumnChooser(table_);  // the header's right click: which columns are shown
-    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            &MainWindow::onSelectionChanged);
-    // The search and the status filter choose the curves too (with no row selected).
-    connect(filter_, &QSortFilterProxyModel::rowsInserted, this, &MainWindow::updateCurveTrials);
-    connect(filter_, &QSortFilterProxyModel::rowsRemoved, this, &MainWindow::updateCurveTrials);
-    connect(filter_, &QSortFilterProxyModel::modelReset, this, &MainWindow::updateCurveTrials);
-    connect(filter_, &QSortFilterProxyModel::layoutChanged, this, &MainWindow::updateCurveTrials);
-    auto* tablePane = new QWidget;
-    auto* tableLayout = new QVBoxLayout(tablePane);
-    tableLayout->setContentsMargins(0, 0, 0, 0);
-    auto* filterRow = new QHBoxLayout;
-    filterRow->addWidget(search_, 1);
-    filterRow->addWidget(statusFilter_);
-    clearBrush_ = new QPushButton;
-    clearBrush_->setObjectName(QStringLiteral("clearBrush"));
-    clearBrush_->setToolTip(
-        tr("The table shows the trials inside every range brushed on the "
-           "parallel coordinates' axes. Click to show all trials again."));
-    clearBrush_->hide();
-    filterRow->addWidget(clearBrush_);
-    filterRow->addWidget(buildScopePicker());
-    tableLayout->addWidget(buildFolderBar());
-    tableLayout->addLayout(filterRow);
-    tableLayout->addWidget(table_);
-
-    // Bottom: curves, compare, log.
-    chart_ = new MetricChart(&data_);
-    auto* xAxis = new QComboBox;
-    xAxis->addItem(tr("by iteration"));
-    xAxis->addItem(tr("by wall time"));
-    connect(xAxis, &QComboBox::currentIndexChanged, this, [this](int index) {
-        chart_->setXAxis(index == 0 ? MetricChart::XAxis::Iteration : MetricChart::XAxis::WallTime);
-    });
-    auto* logScale = new QCheckBox(tr("Log scale"));
-    connect(logScale, &QCheckBox::toggled, chart_, &MetricChart::setLogScale);
-    auto* legend = new QCheckBox(tr("Legend"));
-    legend->setObjectName(QStringLiteral("curveLegend"));
-    legend->setToolTip(tr("Names the curves shown, in their colours; exported charts carry it"));
-    legend->setChecked(QSettings().value(QStringLiteral("curves/legend"), true).toBool());
-    chart_->setLegendVisible(legend->isChecked());
-    connect(legend, &QCheckBox::toggled, this, [this](bool on) {
-        chart_->setLegendVisible(on);
-        QSettings().setValue(QStringLiteral("curves/legend"), on);
-    });
-    connect(chart_, &MetricChart::trialClicked, this, &MainWindow::selectTrial);
-    auto* smoothing = new QSlider(Qt::Horizontal);
-    smoothing->setRange(0, 99);
-    smoothing->setToolTip(tr("Smoothing"));
-    connect(smoothing, &QSlider::valueChanged, this,
-            [this](int value) { chart_->setSmoothing(value / 100.0); });
-    auto* chartPane = new QWidget;
-    auto* chartLayout = new QVBoxLayout(chartPane);
-    chartLayout->setContentsMargins(0, 0, 0, 0);
-    auto* chartControls = new QHBoxLayout;
-    chartControls->addWidget(buildMetricPicker());
-    chartControls->addWidget(xAxis);
-    chartControls->addWidget(logScale);
-    chartControls->addWidget(legend);
-    chartControls->addWidget(new QLabel(tr("Smoothing")));
-    chartControls->addWidget(smoothing);
-    chartControls->addStretch();
-    chartLayout->addLayout(chartControls);
-    chartLayout->addWidget(chart_, 1);
-    health_ = new TrialHealthView(&trialHealth_, &data_);
-    chartLayout->addWidget(health_);
-
-    compare_ = new QTableWidget;
-    compare_->setObjectName(QStringLiteral("compareTrials"));
-    compare_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    log_ = new QPlainTextEdit;
-    log_->setReadOnly(true);
-    log_->setMaximumBlockCount(20000);
-    log_->setObjectName(QStringLiteral("log"));
-    log_->setPlaceholderText(
-        tr("No log lines yet. Select a trial to follow its log; without a selection, the "
-           "experiment's warnings and the trials' log messages are shown here."));
-    logFollower_ = new TrialLogFollower(&client_, log_, this);
-    parallel_ = new ParallelCoordinatesView(&data_);
-    scatter_ = new ScatterView(&data_);
-    importance_ = new ImportanceView(&data_);
-    lineage_ = new LineageView(&data_);
-    connect(parallel_, &ParallelCoordinatesView::trialClicked, this, &MainWindow::selectTrial);
-    connect(clearBrush_, &QPushButton::clicked, parallel_, &ParallelCoordinatesView::clearBrushes);
-    connect(parallel_, &ParallelCoordinatesView::brushChanged, this, [this] {
-        const std::optional<QStringList> inside = parallel_->brushedTrials();
-        filter_->setTrials(inside ? std::optional(QSet<QString>(inside->begin(), inside->end()))
-                                  : std::nullopt);
-        clearBrush_->setVisible(inside.has_value());
-        clearBrush_->setText(inside ? tr("Brushed: %1 of %2 trials - Clear")
-                                          .arg(inside->size())
-                                          .arg(data_.trials().size())
-                                    : QString());
-    });
-    connect(scatter_, &ScatterView::trialClicked, this, &MainWindow::selectTrial);
-    connect(lineage_, &LineageView::trialClicked, this, &MainWindow::selectTrial);
-    plots_ = new StudyPlots(&data_);
-    connect(plots_, &StudyPlots::trialClicked, this, &MainWindow::selectTrial);
-    nodes_ = new NodeUsageView(&usage_);
-    connect(nodes_, &NodeUsageView::maxWorkersRequested, this, [this](const QString& type, int n) {
-        client_.setMaxWorkers(experiment_, type, n,
-                              [this](const Status& status) { report(tr("Max workers"), status); });
-    });
-    tabs_ = new QTabWidget;
-    tabs_->setObjectName(QStringLiteral("views"));
-    tabs_->addTab(chartPane, tr("Curves"));
-    tabs_->addTab(compare_, tr("Compare"));
-    tabs_->addTab(parallel_, tr("Parallel coordinates"));
-    tabs_->addTab(scatter_, tr("Parameter vs metric"));
-    tabs_->addTab(plots_, tr("Study plots"));
-    tabs_->addTab(importance_, tr("Importance"));
-    tabs_->addTab(lineage_, tr("PBT lineage"));
-    tabs_->addTab(nodes_, tr("Nodes and GPUs"));
-    detail_ = new TrialDetailView(&data_);
-    tabs_->addTab(detail_, tr("Trial"));
-    tabs_->addTab(log_, tr("Log"));
-
+    // Top: the trial table; bottom: the views.
+    trials_ = new TrialTablePane(session_);
+    views_ = new AnalysisTabs(session_, engine_);
+    connect(views_, &AnalysisTabs::trialClicked, trials_, &TrialTablePane::selectTrial);
+    connect(views_, &AnalysisTabs::brushChanged, trials_, &TrialTablePane::setBrushed);
+    connect(views_, &AnalysisTabs::requestFailed, this, &MainWindow::requestFailed);
+    connect(trials_, &TrialTablePane::clearBrushRequested, views_, &AnalysisTabs::clearBrushes);
+    connect(trials_, &TrialTablePane::scopeChanged, this, &MainWindow::onTick);
     auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(tablePane);
-    splitter->addWidget(tabs_);
+    splitter->addWidget(trials_);
+    splitter->addWidget(views_);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
 
     // The start page until an experiment is shown.
     startPage_ = new StartPage;
     connect(startPage_, &StartPage::editFile, this, &MainWindow::editExperimentFile);
-    connect(startPage_, &StartPage::editClusterFile, this,
-            [this](const QString& path) { openClusterEditor(this, path, engineBinary_); });
+    connect(startPage_, &StartPage::editClusterFile, this, [this](const QString& path) {
+        openClusterEditor(this, path, engine_->engineBinary());
+    });
     connect(startPage_, &StartPage::openFolder, this, &MainWindow::openFolder);
     connect(startPage_, &StartPage::openFileRequested, this, &MainWindow::chooseAndEditFile);
     connect(startPage_, &StartPage::openFolderRequested, this, &MainWindow::chooseAndOpenFolder);
@@ -300,249 +162,607 @@ void MainWindow::buildLayout() {
     pages_->addWidget(startPage_);
     pages_->addWidget(splitter);
     setCentralWidget(pages_);
-
-    counts_ = new QLabel;
-    counts_->setObjectName(QStringLiteral("trialCounts"));
-    progress_ = new QProgressBar;
-    progress_->setMinimumWidth(180);
-    progress_->setMaximumWidth(240);
-    connection_ = new QLabel(tr("Not attached to an engine"));
-    connection_->setObjectName(QStringLiteral("engineConnection"));
-    statusBar()->addWidget(counts_, 1);
-    statusBar()->addPermanentWidget(progress_);
-    statusBar()->addPermanentWidget(connection_);
-}
-
-void MainWindow::onEvent(const QString& experiment, const events::Event& event) {
-    if (experiment != experiment_) {
-        return;
-    }
-    plots_->apply(event);  // the timeline's runs, from status changes and usage samples
-    applyToCurveMetric(event);
-    if (trialHealth_.apply(event)) {
-        health_->refresh();
-    }
-    if (usage_.apply(event)) {
-        nodes_->refresh();
-        if (event.as<events::NodeUsageEvent>() != nullptr) {
-            return;  // only the nodes' view shows samples; a node event goes to the log too
-        }
-    }
-    data_.apply(event);
-    if (const auto* limits = event.as<events::LimitsEvent>()) {
-        applyLimits(*limits, &budget_);
-        updateStatusBar();
-    }
-    if (caughtUp_ && (event.as<events::ExperimentFinishedEvent>() != nullptr ||
-                      event.as<events::ExperimentStartedEvent>() != nullptr)) {
-        refreshExperimentList();  // its status in the list changed
-    }
+    statusLine_ = new RunStatusLine(session_, statusBar());
 }
 
 void MainWindow::onTick() {
-    const ExperimentData::Changes changes = data_.takeChanges();
-    updateCurveMetric(changes);
+    const ExperimentData::Changes changes = session_->data().takeChanges();
     if (changes.rowsAdded || !changes.rows.empty() || changes.configKeysChanged ||
         changes.scopeChanged) {
-        // A new column (a metric first reported, a config key, the first note) resets the
-        // model, and Qt clears the selection with it: the user's trials are chosen again.
-        const QStringList chosen =
-            model_->refreshResets(changes) ? selectedTrials() : QStringList();
-        model_->refresh(changes);
-        selectTrials(chosen);
-        updateStatusBar();
-        if (changes.configKeysChanged || changes.metricNamesChanged) {
-            columnWidths_->refit();  // whole headers, also in German
-        }
-        // Wider values in view, and the bold row (bold is wider), widen their columns.
-        const int best = data_.bestRow();
-        columnWidths_->widen(best < 0 ? -1 : filter_->mapFromSource(model_->index(best, 0)).row());
+        trials_->refresh(changes);
+        statusLine_->update();
     }
-    updateShownListRow();
-    if (budget_.seconds && !budget_.trials && data_.experimentStatus() == "running") {
-        updateStatusBar();  // the time budget's bar moves with the clock
+    list_->showTrialCount(session_->ofEngine() ? session_->name() : QString(),
+                          int(session_->data().trials().size()));
+    const ExperimentBudget& budget = session_->budget();
+    if (budget.seconds && !budget.trials && session_->data().experimentStatus() == "running") {
+        statusLine_->update();  // the time budget's bar moves with the clock
     }
-    if (changes.curvesChanged || changes.rowsAdded || changes.scopeChanged) {
-        chart_->markDirty();
-    }
-    if (changes.logsChanged) {
-        updateLog();
-    }
-    if (!changes.rows.empty()) {
-        updateCompare();
-    }
-    detail_->refresh(changes);
-    if (changes.rowsAdded || !changes.rows.empty() || changes.exploitsChanged ||
-        changes.scopeChanged) {
-        // Each view limits its own work (and does none while hidden).
-        parallel_->refresh();
-        scatter_->refresh();
-        importance_->refresh();
-        lineage_->refresh();
-        plots_->refresh();
-    }
+    views_->refresh(changes);
 }
 
-QModelIndex MainWindow::tableIndexOf(const QString& trialId) const {
-    const int row = data_.rowOf(trialId);
-    return row < 0 ? QModelIndex() : filter_->mapFromSource(model_->index(row, 0));
+// Attaching and opening.
+
+void MainWindow::attachLocal(const QString& socketPath, const QString& engineBinary) {
+    engine_->attachLocal(socketPath, engineBinary, startsLocalEngine());
 }
 
-void MainWindow::selectTrial(const QString& trialId) {
-    const QModelIndex index = tableIndexOf(trialId);
-    if (index.isValid()) {
-        table_->selectRow(index.row());
-        table_->scrollTo(index);
-    }
+void MainWindow::attachThroughTunnel(const QString& socketPath, const QString& server) {
+    engine_->attachThroughTunnel(socketPath, server);
 }
 
-void MainWindow::selectTrials(const QStringList& trialIds) {
-    QItemSelection rows;
-    for (const QString& id : trialIds) {
-        const QModelIndex index = tableIndexOf(id);
-        if (index.isValid()) {
-            rows.select(index, index);
-        }
-    }
-    if (!rows.isEmpty()) {
-        table_->selectionModel()->select(
-            rows, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    }
+void MainWindow::attachTcp(const QString& host, quint16 port, const QString& token) {
+    engine_->attachTcp(host, port, token);
 }
 
-QStringList MainWindow::selectedTrials() const {
-    QStringList ids;
-    for (const QModelIndex& index : table_->selectionModel()->selectedRows()) {
-        ids << model_->trialAt(filter_->mapToSource(index).row());
-    }
-    return ids;
+void MainWindow::refreshExperimentList() {
+    engine_->refreshList();
 }
 
-void MainWindow::onSelectionChanged() {
-    const QStringList ids = selectedTrials();
-    updateCurveTrials();
-    parallel_->setSelectedTrials(ids);
-    scatter_->setSelectedTrials(ids);
-    lineage_->setSelectedTrials(ids);
-    plots_->setSelectedTrials(ids);
-    updateCompare();
-    detail_->setTrials(ids);
-    updateLog();
-}
-
-void MainWindow::updateCurveTrials() {
-    const QStringList ids = selectedTrials();
-    std::set<QString> shown(ids.begin(), ids.end());
-    if (shown.empty() && filter_->rowCount() < model_->rowCount()) {
-        for (int r = 0; r < filter_->rowCount(); ++r) {
-            shown.insert(model_->trialAt(filter_->mapToSource(filter_->index(r, 0)).row()));
-        }
-        if (shown.empty()) {
-            shown.insert(QString());  // no trial's id is empty: no curve is drawn
-        }
-    }
-    if (shown != curveTrials_) {
-        curveTrials_ = shown;
-        chart_->setVisibleTrials(shown);
-        health_->setTrials(shown);
-    }
-}
-
-void MainWindow::updateStatusBar() {
-    const StatusCounts c = data_.counts();
-    const ProgressShown shown =
-        progressOf(budget_, c.terminated + c.error, c.total(),
-                   QDateTime::currentMSecsSinceEpoch() / 1000.0 - data_.runStartTime(),
-                   !data_.experimentStatus().isEmpty() &&
-                       data_.experimentStatus() != QLatin1String("running"));
-    progress_->setMaximum(shown.maximum);
-    progress_->setValue(shown.value);
-    progress_->setFormat(shown.text);
-    counts_->setText(tr("%1 running, %2 pending, %3 paused, %4 terminated, %5 errored")
-                         .arg(c.running)
-                         .arg(c.pending)
-                         .arg(c.paused)
-                         .arg(c.terminated)
-                         .arg(c.error));
-}
-
-void MainWindow::updateShownListRow() {
-    QTreeWidgetItem* shown = experiments_->currentItem();
-    const QString trials = QString::number(data_.trials().size());
-    if (shown && shown->text(0) == experiment_ && shown->text(2) != trials) {
-        shown->setText(2, trials);
-    }
-}
-
-void MainWindow::updateCompare() {
-    const QStringList ids = selectedTrials();
-    compare_->clear();
-    if (ids.isEmpty()) {
-        compare_->setRowCount(0);
-        compare_->setColumnCount(0);
+void MainWindow::runExperimentFile(const QString& path,
+                                   std::function<void(const QString& refusal)> outcome) {
+    rememberRecent(RecentKind::File, path);
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const auto startAs = [this, outcome](const QString& fileName, const QString& yaml) {
+        client().start(fileName, yaml,
+                       [this, outcome](const Status& status, const api::StartedAnswer& started) {
+                           if (!status) {
+                               emit requestFailed(status.message());
+                               if (outcome) {
+                                   outcome(status.message());
+                               }
+                               return;
+                           }
+                           // Shown from the engine's events, not from its SQLite file, which
+                           // the engine may not have written yet.
+                           session_->openOfEngine(started.experiment, true);
+                           showMonitorPage();
+                           refreshExperimentList();
+                           if (outcome) {
+                               outcome({});
+                           }
+                       });
+    };
+    if (!engine_->remote()) {
+        startAs(absolute, {});  // null text: the engine reads the file itself
         return;
     }
-    const QStringList keys = data_.configKeys();
-    compare_->setColumnCount(int(ids.size()));
-    compare_->setHorizontalHeaderLabels(ids);
-    QStringList rows = keys;
-    rows << tr("best %1").arg(data_.metric()) << tr("iteration") << tr("status");
-    compare_->setRowCount(int(rows.size()));
-    compare_->setVerticalHeaderLabels(rows);
-    for (int column = 0; column < ids.size(); ++column) {
-        const int row = data_.rowOf(ids[column]);
-        if (row < 0) {
-            continue;
+    // The server cannot read this machine's file: its text goes, read now. Its relative paths
+    // (the trials' working_dir first) start from the same folder where the server has it (a
+    // shared or synced home), else from the server's results folder.
+    QFile file(absolute);
+    if (!file.open(QIODevice::ReadOnly)) {
+        const QString message = tr("cannot read %1: %2").arg(absolute, file.errorString());
+        emit requestFailed(message);
+        if (outcome) {
+            outcome(message);
         }
-        const TrialRow& t = data_.trials()[std::size_t(row)];
-        for (int k = 0; k < keys.size(); ++k) {
-            compare_->setItem(k, column, new QTableWidgetItem(configValueText(t, keys[k])));
-        }
-        compare_->setItem(int(keys.size()), column,
-                          new QTableWidgetItem(QString::number(t.best, 'g', 6)));
-        compare_->setItem(int(keys.size()) + 1, column,
-                          new QTableWidgetItem(QString::number(t.iteration)));
-        const std::optional<EarlyStop> early = earlyStopOf(t);
-        compare_->setItem(
-            int(keys.size()) + 2, column,
-            new QTableWidgetItem(early ? TrialTableModel::earlyStopCellText(*early) : t.status));
+        return;
     }
-    // Rows where the selected trials differ are marked: that is what a comparison is for.
-    for (int k = 0; k < rows.size(); ++k) {
-        QSet<QString> values;
-        for (int column = 0; column < ids.size(); ++column) {
-            values.insert(compare_->item(k, column) ? compare_->item(k, column)->text()
-                                                    : QString());
+    const QString yaml = QString::fromUtf8(file.readAll());
+    const QString folder = QFileInfo(absolute).absolutePath();
+    client().hasFolder(folder, [this, startAs, absolute, folder, yaml](bool there) {
+        if (there) {
+            startAs(absolute, yaml);
+            return;
         }
-        if (values.size() > 1) {
-            for (int column = 0; column < ids.size(); ++column) {
-                if (QTableWidgetItem* item = compare_->item(k, column)) {
-                    QFont font = item->font();
-                    font.setBold(true);
-                    item->setFont(font);
-                    item->setBackground(QColor(255, 196, 0, 60));
-                }
+        const QString name = QFileInfo(absolute).fileName();
+        statusBar()->showMessage(
+            tr("The server has no folder %1: the relative paths of %2 start from its results "
+               "folder %3")
+                .arg(folder, name, engine_->serverResults()),
+            15000);
+        startAs(engine_->serverResults() + '/' + name, yaml);
+    });
+}
+
+void MainWindow::openExperiment(const QString& name) {
+    if (session_->openOfEngine(name)) {
+        showMonitorPage();
+    }
+}
+
+void MainWindow::openFolder(const QString& folder) {
+    const QFileInfo info(folder);
+    const QString root = engine_->resultsRoot();
+    const bool ours = !root.isEmpty() && QFileInfo(info.absolutePath()).canonicalFilePath() ==
+                                             QFileInfo(root).canonicalFilePath();
+    if (ours) {
+        openExperiment(info.fileName());
+        showMonitorPage();  // when it was shown already, from the start page too
+        return;
+    }
+    rememberRecent(RecentKind::Folder, info.absoluteFilePath());
+    session_->openReadOnly(info.absoluteFilePath());
+    showMonitorPage();
+}
+
+void MainWindow::showWhatIsOpen() {
+    list_->highlight(session_->ofEngine() ? session_->name() : QString());
+    trials_->showWhatIsOpen(engine_->remote());
+    statusLine_->update();
+    const QString name = session_->name();
+    if (!session_->isOpen()) {
+        setWindowTitle(tr("Tunedeck"));
+    } else if (session_->ofEngine()) {
+        setWindowTitle(tr("%1 - Tunedeck").arg(name));
+    } else {
+        setWindowTitle(tr("%1 (read-only) - Tunedeck").arg(name));
+    }
+}
+
+void MainWindow::showStartPage() {
+    startPage_->refresh();
+    pages_->setCurrentIndex(0);
+}
+
+void MainWindow::showMonitorPage() {
+    pages_->setCurrentIndex(1);
+}
+
+// Orders to the engine.
+
+void MainWindow::orderSelectedTrials(TrialOrder order) {
+    const auto done = [this](const Status& status) { report(tr("Trial"), status); };
+    const QStringList trials = session_->selection();
+    if (trials.isEmpty()) {
+        statusBar()->showMessage(tr("Select the trials in the table first."), 10000);
+        return;
+    }
+    const QString experiment = session_->name();
+    for (const QString& trial : trials) {
+        switch (order) {
+            case TrialOrder::Stop:
+                client().stopTrial(experiment, trial, done);
+                break;
+            case TrialOrder::Pause:
+                client().pauseTrial(experiment, trial, done);
+                break;
+            case TrialOrder::Resume:
+                client().resumeTrial(experiment, trial, done);
+                break;
+        }
+    }
+}
+
+void MainWindow::editTrialNote() {
+    const QStringList trials = session_->selection();
+    const bool ofEngine = session_->ofEngine();
+    if (trials.size() != 1 || !ofEngine) {
+        QMessageBox::information(
+            this, tr("Edit note"),
+            !ofEngine ? tr("This experiment is open read-only: notes are kept by the engine that "
+                           "has its folder. Open it from the engine's list to add one.")
+                      : tr("Select one trial in the table to write its note."));
+        return;
+    }
+    const QString trial = trials.constFirst();
+    const int row = data().rowOf(trial);
+    const QString was = row >= 0 ? data().trials()[std::size_t(row)].note : QString();
+    bool ok = false;
+    const QString note = QInputDialog::getMultiLineText(
+        this, tr("Note on %1").arg(trial),
+        tr("What you want to remember about %1 (empty removes the note):").arg(trial), was, &ok);
+    if (!ok || note == was) {
+        return;
+    }
+    // The table and the Trial tab show it when the engine's trial_note event comes back.
+    client().setTrialNote(session_->name(), trial, note,
+                          [this](const Status& status) { report(tr("Note not kept"), status); });
+}
+
+void MainWindow::orderExperiment(ExperimentOrder order) {
+    const QString experiment = session_->name();
+    if (experiment.isEmpty()) {
+        return;
+    }
+    if (order == ExperimentOrder::Stop &&
+        QMessageBox::question(this, tr("Stop experiment"),
+                              tr("Stop %1 for good? Running trials stop at their next report; "
+                                 "waiting ones never start.")
+                                  .arg(experiment)) != QMessageBox::Yes) {
+        return;
+    }
+    const auto done = [this](const Status& status) {
+        report(tr("Experiment"), status);
+        refreshExperimentList();
+    };
+    switch (order) {
+        case ExperimentOrder::Stop:
+            client().stopExperiment(experiment, done);
+            break;
+        case ExperimentOrder::Pause:
+            client().pauseExperiment(experiment, done);
+            break;
+        case ExperimentOrder::Resume:
+            client().resumeExperiment(experiment, done);
+            break;
+    }
+}
+
+void MainWindow::report(const QString& what, const Status& status) {
+    if (!status) {
+        emit requestFailed(QStringLiteral("%1: %2").arg(what, status.message()));
+    }
+}
+
+// Files in and out.
+
+void MainWindow::editExperimentFile(const QString& path) {
+    // A file already open is shown, not opened twice: two windows would save over each other.
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    for (auto* open : findChildren<ExperimentEditorWindow*>(Qt::FindDirectChildrenOnly)) {
+        if (open->editor()->path() == absolute) {
+            open->raise();
+            open->activateWindow();
+            return;
+        }
+    }
+    // A window of its own beside the monitor: form and YAML, live validation, Save and Run.
+    QString error;
+    ExperimentEditorWindow* window = ExperimentEditorWindow::open(path, &client(), this, &error);
+    if (!window) {
+        emit requestFailed(error);
+        return;
+    }
+    connect(window, &ExperimentEditorWindow::runRequested, this,
+            [this, window = QPointer<ExperimentEditorWindow>(window)](const QString& file) {
+                runExperimentFile(file, [this, window](const QString& refusal) {
+                    if (refusal.isEmpty()) {
+                        raise();
+                        activateWindow();
+                    }
+                    if (window) {
+                        window->showRunOutcome(refusal);
+                    }
+                });
+            });
+    window->show();
+}
+
+void MainWindow::saveText(const QString& path, const Status& status, const QString& text) {
+    if (!status) {
+        emit requestFailed(status.message());
+        return;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0) {
+        emit requestFailed(tr("cannot write %1: %2").arg(path, file.errorString()));
+        return;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
+void MainWindow::copyBestConfig(const QString& format) {
+    client().best(session_->name(), format, scoreScopeName(data().scope()),
+                  [this](const Status& status, const api::TextAnswer& best) {
+                      if (!status) {
+                          emit requestFailed(status.message());
+                          return;
+                      }
+                      QApplication::clipboard()->setText(best.text);
+                      statusBar()->showMessage(tr("Best config copied"), 5000);
+                  });
+}
+
+void MainWindow::exportBest() {
+    // The format follows the chosen filter by its position, whatever language it is shown in.
+    const QStringList filters{tr("YAML (*.yaml)"), tr("JSON (*.json)"),
+                              tr("Command-line flags (*.txt)")};
+    const QStringList formats{QStringLiteral("yaml"), QStringLiteral("json"),
+                              QStringLiteral("flags")};
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export best config"), session_->name() + QStringLiteral("-best.yaml"),
+        filters.join(QStringLiteral(";;")), &filter);
+    if (!path.isEmpty()) {
+        exportBestTo(path, formats.value(std::max<qsizetype>(0, filters.indexOf(filter))));
+    }
+}
+
+void MainWindow::exportBestTo(const QString& path, const QString& format) {
+    client().best(session_->name(), format, scoreScopeName(data().scope()),
+                  [this, path](const Status& status, const api::TextAnswer& answer) {
+                      saveText(path, status, answer.text);
+                  });
+}
+
+void MainWindow::exportResults() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export results"), session_->name() + QStringLiteral(".csv"), tr("CSV (*.csv)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    client().exportResults(session_->name(), QStringLiteral("csv"),
+                           [this, path](const Status& status, const api::TextAnswer& answer) {
+                               saveText(path, status, answer.text);
+                           });
+}
+
+void MainWindow::exportChart() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
+                                                      session_->name() + QStringLiteral(".png"),
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    QString error;
+    if (!path.isEmpty() && !saveChart(path, &error)) {
+        emit requestFailed(error);
+    }
+}
+
+bool MainWindow::saveChart(const QString& path, QString* error) const {
+    return views_->saveCurrentView(path, session_->name(), error);
+}
+
+void MainWindow::chooseAndEditFile() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Edit experiment"), {},
+                                                      tr("Experiment files (*.yaml *.yml)"));
+    if (!path.isEmpty()) {
+        editExperimentFile(path);
+    }
+}
+
+void MainWindow::chooseAndOpenFolder() {
+    const QString folder =
+        QFileDialog::getExistingDirectory(this, tr("Open experiment"), engine_->resultsRoot());
+    if (!folder.isEmpty()) {
+        openFolder(folder);
+    }
+}
+
+void MainWindow::chooseAndEditClusterFile() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Cluster file"), QString(),
+                                                      tr("Cluster files (*.yaml *.yml)"), nullptr,
+                                                      QFileDialog::DontConfirmOverwrite);
+    if (!path.isEmpty()) {
+        openClusterEditor(this, path, engine_->engineBinary());
+    }
+}
+
+void MainWindow::showSettings() {
+    SettingsDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted || !dialog.apply()) {
+        return;
+    }
+    if (QMessageBox::question(this, tr("Language changed"),
+                              tr("Restart Tunedeck now to show every window in the new "
+                                 "language?")) == QMessageBox::Yes) {
+        QProcess::startDetached(QApplication::applicationFilePath(),
+                                QApplication::arguments().mid(1));
+        close();
+    }
+}
+
+// Managing experiments (issue 18): compare, clone, limits, delete.
+
+void MainWindow::compareExperiments() {
+    const QStringList folders = engine_->experimentFolders();
+    // The shown experiment by its folder: a read-only copy of `asha` is not the engine's `asha`.
+    const QString current = !session_->isOpen() || (engine_->remote() && session_->ofEngine())
+                                ? QString()
+                                : session_->folder();
+    QString other;
+    for (const QString& folder : folders) {
+        if (folder != current) {
+            other = folder;
+            break;
+        }
+    }
+    auto* dialog =
+        new ExperimentsCompare(folders, current.isEmpty() ? other : current,
+                               current.isEmpty() ? QString() : other, data().scope(), this);
+    dialog->show();
+}
+
+void MainWindow::cloneShownExperiment() {
+    // The file as it ran, and where it was: from the folder's history, whatever is shown.
+    const QString folder = session_->folder();
+    std::unique_ptr<store::HistoryReader> reader;
+    store::HistoryExperiment recorded;
+    Status status =
+        store::HistoryReader::open(folder + QStringLiteral("/experiment.sqlite"), &reader);
+    if (status) {
+        status = reader->readExperiment(&recorded);
+    }
+    if (folder.isEmpty() || !status || recorded.specText.isEmpty()) {
+        QMessageBox::warning(this, tr("Clone experiment"),
+                             folder.isEmpty()
+                                 ? tr("Open an experiment first.")
+                                 : tr("The experiment file of %1 cannot be read here: %2")
+                                       .arg(folder, status.message()));
+        return;
+    }
+    const QString fallback = QDir(QStandardPaths::writableLocation(QStandardPaths::HomeLocation))
+                                 .filePath(QStringLiteral("tunedeck-experiments"));
+    QDir().mkpath(fallback);
+    QString name;
+    const QString path =
+        cloneFilePath(recorded.specFile, recorded.name, fallback, engine_->resultsRoot(), &name);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(renamedSpecText(recorded.specText, name).toUtf8()) < 0 || !file.commit()) {
+        QMessageBox::warning(this, tr("Clone experiment"),
+                             tr("Cannot write %1: %2").arg(path, file.errorString()));
+        return;
+    }
+    editExperimentFile(path);
+    statusBar()->showMessage(tr("Cloned %1 into %2: edit it, then Run.").arg(recorded.name, path),
+                             10000);
+}
+
+void MainWindow::changeShownLimits() {
+    if (!session_->ofEngine() || data().experimentStatus() != QLatin1String("running")) {
+        QMessageBox::information(this, tr("Change limits"),
+                                 tr("Only a running experiment of the attached engine takes new "
+                                    "limits. Open one, or resume this one first."));
+        return;
+    }
+    delete findChild<LimitsDialog*>(QStringLiteral("limitsDialog"));  // one, with today's values
+    const int created = int(data().trials().size());
+    const ExperimentBudget& budget = session_->budget();
+    auto* dialog = new LimitsDialog(client(), session_->name(),
+                                    budget.numSamples.value_or(std::max(1, created)),
+                                    budget.maxConcurrentTrials.value_or(0), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+}
+
+void MainWindow::deleteShownExperiment() {
+    const QString folder = session_->folder();
+    const QString experiment = session_->name();
+    const bool ofEngine = session_->ofEngine();
+    if (folder.isEmpty()) {
+        return;
+    }
+    const QString status = data().experimentStatus();
+    if (ofEngine && (status == QLatin1String("running") ||
+                     (status.isEmpty() && engine_->running().contains(experiment)))) {
+        QMessageBox::information(this, tr("Delete experiment"),
+                                 tr("%1 is still running. Stop it first (Experiment > Stop for "
+                                    "good), then delete its folder.")
+                                     .arg(experiment));
+        return;
+    }
+    if (ofEngine && engine_->served().contains(experiment)) {
+        refreshExperimentList();  // it says when the process is gone
+        QMessageBox::information(this, tr("Delete experiment"),
+                                 tr("%1 has ended, and the engine is still closing its files. "
+                                    "Try again in a moment.")
+                                     .arg(experiment));
+        return;
+    }
+    QMessageBox ask(QMessageBox::Warning, tr("Delete experiment"),
+                    tr("Delete the folder of %1 with its %2 trials' results, checkpoints and "
+                       "logs?\n\n%3\n\nThis cannot be undone.")
+                        .arg(experiment)
+                        .arg(data().trials().size())
+                        .arg(folder),
+                    QMessageBox::Cancel, this);
+    QPushButton* remove = ask.addButton(tr("Delete"), QMessageBox::DestructiveRole);
+    ask.button(QMessageBox::Cancel)->setText(tr("Cancel"));  // Qt's translations may be absent
+    ask.setDefaultButton(QMessageBox::Cancel);
+    ask.exec();
+    if (ask.clickedButton() != remove) {
+        return;
+    }
+    if (!QDir(folder).removeRecursively()) {
+        QMessageBox::warning(this, tr("Delete experiment"),
+                             tr("Some files of %1 could not be deleted.").arg(folder));
+    }
+    session_->close();  // unsubscribed; a read of it still under way shows nothing
+    showStartPage();
+    refreshExperimentList();
+    statusBar()->showMessage(tr("Deleted %1").arg(folder), 10000);
+}
+
+// Quitting. Nothing is lost without the user's word: every editor window's unsaved edits are
+// settled first (Save / Discard / Cancel), then, when this machine's engine runs experiments,
+// the user chooses to pause them (each trial saves a checkpoint; Resume continues them) or to
+// leave them running without the window (app/APP.md, "Quitting").
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!quitDecided_ && !readyToQuit()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    for (EditorWindow* editor : findChildren<EditorWindow*>(Qt::FindDirectChildrenOnly)) {
+        editor->close();  // settled already: closes without asking again
+    }
+    event->accept();
+}
+
+bool MainWindow::readyToQuit() {
+    for (EditorWindow* editor : findChildren<EditorWindow*>(Qt::FindDirectChildrenOnly)) {
+        if (editor->isVisible() && !editor->settleUnsavedEdits()) {
+            return false;
+        }
+    }
+    return settleRunningExperiments();
+}
+
+bool MainWindow::settleRunningExperiments() {
+    // A server's experiments go on running there: that is what a server is for.
+    if (engine_->remote() || !engine_->isReady()) {
+        return true;
+    }
+    QStringList running = engine_->running();
+    if (session_->ofEngine() && !data().experimentStatus().isEmpty()) {
+        // The shown one's stream is newer than the list: started, or ended, since it.
+        running.removeAll(session_->name());
+        if (data().experimentStatus() == QLatin1String("running")) {
+            running << session_->name();
+        }
+    }
+    if (running.isEmpty()) {
+        return true;
+    }
+    QMessageBox box(
+        QMessageBox::Question, tr("Experiments are running"),
+        tr("Running on the engine of this machine: %1.").arg(running.join(QStringLiteral(", "))),
+        QMessageBox::NoButton, this);
+    box.setInformativeText(
+        tr("<p><b>Pause and quit</b>: each trial saves a checkpoint and stops; Experiment &gt; "
+           "Resume (or <tt>tunedeck-engine resume</tt>) continues them later.</p>"
+           "<p><b>Leave running</b>: the engine goes on without the window; open Tunedeck "
+           "again to watch them.</p>"));
+    QPushButton* pause = box.addButton(tr("Pause and quit"), QMessageBox::AcceptRole);
+    QPushButton* leave = box.addButton(tr("Leave running and quit"), QMessageBox::AcceptRole);
+    QPushButton* cancel = box.addButton(QMessageBox::Cancel);
+    cancel->setText(tr("Cancel"));  // Qt's translations are not installed everywhere
+    box.setDefaultButton(cancel);
+    box.setEscapeButton(cancel);
+    box.exec();
+    if (box.clickedButton() == leave) {
+        return true;
+    }
+    if (box.clickedButton() == pause) {
+        pauseThenQuit(running);
+    }
+    return false;
+}
+
+void MainWindow::pauseThenQuit(const QStringList& experiments) {
+    statusBar()->showMessage(tr("Pausing %1...").arg(experiments.join(QStringLiteral(", "))));
+    setEnabled(false);  // the answer is given; the window waits for the engine's
+    struct Pausing {
+        int left = 0;
+        QStringList failed;
+        bool over = false;
+    };
+    auto pausing = std::make_shared<Pausing>();
+    pausing->left = int(experiments.size());
+    // Quits once every order was taken; otherwise stays, and says which were not.
+    auto finish = [this, pausing] {
+        if (pausing->over) {
+            return;
+        }
+        pausing->over = true;
+        if (pausing->left == 0 && pausing->failed.isEmpty()) {
+            quitDecided_ = true;
+            close();
+            return;
+        }
+        setEnabled(true);
+        statusBar()->clearMessage();
+        QMessageBox::warning(
+            this, tr("Experiments are running"),
+            pausing->failed.isEmpty()
+                ? tr("The engine did not answer the pause orders; the experiments may still run.")
+                : tr("Not paused, still running:\n%1").arg(pausing->failed.join('\n')));
+    };
+    for (const QString& experiment : experiments) {
+        client().pauseExperiment(experiment, [experiment, pausing, finish](const Status& status) {
+            if (!status) {
+                pausing->failed << QStringLiteral("%1: %2").arg(experiment, status.message());
             }
-        }
+            if (--pausing->left == 0) {
+                finish();
+            }
+        });
     }
-}
-
-void MainWindow::updateLog() {
-    const QStringList ids = selectedTrials();
-    // One trial of the attached engine: its whole trial.log, followed as it grows.
-    if (ids.size() == 1 && client_.isReady() && ofEngine_) {
-        logFollower_->follow(experiment_, ids.first());
-        return;
-    }
-    logFollower_->follow({}, {});
-    QStringList lines;
-    for (const QString& id : ids.isEmpty() ? QStringList{QString()} : ids) {
-        for (const QString& line : data_.logOf(id)) {
-            lines << (id.isEmpty() ? line : QStringLiteral("[%1] %2").arg(id, line));
-        }
-    }
-    log_->setPlainText(lines.join('\n'));
-    log_->moveCursor(QTextCursor::End);
+    QTimer::singleShot(kPauseAnswerTimeoutMs, this, finish);
 }
 
 }  // namespace tunedeck::app

@@ -16,11 +16,15 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QtTest>
 #include <csignal>
 
+#include "analysis/importance_input.h"
+#include "analysis/parallel_coordinates_view.h"
+#include "app_test_support.h"
 #include "engine_harness.h"
 #include "local_engine.h"
 #include "message_box_answer.h"
@@ -64,6 +68,7 @@ class TestAppBestTrial : public QObject {
   private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void theWindowTheEngineAndTheExportNameOneBestTrial();
+    void everyViewRanksByThePickersScope();
     void laterRowsShowTheirValuesWhole();
     void aNoteOnATrialIsKeptWithIt();
     void theListOfExperimentsCountsTrialsWithTheTable();
@@ -131,6 +136,81 @@ void TestAppBestTrial::theWindowTheEngineAndTheExportNameOneBestTrial() {
     auto* readTable = reader.findChild<QTableView*>("trials");
     QVERIFY(waitFor([&] { return readTable->model()->rowCount() == 2; }, 20000));
     QVERIFY(waitFor([&] { return boldTrial(readTable) == steady; }, 5000));
+}
+
+// Issue 34.3: parallel coordinates' colour bar and metric axis, Importance and Compare used
+// each trial's best-ever value while the bold row and the history used the picker's scope (the
+// engine's: the last result), so the window named two bests at once. Every view now scores a
+// trial as the bold row is chosen, and follows the picker.
+void TestAppBestTrial::everyViewRanksByThePickersScope() {
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    window.runExperimentFile(harness.writeFile(
+        "scopes.yaml",
+        QStringLiteral("name: scopes\n"
+                       "trainable: {command: [python3, \"%1\"]}\n"
+                       "search_space:\n"
+                       "  shape: {grid: [peak, steady]}\n"
+                       "metric: accuracy\n"
+                       "mode: max\n")
+            .arg(QStringLiteral(TUNEDECK_TEST_DATA_DIR "/trials/peak_or_steady.py"))));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 120000));
+    auto* table = window.findChild<QTableView*>("trials");
+    auto* parallel = window.findChild<tunedeck::app::ParallelCoordinatesView*>();
+    auto* compare = window.findChild<QTableWidget*>("compareTrials");
+    auto* scope = window.findChild<QComboBox*>("bestScope");
+    QVERIFY(table && parallel && compare && scope);
+    QVERIFY(waitFor([&] { return table->model()->rowCount() == 2; }, 5000));
+    QVERIFY(waitFor([&] { return !boldTrial(table).isEmpty(); }, 5000));
+    const QString steady = boldTrial(table);  // by the last result: 0.5 against 0.1
+
+    // Parallel coordinates: the metric axis spans the trials' last results, the best on top.
+    window.tabs()->setCurrentWidget(parallel);
+    const auto metricTop = [&] {
+        return parallel->axes().empty() ? -1.0 : parallel->axes().back().max;
+    };
+    QVERIFY2(waitFor([&] { return metricTop() == 0.5; }, 5000),
+             qPrintable(QString::number(metricTop())));
+    QVERIFY2(parallel->toolTipFor(steady).contains("last result: 0.5"),
+             qPrintable(parallel->toolTipFor(steady)));
+    app_test::screenshot(window, "parallel-coordinates-by-last-result");
+    // Importance learns the same scores.
+    std::vector<double> targets = tunedeck::app::ImportanceInput::of(window.data()).targets;
+    std::sort(targets.begin(), targets.end());
+    QCOMPARE(targets, (std::vector<double>{0.1, 0.5}));
+    // Compare names the scope and shows the scores.
+    table->selectAll();
+    window.tabs()->setCurrentWidget(compare);
+    const auto scoreRow = [&] {
+        for (int r = 0; r < compare->rowCount(); ++r) {
+            if (compare->verticalHeaderItem(r)->text().startsWith("accuracy")) {
+                return r;
+            }
+        }
+        return -1;
+    };
+    QVERIFY(scoreRow() >= 0);
+    QCOMPARE(compare->verticalHeaderItem(scoreRow())->text(),
+             QStringLiteral("accuracy, last result"));
+    QStringList scores{compare->item(scoreRow(), 0)->text(), compare->item(scoreRow(), 1)->text()};
+    scores.sort();
+    QCOMPARE(scores, (QStringList{"0.1", "0.5"}));
+    app_test::screenshot(window, "compare-by-last-result");
+
+    // The picker moves every view: by the best result, the peak's 0.9 tops the axis.
+    scope->setCurrentIndex(scope->findData("all"));
+    window.tabs()->setCurrentWidget(parallel);
+    QVERIFY2(waitFor([&] { return metricTop() == 0.9; }, 5000),
+             qPrintable(QString::number(metricTop())));
+    window.tabs()->setCurrentWidget(compare);
+    QVERIFY(waitFor(
+        [&] {
+            return scoreRow() >= 0 &&
+                   compare->verticalHeaderItem(scoreRow())->text() == "accuracy, best result";
+        },
+        5000));
 }
 
 void TestAppBestTrial::laterRowsShowTheirValuesWhole() {

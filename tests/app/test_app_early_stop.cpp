@@ -191,14 +191,14 @@ void TestAppEarlyStop::aTrialStoppedByAshaSaysSoInTheTableAndInShow() {
 // Issue 18.6: one runtime per trial, whoever shows it; and the progress bar's "of" is the
 // experiment's two trials while the engine had created only the first.
 void TestAppEarlyStop::aTrialsRuntimeReadsTheSameLiveReopenedAndInShow() {
-    QVERIFY2(progressWhileFirstRan_ == "0 of 2 trials done",
+    QVERIFY2(progressWhileFirstRan_ == "0 of 2 trials ended",
              qPrintable(QStringLiteral("%1 with %2 trials created")
                             .arg(progressWhileFirstRan_)
                             .arg(trialsWhileFirstRan_)));
     auto* progress = window_->findChild<QProgressBar*>();
-    QTRY_COMPARE_WITH_TIMEOUT(progress->text(), QStringLiteral("2 of 2 trials done"), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(progress->text(), QStringLiteral("2 of 2 trials ended"), 5000);
     QTRY_COMPARE_WITH_TIMEOUT(reader_->findChild<QProgressBar*>()->text(),
-                              QStringLiteral("2 of 2 trials done"), 5000);
+                              QStringLiteral("2 of 2 trials ended"), 5000);
 
     auto* table = window_->findChild<QTableView*>("trials");
     auto* readTable = reader_->findChild<QTableView*>("trials");

@@ -155,6 +155,8 @@ class TestAppWindowLifecycle : public QObject {
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }  // not the user's settings
     void oneClickOnARowOpensItsExperiment();
     void openingAnotherExperimentClearsTheSelection();
+    void attachingAnotherEngineDropsAHistoryStillBeingRead();
+    void aTrialStoppedByTheUserReadsSoAndIsNotCountedDone();
     void aSecondExperimentStartedFromTheWindowIsShownAndHighlighted();
     void quittingWhileExperimentsRunAsksAndCanPauseThem();
     void quittingCanLeaveTheExperimentsRunning();
@@ -250,6 +252,71 @@ void TestAppWindowLifecycle::openingAnotherExperimentClearsTheSelection() {
     QVERIFY(shows("gamma", 4));
     QVERIFY2(waitFor(nothingSelected, 2000), qPrintable(detail->toPlainText()));
     QCOMPARE(window.chart()->redraw(), 2 * 4);
+}
+
+// Issue 34 (the session outside the window): an experiment's history is read on a worker
+// thread; attaching to another engine before the read landed showed the old engine's
+// experiment under the new one's start page, table and curves, and subscribed to its name on
+// the new engine. What a read brings is dropped when something else was opened since, and
+// attaching elsewhere closes what was open.
+void TestAppWindowLifecycle::attachingAnotherEngineDropsAHistoryStillBeingRead() {
+    EngineHarness harness;
+    QVERIFY(harness.run({"run", experimentFile(harness, "alpha", 3, 0)}).exitCode == 0);
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    auto* table = window.findChild<QTableView*>("trials");
+    QVERIFY(table);
+
+    window.openExperiment("alpha");  // its SQLite file, read on a worker thread
+    window.attachLocal(harness.root() + "/another-engine.sock", {});  // before the read landed
+    QTest::qWait(2000);
+    QCOMPARE(window.currentExperiment(), QString());
+    QCOMPARE(int(window.data().trials().size()), 0);
+    QCOMPARE(table->model()->rowCount(), 0);
+    QCOMPARE(window.windowTitle(), QStringLiteral("Tunedeck"));
+}
+
+// Issue 34.8 and 34.12: a trial stopped with Trial > Stop read TERMINATED, in green, and was
+// counted with the trials that ran to their end. It reads "stopped by the user", in grey, has
+// its own entry in the status filter, and the status bar counts it apart from the done ones.
+void TestAppWindowLifecycle::aTrialStoppedByTheUserReadsSoAndIsNotCountedDone() {
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    QVERIFY(runUntilRunning(window, harness, "halt"));
+    auto* table = window.findChild<QTableView*>("trials");
+    auto* counts = window.findChild<QLabel*>("trialCounts");
+    auto* statusFilter = window.findChild<QComboBox*>("statusFilter");
+    QVERIFY(table && counts && statusFilter);
+    QVERIFY(waitFor([&] { return table->model()->rowCount() == 2; }, 5000));  // next frame
+    table->selectRow(0);                                                      // t00000
+    window.orderSelectedTrials(MainWindow::TrialOrder::Stop);
+    QVERIFY2(
+        waitFor([&] { return window.data().trials()[0].status == "TERMINATED"; }, 30000),
+        qPrintable(window.data().trials()[0].status + " " + window.statusBar()->currentMessage()));
+    const QModelIndex status = table->model()->index(0, TrialTableModel::Status);
+    QVERIFY(waitFor([&] { return status.data().toString() == "stopped by the user"; }, 5000));
+    QVERIFY(status.data(Qt::ForegroundRole).value<QColor>() !=
+            TrialTableModel::statusColor("TERMINATED"));
+    QVERIFY2(
+        waitFor([&] { return counts->text().contains("0 done, 1 stopped by the user"); }, 5000),
+        qPrintable(counts->text()));
+    // Compare reads the same.
+    auto* compare = window.findChild<QTableWidget*>("compareTrials");
+    QVERIFY(compare && compare->rowCount() > 0);
+    QCOMPARE(compare->item(compare->rowCount() - 1, 0)->text(),
+             QStringLiteral("stopped by the user"));
+    statusFilter->setCurrentIndex(statusFilter->findData("USER_STOPPED"));
+    QCOMPARE(table->model()->rowCount(), 1);
+    QCOMPARE(table->model()->index(0, TrialTableModel::Trial).data().toString(),
+             QStringLiteral("t00000"));
+    app_test::screenshot(window, "trial-stopped-by-the-user");
+    statusFilter->setCurrentIndex(0);
+    bool stopped = false;
+    window.client().stopExperiment("halt", [&](const tunedeck::Status&) { stopped = true; });
+    QVERIFY(waitFor([&] { return stopped; }, 20000));
 }
 
 void TestAppWindowLifecycle::aSecondExperimentStartedFromTheWindowIsShownAndHighlighted() {
@@ -601,7 +668,7 @@ void TestAppWindowLifecycle::limitsOfARunningExperimentChangeFromTheWindow() {
         [&] { return window.currentExperiment() == "lim" && window.data().trials().size() == 2; },
         60000));
     auto* progress = window.findChild<QProgressBar*>();
-    QVERIFY(waitFor([&] { return progress->text() == "0 of 2 trials done"; }, 5000));
+    QVERIFY(waitFor([&] { return progress->text() == "0 of 2 trials ended"; }, 5000));
 
     menuAction(window, "Change limits...")->trigger();
     QPointer<QDialog> dialog = window.findChild<QDialog*>("limitsDialog");
@@ -637,10 +704,10 @@ void TestAppWindowLifecycle::limitsOfARunningExperimentChangeFromTheWindow() {
     samples->setValue(3);
     dialog->findChild<QPushButton*>("applyLimits")->click();
     QVERIFY(waitFor([&] { return !dialog || !dialog->isVisible(); }, 10000));
-    QVERIFY2(waitFor([&] { return progress->text().endsWith(" of 3 trials done"); }, 10000),
+    QVERIFY2(waitFor([&] { return progress->text().endsWith(" of 3 trials ended"); }, 10000),
              qPrintable(progress->text()));
     QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
-    QVERIFY(waitFor([&] { return progress->text() == "3 of 3 trials done"; }, 5000));
+    QVERIFY(waitFor([&] { return progress->text() == "3 of 3 trials ended"; }, 5000));
     QCOMPARE(int(window.data().trials().size()), 3);
 }
 
