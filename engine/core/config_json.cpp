@@ -107,6 +107,9 @@ class FloatScanner {
             raw += text_[i_++];
         }
         ++i_;
+        if (!raw.contains('\\')) {
+            return QString::fromUtf8(raw);  // nothing to unescape: the parser would say the same
+        }
         // Unescaped through the JSON parser itself, so keys match QJsonObject's.
         const QJsonArray decoded = QJsonDocument::fromJson("[\"" + raw + "\"]").array();
         return decoded.isEmpty() ? QString::fromUtf8(raw) : decoded.first().toString();
