@@ -213,6 +213,7 @@ int show(const QStringList& args) {
     std::vector<QStringList> rows{header};
     rows.reserve(trials.size() + 1);
     QStringList errors;
+    ColumnFloats columnFloats(configColumns);
     for (std::size_t i = 0; i < trials.size(); ++i) {
         const store::HistoryTrial& t = trials[i];
         const TrialStatus trialStatus = trialStatusOf(t);
@@ -221,8 +222,9 @@ int show(const QStringList& args) {
                                                    ? earlyStopOf(endReason.value(t.id), t.iteration)
                                                    : std::nullopt;
         QStringList row{t.id, early ? earlyStopText(*early) : trialStatusName(trialStatus)};
-        for (const QString& c : configColumns) {
-            row << formatConfigValue(flat.value(c), floatPathsBelow(t.configFloats, c));
+        const std::vector<FloatPaths>& floats = columnFloats.below(t.configFloats);
+        for (qsizetype c = 0; c < configColumns.size(); ++c) {
+            row << formatConfigValue(flat.value(configColumns[c]), floats[std::size_t(c)]);
         }
         row << QString::number(t.iteration) << runtimeText(trialRuntime(t.timeTotalS, t.iteration));
         if (multiObjective) {

@@ -43,6 +43,26 @@ bool readSucceeded(const OpenedHistory& h, const Status& status) {
     return true;
 }
 
+const std::vector<FloatPaths>& ColumnFloats::below(const FloatPaths& floats) {
+    for (const auto& [known, columns] : known_) {
+        if (known == floats) {
+            return columns;
+        }
+    }
+    constexpr std::size_t kSetsKept = 16;  // a space's float paths differ only by its choices
+    std::vector<FloatPaths> columns;
+    columns.reserve(std::size_t(columns_.size()));
+    for (const QString& column : columns_) {
+        columns.push_back(floatPathsBelow(floats, column));
+    }
+    if (known_.size() >= kSetsKept) {
+        scratch_ = std::move(columns);
+        return scratch_;
+    }
+    known_.emplace_back(floats, std::move(columns));
+    return known_.back().second;
+}
+
 TrialStatus trialStatusOf(const store::HistoryTrial& trial) {
     return trialStatusFromName(trial.status).value_or(TrialStatus::Pending);
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <map>
 #include <memory>
 #include <vector>
@@ -48,6 +49,21 @@ Status readScores(OpenedHistory& h, const std::vector<store::HistoryTrial>& tria
 Status readParetoFront(OpenedHistory& h, const std::vector<store::HistoryTrial>& trials,
                        const std::vector<Objective>& objectives, ScoreScope scope,
                        std::vector<ParetoMember>* out);
+
+// floatPathsBelow(floats, column) for each of a table's config columns, worked out once per
+// distinct set of float paths: the trials of one search space share theirs, and a table of
+// 20,000 trials would otherwise build a set per cell.
+class ColumnFloats {
+  public:
+    explicit ColumnFloats(QStringList columns) : columns_(std::move(columns)) {}
+    // [i] belongs to columns[i]; valid until the next call.
+    const std::vector<FloatPaths>& below(const FloatPaths& floats);
+
+  private:
+    QStringList columns_;
+    std::vector<std::pair<FloatPaths, std::vector<FloatPaths>>> known_;
+    std::vector<FloatPaths> scratch_;  // for sets beyond those kept
+};
 
 // One line of `ls` (and of the control API's `list`).
 struct ExperimentSummary {

@@ -112,12 +112,14 @@ Status exportCsv(store::HistoryReader& reader, const std::vector<store::HistoryT
         }
     }
     QHash<QByteArray, QByteArray> configFields;  // by trial id: ",a,b" for its config columns
+    ColumnFloats columnFloats(configColumns);
     for (std::size_t i = 0; i < trials.size(); ++i) {
         QByteArray& fields = configFields[trials[i].id.toUtf8()];
-        for (const QString& c : configColumns) {
+        const std::vector<FloatPaths>& floats = columnFloats.below(trials[i].configFloats);
+        for (qsizetype c = 0; c < configColumns.size(); ++c) {
             fields.append(',');
-            appendCsvField(fields, valueText(flatConfigs[i].value(c),
-                                             floatPathsBelow(trials[i].configFloats, c)));
+            appendCsvField(
+                fields, valueText(flatConfigs[i].value(configColumns[c]), floats[std::size_t(c)]));
         }
     }
     const QByteArray noConfig(qsizetype(configColumns.size()), ',');  // a trial not listed

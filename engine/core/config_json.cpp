@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <cmath>
 
+#include "core/float_path_list.h"
 #include "core/search_space.h"
 
 namespace tunedeck {
@@ -89,7 +90,7 @@ void collect(const SearchSpace& space, const QJsonObject& object, const QString&
 class FloatScanner {
   public:
     explicit FloatScanner(const QByteArray& text) : text_(text) { value(QString()); }
-    FloatPaths paths;
+    QStringList paths;
 
   private:
     void skipBlanks() {
@@ -156,7 +157,7 @@ class FloatScanner {
             const QByteArrayView token(text_.constData() + start, i_ - start);
             if ((c == '-' || (c >= '0' && c <= '9')) &&
                 (token.contains('.') || token.contains('e') || token.contains('E'))) {
-                paths.insert(path);
+                paths.append(path);
             }
         }
     }
@@ -261,6 +262,11 @@ FloatPaths floatPathsOf(const SearchSpace& space, const QJsonObject& config) {
 }
 
 FloatPaths floatPathsInJson(const QByteArray& text) {
+    const QStringList paths = floatPathListInJson(text);
+    return FloatPaths(paths.begin(), paths.end());
+}
+
+QStringList floatPathListInJson(const QByteArray& text) {
     return FloatScanner(text).paths;
 }
 

@@ -9,11 +9,13 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QUrl>
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 #include <utility>
 
 #include "core/best_trial.h"
+#include "core/float_path_list.h"
 #include "store/result_metric.h"
 #include "store/schema_version.h"
 #include "store/sqlite_db.h"
@@ -71,25 +73,29 @@ QJsonObject objectAt(sqlite3_stmt* s, int column, bool* damaged) {
 // A config column: the object, and which of its numbers are floats. The engine writes 1.0 as
 // 1.0 (core/config_json.h), which QJsonDocument reads back as 1, so the floats come from the
 // text itself, as ExperimentStore::loadTrials finds them.
-QJsonObject configAt(sqlite3_stmt* s, int column, FloatPaths* floats, bool* damaged) {
-    const std::string_view bytes = bytesAt(s, column);
-    *floats = floatPathsInJson(QByteArray::fromRawData(bytes.data(), qsizetype(bytes.size())));
-    return objectAt(s, column, damaged);
-}
-
-// Trials of one search space mostly have the same float paths ({"lr"}): one shared copy of each
-// set, instead of a hash table per trial (a tenth of reading 20,000 trials went to building them).
-void shareFloats(FloatPaths* floats, std::vector<FloatPaths>* seen) {
+// Configs of one search space mostly have the same float paths ({"lr"}): `seen` keeps one
+// shared copy of each set, instead of a hash table per config (a tenth of reading 20,000 trials
+// went to building them).
+QJsonObject configAt(sqlite3_stmt* s, int column, FloatPaths* floats, bool* damaged,
+                     std::vector<FloatPaths>* seen) {
     constexpr std::size_t kSetsKept = 16;  // a space's float paths differ only by its choices
-    for (const FloatPaths& known : *seen) {
-        if (known == *floats) {
-            *floats = known;
-            return;
+    const std::string_view bytes = bytesAt(s, column);
+    const QStringList paths =
+        floatPathListInJson(QByteArray::fromRawData(bytes.data(), qsizetype(bytes.size())));
+    const auto same = [&paths](const FloatPaths& known) {
+        return known.size() == paths.size() &&
+               std::all_of(paths.begin(), paths.end(),
+                           [&known](const QString& path) { return known.contains(path); });
+    };
+    if (const auto known = std::find_if(seen->begin(), seen->end(), same); known != seen->end()) {
+        *floats = *known;
+    } else {
+        *floats = FloatPaths(paths.begin(), paths.end());
+        if (seen->size() < kSetsKept) {
+            seen->push_back(*floats);
         }
     }
-    if (seen->size() < kSetsKept) {
-        seen->push_back(*floats);
-    }
+    return objectAt(s, column, damaged);
 }
 
 }  // namespace
@@ -240,8 +246,7 @@ Status HistoryReader::readTrials(std::vector<HistoryTrial>* out) {
     while ((code = sqlite3_step(s.get())) == SQLITE_ROW) {
         HistoryTrial trial;
         trial.id = textAt(s.get(), 0);
-        trial.config = configAt(s.get(), 1, &trial.configFloats, &impl_->damaged);
-        shareFloats(&trial.configFloats, &floatSets);
+        trial.config = configAt(s.get(), 1, &trial.configFloats, &impl_->damaged, &floatSets);
         trial.status = textAt(s.get(), 2);
         trial.iteration = sqlite3_column_int64(s.get(), 3);
         trial.node = textAt(s.get(), 4);
@@ -368,6 +373,7 @@ Status HistoryReader::readExploits(std::vector<HistoryExploit>* out) {
         !status) {
         return status;
     }
+    std::vector<FloatPaths> floatSets;
     int code = SQLITE_ROW;
     while ((code = sqlite3_step(s.get())) == SQLITE_ROW) {
         HistoryExploit exploit;
@@ -375,8 +381,10 @@ Status HistoryReader::readExploits(std::vector<HistoryExploit>* out) {
         exploit.sourceTrialId = textAt(s.get(), 1);
         exploit.iteration = sqlite3_column_int64(s.get(), 2);
         exploit.sourceIteration = sqlite3_column_int64(s.get(), 3);
-        exploit.oldConfig = configAt(s.get(), 4, &exploit.oldConfigFloats, &impl_->damaged);
-        exploit.newConfig = configAt(s.get(), 5, &exploit.newConfigFloats, &impl_->damaged);
+        exploit.oldConfig =
+            configAt(s.get(), 4, &exploit.oldConfigFloats, &impl_->damaged, &floatSets);
+        exploit.newConfig =
+            configAt(s.get(), 5, &exploit.newConfigFloats, &impl_->damaged, &floatSets);
         exploit.reason = textAt(s.get(), 6);
         exploit.timestamp = sqlite3_column_double(s.get(), 7);
         out->push_back(std::move(exploit));
