@@ -206,10 +206,17 @@ Status exportCsv(store::HistoryReader& reader, const std::vector<store::HistoryT
 
 Status exportJson(store::HistoryReader& reader, const std::vector<store::HistoryTrial>& trials,
                   const ExportExtras& extras, QByteArray* out) {
-    QHash<QByteArray, QJsonArray> byTrial;
+    // Node-based, so `current` stays valid as trials are added; results mostly come in runs of
+    // one trial's, so most need no look-up.
+    std::map<QByteArray, QJsonArray> byTrial;
+    QJsonArray* current = nullptr;
+    QByteArray currentId;
     Status status = reader.readResults([&](const store::HistoryResult& result) {
-        byTrial[QByteArray(result.trialId.data(), qsizetype(result.trialId.size()))].append(
-            QJsonDocument::fromJson(bytesOf(result.json)).object());
+        if (!current || bytesOf(result.trialId) != currentId) {
+            currentId = QByteArray(result.trialId.data(), qsizetype(result.trialId.size()));
+            current = &byTrial[currentId];
+        }
+        current->append(QJsonDocument::fromJson(bytesOf(result.json)).object());
     });
     if (!status) {
         return status;
@@ -218,10 +225,11 @@ Status exportJson(store::HistoryReader& reader, const std::vector<store::History
     FloatPaths floats;  // the configs' floats, at "<index>.config.<path>"
     for (const store::HistoryTrial& t : trials) {
         floats.unite(floatPathsUnder(t.configFloats, QStringLiteral("%1.config").arg(all.size())));
+        const auto results = byTrial.find(t.id.toUtf8());
         QJsonObject trial{{"trial_id", t.id},
                           {"status", trialStatusName(trialStatusOf(t))},
                           {"config", t.config},
-                          {"results", byTrial.value(t.id.toUtf8())}};
+                          {"results", results != byTrial.end() ? results->second : QJsonArray()}};
         if (!extras.codeVersion.isEmpty()) {
             trial.insert(QStringLiteral("code_version"), extras.codeVersion);
         }
