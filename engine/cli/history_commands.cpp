@@ -8,14 +8,16 @@
 #include <QJsonDocument>
 #include <QMap>
 #include <QSet>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
 #include "cli/arguments.h"
 #include "cli/code_version.h"
 #include "cli/commands.h"
+#include "cli/history_view.h"
 #include "cli/output_formats.h"
-#include "cli/stored_experiment.h"
+#include "cli/results_export.h"
 #include "cli/trial_notes.h"
 #include "core/counted.h"
 #include "core/early_stop.h"
@@ -25,6 +27,7 @@
 #include "runtime/install_layout.h"
 #include "runtime/trial_command.h"
 #include "store/experiment_store.h"
+#include "store/result_metric.h"
 
 namespace tunedeck::cli {
 
@@ -55,6 +58,13 @@ std::optional<ScoreScope> scopeArgument(const QCommandLineParser& parser, const 
 
 QString number(double value) {
     return QString::number(value, 'g', 6);
+}
+
+// A metric in a result, read as the scores read it (store/result_metric.h: a nested one by its
+// "a/b" path), or "-".
+QString metricText(const QJsonObject& result, const QString& metric) {
+    const double value = store::metricInResult(result, metric);
+    return std::isnan(value) ? QStringLiteral("-") : number(value);
 }
 
 // Prints rows as left-aligned columns.
@@ -131,78 +141,99 @@ int show(const QStringList& args) {
     if (!scope) {
         return kExitBadInput;
     }
-    OpenedExperiment e;
-    if (!openExperiment(parser.positionalArguments().first(), &e)) {
+    OpenedHistory h;
+    if (!openHistory(parser.positionalArguments().first(), &h)) {
         return kExitBadInput;
     }
-    const std::vector<TrialRecord> trials = e.store->loadTrials();
+    std::vector<store::HistoryTrial> trials;
+    Status status = h.reader->readTrials(&trials);
     // Why each trial ended, as its last status change said: a scheduler's early stop is shown.
-    std::map<QString, QString> endReason;
-    for (const EventRecord& event : e.store->loadEvents(0)) {
-        if (event.type == QLatin1String("trial_status") &&
-            event.payload.value("status").toString() == QLatin1String("TERMINATED")) {
-            endReason[event.trialId] = event.payload.value("reason").toString();
-        }
+    QHash<QString, QString> endReason;
+    if (status) {
+        status = h.reader->readEndReasons(&endReason);
     }
+    const bool multiObjective = h.spec.isMultiObjective();
+    // One pass over the results for the metric: each trial's best, and the ranking by --scope
+    // (the trial `best` prints with the same scope, named so the two are never confused).
     std::map<QString, double> bestByTrial;
-    if (!e.spec.metric.isEmpty()) {
+    std::vector<TrialScore> scores;
+    std::int64_t resultCount = 0;
+    if (status && !multiObjective && !h.spec.metric.isEmpty()) {
+        std::vector<store::MetricCurve> curves;
+        status = h.reader->readCurves(h.spec.metric, trials, &curves, &resultCount);
         for (const TrialScore& s :
-             e.store->trialScores(e.spec.metric, e.spec.mode, ScoreScope::All)) {
+             store::rankTrials(trials, curves, h.spec.mode, ScoreScope::All)) {
             bestByTrial[s.trialId] = s.value;
         }
+        scores = store::rankTrials(trials, curves, h.spec.mode, *scope);
+    } else if (status) {
+        status = h.reader->readResultCount(&resultCount);
+    }
+    QSet<QString> front;
+    if (status && multiObjective) {
+        std::vector<ParetoMember> members;
+        status = readParetoFront(h, trials, h.spec.objectives, ScoreScope::Last, &members);
+        for (const ParetoMember& member : members) {
+            front.insert(member.trialId);
+        }
+    }
+    std::map<QString, QString> notes;
+    if (status) {
+        status = readTrialNotes(*h.reader, &notes);
+    }
+    if (!readSucceeded(h, status)) {
+        return kExitBadInput;
     }
     QStringList configColumns;
-    for (const TrialRecord& t : trials) {
-        for (const QString& key : flattenConfig(t.trial.config).keys()) {
-            if (!configColumns.contains(key)) {
+    QSet<QString> seenColumns;
+    std::vector<QJsonObject> flatConfigs;
+    flatConfigs.reserve(trials.size());
+    for (const store::HistoryTrial& t : trials) {
+        flatConfigs.push_back(flattenConfig(t.config));
+        for (const QString& key : flatConfigs.back().keys()) {
+            if (!seenColumns.contains(key)) {
+                seenColumns.insert(key);
                 configColumns << key;
             }
         }
     }
-    const bool multiObjective = e.spec.isMultiObjective();
-    QSet<QString> front;
-    if (multiObjective) {
-        for (const ParetoMember& member :
-             paretoFront(*e.store, trials, e.spec.objectives, ScoreScope::Last)) {
-            front.insert(member.trialId);
-        }
-    }
-    const std::map<QString, QString> notes = trialNotes(*e.store);
     QStringList header{QStringLiteral("TRIAL"), QStringLiteral("STATUS")};
     header << configColumns << QStringLiteral("ITER") << QStringLiteral("RUNTIME");
     if (multiObjective) {
-        for (const Objective& objective : e.spec.objectives) {
+        for (const Objective& objective : h.spec.objectives) {
             header << objective.metric;
         }
         header << QStringLiteral("FRONT");
-    } else if (!e.spec.metric.isEmpty()) {
-        header << e.spec.metric << QStringLiteral("best ") + e.spec.metric;
+    } else if (!h.spec.metric.isEmpty()) {
+        header << h.spec.metric << QStringLiteral("best ") + h.spec.metric;
     }
     if (!notes.empty()) {
         header << QStringLiteral("NOTE");
     }
     std::vector<QStringList> rows{header};
+    rows.reserve(trials.size() + 1);
     QStringList errors;
-    for (const TrialRecord& record : trials) {
-        const Trial& t = record.trial;
-        const QJsonObject flat = flattenConfig(t.config);
-        const std::optional<EarlyStop> early = t.status == TrialStatus::Terminated
-                                                   ? earlyStopOf(endReason[t.id], t.iteration)
+    ColumnFloats columnFloats(configColumns);
+    for (std::size_t i = 0; i < trials.size(); ++i) {
+        const store::HistoryTrial& t = trials[i];
+        const TrialStatus trialStatus = trialStatusOf(t);
+        const QJsonObject& flat = flatConfigs[i];
+        const std::optional<EarlyStop> early = trialStatus == TrialStatus::Terminated
+                                                   ? earlyStopOf(endReason.value(t.id), t.iteration)
                                                    : std::nullopt;
-        QStringList row{t.id, early ? earlyStopText(*early) : trialStatusName(t.status)};
-        for (const QString& c : configColumns) {
-            row << formatConfigValue(flat.value(c), floatPathsBelow(record.configFloats, c));
+        QStringList row{t.id, early ? earlyStopText(*early) : trialStatusName(trialStatus)};
+        const std::vector<FloatPaths>& floats = columnFloats.below(t.configFloats);
+        for (qsizetype c = 0; c < configColumns.size(); ++c) {
+            row << formatConfigValue(flat.value(configColumns[c]), floats[std::size_t(c)]);
         }
         row << QString::number(t.iteration) << runtimeText(trialRuntime(t.timeTotalS, t.iteration));
         if (multiObjective) {
-            for (const Objective& objective : e.spec.objectives) {
-                const QJsonValue last = t.lastResult.value(objective.metric);
-                row << (last.isDouble() ? number(last.toDouble()) : QStringLiteral("-"));
+            for (const Objective& objective : h.spec.objectives) {
+                row << metricText(t.lastResult, objective.metric);
             }
             row << (front.contains(t.id) ? QStringLiteral("*") : QString());
-        } else if (!e.spec.metric.isEmpty()) {
-            const QJsonValue last = t.lastResult.value(e.spec.metric);
-            row << (last.isDouble() ? number(last.toDouble()) : QStringLiteral("-"));
+        } else if (!h.spec.metric.isEmpty()) {
+            row << metricText(t.lastResult, h.spec.metric);
             const auto best = bestByTrial.find(t.id);
             row << (best != bestByTrial.end() ? number(best->second) : QStringLiteral("-"));
         }
@@ -212,35 +243,27 @@ int show(const QStringList& args) {
                                         : QString());
         }
         rows.push_back(row);
-        if (t.status == TrialStatus::Error) {
+        if (trialStatus == TrialStatus::Error) {
             errors << QStringLiteral("%1: %2").arg(t.id, t.errorMessage);
         }
     }
-    const long long resultCount = e.store->resultCount();
-    // The trial `best` prints with the same scope, named so the two are never confused.
-    const std::vector<TrialScore> scores =
-        !multiObjective && !e.spec.metric.isEmpty()
-            ? e.store->trialScores(e.spec.metric, e.spec.mode, *scope)
-            : std::vector<TrialScore>{};
-    if (!readWhole(e)) {
-        return kExitBadInput;
-    }
-    std::printf("Experiment '%s' (%s), %zu trials, %lld results\n", qPrintable(e.record.name),
-                qPrintable(e.record.status), trials.size(), resultCount);
-    if (const QString code = codeVersionText(readCodeVersion(e.folder)); !code.isEmpty()) {
+    std::printf("Experiment '%s' (%s), %zu trials, %lld results\n", qPrintable(h.experiment.name),
+                qPrintable(h.experiment.status), trials.size(),
+                static_cast<long long>(resultCount));
+    if (const QString code = codeVersionText(readCodeVersion(h.folder)); !code.isEmpty()) {
         std::printf("Code: %s\n", qPrintable(code));
     }
     printTable(rows);
     if (multiObjective) {
         std::printf("\nFRONT *: on the Pareto front of %s by last result (%lld of %zu trials)\n",
-                    qPrintable(objectivesText(e.spec.objectives)),
+                    qPrintable(objectivesText(h.spec.objectives)),
                     static_cast<long long>(front.size()), trials.size());
     }
-    if (!multiObjective && !e.spec.metric.isEmpty()) {
+    if (!multiObjective && !h.spec.metric.isEmpty()) {
         if (!scores.empty()) {
             std::printf("\nBest trial (scope %s, mode %s): %s, %s=%s\n",
-                        qPrintable(scoreScopeName(*scope)), qPrintable(metricModeName(e.spec.mode)),
-                        qPrintable(scores.front().trialId), qPrintable(e.spec.metric),
+                        qPrintable(scoreScopeName(*scope)), qPrintable(metricModeName(h.spec.mode)),
+                        qPrintable(scores.front().trialId), qPrintable(h.spec.metric),
                         qPrintable(number(scores.front().value)));
         }
     }
@@ -252,9 +275,17 @@ int show(const QStringList& args) {
 
 namespace {
 
-int printBestTrial(const OpenedExperiment& e, const QCommandLineParser& parser,
-                   const Objective& objective, ScoreScope scope) {
-    const auto scores = e.store->trialScores(objective.metric, objective.mode, scope);
+int printBestTrial(OpenedHistory& h, const QCommandLineParser& parser, const Objective& objective,
+                   ScoreScope scope) {
+    std::vector<store::HistoryTrial> trials;
+    Status status = h.reader->readTrials(&trials);
+    std::vector<TrialScore> scores;
+    if (status) {
+        status = readScores(h, trials, objective.metric, objective.mode, scope, &scores);
+    }
+    if (!readSucceeded(h, status)) {
+        return kExitBadInput;
+    }
     if (scores.empty()) {
         std::fprintf(stderr, "best: no trial has reported %s yet\n", qPrintable(objective.metric));
         return kExitTrialErrors;
@@ -262,17 +293,17 @@ int printBestTrial(const OpenedExperiment& e, const QCommandLineParser& parser,
     const TrialScore& winner = scores.front();
     QJsonObject config;
     FloatPaths floats;
-    for (const TrialRecord& t : e.store->loadTrials()) {
-        if (t.trial.id == winner.trialId) {
-            config = t.trial.config;
+    for (const store::HistoryTrial& t : trials) {
+        if (t.id == winner.trialId) {
+            config = t.config;
             floats = t.configFloats;
         }
     }
     QString summary =
         QStringLiteral("best trial %1 of %2: %3=%4 (mode %5, scope %6)")
-            .arg(winner.trialId, e.record.name, objective.metric, number(winner.value),
+            .arg(winner.trialId, h.experiment.name, objective.metric, number(winner.value),
                  metricModeName(objective.mode), parser.value(QStringLiteral("scope")));
-    if (const QString code = codeVersionText(readCodeVersion(e.folder)); !code.isEmpty()) {
+    if (const QString code = codeVersionText(readCodeVersion(h.folder)); !code.isEmpty()) {
         summary += QStringLiteral("\ncode: ") + code;  // a second comment line in yaml
     }
     std::fprintf(stderr, "%s\n", qPrintable(summary));
@@ -280,16 +311,20 @@ int printBestTrial(const OpenedExperiment& e, const QCommandLineParser& parser,
     const QByteArray text = format == "json"    ? configAsJson(config, floats)
                             : format == "flags" ? configAsFlags(config, floats)
                                                 : configAsYaml(config, summary, floats);
-    return readWhole(e) && writeOutput(parser.value(QStringLiteral("output")), text)
-               ? 0
-               : kExitBadInput;
+    return writeOutput(parser.value(QStringLiteral("output")), text) ? 0 : kExitBadInput;
 }
 
-int printParetoFront(const OpenedExperiment& e, const QCommandLineParser& parser,
-                     ScoreScope scope) {
-    const std::vector<ParetoMember> front =
-        paretoFront(*e.store, e.store->loadTrials(), e.spec.objectives, scope);
-    const QString objectives = objectivesText(e.spec.objectives);
+int printParetoFront(OpenedHistory& h, const QCommandLineParser& parser, ScoreScope scope) {
+    std::vector<store::HistoryTrial> trials;
+    Status status = h.reader->readTrials(&trials);
+    std::vector<ParetoMember> front;
+    if (status) {
+        status = readParetoFront(h, trials, h.spec.objectives, scope, &front);
+    }
+    if (!readSucceeded(h, status)) {
+        return kExitBadInput;
+    }
+    const QString objectives = objectivesText(h.spec.objectives);
     if (front.empty()) {
         std::fprintf(stderr, "best: no trial has reported all of %s yet\n", qPrintable(objectives));
         return kExitTrialErrors;
@@ -300,16 +335,14 @@ int printParetoFront(const OpenedExperiment& e, const QCommandLineParser& parser
     }
     const QString summary =
         QStringLiteral("Pareto front of %1 on %2 (scope %3): %4, %5")
-            .arg(e.record.name, objectives, parser.value(QStringLiteral("scope")),
+            .arg(h.experiment.name, objectives, parser.value(QStringLiteral("scope")),
                  counted(qint64(front.size()), "trial"), ids.join(QStringLiteral(", ")));
     std::fprintf(stderr, "%s\n", qPrintable(summary));
     const QString format = parser.value(QStringLiteral("format"));
     const QByteArray text = format == "json"    ? paretoFrontAsJson(front)
                             : format == "flags" ? paretoFrontAsFlags(front)
                                                 : paretoFrontAsYaml(front, summary);
-    return readWhole(e) && writeOutput(parser.value(QStringLiteral("output")), text)
-               ? 0
-               : kExitBadInput;
+    return writeOutput(parser.value(QStringLiteral("output")), text) ? 0 : kExitBadInput;
 }
 
 }  // namespace
@@ -347,29 +380,29 @@ int best(const QStringList& args) {
     if (!scope) {
         return kExitBadInput;
     }
-    OpenedExperiment e;
-    if (!openExperiment(parser.positionalArguments().first(), &e)) {
+    OpenedHistory h;
+    if (!openHistory(parser.positionalArguments().first(), &h)) {
         return kExitBadInput;
     }
-    if (e.spec.objectives.empty() || e.spec.metric.isEmpty()) {
+    if (h.spec.objectives.empty() || h.spec.metric.isEmpty()) {
         std::fprintf(stderr, "best: the experiment has no metric to rank trials by\n");
         return kExitBadInput;
     }
     if (parser.isSet(QStringLiteral("metric"))) {
         const QString metric = parser.value(QStringLiteral("metric"));
-        for (const Objective& objective : e.spec.objectives) {
+        for (const Objective& objective : h.spec.objectives) {
             if (objective.metric == metric) {
-                return printBestTrial(e, parser, objective, *scope);
+                return printBestTrial(h, parser, objective, *scope);
             }
         }
         std::fprintf(stderr, "best: --metric %s is not an objective of this experiment (%s)\n",
-                     qPrintable(metric), qPrintable(objectivesText(e.spec.objectives)));
+                     qPrintable(metric), qPrintable(objectivesText(h.spec.objectives)));
         return kExitBadInput;
     }
-    if (e.spec.isMultiObjective()) {
-        return printParetoFront(e, parser, *scope);
+    if (h.spec.isMultiObjective()) {
+        return printParetoFront(h, parser, *scope);
     }
-    return printBestTrial(e, parser, e.spec.objectives.front(), *scope);
+    return printBestTrial(h, parser, h.spec.objectives.front(), *scope);
 }
 
 int exportResults(const QStringList& args) {
@@ -390,101 +423,23 @@ int exportResults(const QStringList& args) {
         std::fprintf(stderr, "export: --format csv or --format json is required\n");
         return kExitBadInput;
     }
-    OpenedExperiment e;
-    if (!openExperiment(parser.positionalArguments().first(), &e)) {
+    OpenedHistory h;
+    if (!openHistory(parser.positionalArguments().first(), &h)) {
         return kExitBadInput;
     }
-    const std::vector<TrialRecord> trials = e.store->loadTrials();
-    const std::vector<ResultRecord> results = e.store->loadResults();
-    const QJsonObject code = readCodeVersion(e.folder);
-    const std::map<QString, QString> notes = trialNotes(*e.store);
-    if (format == "json") {
-        std::map<QString, QJsonArray> byTrial;
-        for (const ResultRecord& r : results) {
-            byTrial[r.trialId].append(r.result);
-        }
-        QJsonArray out;
-        FloatPaths floats;  // the configs' floats, at "<index>.config.<path>"
-        for (const TrialRecord& t : trials) {
-            floats.unite(
-                floatPathsUnder(t.configFloats, QStringLiteral("%1.config").arg(out.size())));
-            QJsonObject trial{{"trial_id", t.trial.id},
-                              {"status", trialStatusName(t.trial.status)},
-                              {"config", t.trial.config},
-                              {"results", byTrial[t.trial.id]}};
-            if (!code.isEmpty()) {
-                trial.insert(QStringLiteral("code_version"), code);
-            }
-            if (const auto note = notes.find(t.trial.id); note != notes.end()) {
-                trial.insert(QStringLiteral("note"), note->second);
-            }
-            out.append(trial);
-        }
-        return readWhole(e) && writeOutput(parser.value(QStringLiteral("output")),
-                                           configJsonText(out, floats, JsonLayout::Indented))
-                   ? 0
-                   : kExitBadInput;
+    std::vector<store::HistoryTrial> trials;
+    ExportExtras extras;
+    extras.codeVersion = readCodeVersion(h.folder);
+    Status status = h.reader->readTrials(&trials);
+    if (status) {
+        status = readTrialNotes(*h.reader, &extras.notes);
     }
-    // CSV: one row per result; config columns as config/<path> (Ray's dataframe layout).
-    QMap<QString, QJsonObject> configs;
-    QMap<QString, FloatPaths> configFloats;
-    QStringList configColumns;
-    for (const TrialRecord& t : trials) {
-        configs[t.trial.id] = flattenConfig(t.trial.config);
-        configFloats[t.trial.id] = t.configFloats;
-        for (const QString& key : configs[t.trial.id].keys()) {
-            if (!configColumns.contains(key)) {
-                configColumns << key;
-            }
-        }
+    QByteArray text;
+    if (status) {
+        status = format == "json" ? exportJson(*h.reader, trials, extras, &text)
+                                  : exportCsv(*h.reader, trials, extras, &text);
     }
-    QStringList resultColumns = e.store->resultKeys();
-    resultColumns.removeAll(QStringLiteral("trial_id"));
-    auto csvField = [](const QJsonValue& value, const FloatPaths& floats = {}) {
-        QString text = formatConfigValue(value, floats);
-        if (text.contains(',') || text.contains('"') || text.contains('\n')) {
-            text = '"' + text.replace('"', QStringLiteral("\"\"")) + '"';
-        }
-        return text;
-    };
-    QStringList header{QStringLiteral("trial_id")};
-    for (const QString& c : configColumns) {
-        header << QStringLiteral("config/") + c;
-    }
-    header << resultColumns;
-    // The code version, one value for every row: "git:<commit>", "+dirty" when it was, or the
-    // files' content hash.
-    const QString codeId =
-        code.value("kind") == QLatin1String("git")
-            ? QStringLiteral("git:") + code.value("commit").toString() +
-                  (code.value("dirty").toBool() ? QStringLiteral("+dirty") : QString())
-            : code.value("content_hash").toString();
-    if (!code.isEmpty()) {
-        header << QStringLiteral("code_version");
-    }
-    if (!notes.empty()) {  // the researchers' notes, when there are any (`note`)
-        header << QStringLiteral("note");
-    }
-    QByteArray text = header.join(',').toUtf8() + '\n';
-    for (const ResultRecord& r : results) {
-        QStringList row{r.trialId};
-        for (const QString& c : configColumns) {
-            row << csvField(configs[r.trialId].value(c),
-                            floatPathsBelow(configFloats[r.trialId], c));
-        }
-        for (const QString& c : resultColumns) {
-            row << csvField(r.result.value(c));
-        }
-        if (!code.isEmpty()) {
-            row << csvField(codeId);
-        }
-        if (!notes.empty()) {
-            const auto note = notes.find(r.trialId);
-            row << csvField(note != notes.end() ? note->second : QString());
-        }
-        text += row.join(',').toUtf8() + '\n';
-    }
-    return readWhole(e) && writeOutput(parser.value(QStringLiteral("output")), text)
+    return readSucceeded(h, status) && writeOutput(parser.value(QStringLiteral("output")), text)
                ? 0
                : kExitBadInput;
 }

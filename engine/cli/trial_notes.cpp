@@ -10,6 +10,7 @@
 #include "core/events.h"
 #include "core/trial_note.h"
 #include "runtime/experiment_lock.h"
+#include "store/experiment_store.h"
 
 namespace tunedeck::cli {
 
@@ -44,20 +45,22 @@ Status recordTrialNote(const QString& folder, const QString& trial, const QStrin
     return store->flush();
 }
 
-std::map<QString, QString> trialNotes(const ExperimentStore& store) {
-    std::map<QString, QString> notes;
-    for (const EventRecord& event : store.loadEventsOfType(events::type::kTrialNote)) {
+Status readTrialNotes(store::HistoryReader& reader, std::map<QString, QString>* out) {
+    out->clear();
+    std::vector<QJsonObject> payloads;
+    const Status status = reader.readEvents(events::type::kTrialNote, &payloads);
+    for (const QJsonObject& payload : payloads) {
         events::TrialNoteEvent note;  // read as the app reads it (api/event_decoders.h)
-        if (!events::decodeTrialNote(event.payload, &note)) {
+        if (!events::decodeTrialNote(payload, &note)) {
             continue;
         }
         if (note.note.isEmpty()) {
-            notes.erase(note.trial);
+            out->erase(note.trial);
         } else {
-            notes[note.trial] = note.note;
+            (*out)[note.trial] = note.note;
         }
     }
-    return notes;
+    return status;
 }
 
 }  // namespace tunedeck::cli

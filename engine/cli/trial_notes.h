@@ -9,7 +9,7 @@
 #include <map>
 
 #include "core/status.h"
-#include "store/experiment_store.h"
+#include "store/history_reader.h"
 
 namespace tunedeck::cli {
 
@@ -18,6 +18,6 @@ namespace tunedeck::cli {
 Status recordTrialNote(const QString& folder, const QString& trial, const QString& note);
 
 // Each trial's note (the latest `trial_note` event; cleared notes left out), by trial id.
-std::map<QString, QString> trialNotes(const ExperimentStore& store);
+Status readTrialNotes(store::HistoryReader& reader, std::map<QString, QString>* out);
 
 }  // namespace tunedeck::cli

@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <cmath>
 
+#include "core/float_path_list.h"
 #include "core/search_space.h"
 
 namespace tunedeck {
@@ -89,7 +90,7 @@ void collect(const SearchSpace& space, const QJsonObject& object, const QString&
 class FloatScanner {
   public:
     explicit FloatScanner(const QByteArray& text) : text_(text) { value(QString()); }
-    FloatPaths paths;
+    QStringList paths;
 
   private:
     void skipBlanks() {
@@ -107,6 +108,9 @@ class FloatScanner {
             raw += text_[i_++];
         }
         ++i_;
+        if (!raw.contains('\\')) {
+            return QString::fromUtf8(raw);  // nothing to unescape: the parser would say the same
+        }
         // Unescaped through the JSON parser itself, so keys match QJsonObject's.
         const QJsonArray decoded = QJsonDocument::fromJson("[\"" + raw + "\"]").array();
         return decoded.isEmpty() ? QString::fromUtf8(raw) : decoded.first().toString();
@@ -153,7 +157,7 @@ class FloatScanner {
             const QByteArrayView token(text_.constData() + start, i_ - start);
             if ((c == '-' || (c >= '0' && c <= '9')) &&
                 (token.contains('.') || token.contains('e') || token.contains('E'))) {
-                paths.insert(path);
+                paths.append(path);
             }
         }
     }
@@ -258,6 +262,11 @@ FloatPaths floatPathsOf(const SearchSpace& space, const QJsonObject& config) {
 }
 
 FloatPaths floatPathsInJson(const QByteArray& text) {
+    const QStringList paths = floatPathListInJson(text);
+    return FloatPaths(paths.begin(), paths.end());
+}
+
+QStringList floatPathListInJson(const QByteArray& text) {
     return FloatScanner(text).paths;
 }
 

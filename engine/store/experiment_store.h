@@ -152,14 +152,8 @@ class ExperimentStore {
     std::vector<NodeUsageRecord> loadNodeUsage(const QString& node = {}) const;
     std::int64_t resultCount() const;
     std::int64_t lastSeq() const;
-    // One score per trial that reported `metric` as a number, best first for `mode` (ties by
-    // trial id), by the one definition of core/best_trial.h: each trial's values in the order
-    // they were recorded, a restore going back (pointsKeptBefore), scored under `scope`.
-    // Strings and booleans are ignored.
-    std::vector<TrialScore> trialScores(const QString& metric, MetricMode mode,
-                                        ScoreScope scope) const;
-    // Every distinct key seen in results (for CSV headers), sorted.
-    QStringList resultKeys() const;
+    // The views of a history (`show`, `best`, `export`, the app) read through
+    // store/history_reader.h: scores and CSV columns come from there.
 
   private:
     struct Impl;

@@ -7,14 +7,19 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QJsonDocument>
+#include <QTemporaryDir>
 #include <QUrl>
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 #include <utility>
 
 #include "core/best_trial.h"
+#include "core/float_path_list.h"
 #include "store/result_metric.h"
 #include "store/schema_version.h"
+#include "store/sqlite_db.h"
+#include "store/stored_json.h"
 
 namespace tunedeck::store {
 
@@ -48,47 +53,89 @@ QString textAt(sqlite3_stmt* s, int column) {
     return QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
 }
 
-QJsonObject objectAt(sqlite3_stmt* s, int column) {
+// A JSON object column; {} for empty text. Text that is no JSON object is damage (the engine
+// writes only objects): {} too, and `damaged` is set, as the store's reads do.
+QJsonObject objectAt(sqlite3_stmt* s, int column, bool* damaged) {
     const std::string_view bytes = bytesAt(s, column);
-    return QJsonDocument::fromJson(QByteArray::fromRawData(bytes.data(), qsizetype(bytes.size())))
-        .object();
+    if (bytes.empty()) {
+        return {};
+    }
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(
+        QByteArray::fromRawData(bytes.data(), qsizetype(bytes.size())), &error);
+    if (error.error != QJsonParseError::NoError || !document.isObject()) {
+        *damaged = true;
+        return {};
+    }
+    return document.object();
 }
 
 // A config column: the object, and which of its numbers are floats. The engine writes 1.0 as
 // 1.0 (core/config_json.h), which QJsonDocument reads back as 1, so the floats come from the
 // text itself, as ExperimentStore::loadTrials finds them.
-QJsonObject configAt(sqlite3_stmt* s, int column, FloatPaths* floats) {
+// Configs of one search space mostly have the same float paths ({"lr"}): `seen` keeps one
+// shared copy of each set, instead of a hash table per config (a tenth of reading 20,000 trials
+// went to building them).
+QJsonObject configAt(sqlite3_stmt* s, int column, FloatPaths* floats, bool* damaged,
+                     std::vector<FloatPaths>* seen) {
+    constexpr std::size_t kSetsKept = 16;  // a space's float paths differ only by its choices
     const std::string_view bytes = bytesAt(s, column);
-    const QByteArray text = QByteArray::fromRawData(bytes.data(), qsizetype(bytes.size()));
-    *floats = floatPathsInJson(text);
-    return QJsonDocument::fromJson(text).object();
+    const QStringList paths =
+        floatPathListInJson(QByteArray::fromRawData(bytes.data(), qsizetype(bytes.size())));
+    const auto same = [&paths](const FloatPaths& known) {
+        return known.size() == paths.size() &&
+               std::all_of(paths.begin(), paths.end(),
+                           [&known](const QString& path) { return known.contains(path); });
+    };
+    if (const auto known = std::find_if(seen->begin(), seen->end(), same); known != seen->end()) {
+        *floats = *known;
+    } else {
+        *floats = FloatPaths(paths.begin(), paths.end());
+        if (seen->size() < kSetsKept) {
+            seen->push_back(*floats);
+        }
+    }
+    return objectAt(s, column, damaged);
 }
 
 }  // namespace
 
 struct HistoryReader::Impl {
     QString path;
+    // A private copy read instead of a file that cannot be read in place (see open): declared
+    // before `db`, so it is removed after the connection to it closed.
+    std::unique_ptr<QTemporaryDir> snapshot;
     Db db;
     int version = 0;
+    bool damaged = false;  // a stored JSON value did not parse: set by the read that met it
 
-    Status failure(const QString& what) const {
-        return Status::invalid(QStringLiteral("%1: %2: %3")
-                                   .arg(path, what, QString::fromUtf8(sqlite3_errmsg(db.get()))));
+    // SQLite's damage to the file (SQLITE_CORRUPT, SQLITE_NOTADB) is Corruption, as the store
+    // says it (store/sqlite_db.h).
+    Status failure(const QString& what, int code) const {
+        return sqliteStatus(db.get(), code, QStringLiteral("%1: %2").arg(path, what));
     }
 
-    Status prepare(const char* sql, Rows* out) const {
+    Status prepare(const char* sql, Rows* out) {
+        damaged = false;
         sqlite3_stmt* raw = nullptr;
-        if (sqlite3_prepare_v2(db.get(), sql, -1, &raw, nullptr) != SQLITE_OK) {
-            return failure(QStringLiteral("cannot read the history"));
+        if (const int code = sqlite3_prepare_v2(db.get(), sql, -1, &raw, nullptr);
+            code != SQLITE_OK) {
+            return failure(QStringLiteral("cannot read the history"), code);
         }
         out->reset(raw);
         return Status::ok();
     }
 
-    // SQLITE_ROW while rows come; an error once they stop for any reason but the end.
+    // SQLITE_ROW while rows come; an error once they stop for any reason but the end, or when
+    // a value read was damaged.
     Status finished(int code) const {
+        if (damaged) {
+            return Status::corruption(
+                QStringLiteral("%1: reading the history: a stored JSON value is damaged")
+                    .arg(path));
+        }
         return code == SQLITE_DONE ? Status::ok()
-                                   : failure(QStringLiteral("cannot read the history"));
+                                   : failure(QStringLiteral("cannot read the history"), code);
     }
 };
 
@@ -103,15 +150,15 @@ Status HistoryReader::open(const QString& path, std::unique_ptr<HistoryReader>* 
         const int code = sqlite3_open_v2(uri.constData(), &raw, kOpenFlags | flags, nullptr);
         impl->db.reset(raw);
         if (code != SQLITE_OK) {
-            return impl->failure(QStringLiteral("cannot open it"));
+            return impl->failure(QStringLiteral("cannot open it"), code);
         }
         sqlite3_busy_timeout(raw, kBusyTimeoutMs);
         // Reading the version touches the file: a WAL history whose -shm index cannot be made
         // fails here.
         Rows rows;
         Status status = impl->prepare("PRAGMA user_version", &rows);
-        if (status && sqlite3_step(rows.get()) != SQLITE_ROW) {
-            status = impl->failure(QStringLiteral("cannot read its schema version"));
+        if (const int step = status ? sqlite3_step(rows.get()) : SQLITE_ROW; step != SQLITE_ROW) {
+            status = impl->failure(QStringLiteral("cannot read its schema version"), step);
         }
         if (status) {
             impl->version = sqlite3_column_int(rows.get(), 0);
@@ -119,9 +166,21 @@ Status HistoryReader::open(const QString& path, std::unique_ptr<HistoryReader>* 
         return status;
     };
     Status status = tryOpen(QFile::encodeName(path), 0);
-    if (!status) {
+    const QFileInfo wal(path + QStringLiteral("-wal"));
+    if (!status && (!wal.exists() || wal.size() == 0)) {
         // A copy in a read-only folder: nothing can change it, so it is read as immutable.
         status = tryOpen(QUrl::fromLocalFile(path).toEncoded() + "?immutable=1", SQLITE_OPEN_URI);
+    } else if (!status) {
+        // Commits still in the WAL (the engine was killed) can only be read through an index,
+        // which a read-only folder cannot hold: a private copy of the file and its WAL is read,
+        // as ExperimentStore reads it.
+        auto snapshot = std::make_unique<QTemporaryDir>();
+        const QString copy = snapshot->filePath(QFileInfo(path).fileName());
+        if (snapshot->isValid() && QFile::copy(path, copy) &&
+            QFile::copy(wal.filePath(), copy + QStringLiteral("-wal"))) {
+            impl->snapshot = std::move(snapshot);
+            status = tryOpen(QFile::encodeName(copy), 0);
+        }
     }
     if (!status) {
         return status;
@@ -131,8 +190,9 @@ Status HistoryReader::open(const QString& path, std::unique_ptr<HistoryReader>* 
     }
     sqlite3_exec(impl->db.get(), kMapFile, nullptr, nullptr, nullptr);
     // One read transaction for the life of the reader: a consistent picture.
-    if (sqlite3_exec(impl->db.get(), "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK) {
-        return impl->failure(QStringLiteral("cannot start reading"));
+    if (const int code = sqlite3_exec(impl->db.get(), "BEGIN", nullptr, nullptr, nullptr);
+        code != SQLITE_OK) {
+        return impl->failure(QStringLiteral("cannot start reading"), code);
     }
     out->reset(new HistoryReader(std::move(impl)));
     return Status::ok();
@@ -158,6 +218,7 @@ Status HistoryReader::readExperiment(HistoryExperiment* out) {
     *out = {};
     const int code = sqlite3_step(s.get());
     if (code == SQLITE_ROW) {
+        out->recorded = true;
         out->name = textAt(s.get(), 0);
         out->status = textAt(s.get(), 1);
         out->specText = textAt(s.get(), 2);
@@ -174,17 +235,18 @@ Status HistoryReader::readTrials(std::vector<HistoryTrial>* out) {
             impl_->prepare("SELECT id, config, status, iteration, node_id, pending_reason, "
                            "error_message, started_at, finished_at, time_total_s, last_result "
                            "FROM trials "
-                           "ORDER BY idx",
+                           "ORDER BY idx, id",
                            &s);
         !status) {
         return status;
     }
     out->clear();
+    std::vector<FloatPaths> floatSets;
     int code = SQLITE_ROW;
     while ((code = sqlite3_step(s.get())) == SQLITE_ROW) {
         HistoryTrial trial;
         trial.id = textAt(s.get(), 0);
-        trial.config = configAt(s.get(), 1, &trial.configFloats);
+        trial.config = configAt(s.get(), 1, &trial.configFloats, &impl_->damaged, &floatSets);
         trial.status = textAt(s.get(), 2);
         trial.iteration = sqlite3_column_int64(s.get(), 3);
         trial.node = textAt(s.get(), 4);
@@ -193,7 +255,7 @@ Status HistoryReader::readTrials(std::vector<HistoryTrial>* out) {
         trial.startedAt = sqlite3_column_double(s.get(), 7);
         trial.finishedAt = sqlite3_column_double(s.get(), 8);
         trial.timeTotalS = sqlite3_column_double(s.get(), 9);
-        trial.lastResult = QJsonDocument::fromJson(textAt(s.get(), 10).toUtf8()).object();
+        trial.lastResult = objectAt(s.get(), 10, &impl_->damaged);
         out->push_back(std::move(trial));
     }
     return impl_->finished(code);
@@ -224,6 +286,11 @@ Status HistoryReader::readCurves(const QString& metric, const std::vector<Histor
     int code = SQLITE_ROW;
     while ((code = sqlite3_step(s.get())) == SQLITE_ROW) {
         ++*results;
+        const std::string_view json = bytesAt(s.get(), 3);
+        if (!isJsonObjectText(json)) {
+            impl_->damaged = true;  // no curve is drawn from part of the history
+            break;
+        }
         const std::string_view id = bytesAt(s.get(), 0);
         if (!curve || curveId != id) {
             // fromRawData: a look-up without a copy of the id.
@@ -236,7 +303,7 @@ Status HistoryReader::readCurves(const QString& metric, const std::vector<Histor
         if (!curve) {
             continue;  // a result of a trial the history does not list
         }
-        const double value = reading.in(bytesAt(s.get(), 3));
+        const double value = reading.in(json);
         if (std::isnan(value)) {
             continue;
         }
@@ -255,6 +322,44 @@ Status HistoryReader::readCurves(const QString& metric, const std::vector<Histor
     return impl_->finished(code);
 }
 
+Status HistoryReader::readResults(const std::function<void(const HistoryResult&)>& each) {
+    Rows s;
+    if (Status status = impl_->prepare(
+            "SELECT trial_id, iteration, timestamp, data FROM results ORDER BY seq", &s);
+        !status) {
+        return status;
+    }
+    std::vector<JsonMember> members;
+    HistoryResult result;
+    result.members = &members;
+    int code = SQLITE_ROW;
+    while ((code = sqlite3_step(s.get())) == SQLITE_ROW) {
+        result.json = bytesAt(s.get(), 3);
+        if (!readJsonMembers(result.json, &members)) {
+            impl_->damaged = true;  // nothing is answered from part of the history
+            break;
+        }
+        result.trialId = bytesAt(s.get(), 0);
+        result.iteration = sqlite3_column_int64(s.get(), 1);
+        result.timestamp = sqlite3_column_double(s.get(), 2);
+        each(result);
+    }
+    return impl_->finished(code);
+}
+
+Status HistoryReader::readResultCount(std::int64_t* out) {
+    Rows s;
+    if (Status status = impl_->prepare("SELECT count(*) FROM results", &s); !status) {
+        return status;
+    }
+    const int code = sqlite3_step(s.get());
+    if (code != SQLITE_ROW) {
+        return impl_->finished(code);
+    }
+    *out = sqlite3_column_int64(s.get(), 0);
+    return Status::ok();
+}
+
 Status HistoryReader::readExploits(std::vector<HistoryExploit>* out) {
     out->clear();
     if (impl_->version < 2) {
@@ -268,6 +373,7 @@ Status HistoryReader::readExploits(std::vector<HistoryExploit>* out) {
         !status) {
         return status;
     }
+    std::vector<FloatPaths> floatSets;
     int code = SQLITE_ROW;
     while ((code = sqlite3_step(s.get())) == SQLITE_ROW) {
         HistoryExploit exploit;
@@ -275,8 +381,10 @@ Status HistoryReader::readExploits(std::vector<HistoryExploit>* out) {
         exploit.sourceTrialId = textAt(s.get(), 1);
         exploit.iteration = sqlite3_column_int64(s.get(), 2);
         exploit.sourceIteration = sqlite3_column_int64(s.get(), 3);
-        exploit.oldConfig = configAt(s.get(), 4, &exploit.oldConfigFloats);
-        exploit.newConfig = configAt(s.get(), 5, &exploit.newConfigFloats);
+        exploit.oldConfig =
+            configAt(s.get(), 4, &exploit.oldConfigFloats, &impl_->damaged, &floatSets);
+        exploit.newConfig =
+            configAt(s.get(), 5, &exploit.newConfigFloats, &impl_->damaged, &floatSets);
         exploit.reason = textAt(s.get(), 6);
         exploit.timestamp = sqlite3_column_double(s.get(), 7);
         out->push_back(std::move(exploit));
@@ -300,7 +408,7 @@ Status HistoryReader::readNodeUsage(std::vector<HistoryNodeUsage>* out) {
         HistoryNodeUsage sample;
         sample.timestamp = sqlite3_column_double(s.get(), 0);
         sample.node = textAt(s.get(), 1);
-        sample.usage = objectAt(s.get(), 2);
+        sample.usage = objectAt(s.get(), 2, &impl_->damaged);
         out->push_back(std::move(sample));
     }
     return impl_->finished(code);
@@ -318,9 +426,62 @@ Status HistoryReader::readEvents(const QString& type, std::vector<QJsonObject>* 
     payloads->clear();
     int code = SQLITE_ROW;
     while ((code = sqlite3_step(s.get())) == SQLITE_ROW) {
-        payloads->push_back(objectAt(s.get(), 0));
+        payloads->push_back(objectAt(s.get(), 0, &impl_->damaged));
     }
     return impl_->finished(code);
+}
+
+Status HistoryReader::readEndReasons(QHash<QString, QString>* out) {
+    Rows s;
+    if (Status status = impl_->prepare(
+            "SELECT trial_id, payload FROM events WHERE type = 'trial_status' ORDER BY seq", &s);
+        !status) {
+        return status;
+    }
+    out->clear();
+    // A string member's text: in place unless an escape needs the parser.
+    const auto text = [](const JsonMember* member) {
+        if (!member || member->kind != JsonKind::String) {
+            return QString();
+        }
+        return member->escaped
+                   ? jsonMemberValue(*member).toString()
+                   : QString::fromUtf8(member->value.data(), qsizetype(member->value.size()));
+    };
+    std::vector<JsonMember> members;
+    int code = SQLITE_ROW;
+    while ((code = sqlite3_step(s.get())) == SQLITE_ROW) {
+        if (!readJsonMembers(bytesAt(s.get(), 1), &members)) {
+            impl_->damaged = true;
+            break;
+        }
+        const JsonMember* status = nullptr;
+        const JsonMember* reason = nullptr;
+        for (const JsonMember& member : members) {
+            if (member.key == "status") {
+                status = &member;
+            } else if (member.key == "reason") {
+                reason = &member;
+            }
+        }
+        if (text(status) == QLatin1String("TERMINATED")) {
+            out->insert(textAt(s.get(), 0), text(reason));
+        }
+    }
+    return impl_->finished(code);
+}
+
+std::vector<TrialScore> rankTrials(const std::vector<HistoryTrial>& trials,
+                                   const std::vector<MetricCurve>& curves, MetricMode mode,
+                                   ScoreScope scope) {
+    std::vector<TrialScore> scores;
+    for (std::size_t i = 0; i < trials.size() && i < curves.size(); ++i) {
+        if (const std::optional<double> score = trialScore(curves[i].values, mode, scope)) {
+            scores.push_back({trials[i].id, *score});
+        }
+    }
+    rankScores(&scores, mode);
+    return scores;
 }
 
 Status HistoryReader::readLastSeq(std::int64_t* out) {

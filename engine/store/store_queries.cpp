@@ -2,8 +2,6 @@
 // never wait for the writer thread (WAL lets readers and the writer work at the same time).
 #include <QByteArray>
 #include <QtDebug>
-#include <map>
-#include <optional>
 
 #include "store/schema.h"
 #include "store/store_impl.h"
@@ -62,26 +60,6 @@ std::int64_t singleInt(sqlite3* db, Status& firstError, const char* sql) {
     read(db, firstError, sql, kNoBinding, [&](Statement& row) { value = row.columnInt(0); });
     return value;
 }
-
-// A JSON path naming `key` at the top level. SQLite's paths cannot escape a double quote, so such
-// a key is matched with json_each instead (nullopt).
-std::optional<QByteArray> topLevelPath(const QString& key) {
-    if (key.contains(QLatin1Char('"'))) {
-        return std::nullopt;
-    }
-    return QByteArray("$.\"") + key.toUtf8() + QByteArray("\"");
-}
-
-// The numeric values of one metric: (trial_id, iteration, seq, value). Booleans and strings are
-// left out (json_type tells them apart; json_extract alone reads true as 1).
-constexpr const char* kMetricValuesByPath = R"sql(
-SELECT trial_id, iteration, seq, json_extract(data, ?1) AS value FROM results
-WHERE json_type(data, ?1) IN ('integer', 'real')
-)sql";
-constexpr const char* kMetricValuesByKey = R"sql(
-SELECT r.trial_id, r.iteration, r.seq, j.value AS value FROM results AS r, json_each(r.data) AS j
-WHERE j.key = ?1 AND j.type IN ('integer', 'real')
-)sql";
 
 }  // namespace
 
@@ -349,47 +327,6 @@ std::vector<NodeUsageRecord> ExperimentStore::loadNodeUsage(const QString& node)
             samples.push_back(std::move(sample));
         });
     return samples;
-}
-
-std::vector<TrialScore> ExperimentStore::trialScores(const QString& metric, MetricMode mode,
-                                                     ScoreScope scope) const {
-    const std::optional<QByteArray> path = topLevelPath(metric);
-    const QByteArray key = metric.toUtf8();
-    const QByteArray sql = QByteArray("SELECT trial_id, iteration, value FROM (") +
-                           (path ? kMetricValuesByPath : kMetricValuesByKey) + ") ORDER BY seq";
-    struct Curve {
-        std::vector<double> iterations;
-        std::vector<double> values;
-    };
-    std::map<QString, Curve> curves;
-    read(
-        impl_->readHandle(), impl_->readError, sql.constData(),
-        [&](Statement& query) { query.bindText(1, path ? *path : key); },
-        [&](Statement& row) {
-            Curve& curve = curves[row.columnText(0)];
-            const auto iteration = double(row.columnInt(1));
-            const std::size_t kept = pointsKeptBefore(curve.iterations, iteration);
-            curve.iterations.resize(kept);
-            curve.values.resize(kept);
-            curve.iterations.push_back(iteration);
-            curve.values.push_back(row.columnDouble(2));
-        });
-    std::vector<TrialScore> scores;
-    for (const auto& [trialId, curve] : curves) {
-        if (const std::optional<double> score = trialScore(curve.values, mode, scope)) {
-            scores.push_back({trialId, *score});
-        }
-    }
-    rankScores(&scores, mode);
-    return scores;
-}
-
-QStringList ExperimentStore::resultKeys() const {
-    QStringList keys;
-    read(impl_->readHandle(), impl_->readError,
-         "SELECT DISTINCT j.key FROM results AS r, json_each(r.data) AS j ORDER BY 1", kNoBinding,
-         [&](Statement& row) { keys.append(row.columnText(0)); });
-    return keys;
 }
 
 }  // namespace tunedeck

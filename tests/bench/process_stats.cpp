@@ -82,6 +82,8 @@ ProcessStats runMeasured(const std::vector<std::string>& argv, const std::vector
     stats.wallSeconds = secondsSince(start);
     stats.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     stats.peakRssKb = usage.ru_maxrss;
+    stats.cpuSeconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                       double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
     return stats;
 }
 

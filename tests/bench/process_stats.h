@@ -1,5 +1,5 @@
-// Runs a command to completion and measures it the way the benchmarks need: wall time and the
-// peak resident memory of the process itself (wait4's ru_maxrss). Not thread-safe.
+// Runs a command to completion and measures it the way the benchmarks need: wall time, and the
+// CPU time and peak resident memory of the process itself (wait4's rusage). Not thread-safe.
 #pragma once
 
 #include <functional>
@@ -9,6 +9,7 @@
 struct ProcessStats {
     int exitCode = -1;
     double wallSeconds = 0;
+    double cpuSeconds = 0;  // user and system time of the process itself
     long peakRssKb = 0;
 };
 

@@ -1,6 +1,8 @@
 """tunedeck.load on a real experiment folder: results, Ray's dataframe, the best trial equal to
 `tunedeck-engine best` under every scope, with and without pandas, and the way to Optuna."""
 import os
+import socket
+import time
 import unittest
 
 import python_sdk
@@ -83,6 +85,30 @@ class AnalysisOfARealRun(unittest.TestCase):
         best_rows = self.analysis.dataframe(metric="loss", mode="min")
         self.assertEqual(best_rows[best_rows["config/shape"] == "dip"].iloc[0]["loss"], 0.05)
         self.assertEqual(len(self.analysis.trial_dataframes["t00000"]), 12)
+
+    def test_dataframe_has_rays_run_columns_from_the_history(self):
+        # Ray's done, date, pid, hostname, node_ip, time_since_restore and experiment_id, as a
+        # Ray user's code reads them, each from what the engine recorded.
+        frame = self.analysis.dataframe()
+        for column in ("done", "date", "pid", "hostname", "node_ip", "time_since_restore",
+                       "experiment_id"):
+            self.assertIn(column, frame.columns)
+        self.assertEqual(list(frame["done"]), [True] * 5)  # every trial finished
+        self.assertEqual(set(frame["experiment_id"]), {"curves"})
+        # One node, this machine, as its agent named itself; it has no address but "local".
+        self.assertEqual(set(frame["hostname"]), {socket.gethostname()})
+        self.assertTrue(frame["node_ip"].isna().all())
+        self.assertTrue(frame["pid"].isna().all())  # not recorded: none is made up
+        every = self.analysis.dataframe(all_results=True)
+        # done only on each trial's last result, as Ray marks the result that ended it.
+        self.assertEqual(sorted(every[every["done"]]["training_iteration"]), [12] * 5)
+        self.assertEqual(int(every["done"].sum()), 5)
+        for _, row in every.iterrows():
+            self.assertEqual(row["date"], time.strftime("%Y-%m-%d_%H-%M-%S",
+                                                        time.localtime(row["timestamp"])))
+            # No restore in this run: the time since it is all of the trial's time.
+            self.assertAlmostEqual(row["time_since_restore"], row["time_total_s"], places=6)
+        self.assertGreater(every["time_since_restore"].min(), 0)
 
     def test_each_trials_system_health_is_there(self):
         usage = self.analysis.system_usage()

@@ -23,11 +23,6 @@ class StoreTest : public QObject {
     void jsonColumnsReadBackAsWritten();
 
     // store_queries_test.cpp
-    void trialScoresRankByScopeAndMode_data();
-    void trialScoresRankByScopeAndMode();
-    void trialScoresSkipNonNumericValues();
-    void trialScoresFindKeysWithDotsAndQuotes();
-    void resultKeysAreDistinctAndSorted();
 
     // store_schema_test.cpp
     void newFileGetsTheCurrentSchemaInWalMode();

@@ -3,7 +3,11 @@
 #pragma once
 
 #include <sqlite3.h>
+#include <sys/mount.h>
+#include <unistd.h>
 
+#include <QDir>
+#include <QFile>
 #include <QString>
 #include <QTest>
 #include <memory>
@@ -66,5 +70,50 @@ inline QString integrityCheck(const QString& path) {
 // Enters a private mount namespace so the test may mount file systems that no other process
 // sees. Needs CAP_SYS_ADMIN; returns false with the reason otherwise.
 bool enterPrivateMountNamespace(QString* why);
+
+// Makes a folder unwritable for the rest of its scope: chmod for a normal user, a read-only
+// bind mount for root (whom permissions do not stop).
+class ReadOnlyFolder {
+  public:
+    explicit ReadOnlyFolder(QString path) : path_(std::move(path)) {}
+    ~ReadOnlyFolder() {
+        if (mounted_) {
+            umount2(path_.toUtf8().constData(), MNT_DETACH);
+        } else {
+            QFile::setPermissions(path_, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        }
+    }
+
+    bool apply(QString* why) {
+        if (geteuid() == 0) {
+            if (!enterPrivateMountNamespace(why)) {
+                return false;
+            }
+            const QByteArray dir = path_.toUtf8();
+            if (mount(dir.constData(), dir.constData(), nullptr, MS_BIND, nullptr) != 0) {
+                *why = QStringLiteral("bind mount failed: %1").arg(qt_error_string(errno));
+                return false;
+            }
+            mounted_ = true;
+            if (mount(nullptr, dir.constData(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY,
+                      nullptr) != 0) {
+                *why = QStringLiteral("read-only remount failed: %1").arg(qt_error_string(errno));
+                return false;
+            }
+        } else {
+            QFile::setPermissions(path_, QFile::ReadOwner | QFile::ExeOwner);
+        }
+        QFile probe(QDir(path_).filePath("probe"));
+        if (probe.open(QIODevice::WriteOnly)) {
+            *why = QStringLiteral("the folder is still writable");
+            return false;
+        }
+        return true;
+    }
+
+  private:
+    QString path_;
+    bool mounted_ = false;
+};
 
 }  // namespace store_test

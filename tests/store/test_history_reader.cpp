@@ -14,6 +14,7 @@
 using namespace tunedeck;
 using store_test::execSql;
 using store_test::openStore;
+using store_test::ReadOnlyFolder;
 using store_test::trialRecord;
 
 namespace {
@@ -74,7 +75,55 @@ bool writeHistory(const QString& path) {
     return bool(store->flush());
 }
 
+using Scores = QList<QPair<QString, double>>;
+
+// The ranking `best`, `show` and `ls` print: the curves of `metric`, scored and ranked.
+Scores ranked(const QString& path, const QString& metric, MetricMode mode, ScoreScope scope) {
+    auto reader = openReader(path);
+    std::vector<store::HistoryTrial> trials;
+    std::vector<store::MetricCurve> curves;
+    std::int64_t results = 0;
+    if (!reader || !reader->readTrials(&trials) ||
+        !reader->readCurves(metric, trials, &curves, &results)) {
+        return {{"cannot read", 0}};
+    }
+    Scores list;
+    for (const TrialScore& score : store::rankTrials(trials, curves, mode, scope)) {
+        list.append({score.trialId, score.value});
+    }
+    return list;
+}
+
+// Three trials whose rankings differ by scope:
+//   t00000 loss 4, 1, 3  (last 3, min 1, avg 8/3)
+//   t00001 loss 2 at iteration 2, then 7 at iteration 1: restored from its start, so only the 7
+//          counts (last, min, max and avg 7), as the app's live curve goes back
+//   t00002 loss 9, 0.5, 6, 5 (last 5, min 0.5, max 9, avg 5.125)
+bool writeLosses(const QString& path) {
+    auto store = openStore(path);
+    if (!store) {
+        return false;
+    }
+    for (int i = 0; i < 3; ++i) {
+        store->saveTrial(trialRecord(i));
+    }
+    const double first[] = {4, 1, 3};
+    for (int i = 0; i < 3; ++i) {
+        store->appendResult("t00000", i + 1, i, {{"loss", first[i]}});
+    }
+    store->appendResult("t00001", 2, 0, {{"loss", 2}});
+    store->appendResult("t00001", 1, 0, {{"loss", 7}});
+    const double third[] = {9, 0.5, 6, 5};
+    for (int i = 0; i < 4; ++i) {
+        store->appendResult("t00002", i + 1, i, {{"loss", third[i]}});
+    }
+    return bool(store->flush());
+}
+
 }  // namespace
+
+Q_DECLARE_METATYPE(tunedeck::MetricMode)
+Q_DECLARE_METATYPE(tunedeck::ScoreScope)
 
 class TestHistoryReader : public QObject {
     Q_OBJECT
@@ -86,6 +135,13 @@ class TestHistoryReader : public QObject {
     void fileWithoutSchemaIsRefusedNamingIt();
     void missingFileIsRefusedNamingIt();
     void olderHistoryReadsWithoutExploitsOrUsage();
+    void resultsAreReadInPlaceMemberByMember();
+    void aDamagedValueFailsTheReadAsDamage();
+    void readOnlyFolderWithUncheckpointedWalShowsAllCommits();
+    void trialsRankByScopeAndMode_data();
+    void trialsRankByScopeAndMode();
+    void rankingSkipsNonNumericValues();
+    void rankingFindsKeysWithDotsAndQuotes();
 };
 
 void TestHistoryReader::readsBackWhatTheStoreWrote() {
@@ -253,6 +309,186 @@ void TestHistoryReader::olderHistoryReadsWithoutExploitsOrUsage() {
     std::vector<store::HistoryTrial> trials;
     QVERIFY(reader->readTrials(&trials));
     QCOMPARE(trials.size(), std::size_t(2));
+}
+
+// `show`, `best` and `export` read every result through readResults: each one's members as its
+// text spells them, with their kinds, in the order they were recorded.
+void TestHistoryReader::resultsAreReadInPlaceMemberByMember() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("experiment.sqlite");
+    {
+        auto store = openStore(path);
+        QVERIFY(store);
+        store->saveTrial(trialRecord(0));
+        store->appendResult(trialIdForIndex(0), 1, 1002,
+                            {{"loss", 0.5},
+                             {"note", "a \"quoted\" word"},
+                             {"ok", true},
+                             {"val", QJsonObject{{"loss", 0.25}}}});
+        store->appendResult(trialIdForIndex(0), 2, 1003, {{"loss", 2}});
+        QVERIFY(store->flush());
+    }
+    auto reader = openReader(path);
+    QVERIFY(reader);
+    QStringList seen;
+    const Status status = reader->readResults([&](const store::HistoryResult& result) {
+        QString line =
+            QStringLiteral("%1@%2:")
+                .arg(QString::fromUtf8(result.trialId.data(), qsizetype(result.trialId.size())))
+                .arg(result.iteration);
+        for (const store::JsonMember& member : *result.members) {
+            line += QStringLiteral(" %1=%2").arg(
+                QString::fromUtf8(member.key.data(), qsizetype(member.key.size())),
+                store::jsonMemberValue(member).toVariant().toString());
+            if (member.kind == store::JsonKind::Object) {
+                line += QStringLiteral("{}");
+            }
+        }
+        seen << line;
+    });
+    QVERIFY2(status, qPrintable(status.message()));
+    QCOMPARE(seen, (QStringList{"t00000@1: loss=0.5 note=a \"quoted\" word ok=true val={}",
+                                "t00000@2: loss=2"}));
+}
+
+// Issue 33: a history with a damaged value must not answer from the rest. The reader the app
+// and the command line share says so, as Corruption, instead of skipping the result.
+void TestHistoryReader::aDamagedValueFailsTheReadAsDamage() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("experiment.sqlite");
+    QVERIFY(writeHistory(path));
+    // Cut after the metric: a scan that stops at the metric would still read 0.25 from it.
+    QVERIFY(execSql(path,
+                    "UPDATE results SET data = substr(data, 1, 12) WHERE seq = "
+                    "(SELECT max(seq) FROM results WHERE data LIKE '{\"loss\":0.25%')"));
+    auto reader = openReader(path);
+    QVERIFY(reader);
+    std::vector<store::HistoryTrial> trials;
+    QVERIFY(reader->readTrials(&trials));
+    std::vector<store::MetricCurve> curves;
+    std::int64_t results = 0;
+    Status status = reader->readCurves(QStringLiteral("loss"), trials, &curves, &results);
+    QCOMPARE(status.code(), Status::Code::Corruption);
+    QVERIFY2(status.message().contains(path) &&
+                 status.message().contains("a stored JSON value is damaged"),
+             qPrintable(status.message()));
+    int seen = 0;
+    status = reader->readResults([&](const store::HistoryResult&) { ++seen; });
+    QCOMPARE(status.code(), Status::Code::Corruption);
+    // A trial's last result damaged too: its row is not read as an empty one.
+    QVERIFY(execSql(path, "UPDATE trials SET last_result = '{\"loss\":' WHERE idx = 0"));
+    reader = openReader(path);
+    QVERIFY(reader);
+    QCOMPARE(reader->readTrials(&trials).code(), Status::Code::Corruption);
+}
+
+// A history copied while its engine still ran (the last commits only in its WAL) into a folder
+// the reader cannot write: every commit is read, as ExperimentStore reads it, not the main
+// file's older picture.
+void TestHistoryReader::readOnlyFolderWithUncheckpointedWalShowsAllCommits() {
+    QTemporaryDir dir;
+    const QString folder = dir.filePath("copied");
+    QVERIFY(QDir().mkpath(folder));
+    const QString copy = QDir(folder).filePath("experiment.sqlite");
+    {
+        auto store = openStore(dir.filePath("experiment.sqlite"));
+        QVERIFY(store);
+        store->saveTrial(trialRecord(0));
+        for (int i = 1; i <= 50; ++i) {
+            store->appendResult(trialIdForIndex(0), i, i, {{"loss", 1.0 / i}});
+        }
+        QVERIFY(store->flush().isOk());
+        QVERIFY(QFile::copy(store->path(), copy));
+        QVERIFY(QFile::copy(store->path() + "-wal", copy + "-wal"));
+    }
+    QVERIFY(QFileInfo(copy + "-wal").size() > 0);
+    ReadOnlyFolder readOnly(folder);
+    QString why;
+    if (!readOnly.apply(&why)) {
+        QSKIP(qPrintable("cannot make a read-only folder here: " + why));
+    }
+    auto reader = openReader(copy);
+    QVERIFY(reader);
+    std::int64_t results = 0;
+    QVERIFY(reader->readResultCount(&results));
+    QCOMPARE(results, std::int64_t(50));
+    std::vector<store::HistoryTrial> trials;
+    QVERIFY(reader->readTrials(&trials));
+    QCOMPARE(trials.size(), std::size_t(1));
+}
+
+void TestHistoryReader::trialsRankByScopeAndMode_data() {
+    QTest::addColumn<MetricMode>("mode");
+    QTest::addColumn<ScoreScope>("scope");
+    QTest::addColumn<Scores>("expected");
+    QTest::newRow("last-min") << MetricMode::Min << ScoreScope::Last
+                              << Scores{{"t00000", 3}, {"t00002", 5}, {"t00001", 7}};
+    QTest::newRow("last-max") << MetricMode::Max << ScoreScope::Last
+                              << Scores{{"t00001", 7}, {"t00002", 5}, {"t00000", 3}};
+    QTest::newRow("all-min") << MetricMode::Min << ScoreScope::All
+                             << Scores{{"t00002", 0.5}, {"t00000", 1}, {"t00001", 7}};
+    QTest::newRow("all-max") << MetricMode::Max << ScoreScope::All
+                             << Scores{{"t00002", 9}, {"t00001", 7}, {"t00000", 4}};
+    QTest::newRow("avg-min") << MetricMode::Min << ScoreScope::Avg
+                             << Scores{{"t00000", 8.0 / 3}, {"t00002", 5.125}, {"t00001", 7}};
+    QTest::newRow("avg-max") << MetricMode::Max << ScoreScope::Avg
+                             << Scores{{"t00001", 7}, {"t00002", 5.125}, {"t00000", 8.0 / 3}};
+    // Ray's windowed means: t00002's last 5 are all 4 of its values.
+    QTest::newRow("last-5-avg-min")
+        << MetricMode::Min << ScoreScope::Last5Avg
+        << Scores{{"t00000", 8.0 / 3}, {"t00002", 5.125}, {"t00001", 7}};
+}
+
+void TestHistoryReader::trialsRankByScopeAndMode() {
+    QFETCH(MetricMode, mode);
+    QFETCH(ScoreScope, scope);
+    QFETCH(Scores, expected);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("experiment.sqlite");
+    QVERIFY(writeLosses(path));
+    QCOMPARE(ranked(path, "loss", mode, scope), expected);
+    QVERIFY(ranked(path, "accuracy", mode, scope).isEmpty());
+}
+
+void TestHistoryReader::rankingSkipsNonNumericValues() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("experiment.sqlite");
+    {
+        auto store = openStore(path);
+        QVERIFY(store);
+        for (int i = 0; i < 4; ++i) {
+            store->saveTrial(trialRecord(i));
+        }
+        store->appendResult("t00000", 1, 0, {{"acc", 0.7}});
+        store->appendResult("t00001", 1, 0, {{"acc", "0.9"}});  // a string is not a score
+        store->appendResult("t00002", 1, 0, {{"acc", true}});   // nor is a boolean
+        store->appendResult("t00003", 1, 0, {{"acc", 1}});
+        store->appendResult("t00003", 2, 0, {{"loss", 0.1}});  // the latest row lacks the metric
+        QVERIFY(store->flush().isOk());
+    }
+    for (ScoreScope scope : {ScoreScope::Last, ScoreScope::All, ScoreScope::Avg}) {
+        QCOMPARE(ranked(path, "acc", MetricMode::Max, scope),
+                 (Scores{{"t00003", 1}, {"t00000", 0.7}}));
+    }
+}
+
+void TestHistoryReader::rankingFindsKeysWithDotsAndQuotes() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("experiment.sqlite");
+    {
+        auto store = openStore(path);
+        QVERIFY(store);
+        store->saveTrial(trialRecord(0));
+        store->saveTrial(trialRecord(1));
+        // A dotted key is one key, not a path into a nested object.
+        store->appendResult("t00000", 1, 0, {{"val.acc", 0.8}, {"val", QJsonObject{{"acc", 0.1}}}});
+        store->appendResult("t00001", 1, 0, {{"say \"hi\"", 3}});
+        QVERIFY(store->flush().isOk());
+    }
+    QCOMPARE(ranked(path, "val.acc", MetricMode::Max, ScoreScope::Last), (Scores{{"t00000", 0.8}}));
+    QCOMPARE(ranked(path, "say \"hi\"", MetricMode::Max, ScoreScope::All), (Scores{{"t00001", 3}}));
+    // A path with '/' reaches into the nested object, as Ray names nested metrics.
+    QCOMPARE(ranked(path, "val/acc", MetricMode::Max, ScoreScope::Last), (Scores{{"t00000", 0.1}}));
 }
 
 QTEST_GUILESS_MAIN(TestHistoryReader)

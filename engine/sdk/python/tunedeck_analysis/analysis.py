@@ -78,26 +78,36 @@ class ExperimentAnalysis:
 
     def _rows(self, all_results, metric, mode):
         trials = {t["trial_id"]: t for t in self._history.trials}
+        results = self._history.result_dicts()
+        run_fields = self._history.run_fields()
+        last = {}  # each trial's last recorded result
+        for index, result in enumerate(results):
+            last[result.get("trial_id")] = index
         if all_results:
-            picked = self._history.result_dicts()
+            picked = [(result, index) for index, result in enumerate(results)]
         elif metric is not None:
             # Ray: with metric and mode, each trial's best result instead of its last.
             best = {}
-            for result in self._history.result_dicts():
+            for index, result in enumerate(results):
                 value = result.get(metric)
                 if not isinstance(value, (int, float)) or isinstance(value, bool):
                     continue
                 held = best.get(result.get("trial_id"))
-                if held is None or (value > held[metric] if mode == "max" else
-                                    value < held[metric]):
-                    best[result.get("trial_id")] = result
+                if held is None or (value > held[0][metric] if mode == "max" else
+                                    value < held[0][metric]):
+                    best[result.get("trial_id")] = (result, index)
             picked = [best[t] for t in trials if t in best]
         else:
-            picked = [t["last_result"] for t in trials.values() if t["last_result"]]
+            picked = [(t["last_result"], last.get(t["trial_id"])) for t in trials.values()
+                      if t["last_result"]]
         rows = []
-        for result in picked:
+        for result, index in picked:
             trial = trials.get(result.get("trial_id"), {})
             row = _flatten(result, "", {})
+            if index is not None:
+                for key, value in run_fields[index].items():
+                    if key == "done" or key not in row:  # a reported done is in done already
+                        row[key] = value
             _flatten(trial.get("config", {}), "config", row)
             row["logdir"] = trial.get("logdir")
             rows.append(row)
@@ -105,8 +115,10 @@ class ExperimentAnalysis:
 
     def dataframe(self, metric=None, mode=None, all_results=False):
         """A pandas DataFrame in Ray's layout: the metrics (nested ones as "a/b"), trial_id,
-        training_iteration, config/<param> and logdir. One row per trial, its last result (or
-        its best by `metric` and `mode`, as Ray's), or every result with all_results=True."""
+        training_iteration, Ray's done, date, pid, hostname, node_ip, time_since_restore and
+        experiment_id (taken from the history: README.md, "Ray's columns"), config/<param> and
+        logdir. One row per trial, its last result (or its best by `metric` and `mode`, as
+        Ray's), or every result with all_results=True."""
         pandas = _pandas()
         if metric is not None and mode not in ("min", "max"):
             raise ValueError("dataframe(metric=...) needs mode='min' or mode='max'")

@@ -8,9 +8,11 @@ drift from the engine's, which trial is best, lives in scores.py and is checked 
 `tunedeck-engine best` by the tests. One History per call; not shared between threads.
 """
 
+import ipaddress
 import json
 import os
 import sqlite3
+import time
 
 # The newest history layout this package knows. A newer one still opens (versions only add
 # tables), with a note, since a column read here could in principle have changed.
@@ -34,6 +36,42 @@ def _connect(database):
     # mode=ro: never creates or changes the file, whatever the engine is doing with it.
     return sqlite3.connect("file:%s?mode=ro" % database.replace("?", "%3f"), uri=True,
                            timeout=10)
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_ip_address(text):
+    try:
+        ipaddress.ip_address(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _places(connection, results):
+    """The node each result came from, and each node's host name, from the history's events:
+    a trial runs on the node its latest status change before the result names (it may move on
+    a restore), and a node's name is what its agent reported when it came up."""
+    events = connection.execute(
+        "SELECT seq, type, trial_id, payload FROM events "
+        "WHERE type IN ('trial_status', 'node') ORDER BY seq").fetchall()
+    node_of_trial, hostnames, nodes = {}, {}, []
+    at = 0
+    for seq, trial_id, _, _, _ in results:
+        while at < len(events) and events[at][0] < seq:
+            _, kind, event_trial, payload = events[at]
+            payload = json.loads(payload)
+            if kind == "trial_status" and isinstance(payload.get("node"), str):
+                node_of_trial[event_trial] = payload["node"]
+            elif kind == "node" and payload.get("state") == "up":
+                host = (payload.get("details") or {}).get("hostname")
+                if isinstance(host, str) and isinstance(payload.get("node"), str):
+                    hostnames[payload["node"]] = host
+            at += 1
+        nodes.append(node_of_trial.get(trial_id))
+    return nodes, hostnames
 
 
 def _numbers(result):
@@ -79,11 +117,52 @@ class History:
                         notes.pop(trial, None)
             for trial in self.trials:
                 trial["note"] = notes.get(trial["trial_id"])
-            # (trial_id, iteration, result) in the order the engine recorded them.
-            self.results = [(r[0], r[1], json.loads(r[2])) for r in connection.execute(
-                "SELECT trial_id, iteration, data FROM results ORDER BY seq")]
+            # (trial_id, iteration, result) in the order the engine recorded them, and where
+            # each ran (see _places).
+            rows = connection.execute(
+                "SELECT seq, trial_id, iteration, timestamp, data FROM results ORDER BY seq"
+            ).fetchall()
+            self.results = [(r[1], r[2], json.loads(r[4])) for r in rows]
+            self.result_timestamps = [r[3] for r in rows]
+            self.result_nodes, self.node_hostnames = _places(connection, rows)
         finally:
             connection.close()
+
+    def run_fields(self):
+        """For each result (in the order of self.results), the columns of Ray's dataframe the
+        engine does not write into results, taken from the history: done, date, pid,
+        hostname, node_ip, time_since_restore, experiment_id (README.md, "Ray's columns")."""
+        status = {t["trial_id"]: t["status"] for t in self.trials}
+        last = {}
+        for index, (trial_id, _, _) in enumerate(self.results):
+            last[trial_id] = index
+        since_restore = {}
+        fields = []
+        for index, (trial_id, _, result) in enumerate(self.results):
+            # Time since the trial last (re)started: its iterations' times since the result
+            # that began the run (iterations_since_restore 1).
+            this_iter = result.get("time_this_iter_s")
+            if result.get("iterations_since_restore") == 1 or trial_id not in since_restore:
+                since_restore[trial_id] = 0.0
+            if _is_number(this_iter) and since_restore[trial_id] is not None:
+                since_restore[trial_id] += this_iter
+            else:
+                since_restore[trial_id] = None
+            timestamp = result.get("timestamp")
+            if not _is_number(timestamp):
+                timestamp = self.result_timestamps[index]
+            node = self.result_nodes[index]
+            fields.append({
+                "done": result.get("done") is True or (
+                    last[trial_id] == index and status.get(trial_id) == "TERMINATED"),
+                "date": time.strftime("%Y-%m-%d_%H-%M-%S", time.localtime(timestamp)),
+                "pid": None,  # trial processes' ids are not recorded
+                "hostname": self.node_hostnames.get(node),
+                "node_ip": node if _is_ip_address(node) else None,
+                "time_since_restore": since_restore[trial_id],
+                "experiment_id": os.path.basename(self.folder),
+            })
+        return fields
 
     def result_dicts(self):
         return [_numbers(result) for _, _, result in self.results]

@@ -1,10 +1,13 @@
-"""Which trial is best: the engine's rule (engine/core/best_trial.h and ExperimentStore::
-trialScores), reproduced step for step so `best_config()` names the trial `tunedeck-engine best`
-names, for every scope. The tests compare the two on real experiment folders.
+"""Which trial is best: the engine's rule (engine/core/best_trial.h over the curves of
+engine/store/history_reader.h, as `show`, `best` and the app read them), reproduced step for
+step so `best_config()` names the trial `tunedeck-engine best` names, for every scope. The tests
+compare the two on real experiment folders.
 
 * A trial's curve is its metric's numeric values (booleans and strings left out) at the top-level
-  key `metric`, in the order results were recorded; a result at an iteration the curve already
-  reached (the trial was restored from an earlier checkpoint) drops the points from there on.
+  key `metric`, or, when no key has that name, at its path through nested objects ("val/loss",
+  as engine/store/result_metric.h reads it), in the order results were recorded; a result at an
+  iteration the curve already reached (the trial was restored from an earlier checkpoint) drops
+  the points from there on.
 * Scopes are Ray Tune's: last, all (the best for the mode), avg, last-5-avg, last-10-avg.
 * Best first for the mode; equal scores go to the lower trial id (the one created first).
 Pure functions.
@@ -20,11 +23,23 @@ def _is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def metric_value(result, metric):
+    """The metric in one result: its top-level key, else its "a/b" path; None without it."""
+    if not isinstance(result, dict):
+        return None
+    if metric in result or "/" not in metric:
+        return result.get(metric)
+    value = result
+    for part in metric.split("/"):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
 def metric_curves(results, metric):
     """{trial_id: [value, ...]} from (trial_id, iteration, result) rows in recorded order."""
     curves = {}
     for trial_id, iteration, result in results:
-        value = result.get(metric) if isinstance(result, dict) else None
+        value = metric_value(result, metric)
         if not _is_number(value):
             continue
         iterations, values = curves.setdefault(trial_id, ([], []))

@@ -1,0 +1,246 @@
+// The command line's views of a large history (issue 31: a 20,000-trial, 200,000-result
+// history, `show` <= 1 s and `export --format csv` <= 2 s), printed beside the app's load of the
+// same file through the history reader (its trials and one metric's curves), measured in the
+// same run. The history is written straight through the engine's store (ExperimentStore), with
+// the fields and events a real run records: each result carries the engine's automatic fields,
+// each trial its RUNNING and TERMINATED status changes. Medians of --runs runs (3). Options:
+// --trials N (20000), --results-per-trial N (10), --reference-engine PATH (another
+// tunedeck-engine timed on the same history, e.g. a build of the previous commit), --smoke (tiny
+// sizes, for ctest). Not a test: it prints figures and asserts none.
+#include <sys/resource.h>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "median.h"
+#include "process_stats.h"
+#include "store/experiment_store.h"
+#include "store/history_reader.h"
+
+using namespace tunedeck;
+
+namespace {
+
+const QString kBin = QStringLiteral(TUNEDECK_BIN_DIR);
+
+constexpr const char* kSpec =
+    "name: history\n"
+    "trainable:\n  command: python3 train.py\n"
+    "search_space:\n"
+    "  lr: {loguniform: [0.0001, 0.1]}\n"
+    "  width: {choice: [16, 32, 64]}\n"
+    "  optimizer: {choice: [sgd, adam]}\n"
+    "metric: loss\nmode: min\n";
+
+bool writeHistory(const QString& folder, int trials, int resultsPerTrial) {
+    QDir().mkpath(folder);
+    std::unique_ptr<ExperimentStore> store;
+    if (!ExperimentStore::open(folder + "/experiment.sqlite", ExperimentStore::Mode::ReadWrite,
+                               &store)) {
+        return false;
+    }
+    ExperimentRecord record;
+    record.name = QStringLiteral("history");
+    record.specText = QString::fromUtf8(kSpec);
+    record.status = QStringLiteral("finished");
+    record.createdAt = 1.7e9;
+    store->saveExperiment(record);
+    const double start = record.createdAt;
+    for (int t = 0; t < trials; ++t) {
+        TrialRecord trial;
+        trial.trial.id = QStringLiteral("t%1").arg(t, 5, 10, QLatin1Char('0'));
+        trial.trial.index = t;
+        trial.trial.config = QJsonObject{{"lr", 0.0001 * (1 + t % 997)},
+                                         {"width", 16 << (t % 3)},
+                                         {"optimizer", t % 2 ? "adam" : "sgd"}};
+        trial.configFloats = {QStringLiteral("lr")};
+        trial.trial.status = TrialStatus::Terminated;
+        trial.trial.iteration = resultsPerTrial;
+        trial.trial.nodeId = QStringLiteral("local");
+        const double begin = start + t * 0.01;
+        trial.startedAt = begin;
+        // Results name a saved trial (a foreign key): the trial first, holding its last result.
+        std::vector<QJsonObject> results;
+        for (int it = 1; it <= resultsPerTrial; ++it) {
+            const double loss = 1.0 / (it + t % 13) + 0.001 * (t % 101);
+            results.push_back(QJsonObject{{"loss", loss},
+                                          {"accuracy", 1 - loss / 2},
+                                          {"training_iteration", it},
+                                          {"trial_id", trial.trial.id},
+                                          {"timestamp", begin + it * 0.001},
+                                          {"time_this_iter_s", 0.001},
+                                          {"time_total_s", it * 0.001},
+                                          {"iterations_since_restore", it}});
+        }
+        trial.trial.lastResult = results.empty() ? QJsonObject{} : results.back();
+        trial.trial.timeTotalS = resultsPerTrial * 0.001;
+        trial.finishedAt = begin + resultsPerTrial * 0.001;
+        store->saveTrial(trial);
+        for (int it = 1; it <= resultsPerTrial; ++it) {
+            store->appendResult(trial.trial.id, it, begin + it * 0.001,
+                                results[std::size_t(it - 1)]);
+        }
+        store->appendEvent(QStringLiteral("trial_status"), trial.trial.id,
+                           {{"failures", 0},
+                            {"iteration", 0},
+                            {"node", "local"},
+                            {"status", "RUNNING"},
+                            {"trial", trial.trial.id}},
+                           begin);
+        store->appendEvent(QStringLiteral("trial_status"), trial.trial.id,
+                           {{"failures", 0},
+                            {"iteration", resultsPerTrial},
+                            {"node", "local"},
+                            {"reason", "finished"},
+                            {"status", "TERMINATED"},
+                            {"trial", trial.trial.id}},
+                           trial.finishedAt);
+    }
+    return bool(store->flush());
+}
+
+double processCpuSeconds() {
+    struct rusage usage = {};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+           double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+struct Timing {
+    double wall = -1;  // seconds; -1 when a run failed
+    double cpu = 0;    // the process's own user and system seconds, which a shared machine's
+                       // other work does not add to
+};
+
+// Medians of `runs` runs of tunedeck-engine `engine` with `args`.
+Timing engineSeconds(const QString& engine, const QStringList& args, int runs) {
+    std::vector<std::string> argv{engine.toStdString()};
+    for (const QString& a : args) {
+        argv.push_back(a.toStdString());
+    }
+    std::vector<double> wall;
+    std::vector<double> cpu;
+    for (int i = 0; i < runs; ++i) {
+        const ProcessStats s = runMeasured(argv);
+        if (s.exitCode != 0) {
+            return {};
+        }
+        wall.push_back(s.wallSeconds);
+        cpu.push_back(s.cpuSeconds);
+    }
+    return {median(wall), median(cpu)};
+}
+
+// What the app does to open a finished history (app/models/history_reader.cpp): its trials and
+// the curves of its metric, through the history reader, on this thread.
+Timing readerSeconds(const QString& database, int runs, std::int64_t* results) {
+    std::vector<double> wall;
+    std::vector<double> cpu;
+    for (int i = 0; i < runs; ++i) {
+        QElapsedTimer clock;
+        clock.start();
+        const double cpuStart = processCpuSeconds();
+        std::unique_ptr<store::HistoryReader> reader;
+        std::vector<store::HistoryTrial> trials;
+        std::vector<store::MetricCurve> curves;
+        if (!store::HistoryReader::open(database, &reader) || !reader->readTrials(&trials) ||
+            !reader->readCurves(QStringLiteral("loss"), trials, &curves, results)) {
+            return {};
+        }
+        wall.push_back(double(clock.nsecsElapsed()) / 1e9);
+        cpu.push_back(processCpuSeconds() - cpuStart);
+    }
+    return {median(wall), median(cpu)};
+}
+
+void printLine(const char* what, const Timing& t, const QString& target, const Timing& reference,
+               const Timing& load) {
+    if (t.wall < 0) {
+        std::printf("   %-22s failed\n", what);
+        return;
+    }
+    std::printf("   %-22s %6.2f s wall %6.2f s CPU  (%s; %.1fx the app's load", what, t.wall, t.cpu,
+                qPrintable(target), load.wall > 0 ? t.wall / load.wall : 0.0);
+    if (reference.wall > 0) {
+        std::printf("; reference engine %.2f s wall %.2f s CPU, %.1fx faster", reference.wall,
+                    reference.cpu, reference.wall / t.wall);
+    }
+    std::printf(")\n");
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    const bool smoke = args.contains(QStringLiteral("--smoke"));
+    auto option = [&](const char* name, const QString& fallback) {
+        const int at = int(args.indexOf(QString::fromLatin1(name)));
+        return at >= 0 && at + 1 < args.size() ? args[at + 1] : fallback;
+    };
+    const int trials = smoke ? 50 : option("--trials", QStringLiteral("20000")).toInt();
+    const int perTrial = option("--results-per-trial", QStringLiteral("10")).toInt();
+    const int runs = smoke ? 1 : option("--runs", QStringLiteral("3")).toInt();
+    const QString engine = kBin + QStringLiteral("/tunedeck-engine");
+    const QString reference = option("--reference-engine", QString());
+    if (!reference.isEmpty() && !QFileInfo(reference).isExecutable()) {
+        std::fprintf(stderr, "--reference-engine %s is not an executable\n", qPrintable(reference));
+        return 2;
+    }
+
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("history"));
+    std::printf("History views: %d trials, %d results (medians of %d runs)%s\n", trials,
+                trials * perTrial, runs, smoke ? " (smoke sizes)" : "");
+    QElapsedTimer clock;
+    clock.start();
+    if (!writeHistory(folder, trials, perTrial)) {
+        std::fprintf(stderr, "cannot write the history\n");
+        return 1;
+    }
+    std::printf("   written through the store in %.2f s\n", double(clock.nsecsElapsed()) / 1e9);
+    std::fflush(stdout);
+
+    std::int64_t results = 0;
+    const Timing load =
+        readerSeconds(folder + QStringLiteral("/experiment.sqlite"), runs, &results);
+    std::printf(
+        "   %-22s %6.2f s wall %6.2f s CPU  (its trials and the curves of its %lld "
+        "results, in this process: the reference)\n",
+        "app's history load", load.wall, load.cpu, static_cast<long long>(results));
+    struct View {
+        const char* what;
+        QStringList args;
+        QString target;
+    };
+    const QString csv = dir.filePath(QStringLiteral("history.csv"));
+    const QString json = dir.filePath(QStringLiteral("history.json"));
+    const std::vector<View> views{
+        {"show", {"show", folder}, QStringLiteral("target <= 1 s")},
+        {"best", {"best", folder, "--format", "json"}, QStringLiteral("no target")},
+        {"export --format csv",
+         {"export", folder, "--format", "csv", "--output", csv},
+         QStringLiteral("target <= 2 s")},
+        {"export --format json",
+         {"export", folder, "--format", "json", "--output", json},
+         QStringLiteral("no target")},
+    };
+    bool allRan = load.wall >= 0;
+    for (const View& view : views) {
+        const Timing t = engineSeconds(engine, view.args, runs);
+        const Timing before =
+            reference.isEmpty() ? Timing{} : engineSeconds(reference, view.args, runs);
+        printLine(view.what, t, view.target, before, load);
+        allRan = allRan && t.wall >= 0;
+    }
+    return allRan ? 0 : 1;
+}
