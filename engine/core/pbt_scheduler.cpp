@@ -56,7 +56,15 @@ PbtScheduler::Member& PbtScheduler::memberOf(const Trial& trial) {
 }
 
 void PbtScheduler::onTrialAdd(const Trial& trial) {
-    memberOf(trial).config = trial.config;
+    Member& m = memberOf(trial);
+    m.config = trial.config;
+    if (isFinished(trial.status) && !m.finished) {
+        // A resumed run's finished trial, which the saved state (up to a second older than the
+        // history) may still count as a member: the others must not wait for it at a sync point.
+        m.finished = true;
+        m.pending.reset();
+        releaseWaitingTrials();
+    }
 }
 
 PbtScheduler::Quantiles PbtScheduler::quantiles() const {
@@ -208,11 +216,18 @@ SchedulerDecision PbtScheduler::synchronise(const QString* current, double time)
             members_.at(id).pending = d;
         }
     }
-    double latest = nextSync_ + options_.perturbationInterval;
+    // The next sync point lies past every member's progress: a member already at it would wait
+    // there for ever once the others have finished (chooseTrialToRun skips it).
+    double furthest = 0;
     for (const auto& [id, m] : members_) {
-        latest = std::max(latest, m.lastTrainTime);
+        furthest = std::max(furthest, m.lastTrainTime);
     }
-    nextSync_ = latest;
+    double next = nextSync_ + options_.perturbationInterval;
+    if (furthest >= next) {
+        next += std::floor((furthest - next) / options_.perturbationInterval + 1) *
+                options_.perturbationInterval;
+    }
+    nextSync_ = next;
     return decision;
 }
 

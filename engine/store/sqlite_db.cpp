@@ -236,7 +236,9 @@ Status checkIntegrity(sqlite3* db) {
 Status Connection::open(const QString& uri, int flags) {
     close();
     const QByteArray name = uri.toUtf8();
-    const int code = sqlite3_open_v2(name.constData(), &db_, flags | SQLITE_OPEN_URI, nullptr);
+    // Never through a symbolic link (see history_reader.cpp's kOpenFlags).
+    const int code = sqlite3_open_v2(name.constData(), &db_,
+                                     flags | SQLITE_OPEN_URI | SQLITE_OPEN_NOFOLLOW, nullptr);
     if (code != SQLITE_OK) {
         Status status = sqliteStatus(db_, code, QStringLiteral("cannot open the database"));
         close();

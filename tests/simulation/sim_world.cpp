@@ -181,7 +181,8 @@ class World : public LoopClock, public LoopNodes, public LoopEffects {
     void commitCheckpoint(const Trial& trial, const Placement& placement,
                           const CommitOrder& order) override;
     void discardScratch(const Placement&, const QString&) override {}
-    void deleteCheckpoint(const Trial&, const Placement&, const QString& folder) override {
+    void deleteCheckpoint(const Trial& trial, const Placement&, const QString& folder) override {
+        note(QStringLiteral("%1 deletes %2").arg(trial.id, folder.section(QLatin1Char('/'), -1)));
         disk_.erase(folder);
     }
     Status copyCheckpoint(const QString& from, const QString& to, const QJsonObject&) override {
@@ -190,6 +191,8 @@ class World : public LoopClock, public LoopNodes, public LoopEffects {
             return Status::ioError(QStringLiteral("%1: no such folder").arg(from));
         }
         disk_.insert(to);
+        note(QStringLiteral("copy %1 -> %2")
+                 .arg(from.section(QLatin1Char('/'), -3), to.section(QLatin1Char('/'), -3)));
         return Status::ok();
     }
     void attemptEnded(const Trial& trial, const GangPlacement&) override {

@@ -22,7 +22,11 @@ namespace {
 //   67    a pause forced to end after stop_grace_s counted as a failure: retried past max_t
 //   17    the median rule's give-way handed the slot back to the trial that gave way
 //   1134  hyperband had no end at max_t: a trial restored there after kill -9 ran past it
-const std::vector<std::uint64_t> kRegressionSeeds = {2, 4, 133, 67, 17, 1134};
+//   3598  synchronous PBT set its next sync point at a member's own progress: once the others
+//         had finished, that member waited there for ever
+//   10790 synchronous PBT resumed after kill -9 from a state a second older than the history
+//         still counted a finished trial as a member, and the last one waited for it for ever
+const std::vector<std::uint64_t> kRegressionSeeds = {2, 4, 133, 67, 17, 1134, 3598, 10790};
 
 // Fresh seeds each run covers: about 30 s on one core of the CI machine.
 constexpr std::uint64_t kSeedRange = 1500;

@@ -2,6 +2,7 @@
 // ExperimentStore recorded is read back field by field, the metric's curve of each trial comes
 // from one pass over the results, and a file the reader cannot read (a newer schema, no schema)
 // is refused with a message naming the file and the versions.
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -133,6 +134,7 @@ class TestHistoryReader : public QObject {
     void nestedMetricIsFoundByItsPath();
     void newerSchemaIsRefusedNamingFileAndVersions();
     void fileWithoutSchemaIsRefusedNamingIt();
+    void aHistoryIsNeverReadThroughASymbolicLink();
     void missingFileIsRefusedNamingIt();
     void olderHistoryReadsWithoutExploitsOrUsage();
     void resultsAreReadInPlaceMemberByMember();
@@ -279,6 +281,24 @@ void TestHistoryReader::fileWithoutSchemaIsRefusedNamingIt() {
     status = store::HistoryReader::open(garbage.fileName(), &reader);
     QVERIFY(!status);
     QVERIFY2(status.message().startsWith(garbage.fileName() + ": "), qPrintable(status.message()));
+}
+
+// An engine running as root reads its users' folders: a user who swaps experiment.sqlite for a
+// link to someone else's history, after the server looked and before it opens, reads nothing.
+void TestHistoryReader::aHistoryIsNeverReadThroughASymbolicLink() {
+    QTemporaryDir dir;
+    const QString real = dir.filePath("other/experiment.sqlite");
+    QVERIFY(QDir(dir.path()).mkpath("other") && QDir(dir.path()).mkpath("mine"));
+    QVERIFY(writeLosses(real));
+    const QString link = dir.filePath("mine/experiment.sqlite");
+    QVERIFY(QFile::link(real, link));
+    std::unique_ptr<store::HistoryReader> reader;
+    QVERIFY(store::HistoryReader::open(real, &reader));  // the file itself reads
+    const Status status = store::HistoryReader::open(link, &reader);
+    QVERIFY2(!status, "the history was read through a symbolic link");
+    std::unique_ptr<ExperimentStore> store;
+    QVERIFY2(!ExperimentStore::open(link, ExperimentStore::Mode::ReadOnly, &store),
+             "the store opened a history through a symbolic link");
 }
 
 void TestHistoryReader::missingFileIsRefusedNamingIt() {

@@ -27,9 +27,9 @@
 #include <ctime>
 
 #include "api/control_server.h"
-#include "core/events.h"
 #include "charts/metric_chart.h"
 #include "client/engine_client.h"
+#include "core/events.h"
 #include "models/experiment_data.h"
 #include "models/history_reader.h"
 #include "plots/optimization_history_view.h"
@@ -112,7 +112,7 @@ int fakeEngine(const QString& socket, int trials, int rate, int historyIteration
     });
     api::ListenAddress address;
     address.path = socket;
-    if (!server.listen(address, {})) {
+    if (!server.listen(address, QString())) {
         return 1;
     }
     // Live results: `rate` a second, round robin over the trials, in 100 ticks a second.
