@@ -48,13 +48,13 @@ class CountingHistory : public LoopHistory {
     std::int64_t seq_ = 0;
 };
 
-// Trials that start, report once and exit at once; one node of `slots` CPUs.
+// Trials that start, report once and exit at once; one node of `cpus` CPUs.
 class InstantWorld : public LoopClock, public LoopNodes, public LoopEffects {
   public:
-    explicit InstantWorld(int slots) {
+    explicit InstantWorld(int cpus) {
         NodeCapacity node;
         node.nodeId = QStringLiteral("local");
-        node.cpuTotalMilli = std::int64_t(slots) * 1000;
+        node.cpuTotalMilli = std::int64_t(cpus) * 1000;
         nodes_.push_back(node);
     }
     void attach(ExperimentLoop* loop) { loop_ = loop; }
@@ -148,7 +148,10 @@ void benchScale(std::int64_t trials) {
     world.attach(&loop);
     QElapsedTimer clock;
     clock.start();
-    (void)loop.recover({});
+    if (Status s = loop.recover({}); !s) {
+        std::printf("scale: recovery failed: %s\n", qPrintable(s.message()));
+        return;
+    }
     loop.begin();
     loop.schedule();
     const std::int64_t tenth = std::max<std::int64_t>(1, trials / 10);
