@@ -24,6 +24,7 @@
 #include "process_stats.h"
 #include "store/experiment_store.h"
 #include "store/history_reader.h"
+#include "written_history.h"
 
 using namespace tunedeck;
 
@@ -41,70 +42,20 @@ constexpr const char* kSpec =
     "metric: loss\nmode: min\n";
 
 bool writeHistory(const QString& folder, int trials, int resultsPerTrial) {
-    QDir().mkpath(folder);
-    std::unique_ptr<ExperimentStore> store;
-    if (!ExperimentStore::open(folder + "/experiment.sqlite", ExperimentStore::Mode::ReadWrite,
-                               &store)) {
-        return false;
-    }
-    ExperimentRecord record;
-    record.name = QStringLiteral("history");
-    record.specText = QString::fromUtf8(kSpec);
-    record.status = QStringLiteral("finished");
-    record.createdAt = 1.7e9;
-    store->saveExperiment(record);
-    const double start = record.createdAt;
-    for (int t = 0; t < trials; ++t) {
-        TrialRecord trial;
-        trial.trial.id = QStringLiteral("t%1").arg(t, 5, 10, QLatin1Char('0'));
-        trial.trial.index = t;
-        trial.trial.config = QJsonObject{{"lr", 0.0001 * (1 + t % 997)},
-                                         {"width", 16 << (t % 3)},
-                                         {"optimizer", t % 2 ? "adam" : "sgd"}};
-        trial.configFloats = {QStringLiteral("lr")};
-        trial.trial.status = TrialStatus::Terminated;
-        trial.trial.iteration = resultsPerTrial;
-        trial.trial.nodeId = QStringLiteral("local");
-        const double begin = start + t * 0.01;
-        trial.startedAt = begin;
-        // Results name a saved trial (a foreign key): the trial first, holding its last result.
-        std::vector<QJsonObject> results;
-        for (int it = 1; it <= resultsPerTrial; ++it) {
-            const double loss = 1.0 / (it + t % 13) + 0.001 * (t % 101);
-            results.push_back(QJsonObject{{"loss", loss},
-                                          {"accuracy", 1 - loss / 2},
-                                          {"training_iteration", it},
-                                          {"trial_id", trial.trial.id},
-                                          {"timestamp", begin + it * 0.001},
-                                          {"time_this_iter_s", 0.001},
-                                          {"time_total_s", it * 0.001},
-                                          {"iterations_since_restore", it}});
-        }
-        trial.trial.lastResult = results.empty() ? QJsonObject{} : results.back();
-        trial.trial.timeTotalS = resultsPerTrial * 0.001;
-        trial.finishedAt = begin + resultsPerTrial * 0.001;
-        store->saveTrial(trial);
-        for (int it = 1; it <= resultsPerTrial; ++it) {
-            store->appendResult(trial.trial.id, it, begin + it * 0.001,
-                                results[std::size_t(it - 1)]);
-        }
-        store->appendEvent(QStringLiteral("trial_status"), trial.trial.id,
-                           {{"failures", 0},
-                            {"iteration", 0},
-                            {"node", "local"},
-                            {"status", "RUNNING"},
-                            {"trial", trial.trial.id}},
-                           begin);
-        store->appendEvent(QStringLiteral("trial_status"), trial.trial.id,
-                           {{"failures", 0},
-                            {"iteration", resultsPerTrial},
-                            {"node", "local"},
-                            {"reason", "finished"},
-                            {"status", "TERMINATED"},
-                            {"trial", trial.trial.id}},
-                           trial.finishedAt);
-    }
-    return bool(store->flush());
+    bench::HistoryShape shape;
+    shape.specText = QString::fromUtf8(kSpec);
+    shape.config = [](int t) {
+        return QJsonObject{{"lr", 0.0001 * (1 + t % 997)},
+                           {"width", 16 << (t % 3)},
+                           {"optimizer", t % 2 ? "adam" : "sgd"}};
+    };
+    shape.configFloats = {QStringLiteral("lr")};
+    shape.metrics = [](int t, int it) {
+        const double loss = 1.0 / (it + t % 13) + 0.001 * (t % 101);
+        return QJsonObject{{"loss", loss}, {"accuracy", 1 - loss / 2}};
+    };
+    shape.statusEvents = true;
+    return bench::writeHistory(folder, trials, resultsPerTrial, shape);
 }
 
 double processCpuSeconds() {

@@ -37,6 +37,7 @@
 #include "plots/timeline_view.h"
 #include "store/experiment_store.h"
 #include "views/main_window.h"
+#include "written_history.h"
 
 using namespace tunedeck;
 
@@ -135,33 +136,14 @@ int fakeEngine(const QString& socket, int trials, int rate, int historyIteration
 
 // A finished history of `trials` x `iterations` results, written by the engine's own store.
 bool writeHistory(const QString& folder, int trials, int iterations) {
-    QDir().mkpath(folder);
-    std::unique_ptr<ExperimentStore> store;
-    if (!ExperimentStore::open(folder + "/experiment.sqlite", ExperimentStore::Mode::ReadWrite,
-                               &store)) {
-        return false;
-    }
-    ExperimentRecord record;
-    record.name = QStringLiteral("history");
-    record.specText = QStringLiteral("name: history\nmetric: score\nmode: max\n");
-    record.status = QStringLiteral("finished");
-    record.createdAt = 1e9;
-    store->saveExperiment(record);
-    for (int t = 0; t < trials; ++t) {
-        TrialRecord trial;
-        trial.trial.id = QStringLiteral("t%1").arg(t, 5, 10, QLatin1Char('0'));
-        trial.trial.index = t;
-        trial.trial.config = QJsonObject{{"lr", 0.001 * (t + 1)}, {"width", t}};
-        trial.trial.status = TrialStatus::Terminated;
-        trial.trial.iteration = iterations;
-        store->saveTrial(trial);
-        for (int it = 1; it <= iterations; ++it) {
-            const double score = 1.0 - 1.0 / (1 + it * (1 + t % 7)) + (it % 97 == 0 ? 0.5 : 0);
-            store->appendResult(trial.trial.id, it, 1e9 + it,
-                                QJsonObject{{"training_iteration", it}, {"score", score}});
-        }
-    }
-    return bool(store->flush());
+    bench::HistoryShape shape;
+    shape.specText = QStringLiteral("name: history\nmetric: score\nmode: max\n");
+    shape.config = [](int t) { return QJsonObject{{"lr", 0.001 * (t + 1)}, {"width", t}}; };
+    shape.metrics = [](int t, int it) {
+        const double score = 1.0 - 1.0 / (1 + it * (1 + t % 7)) + (it % 97 == 0 ? 0.5 : 0);
+        return QJsonObject{{"score", score}};
+    };
+    return bench::writeHistory(folder, trials, iterations, shape);
 }
 
 // ---- measurements on the app's side ----
