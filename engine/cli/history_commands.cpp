@@ -184,19 +184,8 @@ int show(const QStringList& args) {
     if (!readSucceeded(h, status)) {
         return kExitBadInput;
     }
-    QStringList configColumns;
-    QSet<QString> seenColumns;
     std::vector<QJsonObject> flatConfigs;
-    flatConfigs.reserve(trials.size());
-    for (const store::HistoryTrial& t : trials) {
-        flatConfigs.push_back(flattenConfig(t.config));
-        for (const QString& key : flatConfigs.back().keys()) {
-            if (!seenColumns.contains(key)) {
-                seenColumns.insert(key);
-                configColumns << key;
-            }
-        }
-    }
+    const QStringList configColumns = flatConfigColumns(trials, &flatConfigs);
     QStringList header{QStringLiteral("TRIAL"), QStringLiteral("STATUS")};
     header << configColumns << QStringLiteral("ITER") << QStringLiteral("RUNTIME");
     if (multiObjective) {

@@ -94,23 +94,30 @@ void appendMemberField(QByteArray& out, const store::JsonMember& member) {
 
 }  // namespace
 
+QStringList flatConfigColumns(const std::vector<store::HistoryTrial>& trials,
+                              std::vector<QJsonObject>* flat) {
+    QStringList columns;
+    QSet<QString> seen;
+    flat->clear();
+    flat->reserve(trials.size());
+    for (const store::HistoryTrial& t : trials) {
+        flat->push_back(flattenConfig(t.config));
+        for (const QString& key : flat->back().keys()) {
+            if (!seen.contains(key)) {
+                seen.insert(key);
+                columns << key;
+            }
+        }
+    }
+    return columns;
+}
+
 Status exportCsv(store::HistoryReader& reader, const std::vector<store::HistoryTrial>& trials,
                  const ExportExtras& extras, QByteArray* out) {
     // Config columns as config/<path> (Ray's dataframe layout), in the order trials add them;
     // each trial's config fields are written once and copied into each of its rows.
-    QStringList configColumns;
-    QSet<QString> seenColumns;
     std::vector<QJsonObject> flatConfigs;
-    flatConfigs.reserve(trials.size());
-    for (const store::HistoryTrial& t : trials) {
-        flatConfigs.push_back(flattenConfig(t.config));
-        for (const QString& key : flatConfigs.back().keys()) {
-            if (!seenColumns.contains(key)) {
-                seenColumns.insert(key);
-                configColumns << key;
-            }
-        }
-    }
+    const QStringList configColumns = flatConfigColumns(trials, &flatConfigs);
     QHash<QByteArray, QByteArray> configFields;  // by trial id: ",a,b" for its config columns
     ColumnFloats columnFloats(configColumns);
     for (std::size_t i = 0; i < trials.size(); ++i) {

@@ -9,6 +9,7 @@
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <map>
 #include <vector>
 
@@ -22,6 +23,11 @@ struct ExportExtras {
     QJsonObject codeVersion;           // cli/code_version.h; empty when none was recorded
     std::map<QString, QString> notes;  // by trial id (cli/trial_notes.h)
 };
+
+// Each trial's config flattened to dotted paths (`flat`, in the order of `trials`), and the
+// paths as columns in the order the trials add them (`show`'s table and the CSV share them).
+QStringList flatConfigColumns(const std::vector<store::HistoryTrial>& trials,
+                              std::vector<QJsonObject>* flat);
 
 Status exportCsv(store::HistoryReader& reader, const std::vector<store::HistoryTrial>& trials,
                  const ExportExtras& extras, QByteArray* out);
