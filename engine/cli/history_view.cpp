@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <cstdio>
 
+#include "cli/stored_experiment.h"
 #include "core/folder_name.h"
 #include "core/pareto.h"
 #include "store/sqlite_db.h"
@@ -11,11 +12,8 @@
 namespace tunedeck::cli {
 
 bool openHistory(const QString& folderArgument, OpenedHistory* out) {
-    out->folder = QDir::cleanPath(QDir::current().absoluteFilePath(folderArgument));
-    const QString database = out->folder + QStringLiteral("/experiment.sqlite");
-    if (!QFileInfo::exists(database)) {
-        std::fprintf(stderr, "%s is not a Tunedeck experiment folder (no experiment.sqlite)\n",
-                     qPrintable(out->folder));
+    QString database;
+    if (!locateHistory(folderArgument, &out->folder, &database)) {
         return false;
     }
     Status s = store::HistoryReader::open(database, &out->reader);

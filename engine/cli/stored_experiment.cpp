@@ -6,12 +6,20 @@
 
 namespace tunedeck::cli {
 
-bool openExperiment(const QString& folderArgument, OpenedExperiment* out) {
-    out->folder = QDir::cleanPath(QDir::current().absoluteFilePath(folderArgument));
-    const QString database = out->folder + QStringLiteral("/experiment.sqlite");
-    if (!QFileInfo::exists(database)) {
+bool locateHistory(const QString& folderArgument, QString* folder, QString* database) {
+    *folder = QDir::cleanPath(QDir::current().absoluteFilePath(folderArgument));
+    *database = *folder + QStringLiteral("/experiment.sqlite");
+    if (!QFileInfo::exists(*database)) {
         std::fprintf(stderr, "%s is not a Tunedeck experiment folder (no experiment.sqlite)\n",
-                     qPrintable(out->folder));
+                     qPrintable(*folder));
+        return false;
+    }
+    return true;
+}
+
+bool openExperiment(const QString& folderArgument, OpenedExperiment* out) {
+    QString database;
+    if (!locateHistory(folderArgument, &out->folder, &database)) {
         return false;
     }
     Status s = ExperimentStore::open(database, ExperimentStore::Mode::ReadOnly, &out->store);

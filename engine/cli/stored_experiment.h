@@ -22,4 +22,8 @@ struct OpenedExperiment {
 // Opens <folder>/experiment.sqlite read-only; prints why and returns false when it cannot.
 bool openExperiment(const QString& folderArgument, OpenedExperiment* out);
 
+// The absolute folder a command was given and its experiment.sqlite; false, after printing
+// why, when the folder holds none (every command that reads a history starts here).
+bool locateHistory(const QString& folderArgument, QString* folder, QString* database);
+
 }  // namespace tunedeck::cli
