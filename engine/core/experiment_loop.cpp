@@ -117,8 +117,7 @@ Status ExperimentLoop::recover(RecoveredRun run) {
         live.finishedAt = rt.finishedAt;
         nextTrialIndex_ = std::max(nextTrialIndex_, live.trial.index + 1);
         scheduler_->onTrialAdd(live.trial);
-        const QString id = live.trial.id;
-        LoopTrial& added = trials_.emplace(id, std::move(live)).first->second;
+        LoopTrial& added = trials_.add(std::move(live));
         restand(added);
         if (!tunedeck::isFinished(added.trial.status)) {
             saveTrial(added);
@@ -167,7 +166,7 @@ void ExperimentLoop::maybeFinish() {
 void ExperimentLoop::finish(int exitCode, const QString& outcome) {
     finished_ = true;
     exitCode_ = exitCode;
-    for (auto& [id, live] : trials_) {
+    for (LoopTrial& live : trials_) {
         saveTrial(live);
     }
     const QString status = exitCode == kExitInterrupted ? QStringLiteral("interrupted")
@@ -269,7 +268,7 @@ void ExperimentLoop::pump() {
         view.sharedSlotsWhy = sharedSlotsWhy_;
         QueueStep step = queue_.next(view);
         if (step.kind == QueueStep::Kind::Start) {
-            LoopTrial& live = trials_.at(step.trialId);
+            LoopTrial& live = *trials_.find(step.trialId);
             live.placement = std::move(step.placement);
             live.gang = std::move(step.gang);
             startTrial(live);
@@ -286,7 +285,7 @@ void ExperimentLoop::pump() {
             }
             if (step.cause != WaitCause::Nothing) {
                 for (const Trial* t : view.waiting) {
-                    setPendingReason(trials_.at(t->id), step.reason);
+                    setPendingReason(trials_.byIndex(t->index), step.reason);
                 }
             }
             break;
@@ -327,8 +326,7 @@ LoopTrial& ExperimentLoop::addTrial(QJsonObject config) {
     live.trial.id = trialIdForIndex(live.trial.index);
     live.trial.config = std::move(config);
     live.trial.pendingReason = QStringLiteral("new");
-    const QString id = live.trial.id;
-    LoopTrial& added = trials_.emplace(id, std::move(live)).first->second;
+    LoopTrial& added = trials_.add(std::move(live));
     restand(added);
     scheduler_->onTrialAdd(added.trial);
     saveTrial(added);
@@ -433,7 +431,7 @@ void ExperimentLoop::setPendingReason(LoopTrial& live, const QString& reason) {
         return;
     }
     live.trial.pendingReason = reason;
-    live.dirty = true;
+    trials_.markDirty(live);
     emitEvent(events::type::kTrialStatus, events::trialStatus(live.trial, reason));
 }
 
@@ -477,17 +475,16 @@ void ExperimentLoop::warn(const QString& message, const QString& trialId) {
 }
 
 const LoopTrial* ExperimentLoop::find(const QString& id) const {
-    auto it = trials_.find(id);
-    return it == trials_.end() ? nullptr : &it->second;
+    return trials_.find(id);
 }
 
 LoopTrial* ExperimentLoop::current(const QString& trialId, int attempt) {
-    auto it = trials_.find(trialId);
-    if (it == trials_.end() || finished_ || it->second.trial.status != TrialStatus::Running ||
-        it->second.attempt.number() != attempt) {
+    LoopTrial* live = trials_.find(trialId);
+    if (live == nullptr || finished_ || live->trial.status != TrialStatus::Running ||
+        live->attempt.number() != attempt) {
         return nullptr;
     }
-    return &it->second;
+    return live;
 }
 
 // ---- timeouts -----------------------------------------------------------------------------
@@ -519,10 +516,8 @@ void ExperimentLoop::tick() {
             forceEnd(live);
         }
     }
-    for (auto& [id, live] : trials_) {
-        if (live.dirty) {
-            saveTrial(live);
-        }
+    for (LoopTrial* live : trials_.takeDirty()) {
+        saveTrial(*live);
     }
     if (stopping_ && t - stoppingSince_ >= kStoppingGraceS) {
         for (const std::int64_t index :
@@ -572,11 +567,11 @@ void ExperimentLoop::applyStopOrders() {
         orders.push_back(std::move(order));
     }
     for (const StopOrder& order : orders) {
-        auto it = trials_.find(order.trialId);
-        if (it == trials_.end()) {
+        LoopTrial* found = trials_.find(order.trialId);
+        if (found == nullptr) {
             continue;
         }
-        LoopTrial& live = it->second;
+        LoopTrial& live = *found;
         const TrialStatus status = live.trial.status;
         if (status == TrialStatus::Running &&
             live.attempt.ending() == TrialAttempt::Ending::Pause) {
@@ -632,7 +627,7 @@ void ExperimentLoop::spendTimeBudget() {
         warn(QStringLiteral("%1: no new trials; running ones are stopped").arg(reason));
     }
     searcherFinished_ = true;
-    for (auto& [id, live] : trials_) {
+    for (LoopTrial& live : trials_) {
         if (live.trial.status == TrialStatus::Running) {
             // Ray stops them at once rather than at their next result, which may be long.
             if (live.attempt.stopNow(reason)) {
@@ -656,15 +651,15 @@ void ExperimentLoop::terminateWaiting(LoopTrial& live, const QString& reason) {
 // ---- the user's orders ----------------------------------------------------------------------
 
 LoopTrial* ExperimentLoop::findTrialForOrder(const QString& id, Status* why) {
-    auto it = trials_.find(id);
-    if (it == trials_.end()) {
+    LoopTrial* live = trials_.find(id);
+    if (live == nullptr) {
         *why = Status::invalid(
             QStringLiteral("there is no trial '%1' in experiment '%2'").arg(id, spec_.name));
         return nullptr;
     }
-    if (tunedeck::isFinished(it->second.trial.status)) {
+    if (tunedeck::isFinished(live->trial.status)) {
         *why = Status::invalid(QStringLiteral("trial %1 has already finished (%2)")
-                                   .arg(id, trialStatusName(it->second.trial.status)));
+                                   .arg(id, trialStatusName(live->trial.status)));
         return nullptr;
     }
     if (finished_ || stopping_) {
@@ -672,7 +667,7 @@ LoopTrial* ExperimentLoop::findTrialForOrder(const QString& id, Status* why) {
         return nullptr;
     }
     *why = Status::ok();
-    return &it->second;
+    return live;
 }
 
 Status ExperimentLoop::stopTrial(const QString& id) {
@@ -740,7 +735,7 @@ void ExperimentLoop::stopExperiment() {
               events::warning(QStringLiteral("experiment '%1' stopped by the user: no new "
                                              "trials; running ones stop at their next report")
                                   .arg(spec_.name)));
-    for (auto& [id, live] : trials_) {
+    for (LoopTrial& live : trials_) {
         if (live.trial.status == TrialStatus::Running) {
             live.attempt.orderAtNextReport(TrialAttempt::UserOrder::Stop);
         } else if (!tunedeck::isFinished(live.trial.status)) {
@@ -802,7 +797,7 @@ void ExperimentLoop::setSharedSlots(int count, const QString& why) {
 }
 
 Status ExperimentLoop::setTrialNote(const QString& id, const QString& note) {
-    if (trials_.find(id) == trials_.end()) {
+    if (trials_.find(id) == nullptr) {
         return Status::invalid(
             QStringLiteral("there is no trial '%1' in experiment '%2'").arg(id, spec_.name));
     }
@@ -889,7 +884,7 @@ void ExperimentLoop::onReport(LoopTrial& live, const TrialLine& line) {
         line.metrics.toObject(),
         {iteration, trial.id, timestamp, thisIter, trial.timeTotalS, sinceRestore});
     trial.lastResult = result;
-    live.dirty = true;
+    trials_.markDirty(live);
 
     const std::int64_t seq = env_.history->appendResult(trial.id, iteration, timestamp, result);
     ++resultCount_;
@@ -919,10 +914,10 @@ void ExperimentLoop::onReport(LoopTrial& live, const TrialLine& line) {
     facts.result = result;
     facts.namesCheckpoint = line.namesPath;
     if (decision.action == SchedulerDecision::Action::Exploit) {
-        auto source = trials_.find(decision.source);
-        if (source != trials_.end() && !source->second.trial.checkpointPath.isEmpty()) {
-            facts.exploitSource = ExploitSource{source->second.trial.checkpointPath,
-                                                source->second.trial.checkpointIteration};
+        const LoopTrial* source = trials_.find(decision.source);
+        if (source != nullptr && !source->trial.checkpointPath.isEmpty()) {
+            facts.exploitSource =
+                ExploitSource{source->trial.checkpointPath, source->trial.checkpointIteration};
         }
     }
     const QString exploitFrom = decision.source;
@@ -1062,7 +1057,7 @@ void ExperimentLoop::onCommitted(LoopTrial& live, const QString& to, bool ok,
             live.trial.checkpointPath = to;
             live.trial.checkpointIteration = iteration;
         }
-        live.dirty = true;
+        trials_.markDirty(live);
         emitEvent(events::type::kCheckpoint, events::checkpoint(live.trial.id, iteration, to));
         applyRetention(live);
     } else {

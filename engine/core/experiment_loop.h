@@ -38,6 +38,7 @@
 #include "core/trial_queue.h"
 #include "core/trial_report.h"
 #include "core/trial_roster.h"
+#include "core/trial_table.h"
 
 namespace tunedeck {
 
@@ -46,23 +47,6 @@ inline constexpr int kExitFinished = 0;
 inline constexpr int kExitTrialErrors = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitInterrupted = 3;
-
-// A trial as the loop holds it: the Trial value, its current attempt, where it runs and its
-// committed checkpoints.
-struct LoopTrial {
-    Trial trial;
-    TrialAttempt attempt;
-    Placement placement;  // rank 0's for a gang
-    GangPlacement gang;   // every rank's place, for a gang trial's running attempt
-    std::vector<CheckpointRecord> checkpoints;
-    std::map<std::int64_t, QString> checkpointPaths;
-    double startedAt = 0;  // first start, seconds since the epoch
-    double finishedAt = 0;
-    double lastActivityAt = 0;  // its last line (or start): silence beyond the heartbeat is a hang
-    double lastReportAt = 0;    // its last report (or start): the time of an iteration
-    bool dirty = false;         // trial row changed since last saved
-    bool heldByUser = false;    // paused by the user: not started until resumed
-};
 
 // A trial as the history had it when the run (re)started; runtime/recovery.h fills it.
 struct RecoveredLoopTrial {
@@ -168,7 +152,7 @@ class ExperimentLoop {
 
     const ExperimentSpec& spec() const { return spec_; }
     const LoopTrial* find(const QString& id) const;
-    const std::map<QString, LoopTrial>& trials() const { return trials_; }
+    const TrialTable& trials() const { return trials_; }
     TrialDemand demand(std::int64_t mostFuture) const;
     std::optional<std::int64_t> totalTrials() const { return searcher_->totalTrials(); }
     std::int64_t resultCount() const { return resultCount_; }
@@ -180,7 +164,7 @@ class ExperimentLoop {
   private:
     double now() const { return env_.clock->now(); }
     LoopTrial* current(const QString& trialId, int attempt);
-    LoopTrial& byIndex(std::int64_t index) { return trials_.at(trialIdForIndex(index)); }
+    LoopTrial& byIndex(std::int64_t index) { return trials_.byIndex(index); }
 
     // Scheduling: which trial starts next, and when the run is over.
     void pump();
@@ -249,7 +233,7 @@ class ExperimentLoop {
     std::unique_ptr<Searcher> searcher_;
     std::unique_ptr<Scheduler> scheduler_;
     TrialQueue queue_;
-    std::map<QString, LoopTrial> trials_;  // ids sort in creation order below t99999
+    TrialTable trials_;
     TrialRoster roster_;
     std::int64_t nextTrialIndex_ = 0;
     bool searcherFinished_ = false;

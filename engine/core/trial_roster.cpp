@@ -31,11 +31,14 @@ void TrialRoster::count(const Standing& standing, std::int64_t index, int sign) 
 }
 
 void TrialRoster::set(std::int64_t index, const Standing& standing) {
-    auto [it, added] = standings_.try_emplace(index, standing);
-    if (!added) {
-        count(it->second, index, -1);
-        it->second = standing;
+    if (std::size_t(index) >= standings_.size()) {
+        standings_.resize(std::size_t(index) + 1);
     }
+    Entry& entry = standings_[std::size_t(index)];
+    if (entry.known) {
+        count(entry.standing, index, -1);
+    }
+    entry = {standing, true};
     count(standing, index, +1);
 }
 

@@ -7,8 +7,8 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
 #include <set>
+#include <vector>
 
 #include "core/trial.h"
 
@@ -54,7 +54,11 @@ class TrialRoster {
   private:
     void count(const Standing& standing, std::int64_t index, int sign);
 
-    std::map<std::int64_t, Standing> standings_;
+    struct Entry {
+        Standing standing;
+        bool known = false;
+    };
+    std::vector<Entry> standings_;  // by creation index: no tree walk as the run grows
     std::set<std::int64_t> waiting_;
     std::set<std::int64_t> held_;
     std::set<std::int64_t> running_;

@@ -359,7 +359,7 @@ void ExperimentRunner::writeEventLine(const QString& type, std::int64_t seq, dou
 ProgressSnapshot ExperimentRunner::snapshot() const {
     std::vector<const Trial*> trials;
     trials.reserve(loop_->trials().size());
-    for (const auto& [id, live] : loop_->trials()) {
+    for (const LoopTrial& live : loop_->trials()) {
         trials.push_back(&live.trial);
     }
     std::vector<QJsonObject> usage = monitor_.latestUsage();

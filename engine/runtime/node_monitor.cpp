@@ -151,7 +151,8 @@ void NodeMonitor::onGpuLost(const QString& nodeId, const QJsonObject& message) {
         if (const int card = cardIndex(*node, uuid); card >= 0) {
             node->gpuLost.resize(node->gpuIds.size(), false);
             node->gpuLost[std::size_t(card)] = true;
-            for (const auto& [id, live] : loop_.trials()) {
+            for (const LoopTrial& live : loop_.trials()) {
+                const QString& id = live.trial.id;
                 const std::vector<int>& taken = live.placement.gpuSlots;
                 if (live.trial.status == TrialStatus::Running && live.placement.nodeId == nodeId &&
                     std::find(taken.begin(), taken.end(), card) != taken.end()) {

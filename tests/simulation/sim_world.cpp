@@ -371,7 +371,8 @@ Outcome World::run() {
     // Every trial ends: a run that finished (not interrupted, not refused) left none behind.
     if (violation_.isEmpty() &&
         (loop_->exitCode() == kExitFinished || loop_->exitCode() == kExitTrialErrors)) {
-        for (const auto& [id, live] : loop_->trials()) {
+        for (const LoopTrial& live : loop_->trials()) {
+            const QString& id = live.trial.id;
             if (!isFinished(live.trial.status)) {
                 breaks(QStringLiteral("the run ended with trial %1 %2")
                            .arg(id, trialStatusName(live.trial.status)));
@@ -379,7 +380,8 @@ Outcome World::run() {
         }
     }
     // What the history points at exists.
-    for (const auto& [id, live] : loop_->trials()) {
+    for (const LoopTrial& live : loop_->trials()) {
+        const QString& id = live.trial.id;
         if (!live.trial.checkpointPath.isEmpty() && !disk_.count(live.trial.checkpointPath) &&
             !isFinished(live.trial.status)) {
             breaks(QStringLiteral("trial %1 points at %2, which is not on disk")

@@ -5,6 +5,7 @@
 #include "core/trial_attempt.h"
 #include "core/trial_queue.h"
 #include "core/trial_roster.h"
+#include "core/trial_table.h"
 #include "node_builders.h"
 
 using namespace tunedeck;
@@ -583,6 +584,42 @@ class TestTrialLoop : public QObject {
         QCOMPARE(roster.counts().of(TrialStatus::Terminated), 1);
         QCOMPARE(roster.counts().finished(), 1);
         QCOMPARE(roster.counts().total(), 4);
+    }
+
+    // The loop finds a trial by id or by creation index without a tree walk, past t99999 and in
+    // a history with a gap, and a tick saves only the trials whose row changed, each once.
+    void theTrialTableFindsTrialsAndHandsOutChangedOnesOnce() {
+        TrialTable table;
+        for (const std::int64_t index : {0, 1, 2, 4, 100000}) {  // 3 is missing
+            LoopTrial live;
+            live.trial.index = index;
+            live.trial.id = trialIdForIndex(index);
+            table.add(std::move(live));
+        }
+        QCOMPARE(int(table.size()), 5);
+        QCOMPARE(table.find(QStringLiteral("t100000"))->trial.index, std::int64_t(100000));
+        QCOMPARE(table.byIndex(4).trial.id, QStringLiteral("t00004"));
+        QCOMPARE(table.byIndex(100000).trial.id, QStringLiteral("t100000"));
+        QVERIFY(table.find(QStringLiteral("t00003")) == nullptr);
+        QVERIFY(table.takeDirty().empty());
+        table.markDirty(table.byIndex(4));
+        table.markDirty(table.byIndex(1));
+        table.markDirty(table.byIndex(4));
+        std::vector<LoopTrial*> changed = table.takeDirty();
+        QCOMPARE(int(changed.size()), 2);
+        QCOMPARE(changed[0]->trial.id, QStringLiteral("t00004"));
+        QCOMPARE(changed[1]->trial.id, QStringLiteral("t00001"));
+        QVERIFY(!changed[0]->dirty);
+        QVERIFY(table.takeDirty().empty());
+        // Saved some other way in between (dirty cleared): not handed out again.
+        table.markDirty(table.byIndex(2));
+        table.byIndex(2).dirty = false;
+        QVERIFY(table.takeDirty().empty());
+        std::vector<QString> order;
+        for (const LoopTrial& live : table) {
+            order.push_back(live.trial.id);
+        }
+        QCOMPARE(order.back(), QStringLiteral("t100000"));
     }
 
     // Issue 31: a trial that ignores its stop (catches SystemExit) was never ended.
