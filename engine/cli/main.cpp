@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "core/heap_tuning.h"
 #include "runtime/experiment_runner.h"
 #include "tunedeck/version.h"
 
@@ -108,6 +109,7 @@ int main(int argc, char** argv) {
     // A worker agent or a reader of our output may go away at any time; that is an event to
     // handle (EPIPE), never a reason for the engine to die.
     std::signal(SIGPIPE, SIG_IGN);
+    tunedeck::keepFreedMemoryForReuse();  // core/heap_tuning.h: the model searchers' matrices
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("tunedeck-engine"));
     QCoreApplication::setApplicationVersion(QStringLiteral(TUNEDECK_VERSION));

@@ -19,6 +19,7 @@
 
 #include "config/experiment_loader.h"
 #include "core/experiment_loop.h"
+#include "core/heap_tuning.h"
 #include "sim_world.h"
 
 using namespace tunedeck;
@@ -215,6 +216,7 @@ void benchSimulation(std::uint64_t seeds) {
 
 int main(int argc, char** argv) {
     QHashSeed::setDeterministicGlobalSeed();
+    tunedeck::keepFreedMemoryForReuse();
     QCoreApplication app(argc, argv);
     std::int64_t trials = 1000000;
     std::uint64_t seeds = 500;

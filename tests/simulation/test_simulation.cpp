@@ -5,6 +5,7 @@
 #include <QHashSeed>
 #include <QtTest>
 
+#include "core/heap_tuning.h"
 #include "sim_world.h"
 
 using namespace tunedeck::sim;
@@ -42,7 +43,10 @@ QString describe(const Scenario& scenario, const Outcome& outcome) {
 class TestSimulation : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() { QHashSeed::setDeterministicGlobalSeed(); }
+    void initTestCase() {
+        QHashSeed::setDeterministicGlobalSeed();
+        tunedeck::keepFreedMemoryForReuse();
+    }
 
     void regressionSeedsHold() {
         for (const std::uint64_t seed : kRegressionSeeds) {
