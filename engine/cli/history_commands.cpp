@@ -60,10 +60,11 @@ QString number(double value) {
     return QString::number(value, 'g', 6);
 }
 
-// A metric in a result, read as the scores read it (store/result_metric.h: a nested one by its
-// "a/b" path), or "-".
-QString metricText(const QJsonObject& result, const QString& metric) {
-    const double value = store::metricInResult(result, metric);
+// A metric in a stored result, read as the scores read it (store/result_metric.h: a nested one by
+// its "a/b" path), or "-".
+QString metricText(const QByteArray& resultJson, const store::ResultMetric& metric) {
+    const double value =
+        metric.in(std::string_view(resultJson.constData(), std::size_t(resultJson.size())));
     return std::isnan(value) ? QStringLiteral("-") : number(value);
 }
 
@@ -146,7 +147,7 @@ int show(const QStringList& args) {
         return kExitBadInput;
     }
     std::vector<store::HistoryTrial> trials;
-    Status status = h.reader->readTrials(&trials);
+    Status status = h.reader->readTrials(&trials, store::HistoryReader::LastResult::TextOnly);
     // Why each trial ended, as its last status change said: a scheduler's early stop is shown.
     QHash<QString, QString> endReason;
     if (status) {
@@ -155,7 +156,7 @@ int show(const QStringList& args) {
     const bool multiObjective = h.spec.isMultiObjective();
     // One pass over the results for the metric: each trial's best, and the ranking by --scope
     // (the trial `best` prints with the same scope, named so the two are never confused).
-    std::map<QString, double> bestByTrial;
+    QHash<QString, double> bestByTrial;
     std::vector<TrialScore> scores;
     std::int64_t resultCount = 0;
     if (status && !multiObjective && !h.spec.metric.isEmpty()) {
@@ -163,7 +164,7 @@ int show(const QStringList& args) {
         status = h.reader->readCurves(h.spec.metric, trials, &curves, &resultCount);
         for (const TrialScore& s :
              store::rankTrials(trials, curves, h.spec.mode, ScoreScope::All)) {
-            bestByTrial[s.trialId] = s.value;
+            bestByTrial.insert(s.trialId, s.value);
         }
         scores = store::rankTrials(trials, curves, h.spec.mode, *scope);
     } else if (status) {
@@ -203,6 +204,11 @@ int show(const QStringList& args) {
     rows.reserve(trials.size() + 1);
     QStringList errors;
     ColumnFloats columnFloats(configColumns);
+    const store::ResultMetric metric(h.spec.metric);
+    std::vector<store::ResultMetric> objectiveMetrics;
+    for (const Objective& objective : h.spec.objectives) {
+        objectiveMetrics.emplace_back(objective.metric);
+    }
     for (std::size_t i = 0; i < trials.size(); ++i) {
         const store::HistoryTrial& t = trials[i];
         const TrialStatus trialStatus = trialStatusOf(t);
@@ -217,14 +223,14 @@ int show(const QStringList& args) {
         }
         row << QString::number(t.iteration) << runtimeText(trialRuntime(t.timeTotalS, t.iteration));
         if (multiObjective) {
-            for (const Objective& objective : h.spec.objectives) {
-                row << metricText(t.lastResult, objective.metric);
+            for (const store::ResultMetric& objective : objectiveMetrics) {
+                row << metricText(t.lastResultJson, objective);
             }
             row << (front.contains(t.id) ? QStringLiteral("*") : QString());
         } else if (!h.spec.metric.isEmpty()) {
-            row << metricText(t.lastResult, h.spec.metric);
-            const auto best = bestByTrial.find(t.id);
-            row << (best != bestByTrial.end() ? number(best->second) : QStringLiteral("-"));
+            row << metricText(t.lastResultJson, metric);
+            const auto best = bestByTrial.constFind(t.id);
+            row << (best != bestByTrial.constEnd() ? number(*best) : QStringLiteral("-"));
         }
         if (!notes.empty()) {
             const auto note = notes.find(t.id);
@@ -267,7 +273,7 @@ namespace {
 int printBestTrial(OpenedHistory& h, const QCommandLineParser& parser, const Objective& objective,
                    ScoreScope scope) {
     std::vector<store::HistoryTrial> trials;
-    Status status = h.reader->readTrials(&trials);
+    Status status = h.reader->readTrials(&trials, store::HistoryReader::LastResult::TextOnly);
     std::vector<TrialScore> scores;
     if (status) {
         status = readScores(h, trials, objective.metric, objective.mode, scope, &scores);
@@ -305,7 +311,7 @@ int printBestTrial(OpenedHistory& h, const QCommandLineParser& parser, const Obj
 
 int printParetoFront(OpenedHistory& h, const QCommandLineParser& parser, ScoreScope scope) {
     std::vector<store::HistoryTrial> trials;
-    Status status = h.reader->readTrials(&trials);
+    Status status = h.reader->readTrials(&trials, store::HistoryReader::LastResult::TextOnly);
     std::vector<ParetoMember> front;
     if (status) {
         status = readParetoFront(h, trials, h.spec.objectives, scope, &front);
@@ -419,7 +425,7 @@ int exportResults(const QStringList& args) {
     std::vector<store::HistoryTrial> trials;
     ExportExtras extras;
     extras.codeVersion = readCodeVersion(h.folder);
-    Status status = h.reader->readTrials(&trials);
+    Status status = h.reader->readTrials(&trials, store::HistoryReader::LastResult::TextOnly);
     if (status) {
         status = readTrialNotes(*h.reader, &extras.notes);
     }

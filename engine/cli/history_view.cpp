@@ -146,7 +146,7 @@ std::vector<ExperimentSummary> summarizeExperiments(const QString& root) {
         summary.status = h.experiment.status;
         summary.createdAt = h.experiment.createdAt;
         std::vector<store::HistoryTrial> trials;
-        Status status = h.reader->readTrials(&trials);
+        Status status = h.reader->readTrials(&trials, store::HistoryReader::LastResult::TextOnly);
         summary.trials = int(trials.size());
         for (const store::HistoryTrial& t : trials) {
             summary.errors += trialStatusOf(t) == TrialStatus::Error ? 1 : 0;

@@ -231,7 +231,7 @@ Status HistoryReader::readExperiment(HistoryExperiment* out) {
     return impl_->finished(code);
 }
 
-Status HistoryReader::readTrials(std::vector<HistoryTrial>* out) {
+Status HistoryReader::readTrials(std::vector<HistoryTrial>* out, LastResult lastResult) {
     Rows s;
     if (Status status =
             impl_->prepare("SELECT id, config, status, iteration, node_id, pending_reason, "
@@ -257,7 +257,13 @@ Status HistoryReader::readTrials(std::vector<HistoryTrial>* out) {
         trial.startedAt = sqlite3_column_double(s.get(), 7);
         trial.finishedAt = sqlite3_column_double(s.get(), 8);
         trial.timeTotalS = sqlite3_column_double(s.get(), 9);
-        trial.lastResult = objectAt(s.get(), 10, &impl_->damaged);
+        const std::string_view result = bytesAt(s.get(), 10);
+        trial.lastResultJson = QByteArray(result.data(), qsizetype(result.size()));
+        if (lastResult == LastResult::Parsed) {
+            trial.lastResult = objectAt(s.get(), 10, &impl_->damaged);
+        } else if (!isJsonObjectText(result)) {
+            impl_->damaged = true;
+        }
         out->push_back(std::move(trial));
     }
     return impl_->finished(code);

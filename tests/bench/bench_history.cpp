@@ -5,8 +5,8 @@
 // the fields and events a real run records: each result carries the engine's automatic fields,
 // each trial its RUNNING and TERMINATED status changes. Medians of --runs runs (3). Options:
 // --trials N (20000), --results-per-trial N (10), --reference-engine PATH (another
-// tunedeck-engine timed on the same history, e.g. a build of the previous commit), --smoke (tiny
-// sizes, for ctest). Not a test: it prints figures and asserts none.
+// tunedeck-engine timed on the same history, e.g. a build of the previous commit), --keep (leave
+// the history in place, for profiling), --smoke (tiny sizes, for ctest). Not a test: it prints figures and asserts none.
 #include <sys/resource.h>
 
 #include <QCoreApplication>
@@ -149,6 +149,7 @@ int main(int argc, char** argv) {
     }
 
     QTemporaryDir dir;
+    dir.setAutoRemove(!args.contains(QStringLiteral("--keep")));
     const QString folder = dir.filePath(QStringLiteral("history"));
     std::printf("History views: %d trials, %d results (medians of %d runs)%s\n", trials,
                 trials * perTrial, runs, smoke ? " (smoke sizes)" : "");
@@ -158,7 +159,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "cannot write the history\n");
         return 1;
     }
-    std::printf("   written through the store in %.2f s\n", double(clock.nsecsElapsed()) / 1e9);
+    std::printf("   written through the store in %.2f s%s\n", double(clock.nsecsElapsed()) / 1e9,
+                dir.autoRemove() ? "" : qPrintable(QStringLiteral(", kept in ") + folder));
     std::fflush(stdout);
 
     std::int64_t results = 0;
