@@ -20,6 +20,7 @@
 #include "config/experiment_loader.h"
 #include "core/experiment_loop.h"
 #include "core/heap_tuning.h"
+#include "counting_history.h"
 #include "sim_world.h"
 
 using namespace tunedeck;
@@ -31,32 +32,6 @@ double threadCpuSeconds() {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
 }
-
-// A history that keeps nothing: the loop's own cost is what is measured.
-class CountingHistory : public LoopHistory {
-  public:
-    void saveTrial(const Trial&, double, double) override {}
-    std::int64_t appendResult(const QString&, std::int64_t, double, const QJsonObject&) override {
-        return ++seq_;
-    }
-    void deleteResultsAfter(const QString&, std::int64_t) override {}
-    std::int64_t addCheckpoint(const QString&, std::int64_t, const QString&, const QJsonObject&,
-                               double) override {
-        return ++seq_;
-    }
-    void markCheckpointDeleted(std::int64_t) override {}
-    void addExploit(const ExploitRecord&) override {}
-    void saveSearchState(const QJsonObject&, const QJsonObject&) override {}
-    void setExperimentStatus(const QString&, double) override {}
-    std::int64_t appendEvent(const QString&, const QString&, const QJsonObject&, double) override {
-        return ++seq_;
-    }
-    Status flush() override { return Status::ok(); }
-    Status lastError() const override { return Status::ok(); }
-
-  private:
-    std::int64_t seq_ = 0;
-};
 
 // Trials that start, report once and exit at once; one node of `cpus` CPUs.
 class InstantWorld : public LoopClock, public LoopNodes, public LoopEffects {

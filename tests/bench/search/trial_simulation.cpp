@@ -1,256 +1,214 @@
 #include "trial_simulation.h"
 
-#include <QJsonValue>
 #include <algorithm>
-#include <limits>
 
-#include "core/checkpoint_policy.h"
-#include "core/trial_report.h"
+#include "core/trial_attempt.h"
 
 namespace tunedeck::bench {
 
 namespace {
 
-// The workers are the concurrency limit; every trial fits the one simulated node.
-ExperimentSpec queueSpec(ExperimentSpec spec, int workers) {
+// The workers are the concurrency limit: one CPU per trial on one node of `workers` CPUs.
+ExperimentSpec loopSpec(ExperimentSpec spec, int workers) {
     spec.maxConcurrentTrials =
         spec.maxConcurrentTrials > 0 ? std::min(spec.maxConcurrentTrials, workers) : workers;
     spec.resourcesPerTrial = ResourceRequest{};
     return spec;
 }
 
-NodeCapacity simulatedNode() {
+NodeCapacity simulatedNode(int workers) {
     NodeCapacity node;
     node.nodeId = QStringLiteral("simulation");
-    node.cpuTotalMilli = std::numeric_limits<std::int32_t>::max();
+    node.cpuTotalMilli = std::int64_t(workers) * 1000;
     return node;
 }
 
 }  // namespace
 
 TrialSimulation::TrialSimulation(const ExperimentSpec& spec, int workers, TrainableFactory factory)
-    : spec_(spec),
-      workers_(std::max(1, workers)),
+    : workers_(std::max(1, workers)),
       factory_(std::move(factory)),
-      searcher_(makeSearcher(spec)),
-      scheduler_(makeScheduler(spec)),
-      queue_(*scheduler_, queueSpec(spec, workers_)),
-      nodes_{simulatedNode()} {}
+      nodes_{simulatedNode(workers_)},
+      loop_(std::make_unique<ExperimentLoop>(loopSpec(spec, workers_), QStringLiteral("/bench"),
+                                             LoopEnvironment{this, &history_, this, this}, false)) {
+}
+
+TrialSimulation::~TrialSimulation() = default;
 
 SimOutcome TrialSimulation::run(std::int64_t iterationBudget) {
-    pump();
-    for (;;) {
-        SimTrial* next = nullptr;
-        for (auto& [id, sim] : trials_) {
-            if (sim.trial.status == TrialStatus::Running &&
-                (!next || sim.nextResultAt < next->nextResultAt)) {
-                next = &sim;
-            }
-        }
-        if (!next) {
-            break;
-        }
-        now_ = next->nextResultAt;
-        onResult(*next);
-        if (iterationBudget > 0 && outcome_.iterations >= iterationBudget) {
-            outcome_.budgetReached = true;
-            break;
-        }
-        pump();
+    budget_ = iterationBudget;
+    if (Status s = loop_->recover({}); !s) {
+        outcome_.stalled = s.message();
+        return outcome_;
     }
-    if (!outcome_.budgetReached) {
-        int waiting = 0;
-        for (const auto& [id, sim] : trials_) {
-            waiting += (sim.trial.status == TrialStatus::Pending ||
-                        sim.trial.status == TrialStatus::Paused)
-                           ? 1
-                           : 0;
-        }
-        if (waiting > 0) {
-            outcome_.stalled =
-                QStringLiteral("%1 trial(s) left waiting that the scheduler never chose to run")
-                    .arg(waiting);
-        } else if (!searcherFinished_) {
-            outcome_.stalled = QStringLiteral("the searcher waited with no trial running");
-        }
+    loop_->begin();
+    loop_->schedule();
+    while (!events_.empty() && !loop_->isFinished() && !outcome_.budgetReached) {
+        auto next = events_.begin();
+        now_ = next->first.first;
+        const std::function<void()> what = std::move(next->second);
+        events_.erase(next);
+        what();
+    }
+    if (!outcome_.budgetReached && !loop_->isFinished()) {
+        const TrialDemand demand = loop_->demand(0);
+        outcome_.stalled =
+            demand.waiting.empty()
+                ? QStringLiteral("the searcher waited with no trial running")
+                : QStringLiteral("%1 trial(s) left waiting that the scheduler never chose to run")
+                      .arg(demand.waiting.size());
     }
     outcome_.fakeTime = now_;
-    for (auto& [id, sim] : trials_) {
-        outcome_.trials.push_back(sim.trial);
+    for (const LoopTrial& live : loop_->trials()) {
+        outcome_.trials.push_back(live.trial);
     }
     return outcome_;
 }
 
-// The runtime's scheduling pass (ExperimentRunner::pump): the same TrialQueue decides, on one
-// node as large as the workers.
-void TrialSimulation::pump() {
-    takeStopOrders();
-    queue_.beginPass();
-    for (;;) {
-        QueueView view;
-        for (const auto& [id, sim] : trials_) {
-            view.add(sim.trial, false, sim.everStarted);
-        }
-        view.searcherFinished = searcherFinished_;
-        view.nodes = &nodes_;
-        const QueueStep step = queue_.next(view);
-        if (step.kind == QueueStep::Kind::Start) {
-            auto it = trials_.find(step.trialId);
-            if (it == trials_.end()) {
-                break;
-            }
-            start(it->second);
-        } else if (step.kind == QueueStep::Kind::Suggest) {
-            queue_.searcherAnswered(suggest());
-        } else if (step.kind == QueueStep::Kind::SearcherIdle) {
-            scheduler_->onSearcherIdle();
-            takeStopOrders();
-        } else {
-            break;
-        }
-    }
+void TrialSimulation::at(double time, std::function<void()> what) {
+    events_.emplace(std::make_pair(time, nextSeq_++), std::move(what));
 }
 
-Suggestion::Kind TrialSimulation::suggest() {
-    const QString id = trialIdForIndex(nextIndex_);
-    Suggestion suggestion = searcher_->suggest(id);
-    if (suggestion.kind == Suggestion::Kind::Finished) {
-        searcherFinished_ = true;
-        scheduler_->onSearcherIdle();
-        takeStopOrders();
-    } else if (suggestion.kind == Suggestion::Kind::Config) {
-        SimTrial& sim = trials_[id];
-        sim.trial.id = id;
-        sim.trial.index = nextIndex_++;
-        sim.trial.config = std::move(suggestion.config);
-        scheduler_->onTrialAdd(sim.trial);
-    }
-    return suggestion.kind;
+void TrialSimulation::forProcess(const QString& trialId, std::uint64_t processId, double time,
+                                 std::function<void(Process&)> what) {
+    at(time, [this, trialId, processId, what = std::move(what)] {
+        auto it = processes_.find(trialId);
+        if (it != processes_.end() && it->second.alive && it->second.id == processId) {
+            what(it->second);
+        }
+    });
 }
 
-void TrialSimulation::start(SimTrial& sim) {
-    Trial& trial = sim.trial;
-    if (sim.checkpoint) {
-        sim.trainable = sim.checkpoint->state->clone();
-        trial.iteration = sim.checkpoint->iteration;
-    } else {
-        sim.trainable = factory_(trial.config);
-        trial.iteration = 0;
+void TrialSimulation::wakeAt(double time) {
+    at(std::max(time, now_), [this] { loop_->tick(); });
+}
+
+// The trial's process: a new trainable, or the one its checkpoint holds (an exploit's copy
+// included), told the config it runs with.
+Status TrialSimulation::startTrial(const Trial& trial, int attempt, const Placement&,
+                                   const GangPlacement&) {
+    Process p;
+    p.attempt = attempt;
+    p.id = nextProcessId_++;
+    if (trial.checkpointPath.isEmpty()) {
+        p.trainable = factory_(trial.config);
         ++outcome_.trialsStarted;
+    } else {
+        const auto saved = disk_.find(trial.checkpointPath);
+        if (saved == disk_.end()) {
+            return Status::invalid(QStringLiteral("checkpoint %1 is not on the simulated disk")
+                                       .arg(trial.checkpointPath));
+        }
+        p.trainable = saved->second->clone();
+        p.trainable->setConfig(trial.config);
     }
-    (void)trial.transition(TrialStatus::Running);
-    sim.attempt.begin();
-    sim.everStarted = true;
-    sim.nextResultAt = now_ + 1;
-    if (sim.trainable->finished()) {
-        exit(sim);  // resumed at its very end: the process exits at once, cleanly
-    }
+    const QString id = trial.id;
+    const std::uint64_t pid = p.id;
+    processes_[id] = std::move(p);
+    forProcess(id, pid, now_, [this, id](Process& q) {
+        loop_->processStarted(id, q.attempt);
+        if (q.trainable->finished()) {
+            exit(id, q, 0);  // restored at its very end: it exits at once, cleanly
+        } else {
+            forProcess(id, q.id, now_ + 1, [this, id](Process& r) { report(id, r); });
+        }
+    });
+    return Status::ok();
 }
 
-void TrialSimulation::save(SimTrial& sim) {
-    Trial& trial = sim.trial;
-    sim.checkpoint = Checkpoint{trial.iteration, sim.trainable->clone()};
-    trial.checkpointPath = QStringLiteral("sim/%1/%2").arg(trial.id).arg(trial.iteration);
-    trial.checkpointIteration = trial.iteration;
-}
-
-void TrialSimulation::complete(SimTrial& sim) {
-    (void)sim.trial.transition(TrialStatus::Terminated);
-    scheduler_->onComplete(sim.trial, sim.trial.lastResult);
-    searcher_->onComplete(sim.trial.id, sim.trial.lastResult, false);
-    sim.trainable.reset();
-}
-
-// ExperimentRunner::onReport: the same TrialAttempt decides what the trial is answered, with the
-// checkpoint round trip taking no time and every process exiting cleanly.
-void TrialSimulation::onResult(SimTrial& sim) {
-    Trial& trial = sim.trial;
-    QJsonObject result = sim.trainable->step();
-    ++trial.iteration;
+void TrialSimulation::report(const QString& trialId, Process& p) {
+    TrialLine line;
+    line.kind = TrialLine::Kind::Report;
+    line.metrics = p.trainable->step();
     ++outcome_.iterations;
-    trial.timeTotalS += 1;
-    result.insert(QStringLiteral("training_iteration"), qint64(trial.iteration));
-    result.insert(QStringLiteral("time_total_s"), trial.timeTotalS);
-    result.insert(QStringLiteral("trial_id"), trial.id);
-    trial.lastResult = result;
-    if (observer_) {
-        observer_(trial, result, outcome_.iterations);
-    }
-    searcher_->onResult(trial.id, result);
+    loop_->trialLine(trialId, p.attempt, line);
+}
 
-    SchedulerDecision decision = decideOnResult(spec_.stop, *scheduler_, trial, result);
-    ReportFacts facts;
-    facts.trialId = trial.id;
-    facts.iteration = trial.iteration;
-    facts.result = result;
-    if (decision.action == SchedulerDecision::Action::Exploit) {
-        auto source = trials_.find(decision.source);
-        if (source != trials_.end() && source->second.checkpoint) {
-            facts.exploitSource = ExploitSource{source->second.trial.checkpointPath,
-                                                source->second.checkpoint->iteration};
+void TrialSimulation::resultRecorded(const QString& trialId, std::int64_t, double,
+                                     const QJsonObject& result) {
+    if (observer_) {
+        if (const LoopTrial* live = loop_->find(trialId)) {
+            observer_(live->trial, result, outcome_.iterations);
         }
     }
-    std::optional<TrialAnswer> answer =
-        sim.attempt.onReport(std::move(decision), facts, spec_.checkpoint).answer;
-    if (answer == TrialAnswer::Save || answer == TrialAnswer::Pause) {
-        save(sim);
-        answer = sim.attempt.onCheckpoint(true).answer;
+    if (budget_ > 0 && outcome_.iterations >= budget_) {
+        outcome_.budgetReached = true;
     }
-    if (answer == TrialAnswer::Continue && !sim.trainable->finished()) {
-        sim.nextResultAt = now_ + 1;
+}
+
+void TrialSimulation::answer(const Trial& trial, const Placement&, TrialAnswer answer,
+                             const QString& scratch) {
+    auto it = processes_.find(trial.id);
+    if (it == processes_.end() || !it->second.alive) {
         return;
     }
-    exit(sim);  // stopped, paused, exploited, or it has nothing more to train
-}
-
-void TrialSimulation::exit(SimTrial& sim) {
-    Trial& trial = sim.trial;
-    ExitFacts clean;
-    clean.code = 0;
-    const AttemptOutcome outcome = sim.attempt.onExit(clean, spec_.failure, trial.failures);
-    switch (outcome.kind) {
-        case AttemptOutcome::Kind::Paused:
-            (void)trial.transition(TrialStatus::Paused);
-            sim.trainable.reset();
-            return;
-        case AttemptOutcome::Kind::Exploit:
-            applyExploit(sim);
-            return;
-        default:
-            complete(sim);
-            return;
+    Process& p = it->second;
+    const QString id = trial.id;
+    if (answer == TrialAnswer::Save || answer == TrialAnswer::Pause) {
+        // The save is a copy of the trainable, put where the loop asked for it.
+        disk_[scratch] = p.trainable->clone();
+        TrialLine line;
+        line.kind = TrialLine::Kind::Checkpoint;
+        line.path = scratch;
+        line.namesPath = true;
+        forProcess(id, p.id, now_,
+                   [this, id, line](Process& q) { loop_->trialLine(id, q.attempt, line); });
+    }
+    if (answer == TrialAnswer::Continue && !p.trainable->finished()) {
+        forProcess(id, p.id, now_ + 1, [this, id](Process& q) { report(id, q); });
+    } else if (answer != TrialAnswer::Save) {
+        // Stopped, paused after its save, or it has nothing more to train.
+        forProcess(id, p.id, now_, [this, id](Process& q) { exit(id, q, 0); });
     }
 }
 
-// ExperimentRunner::applyExploit: another trial's latest checkpoint becomes this trial's, at its
-// own iteration; a self-exploit (pbt-replay) keeps its own state and changes only the config.
-void TrialSimulation::applyExploit(SimTrial& sim) {
-    Trial& trial = sim.trial;
-    const SchedulerDecision& exploit = sim.attempt.exploit();
-    const std::optional<ExploitSource>& source = sim.attempt.exploitSource();
-    if (source) {
-        sim.trainable = trials_[exploit.source].checkpoint->state->clone();
+void TrialSimulation::endProcess(const Trial& trial, const Placement&, const QString&) {
+    const QString id = trial.id;
+    auto it = processes_.find(id);
+    if (it != processes_.end() && it->second.alive) {
+        forProcess(id, it->second.id, now_, [this, id](Process& q) { exit(id, q, 15); });
     }
-    sim.trainable->setConfig(exploit.config);
-    trial.config = exploit.config;
-    outcome_.exploits.push_back({trial.id, exploit.source, trial.iteration,
-                                 source ? source->iteration : trial.iteration, exploit.config});
-    save(sim);
-    (void)trial.transition(TrialStatus::Pending);
-    sim.trainable.reset();
 }
 
-void TrialSimulation::takeStopOrders() {
-    for (const StopOrder& order : scheduler_->takeStopOrders()) {
-        auto it = trials_.find(order.trialId);
-        if (it == trials_.end()) {
-            continue;
+void TrialSimulation::exit(const QString& trialId, Process& p, int signal) {
+    p.alive = false;
+    p.trainable.reset();
+    ExitFacts facts;
+    if (signal == 0) {
+        facts.code = 0;
+    } else {
+        facts.signal = signal;
+    }
+    loop_->exited(trialId, p.attempt, facts);
+}
+
+void TrialSimulation::commitCheckpoint(const Trial& trial, const Placement&,
+                                       const CommitOrder& order) {
+    const LoopTrial* live = loop_->find(trial.id);
+    const int attempt = live ? live->attempt.number() : 0;
+    const QString id = trial.id;
+    at(now_, [this, id, attempt, order] {
+        const auto saved = disk_.find(order.from);
+        if (saved == disk_.end()) {
+            loop_->committed(id, attempt, order.to, false,
+                             QStringLiteral("%1 was not saved").arg(order.from));
+            return;
         }
-        const TrialStatus status = it->second.trial.status;
-        if (status == TrialStatus::Pending || status == TrialStatus::Paused) {
-            complete(it->second);
+        disk_[order.to] = saved->second;
+        if (order.engineScratch) {
+            disk_.erase(order.from);
         }
+        loop_->committed(id, attempt, order.to, true, {});
+    });
+}
+
+Status TrialSimulation::copyCheckpoint(const QString& from, const QString& to, const QJsonObject&) {
+    const auto saved = disk_.find(from);
+    if (saved == disk_.end()) {
+        return Status::invalid(QStringLiteral("%1 is not on the simulated disk").arg(from));
     }
+    disk_[to] = saved->second;
+    return Status::ok();
 }
 
 }  // namespace tunedeck::bench

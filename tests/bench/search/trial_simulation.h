@@ -1,27 +1,24 @@
-// A fake-clock stand-in for the runtime's event loop (engine/runtime/experiment_runner.cpp and
-// trial_messages.cpp), so the benchmark can race schedulers in-process: N worker slots, one
-// time unit per training iteration, and the searcher's and scheduler's decisions applied by the
-// runtime's own trial loop (core/trial_queue.h decides which trial starts and when the searcher
-// is asked; core/trial_attempt.h what each report is answered and what an attempt's end makes
-// of the trial): Pause keeps a checkpoint and frees the slot, Stop and stop orders end trials,
-// Exploit copies the source's latest checkpoint and restarts the trial.
+// A fake-clock world around the real experiment loop (core/experiment_loop.h), so the benchmark
+// can race schedulers in-process: N worker slots, one time unit per training iteration, every
+// decision (which trial starts, what a report is answered, pauses, stops, PBT exploits,
+// retention) made by the loop the engine runs. The world carries out the loop's effects as a
+// worker agent would, with SimTrainable objects for trial processes: a checkpoint is a copy of
+// the object, taken when the loop asks for a save, so restoring one is exact.
 // Single-threaded; one object per run.
 #pragma once
 
 #include <QJsonObject>
 #include <QString>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <vector>
 
+#include "core/experiment_loop.h"
 #include "core/experiment_spec.h"
-#include "core/scheduler.h"
-#include "core/searcher.h"
 #include "core/trial.h"
-#include "core/trial_attempt.h"
-#include "core/trial_queue.h"
+#include "counting_history.h"
 
 namespace tunedeck::bench {
 
@@ -63,62 +60,99 @@ struct SimOutcome {
     std::vector<Trial> trials;  // every trial, final state, in creation order
 };
 
-class TrialSimulation {
+class TrialSimulation : LoopClock, LoopNodes, LoopEffects {
   public:
     // `spec` must have passed validateSearcher and validateScheduler.
     TrialSimulation(const ExperimentSpec& spec, int workers, TrainableFactory factory);
+    ~TrialSimulation() override;
 
-    // Called after every result, with the trial, the result and the iterations run so far by
-    // all trials (this one's included).
+    // Called after every result, with the trial, the result as recorded (the engine's automatic
+    // fields included) and the iterations run so far by all trials (this one's included).
     using ResultObserver =
         std::function<void(const Trial& trial, const QJsonObject& result, std::int64_t total)>;
     void setObserver(ResultObserver observer) { observer_ = std::move(observer); }
 
-    // Runs until every trial has finished, or `iterationBudget` iterations have been run
-    // (0: no budget).
+    // Runs until the run ends, or `iterationBudget` iterations have been run (0: no budget).
     SimOutcome run(std::int64_t iterationBudget = 0);
 
     // Fake time: one unit per training iteration of a trial; trials on different workers
     // advance together, so it is the wall-clock time the run would take.
-    double now() const { return now_; }
+    double now() const override { return now_; }
 
   private:
-    struct Checkpoint {
-        std::int64_t iteration = 0;
-        std::shared_ptr<const SimTrainable> state;
-    };
-    struct SimTrial {
-        Trial trial;
+    struct Process {
+        int attempt = 0;
+        std::uint64_t id = 0;
         std::unique_ptr<SimTrainable> trainable;
-        double nextResultAt = 0;  // fake time of its next result while RUNNING
-        std::optional<Checkpoint> checkpoint;
-        bool everStarted = false;
-        TrialAttempt attempt;
+        bool alive = true;
+    };
+    // Keeps the exploits the loop records.
+    class History : public CountingHistory {
+      public:
+        explicit History(std::vector<SimExploit>* exploits) : exploits_(exploits) {}
+        void addExploit(const ExploitRecord& e) override {
+            exploits_->push_back(
+                {e.trialId, e.sourceTrialId, e.iteration, e.sourceIteration, e.newConfig});
+        }
+
+      private:
+        std::vector<SimExploit>* exploits_;
     };
 
-    void pump();
-    Suggestion::Kind suggest();  // one more trial from the searcher, added when it gives one
-    void start(SimTrial& sim);
-    void onResult(SimTrial& sim);
-    void exit(SimTrial& sim);  // its process exits cleanly: the attempt's outcome is applied
-    void applyExploit(SimTrial& sim);
-    void save(SimTrial& sim);
-    void complete(SimTrial& sim);
-    void takeStopOrders();
+    // LoopNodes: one node with a CPU per worker.
+    std::vector<NodeCapacity>& capacities() override { return nodes_; }
+    bool opened() const override { return true; }
+    bool anyReady() const override { return true; }
+    bool elastic() const override { return false; }
+    bool allHeardFrom() const override { return true; }
+    QString describeUnavailable() const override { return {}; }
 
-    ExperimentSpec spec_;
+    // LoopEffects, carried out as a worker agent would.
+    Status startTrial(const Trial& trial, int attempt, const Placement&,
+                      const GangPlacement&) override;
+    void answer(const Trial& trial, const Placement&, TrialAnswer answer,
+                const QString& scratch) override;
+    void endProcess(const Trial& trial, const Placement&, const QString&) override;
+    void commitCheckpoint(const Trial& trial, const Placement&, const CommitOrder& order) override;
+    void discardScratch(const Placement&, const QString& scratch) override { disk_.erase(scratch); }
+    void deleteCheckpoint(const Trial&, const Placement&, const QString& folder) override {
+        disk_.erase(folder);
+    }
+    Status copyCheckpoint(const QString& from, const QString& to, const QJsonObject&) override;
+    void attemptEnded(const Trial&, const GangPlacement&) override {}
+    void eventRecorded(const QString&, std::int64_t, double, const QJsonObject&) override {}
+    void resultRecorded(const QString& trialId, std::int64_t, double,
+                        const QJsonObject& result) override;
+    void statusShown(const Trial&, const QString&) override {}
+    void warningShown(const QString&) override {}
+    void noticeShown(const QString&) override {}
+    void wakeAt(double time) override;
+    void demandChanged() override {}
+    void runEnded(int, const QString&) override {}
+
+    // Runs `what` at fake time `time` (in the order scheduled, for equal times).
+    void at(double time, std::function<void()> what);
+    // The same, if the trial's process `processId` is still the one running then.
+    void forProcess(const QString& trialId, std::uint64_t processId, double time,
+                    std::function<void(Process&)> what);
+    void report(const QString& trialId, Process& p);
+    void exit(const QString& trialId, Process& p, int signal);
+
     int workers_;
     TrainableFactory factory_;
-    std::unique_ptr<Searcher> searcher_;
-    std::unique_ptr<Scheduler> scheduler_;
-    TrialQueue queue_;
-    std::vector<NodeCapacity> nodes_;
     ResultObserver observer_;
-    std::map<QString, SimTrial> trials_;  // ids sort in creation order
-    std::int64_t nextIndex_ = 0;
-    bool searcherFinished_ = false;
-    double now_ = 0;
     SimOutcome outcome_;
+    History history_{&outcome_.exploits};
+    std::vector<NodeCapacity> nodes_;
+    std::unique_ptr<ExperimentLoop> loop_;
+    std::map<QString, Process> processes_;
+    // Checkpoint folders (the trials' saves and the committed copies): the state they hold.
+    std::map<QString, std::shared_ptr<const SimTrainable>> disk_;
+    std::multimap<std::pair<double, std::uint64_t>, std::function<void()>> events_;
+    std::uint64_t nextSeq_ = 0;
+    std::uint64_t nextProcessId_ = 1;
+    std::int64_t budget_ = 0;
+    double now_ = 0;
 };
 
 }  // namespace tunedeck::bench
