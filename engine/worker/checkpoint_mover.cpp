@@ -2,9 +2,12 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <exception>
 #include <utility>
 
@@ -12,7 +15,9 @@
 
 namespace tunedeck::worker {
 
-CheckpointMover::CheckpointMover() : m_thread(startWithSignalsBlocked([this] { runJobs(); })) {}
+CheckpointMover::CheckpointMover()
+    : m_owner(trialOwnerFromEnvironment(&m_ownerFailure)),
+      m_thread(startWithSignalsBlocked([this] { runJobs(); })) {}
 
 CheckpointMover::~CheckpointMover() {
     {
@@ -42,7 +47,30 @@ bool CheckpointMover::idle() {
     return m_jobs.empty() && !m_busy && m_finished.lines.empty() && m_finished.released.empty();
 }
 
+std::string CheckpointMover::actAsOwner() const {
+    const std::optional<TrialOwner>& owner = m_owner;
+    if (!m_ownerFailure.empty() || !owner) {
+        return m_ownerFailure;
+    }
+    // The raw system calls: glibc's setgroups changes every thread of the process, the kernel's
+    // only the caller. Leaving fsuid 0 drops the file capabilities (CAP_DAC_OVERRIDE, CAP_FOWNER)
+    // from this thread's effective set.
+    if (::syscall(SYS_setgroups, owner->groups.size(), owner->groups.data()) != 0) {
+        return std::string("setgroups: ") + std::strerror(errno);
+    }
+    ::syscall(SYS_setfsgid, owner->gid);
+    ::syscall(SYS_setfsuid, owner->uid);
+    // setfsuid answers with the previous value whatever happened: ask again to know.
+    if (uid_t(::syscall(SYS_setfsuid, uid_t(-1))) != owner->uid ||
+        gid_t(::syscall(SYS_setfsgid, gid_t(-1))) != owner->gid) {
+        return "the kernel kept the agent's file-system identity";
+    }
+    return {};
+}
+
 void CheckpointMover::runJobs() {
+    // Jobs never run with more rights than the trials whose folders they touch.
+    const std::string ownerFailure = actAsOwner();
     std::unique_lock lock(m_mutex);
     for (;;) {
         m_wake.wait(lock, [this] { return m_stopping || !m_jobs.empty(); });
@@ -55,7 +83,13 @@ void CheckpointMover::runJobs() {
         lock.unlock();
         std::string output;
         try {
-            output = job();
+            output = ownerFailure.empty()
+                         ? job()
+                         : toLine({{"ev", "error"},
+                                   {"message",
+                                    "checkpoint work refused: it cannot run as the "
+                                    "trials' owner (" +
+                                        ownerFailure + ")"}});
         } catch (const std::exception& e) {
             output =
                 toLine({{"ev", "error"}, {"message", std::string("checkpoint job: ") + e.what()}});

@@ -1,5 +1,10 @@
 // Runs checkpoint commits and deletions on one background thread, in the order they were asked
 // for, so a multi-gigabyte copy never holds back the relay of reports or the heartbeat.
+// On an agent that runs its trials as their owner (trial_owner.h), the mover's thread works with
+// the owner's file-system identity (setfsuid, setfsgid and its groups, for that thread only):
+// the folders it moves, copies and deletes lie in the owner's trial folder, where the trial may
+// have put a symbolic link to anywhere, and the kernel then checks every step as it would for
+// the owner, never as root.
 // submit(), takeFinished() and idle() are for the event loop's thread; jobs run on the mover's.
 #pragma once
 
@@ -7,11 +12,13 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "worker/trial_owner.h"
 #include "worker/wake_pipe.h"
 
 namespace tunedeck::worker {
@@ -41,6 +48,9 @@ class CheckpointMover {
 
   private:
     void runJobs();
+    // The owner's file-system identity on this thread; empty on success (or without an owner),
+    // else why not.
+    std::string actAsOwner() const;
 
     WakePipe m_wakePipe;
     std::mutex m_mutex;
@@ -49,6 +59,8 @@ class CheckpointMover {
     Finished m_finished;
     bool m_busy = false;
     bool m_stopping = false;
+    std::string m_ownerFailure;  // the agent's owner names no account here
+    std::optional<TrialOwner> m_owner;
     std::thread m_thread;
 };
 

@@ -1,12 +1,16 @@
 // commit_checkpoint and delete_checkpoint: a committed checkpoint is whole, synced and carries
 // its manifest; a failed one leaves nothing half-done behind and the trial's folder where it was;
 // only checkpoints are deleted.
+#include <pwd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -236,4 +240,70 @@ void WorkerTest::deleteRefusesAFolderThatIsNoCheckpoint() {
     QVERIFY(!QFileInfo::exists(checkpoint));
     QVERIFY(!QFileInfo::exists(leftover));
     QVERIFY(QFileInfo::exists(precious + QStringLiteral("/thesis.tex")));
+}
+
+// Issue 33: on a root agent whose trials run as their owner, the trial owns its folder and may
+// point `checkpoints` anywhere. The agent's commit and retention used to follow such a link as
+// root: the commit landed in a folder only root may write, a delete emptied one.
+void WorkerTest::anOwnersCheckpointWorkCannotGoThroughALinkTheTrialPlanted() {
+    if (::geteuid() != 0) {
+        QSKIP("needs root: only a root agent runs trials as their owner");
+    }
+    const struct passwd* nobody = ::getpwnam("nobody");
+    if (nobody == nullptr) {
+        QSKIP("needs the account 'nobody'");
+    }
+    QVERIFY(QFile::setPermissions(
+        m_dir->path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther |
+                           QFile::ExeOther | QFile::ReadGroup | QFile::ExeGroup));
+    const QString trialDir = path(QStringLiteral("exp/trials/t00001"));
+    const QString rootOnly = path(QStringLiteral("root-only"));  // the owner may not write here
+    QVERIFY(QDir().mkpath(rootOnly));
+    fillCheckpoint(rootOnly + QStringLiteral("/checkpoint_000003"));
+    fillCheckpoint(trialDir + QStringLiteral("/own_checkpoint"));
+    QVERIFY(QFile::link(rootOnly, trialDir + QStringLiteral("/checkpoints")));
+    // As the agent hands a trial its folder (trial_owner.h), links themselves, not their targets.
+    QProcess chown;
+    chown.start(QStringLiteral("chown"),
+                {QStringLiteral("-hR"),
+                 QStringLiteral("%1:%2").arg(nobody->pw_uid).arg(nobody->pw_gid), trialDir});
+    QVERIFY(chown.waitForFinished() && chown.exitCode() == 0);
+
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("TUNEDECK_TRIAL_USER"), QStringLiteral("nobody"));
+    WorkerSession worker(WorkerSession::workerPath(), {}, environment);
+    QVERIFY(worker.waitForHello());
+    const QJsonObject manifest{{"trial", "t00001"}, {"iteration", 5}};
+    worker.send(handoverOp(QStringLiteral("t00001"), trialDir + QStringLiteral("/own_checkpoint"),
+                           trialDir + QStringLiteral("/checkpoints/checkpoint_000005"), manifest,
+                           trialDir));
+    const QJsonObject committed =
+        worker.waitForEvent(QStringLiteral("committed"), QStringLiteral("t00001"));
+    QVERIFY2(!committed.isEmpty(), "no committed event");
+    QVERIFY(!committed.value("ok").toBool());
+    QVERIFY2(!QFileInfo::exists(rootOnly + QStringLiteral("/checkpoint_000005")),
+             "the commit went through the trial's link into a folder only root may write");
+    // Retention's delete through the same link leaves root's folder alone.
+    worker.send({{"op", "delete_checkpoint"},
+                 {"path", trialDir + QStringLiteral("/checkpoints/checkpoint_000003")}});
+    QVERIFY(!worker.waitForEvent(QStringLiteral("error"), {}, 10000).isEmpty());
+    QVERIFY2(QFileInfo::exists(rootOnly + QStringLiteral("/checkpoint_000003/model.bin")),
+             "the delete went through the trial's link");
+
+    // In the owner's own folder the same commit is made, and what it made is the owner's.
+    QVERIFY(QFile::remove(trialDir + QStringLiteral("/checkpoints")));
+    worker.send(handoverOp(QStringLiteral("t00001"), trialDir + QStringLiteral("/own_checkpoint"),
+                           trialDir + QStringLiteral("/checkpoints/checkpoint_000005"), manifest,
+                           trialDir));
+    const QJsonObject own =
+        worker.waitForEvent(QStringLiteral("committed"), QStringLiteral("t00001"));
+    QVERIFY2(own.value("ok").toBool(), qPrintable(own.value("error").toString()));
+    const QString to = trialDir + QStringLiteral("/checkpoints/checkpoint_000005");
+    checkCommitted(to, manifest);
+    struct stat info {};
+    QCOMPARE(
+        ::stat(QFile::encodeName(to + QStringLiteral("/.tunedeck_checkpoint.json")).constData(),
+               &info),
+        0);
+    QCOMPARE(info.st_uid, nobody->pw_uid);
 }

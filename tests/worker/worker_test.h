@@ -54,6 +54,7 @@ class WorkerTest : public QObject {
     void commitSyncsEveryFileBeforeTheRename();
     void commitFailureIsReportedAndTheWorkerCarriesOn();
     void deleteRefusesAFolderThatIsNoCheckpoint();
+    void anOwnersCheckpointWorkCannotGoThroughALinkTheTrialPlanted();
 
     // test_gpus.cpp: GPUs through a fake NVML driver (fake_nvml/)
     void gpuInventoryComesFromTheDriver();
