@@ -2,14 +2,6 @@
 
 namespace tunedeck::app {
 
-namespace {
-
-// The reason the engine gives a trial stopped by Trial > Stop or Experiment > Stop
-// (engine/core/trial_attempt.cpp, engine/runtime/runner_orders.cpp).
-const QString kStoppedByUser = QStringLiteral("stopped by the user");
-
-}  // namespace
-
 TrialOutcome outcomeOf(const TrialRow& row) {
     if (row.status == QLatin1String("RUNNING")) {
         return TrialOutcome::Running;
@@ -23,7 +15,7 @@ TrialOutcome outcomeOf(const TrialRow& row) {
     if (row.status != QLatin1String("TERMINATED")) {
         return TrialOutcome::Pending;
     }
-    if (row.reason.startsWith(kStoppedByUser)) {
+    if (stoppedByUser(row.reason)) {
         return TrialOutcome::StoppedByUser;
     }
     return earlyStopOf(row) ? TrialOutcome::StoppedEarly : TrialOutcome::Done;

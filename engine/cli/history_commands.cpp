@@ -216,7 +216,13 @@ int show(const QStringList& args) {
         const std::optional<EarlyStop> early = trialStatus == TrialStatus::Terminated
                                                    ? earlyStopOf(endReason.value(t.id), t.iteration)
                                                    : std::nullopt;
-        QStringList row{t.id, early ? earlyStopText(*early) : trialStatusName(trialStatus)};
+        QString statusText = early ? earlyStopText(*early) : trialStatusName(trialStatus);
+        if (trialStatus == TrialStatus::Terminated && stoppedByUser(endReason.value(t.id))) {
+            statusText = QStringLiteral("%1 at %2")
+                             .arg(QLatin1String(kStoppedByUserReason))
+                             .arg(t.iteration);
+        }
+        QStringList row{t.id, statusText};
         const std::vector<FloatPaths>& floats = columnFloats.below(t.configFloats);
         for (qsizetype c = 0; c < configColumns.size(); ++c) {
             row << formatConfigValue(flat.value(configColumns[c]), floats[std::size_t(c)]);

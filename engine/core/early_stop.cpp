@@ -33,6 +33,10 @@ std::optional<EarlyStop> earlyStopOf(const QString& reason, std::int64_t iterati
     return std::nullopt;
 }
 
+bool stoppedByUser(const QString& reason) {
+    return reason.startsWith(QLatin1String(kStoppedByUserReason));
+}
+
 QString earlyStopText(const EarlyStop& stop) {
     return QStringLiteral("stopped by %1 at %2").arg(stop.scheduler).arg(stop.iteration);
 }

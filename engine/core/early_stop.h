@@ -18,6 +18,12 @@ struct EarlyStop {
     std::int64_t iteration = 0;
 };
 
+// The reason the loop gives a trial the user stopped (Trial > Stop, Experiment > Stop, `stop`),
+// and whether a TERMINATED trial's last reason is it: such a trial was neither done nor stopped
+// early, and the app and `show` say so.
+inline constexpr char kStoppedByUserReason[] = "stopped by the user";
+bool stoppedByUser(const QString& reason);
+
 // `reason`: the last status reason of a TERMINATED trial; `iteration`: its last iteration.
 std::optional<EarlyStop> earlyStopOf(const QString& reason, std::int64_t iteration);
 

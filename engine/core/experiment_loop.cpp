@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/config_json.h"
+#include "core/early_stop.h"
 #include "core/events.h"
 #include "core/experiment_end.h"
 #include "core/run_folders.h"
@@ -679,7 +680,7 @@ Status ExperimentLoop::stopTrial(const QString& id) {
     if (live->trial.status == TrialStatus::Running) {
         live->attempt.orderAtNextReport(TrialAttempt::UserOrder::Stop);
     } else {
-        terminateWaiting(*live, QStringLiteral("stopped by the user"));
+        terminateWaiting(*live, QString::fromLatin1(kStoppedByUserReason));
         savePolicyState(true);
         pump();
     }
@@ -739,7 +740,7 @@ void ExperimentLoop::stopExperiment() {
         if (live.trial.status == TrialStatus::Running) {
             live.attempt.orderAtNextReport(TrialAttempt::UserOrder::Stop);
         } else if (!tunedeck::isFinished(live.trial.status)) {
-            terminateWaiting(live, QStringLiteral("stopped by the user"));
+            terminateWaiting(live, QString::fromLatin1(kStoppedByUserReason));
         }
     }
     savePolicyState(true);

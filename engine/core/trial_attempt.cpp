@@ -1,6 +1,7 @@
 #include "core/trial_attempt.h"
 
 #include "core/checkpoint_policy.h"
+#include "core/early_stop.h"
 
 namespace tunedeck {
 
@@ -15,7 +16,7 @@ void TrialAttempt::begin() {
 SchedulerDecision TrialAttempt::applyUserOrder(SchedulerDecision decision) {
     switch (std::exchange(userOrder_, UserOrder::None)) {
         case UserOrder::Stop:
-            return SchedulerDecision::stop(QStringLiteral("stopped by the user"));
+            return SchedulerDecision::stop(QString::fromLatin1(kStoppedByUserReason));
         case UserOrder::Pause:
             return SchedulerDecision::pause(QStringLiteral("paused by the user"));
         case UserOrder::None:

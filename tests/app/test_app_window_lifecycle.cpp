@@ -317,6 +317,12 @@ void TestAppWindowLifecycle::aTrialStoppedByTheUserReadsSoAndIsNotCountedDone() 
     bool stopped = false;
     window.client().stopExperiment("halt", [&](const tunedeck::Status&) { stopped = true; });
     QVERIFY(waitFor([&] { return stopped; }, 20000));
+    // And `show` on the command line: not TERMINATED like a trial that ran to its end.
+    QVERIFY(waitFor([&] { return window.data().trials()[1].status == "TERMINATED"; }, 30000));
+    const EngineResult show = harness.run({"show", harness.experimentFolder("halt")});
+    QVERIFY2(show.exitCode == 0, qPrintable(show.all()));
+    const QString line = show.out.section(QStringLiteral("\nt00000 "), 1, 1).section('\n', 0, 0);
+    QVERIFY2(line.contains("stopped by the user at "), qPrintable(show.out));
 }
 
 void TestAppWindowLifecycle::aSecondExperimentStartedFromTheWindowIsShownAndHighlighted() {

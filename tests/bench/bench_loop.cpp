@@ -21,6 +21,7 @@
 #include "core/experiment_loop.h"
 #include "core/heap_tuning.h"
 #include "counting_history.h"
+#include "fixed_nodes.h"
 #include "sim_world.h"
 
 using namespace tunedeck;
@@ -34,14 +35,8 @@ double threadCpuSeconds() {
 }
 
 // Trials that start, report once and exit at once; one node of `cpus` CPUs.
-class InstantWorld : public LoopClock, public LoopNodes, public LoopEffects {
+class InstantWorld : public LoopClock, public LoopEffects {
   public:
-    explicit InstantWorld(int cpus) {
-        NodeCapacity node;
-        node.nodeId = QStringLiteral("local");
-        node.cpuTotalMilli = std::int64_t(cpus) * 1000;
-        nodes_.push_back(node);
-    }
     void attach(ExperimentLoop* loop) { loop_ = loop; }
     // Runs queued inputs until none is left; calls `each` after every trial that ended.
     void drain(const std::function<void()>& each) {
@@ -58,12 +53,6 @@ class InstantWorld : public LoopClock, public LoopNodes, public LoopEffects {
     }
 
     double now() const override { return now_; }
-    std::vector<NodeCapacity>& capacities() override { return nodes_; }
-    bool opened() const override { return true; }
-    bool anyReady() const override { return true; }
-    bool elastic() const override { return false; }
-    bool allHeardFrom() const override { return true; }
-    QString describeUnavailable() const override { return {}; }
 
     Status startTrial(const Trial& trial, int attempt, const Placement&,
                       const GangPlacement&) override {
@@ -107,7 +96,6 @@ class InstantWorld : public LoopClock, public LoopNodes, public LoopEffects {
 
   private:
     ExperimentLoop* loop_ = nullptr;
-    std::vector<NodeCapacity> nodes_;
     std::deque<std::function<void()>> inputs_;
     double now_ = 0;
     std::int64_t ended_ = 0;
@@ -127,8 +115,9 @@ void benchScale(std::int64_t trials) {
         return;
     }
     CountingHistory history;
-    InstantWorld world(8);
-    LoopEnvironment env{&world, &history, &world, &world};
+    InstantWorld world;
+    FixedNodes nodes({nodeOfCpus(QStringLiteral("local"), 8)});
+    LoopEnvironment env{&world, &history, &nodes, &world};
     ExperimentLoop loop(std::move(*spec.spec), QStringLiteral("/bench"), env, false);
     world.attach(&loop);
     QElapsedTimer clock;

@@ -16,22 +16,15 @@ ExperimentSpec loopSpec(ExperimentSpec spec, int workers) {
     return spec;
 }
 
-NodeCapacity simulatedNode(int workers) {
-    NodeCapacity node;
-    node.nodeId = QStringLiteral("simulation");
-    node.cpuTotalMilli = std::int64_t(workers) * 1000;
-    return node;
-}
-
 }  // namespace
 
 TrialSimulation::TrialSimulation(const ExperimentSpec& spec, int workers, TrainableFactory factory)
     : workers_(std::max(1, workers)),
       factory_(std::move(factory)),
-      nodes_{simulatedNode(workers_)},
+      nodes_({nodeOfCpus(QStringLiteral("simulation"), workers_)}),
       loop_(std::make_unique<ExperimentLoop>(loopSpec(spec, workers_), QStringLiteral("/bench"),
-                                             LoopEnvironment{this, &history_, this, this}, false)) {
-}
+                                             LoopEnvironment{this, &history_, &nodes_, this},
+                                             false)) {}
 
 TrialSimulation::~TrialSimulation() = default;
 

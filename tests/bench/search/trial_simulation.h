@@ -19,6 +19,7 @@
 #include "core/experiment_spec.h"
 #include "core/trial.h"
 #include "counting_history.h"
+#include "fixed_nodes.h"
 
 namespace tunedeck::bench {
 
@@ -60,7 +61,7 @@ struct SimOutcome {
     std::vector<Trial> trials;  // every trial, final state, in creation order
 };
 
-class TrialSimulation : LoopClock, LoopNodes, LoopEffects {
+class TrialSimulation : LoopClock, LoopEffects {
   public:
     // `spec` must have passed validateSearcher and validateScheduler.
     TrialSimulation(const ExperimentSpec& spec, int workers, TrainableFactory factory);
@@ -99,14 +100,6 @@ class TrialSimulation : LoopClock, LoopNodes, LoopEffects {
         std::vector<SimExploit>* exploits_;
     };
 
-    // LoopNodes: one node with a CPU per worker.
-    std::vector<NodeCapacity>& capacities() override { return nodes_; }
-    bool opened() const override { return true; }
-    bool anyReady() const override { return true; }
-    bool elastic() const override { return false; }
-    bool allHeardFrom() const override { return true; }
-    QString describeUnavailable() const override { return {}; }
-
     // LoopEffects, carried out as a worker agent would.
     Status startTrial(const Trial& trial, int attempt, const Placement&,
                       const GangPlacement&) override;
@@ -143,7 +136,7 @@ class TrialSimulation : LoopClock, LoopNodes, LoopEffects {
     ResultObserver observer_;
     SimOutcome outcome_;
     History history_{&outcome_.exploits};
-    std::vector<NodeCapacity> nodes_;
+    FixedNodes nodes_;  // one node with a CPU per worker
     std::unique_ptr<ExperimentLoop> loop_;
     std::map<QString, Process> processes_;
     // Checkpoint folders (the trials' saves and the committed copies): the state they hold.
