@@ -8,7 +8,7 @@
 #include <exception>
 #include <utility>
 
-#include "worker/json_line.h"
+#include "node_protocol/node_protocol.h"
 
 namespace tunedeck::worker {
 
@@ -57,8 +57,8 @@ void CheckpointMover::runJobs() {
         try {
             output = job();
         } catch (const std::exception& e) {
-            output =
-                toLine({{"ev", "error"}, {"message", std::string("checkpoint job: ") + e.what()}});
+            output = node::encodeEvent(
+                node::Error{std::string("checkpoint job: ") + e.what(), std::nullopt});
         }
         lock.lock();
         m_busy = false;
