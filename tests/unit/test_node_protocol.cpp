@@ -2,18 +2,20 @@
 // of data/node_protocol.jsonl decodes, encodes back to the same JSON and decodes to the same
 // value; every line of data/node_protocol_malformed.jsonl is refused with the error that names
 // its message and field. The real tunedeck-worker then speaks to the same decoder: what it says
-// decodes, and what the decoder's encoder sends it is carried out.
+// decodes, and what the decoder's encoder sends it is carried out; and the engine's NodeLink drops
+// a line the decoder refuses and reads the next.
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-#include <nlohmann/json.hpp>
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "cluster/node_link.h"
 #include "node_protocol/node_protocol.h"
 
 using nlohmann::json;
@@ -68,6 +70,19 @@ std::vector<node::Event> readEvents(QProcess& agent, QByteArray& buffer, Done do
     return events;
 }
 
+// A link whose agent's bytes the test writes: NodeLink's own framing and decoding, no process.
+class ScriptedLink : public tunedeck::NodeLink {
+  public:
+    QString nodeId() const override { return QStringLiteral("scripted"); }
+    void open() override {}
+    void sendLine(const QByteArray& line) override { sent += line; }
+    void shutdown() override {}
+    void abort() override {}
+    bool isOpen() const override { return true; }
+    bool agentSays(const QByteArray& bytes) { return receive(bytes); }
+    QByteArray sent;
+};
+
 }  // namespace
 
 class TestNodeProtocol : public QObject {
@@ -77,6 +92,7 @@ class TestNodeProtocol : public QObject {
     void malformedMessagesNameTheMessageAndField();
     void relayedTrialLinesKeepTheTrialsText();
     void theWorkerSpeaksTheSameProtocol();
+    void theEngineDropsAMalformedAgentLineAndReadsOn();
 };
 
 void TestNodeProtocol::everyFixtureMessageRoundTrips() {
@@ -217,6 +233,26 @@ void TestNodeProtocol::theWorkerSpeaksTheSameProtocol() {
     agent.closeWriteChannel();
     QVERIFY(agent.waitForFinished(10000));
     QCOMPARE(agent.exitCode(), 0);
+}
+
+void TestNodeProtocol::theEngineDropsAMalformedAgentLineAndReadsOn() {
+    ScriptedLink link;
+    std::vector<node::Event> received;
+    QObject::connect(&link, &tunedeck::NodeLink::messageReceived,
+                     [&](const node::Event& event) { received.push_back(event); });
+    QTest::ignoreMessage(QtWarningMsg,
+                         "worker agent of scripted sent a malformed line: exited: \"code\" must "
+                         "be an integer");
+    QVERIFY(link.agentSays(R"({"ev":"exited","trial":"t1","code":"one"})"
+                           "\n"
+                           R"({"ev":"started","trial":"t1","pid":7})"
+                           "\n"));
+    QCOMPARE(received.size(), std::size_t(1));
+    QVERIFY(std::holds_alternative<node::Started>(received.front()));
+    // And what the engine sends is the encoder's line.
+    link.send(node::KillOp{std::string("t1"), "early stopping"});
+    QVERIFY(link.sent.toStdString() ==
+            node::encodeOp(node::KillOp{std::string("t1"), "early stopping"}));
 }
 
 QTEST_GUILESS_MAIN(TestNodeProtocol)
