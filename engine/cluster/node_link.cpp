@@ -32,13 +32,22 @@ QString remap(const QString& path, const std::vector<std::pair<QString, QString>
 
 }  // namespace
 
-std::optional<QJsonObject> parseAgentLine(QByteArrayView line) {
+node::Decoded<node::Event> parseAgentLine(QByteArrayView line) {
+    return node::decodeEvent(std::string_view(line.data(), std::size_t(line.size())));
+}
+
+std::optional<QJsonObject> relayedTrialLine(const node::TrialLine& line) {
     QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(line.toByteArray(), &error);
+    const QJsonDocument doc = QJsonDocument::fromJson(
+        QByteArray::fromRawData(line.msg.data(), qsizetype(line.msg.size())), &error);
     if (error.error != QJsonParseError::NoError || !doc.isObject()) {
         return std::nullopt;
     }
     return doc.object();
+}
+
+QJsonObject jsonOf(const node::Event& event) {
+    return QJsonDocument::fromJson(QByteArray::fromStdString(node::encodeEvent(event))).object();
 }
 
 void PathMap::add(const QString& headDir, const QString& nodeDir) {
@@ -61,13 +70,13 @@ bool NodeLink::receive(const QByteArray& data) {
             if (line.isEmpty()) {
                 return;
             }
-            std::optional<QJsonObject> message = parseAgentLine(line);
-            if (!message) {
+            const node::Decoded<node::Event> event = parseAgentLine(line);
+            if (!event) {
                 qWarning("worker agent of %s sent a malformed line: %s", qPrintable(nodeId()),
-                         line.toByteArray().left(200).constData());
+                         event.error.message.c_str());
                 return;
             }
-            emit messageReceived(*message);
+            emit messageReceived(*event.value);
         },
         [&overlong] { overlong = true; });
     return !overlong;
@@ -149,10 +158,8 @@ bool ProcessNodeLink::isOpen() const {
     return process_.state() == QProcess::Running;
 }
 
-void ProcessNodeLink::send(const QJsonObject& message) {
-    QByteArray line = QJsonDocument(message).toJson(QJsonDocument::Compact);
-    line.append('\n');
-    sendLine(line);
+void NodeLink::send(const node::Op& op) {
+    sendLine(QByteArray::fromStdString(node::encodeOp(op)));
 }
 
 void ProcessNodeLink::sendLine(const QByteArray& line) {
@@ -175,7 +182,7 @@ void ProcessNodeLink::flushOutbox() {
 }
 
 void ProcessNodeLink::shutdown() {
-    send(QJsonObject{{"op", "shutdown"}});
+    send(node::ShutdownOp{});
     flushOutbox();
     process_.closeWriteChannel();
 }

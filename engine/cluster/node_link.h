@@ -1,7 +1,8 @@
 // A node is "a worker agent at the other end of a byte stream" (DESIGN.md). NodeLink frames that
-// stream into JSON objects both ways; LocalNodeLink runs the agent on this machine over a pipe,
-// SshNodeLink (cluster/ssh_node_link.h) on another machine over one SSH session.
-// Thread-safety: a link lives on the thread of the event loop that created it.
+// stream into the node protocol's typed messages both ways (node_protocol/node_protocol.h);
+// LocalNodeLink runs the agent on this machine over a pipe, SshNodeLink (cluster/ssh_node_link.h)
+// on another machine over one SSH session. Thread-safety: a link lives on the thread of the event
+// loop that created it.
 #pragma once
 
 #include <QByteArray>
@@ -17,15 +18,24 @@
 #include <vector>
 
 #include "core/line_framer.h"
+#include "node_protocol/node_protocol.h"
 
 namespace tunedeck {
 
 // Longest line accepted from an agent; longer ones mean a broken agent or stream.
 inline constexpr qsizetype kMaxNodeLinkLine = 4 * 1024 * 1024;
 
-// One line of an agent's stream as the engine reads it: the JSON object it holds, or nothing when
-// it holds none (NodeLink::receive then warns and drops the line). Pure; thread-safe.
-std::optional<QJsonObject> parseAgentLine(QByteArrayView line);
+// One line of an agent's stream as the engine reads it: the event it holds, or why it holds none
+// (NodeLink::receive then warns and drops the line). Pure; thread-safe.
+node::Decoded<node::Event> parseAgentLine(QByteArrayView line);
+
+// The trial's line a TrialLine relays, as the trial protocol's reader takes it (core's
+// decodeTrialLine); nothing when the agent relayed no JSON object.
+std::optional<QJsonObject> relayedTrialLine(const node::TrialLine& line);
+
+// An event as the JSON object it travelled as: what the history keeps of a node's hello, and
+// the sample a node_usage event is made of.
+QJsonObject jsonOf(const node::Event& event);
 
 // Where a node keeps what the engine keeps in a folder of this machine. Empty for nodes that see
 // this machine's files (the local agent, shared storage): every path is then the same there.
@@ -59,10 +69,9 @@ class NodeLink : public QObject {
 
     virtual QString nodeId() const = 0;
     virtual void open() = 0;
-    // Queues one message for the agent; messages arrive in order.
-    virtual void send(const QJsonObject& message) = 0;
-    // The same for a message already serialised as one JSON line (with its newline): the answer
-    // to every report goes this way, without building a document for it.
+    // Queues one op for the agent; ops arrive in order.
+    void send(const node::Op& op);
+    // The same for an op already encoded as one line (with its newline).
     virtual void sendLine(const QByteArray& line) = 0;
     // Asks the agent to stop its trials and exit; `closed` follows.
     virtual void shutdown() = 0;
@@ -75,7 +84,7 @@ class NodeLink : public QObject {
     virtual NodeFiles* files() { return nullptr; }
 
   signals:
-    void messageReceived(const QJsonObject& message);
+    void messageReceived(const tunedeck::node::Event& event);
     // The stream ended or broke; `reason` says why in the user's words.
     void closed(const QString& reason);
 
@@ -102,7 +111,6 @@ class ProcessNodeLink : public NodeLink {
 
     QString nodeId() const override { return nodeId_; }
     void open() override;
-    void send(const QJsonObject& message) override;
     void sendLine(const QByteArray& line) override;
     void shutdown() override;
     void abort() override;

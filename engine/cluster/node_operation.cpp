@@ -2,9 +2,6 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 
 #include "cluster/remote_command.h"
 #include "cluster/ssh/exec_channel.h"
@@ -12,6 +9,7 @@
 #include "cluster/ssh/ssh_session.h"
 #include "cluster/tree_sync.h"
 #include "core/counted.h"
+#include "node_protocol/node_protocol.h"
 
 namespace tunedeck {
 
@@ -216,31 +214,41 @@ void NodeOperation::inventoryStep(Next next) {
         session_->exec(QStringLiteral("exec %1").arg(shellQuote(worker)));
     auto buffer = std::make_shared<QByteArray>();
     auto answered = std::make_shared<bool>(false);
-    connect(agent.get(), &ssh::ExecChannel::standardOutput, this,
-            [this, agent, buffer, answered, next](const QByteArray& data) {
-                buffer->append(data);
-                const qsizetype nl = buffer->indexOf('\n');
-                if (*answered || nl < 0) {
-                    return;
-                }
-                *answered = true;
-                const QJsonObject hello = QJsonDocument::fromJson(buffer->left(nl)).object();
-                const int gpus = int(hello.value("gpus").toArray().size());
-                const double cpus =
-                    node_.resources.cpu ? *node_.resources.cpu : hello.value("cpus").toDouble();
-                outcome_.message =
-                    tr("agent %1 ok: %2 %3, %4 GiB memory, %5")
-                        .arg(hello.value("version").toString())
-                        .arg(cpus)
-                        .arg(cpus == 1 ? QStringLiteral("CPU") : QStringLiteral("CPUs"))
-                        .arg(hello.value("memory_mb").toDouble() / 1024.0, 0, 'f', 1)
-                        .arg(counted(
-                            node_.resources.gpu ? std::min(int(*node_.resources.gpu), gpus) : gpus,
-                            "GPU"));
-                say(outcome_.message);
-                agent->write("{\"op\":\"shutdown\"}\n");
+    connect(
+        agent.get(), &ssh::ExecChannel::standardOutput, this,
+        [this, agent, buffer, answered, next](const QByteArray& data) {
+            buffer->append(data);
+            const qsizetype nl = buffer->indexOf('\n');
+            if (*answered || nl < 0) {
+                return;
+            }
+            *answered = true;
+            const node::Decoded<node::Event> event =
+                node::decodeEvent(buffer->left(nl).toStdString());
+            const node::Hello* hello = event ? std::get_if<node::Hello>(&*event.value) : nullptr;
+            if (hello == nullptr) {
+                fail(tr("the worker agent's first line is no hello: %1")
+                         .arg(QString::fromStdString(
+                             event ? std::string("a \"") + node::nameOf(*event.value) + "\" event"
+                                   : event.error.message)));
                 agent->closeStdin();
-            });
+                return;
+            }
+            const int gpus = int(hello->gpus.size());
+            const double cpus = node_.resources.cpu ? *node_.resources.cpu : hello->cpus;
+            outcome_.message =
+                tr("agent %1 ok: %2 %3, %4 GiB memory, %5")
+                    .arg(QString::fromStdString(hello->version))
+                    .arg(cpus)
+                    .arg(cpus == 1 ? QStringLiteral("CPU") : QStringLiteral("CPUs"))
+                    .arg(double(hello->memoryMb) / 1024.0, 0, 'f', 1)
+                    .arg(counted(
+                        node_.resources.gpu ? std::min(int(*node_.resources.gpu), gpus) : gpus,
+                        "GPU"));
+            say(outcome_.message);
+            agent->write(QByteArray::fromStdString(node::encodeOp(node::ShutdownOp{})));
+            agent->closeStdin();
+        });
     connect(agent.get(), &ssh::ExecChannel::finished, this,
             [this, agent, answered, next](int status, const QString&) mutable {
                 auto keep = std::move(agent);

@@ -1,7 +1,6 @@
 #include "cluster/ssh_node_link.h"
 
 #include <QFileInfo>
-#include <QJsonDocument>
 
 #include "cluster/remote_command.h"
 #include "cluster/ssh/exec_channel.h"
@@ -130,12 +129,6 @@ void SshNodeLink::fail(const QString& reason) {
     emit closed(reason);
 }
 
-void SshNodeLink::send(const QJsonObject& message) {
-    QByteArray line = QJsonDocument(message).toJson(QJsonDocument::Compact);
-    line.append('\n');
-    sendLine(line);
-}
-
 void SshNodeLink::sendLine(const QByteArray& line) {
     if (agent_) {
         agent_->write(line);
@@ -146,7 +139,7 @@ void SshNodeLink::sendLine(const QByteArray& line) {
 
 void SshNodeLink::shutdown() {
     if (agent_) {
-        send(QJsonObject{{"op", "shutdown"}});
+        send(node::ShutdownOp{});
         agent_->closeStdin();
     } else {
         abort();

@@ -47,7 +47,6 @@ class SshNodeLink : public NodeLink, private NodeFiles {
 
     QString nodeId() const override { return options_.nodeId; }
     void open() override;
-    void send(const QJsonObject& message) override;
     void sendLine(const QByteArray& line) override;
     void shutdown() override;
     void abort() override;

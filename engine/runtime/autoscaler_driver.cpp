@@ -30,7 +30,7 @@ AutoscalerDriver::AutoscalerDriver(AutoscalerSpec spec, NodeProvider& provider, 
     timer_.setInterval(kStepIntervalMs);
     connect(&timer_, &QTimer::timeout, this, &AutoscalerDriver::step);
     connect(&pool_, &NodePool::nodeUp, this,
-            [this](const QString& nodeId, const QJsonObject&) { onNodeUp(nodeId); });
+            [this](const QString& nodeId, const node::Hello&) { onNodeUp(nodeId); });
     connect(&pool_, &NodePool::nodeGone, this, &AutoscalerDriver::onNodeGone);
     provider_.onTerminated = [self = QPointer<AutoscalerDriver>(this)](const QString& nodeId) {
         if (self) {

@@ -179,27 +179,25 @@ void ExperimentRunner::answer(const Trial& trial, const Placement& placement, Tr
         return;
     }
     if (answer == TrialAnswer::Continue || answer == TrialAnswer::Stop) {
-        // The hot path of every result: the line is put together without a JSON document.
-        QByteArray line = QByteArrayLiteral("{\"op\":\"answer\",\"trial\":\"");
-        line += trial.id.toLatin1();  // ids are "t" and digits
-        line += answer == TrialAnswer::Stop
-                    ? QByteArrayLiteral("\",\"answer\":{\"action\":\"stop\"}}\n")
-                    : QByteArrayLiteral("\",\"answer\":{\"action\":\"continue\"}}\n");
-        link->sendLine(line);
+        // The hot path of every result: the answer is put together without a JSON document.
+        link->send(node::AnswerOp{
+            trial.id.toStdString(),
+            answer == TrialAnswer::Stop ? R"({"action":"stop"})" : R"({"action":"continue"})",
+            {}});
         return;
     }
-    link->send(QJsonObject{
-        {"op", "answer"},
-        {"trial", trial.id},
-        {"answer", QJsonObject{{"action", answer == TrialAnswer::Pause ? QStringLiteral("pause")
-                                                                       : QStringLiteral("save")},
-                               {"path", link->paths().toNode(scratch)}}}});
+    const QJsonObject save{
+        {"action", answer == TrialAnswer::Pause ? QStringLiteral("pause") : QStringLiteral("save")},
+        {"path", link->paths().toNode(scratch)}};
+    link->send(node::AnswerOp{trial.id.toStdString(),
+                              QJsonDocument(save).toJson(QJsonDocument::Compact).toStdString(),
+                              {}});
 }
 
 void ExperimentRunner::endProcess(const Trial& trial, const Placement& placement,
                                   const QString& reason) {
     if (NodeLink* link = linkOn(placement)) {
-        link->send(QJsonObject{{"op", "kill"}, {"trial", trial.id}, {"reason", reason}});
+        link->send(node::KillOp{trial.id.toStdString(), reason.toStdString()});
     }
 }
 
@@ -210,31 +208,30 @@ void ExperimentRunner::commitCheckpoint(const Trial& trial, const Placement& pla
         return;
     }
     const PathMap& paths = link->paths();
-    QJsonObject op{
-        {"op", "commit_checkpoint"},        {"trial", trial.id},
-        {"from", paths.toNode(order.from)}, {"to", paths.toNode(order.to)},
-        {"manifest", order.manifest},       {"handover", order.engineScratch ? "engine" : "trial"}};
+    node::CommitCheckpointOp op;
+    op.trial = node::TrialId(trial.id.toStdString());
+    op.from = paths.toNode(order.from).toStdString();
+    op.to = paths.toNode(order.to).toStdString();
+    op.manifest = QJsonDocument(order.manifest).toJson(QJsonDocument::Compact).toStdString();
+    op.handover = order.engineScratch ? "engine" : "trial";
     if (!order.engineScratch) {
         // The folders a handed-over folder must not take along (engine/checkpoint/handover.h).
-        QJsonArray protect;
         const auto add = [&](const QString& headPath, const QString& what) {
             if (!headPath.isEmpty()) {
-                protect.append(QJsonObject{{"path", paths.toNode(headPath)}, {"what", what}});
+                op.protect.push_back({paths.toNode(headPath).toStdString(), what.toStdString()});
             }
         };
         add(spec().trainable.workingDir, tr("the trial's working directory"));
         add(options_.experimentDir, tr("the experiment folder"));
         add(QFileInfo(options_.experimentDir).absolutePath(), tr("the results root"));
-        op.insert("trial_dir", paths.toNode(trialFolder(options_.experimentDir, trial.id)));
-        op.insert("protect", protect);
+        op.trialDir = paths.toNode(trialFolder(options_.experimentDir, trial.id)).toStdString();
     }
     link->send(op);
 }
 
 void ExperimentRunner::discardScratch(const Placement& placement, const QString& scratch) {
     if (NodeLink* link = linkOn(placement)) {
-        link->send(
-            QJsonObject{{"op", "delete_checkpoint"}, {"path", link->paths().toNode(scratch)}});
+        link->send(node::DeleteCheckpointOp{link->paths().toNode(scratch).toStdString()});
     }
 }
 
@@ -243,12 +240,11 @@ void ExperimentRunner::deleteCheckpoint(const Trial& trial, const Placement& pla
     NodeLink* link = linkOn(placement);
     const bool nodeSharesFiles = link != nullptr && link->files() == nullptr;
     if (nodeSharesFiles) {
-        link->send(QJsonObject{{"op", "delete_checkpoint"}, {"path", folder}});
+        link->send(node::DeleteCheckpointOp{folder.toStdString()});
         return;  // the agent removes it without holding up the engine
     }
     if (link != nullptr && nodeCheckpoints_.forget(placement.nodeId, folder)) {
-        link->send(
-            QJsonObject{{"op", "delete_checkpoint"}, {"path", link->paths().toNode(folder)}});
+        link->send(node::DeleteCheckpointOp{link->paths().toNode(folder).toStdString()});
     }
     if (Status s = removeCheckpoint(folder); !s) {
         loop_->recordEvent(events::type::kWarning, events::warning(s.message(), trial.id));
@@ -362,7 +358,7 @@ ProgressSnapshot ExperimentRunner::snapshot() const {
     for (const LoopTrial& live : loop_->trials()) {
         trials.push_back(&live.trial);
     }
-    std::vector<QJsonObject> usage = monitor_.latestUsage();
+    std::vector<NodeUsageSample> usage = monitor_.latestUsage();
     ProgressSnapshot s = snapshotProgress(
         spec(), std::move(trials), pool_ ? pool_->capacities() : std::vector<NodeCapacity>{},
         loop_->resultCount(), loop_->totalTrials(), std::move(usage));

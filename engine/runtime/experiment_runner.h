@@ -144,10 +144,10 @@ class ExperimentRunner : public QObject, private LoopClock, private LoopNodes, p
     void openNodes();
     NodeLink* linkOn(const Placement& placement) const;
     QString onNodePath(const Placement& placement, const QString& headPath) const;
-    void onNodeUp(const QString& nodeId, const QJsonObject& hello);
+    void onNodeUp(const QString& nodeId, const node::Hello& hello);
     void onNodeLost(const QString& nodeId, const QString& reason);
-    void onNodeMessage(const QString& nodeId, const QJsonObject& message);
-    void onNodeCommitted(const LoopTrial& live, const QJsonObject& message);
+    void onNodeMessage(const QString& nodeId, const node::Event& event);
+    void onNodeCommitted(const LoopTrial& live, const node::Committed& committed);
     // runner_scaling.cpp: an elastic cluster's autoscaler, fed with the waiting trials and the
     // trials the searcher will still add; its decisions become events and console lines.
     void startAutoscaler();

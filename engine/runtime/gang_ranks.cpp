@@ -1,7 +1,9 @@
 #include "runtime/gang_ranks.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
+#include <algorithm>
 
 #include "cluster/node_link.h"
 #include "core/events.h"
@@ -106,9 +108,10 @@ void GangRanks::book(const QString& trialId, int attempt, const GangPlacement& g
     setRankEnvironment(launch, gang, gang.ranks.front(), masterAddress(gang));
 }
 
-void GangRanks::start(const LoopTrial& live, const QJsonObject& started) {
+void GangRanks::start(const LoopTrial& live, const node::Started& started) {
+    const auto masterPort = started.ports.find("MASTER_PORT");
     const QString port =
-        QString::number(started.value("ports").toObject().value("MASTER_PORT").toInt());
+        QString::number(masterPort == started.ports.end() ? 0 : masterPort->second);
     const int attempt = live.attempt.number();
     for (const GangRank& rank : live.gang.ranks) {
         if (rank.rank == 0) {
@@ -140,21 +143,26 @@ void GangRanks::startRank(const QString& checkpoint, const QString& id, TrialLau
     const Member& member = members_.at(id);
     const QString nodeId = member.placement.nodeId;
     NodeLink* link = pool_->link(nodeId);
-    QJsonObject extra{{"log_prefix", rankPrefix(member.rank)}};
-    if (!peer.isEmpty()) {
-        extra.insert(QStringLiteral("interface_for"), peer);
-    }
+    const auto startOp = [prefix = rankPrefix(member.rank), peer](
+                             const NodeLink& link, const QString& id, const TrialLaunch& launch) {
+        node::StartOp op = nodeStartOp(link, id, launch);
+        op.logPrefix = prefix.toStdString();
+        if (!peer.isEmpty()) {
+            op.interfaceFor = peer.toStdString();
+        }
+        return op;
+    };
     if (link == nullptr) {
         return;  // its node's loss ends the gang (onGangNodeLost)
     }
     if (!checkpoints_.missingOn(nodeId, checkpoint)) {
-        link->send(nodeStartOp(*link, id, launch, extra));
+        link->send(startOp(*link, id, launch));
         return;
     }
     // Every rank restores from rank 0's checkpoint: it goes to this rank's node first.
     checkpoints_.push(
         nodeId, checkpoint,
-        [this, id, nodeId, launch = std::move(launch), extra](bool ok, const QString& error) {
+        [this, id, nodeId, launch = std::move(launch), startOp](bool ok, const QString& error) {
             const auto it = members_.find(id);
             NodeLink* link = pool_ ? pool_->link(nodeId) : nullptr;
             if (it == members_.end() || link == nullptr || loop_.isFinished()) {
@@ -180,7 +188,7 @@ void GangRanks::startRank(const QString& checkpoint, const QString& id, TrialLau
                 members_.erase(it);
                 return;
             }
-            link->send(nodeStartOp(*link, id, launch, extra));
+            link->send(startOp(*link, id, launch));
         });
 }
 
@@ -199,14 +207,18 @@ void GangRanks::stop(const QString& trialId, const QString& reason) {
             continue;
         }
         if (NodeLink* link = pool_->link(member.placement.nodeId)) {
-            link->send(QJsonObject{{"op", "kill"}, {"trial", it->first}, {"reason", reason}});
+            link->send(node::KillOp{it->first.toStdString(), reason.toStdString()});
         }
         ++it;
     }
 }
 
-bool GangRanks::onMessage(const QString& nodeId, const QJsonObject& message) {
-    const QString id = message.value("trial").toString();
+bool GangRanks::onMessage(const QString& nodeId, const node::Event& event) {
+    const node::TrialId* trialId = node::trialOf(event);
+    if (trialId == nullptr) {
+        return false;
+    }
+    const QString id = QString::fromStdString(trialId->text);
     const auto it = members_.find(id);
     if (it == members_.end()) {
         return false;
@@ -218,51 +230,47 @@ bool GangRanks::onMessage(const QString& nodeId, const QJsonObject& message) {
     const LoopTrial* live = loop_.find(member.trialId);
     const bool current = live != nullptr && live->trial.status == TrialStatus::Running &&
                          live->attempt.number() == member.attempt;
-    const QString ev = message.value("ev").toString();
-    if (ev == QLatin1String("exited")) {
+    if (const auto* exited = std::get_if<node::Exited>(&event)) {
         release(pool_->capacities(), spec_.resourcesPerTrial, member.placement);
         members_.erase(it);
-        const QJsonValue code = message.value("code");
-        const QJsonValue signal = message.value("signal");
-        const bool clean = code.isDouble() && code.toInt() == 0 && !signal.isDouble();
+        const bool clean = exited->code == 0 && !exited->signal;
         if (current && !clean && live->attempt.takesReports()) {
             // One rank down stops the gang: the others would wait in their collectives for ever.
-            QString why = signal.isDouble() ? QStringLiteral("rank %1 was killed by signal %2")
-                                                  .arg(member.rank)
-                                                  .arg(signal.toInt())
-                                            : QStringLiteral("rank %1 exited with code %2")
-                                                  .arg(member.rank)
-                                                  .arg(code.toInt());
-            const QJsonArray tail = message.value("log_tail").toArray();
-            if (!tail.isEmpty()) {
-                why += QStringLiteral(": ") + tail.last().toString();
+            QString why = exited->signal ? QStringLiteral("rank %1 was killed by signal %2")
+                                               .arg(member.rank)
+                                               .arg(*exited->signal)
+                                         : QStringLiteral("rank %1 exited with code %2")
+                                               .arg(member.rank)
+                                               .arg(exited->code.value_or(0));
+            if (!exited->logTail.empty()) {
+                why += QStringLiteral(": ") + QString::fromStdString(exited->logTail.back());
             }
             loop_.failAttempt(member.trialId, member.attempt, FailureCause::TrialCrashed, why);
         }
         loop_.schedule();  // its place may be what a waiting gang needs
         return true;
     }
-    if (ev == QLatin1String("trial") && live != nullptr) {
-        const QJsonObject msg = message.value("msg").toObject();
-        const QString type = msg.value("type").toString();
-        if (type == QLatin1String("report") || type == QLatin1String("checkpoint")) {
-            // Only rank 0 speaks for the trial: the rank is told so, and fails with it.
-            NodeLink* link = pool_->link(nodeId);
-            if (link != nullptr) {
-                link->send(QJsonObject{
-                    {"op", "answer"},
-                    {"trial", id},
-                    {"answer",
-                     QJsonObject{{"action", "refused"},
-                                 {"message", QStringLiteral("only rank 0 of a gang trial reports "
-                                                            "and checkpoints; this is rank %1")
-                                                 .arg(member.rank)}}}});
-            }
-        } else if (type == QLatin1String("log")) {
-            loop_.recordEvent(events::type::kLog,
-                              events::log(member.trialId, rankPrefix(member.rank) +
-                                                              msg.value("message").toString()));
+    const auto* relayed = std::get_if<node::TrialLine>(&event);
+    const std::optional<QJsonObject> msg =
+        relayed != nullptr && live != nullptr ? relayedTrialLine(*relayed) : std::nullopt;
+    if (!msg) {
+        return true;
+    }
+    const TrialLine line = decodeTrialLine(*msg);
+    if (line.kind == TrialLine::Kind::Report || line.kind == TrialLine::Kind::Checkpoint) {
+        // Only rank 0 speaks for the trial: the rank is told so, and fails with it.
+        if (NodeLink* link = pool_->link(nodeId)) {
+            const QJsonObject refusal{
+                {"action", "refused"},
+                {"message", QStringLiteral("only rank 0 of a gang trial reports and checkpoints; "
+                                           "this is rank %1")
+                                .arg(member.rank)}};
+            link->send(node::AnswerOp{
+                *trialId, QJsonDocument(refusal).toJson(QJsonDocument::Compact).toStdString(), {}});
         }
+    } else if (line.kind == TrialLine::Kind::Log) {
+        loop_.recordEvent(events::type::kLog,
+                          events::log(member.trialId, rankPrefix(member.rank) + line.text));
     }
     return true;
 }
@@ -292,39 +300,33 @@ void GangRanks::nodeLost(const QString& nodeId, const QString& reason) {
     }
 }
 
-QJsonObject GangRanks::withRanksNamed(QJsonObject usage) const {
+node::Usage GangRanks::withRanksNamed(node::Usage usage) const {
     if (members_.empty()) {
         return usage;
     }
     // The agent knows a rank by its own id: samples name the trial, and the rank beside it.
-    QJsonArray trials = usage.value("trials").toArray();
-    for (QJsonValueRef entry : trials) {
-        QJsonObject trial = entry.toObject();
-        const QString id = trial.value("trial").toString();
+    for (node::TrialUsage& trial : usage.trials) {
+        const QString id = QString::fromStdString(trial.trial.text);
         const auto member = members_.find(id);
         if (member != members_.end()) {
-            trial.insert("trial", member->second.trialId);
-            trial.insert("rank", member->second.rank);
-            entry = trial;
+            trial.trial = member->second.trialId.toStdString();
+            trial.rank = member->second.rank;
         } else if (const LoopTrial* live = loop_.find(id); live != nullptr && live->gang.placed) {
-            trial.insert("rank", 0);  // rank 0 is the trial's own process
-            entry = trial;
+            trial.rank = 0;  // rank 0 is the trial's own process
         }
     }
-    usage.insert("trials", trials);
-    QJsonArray gpus = usage.value("gpus").toArray();
-    for (QJsonValueRef entry : gpus) {
-        QJsonObject gpu = entry.toObject();
-        QStringList onCard;  // each trial once, however many of its ranks share the card
-        for (const QJsonValue& id : gpu.value("trials").toArray()) {
-            const auto member = members_.find(id.toString());
-            onCard << (member != members_.end() ? member->second.trialId : id.toString());
+    for (node::GpuUsage& gpu : usage.gpus) {
+        std::vector<node::TrialId> onCard;  // each trial once, however many of its ranks share it
+        for (const node::TrialId& id : gpu.trials) {
+            const auto member = members_.find(QString::fromStdString(id.text));
+            node::TrialId named =
+                member != members_.end() ? node::TrialId(member->second.trialId.toStdString()) : id;
+            if (std::find(onCard.begin(), onCard.end(), named) == onCard.end()) {
+                onCard.push_back(std::move(named));
+            }
         }
-        onCard.removeDuplicates();
-        gpu.insert("trials", QJsonArray::fromStringList(onCard));
-        entry = gpu;
+        gpu.trials = std::move(onCard);
     }
-    usage.insert("gpus", gpus);
     return usage;
 }
 

@@ -35,14 +35,14 @@ class GangRanks {
     void book(const QString& trialId, int attempt, const GangPlacement& gang, TrialLaunch& launch);
     // Rank 0 started (its node picked MASTER_PORT): the other ranks start, each once rank 0's
     // checkpoint is on its node.
-    void start(const LoopTrial& live, const QJsonObject& started);
+    void start(const LoopTrial& live, const node::Started& started);
     // Rank 0 ended: the other ranks are stopped; their places return with their exits.
     void stop(const QString& trialId, const QString& reason);
-    // A message from a rank other than 0; false when `message` is not one.
-    bool onMessage(const QString& nodeId, const QJsonObject& message);
+    // An event of a rank other than 0; false when `event` is not one.
+    bool onMessage(const QString& nodeId, const node::Event& event);
     void nodeLost(const QString& nodeId, const QString& reason);
     // A usage sample with each rank's own id replaced by its trial's (and `rank` beside it).
-    QJsonObject withRanksNamed(QJsonObject usage) const;
+    node::Usage withRanksNamed(node::Usage usage) const;
     // Tells the scheduler how many ranks the nodes up hold, when that changed (resource_changing).
     void tellWorkerSlots();
     // The address a rank's node must reach the gang through (its agent then picks the interface

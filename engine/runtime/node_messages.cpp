@@ -61,68 +61,69 @@ QString ExperimentRunner::onNodePath(const Placement& placement, const QString& 
     return link ? link->paths().toNode(headPath) : headPath;
 }
 
-void ExperimentRunner::onNodeMessage(const QString& nodeId, const QJsonObject& message) {
-    const QString ev = message.value("ev").toString();
-    if (ev == QLatin1String("usage")) {
-        monitor_.onUsage(nodeId, message);
+void ExperimentRunner::onNodeMessage(const QString& nodeId, const node::Event& event) {
+    if (const auto* usage = std::get_if<node::Usage>(&event)) {
+        monitor_.onUsage(nodeId, *usage);
         return;
     }
-    if (ev == QLatin1String("gpu_lost")) {
-        monitor_.onGpuLost(nodeId, message);
+    if (const auto* lost = std::get_if<node::GpuLost>(&event)) {
+        monitor_.onGpuLost(nodeId, *lost);
         return;
     }
-    if (ev == QLatin1String("gpu_sharing")) {
-        monitor_.onGpuSharing(nodeId, message);
+    if (const auto* sharing = std::get_if<node::GpuSharing>(&event)) {
+        monitor_.onGpuSharing(nodeId, *sharing);
         return;
     }
-    if (ev == QLatin1String("error")) {
+    if (const auto* error = std::get_if<node::Error>(&event)) {
         loop_->recordEvent(
             events::type::kWarning,
             events::warning(
-                tr("worker agent on %1: %2").arg(nodeId, message.value("message").toString())));
+                tr("worker agent on %1: %2").arg(nodeId, QString::fromStdString(error->message))));
         return;
     }
-    if (gangs_.onMessage(nodeId, message)) {
+    if (gangs_.onMessage(nodeId, event)) {
         return;  // a rank other than 0 of a gang trial
     }
-    const LoopTrial* live = loop_->find(message.value("trial").toString());
+    const node::TrialId* trialId = node::trialOf(event);
+    const LoopTrial* live =
+        trialId != nullptr ? loop_->find(QString::fromStdString(trialId->text)) : nullptr;
     if (live == nullptr || live->placement.nodeId != nodeId) {
         return;  // a trial from before a restart of the agent, or moved since; nothing to do
     }
     const QString& id = live->trial.id;
     const int attempt = live->attempt.number();
-    if (ev == QLatin1String("trial")) {
-        TrialLine line = decodeTrialLine(message.value("msg").toObject());
+    if (const auto* relayed = std::get_if<node::TrialLine>(&event)) {
+        const std::optional<QJsonObject> msg = relayedTrialLine(*relayed);
+        if (!msg) {
+            qWarning("worker agent of %s relayed a line of trial %s that is no JSON object",
+                     qPrintable(nodeId), qPrintable(id));
+            return;
+        }
+        TrialLine line = decodeTrialLine(*msg);
         if (line.namesPath) {
             // The loop sees this machine's paths.
             NodeLink* link = linkOn(live->placement);
             line.path = link ? link->paths().toHead(line.path) : line.path;
         }
         loop_->trialLine(id, attempt, line);
-    } else if (ev == QLatin1String("started")) {
+    } else if (const auto* started = std::get_if<node::Started>(&event)) {
         loop_->processStarted(id, attempt);
         if (live->gang.placed) {
-            gangs_.start(*live, message);
+            gangs_.start(*live, *started);
         }
-    } else if (ev == QLatin1String("trial_error")) {
+    } else if (const auto* broke = std::get_if<node::TrialError>(&event)) {
         loop_->failAttempt(id, attempt, FailureCause::ProtocolViolation,
-                           message.value("message").toString());
-    } else if (ev == QLatin1String("committed")) {
-        onNodeCommitted(*live, message);
-    } else if (ev == QLatin1String("exited")) {
+                           QString::fromStdString(broke->message));
+    } else if (const auto* committed = std::get_if<node::Committed>(&event)) {
+        onNodeCommitted(*live, *committed);
+    } else if (const auto* exited = std::get_if<node::Exited>(&event)) {
         ExitFacts exit;
-        if (const QJsonValue code = message.value("code"); code.isDouble()) {
-            exit.code = code.toInt();
-        }
-        if (const QJsonValue signal = message.value("signal"); signal.isDouble()) {
-            exit.signal = signal.toInt();
-        }
-        exit.oomKilled = message.value("oom_killed").toBool();
-        if (const QJsonValue peak = message.value("peak_rss_mb"); peak.isDouble()) {
-            exit.peakRssMb = peak.toDouble();
-        }
-        for (const QJsonValue& line : message.value("log_tail").toArray()) {
-            exit.logTail << line.toString();
+        exit.code = exited->code;
+        exit.signal = exited->signal;
+        exit.oomKilled = exited->oomKilled;
+        exit.peakRssMb = exited->peakRssMb;
+        for (const std::string& line : exited->logTail) {
+            exit.logTail << QString::fromStdString(line);
         }
         // On an elastic cluster's node, an exit the engine did not ask for waits a moment for
         // the node's loss (the end of a Slurm allocation signals the trial first).
@@ -130,17 +131,17 @@ void ExperimentRunner::onNodeMessage(const QString& nodeId, const QJsonObject& m
     }
 }
 
-void ExperimentRunner::onNodeCommitted(const LoopTrial& live, const QJsonObject& message) {
+void ExperimentRunner::onNodeCommitted(const LoopTrial& live, const node::Committed& committed) {
     NodeLink* link = linkOn(live.placement);
-    const QString nodeTo = message.value("to").toString();
+    const QString nodeTo = QString::fromStdString(committed.to);
     const QString headTo = link ? link->paths().toHead(nodeTo) : nodeTo;
     const QString trialId = live.trial.id;
     const QString nodeId = live.placement.nodeId;
     const int attempt = live.attempt.number();
     NodeFiles* files = link ? link->files() : nullptr;
-    if (files == nullptr || !message.value("ok").toBool()) {
-        loop_->committed(trialId, attempt, headTo, message.value("ok").toBool(),
-                         message.value("error").toString());
+    if (files == nullptr || !committed.ok) {
+        loop_->committed(trialId, attempt, headTo, committed.ok,
+                         QString::fromStdString(committed.error.value_or("")));
         return;
     }
     // The node has the checkpoint; the history records it once this machine has it too. Results
@@ -177,8 +178,9 @@ void ExperimentRunner::onNodeCommitted(const LoopTrial& live, const QJsonObject&
         });
 }
 
-void ExperimentRunner::onNodeUp(const QString& nodeId, const QJsonObject& hello) {
-    loop_->recordEvent(events::type::kNode, events::node(nodeId, QStringLiteral("up"), hello));
+void ExperimentRunner::onNodeUp(const QString& nodeId, const node::Hello& hello) {
+    loop_->recordEvent(events::type::kNode,
+                       events::node(nodeId, QStringLiteral("up"), jsonOf(hello)));
     monitor_.nodeUp(nodeId, hello);
     gangs_.tellWorkerSlots();
     if (!checkRequestFits()) {
@@ -270,16 +272,16 @@ void ExperimentRunner::launchOnNode(const QString& trialId, int attempt,
         loop_->attemptLost(trialId, attempt, tr("node %1 is not up").arg(live->placement.nodeId));
         return;
     }
-    QJsonObject extra;
+    node::StartOp op = nodeStartOp(*link, trialId, launch);
     if (live->gang.placed) {
         // Rank 0 of a gang: its node picks the port the other ranks meet it on.
-        extra = {{"log_prefix", QStringLiteral("[rank 0] ")},
-                 {"free_ports", QJsonArray{QStringLiteral("MASTER_PORT")}}};
+        op.logPrefix = "[rank 0] ";
+        op.freePorts = {"MASTER_PORT"};
         if (const QString peer = gangs_.peerAddress(live->gang, 0); !peer.isEmpty()) {
-            extra.insert(QStringLiteral("interface_for"), peer);
+            op.interfaceFor = peer.toStdString();
         }
     }
-    link->send(nodeStartOp(*link, trialId, launch, extra));
+    link->send(op);
 }
 
 }  // namespace tunedeck

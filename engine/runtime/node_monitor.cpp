@@ -32,14 +32,14 @@ NodeMonitor::NodeMonitor(const ExperimentSpec& spec, ExperimentLoop& loop, Exper
       gangs_(gangs),
       recorded_(std::move(recorded)) {}
 
-void NodeMonitor::nodeUp(const QString& nodeId, const QJsonObject& hello) {
+void NodeMonitor::nodeUp(const QString& nodeId, const node::Hello& hello) {
     for (const NodeCapacity& node : pool_->capacities()) {
         if (node.nodeId == nodeId) {
             seen_[nodeId] = emptyCapacity(node);
         }
     }
-    if (const QString note = hello.value("gpu_note").toString(); !note.isEmpty()) {
-        gpuNotes_[nodeId] = note;
+    if (!hello.gpuNote.empty()) {
+        gpuNotes_[nodeId] = QString::fromStdString(hello.gpuNote);
     } else {
         gpuNotes_.erase(nodeId);
     }
@@ -48,17 +48,17 @@ void NodeMonitor::nodeUp(const QString& nodeId, const QJsonObject& hello) {
         return;
     }
     if (spec_.gpuSampleS > 0) {
-        link->send(QJsonObject{{"op", "monitor"}, {"interval_s", spec_.gpuSampleS}});
+        link->send(node::MonitorOp{spec_.gpuSampleS});
     }
     // Before any trial starts there: the agent points each GPU trial at its MPS daemon.
-    if (spec_.gpuSharing == GpuSharing::Mps && !hello.value("gpus").toArray().isEmpty()) {
-        link->send(QJsonObject{{"op", "gpu_sharing"}, {"mode", "mps"}});
+    if (spec_.gpuSharing == GpuSharing::Mps && !hello.gpus.empty()) {
+        link->send(node::GpuSharingOp{"mps"});
     }
 }
 
-void NodeMonitor::onGpuSharing(const QString& nodeId, const QJsonObject& message) {
-    const QString mode = message.value("mode").toString();
-    const QString reason = message.value("reason").toString();
+void NodeMonitor::onGpuSharing(const QString& nodeId, const node::GpuSharing& sharing) {
+    const QString mode = QString::fromStdString(sharing.mode);
+    const QString reason = QString::fromStdString(sharing.reason.value_or(""));
     QJsonObject details{{"mode", mode}};
     if (!reason.isEmpty()) {
         details.insert("reason", reason);
@@ -87,10 +87,10 @@ std::vector<NodeCapacity> NodeMonitor::seenNodes() const {
     return seen;
 }
 
-std::vector<QJsonObject> NodeMonitor::latestUsage() const {
-    std::vector<QJsonObject> usage;
-    for (const auto& [node, sample] : latestUsage_) {
-        usage.push_back(sample);
+std::vector<NodeUsageSample> NodeMonitor::latestUsage() const {
+    std::vector<NodeUsageSample> usage;
+    for (const auto& [nodeId, sample] : latestUsage_) {
+        usage.push_back({nodeId, sample});
     }
     return usage;
 }
@@ -104,26 +104,23 @@ QString NodeMonitor::gpuNotes() const {
                            : QStringLiteral(" (%1)").arg(notes.join(QStringLiteral("; ")));
 }
 
-void NodeMonitor::onUsage(const QString& nodeId, const QJsonObject& sample) {
+void NodeMonitor::onUsage(const QString& nodeId, const node::Usage& sample) {
     if (loop_.isFinished()) {
         return;
     }
-    const QJsonObject usage = gangs_.withRanksNamed(events::nodeUsage(nodeId, sample));
+    const node::Usage named = gangs_.withRanksNamed(sample);
+    const QJsonObject usage = events::nodeUsage(nodeId, jsonOf(named));
     bool memoryFreed = false;
-    if (NodeCapacity* node = capacityOf(pool_->capacities(), nodeId)) {
-        node->gpuMemoryFreeMb.resize(node->gpuIds.size(), -1);
-        for (const QJsonValue& entry : usage.value("gpus").toArray()) {
-            const QJsonObject gpu = entry.toObject();
-            const int card = cardIndex(*node, gpu.value("uuid").toString());
+    if (NodeCapacity* capacity = capacityOf(pool_->capacities(), nodeId)) {
+        capacity->gpuMemoryFreeMb.resize(capacity->gpuIds.size(), -1);
+        for (const node::GpuUsage& gpu : named.gpus) {
+            const int card = cardIndex(*capacity, QString::fromStdString(gpu.uuid));
             if (card < 0) {
                 continue;  // a card the cluster file's `resources` keeps from trials
             }
             const std::int64_t free =
-                gpu.value("lost").toBool()
-                    ? 0
-                    : std::max<std::int64_t>(0, gpu.value("memory_total_mb").toInteger() -
-                                                    gpu.value("memory_used_mb").toInteger());
-            std::int64_t& known = node->gpuMemoryFreeMb[std::size_t(card)];
+                gpu.lost ? 0 : std::max<std::int64_t>(0, gpu.memoryTotalMb - gpu.memoryUsedMb);
+            std::int64_t& known = capacity->gpuMemoryFreeMb[std::size_t(card)];
             memoryFreed = memoryFreed || free > known;
             known = free;
         }
@@ -131,7 +128,7 @@ void NodeMonitor::onUsage(const QString& nodeId, const QJsonObject& sample) {
     // The engine's clock, not the node's: samples of every node line up with the other events,
     // and the history thins them by this time.
     const double t = clock_.now();
-    latestUsage_[nodeId] = usage;
+    latestUsage_[nodeId] = named;
     const std::int64_t seq = store_.appendNodeUsage(nodeId, t, usage);
     recorded_(events::type::kNodeUsage, seq, t, usage);
     if (memoryFreed && spec_.resourcesPerTrial.gpuMemoryMb > 0) {
@@ -139,12 +136,12 @@ void NodeMonitor::onUsage(const QString& nodeId, const QJsonObject& sample) {
     }
 }
 
-void NodeMonitor::onGpuLost(const QString& nodeId, const QJsonObject& message) {
+void NodeMonitor::onGpuLost(const QString& nodeId, const node::GpuLost& lost) {
     if (loop_.isFinished()) {
         return;
     }
-    const QString uuid = message.value("uuid").toString();
-    const QString reason = message.value("reason").toString();
+    const QString uuid = QString::fromStdString(lost.uuid);
+    const QString reason = QString::fromStdString(lost.reason);
     QJsonArray onCard;
     QStringList onCardIds;
     if (NodeCapacity* node = capacityOf(pool_->capacities(), nodeId)) {
@@ -162,16 +159,16 @@ void NodeMonitor::onGpuLost(const QString& nodeId, const QJsonObject& message) {
             }
         }
     }
-    loop_.recordEvent(events::type::kNode, events::node(nodeId, QStringLiteral("gpu_lost"),
-                                                        {{"index", message.value("index").toInt()},
-                                                         {"uuid", uuid},
-                                                         {"reason", reason},
-                                                         {"trials", onCard}}));
+    loop_.recordEvent(
+        events::type::kNode,
+        events::node(
+            nodeId, QStringLiteral("gpu_lost"),
+            {{"index", lost.index}, {"uuid", uuid}, {"reason", reason}, {"trials", onCard}}));
     // Its trials are left to fail as they do when CUDA reports the error; they are then retried
     // under failure.max_failures, on other cards.
     QString text =
         QStringLiteral("GPU %1 (%2) of node %3 was lost (%4); no more trials are placed on it")
-            .arg(message.value("index").toInt())
+            .arg(lost.index)
             .arg(uuid, nodeId, reason);
     if (!onCardIds.isEmpty()) {
         text += QStringLiteral("; trials using it: %1").arg(onCardIds.join(QStringLiteral(", ")));

@@ -17,6 +17,7 @@
 #include "core/loop_environment.h"
 #include "runtime/gang_ranks.h"
 #include "runtime/node_pool.h"
+#include "runtime/progress_reporter.h"
 #include "store/experiment_store.h"
 
 namespace tunedeck {
@@ -32,16 +33,16 @@ class NodeMonitor {
     void attach(NodePool* pool) { pool_ = pool; }
 
     // Its agent said hello: monitoring and GPU sharing are switched on as the experiment asks.
-    void nodeUp(const QString& nodeId, const QJsonObject& hello);
+    void nodeUp(const QString& nodeId, const node::Hello& hello);
     void nodeLost(const QString& nodeId);
-    void onUsage(const QString& nodeId, const QJsonObject& sample);
-    void onGpuLost(const QString& nodeId, const QJsonObject& message);
-    void onGpuSharing(const QString& nodeId, const QJsonObject& message);
+    void onUsage(const QString& nodeId, const node::Usage& sample);
+    void onGpuLost(const QString& nodeId, const node::GpuLost& lost);
+    void onGpuSharing(const QString& nodeId, const node::GpuSharing& sharing);
 
     // Every node that said hello, as it was then (empty).
     std::vector<NodeCapacity> seenNodes() const;
     // Each node's latest usage sample.
-    std::vector<QJsonObject> latestUsage() const;
+    std::vector<NodeUsageSample> latestUsage() const;
     // The agents' reasons for offering fewer GPUs than asked for ("local: no NVIDIA driver"),
     // appended to a refusal of a GPU request; empty when there are none.
     QString gpuNotes() const;
@@ -56,7 +57,7 @@ class NodeMonitor {
     NodePool* pool_ = nullptr;
     std::map<QString, NodeCapacity> seen_;
     std::map<QString, QString> gpuNotes_;
-    std::map<QString, QJsonObject> latestUsage_;
+    std::map<QString, node::Usage> latestUsage_;
 };
 
 }  // namespace tunedeck

@@ -1,6 +1,5 @@
 #include "runtime/node_pool.h"
 
-#include <QJsonArray>
 #include <algorithm>
 
 namespace tunedeck {
@@ -19,21 +18,20 @@ int retryDelayMs(int failuresInARow) {
 
 }  // namespace
 
-NodeCapacity nodeCapacityFromHello(const QString& nodeId, const QJsonObject& hello,
+NodeCapacity nodeCapacityFromHello(const QString& nodeId, const node::Hello& hello,
                                    const NodeResources& overrides) {
     NodeCapacity node;
     node.nodeId = nodeId;
-    node.cpuTotalMilli = toMilli(overrides.cpu.value_or(hello.value("cpus").toDouble(1)));
-    const QJsonArray gpus = hello.value("gpus").toArray();
-    qsizetype offered = gpus.size();
+    node.cpuTotalMilli = toMilli(overrides.cpu.value_or(double(hello.cpus)));
+    std::size_t offered = hello.gpus.size();
     if (overrides.gpu) {
-        offered = std::min(offered, qsizetype(*overrides.gpu));
+        offered = std::min(offered, std::size_t(std::max(0, int(*overrides.gpu))));
     }
-    for (qsizetype i = 0; i < offered; ++i) {
-        const QJsonObject gpu = gpus.at(i).toObject();
+    for (std::size_t i = 0; i < offered; ++i) {
+        const node::HelloGpu& gpu = hello.gpus[i];
         node.gpuUsedMilli.push_back(0);
-        node.gpuIds.push_back(gpu.value("uuid").toString());
-        node.gpuMemoryTotalMb.push_back(gpu.value("memory_mb").toInteger());
+        node.gpuIds.push_back(QString::fromStdString(gpu.uuid));
+        node.gpuMemoryTotalMb.push_back(gpu.memoryMb);
     }
     return node;
 }
@@ -132,18 +130,17 @@ void NodePool::openNode(Node& node) {
     node.problem = tr("connecting");
     node.link = node.plan.makeLink();
     NodeLink* link = node.link.get();
-    connect(link, &NodeLink::messageReceived, this, [this, &node](const QJsonObject& message) {
+    connect(link, &NodeLink::messageReceived, this, [this, &node](const node::Event& event) {
         node.silence.start();
-        const QString ev = message.value("ev").toString();
-        if (ev == QLatin1String("heartbeat")) {
+        if (std::holds_alternative<node::Heartbeat>(event)) {
             return;
         }
-        if (ev == QLatin1String("hello")) {
-            onHello(node, message);
+        if (const auto* hello = std::get_if<node::Hello>(&event)) {
+            onHello(node, *hello);
             return;
         }
         if (node.ready) {
-            emit this->message(node.plan.id, message);
+            emit this->message(node.plan.id, event);
         }
     });
     connect(link, &NodeLink::closed, this,
@@ -152,7 +149,7 @@ void NodePool::openNode(Node& node) {
     link->open();
 }
 
-void NodePool::onHello(Node& node, const QJsonObject& hello) {
+void NodePool::onHello(Node& node, const node::Hello& hello) {
     node.ready = true;
     node.heardFrom = true;
     node.failuresInARow = 0;

@@ -30,7 +30,7 @@ struct NodePlan {
 
 // What a node offers, from its agent's hello with the cluster file's overrides applied (the first
 // `gpu` cards of those the agent lists).
-NodeCapacity nodeCapacityFromHello(const QString& nodeId, const QJsonObject& hello,
+NodeCapacity nodeCapacityFromHello(const QString& nodeId, const node::Hello& hello,
                                    const NodeResources& overrides);
 
 class NodePool : public QObject {
@@ -66,10 +66,10 @@ class NodePool : public QObject {
     void abort();
 
   signals:
-    void nodeUp(const QString& nodeId, const QJsonObject& hello);
+    void nodeUp(const QString& nodeId, const tunedeck::node::Hello& hello);
     // The node's trials are gone (its agent kills them when its stream ends).
     void nodeLost(const QString& nodeId, const QString& reason);
-    void message(const QString& nodeId, const QJsonObject& message);
+    void message(const QString& nodeId, const tunedeck::node::Event& event);
     // An attempt to open a node failed before its agent said hello (it is tried again later).
     void nodeUnreachable(const QString& nodeId, const QString& reason);
     // A node that is not reopened ended (after nodeLost when it was ready); it is forgotten.
@@ -90,7 +90,7 @@ class NodePool : public QObject {
     // A node of `plan` in the pool, not opened yet; its retry timer opens it again.
     Node& adopt(NodePlan plan);
     void openNode(Node& node);
-    void onHello(Node& node, const QJsonObject& hello);
+    void onHello(Node& node, const node::Hello& hello);
     void onClosed(Node& node, const QString& reason);
     void dropLink(Node& node);
     void forget(const QString& nodeId);

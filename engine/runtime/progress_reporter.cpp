@@ -109,36 +109,32 @@ QString ProgressReporter::statusLine(const ProgressSnapshot& snapshot) const {
 QStringList ProgressReporter::cardLines(const ProgressSnapshot& snapshot) const {
     QStringList lines;
     int cards = 0;
-    for (const QJsonObject& usage : snapshot.nodeUsage) {
-        const QString node = usage.value("node").toString();
-        for (const QJsonValue& entry : usage.value("gpus").toArray()) {
-            const QJsonObject gpu = entry.toObject();
+    for (const NodeUsageSample& sample : snapshot.nodeUsage) {
+        for (const node::GpuUsage& gpu : sample.usage.gpus) {
             if (++cards > kMaxCardLines) {
                 continue;
             }
             QString line = QStringLiteral("GPU %1/%2 %3: ")
-                               .arg(node)
-                               .arg(gpu.value("index").toInt())
-                               .arg(gpu.value("name").toString());
-            if (gpu.value("lost").toBool()) {
+                               .arg(sample.node)
+                               .arg(gpu.index)
+                               .arg(QString::fromStdString(gpu.name));
+            if (gpu.lost) {
                 lines << line + QStringLiteral("lost");
                 continue;
             }
             // A reading the driver does not give is null in the sample and "n/a" here.
-            const auto reading = [&](const char* key, const char* unit) {
-                const QJsonValue v = gpu.value(QLatin1String(key));
-                return v.isDouble() ? QStringLiteral("%1%2").arg(qRound(v.toDouble())).arg(unit)
-                                    : QStringLiteral("n/a");
+            const auto reading = [](const std::optional<double>& v, const char* unit) {
+                return v ? QStringLiteral("%1%2").arg(qRound(*v)).arg(unit) : QStringLiteral("n/a");
             };
             QStringList trials;
-            for (const QJsonValue& trial : gpu.value("trials").toArray()) {
-                trials << trial.toString();
+            for (const node::TrialId& trial : gpu.trials) {
+                trials << QString::fromStdString(trial.text);
             }
             line += QStringLiteral("%1 busy | %2/%3 GiB | %4 | %5 | trials: %6")
-                        .arg(reading("utilization_percent", "%"))
-                        .arg(double(gpu.value("memory_used_mb").toInteger()) / 1024.0, 0, 'f', 1)
-                        .arg(double(gpu.value("memory_total_mb").toInteger()) / 1024.0, 0, 'f', 1)
-                        .arg(reading("temperature_c", " C"), reading("power_w", " W"),
+                        .arg(reading(gpu.utilizationPercent, "%"))
+                        .arg(double(gpu.memoryUsedMb) / 1024.0, 0, 'f', 1)
+                        .arg(double(gpu.memoryTotalMb) / 1024.0, 0, 'f', 1)
+                        .arg(reading(gpu.temperatureC, " C"), reading(gpu.powerW, " W"),
                              trials.isEmpty() ? QStringLiteral("none") : trials.join(' '));
             lines << line;
         }

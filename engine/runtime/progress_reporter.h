@@ -14,8 +14,15 @@
 
 #include "core/experiment_spec.h"
 #include "core/trial.h"
+#include "node_protocol/node_protocol.h"
 
 namespace tunedeck {
+
+// A node's latest usage sample, as its agent sent it (gang ranks named by their trial).
+struct NodeUsageSample {
+    QString node;
+    node::Usage usage;
+};
 
 struct ProgressSnapshot {
     std::vector<const Trial*> trials;  // creation order
@@ -28,8 +35,8 @@ struct ProgressSnapshot {
     double cpuUsed = 0, cpuTotal = 0;
     double gpuUsed = 0, gpuTotal = 0;
     std::optional<std::int64_t> totalTrials;  // when the searcher knows its budget
-    // Each node's latest usage sample (events::nodeUsage), in node order: the cards' lines.
-    std::vector<QJsonObject> nodeUsage;
+    // Each node's latest usage sample, in node order: the cards' lines.
+    std::vector<NodeUsageSample> nodeUsage;
     int checkpointsNotKept = 0;  // handed over or saved, but lost (full disk, refused folder)
 };
 

@@ -10,7 +10,7 @@ namespace tunedeck {
 ProgressSnapshot snapshotProgress(const ExperimentSpec& spec, std::vector<const Trial*> trials,
                                   const std::vector<NodeCapacity>& nodes, std::int64_t totalResults,
                                   std::optional<std::int64_t> totalTrials,
-                                  std::vector<QJsonObject> nodeUsage) {
+                                  std::vector<NodeUsageSample> nodeUsage) {
     ProgressSnapshot s;
     s.trials = std::move(trials);
     // The live run knows each trial's latest result: core's rule under the scope `last`, the

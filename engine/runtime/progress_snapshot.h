@@ -22,6 +22,6 @@ namespace tunedeck {
 ProgressSnapshot snapshotProgress(const ExperimentSpec& spec, std::vector<const Trial*> trials,
                                   const std::vector<NodeCapacity>& nodes, std::int64_t totalResults,
                                   std::optional<std::int64_t> totalTrials,
-                                  std::vector<QJsonObject> nodeUsage = {});
+                                  std::vector<NodeUsageSample> nodeUsage = {});
 
 }  // namespace tunedeck

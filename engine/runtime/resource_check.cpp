@@ -1,7 +1,5 @@
 #include "runtime/resource_check.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QProcess>
 #include <vector>
 
@@ -16,8 +14,8 @@ namespace {
 // Opening NVML can take a few seconds on a node whose driver is not kept loaded.
 constexpr int kInventoryTimeoutMs = 30000;
 
-// This machine's agent's hello, or an empty object when it cannot be had.
-QJsonObject localInventory(const QString& workerPath) {
+// This machine's agent's hello, or nothing when it cannot be had.
+std::optional<node::Hello> localInventory(const QString& workerPath) {
     QProcess agent;
     agent.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     agent.start(workerPath, {QStringLiteral("--inventory")});
@@ -25,9 +23,14 @@ QJsonObject localInventory(const QString& workerPath) {
         agent.exitCode() != 0) {
         agent.kill();
         agent.waitForFinished(1000);
-        return {};
+        return std::nullopt;
     }
-    return QJsonDocument::fromJson(agent.readAllStandardOutput().trimmed()).object();
+    const node::Decoded<node::Event> event =
+        node::decodeEvent(agent.readAllStandardOutput().trimmed().toStdString());
+    if (const node::Hello* hello = event ? std::get_if<node::Hello>(&*event.value) : nullptr) {
+        return *hello;
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -36,8 +39,8 @@ Status checkResourcesFit(const ExperimentSpec& spec, const QString& workerPath) 
     if (spec.clusterSpec && spec.clusterSpec->provider != ClusterProvider::Local) {
         return Status::ok();
     }
-    const QJsonObject hello = localInventory(workerPath);
-    if (hello.isEmpty()) {
+    const std::optional<node::Hello> hello = localInventory(workerPath);
+    if (!hello) {
         return Status::ok();  // the run reports an agent that cannot start, in its own words
     }
     NodeResources overrides;
@@ -46,9 +49,9 @@ Status checkResourcesFit(const ExperimentSpec& spec, const QString& workerPath) 
     }
     // "local", as the run names this machine's node.
     const std::vector<NodeCapacity> nodes{
-        nodeCapacityFromHello(QStringLiteral("local"), hello, overrides)};
+        nodeCapacityFromHello(QStringLiteral("local"), *hello, overrides)};
     const ResourceRequest& request = spec.resourcesPerTrial;
-    const QString note = hello.value("gpu_note").toString();
+    const QString note = QString::fromStdString(hello->gpuNote);
     QString why;
     if (trialFitsEver(request, spec.gang, nodes, &why)) {
         return Status::ok();
@@ -62,11 +65,11 @@ Status checkResourcesFit(const ExperimentSpec& spec, const QString& workerPath) 
 }
 
 std::optional<NodeCapacity> localNodeCapacity(const QString& workerPath) {
-    const QJsonObject hello = localInventory(workerPath);
-    if (hello.isEmpty()) {
+    const std::optional<node::Hello> hello = localInventory(workerPath);
+    if (!hello) {
         return std::nullopt;
     }
-    return nodeCapacityFromHello(QStringLiteral("local"), hello, NodeResources{});
+    return nodeCapacityFromHello(QStringLiteral("local"), *hello, NodeResources{});
 }
 
 }  // namespace tunedeck

@@ -130,31 +130,23 @@ Status buildTrialLaunch(const ExperimentSpec& spec, const Trial& trial,
     return Status::ok();
 }
 
-QJsonObject nodeStartOp(const NodeLink& link, const QString& id, const TrialLaunch& launch,
-                        const QJsonObject& extra) {
+node::StartOp nodeStartOp(const NodeLink& link, const QString& id, const TrialLaunch& launch) {
     const PathMap& paths = link.paths();
-    QJsonObject env;
+    node::StartOp op;
+    op.trial = id.toStdString();
     for (auto it = launch.env.cbegin(); it != launch.env.cend(); ++it) {
         // Search paths (PYTHONPATH) are lists: each folder in them is mapped on its own.
         QStringList parts = it.value().split(QLatin1Char(':'));
         for (QString& part : parts) {
             part = paths.toNode(part);
         }
-        env.insert(it.key(), parts.join(QLatin1Char(':')));
+        op.env.emplace_back(it.key().toStdString(), parts.join(QLatin1Char(':')).toStdString());
     }
-    QJsonArray argv;
     for (const QString& argument : launch.argv) {
-        argv.append(paths.toNode(argument));
+        op.argv.push_back(paths.toNode(argument).toStdString());
     }
-    QJsonObject op{{"op", "start"},
-                   {"trial", id},
-                   {"argv", argv},
-                   {"env", env},
-                   {"cwd", paths.toNode(launch.cwd)},
-                   {"trial_dir", paths.toNode(launch.trialDir)}};
-    for (auto it = extra.begin(); it != extra.end(); ++it) {
-        op.insert(it.key(), it.value());
-    }
+    op.cwd = paths.toNode(launch.cwd).toStdString();
+    op.trialDir = paths.toNode(launch.trialDir).toStdString();
     return op;
 }
 

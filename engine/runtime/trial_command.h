@@ -53,9 +53,8 @@ Status buildTrialLaunch(const ExperimentSpec& spec, const Trial& trial,
                         const TrialLaunchContext& context, TrialLaunch* out);
 
 // The agent's start op for one process of a trial on `link` (the trial itself, or a rank of its
-// gang, by the id the node knows it by), paths mapped to that node; `extra` fields (log_prefix,
-// free_ports, interface_for) are added as they are.
-QJsonObject nodeStartOp(const NodeLink& link, const QString& id, const TrialLaunch& launch,
-                        const QJsonObject& extra);
+// gang, by the id the node knows it by), paths mapped to that node. A gang's rank adds its
+// log_prefix, free_ports and interface_for.
+node::StartOp nodeStartOp(const NodeLink& link, const QString& id, const TrialLaunch& launch);
 
 }  // namespace tunedeck

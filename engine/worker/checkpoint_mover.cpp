@@ -11,7 +11,7 @@
 #include <exception>
 #include <utility>
 
-#include "worker/json_line.h"
+#include "node_protocol/node_protocol.h"
 
 namespace tunedeck::worker {
 
@@ -85,14 +85,13 @@ void CheckpointMover::runJobs() {
         try {
             output = ownerFailure.empty()
                          ? job()
-                         : toLine({{"ev", "error"},
-                                   {"message",
-                                    "checkpoint work refused: it cannot run as the "
-                                    "trials' owner (" +
-                                        ownerFailure + ")"}});
+                         : node::encodeEvent(node::Error{
+                               "checkpoint work refused: it cannot run as the trials' owner (" +
+                                   ownerFailure + ")",
+                               std::nullopt});
         } catch (const std::exception& e) {
-            output =
-                toLine({{"ev", "error"}, {"message", std::string("checkpoint job: ") + e.what()}});
+            output = node::encodeEvent(
+                node::Error{std::string("checkpoint job: ") + e.what(), std::nullopt});
         }
         lock.lock();
         m_busy = false;

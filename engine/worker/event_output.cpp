@@ -8,8 +8,6 @@
 #include <cerrno>
 #include <chrono>
 
-#include "worker/json_line.h"
-
 namespace tunedeck::worker {
 
 EventOutput::EventOutput(int fd) : m_fd(fd) {
@@ -20,8 +18,8 @@ EventOutput::EventOutput(int fd) : m_fd(fd) {
     }
 }
 
-void EventOutput::emit(const nlohmann::json& event) {
-    m_buffer.append(toLine(event));
+void EventOutput::emit(const node::Event& event) {
+    m_buffer.append(node::encodeEvent(event));
 }
 
 void EventOutput::flush() {

@@ -4,9 +4,10 @@
 #pragma once
 
 #include <cstddef>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+
+#include "node_protocol/node_protocol.h"
 
 namespace tunedeck::worker {
 
@@ -16,7 +17,7 @@ class EventOutput {
     // never blocks the loop; a terminal or a file is left as it is.
     explicit EventOutput(int fd);
 
-    void emit(const nlohmann::json& event);
+    void emit(const node::Event& event);
     // Appends bytes that already form whole event lines (the relay's fast path).
     void appendRaw(std::string_view bytes) { m_buffer.append(bytes); }
 

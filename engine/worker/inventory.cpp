@@ -55,23 +55,19 @@ NodeInventory takeInventory(std::vector<GpuInfo> gpus, std::string gpuNote) {
     return inventory;
 }
 
-nlohmann::json helloEvent(const NodeInventory& inventory) {
-    nlohmann::json gpus = nlohmann::json::array();
+node::Hello helloEvent(const NodeInventory& inventory) {
+    node::Hello hello;
+    hello.version = TUNEDECK_VERSION;
+    hello.commit = TUNEDECK_GIT_COMMIT;
+    hello.pid = static_cast<std::int64_t>(::getpid());
+    hello.hostname = inventory.hostname;
+    hello.cpus = inventory.cpus;
+    hello.memoryMb = inventory.memoryMb;
     for (const GpuInfo& gpu : inventory.gpus) {
-        gpus.push_back({{"index", gpu.index},
-                        {"uuid", gpu.uuid},
-                        {"name", gpu.name},
-                        {"memory_mb", gpu.memoryMb}});
+        hello.gpus.push_back({gpu.index, gpu.uuid, gpu.name, gpu.memoryMb});
     }
-    return {{"ev", "hello"},
-            {"version", TUNEDECK_VERSION},
-            {"commit", TUNEDECK_GIT_COMMIT},
-            {"pid", static_cast<long long>(::getpid())},
-            {"hostname", inventory.hostname},
-            {"cpus", inventory.cpus},
-            {"memory_mb", inventory.memoryMb},
-            {"gpus", gpus},
-            {"gpu_note", inventory.gpuNote}};
+    hello.gpuNote = inventory.gpuNote;
+    return hello;
 }
 
 }  // namespace tunedeck::worker

@@ -3,9 +3,10 @@
 // thread.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "node_protocol/node_protocol.h"
 
 namespace tunedeck::worker {
 
@@ -28,6 +29,6 @@ struct NodeInventory {
 NodeInventory takeInventory(std::vector<GpuInfo> gpus, std::string gpuNote);
 
 // The `hello` event: the inventory plus the worker's version and pid.
-nlohmann::json helloEvent(const NodeInventory& inventory);
+node::Hello helloEvent(const NodeInventory& inventory);
 
 }  // namespace tunedeck::worker

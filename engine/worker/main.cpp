@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <cstring>
 
+#include "node_protocol/node_protocol.h"
 #include "tunedeck/version.h"
 #include "worker/gpu_monitor.h"
 #include "worker/inventory.h"
-#include "worker/json_line.h"
 #include "worker/worker.h"
 
 namespace {
@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
         if (std::strcmp(argv[i], "--inventory") == 0) {
             // What `validate` asks of this machine: the same inventory a run's hello carries.
             const tunedeck::worker::GpuMonitor gpus;
-            std::fputs(tunedeck::worker::toLine(
+            std::fputs(tunedeck::node::encodeEvent(
                            tunedeck::worker::helloEvent(
                                tunedeck::worker::takeInventory(gpus.gpus(), gpus.note())))
                            .c_str(),

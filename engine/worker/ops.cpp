@@ -10,12 +10,15 @@
 #include <csignal>
 #include <cstdlib>
 #include <exception>
+#include <map>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "checkpoint/checkpoint_files.h"
+#include "node_protocol/node_protocol.h"
 #include "worker/json_line.h"
 #include "worker/log_tail.h"
 #include "worker/oom_watch.h"
@@ -31,23 +34,12 @@ using nlohmann::json;
 namespace ckpt = tunedeck::checkpoint;
 
 // The places a folder handed over by a trial must not take with it: `trial_dir` and the
-// `protect` list ({"path","what"} objects) of a commit_checkpoint op.
-ckpt::HandoverPlaces handoverPlacesOf(const json& op) {
+// `protect` list of a commit_checkpoint op.
+ckpt::HandoverPlaces handoverPlacesOf(const node::CommitCheckpointOp& op) {
     ckpt::HandoverPlaces places;
-    if (const auto dir = op.find("trial_dir"); dir != op.end() && dir->is_string()) {
-        places.trialDir = dir->get<std::string>();
-    }
-    if (const auto list = op.find("protect"); list != op.end() && list->is_array()) {
-        for (const json& place : *list) {
-            const auto path = place.find("path");
-            const auto what = place.find("what");
-            if (place.is_object() && path != place.end() && path->is_string()) {
-                places.folders.push_back(
-                    {path->get<std::string>(), what != place.end() && what->is_string()
-                                                   ? what->get<std::string>()
-                                                   : path->get<std::string>()});
-            }
-        }
+    places.trialDir = op.trialDir.value_or("");
+    for (const node::ProtectedFolder& place : op.protect) {
+        places.folders.push_back({place.path, place.what});
     }
     return places;
 }
@@ -108,91 +100,25 @@ std::string interfaceTowards(const std::string& address) {
     return name;
 }
 
-json committedEvent(const json& id, const std::string& to, const ckpt::FileOutcome& outcome,
-                    const char* handover) {
-    return {{"ev", "committed"},
-            {"trial", id},
-            {"to", to},
-            {"ok", outcome.ok},
-            {"handover", handover},
-            {"error", outcome.ok ? json(nullptr) : json(outcome.error)}};
+std::string committedLine(const std::optional<node::TrialId>& id, const std::string& to,
+                          const ckpt::FileOutcome& outcome, const char* handover) {
+    return node::encodeEvent(
+        node::Committed{id, to, outcome.ok, std::string(handover),
+                        outcome.ok ? std::nullopt : std::optional<std::string>(outcome.error)});
 }
 
-// A trial id is a non-empty string or an integer; it is echoed back exactly as given.
-const json* trialIdOf(const json& op) {
-    const auto id = op.find("trial");
-    if (id == op.end()) {
-        return nullptr;
-    }
-    if ((id->is_string() && !id->get_ref<const std::string&>().empty()) ||
-        id->is_number_integer()) {
-        return &*id;
-    }
-    return nullptr;
-}
-
-const std::string* stringField(const json& op, const char* name) {
-    const auto field = op.find(name);
-    return field != op.end() && field->is_string() ? &field->get_ref<const std::string&>()
-                                                   : nullptr;
-}
-
-std::string describeOp(std::string_view line) {
-    return std::string(preview(trimmed(line), kErrorPreviewBytes));
-}
-
-// Why a start op cannot be carried out, or nothing when `launch` was filled in.
-std::optional<std::string> readLaunch(const json& op, TrialLaunch& launch) {
-    const auto argv = op.find("argv");
-    if (argv == op.end() || !argv->is_array() || argv->empty()) {
-        return "\"argv\" must be a non-empty array of strings";
-    }
-    for (const json& arg : *argv) {
-        if (!arg.is_string()) {
-            return "\"argv\" must be a non-empty array of strings";
-        }
-        launch.argv.push_back(arg.get<std::string>());
-    }
-    if (const auto env = op.find("env"); env != op.end() && !env->is_null()) {
-        if (!env->is_object()) {
-            return "\"env\" must be an object of strings";
-        }
-        for (const auto& [name, value] : env->items()) {
-            if (name.empty() || name.find('=') != std::string::npos) {
-                return "\"env\" holds an invalid variable name \"" + name + "\"";
-            }
-            if (value.is_string()) {
-                launch.env.emplace_back(name, value.get<std::string>());
-            } else if (value.is_null()) {
-                launch.env.emplace_back(name, std::nullopt);  // unset it in the trial
-            } else if (value.is_number() || value.is_boolean()) {
-                launch.env.emplace_back(name, value.dump());
-            } else {
-                return "\"env\" value of " + name + " must be a string";
-            }
-        }
-    }
-    if (const auto cwd = op.find("cwd"); cwd != op.end() && !cwd->is_null()) {
-        if (!cwd->is_string()) {
-            return "\"cwd\" must be a string";
-        }
-        launch.cwd = cwd->get<std::string>();
-    }
-    const std::string* trialDir = stringField(op, "trial_dir");
-    if (!trialDir || trialDir->empty()) {
-        return "\"trial_dir\" must be a path";
-    }
-    launch.trialDir = *trialDir;
-    if (const auto prefix = op.find("log_prefix"); prefix != op.end() && !prefix->is_null()) {
-        if (!prefix->is_string() || prefix->get_ref<const std::string&>().size() > 64) {
-            return "\"log_prefix\" must be a string of at most 64 bytes";
-        }
-        launch.logPrefix = prefix->get<std::string>();
-    }
+// The launch of a start op (decoded and checked by node_protocol.h).
+TrialLaunch launchOf(const node::StartOp& op) {
+    TrialLaunch launch;
+    launch.argv = op.argv;
+    launch.env = op.env;
+    launch.cwd = op.cwd.value_or("");
+    launch.trialDir = op.trialDir;
+    launch.logPrefix = op.logPrefix.value_or("");
     // `interface_for`: a gang rank on several nodes gets GLOO_SOCKET_IFNAME and
     // NCCL_SOCKET_IFNAME, the interface that reaches that address, unless they are set already.
-    if (const std::string* peer = stringField(op, "interface_for"); peer && !peer->empty()) {
-        const std::string name = interfaceTowards(*peer);
+    if (op.interfaceFor && !op.interfaceFor->empty()) {
+        const std::string name = interfaceTowards(*op.interfaceFor);
         for (const char* variable : {"GLOO_SOCKET_IFNAME", "NCCL_SOCKET_IFNAME"}) {
             const bool given =
                 std::getenv(variable) != nullptr ||
@@ -203,38 +129,31 @@ std::optional<std::string> readLaunch(const json& op, TrialLaunch& launch) {
             }
         }
     }
-    return std::nullopt;
+    return launch;
 }
 
 // `free_ports`: names of variables the trial gets a free TCP port of this node in (a gang's
 // MASTER_PORT, where rank 0 listens). Each is taken by binding port 0 and let go at once, as
-// torchrun picks its port; the numbers are answered in `started`. Empty when none asked.
-std::optional<std::string> pickFreePorts(const json& op, TrialLaunch& launch, json* ports) {
-    const auto names = op.find("free_ports");
-    if (names == op.end() || names->is_null()) {
-        return std::nullopt;
-    }
-    if (!names->is_array() || names->size() > 8) {
-        return "\"free_ports\" must be a list of at most 8 variable names";
-    }
-    for (const json& name : *names) {
-        if (!name.is_string() || name.get_ref<const std::string&>().empty() ||
-            name.get_ref<const std::string&>().find('=') != std::string::npos) {
-            return "\"free_ports\" must be a list of variable names";
-        }
+// torchrun picks its port; the numbers are answered in `started`.
+std::optional<std::string> pickFreePorts(const node::StartOp& op, TrialLaunch& launch,
+                                         std::map<std::string, int>* ports) {
+    for (const std::string& name : op.freePorts) {
         const int port = freeTcpPort();
         if (port <= 0) {
-            return "no free TCP port on this node for " + name.get<std::string>();
+            return "no free TCP port on this node for " + name;
         }
-        launch.env.emplace_back(name.get<std::string>(), std::to_string(port));
-        (*ports)[name.get<std::string>()] = port;
+        launch.env.emplace_back(name, std::to_string(port));
+        (*ports)[name] = port;
     }
     return std::nullopt;
 }
 
-json exitedWithoutStarting(const json& id, const std::vector<std::string>& logTail) {
-    return {
-        {"ev", "exited"}, {"trial", id}, {"code", 127}, {"signal", nullptr}, {"log_tail", logTail}};
+std::string exitedWithoutStarting(const node::TrialId& id, std::vector<std::string> logTail) {
+    node::Exited exited;
+    exited.trial = id;
+    exited.code = 127;
+    exited.logTail = std::move(logTail);
+    return node::encodeEvent(exited);
 }
 
 // A trial given GPUs (a non-empty CUDA_VISIBLE_DEVICES) reaches the agent's MPS daemon, unless
@@ -262,68 +181,67 @@ bool Worker::handleOpLine(std::string_view line) {
     if (m_shuttingDown) {
         return false;  // ops after shutdown are not carried out
     }
-    const std::string_view body = trimmed(line);
-    if (body.empty()) {
+    if (trimmed(line).empty()) {
         return true;
     }
-    const json op = json::parse(body.begin(), body.end(), nullptr, false);
-    if (op.is_discarded() || !op.is_object()) {
-        reportError("an op that is not a JSON object: " + describeOp(body));
-        return true;
-    }
-    const std::string* name = stringField(op, "op");
-    if (!name) {
-        reportError("an op without an \"op\" name: " + describeOp(body));
-        return true;
-    }
-    try {
-        if (*name == "start") {
-            opStart(op);
-        } else if (*name == "answer") {
-            opAnswer(op);
-        } else if (*name == "commit_checkpoint") {
-            opCommit(op);
-        } else if (*name == "delete_checkpoint") {
-            opDelete(op);
-        } else if (*name == "kill") {
-            opKill(op);
-        } else if (*name == "monitor") {
-            opMonitor(op);
-        } else if (*name == "gpu_sharing") {
-            opGpuSharing(op);
-        } else if (*name == "shutdown") {
-            beginShutdown("the engine asked the worker to shut down");
-        } else {
-            reportError("unknown op \"" + *name + "\": " + describeOp(body));
+    node::Decoded<node::Op> decoded = node::decodeOp(line);
+    if (!decoded) {
+        const node::DecodeError& error = decoded.error;
+        reportError(error.message);
+        // The engine waits for `started` or `exited` of a start, and for `committed` of a
+        // commit: it gets those too, so no trial or checkpoint waits for ever.
+        if (error.name == "start" && error.trial) {
+            m_out.appendRaw(
+                exitedWithoutStarting(*error.trial, {"tunedeck-worker: " + error.message}));
+        } else if (error.name == "commit_checkpoint" && error.to) {
+            m_out.emit(node::Committed{error.trial, *error.to, false, std::nullopt, error.message});
         }
+        return true;
+    }
+    const node::Op& op = *decoded.value;
+    try {
+        std::visit(
+            [this](const auto& m) {
+                using M = std::decay_t<decltype(m)>;
+                if constexpr (std::is_same_v<M, node::StartOp>) {
+                    opStart(m);
+                } else if constexpr (std::is_same_v<M, node::AnswerOp>) {
+                    opAnswer(m);
+                } else if constexpr (std::is_same_v<M, node::CommitCheckpointOp>) {
+                    opCommit(m);
+                } else if constexpr (std::is_same_v<M, node::DeleteCheckpointOp>) {
+                    opDelete(m);
+                } else if constexpr (std::is_same_v<M, node::KillOp>) {
+                    opKill(m);
+                } else if constexpr (std::is_same_v<M, node::MonitorOp>) {
+                    opMonitor(m);
+                } else if constexpr (std::is_same_v<M, node::GpuSharingOp>) {
+                    opGpuSharing(m);
+                } else {
+                    static_assert(std::is_same_v<M, node::ShutdownOp>);
+                    beginShutdown("the engine asked the worker to shut down");
+                }
+            },
+            op);
     } catch (const std::exception& e) {
         // The ops are validated before use; this only catches what slipped through (bad_alloc).
-        reportError("op \"" + *name + "\" failed: " + e.what());
+        reportError(std::string("op \"") + node::nameOf(op) + "\" failed: " + e.what());
     }
     return !m_shuttingDown;
 }
 
-void Worker::opStart(const json& op) {
-    const json* id = trialIdOf(op);
-    if (!id) {
-        reportError("start needs a \"trial\" id (a non-empty string or an integer)");
-        return;
-    }
-    const std::string key = id->dump();
+void Worker::opStart(const node::StartOp& op) {
+    const std::string key = op.trial.key();
     if (m_trials.count(key) != 0) {
         reportError("start of trial " + key + " refused: that trial is already running");
         return;
     }
-    TrialLaunch launch;
-    json ports = json::object();
-    std::optional<std::string> problem = readLaunch(op, launch);
-    if (!problem) {
-        problem = pickFreePorts(op, launch, &ports);
-    }
-    if (problem) {
+    TrialLaunch launch = launchOf(op);
+    std::map<std::string, int> ports;
+    if (const std::optional<std::string> problem = pickFreePorts(op, launch, &ports)) {
         // The engine waits for `started` or `exited`: answer both the mistake and the trial.
-        reportError("start of trial " + key + " is malformed: " + *problem);
-        m_out.emit(exitedWithoutStarting(*id, {"tunedeck-worker: " + *problem}));
+        reportError("start of trial " + key + " failed: " + *problem);
+        m_out.appendRaw(exitedWithoutStarting(op.trial, {"tunedeck-worker: " + *problem}));
         return;
     }
     addMpsClientEnvironment(launch, m_mps);
@@ -338,12 +256,12 @@ void Worker::opStart(const json& op) {
         if (tail.empty()) {
             tail.push_back("tunedeck-worker: " + launched.failure);  // there is no log to read
         }
-        m_out.emit(exitedWithoutStarting(*id, tail));
+        m_out.appendRaw(exitedWithoutStarting(op.trial, std::move(tail)));
         return;
     }
     auto trial = std::make_unique<RunningTrial>();
-    trial->id = *id;
-    trial->relayPrefix = R"({"ev":"trial","trial":)" + key + R"(,"msg":)";
+    trial->id = op.trial;
+    trial->relayPrefix = node::trialLinePrefix(op.trial);
     trial->pid = launched.pid;
     trial->token = token;
     trial->logPath = launched.logPath;
@@ -351,36 +269,28 @@ void Worker::opStart(const json& op) {
     trial->answerFd = launched.answerFd;
     trial->oomBefore = readOomCounts(launched.pid);
     m_trialByPid[launched.pid] = key;
-    m_usage.trialStarted(launched.pid, *id);
+    m_usage.trialStarted(launched.pid, op.trial);
     m_trials[key] = std::move(trial);
-    json started{{"ev", "started"}, {"trial", *id}, {"pid", static_cast<long long>(launched.pid)}};
-    if (!ports.empty()) {
-        started["ports"] = std::move(ports);
-    }
-    m_out.emit(started);
+    m_out.emit(node::Started{op.trial, static_cast<std::int64_t>(launched.pid), std::move(ports)});
 }
 
-void Worker::opAnswer(const json& op) {
-    const json* id = trialIdOf(op);
-    const auto answer = op.find("answer");
-    if (!id || answer == op.end() || !answer->is_object()) {
-        reportError("answer needs a \"trial\" id and an \"answer\" object");
-        return;
-    }
-    RunningTrial* trial = findTrial(*id);
+void Worker::opAnswer(const node::AnswerOp& op) {
+    RunningTrial* trial = findTrial(op.trial);
     if (!trial || trial->answerFd < 0) {
         return;  // the trial has ended; its `exited` is on its way or already sent
     }
     // `save` and `pause` name a folder on this node: it must exist, empty, before the trial
     // writes into it (the engine may be on another machine).
-    if (const std::string* path = stringField(*answer, "path"); path && !path->empty()) {
+    if (!op.savePath.empty()) {
         if (const ckpt::FileOutcome outcome =
-                ckpt::prepareScratchFolder(ckpt::posixFileSystem(), *path);
+                ckpt::prepareScratchFolder(ckpt::posixFileSystem(), op.savePath);
             !outcome.ok) {
             reportError(outcome.error);
         }
     }
-    (trial->handoversInFlight > 0 ? trial->heldAnswers : trial->answers) += toLine(*answer);
+    std::string& queue = trial->handoversInFlight > 0 ? trial->heldAnswers : trial->answers;
+    queue += op.answer;
+    queue += '\n';
 }
 
 void Worker::releaseAnswers(const std::string& trialKey) {
@@ -395,120 +305,79 @@ void Worker::releaseAnswers(const std::string& trialKey) {
     }
 }
 
-void Worker::opCommit(const json& op) {
-    const auto idField = op.find("trial");
-    const json id = idField != op.end() ? *idField : json(nullptr);
-    const std::string* from = stringField(op, "from");
-    const std::string* to = stringField(op, "to");
-    const auto manifest = op.find("manifest");
-    if (!from || !to || manifest == op.end() || !manifest->is_object()) {
-        const std::string problem =
-            "commit_checkpoint needs \"from\" and \"to\" paths and a \"manifest\" object";
-        reportError(problem);
-        if (to) {
-            m_out.emit({{"ev", "committed"},
-                        {"trial", id},
-                        {"to", *to},
-                        {"ok", false},
-                        {"error", problem}});
-        }
-        return;
-    }
-    std::string manifestText = manifest->dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+void Worker::opCommit(const node::CommitCheckpointOp& op) {
+    // The manifest as the engine wrote it, pretty-printed for whoever opens the folder.
+    const json manifest = json::parse(op.manifest, nullptr, false);
+    std::string manifestText = manifest.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     // "engine": the scratch folder the engine named for a save (its name ends in .tmp), moved.
     // "trial": a folder the trial named, taken by handover.h's rule: moved, copied or refused.
-    const std::string* handover = stringField(op, "handover");
-    const bool engineScratch = (!handover || *handover == "engine") && from->size() > 4 &&
-                               from->compare(from->size() - 4, 4, ".tmp") == 0;
+    const std::string& from = op.from;
+    const bool engineScratch =
+        op.handover == "engine" && from.size() > 4 && from.compare(from.size() - 4, 4, ".tmp") == 0;
     std::string holds;
-    if (!engineScratch && idField != op.end()) {
-        if (RunningTrial* trial = findTrial(id)) {
+    if (!engineScratch && op.trial) {
+        if (RunningTrial* trial = findTrial(*op.trial)) {
             ++trial->handoversInFlight;
-            holds = id.dump();
+            holds = op.trial->key();
         }
     }
     m_mover.submit(
-        [id, from = *from, to = *to, manifestText = std::move(manifestText), engineScratch,
+        [id = op.trial, from, to = op.to, manifestText = std::move(manifestText), engineScratch,
          places = handoverPlacesOf(op)] {
             ckpt::FileSystem& fs = ckpt::posixFileSystem();
             if (engineScratch) {
-                return toLine(committedEvent(
+                return committedLine(
                     id, to,
                     ckpt::commitCheckpoint(fs, from, to, manifestText, ckpt::Handover::Move),
-                    "moved"));
+                    "moved");
             }
             std::string resolved;
             const ckpt::HandoverChoice choice =
                 ckpt::chooseHandoverOnDisk(fs, from, places, &resolved);
             if (!choice.how) {
-                return toLine(committedEvent(id, to, {false, choice.refusal}, "refused"));
+                return committedLine(id, to, {false, choice.refusal}, "refused");
             }
-            return toLine(committedEvent(
+            return committedLine(
                 id, to, ckpt::commitCheckpoint(fs, resolved, to, manifestText, *choice.how),
-                *choice.how == ckpt::Handover::Move ? "moved" : "copied"));
+                *choice.how == ckpt::Handover::Move ? "moved" : "copied");
         },
         std::move(holds));
 }
 
-void Worker::opDelete(const json& op) {
-    const std::string* path = stringField(op, "path");
-    if (!path || path->empty()) {
-        reportError("delete_checkpoint needs a \"path\"");
-        return;
-    }
-    m_mover.submit([path = *path] {
+void Worker::opDelete(const node::DeleteCheckpointOp& op) {
+    m_mover.submit([path = op.path] {
         const ckpt::FileOutcome outcome = ckpt::deleteCheckpoint(ckpt::posixFileSystem(), path);
         if (outcome.ok) {
             return std::string();
         }
-        return toLine({{"ev", "error"}, {"message", outcome.error}, {"path", path}});
+        return node::encodeEvent(node::Error{outcome.error, path});
     });
 }
 
-void Worker::opKill(const json& op) {
-    const json* id = trialIdOf(op);
-    if (!id) {
-        reportError("kill needs a \"trial\" id");
-        return;
-    }
-    RunningTrial* trial = findTrial(*id);
+void Worker::opKill(const node::KillOp& op) {
+    RunningTrial* trial = findTrial(op.trial);
     if (!trial) {
         return;  // already gone: its `exited` has been sent
     }
-    const std::string* reason = stringField(op, "reason");
-    stopTrial(*trial, "stopping the trial" + (reason && !reason->empty() ? ": " + *reason : ""));
+    stopTrial(*trial, "stopping the trial" + (op.reason.empty() ? "" : ": " + op.reason));
 }
 
-void Worker::opMonitor(const json& op) {
-    const auto interval = op.find("interval_s");
-    if (interval == op.end() || !interval->is_number() || !(interval->get<double>() >= 0)) {
-        reportError("monitor needs \"interval_s\", a number of seconds (0 stops sampling)");
-        return;
-    }
-    const double seconds = interval->get<double>();
+void Worker::opMonitor(const node::MonitorOp& op) {
+    const double seconds = op.intervalS;
     m_usage.setInterval(
         seconds == 0 ? 0 : std::clamp(seconds, kShortestSampleIntervalS, kLongestSampleIntervalS));
 }
 
-void Worker::opGpuSharing(const json& op) {
-    const std::string* mode = stringField(op, "mode");
-    if (!mode || (*mode != "mps" && *mode != "time_slicing")) {
-        reportError("gpu_sharing needs \"mode\": \"mps\" or \"time_slicing\"");
-        return;
-    }
+void Worker::opGpuSharing(const node::GpuSharingOp& op) {
     std::optional<std::string> problem;
-    if (*mode == "time_slicing") {
+    if (op.mode == "time_slicing") {
         m_mps.stop();
     } else if (m_usage.gpus().empty()) {
         problem = "this node offers no GPUs";
     } else {
         problem = m_mps.start();
     }
-    json event{{"ev", "gpu_sharing"}, {"mode", m_mps.running() ? "mps" : "time_slicing"}};
-    if (problem) {
-        event["reason"] = *problem;
-    }
-    m_out.emit(event);
+    m_out.emit(node::GpuSharing{m_mps.running() ? "mps" : "time_slicing", problem});
 }
 
 void Worker::beginShutdown(const std::string& reason) {
@@ -524,11 +393,11 @@ void Worker::beginShutdown(const std::string& reason) {
 }
 
 void Worker::reportError(const std::string& message) {
-    m_out.emit({{"ev", "error"}, {"message", message}});
+    m_out.emit(node::Error{message, std::nullopt});
 }
 
-RunningTrial* Worker::findTrial(const json& id) {
-    const auto entry = m_trials.find(id.dump());
+RunningTrial* Worker::findTrial(const node::TrialId& id) {
+    const auto entry = m_trials.find(id.key());
     return entry == m_trials.end() ? nullptr : entry->second.get();
 }
 

@@ -6,19 +6,19 @@
 
 #include <chrono>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
 #include "core/line_framer.h"
+#include "node_protocol/node_protocol.h"
 #include "worker/oom_watch.h"
 #include "worker/tuning.h"
 
 namespace tunedeck::worker {
 
 struct RunningTrial {
-    nlohmann::json id;        // echoed in every event exactly as the engine sent it
-    std::string relayPrefix;  // `{"ev":"trial","trial":ID,"msg":`, built once
+    node::TrialId id;         // echoed in every event exactly as the engine sent it
+    std::string relayPrefix;  // node::trialLinePrefix(id), built once
     pid_t pid = -1;           // also the process group's id
     std::string token;        // in its environment and its descendants' (stray_processes.h)
     std::string logPath;

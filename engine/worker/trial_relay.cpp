@@ -72,12 +72,12 @@ bool Worker::relayLine(RunningTrial& trial, std::string_view line) {
     // Relayed verbatim: the text was just validated, so re-serialising it would only cost time.
     m_out.appendRaw(trial.relayPrefix);
     m_out.appendRaw(body);
-    m_out.appendRaw("}\n");
+    m_out.appendRaw(node::kTrialLineSuffix);
     return true;
 }
 
 void Worker::failTrial(RunningTrial& trial, const std::string& message) {
-    m_out.emit({{"ev", "trial_error"}, {"trial", trial.id}, {"message", message}});
+    m_out.emit(node::TrialError{trial.id, message});
     appendToTrialLog(trial.logPath, message);
     trial.brokeProtocol = true;
     closeFd(trial.messageFd);
@@ -156,18 +156,20 @@ void Worker::reapChildren() {
 
 void Worker::reportExit(RunningTrial& trial, int status, double peakResidentMb) {
     closeFd(trial.answerFd);
-    const nlohmann::json code = WIFEXITED(status) ? nlohmann::json(WEXITSTATUS(status)) : nullptr;
-    const nlohmann::json signal = WIFSIGNALED(status) ? nlohmann::json(WTERMSIG(status)) : nullptr;
+    node::Exited exited;
+    exited.trial = trial.id;
+    if (WIFEXITED(status)) {
+        exited.code = WEXITSTATUS(status);
+    }
+    if (WIFSIGNALED(status)) {
+        exited.signal = WTERMSIG(status);
+    }
     // A SIGKILL the agent did not send, while the kernel's count of OOM kills grew: out of memory.
-    const bool outOfMemory = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && !trial.killed &&
-                             oomKillsGrew(trial.oomBefore);
-    m_out.emit({{"ev", "exited"},
-                {"trial", trial.id},
-                {"code", code},
-                {"signal", signal},
-                {"oom_killed", outOfMemory},
-                {"peak_rss_mb", std::round(peakResidentMb * 10) / 10},
-                {"log_tail", readLogTail(trial.logPath, kLogTailLines, kLogTailMaxBytes)}});
+    exited.oomKilled = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && !trial.killed &&
+                       oomKillsGrew(trial.oomBefore);
+    exited.peakRssMb = std::round(peakResidentMb * 10) / 10;
+    exited.logTail = readLogTail(trial.logPath, kLogTailLines, kLogTailMaxBytes);
+    m_out.emit(exited);
 }
 
 void Worker::drainAndClose(RunningTrial& trial) {

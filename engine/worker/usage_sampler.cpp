@@ -14,14 +14,6 @@
 
 namespace tunedeck::worker {
 
-namespace {
-
-nlohmann::json optionalNumber(const std::optional<double>& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-}  // namespace
-
 UsageSampler::UsageSampler() : m_thread(startWithSignalsBlocked([this] { run(); })) {}
 
 UsageSampler::~UsageSampler() {
@@ -42,7 +34,7 @@ void UsageSampler::setInterval(double seconds) {
     m_wake.notify_one();
 }
 
-void UsageSampler::trialStarted(pid_t pid, const nlohmann::json& id) {
+void UsageSampler::trialStarted(pid_t pid, const node::TrialId& id) {
     std::lock_guard lock(m_mutex);
     m_trials[pid] = id;
 }
@@ -93,7 +85,7 @@ void UsageSampler::run() {
         }
         const auto interval =
             std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(m_intervalS));
-        const std::map<pid_t, nlohmann::json> trials = m_trials;
+        const std::map<pid_t, node::TrialId> trials = m_trials;
         lock.unlock();
         std::map<pid_t, double> resident;
         std::string lines = sampleLines(trials, &resident);
@@ -113,23 +105,20 @@ void UsageSampler::run() {
     }
 }
 
-std::string UsageSampler::sampleLines(const std::map<pid_t, nlohmann::json>& trials,
+std::string UsageSampler::sampleLines(const std::map<pid_t, node::TrialId>& trials,
                                       std::map<pid_t, double>* resident) {
     std::string lines;
     std::vector<GpuLoss> lost;
     const std::vector<GpuReading> readings = m_gpus.sample(&lost);
     for (const GpuLoss& loss : lost) {
-        lines += toLine({{"ev", "gpu_lost"},
-                         {"index", loss.index},
-                         {"uuid", loss.uuid},
-                         {"reason", loss.reason}});
+        lines += node::encodeEvent(node::GpuLost{loss.index, loss.uuid, loss.reason});
     }
     const HostReading host = m_host.read();
 
     // One walk up /proc per process, shared by the cards it uses.
     std::unordered_map<unsigned int, pid_t> rootOf;
     const auto isTrialRoot = [&trials](pid_t pid) { return trials.count(pid) != 0; };
-    nlohmann::json gpus = nlohmann::json::array();
+    node::Usage usage;
     std::map<pid_t, long long> gpuMemoryMb;  // by trial, over all its cards
     for (const GpuReading& r : readings) {
         std::vector<pid_t> roots;
@@ -151,44 +140,42 @@ std::string UsageSampler::sampleLines(const std::map<pid_t, nlohmann::json>& tri
             }
         }
         std::sort(roots.begin(), roots.end());  // a stable order from one sample to the next
-        nlohmann::json onCard = nlohmann::json::array();
+        node::GpuUsage gpu;
+        gpu.index = r.index;
+        gpu.uuid = r.uuid;
+        gpu.name = r.name;
+        gpu.utilizationPercent = r.utilizationPercent;
+        gpu.memoryUsedMb = r.memoryUsedMb;
+        gpu.memoryTotalMb = r.memoryTotalMb;
+        gpu.temperatureC = r.temperatureC;
+        gpu.powerW = r.powerW;
         for (const pid_t root : roots) {
-            onCard.push_back(trials.at(root));
+            gpu.trials.push_back(trials.at(root));
         }
-        gpus.push_back({{"index", r.index},
-                        {"uuid", r.uuid},
-                        {"name", r.name},
-                        {"utilization_percent", optionalNumber(r.utilizationPercent)},
-                        {"memory_used_mb", r.memoryUsedMb},
-                        {"memory_total_mb", r.memoryTotalMb},
-                        {"temperature_c", optionalNumber(r.temperatureC)},
-                        {"power_w", optionalNumber(r.powerW)},
-                        {"trials", std::move(onCard)},
-                        {"lost", r.lost}});
+        gpu.lost = r.lost;
+        usage.gpus.push_back(std::move(gpu));
     }
     std::vector<pid_t> roots;
     for (const auto& [root, id] : trials) {
         roots.push_back(root);
     }
-    nlohmann::json perTrial = nlohmann::json::array();
     for (const auto& [root, reading] : m_trialUsage.read(roots)) {
         (*resident)[root] = reading.residentMb;
-        nlohmann::json entry{{"trial", trials.at(root)},
-                             {"cpu_percent", optionalNumber(reading.cpuPercent)},
-                             {"rss_mb", std::round(reading.residentMb * 10) / 10},
-                             {"processes", reading.processes}};
+        node::TrialUsage entry;
+        entry.trial = trials.at(root);
+        entry.cpuPercent = reading.cpuPercent;
+        entry.rssMb = std::round(reading.residentMb * 10) / 10;
+        entry.processes = reading.processes;
         if (!readings.empty()) {  // a node without GPUs says nothing of GPU memory
-            entry["gpu_memory_mb"] = gpuMemoryMb[root];
+            entry.gpuMemoryMb = gpuMemoryMb[root];
         }
-        perTrial.push_back(std::move(entry));
+        usage.trials.push_back(std::move(entry));
     }
-    lines += toLine({{"ev", "usage"},
-                     {"time", unixSeconds()},
-                     {"cpu_percent", optionalNumber(host.cpuPercent)},
-                     {"memory_used_mb", host.memoryUsedMb},
-                     {"memory_total_mb", host.memoryTotalMb},
-                     {"gpus", std::move(gpus)},
-                     {"trials", std::move(perTrial)}});
+    usage.time = unixSeconds();
+    usage.cpuPercent = host.cpuPercent;
+    usage.memoryUsedMb = host.memoryUsedMb;
+    usage.memoryTotalMb = host.memoryTotalMb;
+    lines += node::encodeEvent(usage);
     return lines;
 }
 

@@ -11,10 +11,10 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
+#include "node_protocol/node_protocol.h"
 #include "worker/wake_pipe.h"
 
 #include "worker/gpu_monitor.h"
@@ -40,7 +40,7 @@ class UsageSampler {
     // covers a whole interval); 0 stops sampling.
     void setInterval(double seconds);
     // The trials whose processes a GPU's users are matched to, by their root pid.
-    void trialStarted(pid_t pid, const nlohmann::json& id);
+    void trialStarted(pid_t pid, const node::TrialId& id);
     // Forgets the trial; returns the most resident memory its samples saw, in MiB (0 if none).
     double trialEnded(pid_t pid);
 
@@ -53,7 +53,7 @@ class UsageSampler {
 
     void run();
     // The sample's lines; `resident` gets each trial's resident memory in MiB.
-    std::string sampleLines(const std::map<pid_t, nlohmann::json>& trials,
+    std::string sampleLines(const std::map<pid_t, node::TrialId>& trials,
                             std::map<pid_t, double>* resident);
 
     GpuMonitor m_gpus;        // the sampler's thread's only, after construction
@@ -66,7 +66,7 @@ class UsageSampler {
     double m_intervalS = 0;
     bool m_intervalChanged = false;
     bool m_stopping = false;
-    std::map<pid_t, nlohmann::json> m_trials;
+    std::map<pid_t, node::TrialId> m_trials;
     std::map<pid_t, double> m_peakResidentMb;
     std::string m_lines;
     std::thread m_thread;  // last: starts once everything above is ready

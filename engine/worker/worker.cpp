@@ -164,7 +164,7 @@ void Worker::readOps() {
 
 void Worker::onTimers(Clock::time_point now) {
     if (now >= m_nextHeartbeat) {
-        m_out.emit({{"ev", "heartbeat"}, {"time", unixSeconds()}});
+        m_out.emit(node::Heartbeat{unixSeconds()});
         m_nextHeartbeat += kHeartbeatInterval;
         if (m_nextHeartbeat <= now) {
             m_nextHeartbeat = now + kHeartbeatInterval;  // after a stall, no burst of catch-ups

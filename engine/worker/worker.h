@@ -9,13 +9,13 @@
 #include <chrono>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "core/line_framer.h"
+#include "node_protocol/node_protocol.h"
 #include "worker/checkpoint_mover.h"
 #include "worker/event_output.h"
 #include "worker/mps_control.h"
@@ -45,18 +45,18 @@ class Worker {
 
     // ops.cpp: what the engine asks for
     bool handleOpLine(std::string_view line);
-    void opStart(const nlohmann::json& op);
-    void opAnswer(const nlohmann::json& op);
-    void opCommit(const nlohmann::json& op);
+    void opStart(const node::StartOp& op);
+    void opAnswer(const node::AnswerOp& op);
+    void opCommit(const node::CommitCheckpointOp& op);
     // A handover finished: the trial's answers held meanwhile go out.
     void releaseAnswers(const std::string& trialKey);
-    void opDelete(const nlohmann::json& op);
-    void opKill(const nlohmann::json& op);
-    void opMonitor(const nlohmann::json& op);
-    void opGpuSharing(const nlohmann::json& op);
+    void opDelete(const node::DeleteCheckpointOp& op);
+    void opKill(const node::KillOp& op);
+    void opMonitor(const node::MonitorOp& op);
+    void opGpuSharing(const node::GpuSharingOp& op);
     void beginShutdown(const std::string& reason);
     void reportError(const std::string& message);
-    RunningTrial* findTrial(const nlohmann::json& id);
+    RunningTrial* findTrial(const node::TrialId& id);
 
     // trial_relay.cpp: what the trials say, and how they end
     void readTrial(RunningTrial& trial);

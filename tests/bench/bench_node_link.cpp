@@ -9,7 +9,6 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileInfo>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -35,24 +34,25 @@ std::vector<double> roundTrips(NodeLink& link, int reports, const QString& trial
     QElapsedTimer clock;
     bool failed = false;
     const QString id = QStringLiteral("t%1").arg(QDateTime::currentMSecsSinceEpoch());
-    auto connection =
-        QObject::connect(&link, &NodeLink::messageReceived, &loop, [&](const QJsonObject& message) {
-            const QString ev = message.value("ev").toString();
-            if (message.value("trial").toString() != id) {
+    auto connection = QObject::connect(
+        &link, &NodeLink::messageReceived, &loop, [&](const tunedeck::node::Event& event) {
+            const tunedeck::node::TrialId* trial = tunedeck::node::trialOf(event);
+            if (trial == nullptr || trial->text != id.toStdString()) {
                 return;
             }
-            if (ev == QLatin1String("trial") &&
-                message.value("msg").toObject().value("type").toString() ==
-                    QLatin1String("report")) {
+            if (const auto* relayed = std::get_if<tunedeck::node::TrialLine>(&event)) {
+                const std::optional<QJsonObject> msg = tunedeck::relayedTrialLine(*relayed);
+                if (!msg || msg->value("type").toString() != QLatin1String("report")) {
+                    return;
+                }
                 if (clock.isValid()) {
                     intervals.push_back(double(clock.nsecsElapsed()) / 1000.0);
                 }
                 clock.start();
-                QByteArray line = "{\"op\":\"answer\",\"trial\":\"" + id.toLatin1() +
-                                  "\",\"answer\":{\"action\":\"continue\"}}\n";
-                link.sendLine(line);
-            } else if (ev == QLatin1String("exited")) {
-                failed = message.value("code").toInt() != 0;
+                link.send(
+                    tunedeck::node::AnswerOp{id.toStdString(), R"({"action":"continue"})", {}});
+            } else if (const auto* exited = std::get_if<tunedeck::node::Exited>(&event)) {
+                failed = exited->code != 0;
                 loop.quit();
             }
         });
@@ -62,18 +62,18 @@ std::vector<double> roundTrips(NodeLink& link, int reports, const QString& trial
         loop.quit();
     });
     const QJsonObject config{{"reports", reports}};
-    link.send(QJsonObject{
-        {"op", "start"},
-        {"trial", id},
-        {"argv", QJsonArray{QStringLiteral(TUNEDECK_BIN_DIR "/bench_trainable")}},
-        {"env", QJsonObject{{"TUNEDECK_TRIAL_ID", id},
-                            {"TUNEDECK_EXPERIMENT", "bench"},
-                            {"TUNEDECK_CONFIG", QString::fromUtf8(QJsonDocument(config).toJson(
-                                                    QJsonDocument::Compact))},
-                            {"TUNEDECK_TRIAL_DIR", trialDir + "/" + id},
-                            {"TUNEDECK_RESTORE", ""},
-                            {"TUNEDECK_ITERATION", "0"}}},
-        {"trial_dir", trialDir + "/" + id}});
+    tunedeck::node::StartOp start;
+    start.trial = id.toStdString();
+    start.argv = {TUNEDECK_BIN_DIR "/bench_trainable"};
+    start.env = {
+        {"TUNEDECK_TRIAL_ID", id.toStdString()},
+        {"TUNEDECK_EXPERIMENT", "bench"},
+        {"TUNEDECK_CONFIG", QJsonDocument(config).toJson(QJsonDocument::Compact).toStdString()},
+        {"TUNEDECK_TRIAL_DIR", (trialDir + "/" + id).toStdString()},
+        {"TUNEDECK_RESTORE", ""},
+        {"TUNEDECK_ITERATION", "0"}};
+    start.trialDir = (trialDir + "/" + id).toStdString();
+    link.send(start);
     QTimer::singleShot(120000, &loop, [&] {
         failed = true;
         loop.quit();
@@ -89,12 +89,13 @@ std::vector<double> roundTrips(NodeLink& link, int reports, const QString& trial
 bool waitForHello(NodeLink& link) {
     QEventLoop loop;
     bool ready = false;
-    QObject::connect(&link, &NodeLink::messageReceived, &loop, [&](const QJsonObject& message) {
-        if (message.value("ev").toString() == QLatin1String("hello")) {
-            ready = true;
-            loop.quit();
-        }
-    });
+    QObject::connect(&link, &NodeLink::messageReceived, &loop,
+                     [&](const tunedeck::node::Event& event) {
+                         if (std::holds_alternative<tunedeck::node::Hello>(event)) {
+                             ready = true;
+                             loop.quit();
+                         }
+                     });
     QObject::connect(&link, &NodeLink::closed, &loop, [&](const QString& why) {
         std::fprintf(stderr, "link closed: %s\n", qPrintable(why));
         loop.quit();

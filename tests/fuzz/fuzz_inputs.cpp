@@ -202,10 +202,8 @@ bool relayTrialLine(std::string_view line, int lineNumber, QString* message) {
                    fromStd(detail));
         }
         // The trial_error event quotes the line; the engine must be able to read that event.
-        const std::string event = worker::toLine(
-            {{"ev", "trial_error"},
-             {"trial", "t00001"},
-             {"message", std::string(worker::preview(body, worker::kErrorPreviewBytes))}});
+        const std::string event = node::encodeEvent(node::TrialError{
+            std::string("t00001"), std::string(worker::preview(body, worker::kErrorPreviewBytes))});
         if (!event.ends_with('\n') ||
             !parseAgentLine(QByteArrayView(event.data(), qsizetype(event.size()) - 1))) {
             broken("the agent's trial_error event is a line the engine reads", fromStd(event));
@@ -219,12 +217,13 @@ bool relayTrialLine(std::string_view line, int lineNumber, QString* message) {
                        .arg(QLatin1String(what), fromStd(detail));
         return false;
     }
-    // Relayed as the agent relays it (ops.cpp's relayPrefix, the body verbatim, '}').
-    const std::string relayed =
-        R"({"ev":"trial","trial":"t00001","msg":)" + std::string(body) + "}";
-    const std::optional<QJsonObject> read =
+    // Relayed as the agent relays it (the relay prefix, the body verbatim, '}').
+    const std::string relayed = node::trialLinePrefix(std::string("t00001")) + std::string(body) +
+                                std::string(node::kTrialLineSuffix);
+    const node::Decoded<node::Event> read =
         parseAgentLine(QByteArrayView(relayed.data(), qsizetype(relayed.size())));
-    if (!read || !read->value(QStringLiteral("msg")).isObject()) {
+    const auto* trialLine = read ? std::get_if<node::TrialLine>(&*read.value) : nullptr;
+    if (trialLine == nullptr || !relayedTrialLine(*trialLine)) {
         broken("a line the agent relays is a message the engine reads (core/trial_line_rule.h)",
                fromStd(worker::preview(body, 400)));
     }
@@ -306,8 +305,13 @@ Verdict engineAgentLines(QByteArrayView bytes) {
             chunk,
             [&](QByteArrayView line) {
                 ++lineNumber;
-                if (!line.isEmpty() && !parseAgentLine(line) && verdict.accepted) {
-                    verdict = {false, QStringLiteral("line %1 is no JSON object").arg(lineNumber)};
+                if (line.isEmpty() || !verdict.accepted) {
+                    return;
+                }
+                if (const node::Decoded<node::Event> event = parseAgentLine(line); !event) {
+                    verdict = {false, QStringLiteral("line %1: %2")
+                                          .arg(lineNumber)
+                                          .arg(QString::fromStdString(event.error.message))};
                 }
             },
             [&] {

@@ -124,27 +124,28 @@ void TestProgressReporter::linesStylePrintsStatusChangesAndThrottledSummaries() 
 void TestProgressReporter::eachGpuShowsItsUtilisationMemoryAndTrials() {
     const std::vector<Trial> ts = trials(3);
     ProgressSnapshot snapshot = snapshotOf(ts);
-    const QJsonObject card0{{"index", 0},
-                            {"name", "NVIDIA H200"},
-                            {"utilization_percent", 87.4},
-                            {"memory_used_mb", 12595},
-                            {"memory_total_mb", 143771},
-                            {"temperature_c", 45},
-                            {"power_w", 310.2},
-                            {"trials", QJsonArray{"t00000", "t00001"}},
-                            {"lost", false}};
-    const QJsonObject card1{{"index", 1},
-                            {"name", "NVIDIA H200"},
-                            {"utilization_percent", QJsonValue::Null},  // not read
-                            {"memory_used_mb", 0},
-                            {"memory_total_mb", 143771},
-                            {"temperature_c", 30},
-                            {"power_w", QJsonValue::Null},
-                            {"trials", QJsonArray{}},
-                            {"lost", false}};
-    const QJsonObject lost{{"index", 0}, {"name", "Tesla T4"}, {"lost", true}};
-    snapshot.nodeUsage = {QJsonObject{{"node", "local"}, {"gpus", QJsonArray{card0, card1}}},
-                          QJsonObject{{"node", "gpu-2"}, {"gpus", QJsonArray{lost}}}};
+    tunedeck::node::GpuUsage card0;
+    card0.index = 0;
+    card0.name = "NVIDIA H200";
+    card0.utilizationPercent = 87.4;
+    card0.memoryUsedMb = 12595;
+    card0.memoryTotalMb = 143771;
+    card0.temperatureC = 45;
+    card0.powerW = 310.2;
+    card0.trials = {std::string("t00000"), std::string("t00001")};
+    tunedeck::node::GpuUsage card1;
+    card1.index = 1;
+    card1.name = "NVIDIA H200";  // utilisation and power not read
+    card1.memoryTotalMb = 143771;
+    card1.temperatureC = 30;
+    tunedeck::node::GpuUsage lost;
+    lost.name = "Tesla T4";
+    lost.lost = true;
+    tunedeck::node::Usage local;
+    local.gpus = {card0, card1};
+    tunedeck::node::Usage gpu2;
+    gpu2.gpus = {lost};
+    snapshot.nodeUsage = {{QStringLiteral("local"), local}, {QStringLiteral("gpu-2"), gpu2}};
 
     const ExperimentSpec s = spec();
     ProgressReporter reporter(s, {}, ProgressReporter::Style::Table, stdout);

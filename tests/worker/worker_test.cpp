@@ -207,10 +207,10 @@ void WorkerTest::malformedOpsAreReportedAndServiceContinues() {
                                   QStringLiteral("not a JSON object: [1,2,3]"),
                                   QStringLiteral("without an \"op\""),
                                   QStringLiteral("unknown op \"explode\""),
-                                  QStringLiteral("start needs a \"trial\""),
-                                  QStringLiteral("answer needs"),
+                                  QStringLiteral("start: \"trial\" must be"),
+                                  QStringLiteral("answer: \"answer\" must be a JSON object"),
                                   QStringLiteral("longer than 1 MiB"),
-                                  QStringLiteral("\"argv\" must be a non-empty array")};
+                                  QStringLiteral("start: \"argv\" must be a non-empty array")};
     for (const QString& fragment : expected) {
         const QJsonObject error = worker.waitForEvent(QStringLiteral("error"));
         QVERIFY2(error.value("message").toString().contains(fragment),
