@@ -196,6 +196,13 @@ void ExperimentRunner::answer(const Trial& trial, const Placement& placement, Tr
                                {"path", link->paths().toNode(scratch)}}}});
 }
 
+void ExperimentRunner::answerRequest(const Trial& trial, const Placement& placement,
+                                     const QJsonObject& answer) {
+    if (NodeLink* link = linkOn(placement)) {
+        link->send(QJsonObject{{"op", "answer"}, {"trial", trial.id}, {"answer", answer}});
+    }
+}
+
 void ExperimentRunner::endProcess(const Trial& trial, const Placement& placement,
                                   const QString& reason) {
     if (NodeLink* link = linkOn(placement)) {

@@ -177,6 +177,10 @@ class World : public LoopClock, public LoopNodes, public LoopEffects {
                       const GangPlacement&) override;
     void answer(const Trial& trial, const Placement&, TrialAnswer answer,
                 const QString& scratch) override;
+    void answerRequest(const Trial& trial, const Placement&, const QJsonObject& answer) override {
+        note(QStringLiteral("%1 is answered %2")
+                 .arg(trial.id, answer.value(QLatin1String("action")).toString()));
+    }
     void endProcess(const Trial& trial, const Placement&, const QString& reason) override;
     void commitCheckpoint(const Trial& trial, const Placement& placement,
                           const CommitOrder& order) override;
