@@ -21,7 +21,6 @@ _OBJECTIVE = "value"  # the experiment's metric: the objective's return value
 _INTERMEDIATE = "intermediate_value"  # what trial.report() sends; the pruner's metric
 RECORD_FILE = "optuna_trial.json"  # written by the trial into its folder (_trial.py)
 
-_runs = 0  # optimize() calls of this script, for distinct experiment names
 
 
 class OptunaUnsupported(NotImplementedError):
@@ -160,14 +159,12 @@ def _results_root():
 
 
 def _name(study):
-    global _runs
-    _runs += 1
     name = study.study_name or ""
     if not name or name.startswith("no-name-"):
         script = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
         name = os.path.splitext(script)[0] or "optuna"
-    name = re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".-") or "optuna"
-    return name if _runs == 1 else "%s-%d" % (name, _runs)
+    # A name already taken in the results root gets -2, -3, ... (the engine's rule).
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".-") or "optuna"
 
 
 def _payload(root, name, objective, directions):
@@ -297,14 +294,26 @@ def _frozen_trial(optuna, trial, record, directions):
     return frozen
 
 
+def _cut_by_timeout(trial, record):
+    """A trial the engine stopped before its objective returned (the timeout, time_budget_s, was
+    spent; or a user's stop order): Optuna would have let it finish, so it is not in the study.
+    Every trial that ran its objective to an end wrote its record."""
+    return record is None and trial["status"] == "TERMINATED"
+
+
 def _fill(optuna, study, analysis, directions):
-    """Adds the engine's trials to the study, in the order they were created; returns them."""
-    added = []
+    """Adds the engine's trials to the study, in the order they were created; returns them and
+    how many were cut by the timeout."""
+    added, cut = [], 0
     for trial in sorted(analysis.trials(), key=lambda t: t["trial_id"]):
-        frozen = _frozen_trial(optuna, trial, _record(trial), directions)
+        record = _record(trial)
+        if _cut_by_timeout(trial, record):
+            cut += 1
+            continue
+        frozen = _frozen_trial(optuna, trial, record, directions)
         study.add_trial(frozen)
         added.append((trial, frozen))
-    return added
+    return added, cut
 
 
 def run_study(optuna, study, objective, n_trials, timeout, n_jobs, catch, callbacks):
@@ -319,10 +328,15 @@ def run_study(optuna, study, objective, n_trials, timeout, n_jobs, catch, callba
     except launcher.EngineError as error:
         raise RuntimeError(str(error)) from None
     directions = spec["mode"] if isinstance(spec["mode"], list) else [spec["mode"]]
-    added = _fill(optuna, study, analysis, directions)
+    added, cut = _fill(optuna, study, analysis, directions)
     failed = [t for t, frozen in added if frozen.state == optuna.trial.TrialState.FAIL]
     print("Tunedeck: study '%s' finished: %d trials, %d failed; results in %s"
           % (analysis.name, len(added), len(failed), analysis.folder), flush=True)
+    if cut:
+        print("Tunedeck: %d trial%s still running when the timeout was spent %s stopped and "
+              "%s not in the study" % (cut, "" if cut == 1 else "s",
+                                       "was" if cut == 1 else "were",
+                                       "is" if cut == 1 else "are"), flush=True)
     if failed and not catch:
         # Optuna re-raises an exception of the objective that `catch` does not name (a value it
         # cannot use, such as None, only fails the trial).
