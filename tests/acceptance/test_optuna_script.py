@@ -4,10 +4,12 @@ categorical choice (classifier, then that classifier's own settings), trial.repo
 trial.should_prune with a MedianPruner, TrialPruned, set_user_attr, and the study's results
 (best_params, best_value, best_trial, trials_dataframe) printed after study.optimize."""
 import json
+import os
 import re
+import subprocess
 import unittest
 
-from acceptance import main, project_for, results_by_trial
+from acceptance import BIN_DIR, main, project_for, results_by_trial
 
 NAME = "classifier"
 TRIALS = 14
@@ -89,6 +91,30 @@ class OptunaScript(unittest.TestCase):
         for column in ("number", "value", "state", "params_classifier", "params_logistic_lr",
                        "params_stump_step", "user_attrs_epochs", "duration"):
             self.assertIn(column, columns.group(2).split(","))
+
+    def test_the_exported_study_continues_with_the_asked_distributions(self):
+        # tunedeck.to_optuna of the experiment: each parameter has the distribution the objective
+        # asked for (no experiment file holds them), so Optuna goes on with the same objective.
+        script = (
+            "import sys, tunedeck, optuna\n"
+            "sys.path.insert(0, '.')\n"
+            "import tune_classifier\n"
+            "optuna.logging.set_verbosity(optuna.logging.WARNING)\n"
+            "study = tunedeck.to_optuna(sys.argv[1])\n"
+            "print(study.trials[0].distributions['classifier'])\n"
+            "print(sorted(d.log for t in study.trials for n, d in t.distributions.items()\n"
+            "             if n == 'logistic_lr')[:1])\n"
+            "study.optimize(tune_classifier.objective, n_trials=2)\n"
+            "print('continued', len(study.trials))\n")
+        env = dict(self.user.env, PYTHONPATH=os.path.join(BIN_DIR, "..", "share", "tunedeck",
+                                                          "sdk", "python"))
+        proc = subprocess.run(["/usr/bin/python3", "-c", script, self.user.experiment_dir(NAME)],
+                              cwd=self.user.folder, env=env, text=True, timeout=120,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:])
+        self.assertIn("CategoricalDistribution(choices=('logistic', 'stump'))", proc.stdout)
+        self.assertIn("[True]", proc.stdout)
+        self.assertIn("continued %d" % (TRIALS + 2), proc.stdout)
 
 
 if __name__ == "__main__":
