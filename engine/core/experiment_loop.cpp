@@ -959,6 +959,7 @@ void ExperimentLoop::onSuggest(LoopTrial& live, const TrialLine& line) {
                                   line.request.value(QLatin1String("distribution")), &added);
     if (added) {
         saveTrial(live);
+        savePolicyState();  // the searcher's copy of the trial's config grew with it
     }
     env_.effects->answerRequest(live.trial, live.placement, answer);
 }
