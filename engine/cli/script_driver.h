@@ -1,6 +1,7 @@
 // `tunedeck-engine run SCRIPT.py` and `run config.yml` (an NNI experiment): the driver is a Python
-// program with Tunedeck's `ray` and `nni` compatibility packages on its path, which hands the
-// experiment back to this engine (engine/sdk/python/README.md, "Ray Tune scripts"). Main thread.
+// program with Tunedeck's `ray` and `nni` compatibility packages on its path (and `optuna`, the
+// real Optuna with Study.optimize handed over), which hands the experiment back to this engine
+// (engine/sdk/python/README.md, "Ray Tune scripts", "Optuna scripts"). Main thread.
 #pragma once
 
 #include <QStringList>

@@ -41,6 +41,9 @@ TrialLine decodeTrialLine(const QJsonObject& line) {
         decoded.kind = TrialLine::Kind::Done;
     } else if (type == QLatin1String("heartbeat")) {
         decoded.kind = TrialLine::Kind::Heartbeat;
+    } else if (type == QLatin1String("suggest")) {
+        decoded.kind = TrialLine::Kind::Suggest;
+        decoded.request = line;
     } else {
         decoded.kind = TrialLine::Kind::Unknown;
         decoded.text = type;
@@ -55,6 +58,7 @@ ExperimentLoop::ExperimentLoop(ExperimentSpec spec, QString experimentDir, LoopE
       env_(env),
       searcher_(makeSearcher(spec_)),
       scheduler_(makeScheduler(spec_)),
+      parameterRequests_(spec_.search.name),
       queue_(*scheduler_, spec_) {
     if (sharedSlots) {
         sharedSlots_ = 0;  // none until serve's queue grants some
@@ -855,6 +859,9 @@ void ExperimentLoop::trialLine(const QString& trialId, int attempt, const TrialL
             break;
         case TrialLine::Kind::Heartbeat:
             break;
+        case TrialLine::Kind::Suggest:
+            onSuggest(live, line);
+            break;
         case TrialLine::Kind::Unknown:
             killTrial(live, FailureCause::ProtocolViolation,
                       QStringLiteral("the trial sent a message of unknown type '%1'")
@@ -937,6 +944,20 @@ void ExperimentLoop::onReport(LoopTrial& live, const TrialLine& line) {
         savePolicyState(true);
     }
     sendAnswer(live, step.answer);
+}
+
+void ExperimentLoop::onSuggest(LoopTrial& live, const TrialLine& line) {
+    // Define-by-run: the parameter joins the trial's config, saved with its row, and the value
+    // is answered at once; no report is involved.
+    bool added = false;
+    const QJsonObject answer =
+        parameterRequests_.answer(*searcher_, live.trial, line.request.value(QLatin1String("name")),
+                                  line.request.value(QLatin1String("distribution")), &added);
+    if (added) {
+        saveTrial(live);
+        savePolicyState();  // the searcher's copy of the trial's config grew with it
+    }
+    env_.effects->answerRequest(live.trial, live.placement, answer);
 }
 
 void ExperimentLoop::refuseReport(LoopTrial& live, const ReportProblem& problem) {

@@ -30,6 +30,7 @@
 #include "core/failure_policy.h"
 #include "core/gang_placement.h"
 #include "core/loop_environment.h"
+#include "core/parameter_requests.h"
 #include "core/placement.h"
 #include "core/scheduler.h"
 #include "core/searcher.h"
@@ -68,12 +69,13 @@ struct RecoveredRun {
 
 // One line of a trial's channel (engine/sdk/PROTOCOL.md), as the node relayed it.
 struct TrialLine {
-    enum class Kind { Report, Checkpoint, Log, Done, Heartbeat, Unknown };
+    enum class Kind { Report, Checkpoint, Log, Done, Heartbeat, Suggest, Unknown };
     Kind kind = Kind::Unknown;
     QJsonValue metrics;  // Report: the result as the trial wrote it
     QString path;        // Report: the checkpoint folder it names; Checkpoint: the saved folder
     bool namesPath = false;
-    QString text;  // Log: the message; Unknown: the type it gave
+    QString text;         // Log: the message; Unknown: the type it gave
+    QJsonObject request;  // Suggest: the line (its `name` and `distribution`)
 };
 TrialLine decodeTrialLine(const QJsonObject& line);
 
@@ -196,6 +198,7 @@ class ExperimentLoop {
     void onReport(LoopTrial& live, const TrialLine& line);
     void refuseReport(LoopTrial& live, const ReportProblem& problem);
     void onCheckpointWritten(LoopTrial& live, const TrialLine& line);
+    void onSuggest(LoopTrial& live, const TrialLine& line);
     void sendAnswer(LoopTrial& live, TrialAnswer answer);
     QString scratchFolder(const LoopTrial& live) const;
     void commitCheckpoint(LoopTrial& live, const QString& from, std::int64_t iteration,
@@ -232,6 +235,7 @@ class ExperimentLoop {
     LoopEnvironment env_;
     std::unique_ptr<Searcher> searcher_;
     std::unique_ptr<Scheduler> scheduler_;
+    ParameterRequests parameterRequests_;
     TrialQueue queue_;
     TrialTable trials_;
     TrialRoster roster_;

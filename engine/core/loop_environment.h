@@ -88,6 +88,10 @@ class LoopEffects {
     // The answer to the trial's report; `scratch` names the folder to save into (Save, Pause).
     virtual void answer(const Trial& trial, const Placement& placement, TrialAnswer answer,
                         const QString& scratch) = 0;
+    // The answer to a request of the trial that is not a report (a `suggest`): the object is
+    // written to the trial's channel as it is.
+    virtual void answerRequest(const Trial& trial, const Placement& placement,
+                               const QJsonObject& answer) = 0;
     // End the trial's process (SIGTERM, then SIGKILL): its exit follows as usual.
     virtual void endProcess(const Trial& trial, const Placement& placement,
                             const QString& reason) = 0;

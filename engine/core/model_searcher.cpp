@@ -168,6 +168,26 @@ void ModelSearcher::onTrialRecovered(std::int64_t index, const QString& trialId,
     proposed_ = std::max(proposed_, index + 1);
 }
 
+Status ModelSearcher::suggestParameter(std::int64_t index, const QString& trialId,
+                                       const QJsonObject& config, const QString& name,
+                                       const SuggestedDistribution& distribution,
+                                       QJsonValue* value) {
+    Rng rng = parameterStream(spec_.seed, index, name);
+    if (Status s = proposeParameter(trialId, name, distribution, rng, value); !s) {
+        return s;
+    }
+    const auto found = running_.find(trialId);
+    if (found == running_.end()) {
+        return Status::ok();
+    }
+    QJsonObject& running = found->second;
+    for (auto it = config.begin(); it != config.end(); ++it) {
+        running.insert(it.key(), it.value());  // what a recovered trial had before the restart
+    }
+    running.insert(name, *value);
+    return Status::ok();
+}
+
 std::optional<std::int64_t> ModelSearcher::totalTrials() const {
     return std::max(0, spec_.numSamples);
 }

@@ -46,6 +46,11 @@ class ModelSearcher : public Searcher {
     void onTrialRecovered(std::int64_t index, const QString& trialId,
                           const QJsonObject& config) final;
     std::optional<std::int64_t> totalTrials() const final;
+    // Define-by-run: proposeParameter's value, kept in the trial's config (so its observation
+    // holds every parameter it asked for).
+    Status suggestParameter(std::int64_t index, const QString& trialId, const QJsonObject& config,
+                            const QString& name, const SuggestedDistribution& distribution,
+                            QJsonValue* value) final;
     QJsonObject saveState() const final;
     Status restoreState(const QJsonObject& state) final;
 
@@ -54,6 +59,15 @@ class ModelSearcher : public Searcher {
     // observations() and running(). Wait when the model cannot propose yet (e.g. cmaes with a
     // full generation in flight and `wait` set); never Finished: the budget is handled here.
     virtual Suggestion propose(const QString& trialId, Rng& rng) = 0;
+
+    // Define-by-run: a value of `distribution` for the parameter `name` of running trial
+    // `trialId`, drawn from `rng` (its own stream). The default refuses (Searcher's reason).
+    virtual Status proposeParameter(const QString& trialId, const QString& name,
+                                    const SuggestedDistribution& distribution, Rng& rng,
+                                    QJsonValue* value) {
+        (void)rng;
+        return Searcher::suggestParameter(0, trialId, {}, name, distribution, value);
+    }
 
     // Called once for each new observation (a trial finished with finite losses), in the order
     // they arrive; a model that updates incrementally (cmaes) does it here. Not called again

@@ -171,6 +171,17 @@ class IndexedSearcher : public Searcher {
 // as one of num_samples and sweeping the grid parameters it leaves open (Ray's _count_variants).
 class RandomSearcher final : public IndexedSearcher {
   public:
+    // Define-by-run: Optuna's RandomSampler, each value from its own stream.
+    Status suggestParameter(std::int64_t index, const QString& trialId, const QJsonObject& config,
+                            const QString& name, const SuggestedDistribution& distribution,
+                            QJsonValue* value) override {
+        (void)trialId;
+        (void)config;
+        Rng rng = parameterStream(seed_, index, name);
+        *value = distribution.sample(rng);
+        return Status::ok();
+    }
+
     explicit RandomSearcher(const ExperimentSpec& spec)
         : IndexedSearcher(QStringLiteral("random")),
           space_(spec.searchSpace),
@@ -462,6 +473,20 @@ int countOption(const ExperimentSpec& spec, const QString& option) {
 }
 
 }  // namespace
+
+Status Searcher::suggestParameter(std::int64_t index, const QString& trialId,
+                                  const QJsonObject& config, const QString& name,
+                                  const SuggestedDistribution& distribution, QJsonValue* value) {
+    (void)index;
+    (void)trialId;
+    (void)config;
+    (void)name;
+    (void)distribution;
+    (void)value;
+    return Status::invalid(QStringLiteral(
+        "cannot answer define-by-run trial.suggest_* calls: it models a search space fixed "
+        "before the trials start; use the search algorithm tpe or random"));
+}
 
 QStringList knownSearchers() {
     return algorithmNames(searcherTypes());

@@ -19,6 +19,7 @@
 
 #include "core/experiment_spec.h"
 #include "core/status.h"
+#include "core/suggested_distribution.h"
 
 namespace tunedeck {
 
@@ -59,6 +60,14 @@ class Searcher {
         (void)trialId;
         (void)config;
     }
+    // Define-by-run (Optuna's trial.suggest_*; the `suggest` line of engine/sdk/PROTOCOL.md): a
+    // value of `distribution` for the parameter `name`, new to running trial `trialId` (the
+    // `index`-th created), whose parameters so far are `config`. The space grows as trials ask.
+    // The default refuses with the reason: a searcher that models a space fixed before the
+    // trials start cannot answer.
+    virtual Status suggestParameter(std::int64_t index, const QString& trialId,
+                                    const QJsonObject& config, const QString& name,
+                                    const SuggestedDistribution& distribution, QJsonValue* value);
     // Total trials this searcher will propose, when known (random/grid: num_samples x grid).
     virtual std::optional<std::int64_t> totalTrials() const { return std::nullopt; }
 

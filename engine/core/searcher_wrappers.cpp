@@ -55,6 +55,11 @@ class ConcurrencyLimiter final : public Searcher {
         inner_->onTrialRecovered(index, trialId, config);
     }
     std::optional<std::int64_t> totalTrials() const override { return inner_->totalTrials(); }
+    Status suggestParameter(std::int64_t index, const QString& trialId, const QJsonObject& config,
+                            const QString& name, const SuggestedDistribution& distribution,
+                            QJsonValue* value) override {
+        return inner_->suggestParameter(index, trialId, config, name, distribution, value);
+    }
 
     QJsonObject saveState() const override {
         return {{QStringLiteral("wrapper"), QStringLiteral("max_concurrent")},
@@ -270,6 +275,11 @@ class OpenEnded final : public Searcher {
     void onTrialRecovered(std::int64_t index, const QString& trialId,
                           const QJsonObject& config) override {
         inner_->onTrialRecovered(index, trialId, config);
+    }
+    Status suggestParameter(std::int64_t index, const QString& trialId, const QJsonObject& config,
+                            const QString& name, const SuggestedDistribution& distribution,
+                            QJsonValue* value) override {
+        return inner_->suggestParameter(index, trialId, config, name, distribution, value);
     }
     QJsonObject saveState() const override { return inner_->saveState(); }
     Status restoreState(const QJsonObject& state) override { return inner_->restoreState(state); }

@@ -430,6 +430,68 @@ double TpeSearcher::proposeOne(std::size_t index, Rng& rng) {
     return bestValue;
 }
 
+Status TpeSearcher::proposeParameter(const QString& trialId, const QString& name,
+                                     const SuggestedDistribution& distribution, Rng& rng,
+                                     QJsonValue* value) {
+    // The finished trials that asked for `name`, in finishing order (Optuna's observation pairs
+    // of the parameter); its startup trials are counted among them, as Optuna counts.
+    std::vector<double> points;
+    std::vector<std::vector<double>> losses;
+    for (const Observation& observation : observations()) {
+        if (const auto model = distribution.toModel(observation.config.value(name))) {
+            points.push_back(*model);
+            losses.push_back(observation.losses);
+        }
+    }
+    if (points.size() < std::size_t(std::max(0, options_.nStartupTrials)) || points.empty()) {
+        *value = distribution.sample(rng);
+        return Status::ok();
+    }
+    const std::vector<std::size_t> order = tpeBestFirst(losses);
+    std::vector<char> good(points.size(), 0);
+    const std::size_t goodCount = tpeGoodCount(options_, points.size());
+    for (std::size_t i = 0; i < goodCount && i < order.size(); ++i) {
+        good[order[i]] = 1;
+    }
+    goodPoints_.clear();
+    badPoints_.clear();
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        (good[i] ? goodPoints_ : badPoints_).push_back(points[i]);
+    }
+    if (options_.constantLiar) {  // the other running trials that have it count as bad, newest
+        for (const auto& [runningId, config] : running()) {
+            if (runningId == trialId) {
+                continue;
+            }
+            if (const auto model = distribution.toModel(config.value(name))) {
+                badPoints_.push_back(*model);
+            }
+        }
+    }
+    fillWeights(goodPoints_.size(), goodWeights_);
+    fillWeights(badPoints_.size(), badWeights_);
+    const tpe::Axis axis = distribution.axis();
+    const std::span<const tpe::Axis> axes(&axis, 1);
+    goodModel_.fit(axes, goodPoints_, goodPoints_.size(), goodWeights_, options_.estimator);
+    badModel_.fit(axes, badPoints_, badPoints_.size(), badWeights_, options_.estimator);
+    double best = -std::numeric_limits<double>::infinity();
+    QJsonValue bestValue;
+    for (int c = 0; c < std::max(1, options_.nEiCandidates); ++c) {
+        double draw = 0;
+        goodModel_.sample(rng, std::span<double>(&draw, 1));
+        const QJsonValue candidate = distribution.fromModel(draw);
+        const double model = distribution.toModel(candidate).value_or(draw);
+        const std::span<const double> point(&model, 1);
+        const double score = goodModel_.logPdf(point) - badModel_.logPdf(point);
+        if (bestValue.isUndefined() || score > best) {
+            best = score;
+            bestValue = candidate;
+        }
+    }
+    *value = bestValue;
+    return Status::ok();
+}
+
 void TpeSearcher::proposeJointly(Rng& rng) {
     std::fill(joint_.begin(), joint_.end(), std::nullopt);
     const std::size_t n = observations().size();

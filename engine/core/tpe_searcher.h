@@ -114,6 +114,11 @@ class TpeSearcher final : public ModelSearcher {
 
   protected:
     Suggestion propose(const QString& trialId, Rng& rng) override;
+    // Define-by-run (Optuna's independent TPE over a space that grows): the parameter is
+    // modelled from the finished trials that have it, split into good and bad among them.
+    Status proposeParameter(const QString& trialId, const QString& name,
+                            const SuggestedDistribution& distribution, Rng& rng,
+                            QJsonValue* value) override;
     Status restoreModelState(const QJsonObject& state) override;
 
   private:

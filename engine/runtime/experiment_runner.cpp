@@ -194,6 +194,16 @@ void ExperimentRunner::answer(const Trial& trial, const Placement& placement, Tr
                               {}});
 }
 
+void ExperimentRunner::answerRequest(const Trial& trial, const Placement& placement,
+                                     const QJsonObject& answer) {
+    if (NodeLink* link = linkOn(placement)) {
+        link->send(
+            node::AnswerOp{trial.id.toStdString(),
+                           QJsonDocument(answer).toJson(QJsonDocument::Compact).toStdString(),
+                           {}});
+    }
+}
+
 void ExperimentRunner::endProcess(const Trial& trial, const Placement& placement,
                                   const QString& reason) {
     if (NodeLink* link = linkOn(placement)) {

@@ -105,6 +105,8 @@ class ExperimentRunner : public QObject, private LoopClock, private LoopNodes, p
                       const GangPlacement& gang) override;
     void answer(const Trial& trial, const Placement& placement, TrialAnswer answer,
                 const QString& scratch) override;
+    void answerRequest(const Trial& trial, const Placement& placement,
+                       const QJsonObject& answer) override;
     void endProcess(const Trial& trial, const Placement& placement, const QString& reason) override;
     void commitCheckpoint(const Trial& trial, const Placement& placement,
                           const CommitOrder& order) override;

@@ -77,6 +77,7 @@ class InstantWorld : public LoopClock, public LoopEffects {
             ++ended_;
         });
     }
+    void answerRequest(const Trial&, const Placement&, const QJsonObject&) override {}
     void endProcess(const Trial&, const Placement&, const QString&) override {}
     void commitCheckpoint(const Trial&, const Placement&, const CommitOrder&) override {}
     void discardScratch(const Placement&, const QString&) override {}

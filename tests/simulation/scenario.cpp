@@ -168,6 +168,7 @@ Scenario makeScenario(std::uint64_t seed) {
                          !s.trialFaults && s.nodeLossAt == 0 && s.diskFullProbability == 0 &&
                          !yaml.join('\n').contains(QLatin1String("time_budget_s"));
     (void)movesThroughCheckpoints;
+    s.asksParameters = search == QLatin1String("random") || search == QLatin1String("tpe");
     s.yaml = yaml.join(QLatin1Char('\n')) + QLatin1Char('\n');
     s.summary = QStringLiteral("%1/%2 on %3x%4 slots, %5 samples%6%7%8%9")
                     .arg(search, scheduler)

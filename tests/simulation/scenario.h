@@ -46,6 +46,9 @@ struct Scenario {
     int maxT = 0;           // the scheduler's max_t (asha, hyperband); 0: none
     double stopGraceS = 600;
     bool trialFaults = true;  // crash, hang, bad lines, ignoring stop
+    // Trials ask for a parameter as they start (define-by-run, Optuna's trial.suggest_*): the
+    // searchers that answer such requests (random, tpe).
+    bool asksParameters = false;
 };
 
 Scenario makeScenario(std::uint64_t seed);

@@ -177,6 +177,7 @@ class World : public LoopClock, public LoopNodes, public LoopEffects {
                       const GangPlacement&) override;
     void answer(const Trial& trial, const Placement&, TrialAnswer answer,
                 const QString& scratch) override;
+    void answerRequest(const Trial& trial, const Placement&, const QJsonObject& answer) override;
     void endProcess(const Trial& trial, const Placement&, const QString& reason) override;
     void commitCheckpoint(const Trial& trial, const Placement& placement,
                           const CommitOrder& order) override;
@@ -286,6 +287,7 @@ class World : public LoopClock, public LoopNodes, public LoopEffects {
     std::uint64_t nextOrder_ = 0;
     std::map<QString, Process> processes_;
     std::map<QString, int> attemptsStarted_;  // per trial, over engine restarts
+    std::map<QString, double> askedValue_;    // define-by-run: the value each trial was given
     std::set<QString> commitFailedIn_;        // trials whose attempt lost a checkpoint
     std::set<QString> disk_;                  // checkpoint folders in place
     std::uint64_t nextProcessId_ = 1;
@@ -434,10 +436,46 @@ Status World::startTrial(const Trial& trial, int attempt, const Placement& place
     processes_[id] = p;
     forProcess(id, pid, now_ + 0.01, [this, id](Process& proc) {
         loop_->processStarted(id, proc.attempt);
+        if (scenario_.asksParameters) {
+            // Every attempt asks again, as an Optuna objective run again from its start does.
+            loop_->trialLine(
+                id, proc.attempt,
+                decodeTrialLine(QJsonObject{
+                    {"type", "suggest"},
+                    {"name", "asked_rate"},
+                    {"distribution",
+                     QJsonObject{
+                         {"type", "float"}, {"low", 1e-4}, {"high", 0.1}, {"log", true}}}}));
+        }
         forProcess(id, proc.id, now_ + proc.behaviour.stepS,
                    [this, id](Process& q) { report(id, q); });
     });
     return Status::ok();
+}
+
+void World::answerRequest(const Trial& trial, const Placement&, const QJsonObject& answer) {
+    const QJsonValue value = answer.value(QLatin1String("value"));
+    note(QStringLiteral("%1 is given asked_rate %2").arg(trial.id).arg(value.toDouble()));
+    if (answer.value(QLatin1String("action")).toString() != QLatin1String("value")) {
+        breaks(QStringLiteral("%1 asked for asked_rate and was refused: %2")
+                   .arg(trial.id, answer.value(QLatin1String("message")).toString()));
+        return;
+    }
+    const double lr = value.toDouble();
+    if (!(lr >= 1e-4 && lr <= 0.1) || trial.config.value(QLatin1String("asked_rate")) != value) {
+        breaks(QStringLiteral("%1 was given asked_rate %2, outside the range or not in its config")
+                   .arg(trial.id)
+                   .arg(lr));
+    }
+    // A retried attempt, or one after the engine's restart, gets the value the trial has (until
+    // a PBT exploit gives it another config).
+    const auto [known, fresh] = askedValue_.emplace(trial.id, lr);
+    if (!fresh && known->second != lr) {
+        breaks(QStringLiteral("%1 was given asked_rate %2, then %3")
+                   .arg(trial.id)
+                   .arg(known->second)
+                   .arg(lr));
+    }
 }
 
 void World::report(const QString& trialId, Process& p) {
@@ -610,6 +648,9 @@ void World::commitCheckpoint(const Trial& trial, const Placement& placement,
 void World::eventRecorded(const QString& type, std::int64_t, double, const QJsonObject& payload) {
     if (type == events::type::kExploit || type == events::type::kCheckpoint) {
         note(QStringLiteral("%1 %2").arg(type, payload.value("trial").toString()));
+    }
+    if (type == events::type::kExploit) {
+        askedValue_.erase(payload.value("trial").toString());  // PBT changed its config
     }
 }
 

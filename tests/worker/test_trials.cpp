@@ -243,6 +243,32 @@ void WorkerTest::cppTrialRunsThroughTheWorker() {
     QCOMPARE(worker.waitForEvent(QStringLiteral("exited"), t4).value("code").toInt(-1), 0);
 }
 
+// The C++ SDK's suggest(): the request reaches the engine's side as the trial wrote it, and the
+// value answered is what the trial trains with (it asks twice and checks both agree).
+void WorkerTest::cppTrialAsksForAParameterDefineByRun() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const QString t5 = QStringLiteral("t5");
+    const QJsonObject config{{"steps", 1}, {"ask", true}};
+    worker.send(startOp(t5, {cppTrialPath()}, path(t5), trialEnv(t5, config, path(t5))));
+    const QJsonObject value{{"op", "answer"},
+                            {"trial", t5},
+                            {"answer", QJsonObject{{"action", "value"}, {"value", 6}}}};
+    for (int ask = 0; ask < 2; ++ask) {
+        const QJsonObject asked =
+            worker.waitForMessage(t5, QStringLiteral("suggest")).value("msg").toObject();
+        QCOMPARE(asked.value("name").toString(), QStringLiteral("depth"));
+        QCOMPARE(asked.value("distribution").toObject().value("type").toString(),
+                 QStringLiteral("int"));
+        QCOMPARE(asked.value("distribution").toObject().value("high").toInt(), 8);
+        worker.send(value);
+    }
+    QCOMPARE(metricsOf(worker.waitForMessage(t5, QStringLiteral("report"))).value("depth").toInt(),
+             6);
+    worker.send(answerOp(t5, QStringLiteral("stop")));
+    QCOMPARE(worker.waitForEvent(QStringLiteral("exited"), t5).value("code").toInt(-1), 0);
+}
+
 void WorkerTest::scriptsRunStandaloneWithoutTheEngine() {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("TUNEDECK_CHANNEL"));

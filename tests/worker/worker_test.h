@@ -31,6 +31,7 @@ class WorkerTest : public QObject {
     void classStylePausesAndResumes();
     void saveWithoutSaveFunctionIsDeclined();
     void cppTrialRunsThroughTheWorker();
+    void cppTrialAsksForAParameterDefineByRun();
     void scriptsRunStandaloneWithoutTheEngine();
 
     // test_failures.cpp: trials that fail, and stopping them

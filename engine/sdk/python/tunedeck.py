@@ -65,6 +65,7 @@ __all__ = [
     "report",
     "run",
     "set_report_window",
+    "suggest",
 ]
 
 
@@ -414,6 +415,45 @@ def _follow_answers(session):
         if action == "refused":
             raise RuntimeError("tunedeck: " + str(answer.get("message")))
         raise RuntimeError("tunedeck: unknown answer from the engine: %r" % answer)
+
+
+def suggest(name, distribution):
+    """Asks the engine for a value of the parameter `name` while the trial runs (define-by-run,
+    as Optuna's trial.suggest_*; PROTOCOL.md, `suggest`). `distribution` is a dict:
+    {"type": "float" or "int", "low": L, "high": H, "step": S or None, "log": bool} or
+    {"type": "categorical", "choices": [...]}. The engine's searcher answers; the parameter joins
+    the trial's config. Asking again for a name returns its value. A request the engine refuses
+    (a distribution that clashes with the one the name had) raises ValueError with its reason.
+    Run by hand, the value is drawn at random here."""
+    session = _get_session()
+    if not session.connected:
+        return _draw_locally(distribution)
+    if session.unanswered:
+        raise RuntimeError("tunedeck.suggest() cannot be called while windowed reports await "
+                           "their answers")
+    session.send({"type": "suggest", "name": str(name), "distribution": _jsonable(distribution)})
+    answer = session.receive()
+    action = answer.get("action")
+    if action == "value":
+        return answer.get("value")
+    if action == "error":
+        raise ValueError(str(answer.get("message")))
+    raise RuntimeError("tunedeck: unknown answer to suggest from the engine: %r" % answer)
+
+
+def _draw_locally(distribution):
+    import random
+
+    if distribution.get("type") == "categorical":
+        return random.choice(list(distribution["choices"]))
+    low, high = distribution["low"], distribution["high"]
+    step = distribution.get("step")
+    if distribution.get("log"):
+        value = math.exp(random.uniform(math.log(low), math.log(high)))
+        return min(max(round(value), low), high) if distribution.get("type") == "int" else value
+    if step:
+        return low + step * random.randint(0, int((high - low) // step))
+    return random.uniform(low, high)
 
 
 def log(message):

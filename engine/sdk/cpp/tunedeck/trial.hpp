@@ -106,6 +106,35 @@ class Trial {
     // The window in force: the smaller of the one asked for and the one the engine grants.
     long long reportWindow() const { return std::min(askedWindow_, grantedWindow_); }
 
+    // Define-by-run (Optuna's trial.suggest_*; PROTOCOL.md, `suggest`): asks the engine's
+    // searcher for the value of the parameter `name` of `distribution`, e.g.
+    // {{"type", "float"}, {"low", 1e-4}, {"high", 0.1}, {"log", true}}, and waits for it; the
+    // parameter joins the trial's config. Asking again for a name gives its value. A request the
+    // engine refuses throws std::invalid_argument with its reason. Run by hand it returns
+    // nullptr (no engine to ask): give the value a default. Not while windowed reports await
+    // their answers.
+    nlohmann::json suggest(const std::string& name, const nlohmann::json& distribution) {
+        if (!connected()) {
+            return nullptr;
+        }
+        if (unanswered_ > 0) {
+            throw std::logic_error("tunedeck: suggest() while windowed reports await answers");
+        }
+        writeLine(
+            nlohmann::json{{"type", "suggest"}, {"name", name}, {"distribution", distribution}}
+                .dump() +
+            "\n");
+        const nlohmann::json answer = receive();
+        const std::string action = answer.value("action", "");
+        if (action == "value") {
+            return answer.value("value", nlohmann::json());
+        }
+        if (action == "error") {
+            throw std::invalid_argument(answer.value("message", "the engine refused"));
+        }
+        throw std::runtime_error("tunedeck: unknown answer to suggest: " + answer.dump());
+    }
+
     // Reports one iteration's metrics (numbers, strings, booleans) and waits for the engine's
     // decision. `checkpointDir` names a folder the trial has just written a checkpoint into.
     // A true "done" among the metrics finishes the trial: the answer is Action::Stop.

@@ -12,6 +12,7 @@ of values the trials drew. optuna is imported on call (Debian: python3-optuna).
 """
 
 import json
+import os
 
 from . import analysis as _analysis
 from . import scores
@@ -140,6 +141,33 @@ def _recorded_space(source):
     return space if isinstance(space, dict) else {}
 
 
+# What an Optuna objective run by `tunedeck-engine run` asked for, kept in each trial's folder
+# by compat/tunedeck_optuna/_trial.py (its parameters' distributions are in no experiment file).
+_ASKED_RECORD = "optuna_trial.json"
+
+
+def _asked_distributions(optuna, trials):
+    """The distributions define-by-run trials asked for, by parameter name (the last asked)."""
+    D = optuna.distributions
+    out = {}
+    for trial in trials:
+        try:
+            with open(os.path.join(trial["logdir"] or "", _ASKED_RECORD), encoding="utf-8") as f:
+                asked = json.load(f).get("distributions") or {}
+        except (OSError, ValueError, TypeError):
+            continue
+        for name, d in asked.items():
+            if d.get("type") == "categorical":
+                out[name] = D.CategoricalDistribution(d["choices"])
+            elif d.get("type") == "int":
+                out[name] = D.IntDistribution(int(d["low"]), int(d["high"]),
+                                              log=bool(d.get("log")), step=int(d.get("step") or 1))
+            elif d.get("type") == "float":
+                out[name] = D.FloatDistribution(d["low"], d["high"], log=bool(d.get("log")),
+                                                step=d.get("step"))
+    return out
+
+
 def _param(value, distribution, optuna):
     if isinstance(distribution, optuna.distributions.CategoricalDistribution):
         return _choice(value)
@@ -167,6 +195,8 @@ def to_optuna(folder, metric=None, mode=None, scope=scores.DEFAULT_SCOPE, study_
     distributions = _distributions(optuna, configs)
     recorded = _spec_distributions(optuna, _recorded_space(source), "", {})
     distributions.update({k: v for k, v in recorded.items() if k in distributions})
+    asked = _asked_distributions(optuna, trials)
+    distributions.update({k: v for k, v in asked.items() if k in distributions})
     study = optuna.create_study(
         study_name=study_name or source.name, storage=storage,
         directions=["maximize" if d == "max" else "minimize" for _, d in objectives])
