@@ -27,9 +27,9 @@
 #include "editors/editor_window.h"
 #include "editors/experiment_editor.h"
 #include "editors/experiment_editor_window.h"
+#include "models/history_reader.h"
 #include "session/engine_connection.h"
 #include "session/experiment_session.h"
-#include "store/history_reader.h"
 #include "views/analysis_tabs.h"
 #include "views/attach_dialog.h"
 #include "views/experiment_clone.h"
@@ -556,19 +556,15 @@ void MainWindow::compareExperiments() {
 void MainWindow::cloneShownExperiment() {
     // The file as it ran, and where it was: from the folder's history, whatever is shown.
     const QString folder = session_->folder();
-    std::unique_ptr<store::HistoryReader> reader;
-    store::HistoryExperiment recorded;
-    Status status =
-        store::HistoryReader::open(folder + QStringLiteral("/experiment.sqlite"), &reader);
-    if (status) {
-        status = reader->readExperiment(&recorded);
-    }
-    if (folder.isEmpty() || !status || recorded.specText.isEmpty()) {
-        QMessageBox::warning(this, tr("Clone experiment"),
-                             folder.isEmpty()
-                                 ? tr("Open an experiment first.")
-                                 : tr("The experiment file of %1 cannot be read here: %2")
-                                       .arg(folder, status.message()));
+    RecordedSpec recorded;
+    QString error;
+    const bool read = !folder.isEmpty() && readRecordedSpec(folder, &recorded, &error);
+    if (!read || recorded.specText.isEmpty()) {
+        QMessageBox::warning(
+            this, tr("Clone experiment"),
+            folder.isEmpty()
+                ? tr("Open an experiment first.")
+                : tr("The experiment file of %1 cannot be read here: %2").arg(folder, error));
         return;
     }
     const QString fallback = QDir(QStandardPaths::writableLocation(QStandardPaths::HomeLocation))
