@@ -11,7 +11,6 @@
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QPointer>
-#include <QProcess>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
@@ -525,11 +524,16 @@ void MainWindow::showSettings() {
     }
     if (QMessageBox::question(this, tr("Language changed"),
                               tr("Restart Tunedeck now to show every window in the new "
-                                 "language?")) == QMessageBox::Yes) {
-        QProcess::startDetached(QApplication::applicationFilePath(),
-                                QApplication::arguments().mid(1));
-        close();
+                                 "language?")) != QMessageBox::Yes ||
+        !settleUnsavedEdits()) {
+        return;
     }
+    // A restart is no quit: the experiments go on in the engine and the new window shows them.
+    // Asking whether to pause them kept this instance open behind the new one.
+    quitDecided_ = true;
+    emit restartRequested(session_->isOpen() && !engine_->remote() ? session_->folder()
+                                                                   : QString());
+    close();
 }
 
 // Managing experiments (issue 18): compare, clone, limits, delete.
@@ -670,12 +674,16 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 bool MainWindow::readyToQuit() {
+    return settleUnsavedEdits() && settleRunningExperiments();
+}
+
+bool MainWindow::settleUnsavedEdits() {
     for (EditorWindow* editor : findChildren<EditorWindow*>(Qt::FindDirectChildrenOnly)) {
         if (editor->isVisible() && !editor->settleUnsavedEdits()) {
             return false;
         }
     }
-    return settleRunningExperiments();
+    return true;
 }
 
 bool MainWindow::settleRunningExperiments() {
