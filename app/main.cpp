@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 
 #include "api/control_protocol.h"
 #include "tunedeck/version.h"
@@ -162,7 +163,26 @@ int main(int argc, char** argv) {
                                      });
         }
     }
+    // A language change restarts the app once this one has ended: with the same engine, showing
+    // what was open rather than running the command line's experiment file again.
+    QStringList restart;
+    bool restarting = false;
+    QObject::connect(&window, &tunedeck::app::MainWindow::restartRequested, &window,
+                     [&](const QString& folder) {
+                         restarting = true;
+                         restart = QApplication::arguments().mid(1);
+                         for (const QString& given : parser.positionalArguments()) {
+                             restart.removeOne(given);
+                         }
+                         if (!folder.isEmpty()) {
+                             restart << folder;
+                         }
+                     });
     window.resize(1280, 800);
     window.show();
-    return QApplication::exec();
+    const int status = QApplication::exec();
+    if (restarting) {
+        QProcess::startDetached(QApplication::applicationFilePath(), restart);
+    }
+    return status;
 }

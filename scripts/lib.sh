@@ -19,12 +19,13 @@ BUILD_PACKAGES=(cmake ninja-build g++ pkg-config git python3
 # PyTorch: the DDP example's gang trials (tests/integration/test_gang_trials, gloo on the CPU).
 # cloudpickle and PyYAML: Ray Tune scripts and NNI configs under `tunedeck-engine run`
 # (tests/acceptance/test_ray_*, test_nni_experiment). jupyter-nbconvert and ipykernel: the
-# notebook test executes a real notebook (tests/python/test_notebook).
+# notebook test executes a real notebook (tests/python/test_notebook). qt6-translations-l10n:
+# Qt's own button texts (Yes, Cancel, Apply) in German, which tst_app_views checks.
 # scripts/test and scripts/sanitize install them.
 TEST_PACKAGES=(python3-sklearn python3-numpy sqlite3 util-linux procps strace
     openssh-server openssh-client openssh-sftp-server iproute2 python3-pandas python3-optuna
     slurmctld slurmd slurm-client munge python3-torch python3-cloudpickle python3-yaml
-    jupyter-nbconvert python3-ipykernel)
+    jupyter-nbconvert python3-ipykernel qt6-translations-l10n)
 
 # Installs the packages that are not installed yet; does nothing when all are there.
 ensure_packages() {

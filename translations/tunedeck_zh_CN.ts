@@ -1507,6 +1507,22 @@ Fingerprint: %2</source>
         <source>Best</source>
         <translation>最佳值</translation>
     </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::ExperimentsCompare</name>

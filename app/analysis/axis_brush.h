@@ -9,7 +9,7 @@
 #include <QStringList>
 #include <utility>
 
-#include "analysis/parameter_scale.h"
+#include "charts/parameter_scale.h"
 
 namespace tunedeck::app {
 

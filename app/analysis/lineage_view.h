@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "analysis/lineage.h"
-#include "analysis/refresh_throttle.h"
+#include "charts/refresh_throttle.h"
 #include "models/experiment_data.h"
 
 class QLabel;

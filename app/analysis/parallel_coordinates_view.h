@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "analysis/axis_brush.h"
-#include "analysis/parameter_scale.h"
-#include "analysis/refresh_throttle.h"
+#include "charts/parameter_scale.h"
+#include "charts/refresh_throttle.h"
 #include "models/experiment_data.h"
 
 namespace tunedeck::app {

@@ -9,7 +9,7 @@
 
 #include <QWidget>
 
-#include "analysis/refresh_throttle.h"
+#include "charts/refresh_throttle.h"
 #include "models/node_usage.h"
 
 class QChart;

@@ -10,8 +10,8 @@
 #include <QWidget>
 #include <set>
 
-#include "analysis/parameter_scale.h"
-#include "analysis/refresh_throttle.h"
+#include "charts/parameter_scale.h"
+#include "charts/refresh_throttle.h"
 #include "models/experiment_data.h"
 
 class QAbstractAxis;

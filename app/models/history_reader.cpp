@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "api/event_decoders.h"
-#include "core/events.h"
 #include "config/spec_summary.h"
+#include "core/events.h"
 #include "store/history_reader.h"
 
 namespace tunedeck::app {
@@ -185,6 +185,24 @@ bool readHistory(const QString& folder, History* out, QString* error, const QStr
     out->results = results;
     out->lastSeq = lastSeq;
     error->clear();
+    return true;
+}
+
+bool readRecordedSpec(const QString& folder, RecordedSpec* out, QString* error) {
+    std::unique_ptr<store::HistoryReader> reader;
+    store::HistoryExperiment recorded;
+    Status status =
+        store::HistoryReader::open(folder + QStringLiteral("/experiment.sqlite"), &reader);
+    if (status) {
+        status = reader->readExperiment(&recorded);
+    }
+    if (!status) {
+        *error = status.message();
+        return false;
+    }
+    out->name = recorded.name;
+    out->specText = recorded.specText;
+    out->specFile = recorded.specFile;
     return true;
 }
 

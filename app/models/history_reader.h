@@ -43,4 +43,14 @@ using store::ResultMetric;
 bool readHistory(const QString& folder, History* out, QString* error,
                  const QString& curveMetric = {});
 
+// The experiment file as it ran and where it was (Clone experiment), from
+// <folder>/experiment.sqlite whatever the window shows. On failure returns false with the
+// store's message.
+struct RecordedSpec {
+    QString name;
+    QString specText;
+    QString specFile;
+};
+bool readRecordedSpec(const QString& folder, RecordedSpec* out, QString* error);
+
 }  // namespace tunedeck::app

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/parameter_scale.h"
+#include "charts/parameter_scale.h"
 
 namespace tunedeck::app {
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/parameter_scale.h"
+#include "charts/parameter_scale.h"
 #include "plots/study_series.h"
 
 namespace tunedeck::app {

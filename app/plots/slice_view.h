@@ -1,7 +1,7 @@
 // The slice plot (optuna-dashboard's): the trials' values against each parameter, one panel per
 // parameter that varies, or the one picked. Choice parameters sit on categories (a small fixed
 // jitter per trial keeps equal points apart), numbers spanning decades on a log axis
-// (analysis/parameter_scale.h, as the other analyses place them); points coloured by trial
+// (charts/parameter_scale.h, as the other analyses place them); points coloured by trial
 // number, so where the search went late shows. Thread-safety: GUI thread only.
 #pragma once
 

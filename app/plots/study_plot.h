@@ -1,5 +1,5 @@
 // What the study plots share: the experiment they draw, a refresh coalesced to at most four a
-// second and deferred while hidden (analysis/refresh_throttle.h), the selected trials, a click on
+// second and deferred while hidden (charts/refresh_throttle.h), the selected trials, a click on
 // a trial's mark selecting its row, and a canvas painted with QPainter under a row of controls.
 // Thread-safety: GUI thread only.
 #pragma once
@@ -10,7 +10,7 @@
 #include <functional>
 #include <set>
 
-#include "analysis/refresh_throttle.h"
+#include "charts/refresh_throttle.h"
 #include "models/experiment_data.h"
 
 class QHBoxLayout;

@@ -14,16 +14,16 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "analysis/importance_view.h"
 #include "analysis/lineage_view.h"
 #include "analysis/parallel_coordinates_view.h"
-#include "charts/importance_view.h"
 #include "charts/metric_chart.h"
 #include "charts/node_usage_view.h"
 #include "charts/scatter_view.h"
-#include "charts/trial_health_view.h"
 #include "models/config_text.h"
 #include "models/trial_table_model.h"
 #include "plots/study_plots.h"
+#include "plots/trial_health_view.h"
 #include "session/engine_connection.h"
 #include "session/experiment_session.h"
 #include "views/curve_metric_picker.h"

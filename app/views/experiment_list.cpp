@@ -25,9 +25,27 @@ void ExperimentList::showList(const std::vector<api::ExperimentListEntry>& exper
     const QSignalBlocker rebuilding(this);  // a row set up is not a click
     clear();
     for (auto e = experiments.rbegin(); e != experiments.rend(); ++e) {  // newest first
-        new QTreeWidgetItem(this, {e->experiment, e->status, QString::number(e->trials), e->best});
+        new QTreeWidgetItem(
+            this, {e->experiment, statusText(e->status), QString::number(e->trials), e->best});
     }
     highlight(shown);
+}
+
+QString ExperimentList::statusText(const QString& status) {
+    // The words the engine records (core/experiment_loop.cpp).
+    if (status == QLatin1String("running")) {
+        return tr("running");
+    }
+    if (status == QLatin1String("finished")) {
+        return tr("finished");
+    }
+    if (status == QLatin1String("interrupted")) {
+        return tr("interrupted");
+    }
+    if (status == QLatin1String("failed")) {
+        return tr("failed");
+    }
+    return status;
 }
 
 void ExperimentList::highlight(const QString& shown) {

@@ -21,6 +21,9 @@ class ExperimentList : public QTreeWidget {
     // The shown experiment's trial count follows its stream, as the table does; the engine's
     // list brings the rest: the status stays the engine's.
     void showTrialCount(const QString& shown, int trials);
+    // An experiment's status as the list words it ("running" reads "läuft" in German); one the
+    // app does not know is shown as the engine wrote it.
+    static QString statusText(const QString& status);
 
   signals:
     // A row chosen by the user: `name` is to be shown (`clicked`: from the start page too).

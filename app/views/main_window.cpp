@@ -11,7 +11,6 @@
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QPointer>
-#include <QProcess>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
@@ -27,9 +26,9 @@
 #include "editors/editor_window.h"
 #include "editors/experiment_editor.h"
 #include "editors/experiment_editor_window.h"
+#include "models/history_reader.h"
 #include "session/engine_connection.h"
 #include "session/experiment_session.h"
-#include "store/history_reader.h"
 #include "views/analysis_tabs.h"
 #include "views/attach_dialog.h"
 #include "views/experiment_clone.h"
@@ -525,11 +524,16 @@ void MainWindow::showSettings() {
     }
     if (QMessageBox::question(this, tr("Language changed"),
                               tr("Restart Tunedeck now to show every window in the new "
-                                 "language?")) == QMessageBox::Yes) {
-        QProcess::startDetached(QApplication::applicationFilePath(),
-                                QApplication::arguments().mid(1));
-        close();
+                                 "language?")) != QMessageBox::Yes ||
+        !settleUnsavedEdits()) {
+        return;
     }
+    // A restart is no quit: the experiments go on in the engine and the new window shows them.
+    // Asking whether to pause them kept this instance open behind the new one.
+    quitDecided_ = true;
+    emit restartRequested(session_->isOpen() && !engine_->remote() ? session_->folder()
+                                                                   : QString());
+    close();
 }
 
 // Managing experiments (issue 18): compare, clone, limits, delete.
@@ -556,19 +560,15 @@ void MainWindow::compareExperiments() {
 void MainWindow::cloneShownExperiment() {
     // The file as it ran, and where it was: from the folder's history, whatever is shown.
     const QString folder = session_->folder();
-    std::unique_ptr<store::HistoryReader> reader;
-    store::HistoryExperiment recorded;
-    Status status =
-        store::HistoryReader::open(folder + QStringLiteral("/experiment.sqlite"), &reader);
-    if (status) {
-        status = reader->readExperiment(&recorded);
-    }
-    if (folder.isEmpty() || !status || recorded.specText.isEmpty()) {
-        QMessageBox::warning(this, tr("Clone experiment"),
-                             folder.isEmpty()
-                                 ? tr("Open an experiment first.")
-                                 : tr("The experiment file of %1 cannot be read here: %2")
-                                       .arg(folder, status.message()));
+    RecordedSpec recorded;
+    QString error;
+    const bool read = !folder.isEmpty() && readRecordedSpec(folder, &recorded, &error);
+    if (!read || recorded.specText.isEmpty()) {
+        QMessageBox::warning(
+            this, tr("Clone experiment"),
+            folder.isEmpty()
+                ? tr("Open an experiment first.")
+                : tr("The experiment file of %1 cannot be read here: %2").arg(folder, error));
         return;
     }
     const QString fallback = QDir(QStandardPaths::writableLocation(QStandardPaths::HomeLocation))
@@ -674,12 +674,16 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 bool MainWindow::readyToQuit() {
+    return settleUnsavedEdits() && settleRunningExperiments();
+}
+
+bool MainWindow::settleUnsavedEdits() {
     for (EditorWindow* editor : findChildren<EditorWindow*>(Qt::FindDirectChildrenOnly)) {
         if (editor->isVisible() && !editor->settleUnsavedEdits()) {
             return false;
         }
     }
-    return settleRunningExperiments();
+    return true;
 }
 
 bool MainWindow::settleRunningExperiments() {

@@ -105,6 +105,10 @@ class MainWindow : public QMainWindow {
   signals:
     // For tests and the status bar: a request failed, with the engine's message.
     void requestFailed(const QString& message);
+    // The user restarts the app for a new language: the window has closed for good (the
+    // experiments run on in the engine, as with "Leave running"), and main() starts the app
+    // again once this one has ended, showing `folder` (empty: none was open).
+    void restartRequested(const QString& folder);
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -121,6 +125,7 @@ class MainWindow : public QMainWindow {
     // this machine's engine, the user's word on them. False when the window stays open
     // (cancelled, or pausing them first).
     bool readyToQuit();
+    bool settleUnsavedEdits();
     bool settleRunningExperiments();
     void pauseThenQuit(const QStringList& experiments);
 

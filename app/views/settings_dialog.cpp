@@ -25,6 +25,7 @@ bool startsLocalEngine() {
 SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Settings"));
     const Appearance current = savedAppearance();
+    openedLanguage_ = current.language;
 
     language_ = new QComboBox;
     language_->setObjectName(QStringLiteral("language"));
@@ -66,14 +67,13 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent) {
 }
 
 bool SettingsDialog::apply() {
-    const Appearance before = savedAppearance();
     Appearance chosen;
     chosen.language = language_->currentData().toString();
     chosen.theme = Theme(theme_->currentData().toInt());
     saveAppearance(chosen);
     QSettings().setValue(kStartEngineKey, startEngine_->isChecked());
     applyAppearance(chosen);
-    return chosen.language != before.language;
+    return chosen.language != openedLanguage_;
 }
 
 }  // namespace tunedeck::app

@@ -19,10 +19,12 @@ class SettingsDialog : public QDialog {
   public:
     explicit SettingsDialog(QWidget* parent = nullptr);
 
-    // Saves and applies the choices; true when the language changed (the caller may restart).
+    // Saves and applies the choices; true when the language is another than when the dialog
+    // opened (the caller may restart), also when Apply changed it before OK.
     bool apply();
 
   private:
+    QString openedLanguage_;
     QComboBox* language_ = nullptr;
     QComboBox* theme_ = nullptr;
     QCheckBox* startEngine_ = nullptr;

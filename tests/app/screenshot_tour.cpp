@@ -38,6 +38,7 @@
 #include "views/appearance.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
+#include "views/settings_dialog.h"
 #include "views/start_page.h"
 #include "wait_for.h"
 
@@ -537,6 +538,29 @@ int main(int argc, char** argv) {
                 shootScreen(box, "13d-quit-while-running-german");
             });
             german.close();
+            // The list's statuses, Settings' buttons and the restart question in German
+            // (issue 34.13), answered No: this window goes on with the tour.
+            shoot(&german, "13e-running-german");
+            QTimer settings;
+            settings.setInterval(50);
+            QObject::connect(&settings, &QTimer::timeout, &german, [&settings] {
+                auto* dialog = qobject_cast<SettingsDialog*>(QApplication::activeModalWidget());
+                if (!dialog) {
+                    return;
+                }
+                settings.stop();
+                shootScreen(dialog, "13f-settings-german");
+                auto* language = dialog->findChild<QComboBox*>(QStringLiteral("language"));
+                language->setCurrentIndex(language->findData(QStringLiteral("de")));
+                dialog->accept();
+            });
+            settings.start();
+            app_test::MessageBoxAnswer no(QMessageBox::No, [](QMessageBox* box) {
+                QTest::qWait(300);
+                shootScreen(box, "13g-restart-question-german");
+            });
+            german.showSettings();
+            saveAppearance({});
         }
         german.orderExperiment(MainWindow::ExperimentOrder::Pause);
     }

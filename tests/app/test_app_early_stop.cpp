@@ -28,10 +28,10 @@
 #include <csignal>
 
 #include "charts/curve_overlay.h"
-#include "charts/trial_health_view.h"
 #include "engine_harness.h"
 #include "local_engine.h"
 #include "models/trial_table_model.h"
+#include "plots/trial_health_view.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
 #include "wait_for.h"

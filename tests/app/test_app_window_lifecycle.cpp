@@ -10,6 +10,7 @@
 #include <QChart>
 #include <QComboBox>
 #include <QDialog>
+#include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QJsonObject>
 #include <QLabel>
@@ -19,7 +20,9 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -41,8 +44,11 @@
 #include "local_engine.h"
 #include "message_box_answer.h"
 #include "models/trial_table_model.h"
+#include "session/experiment_session.h"
+#include "views/appearance.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
+#include "views/settings_dialog.h"
 #include "wait_for.h"
 
 using app_test::MessageBoxAnswer;
@@ -161,6 +167,7 @@ class TestAppWindowLifecycle : public QObject {
     void quittingWhileExperimentsRunAsksAndCanPauseThem();
     void quittingCanLeaveTheExperimentsRunning();
     void quittingRightAfterARunEndedAsksNothing();
+    void restartingForALanguageEndsThisInstanceAndLeavesTheRunGoing();
     void anExperimentIsKnownByItsFolderNotItsName();
     void twoFoldersOfOneNameCompareUnderTheirOwnNames();
     void theEngineQueueShowsWhoWaitsAndWhy();
@@ -416,6 +423,65 @@ void TestAppWindowLifecycle::quittingRightAfterARunEndedAsksNothing() {
     quitAction(window)->trigger();
     QVERIFY2(waitFor([&] { return !window.isVisible(); }, 10000), qPrintable(cancel.seen()));
     QCOMPARE(cancel.asked(), 0);
+}
+
+// Issue 34.4: Settings > Deutsch > restart during a run started the new instance and left this
+// one open behind it, asking whether to pause the run. A restart is no quit: this window closes
+// without asking, the run goes on in the engine (as with "Leave running"), and main() is told to
+// start the app again on the open experiment.
+void TestAppWindowLifecycle::restartingForALanguageEndsThisInstanceAndLeavesTheRunGoing() {
+    const auto english = [] {
+        tunedeck::app::saveAppearance({});
+        tunedeck::app::applyAppearance({tunedeck::app::Theme::System, QStringLiteral("en")});
+    };
+    english();  // whatever an earlier run left in the test's settings
+    const auto backToEnglish = qScopeGuard(english);
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    QVERIFY(runUntilRunning(window, harness, "long"));
+    QTest::qWait(300);  // the list's answer about the new experiment
+    const QString folder = window.session().folder();
+    QSignalSpy restart(&window, &MainWindow::restartRequested);
+
+    QTimer settings;  // Settings: Deutsch, OK
+    settings.setInterval(20);
+    connect(&settings, &QTimer::timeout, &window, [&] {
+        auto* dialog =
+            qobject_cast<tunedeck::app::SettingsDialog*>(QApplication::activeModalWidget());
+        if (!dialog) {
+            return;
+        }
+        settings.stop();
+        auto* language = dialog->findChild<QComboBox*>("language");
+        language->setCurrentIndex(language->findData(QStringLiteral("de")));
+        dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+    });
+    settings.start();
+    // Yes to the restart. A question after it (whether to pause the run) is counted and closed
+    // unanswered, which keeps the window open.
+    MessageBoxAnswer yes(QMessageBox::Yes);
+    QStringList after;
+    QTimer questions;
+    questions.setInterval(50);
+    connect(&questions, &QTimer::timeout, &window, [&] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (yes.answered() && box && box->isVisible()) {
+            after << box->text();
+            box->reject();
+        }
+    });
+    questions.start();
+    menuAction(window, "Settings...")->trigger();
+    QVERIFY2(yes.answered(), "no restart question");
+    QVERIFY2(waitFor([&] { return !window.isVisible(); }, 10000),
+             qPrintable("still open, having asked: " + after.join(" | ")));
+    QTest::qWait(500);
+    QVERIFY2(after.isEmpty(), qPrintable(after.join(" | ")));
+    QCOMPARE(restart.count(), 1);
+    QCOMPARE(restart.first().first().toString(), folder);
+    QCOMPARE(statusOnTheEngine(engine.socket, "long"), QStringLiteral("running"));
 }
 
 // Defect 2: a folder `quickstart` opened read-only, then a new `quickstart` run on the engine: the

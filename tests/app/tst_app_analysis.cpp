@@ -16,10 +16,10 @@
 #include <cmath>
 #include <ctime>
 
+#include "analysis/importance_view.h"
 #include "analysis/lineage_view.h"
 #include "analysis/parallel_coordinates_view.h"
 #include "analysis/random_forest.h"
-#include "charts/importance_view.h"
 #include "charts/scatter_view.h"
 #include "models/experiment_data.h"
 #include "scripted_events.h"

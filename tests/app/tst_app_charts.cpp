@@ -11,9 +11,9 @@
 #include "charts/curve_renderer.h"
 #include "charts/decimate.h"
 #include "charts/metric_chart.h"
-#include "charts/trial_health_view.h"
 #include "models/experiment_data.h"
 #include "plots/plot_axis.h"
+#include "plots/trial_health_view.h"
 #include "scripted_events.h"
 #include "views/appearance.h"
 

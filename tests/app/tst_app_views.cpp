@@ -7,6 +7,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDesktopServices>
+#include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QListWidget>
@@ -14,7 +15,9 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardItemModel>
@@ -23,6 +26,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 #include <QtTest>
 
 #include "app_test_support.h"
@@ -33,6 +37,7 @@
 #include "scripted_events.h"
 #include "tunedeck/version.h"
 #include "views/appearance.h"
+#include "views/experiment_list.h"
 #include "views/experiments_compare.h"
 #include "views/main_window.h"
 #include "views/settings_dialog.h"
@@ -112,6 +117,7 @@ class TestAppViews : public QObject {
     void deletingAFolderAsksFirstInTheUsersLanguage();
     void theHelpMenuOpensTheDocsAndNamesTheVersion();
     void trialColumnsStayBoundedAndKeepTheUsersWidths();
+    void theRestartQuestionSettingsAndListSpeakGerman();
 };
 
 void TestAppViews::initTestCase() {
@@ -593,6 +599,95 @@ void TestAppViews::trialColumnsStayBoundedAndKeepTheUsersWidths() {
     QVERIFY2(table.columnWidth(2) < widths->cap() / 2,
              qPrintable(QString::number(table.columnWidth(2))));
     QCOMPARE(table.columnWidth(1), 40);
+}
+
+namespace {
+
+// The texts of a dialog's buttons, without their & mnemonics, in the order shown.
+QStringList buttonTexts(QWidget* dialog) {
+    QStringList texts;
+    for (QAbstractButton* button :
+         dialog->findChild<QDialogButtonBox*>()->findChildren<QAbstractButton*>()) {
+        texts << button->text().remove('&');
+    }
+    return texts;
+}
+
+}  // namespace
+
+// Issue 34.13: the German tour still showed English where Qt draws the texts (the restart
+// question's Yes and No, Settings' OK, Cancel and Apply: Qt's qtbase_de.qm, which Debian's
+// qt6-translations-l10n installs) and in the experiment list's statuses ("running",
+// "finished"). The language is chosen in Settings as a user does, Apply first and then OK.
+void TestAppViews::theRestartQuestionSettingsAndListSpeakGerman() {
+    saveAppearance({Theme::System, QStringLiteral("en")});
+    QCOMPARE(applyAppearance(savedAppearance()), QStringLiteral("en"));
+    const auto backToEnglish = qScopeGuard([] {
+        saveAppearance({});
+        applyAppearance({Theme::System, QStringLiteral("en")});
+    });
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    QStringList beforeApply;
+    QStringList afterApply;
+    int step = 0;  // 0: choose Deutsch and Apply; 1 (a tick later, once retranslated): OK
+    QTimer settings;
+    settings.setInterval(50);
+    connect(&settings, &QTimer::timeout, &window, [&] {
+        auto* dialog = qobject_cast<SettingsDialog*>(QApplication::activeModalWidget());
+        if (!dialog) {
+            return;
+        }
+        auto* buttons = dialog->findChild<QDialogButtonBox*>();
+        if (step++ == 0) {
+            beforeApply = buttonTexts(dialog);
+            auto* language = dialog->findChild<QComboBox*>("language");
+            language->setCurrentIndex(language->findData(QStringLiteral("de")));
+            buttons->button(QDialogButtonBox::Apply)->click();
+            return;
+        }
+        settings.stop();
+        afterApply = buttonTexts(dialog);
+        buttons->button(QDialogButtonBox::Ok)->click();
+    });
+    settings.start();
+    app_test::MessageBoxAnswer no(QMessageBox::No);
+    window.showSettings();
+    QVERIFY2(beforeApply.contains("Cancel"), qPrintable(beforeApply.join(", ")));
+    QVERIFY2(afterApply.contains("OK") && afterApply.contains("Abbrechen") &&
+                 afterApply.contains("Anwenden"),
+             qPrintable(afterApply.join(", ")));
+    QVERIFY2(no.answered(), "Apply, then OK, asked nothing about a restart");
+    QVERIFY2(no.buttons().contains("Ja") && no.buttons().contains("Nein"),
+             qPrintable(no.seen() + ": " + no.buttons().join(", ")));
+    QVERIFY2(no.seen().contains("Neustart") || no.seen().contains("neu starten"),
+             qPrintable(no.seen()));
+    QVERIFY(window.isVisible());  // No: this instance goes on
+
+    // Opened again in German, Settings reads German at once.
+    SettingsDialog dialog;
+    const QStringList opened = buttonTexts(&dialog);
+    QVERIFY2(
+        opened.contains("Abbrechen") && opened.contains("Anwenden") && !opened.contains("Cancel"),
+        qPrintable(opened.join(", ")));
+
+    // The experiment list's statuses as the engine words them, in German.
+    ExperimentList list;
+    std::vector<tunedeck::api::ExperimentListEntry> experiments(4);
+    const QStringList words = {"running", "finished", "interrupted", "failed"};
+    for (int i = 0; i < 4; ++i) {
+        experiments[std::size_t(i)].experiment = QStringLiteral("e%1").arg(i);
+        experiments[std::size_t(i)].status = words[i];
+    }
+    list.showList(experiments, {});
+    QStringList shown;
+    for (int i = list.topLevelItemCount() - 1; i >= 0; --i) {  // newest first
+        shown << list.topLevelItem(i)->text(1);
+    }
+    QCOMPARE(shown, QStringList({"läuft", "abgeschlossen", "unterbrochen", "fehlgeschlagen"}));
 }
 
 #include "tst_app_views.moc"

@@ -24,7 +24,7 @@
 
 #include "analysis/importance_input.h"
 #include "analysis/random_forest.h"
-#include "analysis/refresh_throttle.h"
+#include "charts/refresh_throttle.h"
 #include "models/experiment_data.h"
 
 class QBarCategoryAxis;

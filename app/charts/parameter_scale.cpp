@@ -1,4 +1,4 @@
-#include "analysis/parameter_scale.h"
+#include "charts/parameter_scale.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

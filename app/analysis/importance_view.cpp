@@ -1,4 +1,4 @@
-#include "charts/importance_view.h"
+#include "analysis/importance_view.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

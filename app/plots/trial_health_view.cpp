@@ -1,4 +1,4 @@
-#include "charts/trial_health_view.h"
+#include "plots/trial_health_view.h"
 
 #include <QLabel>
 #include <QPainter>

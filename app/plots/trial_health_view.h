@@ -10,7 +10,7 @@
 #include <set>
 #include <vector>
 
-#include "analysis/refresh_throttle.h"
+#include "charts/refresh_throttle.h"
 #include "models/experiment_data.h"
 #include "models/trial_health.h"
 #include "plots/plot_axis.h"
