@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <algorithm>
 
+#include "models/pareto_front.h"
 #include "store/result_metric.h"
 
 namespace tunedeck::app {
@@ -100,6 +101,16 @@ std::optional<EarlyStop> earlyStopOf(const TrialRow& row) {
 void ExperimentData::setObjective(const QString& metric, bool minimize) {
     metric_ = metric;
     minimize_ = minimize;
+    objectives_ = {Objective{metric, minimize ? MetricMode::Min : MetricMode::Max}};
+    bestStale_ = true;
+}
+
+void ExperimentData::setObjectives(std::vector<Objective> objectives) {
+    if (!objectives.empty()) {
+        metric_ = objectives.front().metric;
+        minimize_ = objectives.front().mode == MetricMode::Min;
+    }
+    objectives_ = std::move(objectives);
     bestStale_ = true;
 }
 
@@ -308,6 +319,21 @@ void ExperimentData::onResult(TrialRow& row, const QJsonObject& result, double t
     row.timeTotalS = result.value(QLatin1String("time_total_s")).toDouble(row.timeTotalS);
     row.metrics = reportedMetricsIn(result);
     addMetricNames(row.metrics);
+    if (isMultiObjective()) {
+        row.objectiveCurves.resize(objectives_.size());
+        for (std::size_t i = 0; i < objectives_.size(); ++i) {
+            ObjectiveCurve& curve = row.objectiveCurves[i];
+            const std::size_t keep = pointsKeptBefore(curve.iterations, double(iteration));
+            curve.iterations.resize(keep);
+            curve.values.resize(keep);
+            const double objective = metricIn(result, objectives_[i].metric);
+            if (!std::isnan(objective)) {
+                curve.iterations.push_back(double(iteration));
+                curve.values.push_back(objective);
+            }
+        }
+        bestStale_ = true;
+    }
     const double value = metricIn(result, metric_);
     if (std::isnan(value)) {
         return;
@@ -325,10 +351,28 @@ void ExperimentData::onResult(TrialRow& row, const QJsonObject& result, double t
 
 int ExperimentData::bestRow() const {
     if (bestStale_) {
-        bestRow_ = bestRowOf(trials_, minimize_, scope_);
+        // With several objectives no trial is best: the front is (`tunedeck-engine best`).
+        bestRow_ = isMultiObjective() ? -1 : bestRowOf(trials_, minimize_, scope_);
+        paretoFront_ = paretoFrontRows(trials_, objectives_, scope_);
         bestStale_ = false;
     }
     return bestRow_;
+}
+
+const std::vector<int>& ExperimentData::paretoFront() const {
+    bestRow();
+    return paretoFront_;
+}
+
+bool ExperimentData::onParetoFront(int row) const {
+    const std::vector<int>& front = paretoFront();
+    return std::binary_search(front.begin(), front.end(), row);
+}
+
+double ExperimentData::objectiveScore(int row, std::size_t objective) const {
+    return row < 0 || row >= int(trials_.size())
+               ? kNoValue
+               : objectiveScoreOf(trials_[std::size_t(row)], objectives_, objective, scope_);
 }
 
 double ExperimentData::score(int row) const {

@@ -49,7 +49,9 @@ void OptimizationHistoryView::setByTime(bool on) {
 
 void OptimizationHistoryView::recompute() {
     points_ = trialValues(*data_);
-    best_ = bestSoFar(points_, byTime(), data_->minimize());
+    // With several objectives no value is "the best": the Pareto front plot ranks them.
+    best_ = data_->isMultiObjective() ? std::vector<QPointF>{}
+                                      : bestSoFar(points_, byTime(), data_->minimize());
     bestRow_ = data_->bestRow();
     if (points_.empty()) {
         setNote(data_->metric().isEmpty()
@@ -68,6 +70,13 @@ void OptimizationHistoryView::recompute() {
     x_ =
         PlotAxis::linear(xMin, xMax, byTime() ? tr("seconds since the start") : tr("trial number"));
     y_ = PlotAxis::linear(yMin, yMax, valueTitle());
+    if (best_.empty()) {
+        setNote(tr("%n trial(s) with a value; the first of %1 objectives (their trade-off: the "
+                   "Pareto front tab)",
+                   nullptr, int(points_.size()))
+                    .arg(data_->objectives().size()));
+        return;
+    }
     setNote(tr("%n trial(s) with a value; best so far %1 (%2)", nullptr, int(points_.size()))
                 .arg(QString::number(best_.back().y(), 'g', 6),
                      data_->minimize() ? tr("lowest") : tr("highest")));
@@ -128,12 +137,14 @@ void OptimizationHistoryView::paintPlot(QPainter& painter) {
     const QString values = tr("Trial value");
     painter.drawText(QPointF(x, y + metrics.ascent() / 2 - 1), values);
     x += metrics.horizontalAdvance(values) + 16;
-    painter.setPen(QPen(kBestColour, 2));
-    painter.drawLine(QPointF(x, y), QPointF(x + 18, y));
-    x += 22;
-    painter.setPen(palette().color(QPalette::Text));
-    painter.drawText(QPointF(x, y + metrics.ascent() / 2 - 1),
-                     data_->minimize() ? tr("Best so far (min)") : tr("Best so far (max)"));
+    if (!best_.empty()) {
+        painter.setPen(QPen(kBestColour, 2));
+        painter.drawLine(QPointF(x, y), QPointF(x + 18, y));
+        x += 22;
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QPointF(x, y + metrics.ascent() / 2 - 1),
+                         data_->minimize() ? tr("Best so far (min)") : tr("Best so far (max)"));
+    }
     painter.drawText(QRectF(area.left(), 0, area.width(), 2 * y), Qt::AlignRight | Qt::AlignVCenter,
                      note());
 }

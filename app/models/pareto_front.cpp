@@ -1,0 +1,84 @@
+#include "models/pareto_front.h"
+
+#include <QStringList>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/pareto.h"
+#include "models/experiment_data.h"
+
+namespace tunedeck::app {
+
+double objectiveScoreOf(const TrialRow& row, const std::vector<Objective>& objectives,
+                        std::size_t objective, ScoreScope scope) {
+    if (objective >= objectives.size() || objective >= row.objectiveCurves.size()) {
+        return kNoValue;
+    }
+    return trialScore(row.objectiveCurves[objective].values, objectives[objective].mode, scope)
+        .value_or(kNoValue);
+}
+
+std::vector<int> nonDominated(const std::vector<std::vector<double>>& losses) {
+    std::vector<int> order(losses.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](int a, int b) { return losses[std::size_t(a)] < losses[std::size_t(b)]; });
+    std::vector<int> front;
+    // Neighbours in the order are mostly beaten by the same member: it is asked first.
+    std::size_t lastBeater = 0;
+    for (const int candidate : order) {
+        const std::vector<double>& point = losses[std::size_t(candidate)];
+        bool dominated =
+            !front.empty() && pareto::dominates(losses[std::size_t(front[lastBeater])], point);
+        for (std::size_t k = 0; !dominated && k < front.size(); ++k) {
+            if (pareto::dominates(losses[std::size_t(front[k])], point)) {
+                dominated = true;
+                lastBeater = k;
+            }
+        }
+        if (!dominated) {
+            front.push_back(candidate);
+        }
+    }
+    std::sort(front.begin(), front.end());
+    return front;
+}
+
+std::vector<int> paretoFrontRows(const std::vector<TrialRow>& rows,
+                                 const std::vector<Objective>& objectives, ScoreScope scope) {
+    if (objectives.size() < 2) {
+        return {};
+    }
+    std::vector<int> scored;
+    std::vector<std::vector<double>> losses;
+    for (int r = 0; r < int(rows.size()); ++r) {
+        std::vector<double> loss;
+        for (std::size_t i = 0; i < objectives.size(); ++i) {
+            const double value = objectiveScoreOf(rows[std::size_t(r)], objectives, i, scope);
+            if (!std::isfinite(value)) {
+                break;
+            }
+            loss.push_back(objectives[i].mode == MetricMode::Max ? -value : value);
+        }
+        if (loss.size() == objectives.size()) {
+            scored.push_back(r);
+            losses.push_back(std::move(loss));
+        }
+    }
+    std::vector<int> front;
+    for (const int k : nonDominated(losses)) {
+        front.push_back(scored[std::size_t(k)]);
+    }
+    return front;
+}
+
+QString objectivesText(const std::vector<Objective>& objectives) {
+    QStringList parts;
+    for (const Objective& objective : objectives) {
+        parts << QStringLiteral("%1 (%2)").arg(objective.metric, metricModeName(objective.mode));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+}  // namespace tunedeck::app
