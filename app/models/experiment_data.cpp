@@ -103,6 +103,7 @@ void ExperimentData::setObjective(const QString& metric, bool minimize) {
     minimize_ = minimize;
     objectives_ = {Objective{metric, minimize ? MetricMode::Min : MetricMode::Max}};
     bestStale_ = true;
+    allScoresStale_ = true;
 }
 
 void ExperimentData::setObjectives(std::vector<Objective> objectives) {
@@ -112,12 +113,14 @@ void ExperimentData::setObjectives(std::vector<Objective> objectives) {
     }
     objectives_ = std::move(objectives);
     bestStale_ = true;
+    allScoresStale_ = true;
 }
 
 void ExperimentData::setScope(ScoreScope scope) {
     if (scope != scope_) {
         scope_ = scope;
         bestStale_ = true;
+        allScoresStale_ = true;
         changes_.scopeChanged = true;
     }
 }
@@ -135,6 +138,7 @@ void ExperimentData::clear() {
     exploits_.clear();
     changes_ = {};
     bestStale_ = true;
+    allScoresStale_ = true;
     changes_.rowsAdded = true;
     changes_.configKeysChanged = true;
     changes_.metricNamesChanged = true;
@@ -212,6 +216,13 @@ void ExperimentData::apply(const events::Event& event) {
         const int index = rowFor(result->trial, time);
         onResult(trials_[std::size_t(index)], result->result, time);
         changes_.rows.insert(index);
+        if (isMultiObjective() && !allScoresStale_) {
+            staleScoreRows_.push_back(index);
+            if (staleScoreRows_.size() > trials_.size()) {  // nobody asked for a while
+                allScoresStale_ = true;
+                staleScoreRows_.clear();
+            }
+        }
     } else if (const auto* added = event.as<events::TrialAddedEvent>()) {
         const int index = rowFor(added->trial, time);
         TrialRow& row = trials_[std::size_t(index)];
@@ -353,7 +364,11 @@ int ExperimentData::bestRow() const {
     if (bestStale_) {
         // With several objectives no trial is best: the front is (`tunedeck-engine best`).
         bestRow_ = isMultiObjective() ? -1 : bestRowOf(trials_, minimize_, scope_);
-        paretoFront_ = paretoFrontRows(trials_, objectives_, scope_);
+        paretoFront_.clear();
+        if (isMultiObjective()) {
+            refreshObjectiveScores();
+            paretoFront_ = paretoFrontOf(objectiveScores_, objectives_);
+        }
         bestStale_ = false;
     }
     return bestRow_;
@@ -370,9 +385,37 @@ bool ExperimentData::onParetoFront(int row) const {
 }
 
 double ExperimentData::objectiveScore(int row, std::size_t objective) const {
-    return row < 0 || row >= int(trials_.size())
-               ? kNoValue
-               : objectiveScoreOf(trials_[std::size_t(row)], objectives_, objective, scope_);
+    if (row < 0 || row >= int(trials_.size()) || objective >= objectives_.size()) {
+        return kNoValue;
+    }
+    if (!isMultiObjective()) {
+        return objectiveScoreOf(trials_[std::size_t(row)], objectives_, objective, scope_);
+    }
+    refreshObjectiveScores();
+    return objectiveScores_[std::size_t(row) * objectives_.size() + objective];
+}
+
+void ExperimentData::refreshObjectiveScores() const {
+    const std::size_t k = objectives_.size();
+    const auto scoreRow = [&](std::size_t row) {
+        for (std::size_t i = 0; i < k; ++i) {
+            objectiveScores_[row * k + i] = objectiveScoreOf(trials_[row], objectives_, i, scope_);
+        }
+    };
+    const std::size_t known = objectiveScores_.size() / std::max<std::size_t>(k, 1);
+    if (allScoresStale_ || known > trials_.size()) {
+        objectiveScores_.assign(trials_.size() * k, kNoValue);
+        for (std::size_t row = 0; row < trials_.size(); ++row) {
+            scoreRow(row);
+        }
+    } else {
+        objectiveScores_.resize(trials_.size() * k, kNoValue);  // new rows: no result yet
+        for (const int row : staleScoreRows_) {
+            scoreRow(std::size_t(row));
+        }
+    }
+    allScoresStale_ = false;
+    staleScoreRows_.clear();
 }
 
 double ExperimentData::score(int row) const {

@@ -221,6 +221,13 @@ class ExperimentData {
     mutable bool bestStale_ = true;
     std::vector<Objective> objectives_;
     mutable std::vector<int> paretoFront_;  // found again when bestStale_, as bestRow_
+    // Each row's score on each objective (row-major, NaN for none), kept up for the rows that
+    // got a result: the front is found again after every frame's results, and walking 10,000
+    // rows' curves for it missed the cache at each step.
+    void refreshObjectiveScores() const;
+    mutable std::vector<double> objectiveScores_;
+    mutable std::vector<int> staleScoreRows_;
+    mutable bool allScoresStale_ = true;
     std::vector<TrialRow> trials_;
     QHash<QString, int> rowById_;  // looked up for each of thousands of events a second
     QStringList configKeys_;

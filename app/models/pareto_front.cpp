@@ -20,10 +20,20 @@ double objectiveScoreOf(const TrialRow& row, const std::vector<Objective>& objec
 }
 
 std::vector<int> nonDominated(const std::vector<std::vector<double>>& losses) {
+    // Sorted by the first loss from one contiguous array (each vector is elsewhere on the heap,
+    // and a sort of 10,000 that compares through them misses the cache at every step); the
+    // rest of the vector only breaks ties.
+    std::vector<double> first(losses.size());
+    for (std::size_t i = 0; i < losses.size(); ++i) {
+        first[i] = losses[i].empty() ? 0.0 : losses[i].front();
+    }
     std::vector<int> order(losses.size());
     std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(),
-              [&](int a, int b) { return losses[std::size_t(a)] < losses[std::size_t(b)]; });
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        const double fa = first[std::size_t(a)];
+        const double fb = first[std::size_t(b)];
+        return fa != fb ? fa < fb : losses[std::size_t(a)] < losses[std::size_t(b)];
+    });
     std::vector<int> front;
     // Neighbours in the order are mostly beaten by the same member: it is asked first.
     std::size_t lastBeater = 0;
@@ -45,30 +55,35 @@ std::vector<int> nonDominated(const std::vector<std::vector<double>>& losses) {
     return front;
 }
 
-std::vector<int> paretoFrontRows(const std::vector<TrialRow>& rows,
-                                 const std::vector<Objective>& objectives, ScoreScope scope) {
-    if (objectives.size() < 2) {
+std::vector<int> paretoFrontOf(const std::vector<double>& scores,
+                               const std::vector<Objective>& objectives) {
+    const std::size_t k = objectives.size();
+    if (k < 2) {
         return {};
     }
+    const std::size_t rows = scores.size() / k;
     std::vector<int> scored;
     std::vector<std::vector<double>> losses;
-    for (int r = 0; r < int(rows.size()); ++r) {
+    scored.reserve(rows);
+    losses.reserve(rows);
+    for (std::size_t r = 0; r < rows; ++r) {
         std::vector<double> loss;
-        for (std::size_t i = 0; i < objectives.size(); ++i) {
-            const double value = objectiveScoreOf(rows[std::size_t(r)], objectives, i, scope);
+        loss.reserve(k);
+        for (std::size_t i = 0; i < k; ++i) {
+            const double value = scores[r * k + i];
             if (!std::isfinite(value)) {
                 break;
             }
             loss.push_back(objectives[i].mode == MetricMode::Max ? -value : value);
         }
-        if (loss.size() == objectives.size()) {
-            scored.push_back(r);
+        if (loss.size() == k) {
+            scored.push_back(int(r));
             losses.push_back(std::move(loss));
         }
     }
     std::vector<int> front;
-    for (const int k : nonDominated(losses)) {
-        front.push_back(scored[std::size_t(k)]);
+    for (const int index : nonDominated(losses)) {
+        front.push_back(scored[std::size_t(index)]);
     }
     return front;
 }

@@ -31,9 +31,11 @@ double objectiveScoreOf(const TrialRow& row, const std::vector<Objective>& objec
 // found so far, and only once.)
 std::vector<int> nonDominated(const std::vector<std::vector<double>>& losses);
 
-// The rows on the Pareto front, ascending. Empty with fewer than two objectives.
-std::vector<int> paretoFrontRows(const std::vector<TrialRow>& rows,
-                                 const std::vector<Objective>& objectives, ScoreScope scope);
+// The rows on the Pareto front, ascending, from each row's score on each objective (`scores`
+// row-major, objectiveScoreOf's, NaN where a row has none). Empty with fewer than two
+// objectives.
+std::vector<int> paretoFrontOf(const std::vector<double>& scores,
+                               const std::vector<Objective>& objectives);
 
 // "loss (min), latency_ms (min)", as `show` names the front's objectives.
 QString objectivesText(const std::vector<Objective>& objectives);
