@@ -162,6 +162,11 @@ void TestAppPareto::theWindowMarksTheFrontTheEnginePrints() {
     const QString clicked = front.back();
     const QPointF at = pareto->pointOf(clicked);
     QVERIFY(pareto->canvas()->rect().contains(at.toPoint()));
+    // Hovering the point names its trial, on the front, with both objectives.
+    QCOMPARE(pareto->canvas()->trialAt(at), clicked);
+    const QString hover = pareto->canvas()->toolTipOf(clicked);
+    QVERIFY2(hover.startsWith(clicked + ", on the Pareto front") && hover.contains("latency_ms"),
+             qPrintable(hover));
     QTest::mouseClick(pareto->canvas(), Qt::LeftButton, {}, at.toPoint());
     const QModelIndexList selected = table->selectionModel()->selectedRows();
     QCOMPARE(int(selected.size()), 1);
