@@ -2424,6 +2424,10 @@ MPS ist nicht gestartet: %2</translation>
             <numerusform>%n Trials mit Wert; das erste von %1 Zielen (ihr Zielkonflikt: Reiter Pareto-Front)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Each trial&apos;s value of the first objective, %1</source>
+        <translation>Wert jedes Trials im ersten Ziel, %1</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::ParallelCoordinatesView</name>

@@ -2410,6 +2410,10 @@ MPS 未能启动：%2</translation>
             <numerusform>%n 个 trial 有值；%1 个目标中的第一个（权衡见 Pareto 前沿标签页）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Each trial&apos;s value of the first objective, %1</source>
+        <translation>每个 trial 在第一个目标上的值：%1</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::ParallelCoordinatesView</name>

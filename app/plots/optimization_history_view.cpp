@@ -26,7 +26,8 @@ OptimizationHistoryView::OptimizationHistoryView(const ExperimentData* data, QWi
     axis_->addItem(tr("by trial number"));
     axis_->addItem(tr("by time"));
     axis_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    controls()->addWidget(new QLabel(tr("Each trial's value and the best so far")));
+    title_ = new QLabel(tr("Each trial's value and the best so far"));
+    controls()->addWidget(title_);
     controls()->addWidget(axis_);
     controls()->addStretch(1);
     connect(axis_, &QComboBox::currentIndexChanged, this, [this] { recomputeNow(); });
@@ -53,6 +54,9 @@ void OptimizationHistoryView::recompute() {
     best_ = data_->isMultiObjective() ? std::vector<QPointF>{}
                                       : bestSoFar(points_, byTime(), data_->minimize());
     bestRow_ = data_->bestRow();
+    title_->setText(data_->isMultiObjective()
+                        ? tr("Each trial's value of the first objective, %1").arg(data_->metric())
+                        : tr("Each trial's value and the best so far"));
     if (points_.empty()) {
         setNote(data_->metric().isEmpty()
                     ? tr("No experiment shown.")

@@ -15,8 +15,10 @@
 #include <QtTest>
 
 #include "app_test_support.h"
+#include "charts/scatter_view.h"
 #include "engine_harness.h"
 #include "local_engine.h"
+#include "plots/optimization_history_view.h"
 #include "plots/pareto_front_view.h"
 #include "plots/study_plots.h"
 #include "views/main_window.h"
@@ -171,6 +173,18 @@ void TestAppPareto::theWindowMarksTheFrontTheEnginePrints() {
     const QModelIndexList selected = table->selectionModel()->selectedRows();
     QCOMPARE(int(selected.size()), 1);
     QCOMPARE(selected[0].data().toString(), clicked);
+
+    // For people to look at: the history and the scatter of the same run.
+    plots->setCurrentWidget(plots->history());
+    QTest::qWait(400);
+    app_test::screenshot(window, "pareto-history");
+    auto* scatter = window.findChild<tunedeck::app::ScatterView*>();
+    QVERIFY(scatter);
+    window.tabs()->setCurrentWidget(scatter);
+    QTest::qWait(400);
+    app_test::screenshot(window, "pareto-scatter");
+    // Its stars are the front's points, not one best trial's.
+    QCOMPARE(int(scatter->bestPoints().size()), int(front.size()));
 
     // Export best config writes the engine's front, the same trials.
     const QString exported = harness.root() + "/front.json";
