@@ -2433,6 +2433,17 @@ MPS ist nicht gestartet: %2</translation>
         <source>Best so far (max)</source>
         <translation>Bisher bester (max)</translation>
     </message>
+    <message numerus="yes">
+        <source>%n trial(s) with a value; the first of %1 objectives (their trade-off: the Pareto front tab)</source>
+        <translation>
+            <numerusform>%n Trial mit Wert; das erste von %1 Zielen (ihr Zielkonflikt: Reiter Pareto-Front)</numerusform>
+            <numerusform>%n Trials mit Wert; das erste von %1 Zielen (ihr Zielkonflikt: Reiter Pareto-Front)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Each trial&apos;s value of the first objective, %1</source>
+        <translation>Wert jedes Trials im ersten Ziel, %1</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::ParallelCoordinatesView</name>
@@ -2463,6 +2474,60 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>%1, %2</source>
         <translation>%1, %2</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ParetoFrontView</name>
+    <message>
+        <source>Objective on x</source>
+        <translation>Ziel auf x</translation>
+    </message>
+    <message>
+        <source>on y</source>
+        <translation>auf y</translation>
+    </message>
+    <message>
+        <source>No experiment shown.</source>
+        <translation>Kein Experiment angezeigt.</translation>
+    </message>
+    <message>
+        <source>The Pareto front needs several objectives (metric: [loss, latency_ms] with a mode each); this experiment has one, %1.</source>
+        <translation>Die Pareto-Front braucht mehrere Ziele (metric: [loss, latency_ms] mit je einem mode); dieses Experiment hat eines, %1.</translation>
+    </message>
+    <message>
+        <source>No trial has reported every objective (%1) yet.</source>
+        <translation>Noch kein Trial hat alle Ziele (%1) gemeldet.</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n trial(s) on the Pareto front</source>
+        <translation>
+            <numerusform>%1 von %n Trial auf der Pareto-Front</numerusform>
+            <numerusform>%1 von %n Trials auf der Pareto-Front</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>On the Pareto front</source>
+        <translation>Auf der Pareto-Front</translation>
+    </message>
+    <message>
+        <source>Dominated</source>
+        <translation>Dominiert</translation>
+    </message>
+    <message>
+        <source>%1, on the Pareto front</source>
+        <translation>%1, auf der Pareto-Front</translation>
+    </message>
+    <message>
+        <source>%1, dominated</source>
+        <translation>%1, dominiert</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3</source>
+        <translation>%1, %2: %3</translation>
     </message>
 </context>
 <context>
@@ -2611,6 +2676,10 @@ MPS ist nicht gestartet: %2</translation>
         <translation>%1
 %2 = %3
 %4, %5 = %6</translation>
+    </message>
+    <message>
+        <source>On the Pareto front by %1</source>
+        <translation>Auf der Pareto-Front nach %1</translation>
     </message>
 </context>
 <context>
@@ -2939,6 +3008,14 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>Empirical distribution function of the trials&apos; values</source>
         <translation>Empirische Verteilungsfunktion der Werte der Trials</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>Pareto-Front</translation>
+    </message>
+    <message>
+        <source>The trials no other trial beats on every objective, on two objectives</source>
+        <translation>Die Trials, die kein anderer Trial in jedem Ziel schlägt, über zwei Zielen</translation>
     </message>
 </context>
 <context>
@@ -3301,6 +3378,14 @@ MPS ist nicht gestartet: %2</translation>
         <source>stopped by the user</source>
         <translation>vom Benutzer gestoppt</translation>
     </message>
+    <message>
+        <source>On the Pareto front of %1 by %2: %3</source>
+        <translation>Auf der Pareto-Front von %1 nach %2: %3</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>Pareto-Front</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::TrialTablePane</name>
@@ -3329,8 +3414,8 @@ MPS ist nicht gestartet: %2</translation>
         <translation>%1 (wie die Engine)</translation>
     </message>
     <message>
-        <source>What the best trial is chosen by: the bold row, the star of Parameter vs metric, Compare two experiments, Export best config and Copy best config all follow it. The engine&apos;s own choice (tunedeck-engine best) is the last result.</source>
-        <translation>Wonach der beste Trial gewählt wird: die fette Zeile, der Stern in Parameter gegen Metrik, Zwei Experimente vergleichen, Beste Konfiguration exportieren und Beste Konfiguration kopieren folgen dieser Wahl. Die Engine selbst (tunedeck-engine best) nimmt das letzte Ergebnis.</translation>
+        <source>What the best trial is chosen by: the bold row, the star of Parameter vs metric, Compare two experiments, Export best config and Copy best config all follow it. The engine&apos;s own choice (tunedeck-engine best) is the last result. With several objectives it scores each of them, and the Pareto front follows it.</source>
+        <translation>Wonach der beste Trial gewählt wird: die fette Zeile, der Stern in Parameter gegen Metrik, Zwei Experimente vergleichen, Beste Konfiguration exportieren und Beste Konfiguration kopieren folgen dieser Wahl. Die Engine selbst (tunedeck-engine best) nimmt das letzte Ergebnis. Bei mehreren Zielen bewertet sie jedes davon, und die Pareto-Front folgt ihr.</translation>
     </message>
     <message>
         <source>Best trial by</source>

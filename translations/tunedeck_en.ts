@@ -87,12 +87,46 @@
     </message>
 </context>
 <context>
+    <name>tunedeck::app::MetricChart</name>
+    <message numerus="yes">
+        <source>%n other trial(s)</source>
+        <translation>
+            <numerusform>%n other trial</numerusform>
+            <numerusform>%n other trials</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::OptimizationHistoryView</name>
     <message numerus="yes">
         <source>%n trial(s) with a value; best so far %1 (%2)</source>
         <translation>
             <numerusform>%n trial with a value; best so far %1 (%2)</numerusform>
             <numerusform>%n trials with a value; best so far %1 (%2)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s) with a value; the first of %1 objectives (their trade-off: the Pareto front tab)</source>
+        <translation>
+            <numerusform>%n trial with a value; the first of %1 objectives (their trade-off: the Pareto front tab)</numerusform>
+            <numerusform>%n trials with a value; the first of %1 objectives (their trade-off: the Pareto front tab)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ParetoFrontView</name>
+    <message numerus="yes">
+        <source>%1 of %n trial(s) on the Pareto front</source>
+        <translation>
+            <numerusform>%1 of %n trial on the Pareto front</numerusform>
+            <numerusform>%1 of %n trials on the Pareto front</numerusform>
         </translation>
     </message>
 </context>
@@ -164,23 +198,6 @@
         <translation>
             <numerusform>YAML (%n error)</numerusform>
             <numerusform>YAML (%n errors)</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>tunedeck::app::MetricChart</name>
-    <message numerus="yes">
-        <source>%n other trial(s)</source>
-        <translation>
-            <numerusform>%n other trial</numerusform>
-            <numerusform>%n other trials</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>and %n more</source>
-        <translation>
-            <numerusform>and %n more</numerusform>
-            <numerusform>and %n more</numerusform>
         </translation>
     </message>
 </context>

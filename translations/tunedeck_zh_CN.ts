@@ -2420,6 +2420,16 @@ MPS 未能启动：%2</translation>
         <source>Best so far (max)</source>
         <translation>迄今最佳（最大）</translation>
     </message>
+    <message numerus="yes">
+        <source>%n trial(s) with a value; the first of %1 objectives (their trade-off: the Pareto front tab)</source>
+        <translation>
+            <numerusform>%n 个 trial 有值；%1 个目标中的第一个（权衡见 Pareto 前沿标签页）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Each trial&apos;s value of the first objective, %1</source>
+        <translation>每个 trial 在第一个目标上的值：%1</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::ParallelCoordinatesView</name>
@@ -2450,6 +2460,59 @@ MPS 未能启动：%2</translation>
     <message>
         <source>%1, %2</source>
         <translation>%1，%2</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::ParetoFrontView</name>
+    <message>
+        <source>Objective on x</source>
+        <translation>x 轴目标</translation>
+    </message>
+    <message>
+        <source>on y</source>
+        <translation>y 轴</translation>
+    </message>
+    <message>
+        <source>No experiment shown.</source>
+        <translation>未显示实验。</translation>
+    </message>
+    <message>
+        <source>The Pareto front needs several objectives (metric: [loss, latency_ms] with a mode each); this experiment has one, %1.</source>
+        <translation>Pareto 前沿需要多个目标（metric: [loss, latency_ms]，每个目标一个 mode）；本实验只有一个：%1。</translation>
+    </message>
+    <message>
+        <source>No trial has reported every objective (%1) yet.</source>
+        <translation>尚无 trial 报告全部目标（%1）。</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n trial(s) on the Pareto front</source>
+        <translation>
+            <numerusform>%n 个 trial 中 %1 个在 Pareto 前沿上</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>On the Pareto front</source>
+        <translation>在 Pareto 前沿上</translation>
+    </message>
+    <message>
+        <source>Dominated</source>
+        <translation>被支配</translation>
+    </message>
+    <message>
+        <source>%1, on the Pareto front</source>
+        <translation>%1，在 Pareto 前沿上</translation>
+    </message>
+    <message>
+        <source>%1, dominated</source>
+        <translation>%1，被支配</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3</source>
+        <translation>%1，%2：%3</translation>
     </message>
 </context>
 <context>
@@ -2598,6 +2661,10 @@ MPS 未能启动：%2</translation>
         <translation>%1
 %2 = %3
 %4，%5 = %6</translation>
+    </message>
+    <message>
+        <source>On the Pareto front by %1</source>
+        <translation>按%1在 Pareto 前沿上</translation>
     </message>
 </context>
 <context>
@@ -2921,6 +2988,14 @@ MPS 未能启动：%2</translation>
     <message>
         <source>Empirical distribution function of the trials&apos; values</source>
         <translation>试验数值的经验分布函数</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>Pareto 前沿</translation>
+    </message>
+    <message>
+        <source>The trials no other trial beats on every objective, on two objectives</source>
+        <translation>在每个目标上都没有被其他 trial 超过的 trial，按两个目标显示</translation>
     </message>
 </context>
 <context>
@@ -3281,6 +3356,14 @@ MPS 未能启动：%2</translation>
         <source>stopped by the user</source>
         <translation>被用户停止</translation>
     </message>
+    <message>
+        <source>On the Pareto front of %1 by %2: %3</source>
+        <translation>按%2在 %1 的 Pareto 前沿上：%3</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>Pareto 前沿</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::TrialTablePane</name>
@@ -3309,8 +3392,8 @@ MPS 未能启动：%2</translation>
         <translation>%1（引擎默认）</translation>
     </message>
     <message>
-        <source>What the best trial is chosen by: the bold row, the star of Parameter vs metric, Compare two experiments, Export best config and Copy best config all follow it. The engine&apos;s own choice (tunedeck-engine best) is the last result.</source>
-        <translation>最佳试验的选择依据：粗体行、“参数与指标”中的星标、比较两个实验、导出最佳配置和复制最佳配置都遵循它。引擎自身（tunedeck-engine best）使用最后结果。</translation>
+        <source>What the best trial is chosen by: the bold row, the star of Parameter vs metric, Compare two experiments, Export best config and Copy best config all follow it. The engine&apos;s own choice (tunedeck-engine best) is the last result. With several objectives it scores each of them, and the Pareto front follows it.</source>
+        <translation>最佳试验的选择依据：粗体行、“参数与指标”中的星标、比较两个实验、导出最佳配置和复制最佳配置都遵循它。引擎自身（tunedeck-engine best）使用最后结果。有多个目标时，它为每个目标评分，Pareto 前沿也随之变化。</translation>
     </message>
     <message>
         <source>Best trial by</source>

@@ -232,6 +232,7 @@ void ScatterView::redraw() {
     QList<QPointF> best;
     pointTrials_.clear();
     const int bestRow = data_->bestRow();
+    const bool multiObjective = data_->isMultiObjective();
     double yMin = 0, yMax = 0;
     for (std::size_t r = 0; r < trials.size(); ++r) {
         const TrialRow& row = trials[r];
@@ -257,7 +258,8 @@ void ScatterView::redraw() {
         if (selected_.count(row.id) != 0) {
             chosen.append(point);
         }
-        if (int(r) == bestRow) {
+        // With several objectives there is no one best: the stars are the Pareto front.
+        if (int(r) == bestRow || (multiObjective && data_->onParetoFront(int(r)))) {
             best.append(point);
         }
     }
@@ -311,7 +313,8 @@ void ScatterView::redraw() {
     // Antialiased markers cost QtCharts most of a frame at a thousand points; crisp ones less.
     view_->setRenderHint(QPainter::Antialiasing, points.size() < kAntialiasBelow);
     const QString scope = scoreScopeText(data_->scope());
-    best_->setName(bestRow >= 0 && !best.isEmpty()
+    best_->setName(multiObjective ? tr("On the Pareto front by %1").arg(scope)
+                   : bestRow >= 0 && !best.isEmpty()
                        ? tr("Best by %1 (%2)").arg(scope, trials[std::size_t(bestRow)].id)
                        : tr("Best by %1").arg(scope));
     auto* y = static_cast<QValueAxis*>(yAxis_);

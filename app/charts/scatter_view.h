@@ -1,6 +1,7 @@
 // The scatter of one hyperparameter (picked in a combo box) against the metric: one point per
 // trial that has the metric, at its score by the window's scope (ExperimentData::score); the
-// best trial by that scope (the table's bold row) marked with a star, the selected
+// best trial by that scope (the table's bold row; with several objectives, the trials on the
+// Pareto front) marked with a star, the selected
 // trials ringed; a log x axis toggle (on by default where the values span decades), categorical
 // parameters spread over their categories with a small fixed jitter so equal points stay
 // visible. One bulk replace() per series, at most four times a second. Thread-safety: GUI thread
@@ -46,7 +47,8 @@ class ScatterView : public QWidget {
     // category's index; y: the trial's best), in the order of pointTrials().
     QList<QPointF> points() const;
     const QStringList& pointTrials() const { return pointTrials_; }
-    // The best trial's point, or none when no trial has the metric.
+    // The best trial's point (the Pareto front's points with several objectives), or none when
+    // no trial has the metric.
     QList<QPointF> bestPoints() const;
     QList<QPointF> selectedPoints() const;
     QChartView* chartView() const { return view_; }

@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <algorithm>
 
+#include "models/pareto_front.h"
 #include "store/result_metric.h"
 
 namespace tunedeck::app {
@@ -100,13 +101,26 @@ std::optional<EarlyStop> earlyStopOf(const TrialRow& row) {
 void ExperimentData::setObjective(const QString& metric, bool minimize) {
     metric_ = metric;
     minimize_ = minimize;
+    objectives_ = {Objective{metric, minimize ? MetricMode::Min : MetricMode::Max}};
     bestStale_ = true;
+    allScoresStale_ = true;
+}
+
+void ExperimentData::setObjectives(std::vector<Objective> objectives) {
+    if (!objectives.empty()) {
+        metric_ = objectives.front().metric;
+        minimize_ = objectives.front().mode == MetricMode::Min;
+    }
+    objectives_ = std::move(objectives);
+    bestStale_ = true;
+    allScoresStale_ = true;
 }
 
 void ExperimentData::setScope(ScoreScope scope) {
     if (scope != scope_) {
         scope_ = scope;
         bestStale_ = true;
+        allScoresStale_ = true;
         changes_.scopeChanged = true;
     }
 }
@@ -124,6 +138,7 @@ void ExperimentData::clear() {
     exploits_.clear();
     changes_ = {};
     bestStale_ = true;
+    allScoresStale_ = true;
     changes_.rowsAdded = true;
     changes_.configKeysChanged = true;
     changes_.metricNamesChanged = true;
@@ -201,6 +216,13 @@ void ExperimentData::apply(const events::Event& event) {
         const int index = rowFor(result->trial, time);
         onResult(trials_[std::size_t(index)], result->result, time);
         changes_.rows.insert(index);
+        if (isMultiObjective() && !allScoresStale_) {
+            staleScoreRows_.push_back(index);
+            if (staleScoreRows_.size() > trials_.size()) {  // nobody asked for a while
+                allScoresStale_ = true;
+                staleScoreRows_.clear();
+            }
+        }
     } else if (const auto* added = event.as<events::TrialAddedEvent>()) {
         const int index = rowFor(added->trial, time);
         TrialRow& row = trials_[std::size_t(index)];
@@ -308,6 +330,21 @@ void ExperimentData::onResult(TrialRow& row, const QJsonObject& result, double t
     row.timeTotalS = result.value(QLatin1String("time_total_s")).toDouble(row.timeTotalS);
     row.metrics = reportedMetricsIn(result);
     addMetricNames(row.metrics);
+    if (isMultiObjective()) {
+        row.objectiveCurves.resize(objectives_.size());
+        for (std::size_t i = 0; i < objectives_.size(); ++i) {
+            ObjectiveCurve& curve = row.objectiveCurves[i];
+            const std::size_t keep = pointsKeptBefore(curve.iterations, double(iteration));
+            curve.iterations.resize(keep);
+            curve.values.resize(keep);
+            const double objective = metricIn(result, objectives_[i].metric);
+            if (!std::isnan(objective)) {
+                curve.iterations.push_back(double(iteration));
+                curve.values.push_back(objective);
+            }
+        }
+        bestStale_ = true;
+    }
     const double value = metricIn(result, metric_);
     if (std::isnan(value)) {
         return;
@@ -325,10 +362,60 @@ void ExperimentData::onResult(TrialRow& row, const QJsonObject& result, double t
 
 int ExperimentData::bestRow() const {
     if (bestStale_) {
-        bestRow_ = bestRowOf(trials_, minimize_, scope_);
+        // With several objectives no trial is best: the front is (`tunedeck-engine best`).
+        bestRow_ = isMultiObjective() ? -1 : bestRowOf(trials_, minimize_, scope_);
+        paretoFront_.clear();
+        if (isMultiObjective()) {
+            refreshObjectiveScores();
+            paretoFront_ = paretoFrontOf(objectiveScores_, objectives_);
+        }
         bestStale_ = false;
     }
     return bestRow_;
+}
+
+const std::vector<int>& ExperimentData::paretoFront() const {
+    bestRow();
+    return paretoFront_;
+}
+
+bool ExperimentData::onParetoFront(int row) const {
+    const std::vector<int>& front = paretoFront();
+    return std::binary_search(front.begin(), front.end(), row);
+}
+
+double ExperimentData::objectiveScore(int row, std::size_t objective) const {
+    if (row < 0 || row >= int(trials_.size()) || objective >= objectives_.size()) {
+        return kNoValue;
+    }
+    if (!isMultiObjective()) {
+        return objectiveScoreOf(trials_[std::size_t(row)], objectives_, objective, scope_);
+    }
+    refreshObjectiveScores();
+    return objectiveScores_[std::size_t(row) * objectives_.size() + objective];
+}
+
+void ExperimentData::refreshObjectiveScores() const {
+    const std::size_t k = objectives_.size();
+    const auto scoreRow = [&](std::size_t row) {
+        for (std::size_t i = 0; i < k; ++i) {
+            objectiveScores_[row * k + i] = objectiveScoreOf(trials_[row], objectives_, i, scope_);
+        }
+    };
+    const std::size_t known = objectiveScores_.size() / std::max<std::size_t>(k, 1);
+    if (allScoresStale_ || known > trials_.size()) {
+        objectiveScores_.assign(trials_.size() * k, kNoValue);
+        for (std::size_t row = 0; row < trials_.size(); ++row) {
+            scoreRow(row);
+        }
+    } else {
+        objectiveScores_.resize(trials_.size() * k, kNoValue);  // new rows: no result yet
+        for (const int row : staleScoreRows_) {
+            scoreRow(std::size_t(row));
+        }
+    }
+    allScoresStale_ = false;
+    staleScoreRows_.clear();
 }
 
 double ExperimentData::score(int row) const {

@@ -50,6 +50,13 @@ struct TrialCheckpoint {
     QString path;
 };
 
+// One objective's values of a trial in iteration order, kept with several objectives
+// (models/pareto_front.h scores each as the curve of the first is scored).
+struct ObjectiveCurve {
+    std::vector<double> iterations;
+    std::vector<double> values;
+};
+
 struct TrialRow {
     QString id;
     QJsonObject config;
@@ -75,6 +82,8 @@ struct TrialRow {
     std::vector<double> values;
     // Every metric of its last result (reportedMetricsIn), for the table's metric columns.
     QHash<QString, double> metrics;
+    // With several objectives, each one's values, in the objectives' order; else empty.
+    std::vector<ObjectiveCurve> objectiveCurves;
     // Its status changes, oldest first, and its checkpoints in the order they were saved (a
     // checkpoint the retention policy deleted later is still listed).
     std::vector<TrialStatusChange> statusHistory;
@@ -119,10 +128,22 @@ struct StatusCounts {
 
 class ExperimentData {
   public:
-    // The metric the curves and the best use; `minimize` for mode min.
+    // The metric the curves and the best use; `minimize` for mode min. It is then the only
+    // objective.
     void setObjective(const QString& metric, bool minimize);
     QString metric() const { return metric_; }
     bool minimize() const { return minimize_; }
+    // Several objectives (`metric: [loss, latency_ms]`; the first is setObjective's): no trial
+    // is best then, and bestRow() is -1. Each trial keeps every objective's values, and the
+    // rows on the Pareto front (models/pareto_front.h, by the scope) take the best's place.
+    void setObjectives(std::vector<Objective> objectives);
+    const std::vector<Objective>& objectives() const { return objectives_; }
+    bool isMultiObjective() const { return objectives_.size() > 1; }
+    // The rows on the Pareto front, ascending; empty with one objective.
+    const std::vector<int>& paretoFront() const;
+    bool onParetoFront(int row) const;
+    // `row`'s score on objectives()[objective] by the scope; kNoValue when it has none.
+    double objectiveScore(int row, std::size_t objective) const;
     // What the best trial is chosen by: the engine's scope (kDefaultScoreScope) unless the
     // user picked another in the window.
     void setScope(ScoreScope scope);
@@ -147,7 +168,7 @@ class ExperimentData {
     const SpecChoices& choices() const { return choices_; }
     // Every metric any trial reported (reportedMetricsIn), sorted; the objective among them.
     const QStringList& metricNames() const { return metricNames_; }
-    // The best trial's row by the scope (bestRowOf), or -1.
+    // The best trial's row by the scope (bestRowOf), or -1 (also with several objectives).
     int bestRow() const;
     // `row`'s score by the scope; kNoValue when it has no value yet.
     double score(int row) const;
@@ -198,6 +219,15 @@ class ExperimentData {
     // it for every cell it paints.
     mutable int bestRow_ = -1;
     mutable bool bestStale_ = true;
+    std::vector<Objective> objectives_;
+    mutable std::vector<int> paretoFront_;  // found again when bestStale_, as bestRow_
+    // Each row's score on each objective (row-major, NaN for none), kept up for the rows that
+    // got a result: the front is found again after every frame's results, and walking 10,000
+    // rows' curves for it missed the cache at each step.
+    void refreshObjectiveScores() const;
+    mutable std::vector<double> objectiveScores_;
+    mutable std::vector<int> staleScoreRows_;
+    mutable bool allScoresStale_ = true;
     std::vector<TrialRow> trials_;
     QHash<QString, int> rowById_;  // looked up for each of thousands of events a second
     QStringList configKeys_;

@@ -89,6 +89,7 @@ bool readHistory(const QString& folder, History* out, QString* error, const QStr
         const SpecSummary spec = summarizeSpec(experiment.specText);
         out->metric = spec.metric;
         out->minimize = spec.mode == MetricMode::Min;
+        out->objectives = spec.objectives;
         out->spec = experiment.specText;
         out->folder = folder;
         out->budget = budgetOfSpec(experiment.specText, folder);
@@ -99,6 +100,19 @@ bool readHistory(const QString& folder, History* out, QString* error, const QStr
         // One pass over the results in the order they came, each to its trial's curve.
         status = reader->readCurves(curveMetric.isEmpty() ? out->metric : curveMetric, trials,
                                     &curves, &results);
+    }
+    // With several objectives, every objective's values too, as `best` reads them for the
+    // Pareto front: one more pass each.
+    std::vector<std::vector<store::MetricCurve>> objectiveCurves;
+    if (out->objectives.size() > 1) {
+        for (const Objective& objective : out->objectives) {
+            std::int64_t counted = 0;
+            if (status) {
+                status = reader->readCurves(objective.metric, trials,
+                                            &objectiveCurves.emplace_back(), &counted);
+                objectiveCurves.back().resize(trials.size());
+            }
+        }
     }
     if (status) {
         status = reader->readExploits(&exploits);
@@ -145,6 +159,10 @@ bool readHistory(const QString& folder, History* out, QString* error, const QStr
     for (std::size_t i = 0; i < trials.size(); ++i) {
         out->trials.push_back(rowOf(std::move(trials[i]), std::move(curves[i]), *out));
         TrialRow& row = out->trials.back();
+        for (std::vector<store::MetricCurve>& objective : objectiveCurves) {
+            row.objectiveCurves.push_back(
+                ObjectiveCurve{std::move(objective[i].iterations), std::move(objective[i].values)});
+        }
         if (row.status == QLatin1String("TERMINATED")) {
             row.reason = endReason.value(row.id);
         }

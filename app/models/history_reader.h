@@ -22,6 +22,7 @@ struct History {
     QString status;  // running, finished, interrupted, failed
     QString metric;  // the first objective
     bool minimize = false;
+    std::vector<Objective> objectives;  // every objective; with several, each row's curves
     double startTime = 0;
     std::vector<TrialRow> trials;
     std::vector<Exploit> exploits;

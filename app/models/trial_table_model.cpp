@@ -3,10 +3,12 @@
 #include <QColor>
 #include <QFont>
 #include <algorithm>
+#include <iterator>
 
 #include "core/trial_note.h"
 #include "core/trial_runtime.h"
 #include "models/config_text.h"
+#include "models/pareto_front.h"
 #include "models/trial_outcome.h"
 
 namespace tunedeck::app {
@@ -79,6 +81,8 @@ void TrialTableModel::reset() {
     metricKeys_ = metricColumnsOf(*data_);
     configKeys_ = data_->configKeys();
     shownBest_ = data_->bestRow();
+    front_ = data_->isMultiObjective();
+    shownFront_ = data_->paretoFront();
     const std::vector<TrialRow>& trials = data_->trials();
     notes_ = std::any_of(trials.begin(), trials.end(),
                          [](const TrialRow& t) { return !t.note.isEmpty(); });
@@ -87,7 +91,8 @@ void TrialTableModel::reset() {
 
 bool TrialTableModel::refreshResets(const ExperimentData::Changes& changes) const {
     if ((changes.configKeysChanged && configKeys_ != data_->configKeys()) ||
-        (changes.metricNamesChanged && metricKeys_ != metricColumnsOf(*data_))) {
+        (changes.metricNamesChanged && metricKeys_ != metricColumnsOf(*data_)) ||
+        front_ != data_->isMultiObjective()) {
         return true;
     }
     // The first note brings its column.
@@ -128,6 +133,19 @@ void TrialTableModel::refresh(const ExperimentData::Changes& changes) {
         }
         shownBest_ = best;
     }
+    // So do the rows that joined or left the front.
+    const std::vector<int>& front = data_->paretoFront();
+    if (front != shownFront_) {
+        std::vector<int> moved;
+        std::set_symmetric_difference(front.begin(), front.end(), shownFront_.begin(),
+                                      shownFront_.end(), std::back_inserter(moved));
+        for (const int row : moved) {
+            if (row >= 0 && row < rows_ && (row < first || row > last)) {
+                emit dataChanged(index(row, 0), index(row, columnCount() - 1));
+            }
+        }
+        shownFront_ = front;
+    }
 }
 
 QString TrialTableModel::trialAt(int row) const {
@@ -138,8 +156,12 @@ int TrialTableModel::noteColumn() const {
     return notes_ ? FirstExtra : -1;
 }
 
+int TrialTableModel::frontColumn() const {
+    return front_ ? FirstExtra + (notes_ ? 1 : 0) : -1;
+}
+
 int TrialTableModel::firstMetricColumn() const {
-    return FirstExtra + (notes_ ? 1 : 0);
+    return FirstExtra + (notes_ ? 1 : 0) + (front_ ? 1 : 0);
 }
 
 int TrialTableModel::rowCount(const QModelIndex& parent) const {
@@ -176,14 +198,29 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
     const int firstMetric = firstMetricColumn();
     const int firstConfig = firstMetric + int(metricKeys_.size());
     // Numbers to the right; the note is text, like the config values after the metrics.
-    if (role == Qt::TextAlignmentRole && column >= Iteration && column < firstConfig && !note) {
+    if (role == Qt::TextAlignmentRole && column >= Iteration && column < firstConfig && !note &&
+        column != frontColumn()) {
         return int(Qt::AlignRight | Qt::AlignVCenter);
     }
     const bool best = index.row() == data_->bestRow();
-    if (role == Qt::FontRole && best) {
+    const bool onFront = front_ && data_->onParetoFront(index.row());
+    if (role == Qt::TextAlignmentRole && column == frontColumn()) {
+        return int(Qt::AlignCenter);
+    }
+    if (role == Qt::FontRole && (best || onFront)) {
         QFont bold;
         bold.setBold(true);
         return bold;
+    }
+    if (role == Qt::ToolTipRole && onFront && column != Status) {
+        QStringList values;
+        for (std::size_t i = 0; i < data_->objectives().size(); ++i) {
+            values << QStringLiteral("%1 = %2").arg(
+                data_->objectives()[i].metric, formatNumber(data_->objectiveScore(index.row(), i)));
+        }
+        return tr("On the Pareto front of %1 by %2: %3")
+            .arg(objectivesText(data_->objectives()), scoreScopeText(data_->scope()),
+                 values.join(QStringLiteral(", ")));
     }
     if (role == Qt::ToolTipRole && best && column != Status) {
         return tr("Best trial by %1: %2 = %3")
@@ -219,6 +256,10 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
         default: {
             if (note) {
                 return sortValue ? t.note : trialNoteLine(t.note, kNoteCellChars);
+            }
+            if (column == frontColumn()) {
+                return sortValue ? QVariant(onFront ? 1 : 0)
+                                 : QVariant(onFront ? QStringLiteral("\u2605") : QString());
             }
             if (column < firstConfig) {
                 const double value =
@@ -256,6 +297,9 @@ QVariant TrialTableModel::headerData(int section, Qt::Orientation orientation, i
         default: {
             if (section == noteColumn()) {
                 return tr("Note");
+            }
+            if (section == frontColumn()) {
+                return tr("Pareto front");
             }
             const int metrics = int(metricKeys_.size());
             const int first = firstMetricColumn();

@@ -2,7 +2,8 @@
 // colour), node, iteration, latest and best of the objective, runtime, then one column per
 // other metric the trials reported (its value in the trial's last result), then one per config
 // key. Once any trial has a note, a Note column comes before the metrics (one line each, whole in
-// the tooltip).
+// the tooltip). With several objectives a "Pareto front" column follows (a star on the front's
+// rows, models/pareto_front.h), and the front's rows are bold instead of one best row.
 // A trial a scheduler stopped early reads "stopped by ASHA at 6" in its own colour, not
 // TERMINATED (sorted and filtered as EARLY_STOPPED, NNI's status). The best trial's row
 // (ExperimentData::bestRow, by the window's scope) is bold, with a tooltip
@@ -39,6 +40,8 @@ class TrialTableModel : public QAbstractTableModel {
     QString trialAt(int row) const;
     // The Note column, FirstExtra; -1 while no trial has a note.
     int noteColumn() const;
+    // The Pareto front column, after the Note column; -1 with one objective.
+    int frontColumn() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -53,14 +56,16 @@ class TrialTableModel : public QAbstractTableModel {
     static QString earlyStopCellText(const EarlyStop& stop);
 
   private:
-    int firstMetricColumn() const;  // FirstExtra, or after the Note column
+    int firstMetricColumn() const;  // FirstExtra, or after the Note and front columns
 
     const ExperimentData* data_;
     int rows_ = 0;
     QStringList metricKeys_;  // the metrics with a column: all but the objective
     QStringList configKeys_;
-    int shownBest_ = -1;  // the row painted bold
-    bool notes_ = false;  // a trial has a note: the Note column is there
+    int shownBest_ = -1;           // the row painted bold
+    bool notes_ = false;           // a trial has a note: the Note column is there
+    bool front_ = false;           // several objectives: the Pareto front column is there
+    std::vector<int> shownFront_;  // the rows painted as the front's
 };
 
 // Sorting by value, and a search over every column plus a status filter.

@@ -26,7 +26,8 @@ OptimizationHistoryView::OptimizationHistoryView(const ExperimentData* data, QWi
     axis_->addItem(tr("by trial number"));
     axis_->addItem(tr("by time"));
     axis_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    controls()->addWidget(new QLabel(tr("Each trial's value and the best so far")));
+    title_ = new QLabel(tr("Each trial's value and the best so far"));
+    controls()->addWidget(title_);
     controls()->addWidget(axis_);
     controls()->addStretch(1);
     connect(axis_, &QComboBox::currentIndexChanged, this, [this] { recomputeNow(); });
@@ -49,8 +50,13 @@ void OptimizationHistoryView::setByTime(bool on) {
 
 void OptimizationHistoryView::recompute() {
     points_ = trialValues(*data_);
-    best_ = bestSoFar(points_, byTime(), data_->minimize());
+    // With several objectives no value is "the best": the Pareto front plot ranks them.
+    best_ = data_->isMultiObjective() ? std::vector<QPointF>{}
+                                      : bestSoFar(points_, byTime(), data_->minimize());
     bestRow_ = data_->bestRow();
+    title_->setText(data_->isMultiObjective()
+                        ? tr("Each trial's value of the first objective, %1").arg(data_->metric())
+                        : tr("Each trial's value and the best so far"));
     if (points_.empty()) {
         setNote(data_->metric().isEmpty()
                     ? tr("No experiment shown.")
@@ -68,6 +74,13 @@ void OptimizationHistoryView::recompute() {
     x_ =
         PlotAxis::linear(xMin, xMax, byTime() ? tr("seconds since the start") : tr("trial number"));
     y_ = PlotAxis::linear(yMin, yMax, valueTitle());
+    if (best_.empty()) {
+        setNote(tr("%n trial(s) with a value; the first of %1 objectives (their trade-off: the "
+                   "Pareto front tab)",
+                   nullptr, int(points_.size()))
+                    .arg(data_->objectives().size()));
+        return;
+    }
     setNote(tr("%n trial(s) with a value; best so far %1 (%2)", nullptr, int(points_.size()))
                 .arg(QString::number(best_.back().y(), 'g', 6),
                      data_->minimize() ? tr("lowest") : tr("highest")));
@@ -128,12 +141,14 @@ void OptimizationHistoryView::paintPlot(QPainter& painter) {
     const QString values = tr("Trial value");
     painter.drawText(QPointF(x, y + metrics.ascent() / 2 - 1), values);
     x += metrics.horizontalAdvance(values) + 16;
-    painter.setPen(QPen(kBestColour, 2));
-    painter.drawLine(QPointF(x, y), QPointF(x + 18, y));
-    x += 22;
-    painter.setPen(palette().color(QPalette::Text));
-    painter.drawText(QPointF(x, y + metrics.ascent() / 2 - 1),
-                     data_->minimize() ? tr("Best so far (min)") : tr("Best so far (max)"));
+    if (!best_.empty()) {
+        painter.setPen(QPen(kBestColour, 2));
+        painter.drawLine(QPointF(x, y), QPointF(x + 18, y));
+        x += 22;
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QPointF(x, y + metrics.ascent() / 2 - 1),
+                         data_->minimize() ? tr("Best so far (min)") : tr("Best so far (max)"));
+    }
     painter.drawText(QRectF(area.left(), 0, area.width(), 2 * y), Qt::AlignRight | Qt::AlignVCenter,
                      note());
 }

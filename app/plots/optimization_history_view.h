@@ -13,6 +13,7 @@
 #include "plots/study_series.h"
 
 class QComboBox;
+class QLabel;
 
 namespace tunedeck::app {
 
@@ -37,6 +38,7 @@ class OptimizationHistoryView : public StudyPlot {
     QPointF pixelOf(const TrialValue& value, const QRectF& area) const;
 
     QComboBox* axis_ = nullptr;
+    QLabel* title_ = nullptr;  // what is drawn: with several objectives, no best line
     std::vector<TrialValue> points_;
     std::vector<QPointF> best_;
     int bestRow_ = -1;

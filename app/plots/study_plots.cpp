@@ -3,6 +3,7 @@
 #include "plots/contour_view.h"
 #include "plots/edf_view.h"
 #include "plots/optimization_history_view.h"
+#include "plots/pareto_front_view.h"
 #include "plots/slice_view.h"
 #include "plots/timeline_view.h"
 
@@ -17,14 +18,18 @@ StudyPlots::StudyPlots(const ExperimentData* data, QWidget* parent)
     contour_ = new ContourView(data);
     edf_ = new EdfView(data);
     timelineView_ = new TimelineView(data, &timeline_);
+    pareto_ = new ParetoFrontView(data);
+    pareto_->setObjectName(QStringLiteral("paretoFront"));
     addTab(history_, tr("History"));
     addTab(slice_, tr("Slice"));
     addTab(contour_, tr("Contour"));
     addTab(edf_, tr("Distribution"));
     addTab(timelineView_, tr("Timeline"));
+    addTab(pareto_, tr("Pareto front"));
     setTabToolTip(0, tr("Optimisation history: each trial's value and the best so far"));
     setTabToolTip(3, tr("Empirical distribution function of the trials' values"));
-    views_ = {history_, slice_, contour_, edf_, timelineView_};
+    setTabToolTip(5, tr("The trials no other trial beats on every objective, on two objectives"));
+    views_ = {history_, slice_, contour_, edf_, timelineView_, pareto_};
     for (StudyPlot* view : views_) {
         connect(view, &StudyPlot::trialClicked, this, &StudyPlots::trialClicked);
     }

@@ -1,8 +1,8 @@
 // The Study plots tab: optuna-dashboard's views of a study, over the window's live data
 // (ExperimentData) and the trials' run segments (TrialTimeline, fed the same events): the
 // optimisation history, the slice plot, the contour of two parameters, the empirical
-// distribution and the timeline. Each view recomputes at most four times a second and only
-// while shown. Thread-safety: GUI thread only.
+// distribution, the timeline and, for several objectives, the Pareto front. Each view recomputes at
+// most four times a second and only while shown. Thread-safety: GUI thread only.
 #pragma once
 
 #include <QTabWidget>
@@ -16,6 +16,7 @@ namespace tunedeck::app {
 class ContourView;
 class EdfView;
 class OptimizationHistoryView;
+class ParetoFrontView;
 class SliceView;
 class StudyPlot;
 class TimelineView;
@@ -38,6 +39,7 @@ class StudyPlots : public QTabWidget {
     ContourView* contour() const { return contour_; }
     EdfView* edf() const { return edf_; }
     TimelineView* timelineView() const { return timelineView_; }
+    ParetoFrontView* paretoFront() const { return pareto_; }
     const TrialTimeline& timeline() const { return timeline_; }
 
   signals:
@@ -51,6 +53,7 @@ class StudyPlots : public QTabWidget {
     ContourView* contour_ = nullptr;
     EdfView* edf_ = nullptr;
     TimelineView* timelineView_ = nullptr;
+    ParetoFrontView* pareto_ = nullptr;
     std::vector<StudyPlot*> views_;
 };
 

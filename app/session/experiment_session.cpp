@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <memory>
 
+#include "config/spec_summary.h"
 #include "models/history_reader.h"
 #include "models/spec_choices.h"
 #include "session/engine_connection.h"
@@ -113,6 +114,7 @@ void ExperimentSession::loadHistory(const QString& folder, const QString& name) 
                 return;
             }
             data_.setObjective(history->metric, history->minimize);
+            data_.setObjectives(history->objectives);
             budget_ = history->budget;
             data_.load(std::move(history->trials), std::move(history->exploits), history->status,
                        history->startTime);
@@ -170,6 +172,9 @@ void ExperimentSession::onSubscribed(const QString& experiment, const api::Subsc
         return;  // a resubscription after a reconnect: the data is there
     }
     data_.setObjective(info.metric, info.minimize);
+    if (const SpecSummary spec = summarizeSpec(info.spec); spec.isMultiObjective()) {
+        data_.setObjectives(spec.objectives);
+    }
     table_->reset();
     emit loaded();
 }

@@ -98,7 +98,8 @@ QWidget* TrialTablePane::buildScopePicker() {
     scope_->setToolTip(
         tr("What the best trial is chosen by: the bold row, the star of Parameter vs metric, "
            "Compare two experiments, Export best config and Copy best config all follow it. "
-           "The engine's own choice (tunedeck-engine best) is the last result."));
+           "The engine's own choice (tunedeck-engine best) is the last result. With several "
+           "objectives it scores each of them, and the Pareto front follows it."));
     connect(scope_, &QComboBox::currentIndexChanged, this, [this] {
         session_->data().setScope(*scoreScopeFromName(scope_->currentData().toString()));
         emit scopeChanged();  // the bold row, the curves' thick line and the star move now

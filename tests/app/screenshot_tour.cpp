@@ -143,7 +143,7 @@ void shootStudyPlots(MainWindow& window, const QString& name) {
         return;
     }
     window.tabs()->setCurrentWidget(plots);
-    const char* views[] = {"history", "slice", "contour", "distribution", "timeline"};
+    const char* views[] = {"history", "slice", "contour", "distribution", "timeline", "pareto"};
     for (int i = 0; i < plots->count() && i < int(std::size(views)); ++i) {
         plots->setCurrentIndex(i);
         QTest::qWait(300);  // the view recomputes once shown

@@ -2,16 +2,20 @@
 // the table shows and filters, what the curves hold, how changes come in batches, and the metric
 // read from a history's result text as ExperimentData reads it. The charts drawn from these
 // models are tst_app_charts.
+#include <QFont>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QtTest>
 #include <cmath>
+#include <random>
 
 #include "core/events.h"
+#include "core/pareto.h"
 #include "models/config_text.h"
 #include "models/experiment_data.h"
 #include "models/folder_labels.h"
 #include "models/history_reader.h"
+#include "models/pareto_front.h"
 #include "models/trial_table_model.h"
 #include "scripted_events.h"
 
@@ -36,6 +40,8 @@ class TestAppModels : public QObject {
     void changesComeInBatches();
     void resultMetricReadsWhatExperimentDataReads();
     void foldersOfOneNameAreLabelledByWhatTellsThemApart();
+    void theFrontIsTheEnginesFirstFront();
+    void severalObjectivesRankByTheFrontNotOneBest();
 };
 
 void TestAppModels::trialsCurvesAndTheBestFollowTheEvents() {
@@ -260,4 +266,85 @@ void TestAppModels::foldersOfOneNameAreLabelledByWhatTellsThemApart() {
 }
 
 QTEST_MAIN(TestAppModels)
+// nonDominated finds front 0 of core/pareto.h's sort, ties and duplicates included, on random
+// sets of two and three objectives.
+void TestAppModels::theFrontIsTheEnginesFirstFront() {
+    std::mt19937 random(34);
+    for (int round = 0; round < 300; ++round) {
+        const int n = 1 + int(random() % 60);
+        const std::size_t objectives = 2 + random() % 2;
+        std::vector<std::vector<double>> points(static_cast<std::size_t>(n),
+                                                std::vector<double>(objectives));
+        for (std::vector<double>& point : points) {
+            for (double& value : point) {
+                value = double(random() % 7);  // few values: many ties
+            }
+        }
+        const std::vector<int> ranks = tunedeck::pareto::frontRanks(points);
+        std::vector<int> expected;
+        for (int i = 0; i < n; ++i) {
+            if (ranks[std::size_t(i)] == 0) {
+                expected.push_back(i);
+            }
+        }
+        QCOMPARE(nonDominated(points), expected);
+    }
+}
+
+void TestAppModels::severalObjectivesRankByTheFrontNotOneBest() {
+    const auto report = [](const QString& trial, int iteration, double loss, double latency) {
+        return scripted::event("result", {{"trial", trial},
+                                          {"result", QJsonObject{{"training_iteration", iteration},
+                                                                 {"loss", loss},
+                                                                 {"latency_ms", latency}}}});
+    };
+    ExperimentData data;
+    data.setObjective("loss", true);
+    data.setObjectives(
+        {{"loss", tunedeck::MetricMode::Min}, {"latency_ms", tunedeck::MetricMode::Max}});
+    for (const char* id : {"t00000", "t00001", "t00002"}) {
+        data.apply(added(id, {{"x", 1}}));
+    }
+    // Last results: t00000 (1, 5) and t00001 (2, 9) trade; t00002 (3, 4) is beaten by both.
+    data.apply(report("t00000", 1, 1, 5));
+    data.apply(report("t00001", 1, 0.5, 20));  // its best result: it drops from there
+    data.apply(report("t00001", 2, 2, 9));
+    data.apply(report("t00002", 1, 3, 4));
+    QCOMPARE(data.bestRow(), -1);
+    QCOMPARE(data.paretoFront(), (std::vector<int>{0, 1}));
+    QVERIFY(!data.onParetoFront(2));
+    QCOMPARE(data.objectiveScore(1, 1), 9.0);
+    // By each trial's best result, t00001's (0.5, 20) beats everyone.
+    data.setScope(tunedeck::ScoreScope::All);
+    QCOMPARE(data.paretoFront(), (std::vector<int>{1}));
+    // Restored to before its best, it is back to (2, 9).
+    data.setScope(tunedeck::ScoreScope::Last);
+    data.apply(report("t00001", 1, 2, 9));
+    data.setScope(tunedeck::ScoreScope::All);
+    QCOMPARE(data.paretoFront(), (std::vector<int>{0, 1}));
+
+    // The table: a Pareto front column with a star on the front's rows, sortable, those rows
+    // bold and named as the front's.
+    TrialTableModel table(&data);
+    table.reset();
+    const int column = table.frontColumn();
+    QVERIFY(column >= 0);
+    QCOMPARE(table.headerData(column, Qt::Horizontal, Qt::DisplayRole).toString(),
+             QStringLiteral("Pareto front"));
+    QVERIFY(!table.index(0, column).data().toString().isEmpty());
+    QVERIFY(table.index(2, column).data().toString().isEmpty());
+    QCOMPARE(table.index(0, column).data(Qt::UserRole).toInt(), 1);
+    QCOMPARE(table.index(2, column).data(Qt::UserRole).toInt(), 0);
+    QVERIFY(table.index(1, 0).data(Qt::FontRole).value<QFont>().bold());
+    QVERIFY(!table.index(2, 0).data(Qt::FontRole).isValid());
+    QCOMPARE(table.index(0, TrialTableModel::Iteration).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("On the Pareto front of loss (min), latency_ms (max) by best "
+                            "result: loss = 1, latency_ms = 5"));
+    // One objective again (another experiment): no column, one best.
+    data.setObjective("loss", true);
+    table.reset();
+    QCOMPARE(table.frontColumn(), -1);
+    QCOMPARE(data.bestRow(), 0);
+}
+
 #include "tst_app_models.moc"

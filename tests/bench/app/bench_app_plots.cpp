@@ -2,7 +2,9 @@
 // refresh). An experiment of 10,000 trials on 8 nodes of 4 cards, each with 20 results and one
 // run segment or two (a pause, a restart), is built from decoded events as the window gets them;
 // then each view is refreshed and painted at 1280x800 as the window does after a frame's
-// changes: all of its points recomputed, then one paint. Printed beside the reference measured
+// changes: all of its points recomputed, then one paint. The Pareto front plot gets the same
+// trials reporting two objectives (loss and latency_ms), and each of its frames follows one new
+// result, so the front is found again as in a live run. Printed beside the reference measured
 // in the same run: the Parameter vs metric scatter (QtCharts) over the same trials. Each line
 // gives the wall time and the GUI thread's own CPU time: on a loaded machine the wall time holds
 // the waits for a core too. `--trials=N` changes the size. Not a test: it prints figures and
@@ -22,6 +24,7 @@
 #include "median.h"
 #include "models/experiment_data.h"
 #include "plots/optimization_history_view.h"
+#include "plots/pareto_front_view.h"
 #include "plots/study_plots.h"
 #include "plots/timeline_view.h"
 
@@ -89,6 +92,31 @@ void buildExperiment(int trials, ExperimentData& data, StudyPlots& plots) {
         }
         feed(decoded("trial_status", {{"trial", id}, {"status", "TERMINATED"}},
                      begin + kResultsPerTrial + 1));
+    }
+}
+
+// `trials` trials of two objectives that trade off: a lower loss costs latency.
+void buildTwoObjectives(int trials, ExperimentData& data) {
+    data.setObjective("loss", true);
+    data.setObjectives({{"loss", MetricMode::Min}, {"latency_ms", MetricMode::Min}});
+    for (int t = 0; t < trials; ++t) {
+        const QString id = QStringLiteral("t%1").arg(t, 5, 10, QLatin1Char('0'));
+        const double begin = 1.7e9 + t;
+        data.apply(decoded("trial_added",
+                           {{"trial", id}, {"config", QJsonObject{{"lr", 1e-4 * (1 + t % 997)}}}},
+                           begin));
+        const double a = double((t * 7919) % 1000) / 1000.0;
+        const double b = double((t * 104729) % 1000) / 4000.0;
+        for (int it = 1; it <= kResultsPerTrial; ++it) {
+            const double loss = a + b + 1.0 / (it + 1);
+            const double latency = 10 * (1 - a) + 10 * b;
+            data.apply(decoded("result",
+                               {{"trial", id},
+                                {"result", QJsonObject{{"training_iteration", it},
+                                                       {"loss", loss},
+                                                       {"latency_ms", latency}}}},
+                               begin + it));
+        }
     }
 }
 
@@ -175,6 +203,39 @@ int main(int argc, char** argv) {
               paint(timeline->canvas());
           }));
     print("timeline, paint only (hover, selection)", measure([&] { paint(timeline->canvas()); }));
+
+    // The Pareto front over the same number of trials, each frame after one new result.
+    ExperimentData twoObjectives;
+    buildTwoObjectives(trials, twoObjectives);
+    ParetoFrontView pareto(&twoObjectives);
+    pareto.resize(1280, 800);
+    pareto.show();
+    QApplication::processEvents();
+    int iteration = kResultsPerTrial;
+    print("Pareto front (front found again, 2 objectives)", measure([&] {
+              ++iteration;
+              twoObjectives.apply(decoded("result",
+                                          {{"trial", "t00000"},
+                                           {"result", QJsonObject{{"training_iteration", iteration},
+                                                                  {"loss", 2.0},
+                                                                  {"latency_ms", 20.0}}}},
+                                          2e9));
+              pareto.recomputeNow();
+              paint(pareto.canvas());
+          }));
+    std::printf("  (%d of %d trials on the front)\n", int(pareto.frontTrials().size()),
+                pareto.pointCount());
+    print("Pareto front, the front alone (after a result)", measure([&] {
+              ++iteration;
+              twoObjectives.apply(decoded("result",
+                                          {{"trial", "t00000"},
+                                           {"result", QJsonObject{{"training_iteration", iteration},
+                                                                  {"loss", 2.0},
+                                                                  {"latency_ms", 20.0}}}},
+                                          2e9));
+              twoObjectives.paretoFront();
+          }));
+    print("Pareto front, paint only (hover, selection)", measure([&] { paint(pareto.canvas()); }));
 
     // The reference: the window's Parameter vs metric scatter over the same trials.
     ScatterView scatter(&data);

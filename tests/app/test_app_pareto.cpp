@@ -1,0 +1,209 @@
+// Issue 34.1 from the user's side: an experiment of two objectives (`metric: [loss,
+// latency_ms]`, `mode: [min, min]`, as Optuna's `directions=` and NNI's multi-objective
+// configs ask for a trade-off) run by a real engine. The window marks exactly the trials
+// `tunedeck-engine best` prints as the Pareto front: in the table (a sortable column, the
+// front's rows bold, their tooltip saying "on the Pareto front" instead of one objective's
+// best), in the Study plots' Pareto front plot (the front's points, a click selecting the
+// row), in the file Export best config writes, and in the folder opened again from its SQLite
+// file.
+#include <QFont>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QtTest>
+
+#include "app_test_support.h"
+#include "charts/scatter_view.h"
+#include "engine_harness.h"
+#include "local_engine.h"
+#include "plots/optimization_history_view.h"
+#include "plots/pareto_front_view.h"
+#include "plots/study_plots.h"
+#include "views/main_window.h"
+#include "wait_for.h"
+
+using tunedeck::app::MainWindow;
+using tunedeck::app::ParetoFrontView;
+using tunedeck::app::StudyPlots;
+
+namespace {
+
+const char* const kExperiment = R"(name: tradeoff
+trainable: {command: [python3, "%1"]}
+search_space:
+  x: {grid: [0.2, 0.4, 0.6, 0.8]}
+  penalty: {grid: [0, 0.25]}
+metric: [loss, latency_ms]
+mode: [min, min]
+)";
+
+// The trial ids of `best --format json`'s (or the exported file's) pareto_front, sorted.
+QStringList frontIds(const QString& json) {
+    QStringList ids;
+    const QJsonArray members =
+        QJsonDocument::fromJson(json.toUtf8()).object().value("pareto_front").toArray();
+    for (const QJsonValue& member : members) {
+        ids << member.toObject().value("trial_id").toString();
+    }
+    ids.sort();
+    return ids;
+}
+
+// The column headed `header`, or -1.
+int columnOf(const QAbstractItemModel* model, const QString& header) {
+    for (int c = 0; c < model->columnCount(); ++c) {
+        if (model->headerData(c, Qt::Horizontal).toString() == header) {
+            return c;
+        }
+    }
+    return -1;
+}
+
+// The trials whose cell in `column` is not empty, sorted.
+QStringList markedTrials(const QAbstractItemModel* model, int column) {
+    QStringList ids;
+    for (int r = 0; column >= 0 && r < model->rowCount(); ++r) {
+        if (!model->index(r, column).data().toString().isEmpty()) {
+            ids << model->index(r, 0).data().toString();
+        }
+    }
+    ids.sort();
+    return ids;
+}
+
+QStringList boldTrials(const QAbstractItemModel* model) {
+    QStringList ids;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        if (model->index(r, 0).data(Qt::FontRole).value<QFont>().bold()) {
+            ids << model->index(r, 0).data().toString();
+        }
+    }
+    ids.sort();
+    return ids;
+}
+
+}  // namespace
+
+class TestAppPareto : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void theWindowMarksTheFrontTheEnginePrints();
+};
+
+void TestAppPareto::theWindowMarksTheFrontTheEnginePrints() {
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    window.resize(1280, 800);
+    window.show();
+    window.runExperimentFile(harness.writeFile(
+        "tradeoff.yaml",
+        QString::fromLatin1(kExperiment)
+            .arg(QStringLiteral(TUNEDECK_TEST_DATA_DIR "/trials/two_objectives.py"))));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 120000));
+    auto* table = window.findChild<QTableView*>("trials");
+    QVERIFY(table);
+    QAbstractItemModel* model = table->model();
+    QVERIFY(waitFor([&] { return model->rowCount() == 8; }, 5000));
+
+    // The engine's front, from outside: the four trials without a penalty.
+    const QString folder = harness.experimentFolder("tradeoff");
+    const EngineResult best = harness.run({"best", folder, "--format", "json"});
+    const QStringList front = frontIds(best.out);
+    QCOMPARE(front.size(), 4);
+    for (const QString& id : front) {
+        const int row = window.data().rowOf(id);
+        QVERIFY(row >= 0);
+        QCOMPARE(window.data().trials()[std::size_t(row)].flatConfig.value("penalty").toDouble(),
+                 0.0);
+    }
+
+    // The table: a Pareto front column marking exactly those, the same rows bold, and their
+    // tooltip naming the front, not one objective's best.
+    const int frontColumn = columnOf(model, "Pareto front");
+    QVERIFY2(frontColumn >= 0, "the table has no Pareto front column");
+    QVERIFY(waitFor([&] { return markedTrials(model, frontColumn) == front; }, 5000));
+    QCOMPARE(markedTrials(model, frontColumn), front);
+    QCOMPARE(boldTrials(model), front);
+    int frontRow = 0;
+    while (frontRow < model->rowCount() - 1 &&
+           model->index(frontRow, 0).data().toString() != front.front()) {
+        ++frontRow;
+    }
+    const QString tip =
+        model->index(frontRow, columnOf(model, "Iteration")).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.startsWith("On the Pareto front of loss (min), latency_ms (min) by last result"),
+             qPrintable(tip));
+    // Sorted by the column, the front comes first.
+    table->sortByColumn(frontColumn, Qt::DescendingOrder);
+    QStringList firstRows;
+    for (int r = 0; r < int(front.size()); ++r) {
+        firstRows << model->index(r, 0).data().toString();
+    }
+    firstRows.sort();
+    QCOMPARE(firstRows, front);
+
+    // The Pareto front plot: the front's points are the engine's front, the other trials
+    // dimmed, and a click on a point selects its trial's row.
+    auto* plots = window.findChild<StudyPlots*>("studyPlots");
+    QVERIFY(plots);
+    auto* pareto = plots->findChild<ParetoFrontView*>("paretoFront");
+    QVERIFY2(pareto, "the Study plots have no Pareto front plot");
+    window.tabs()->setCurrentWidget(plots);
+    plots->setCurrentWidget(pareto);
+    pareto->recomputeNow();
+    QCOMPARE(pareto->frontTrials(), front);
+    QCOMPARE(pareto->pointCount(), 8);
+    window.resize(1280, 800);
+    QTest::qWait(50);  // the pickers' new names laid out
+    app_test::screenshot(window, "pareto-front");
+    const QString clicked = front.back();
+    const QPointF at = pareto->pointOf(clicked);
+    QVERIFY(pareto->canvas()->rect().contains(at.toPoint()));
+    // Hovering the point names its trial, on the front, with both objectives.
+    QCOMPARE(pareto->canvas()->trialAt(at), clicked);
+    const QString hover = pareto->canvas()->toolTipOf(clicked);
+    QVERIFY2(hover.startsWith(clicked + ", on the Pareto front") && hover.contains("latency_ms"),
+             qPrintable(hover));
+    QTest::mouseClick(pareto->canvas(), Qt::LeftButton, {}, at.toPoint());
+    const QModelIndexList selected = table->selectionModel()->selectedRows();
+    QCOMPARE(int(selected.size()), 1);
+    QCOMPARE(selected[0].data().toString(), clicked);
+
+    // For people to look at: the history and the scatter of the same run.
+    plots->setCurrentWidget(plots->history());
+    QTest::qWait(400);
+    app_test::screenshot(window, "pareto-history");
+    auto* scatter = window.findChild<tunedeck::app::ScatterView*>();
+    QVERIFY(scatter);
+    window.tabs()->setCurrentWidget(scatter);
+    QTest::qWait(400);
+    app_test::screenshot(window, "pareto-scatter");
+    // Its stars are the front's points, not one best trial's.
+    QCOMPARE(int(scatter->bestPoints().size()), int(front.size()));
+
+    // Export best config writes the engine's front, the same trials.
+    const QString exported = harness.root() + "/front.json";
+    window.exportBestTo(exported, "json");
+    QVERIFY(waitFor([&] { return !app_test::readFile(exported).isEmpty(); }, 20000));
+    QCOMPARE(frontIds(app_test::readFile(exported)), front);
+
+    // The folder opened from its SQLite file marks the same trials.
+    MainWindow reader;
+    reader.resize(1280, 800);
+    reader.show();
+    reader.openFolder(folder);
+    QAbstractItemModel* readModel = reader.findChild<QTableView*>("trials")->model();
+    QVERIFY(waitFor([&] { return readModel->rowCount() == 8; }, 20000));
+    QVERIFY(waitFor(
+        [&] { return markedTrials(readModel, columnOf(readModel, "Pareto front")) == front; },
+        5000));
+    QCOMPARE(boldTrials(readModel), front);
+}
+
+QTEST_MAIN(TestAppPareto)
+#include "test_app_pareto.moc"
