@@ -6,7 +6,8 @@
 // each trial its RUNNING and TERMINATED status changes. Medians of --runs runs (3). Options:
 // --trials N (20000), --results-per-trial N (10), --reference-engine PATH (another
 // tunedeck-engine timed on the same history, e.g. a build of the previous commit), --keep (leave
-// the history in place, for profiling), --smoke (tiny sizes, for ctest). Not a test: it prints figures and asserts none.
+// the history in place, for profiling), --smoke (tiny sizes, for ctest). Not a test: it prints
+// figures and asserts none.
 #include <sys/resource.h>
 
 #include <QCoreApplication>
