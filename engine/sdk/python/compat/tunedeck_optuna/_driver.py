@@ -15,7 +15,8 @@ import math
 import os
 import re
 import sys
-import time
+
+from tunedeck_payload import write_payload
 
 _OBJECTIVE = "value"  # the experiment's metric: the objective's return value
 _INTERMEDIATE = "intermediate_value"  # what trial.report() sends; the pruner's metric
@@ -168,21 +169,9 @@ def _name(study):
 
 
 def _payload(root, name, objective, directions):
-    import pickle
-
-    try:
-        import cloudpickle
-    except ImportError:
-        raise ImportError("Optuna scripts need cloudpickle to carry the objective to its trials "
-                          "(Debian: apt install python3-cloudpickle)") from None
-    folder = os.path.join(root, ".optuna-driver")
-    os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, "%s-%s-%d.pkl" % (name, time.strftime("%Y%m%d-%H%M%S"),
-                                                  os.getpid()))
-    with open(path, "wb") as f:
-        f.write(cloudpickle.dumps({"objective": objective, "directions": directions},
-                                  protocol=pickle.DEFAULT_PROTOCOL))
-    return path
+    return write_payload(root, ".optuna-driver", name,
+                         {"objective": objective, "directions": directions},
+                         "Optuna scripts", "objective")
 
 
 def experiment(optuna, study, objective, n_trials, timeout, n_jobs):

@@ -14,7 +14,6 @@ import math
 import os
 import re
 import sys
-import time
 
 import ray
 from ray import unsupported
@@ -22,6 +21,7 @@ from ray.air.config import CheckpointConfig, FailureConfig, RunConfig
 from ray.tune import _results, stopper as _stopper
 from ray.tune._callbacks import Callback, CallbackRunner
 from ray.tune.search.sample import Domain, Function
+from tunedeck_payload import write_payload
 
 
 class TuneConfig:
@@ -238,21 +238,8 @@ def _results_root(run_config):
 
 
 def _payload(root, name, trainable, extras, stoppers, chdir):
-    import pickle
-
-    try:
-        import cloudpickle
-    except ImportError:
-        raise ImportError("Ray Tune scripts need cloudpickle to carry the trainable to its "
-                          "trials (Debian: apt install python3-cloudpickle)") from None
-    folder = os.path.join(root, ".ray-driver")
-    os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, "%s-%s-%d.pkl" % (name, time.strftime("%Y%m%d-%H%M%S"),
-                                                  os.getpid()))
     payload = {"trainable": trainable, "extras": extras, "stoppers": stoppers, "chdir": chdir}
-    with open(path, "wb") as f:
-        f.write(cloudpickle.dumps(payload, protocol=pickle.DEFAULT_PROTOCOL))
-    return path
+    return write_payload(root, ".ray-driver", name, payload, "Ray Tune scripts", "trainable")
 
 
 def _experiment(trainable, param_space, tune_config, run_config, resources=None):
