@@ -7,7 +7,9 @@
 #include <cmath>
 
 #include "core/events.h"
+#include "core/gang_placement.h"
 #include "runtime/autoscaler_driver.h"
+#include "runtime/node_plans.h"
 #include "runtime/progress_snapshot.h"
 #include "runtime/recovery.h"
 #include "runtime/trial_command.h"
@@ -18,6 +20,10 @@ namespace {
 
 constexpr int kTickMs = 1000;  // trial heartbeats, trial-row saves, node liveness
 constexpr double kLongestTimerMs = 2147483647.0;  // a QTimer's interval is an int (24.8 days)
+// Trials the searcher has not proposed yet count as an autoscaler's demand, up to this many:
+// enough for any cluster a step can start, few enough that a step stays cheap with
+// num_samples: -1.
+constexpr std::int64_t kMostFutureTrials = 1000;
 
 // serve's queue shares this machine; an experiment on its own cluster's nodes is not in it.
 bool underSharedSlots(const ExperimentSpec& spec, const RunnerOptions& options) {
@@ -35,13 +41,15 @@ ExperimentRunner::ExperimentRunner(ExperimentSpec spec, std::unique_ptr<Experime
       history_(*store_, spec.searchSpace),
       loop_(std::make_unique<ExperimentLoop>(std::move(spec), options_.experimentDir, environment(),
                                              underSharedSlots(spec, options_))),
-      nodeCheckpoints_(
-          [this](const QString& nodeId) { return pool_ ? pool_->link(nodeId) : nullptr; }),
-      gangs_(loop_->spec(), *loop_, nodeCheckpoints_),
+      relay_(
+          *loop_, [this](const QString& nodeId) { return pool_ ? pool_->link(nodeId) : nullptr; },
+          [this] { return autoscaler_ != nullptr; }),
+      gangs_(loop_->spec(), *loop_, relay_.checkpoints()),
       monitor_(loop_->spec(), *loop_, *store_, *this, gangs_,
                [this](const QString& type, std::int64_t seq, double time,
                       const QJsonObject& payload) { writeEventLine(type, seq, time, payload); }) {
     options_.sharedSlots = underSharedSlots(loop_->spec(), options_);
+    relay_.attach(&gangs_);
     reporter_ = std::make_unique<ProgressReporter>(
         loop_->spec(), options_.experimentDir, ProgressReporter::styleFor(stdout, options_.quiet));
     tickTimer_.setInterval(kTickMs);
@@ -145,6 +153,154 @@ void ExperimentRunner::quitNow() {
     store_->flush();
 }
 
+// ---- the worker agents ------------------------------------------------------------------------
+
+void ExperimentRunner::openNodes() {
+    NodePlanContext context;
+    context.experimentDir = options_.experimentDir;
+    context.workerPath = options_.workerPath;
+    context.pythonSdkDir = options_.pythonSdkDir;
+    context.acceptNewHostKeys = options_.acceptNewHostKeys;
+    provider_ = makeNodeProvider(spec(), context);
+    std::vector<NodePlan> plans;
+    if (!provider_->elastic()) {
+        for (const ProviderNode& node : provider_->listNodes()) {
+            plans.push_back(planNode(*provider_, node));
+        }
+    }
+    pool_ = std::make_unique<NodePool>(std::move(plans), spec().clusterSpec
+                                                             ? spec().clusterSpec->nodeTimeoutS
+                                                             : kLocalNodeTimeoutS);
+    connect(pool_.get(), &NodePool::nodeUp, this, &ExperimentRunner::onNodeUp);
+    connect(pool_.get(), &NodePool::nodeLost, this, &ExperimentRunner::onNodeLost);
+    connect(pool_.get(), &NodePool::message, this, &ExperimentRunner::onNodeMessage);
+    // A node that cannot be reached has answered too: placement: spread waits no longer for it.
+    connect(pool_.get(), &NodePool::nodeUnreachable, this, [this] { loop_->schedule(); });
+    gangs_.attach(pool_.get());
+    monitor_.attach(pool_.get());
+    pool_->open();
+    if (provider_->elastic()) {
+        startAutoscaler();
+    }
+}
+
+NodeLink* ExperimentRunner::linkOn(const Placement& placement) const {
+    return pool_ && !placement.nodeId.isEmpty() ? pool_->link(placement.nodeId) : nullptr;
+}
+
+void ExperimentRunner::onNodeMessage(const QString& nodeId, const node::Event& event) {
+    if (const auto* usage = std::get_if<node::Usage>(&event)) {
+        monitor_.onUsage(nodeId, *usage);
+    } else if (const auto* lost = std::get_if<node::GpuLost>(&event)) {
+        monitor_.onGpuLost(nodeId, *lost);
+    } else if (const auto* sharing = std::get_if<node::GpuSharing>(&event)) {
+        monitor_.onGpuSharing(nodeId, *sharing);
+    } else if (const auto* error = std::get_if<node::Error>(&event)) {
+        loop_->recordEvent(
+            events::type::kWarning,
+            events::warning(QStringLiteral("worker agent on %1: %2")
+                                .arg(nodeId, QString::fromStdString(error->message))));
+    } else if (!gangs_.onMessage(nodeId, event)) {  // not a rank other than 0 of a gang trial
+        relay_.onTrialEvent(nodeId, event);
+    }
+}
+
+void ExperimentRunner::onNodeUp(const QString& nodeId, const node::Hello& hello) {
+    loop_->recordEvent(events::type::kNode,
+                       events::node(nodeId, QStringLiteral("up"), jsonOf(hello)));
+    monitor_.nodeUp(nodeId, hello);
+    gangs_.tellWorkerSlots();
+    if (!checkRequestFits()) {
+        return;
+    }
+    loop_->schedule();
+}
+
+bool ExperimentRunner::checkRequestFits() {
+    if (autoscaler_) {
+        return true;  // node types, not the nodes up now, decide (the autoscaler)
+    }
+    const std::vector<NodeCapacity> seen = monitor_.seenNodes();
+    if (!pool_->allHeardFrom() || seen.empty()) {
+        return true;  // a node still connecting may be the one that fits
+    }
+    QString why;
+    if (trialFitsEver(spec().resourcesPerTrial, spec().gang, seen, &why)) {
+        return true;
+    }
+    if (spec().resourcesPerTrial.gpu > 0) {
+        why += monitor_.gpuNotes();
+    }
+    loop_->fail(kExitBadInput, QStringLiteral("%1: resources_per_trial: %2")
+                                   .arg(spec().locationOf("resources_per_trial").toString(), why));
+    return false;
+}
+
+void ExperimentRunner::onNodeLost(const QString& nodeId, const QString& reason) {
+    relay_.nodeLost(nodeId);
+    gangs_.nodeLost(nodeId, reason);
+    monitor_.nodeLost(nodeId);
+    if (loop_->isFinished()) {
+        return;
+    }
+    loop_->recordEvent(events::type::kNode,
+                       events::node(nodeId, QStringLiteral("lost"), {{"reason", reason}}));
+    gangs_.tellWorkerSlots();
+    loop_->nodeLost(nodeId, reason);
+    if (loop_->stopping() || loop_->isFinished()) {
+        return;
+    }
+    if (checkRequestFits()) {
+        loop_->schedule();
+    }
+}
+
+// ---- an elastic cluster's autoscaler -----------------------------------------------------------
+
+Status ExperimentRunner::setMaxWorkers(const QString& nodeType, int maxWorkers) {
+    if (!autoscaler_) {
+        return Status::invalid(
+            tr("set_max_workers: this experiment's cluster is not autoscaled "
+               "(its nodes are listed)"));
+    }
+    return autoscaler_->setMaxWorkers(nodeType, maxWorkers);
+}
+
+void ExperimentRunner::startAutoscaler() {
+    AutoscalerDriver::Hooks hooks;
+    hooks.demand = [this] { return scalingDemand(); };
+    hooks.record = [this](const QString& nodeId, const QString& state, const QString& message,
+                          const QJsonObject& details) {
+        loop_->recordEvent(events::type::kNode, events::node(nodeId, state, details));
+        if (!message.isEmpty()) {
+            reporter_->notice(message);
+        }
+    };
+    hooks.infeasible = [this](const ScalingPlan::Infeasible& infeasible) {
+        loop_->fail(kExitBadInput,
+                    QStringLiteral("%1: resources_per_trial: no node type can hold trial %2: %3")
+                        .arg(spec().locationOf("resources_per_trial").toString(),
+                             infeasible.trialId, infeasible.why));
+    };
+    autoscaler_ = std::make_unique<AutoscalerDriver>(autoscalerSpecOf(*spec().clusterSpec),
+                                                     *provider_, *pool_, std::move(hooks));
+    autoscaler_->start();
+}
+
+std::vector<WaitingTrial> ExperimentRunner::scalingDemand() const {
+    const TrialDemand now = loop_->demand(kMostFutureTrials);
+    std::vector<WaitingTrial> demand;
+    for (const QString& id : now.waiting) {
+        demand.push_back({id, spec().resourcesPerTrial});
+    }
+    // The trials the searcher will still add get the ids it will give them.
+    const std::int64_t next = std::int64_t(loop_->trials().size());
+    for (std::int64_t i = 0; i < now.future; ++i) {
+        demand.push_back({trialIdForIndex(next + i), spec().resourcesPerTrial});
+    }
+    return demand;
+}
+
 // ---- the loop's effects -----------------------------------------------------------------------
 
 Status ExperimentRunner::startTrial(const Trial& trial, int attempt, const Placement& placement,
@@ -167,7 +323,7 @@ Status ExperimentRunner::startTrial(const Trial& trial, int attempt, const Place
     // The agent starts trials with its own environment plus the launch's variables; the launch
     // waits until the loop has taken the trial as RUNNING.
     later([this, id = trial.id, attempt, launch = std::move(launch)]() mutable {
-        pushCheckpointThenLaunch(id, attempt, std::move(launch));
+        relay_.launch(id, attempt, std::move(launch));
     });
     return Status::ok();
 }
@@ -253,7 +409,7 @@ void ExperimentRunner::deleteCheckpoint(const Trial& trial, const Placement& pla
         link->send(node::DeleteCheckpointOp{folder.toStdString()});
         return;  // the agent removes it without holding up the engine
     }
-    if (link != nullptr && nodeCheckpoints_.forget(placement.nodeId, folder)) {
+    if (link != nullptr && relay_.checkpoints().forget(placement.nodeId, folder)) {
         link->send(node::DeleteCheckpointOp{link->paths().toNode(folder).toStdString()});
     }
     if (Status s = removeCheckpoint(folder); !s) {

@@ -21,12 +21,12 @@
 #include "core/experiment_spec.h"
 #include "core/gang_placement.h"
 #include "runtime/gang_ranks.h"
-#include "runtime/node_checkpoints.h"
 #include "runtime/node_monitor.h"
 #include "runtime/node_pool.h"
 #include "runtime/progress_reporter.h"
 #include "runtime/store_history.h"
 #include "runtime/trial_command.h"
+#include "runtime/trial_relay.h"
 #include "store/experiment_store.h"
 
 namespace tunedeck {
@@ -77,7 +77,7 @@ class ExperimentRunner : public QObject, private LoopClock, private LoopNodes, p
     // serve's fair queue (`--shared-slots`): at most `count` trials at once from now on, `why`
     // shown on the waiting ones; running trials beyond it are not stopped.
     void setSharedSlots(int count, const QString& why) { loop_->setSharedSlots(count, why); }
-    // The control API's set_max_workers (runner_scaling.cpp): a new cap for one node type of an
+    // The control API's set_max_workers: a new cap for one node type of an
     // autoscaled cluster; refused, saying why, for a listed cluster or an unknown type.
     Status setMaxWorkers(const QString& nodeType, int maxWorkers);
     Status setLimits(const LimitsChange& change) { return loop_->setLimits(change); }
@@ -141,23 +141,19 @@ class ExperimentRunner : public QObject, private LoopClock, private LoopNodes, p
                         const QJsonObject& payload);
     ProgressSnapshot snapshot() const;
 
-    // node_messages.cpp: the worker agents (their hello, what they relay, a node's loss) and
-    // checkpoints travelling between a node and this machine
+    // The worker agents: their hello, what they say (trials' messages go to relay_), a node's
+    // loss.
     void openNodes();
     NodeLink* linkOn(const Placement& placement) const;
-    QString onNodePath(const Placement& placement, const QString& headPath) const;
     void onNodeUp(const QString& nodeId, const node::Hello& hello);
     void onNodeLost(const QString& nodeId, const QString& reason);
     void onNodeMessage(const QString& nodeId, const node::Event& event);
-    void onNodeCommitted(const LoopTrial& live, const node::Committed& committed);
-    // runner_scaling.cpp: an elastic cluster's autoscaler, fed with the waiting trials and the
-    // trials the searcher will still add; its decisions become events and console lines.
-    void startAutoscaler();
-    std::vector<WaitingTrial> scalingDemand() const;
     // Whether some node could ever fit a trial; stops the run (exit 2) once none can.
     bool checkRequestFits();
-    void pushCheckpointThenLaunch(const QString& trialId, int attempt, TrialLaunch launch);
-    void launchOnNode(const QString& trialId, int attempt, const TrialLaunch& launch);
+    // An elastic cluster's autoscaler, fed with the waiting trials and the trials the searcher
+    // will still add; its decisions become events and console lines.
+    void startAutoscaler();
+    std::vector<WaitingTrial> scalingDemand() const;
 
     std::unique_ptr<ExperimentStore> store_;
     RunnerOptions options_;
@@ -166,7 +162,7 @@ class ExperimentRunner : public QObject, private LoopClock, private LoopNodes, p
     std::unique_ptr<NodeProvider> provider_;  // where nodes come from (before pool_: it opens them)
     std::unique_ptr<NodePool> pool_;
     std::unique_ptr<AutoscalerDriver> autoscaler_;  // elastic clusters only
-    NodeCheckpoints nodeCheckpoints_;
+    TrialRelay relay_;  // the trials on the nodes: their messages, their checkpoints' copies
     GangRanks gangs_;
     NodeMonitor monitor_;
     SlotDemand lastDemand_;
