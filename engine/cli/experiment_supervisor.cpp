@@ -17,8 +17,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "core/events.h"
 #include "api/problems_json.h"
+#include "api/run_order.h"
 #include "api/server_access.h"
 #include "checkpoint/checkpoint_files.h"
 #include "checkpoint/file_system.h"
@@ -26,6 +26,7 @@
 #include "cli/history_view.h"
 #include "cli/output_formats.h"
 #include "config/problem_list.h"
+#include "core/events.h"
 #include "core/folder_name.h"
 #include "core/searcher.h"
 #include "runtime/install_layout.h"
@@ -341,12 +342,14 @@ void ExperimentSupervisor::launch(api::ControlConnection& connection, const api:
     Child* raw = child.get();
     if (broker_) {
         all << QStringLiteral("--shared-slots");
-        broker_->join(
-            raw->key, place->user, place->priority, [raw](int count, const QString& because) {
-                const QJsonObject line{
-                    {"id", 0}, {"op", "share"}, {"slots", count}, {"why", because}};
-                raw->process->write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
-            });
+        broker_->join(raw->key, place->user, place->priority,
+                      [raw](int count, const QString& because) {
+                          api::RunOrder share;
+                          share.op = api::RunOrder::Op::Share;
+                          share.granted = count;
+                          share.why = because;
+                          raw->process->write(api::runOrderLine(share));
+                      });
     }
     connect(raw->process.get(), &QProcess::readyReadStandardOutput, this,
             [this, raw] { onChildOutput(*raw); });
@@ -473,26 +476,19 @@ void ExperimentSupervisor::order(api::ControlConnection& connection, const api::
             QStringLiteral("experiment '%1' is not running on this server").arg(name)));
         return;
     }
-    const bool trialOrder = r.op.endsWith(QLatin1String("_trial"));
-    if (trialOrder && r.text("trial").isEmpty()) {
-        connection.send(api::answerError(r.id, api::code::kBadRequest,
-                                         QStringLiteral("%1 needs \"trial\"").arg(r.op)));
+    QString problem;
+    std::optional<api::RunOrder> order = api::readRunOrder(r.arguments, &problem);
+    if (!order) {
+        connection.send(api::answerError(r.id, api::code::kBadRequest, problem));
         return;
     }
     if (!mayAct(connection, r, child->owner)) {
         return;
     }
     Child& c = *child;
-    const int number = c.nextOrder++;
-    c.orders[number] = {&connection, r.id};
-    QJsonObject line{{"id", number}, {"op", r.op}};
-    for (const char* key :
-         {"trial", "node_type", "max_workers", "num_samples", "max_concurrent_trials", "note"}) {
-        if (r.arguments.contains(key)) {  // the run checks them (run_control.cpp)
-            line.insert(key, r.arguments.value(key));
-        }
-    }
-    c.process->write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
+    order->id = c.nextOrder++;
+    c.orders[int(order->id)] = {&connection, r.id};
+    c.process->write(api::runOrderLine(*order));
 }
 
 QString ExperimentSupervisor::experimentFolder(api::ControlConnection& connection,

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "api/run_order.h"
 #include "runtime/experiment_runner.h"
 
 namespace tunedeck {
@@ -74,63 +75,48 @@ void RunControl::onLine(QByteArrayView line) {
                           : tr("control line %1: not a JSON object").arg(lineNumber_)}});
         return;
     }
-    const QJsonObject order = document.object();
-    const QJsonValue id = order.value("id");
-    const QString op = order.value("op").toString();
-    const QString trial = order.value("trial").toString();
-    Status outcome = Status::ok();
-    if (op == QLatin1String("stop_trial")) {
-        outcome = runner_->stopTrial(trial);
-    } else if (op == QLatin1String("pause_trial")) {
-        outcome = runner_->pauseTrial(trial);
-    } else if (op == QLatin1String("resume_trial")) {
-        outcome = runner_->resumeTrial(trial);
-    } else if (op == QLatin1String("stop")) {
-        runner_->stopExperiment();
-    } else if (op == QLatin1String("pause")) {
-        runner_->interrupt();
-    } else if (op == QLatin1String("set_max_workers")) {
-        const QJsonValue cap = order.value("max_workers");
-        if (!cap.isDouble() || cap.toDouble() < 0 || cap.toDouble() > 1e6 ||
-            cap.toDouble() != double(qint64(cap.toDouble()))) {
-            outcome =
-                Status::invalid(tr("set_max_workers needs \"max_workers\", a whole number from 0"));
-        } else {
-            outcome =
-                runner_->setMaxWorkers(order.value("node_type").toString(), int(cap.toDouble()));
-        }
-    } else if (op == QLatin1String("set_limits")) {
-        LimitsChange change;
-        outcome = parseLimitsChange(order, &change);
-        if (outcome) {
-            outcome = runner_->setLimits(change);
-        } else {
-            outcome = Status::invalid(tr("set_limits: %1").arg(outcome.message()));
-        }
-    } else if (op == QLatin1String("set_trial_note")) {
-        const QJsonValue note = order.value("note");
-        outcome = note.isString()
-                      ? runner_->setTrialNote(trial, note.toString())
-                      : Status::invalid(tr("set_trial_note needs \"note\", a string (empty: "
-                                           "no note)"));
-    } else if (op == QLatin1String("share")) {
-        const QJsonValue granted = order.value("slots");
-        if (!granted.isDouble() || granted.toDouble() < 0 || granted.toDouble() > 1e6) {
-            outcome =
-                Status::invalid(tr("control line %1: share needs \"slots\", a whole number from 0")
-                                    .arg(lineNumber_));
-        } else {
-            runner_->setSharedSlots(int(granted.toDouble()), order.value("why").toString());
-        }
-    } else {
-        outcome = Status::invalid(
-            tr("control line %1: unknown op '%2'").arg(lineNumber_).arg(op.left(40)));
-    }
+    const qint64 id = api::runOrderId(document.object());
+    QString problem;
+    const std::optional<api::RunOrder> order = api::readRunOrder(document.object(), &problem);
+    const Status outcome =
+        order ? carryOut(*order)
+              : Status::invalid(tr("control line %1: %2").arg(lineNumber_).arg(problem));
     QJsonObject reply{{"id", id}, {"ok", bool(outcome)}};
     if (!outcome) {
         reply.insert("error", outcome.message());
     }
     answer(reply);
+}
+
+Status RunControl::carryOut(const api::RunOrder& order) {
+    using Op = api::RunOrder::Op;
+    switch (order.op) {
+        case Op::StopTrial:
+            return runner_->stopTrial(order.trial);
+        case Op::PauseTrial:
+            return runner_->pauseTrial(order.trial);
+        case Op::ResumeTrial:
+            return runner_->resumeTrial(order.trial);
+        case Op::Stop:
+            runner_->stopExperiment();
+            return Status::ok();
+        case Op::Pause:
+            runner_->interrupt();
+            return Status::ok();
+        case Op::SetMaxWorkers:
+            return runner_->setMaxWorkers(order.nodeType, order.maxWorkers);
+        case Op::SetLimits:
+            if (Status s = runner_->setLimits(order.limits); !s) {
+                return Status::invalid(tr("set_limits: %1").arg(s.message()));
+            }
+            return Status::ok();
+        case Op::SetTrialNote:
+            return runner_->setTrialNote(order.trial, order.note);
+        case Op::Share:
+            runner_->setSharedSlots(order.granted, order.why);
+            return Status::ok();
+    }
+    return Status::ok();
 }
 
 }  // namespace tunedeck

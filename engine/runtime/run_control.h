@@ -1,7 +1,8 @@
 // `run --control-stdin`: the channel through which `tunedeck-engine serve` steers an experiment
-// it started. Orders arrive on stdin as JSON lines, {"id": N, "op": OP, "trial": ID}, with OP one
-// of stop_trial, pause_trial, resume_trial, stop (end the experiment early), pause (stop every
-// trial so that `resume` continues them later, like Ctrl-C), set_max_workers, set_limits
+// it started. Orders arrive on stdin as JSON lines (read and written by api/run_order.h), {"id": N,
+// "op": OP, "trial": ID}, with OP one of stop_trial, pause_trial, resume_trial, stop (end the
+// experiment early), pause (stop every trial so that `resume` continues them later, like Ctrl-C),
+// set_max_workers, set_limits
 // ({"num_samples": N, "max_concurrent_trials": M}, either or both), set_trial_note ({"trial":
 // ID, "note": TEXT}) and, under `--shared-slots`, share
 // ({"op": "share", "slots": N, "why": TEXT}: serve's fair queue lets N trials run at once; the
@@ -19,6 +20,7 @@
 #include <QSocketNotifier>
 #include <memory>
 
+#include "api/run_order.h"
 #include "core/line_framer.h"
 
 namespace tunedeck {
@@ -35,6 +37,8 @@ class RunControl : public QObject {
     void readOrders();
     void onLine(QByteArrayView line);
     static void answer(const QJsonObject& control);
+    // What the order asks of the runner; why not, when it cannot.
+    Status carryOut(const api::RunOrder& order);
 
     ExperimentRunner* runner_;
     std::unique_ptr<QSocketNotifier> notifier_;

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "api/control_protocol.h"
+#include "api/run_order.h"
 #include "cluster/node_link.h"
 #include "config/cluster_loader.h"
 #include "config/experiment_loader.h"
@@ -321,6 +322,30 @@ Verdict engineAgentLines(QByteArrayView bytes) {
     return verdict;
 }
 
+// An order serve forwards to a running experiment is refused with a reason, or reaches the run
+// as the same order (api/run_order.h).
+void checkRunOrder(const QJsonObject& request) {
+    QString problem;
+    const std::optional<api::RunOrder> order = api::readRunOrder(request, &problem);
+    if (!order) {
+        if (problem.isEmpty()) {
+            broken("a refused run order says why",
+                   QString::fromUtf8(QJsonDocument(request).toJson()));
+        }
+        return;
+    }
+    const QByteArray line = api::runOrderLine(*order);
+    QString again;
+    const std::optional<api::RunOrder> read =
+        api::readRunOrder(QJsonDocument::fromJson(line).object(), &again);
+    if (!read || read->op != order->op || read->trial != order->trial ||
+        read->note != order->note || read->maxWorkers != order->maxWorkers ||
+        read->nodeType != order->nodeType || read->limits.numSamples != order->limits.numSamples ||
+        read->limits.maxConcurrentTrials != order->limits.maxConcurrentTrials) {
+        broken("a run order reads back as written", QString::fromUtf8(line) + again);
+    }
+}
+
 Verdict controlRequests(QByteArrayView bytes) {
     LineFramer framer(api::kMaxRequestLine);
     Verdict verdict{true, QString()};
@@ -363,6 +388,7 @@ Verdict controlRequests(QByteArrayView bytes) {
                     broken("a parsed request has an op", QString::fromUtf8(line.toByteArray()));
                 }
                 checkAnswer(api::answerOk(request->id));
+                checkRunOrder(request->arguments);
                 for (const char* key : {"experiment", "name"}) {
                     const QString name = request->text(QString::fromLatin1(key));
                     if (!name.isEmpty()) {
