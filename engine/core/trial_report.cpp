@@ -102,4 +102,8 @@ QJsonObject withAutomaticFields(QJsonObject metrics, const AutomaticFields& fiel
     return metrics;
 }
 
+double recordedTimeTotalS(const QJsonObject& result) {
+    return result.value(QStringLiteral("time_total_s")).toDouble(0);
+}
+
 }  // namespace tunedeck

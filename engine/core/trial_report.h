@@ -52,5 +52,8 @@ struct AutomaticFields {
     std::int64_t iterationsSinceRestore = 0;
 };
 QJsonObject withAutomaticFields(QJsonObject metrics, const AutomaticFields& fields);
+// The time_total_s withAutomaticFields wrote into a recorded result (0 when it has none): where a
+// resumed trial's clock goes on from.
+double recordedTimeTotalS(const QJsonObject& result);
 
 }  // namespace tunedeck

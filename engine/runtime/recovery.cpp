@@ -5,6 +5,7 @@
 #include <set>
 
 #include "checkpoint/checkpoint_files.h"
+#include "core/trial_report.h"
 
 namespace tunedeck {
 
@@ -103,7 +104,7 @@ Status recoverExperiment(ExperimentStore& store, const QString& experimentDir,
             trial.checkpointPath = latest ? latest->path : QString();
             trial.checkpointIteration = latest ? latest->iteration : 0;
             trial.iteration = trial.checkpointIteration;
-            trial.timeTotalS = latest ? latest->result.value("time_total_s").toDouble() : 0;
+            trial.timeTotalS = latest ? recordedTimeTotalS(latest->result) : 0;
             trial.lastResult = latest ? latest->result : QJsonObject();
             store.deleteResultsAfter(trial.id, trial.checkpointIteration);
         }
