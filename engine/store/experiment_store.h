@@ -152,6 +152,12 @@ class ExperimentStore {
     std::vector<NodeUsageRecord> loadNodeUsage(const QString& node = {}) const;
     std::int64_t resultCount() const;
     std::int64_t lastSeq() const;
+    // Whether every stored JSON value (states, configs, results, events, exploits, usage
+    // samples) is one JSON object; the first that is not, named ("result 812 (trial t00003,
+    // iteration 4)"), is damage, kept for readError() too. One pass of SQLite's own JSON check
+    // over the file, for `resume`: recovery reads only what it needs (each trial's latest
+    // checkpoint), and a run must not go on writing into a history that is partly unreadable.
+    Status checkStoredValues() const;
     // The views of a history (`show`, `best`, `export`, the app) read through
     // store/history_reader.h: scores and CSV columns come from there.
 

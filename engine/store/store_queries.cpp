@@ -283,6 +283,56 @@ std::vector<EventRecord> ExperimentStore::loadEventStream(std::int64_t sinceSeq,
     return events;
 }
 
+Status ExperimentStore::checkStoredValues() const {
+    struct Column {
+        int sinceSchema;
+        const char* table;
+        const char* column;
+        const char* where;  // SQL naming the row, for the message
+    };
+    static const Column columns[] = {
+        {1, "experiment", "searcher_state", "'the searcher state'"},
+        {1, "experiment", "scheduler_state", "'the scheduler state'"},
+        {1, "trials", "config", "'the config of trial ' || id"},
+        {1, "trials", "last_result", "'the last result of trial ' || id"},
+        {1, "results", "data",
+         "'result ' || seq || ' (trial ' || trial_id || ', iteration ' || iteration || ')'"},
+        {1, "checkpoints", "result", "'the result of checkpoint ' || id"},
+        {1, "events", "payload", "'event ' || seq"},
+        {2, "exploits", "old_config", "'exploit ' || id"},
+        {2, "exploits", "new_config", "'exploit ' || id"},
+        {3, "node_usage", "data", "'node usage sample ' || seq"},
+    };
+    for (const Column& c : columns) {
+        if (impl_->schemaVersion < c.sinceSchema) {
+            continue;
+        }
+        // One JSON object (or empty text, which reads as {}), as the store's reads take it.
+        const QByteArray sql =
+            QStringLiteral(
+                "SELECT %1 FROM %2 WHERE %3 <> '' AND NOT coalesce(CASE WHEN "
+                "json_valid(%3) THEN json_type(%3) = 'object' END, 0) LIMIT 1")
+                .arg(QLatin1String(c.where), QLatin1String(c.table), QLatin1String(c.column))
+                .toUtf8();
+        QString damaged;
+        const Status status =
+            read(impl_->readHandle(), impl_->readError, sql.constData(), kNoBinding,
+                 [&](Statement& row) { damaged = row.columnText(0); });
+        if (!status) {
+            return store::asDamage(status);
+        }
+        if (!damaged.isEmpty()) {
+            const Status found =
+                Status::corruption(QStringLiteral("%1 is not a JSON object").arg(damaged));
+            if (impl_->readError) {
+                impl_->readError = found;
+            }
+            return store::asDamage(found);
+        }
+    }
+    return Status::ok();
+}
+
 std::int64_t ExperimentStore::resultCount() const {
     return singleInt(impl_->readHandle(), impl_->readError, "SELECT count(*) FROM results");
 }

@@ -22,6 +22,7 @@ class TestEngineRecovery : public QObject {
     void aFullDiskWhileCheckpointingFailsCleanly();
     void resumeNeverDeletesThroughASymbolicLink();
     void aDamagedHistoryIsNeverTrusted();
+    void anInterruptedRunWithADamagedResultIsNotResumed();
 };
 
 namespace {
@@ -336,6 +337,39 @@ void TestEngineRecovery::aDamagedHistoryIsNeverTrusted() {
     QVERIFY2(salvaged.out.contains("Lost:"), qPrintable(salvaged.out));
     QCOMPARE(sqliteQuery(folder + "/experiment.sqlite", "PRAGMA integrity_check"),
              QStringLiteral("ok"));
+}
+
+// Issue 33: recovery reads only each trial's latest checkpoint, so an interrupted run whose
+// earlier results were damaged resumed (exit 0) and went on writing into the file.
+void TestEngineRecovery::anInterruptedRunWithADamagedResultIsNotResumed() {
+    EngineHarness h;
+    const QString folder = h.experimentFolder("long");
+    std::unique_ptr<QProcess> engine = h.start({"run", h.writeFile("long.yaml", kLong)});
+    QVERIFY(EngineHarness::waitForFile(
+        folder + "/trials/t00000/checkpoints/checkpoint_000003/.tunedeck_checkpoint.json", 30000));
+    ::kill(pid_t(engine->processId()), SIGINT);
+    QCOMPARE(EngineHarness::finish(*engine, 30000).exitCode, 3);
+    const QString database = folder + "/experiment.sqlite";
+    const QString seq = sqliteQuery(database, "SELECT min(seq) FROM results");
+    QVERIFY(
+        sqliteExec(database, "UPDATE results SET data = substr(data, 1, 20) WHERE seq = " + seq));
+    const QString resultsBefore = sqliteQuery(database, "SELECT count(*) FROM results");
+
+    const EngineResult resumed = h.run({"resume", folder, "--quiet"});
+    QVERIFY2(resumed.exitCode == 2, qPrintable(resumed.all()));
+    QVERIFY2(resumed.err.contains("the history is damaged") &&
+                 resumed.err.contains(QStringLiteral("result %1 (trial t0000").arg(seq)) &&
+                 resumed.err.contains("tunedeck-engine recover"),
+             qPrintable(resumed.all()));
+    // Nothing was written into it.
+    QCOMPARE(sqliteQuery(database, "SELECT count(*) FROM results"), resultsBefore);
+
+    // Salvaged, the run goes on to the end; only the damaged result is missing.
+    QVERIFY(h.run({"recover", folder}).exitCode == 0);
+    const EngineResult after = h.run({"resume", folder, "--quiet"});
+    QVERIFY2(after.exitCode == 0, qPrintable(after.all()));
+    QCOMPARE(sqliteQuery(database, "SELECT count(DISTINCT trial_id) FROM results"),
+             QStringLiteral("6"));
 }
 
 void TestEngineRecovery::aFullDiskWhileCheckpointingFailsCleanly() {
