@@ -2,9 +2,11 @@
 
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <functional>
 #include <set>
 
 #include "checkpoint/checkpoint_files.h"
+#include "checkpoint/file_identity.h"
 #include "core/trial_report.h"
 
 namespace tunedeck {
@@ -15,6 +17,18 @@ Status statusOf(const checkpoint::FileOutcome& outcome) {
     return outcome.ok ? Status::ok() : Status::ioError(QString::fromStdString(outcome.error));
 }
 
+// `work` done with the file-system identity of the experiment's owner, when the engine runs as
+// root for someone else's experiment (checkpoint/file_identity.h): the trial folders are the
+// owner's, and nothing the engine copies or deletes there may use root's rights.
+checkpoint::FileOutcome asOwner(const std::function<checkpoint::FileOutcome()>& work) {
+    checkpoint::FileOutcome outcome;
+    const std::string refused = checkpoint::runAsExperimentOwner([&] { outcome = work(); });
+    if (!refused.empty()) {
+        outcome = {false, refused};
+    }
+    return outcome;
+}
+
 bool isCommittedCheckpoint(const QString& folder) {
     return checkpoint::holdsManifest(checkpoint::posixFileSystem(), folder.toStdString());
 }
@@ -22,18 +36,23 @@ bool isCommittedCheckpoint(const QString& folder) {
 }  // namespace
 
 Status copyCheckpoint(const QString& from, const QString& to, const QJsonObject& manifest) {
-    return statusOf(checkpoint::commitCheckpoint(
-        checkpoint::posixFileSystem(), from.toStdString(), to.toStdString(),
-        QJsonDocument(manifest).toJson().toStdString(), checkpoint::Handover::Copy));
+    return statusOf(asOwner([&] {
+        return checkpoint::commitCheckpoint(
+            checkpoint::posixFileSystem(), from.toStdString(), to.toStdString(),
+            QJsonDocument(manifest).toJson().toStdString(), checkpoint::Handover::Copy);
+    }));
 }
 
 Status removeCheckpoint(const QString& folder) {
-    return statusOf(
-        checkpoint::deleteCheckpoint(checkpoint::posixFileSystem(), folder.toStdString()));
+    return statusOf(asOwner([&] {
+        return checkpoint::deleteCheckpoint(checkpoint::posixFileSystem(), folder.toStdString());
+    }));
 }
 
 Status removeStagingFolder(const QString& folder) {
-    return statusOf(checkpoint::removeStaging(checkpoint::posixFileSystem(), folder.toStdString()));
+    return statusOf(asOwner([&] {
+        return checkpoint::removeStaging(checkpoint::posixFileSystem(), folder.toStdString());
+    }));
 }
 
 namespace {
@@ -48,8 +67,14 @@ void sweepCheckpointsFolder(const QString& experimentDir, const QString& trialId
         listed.insert(QFileInfo(c.path).fileName().toStdString());
     }
     const QString folder = trialFolder(experimentDir, trialId) + QStringLiteral("/checkpoints");
-    const checkpoint::SweepOutcome swept = checkpoint::sweepUnlistedCheckpoints(
-        checkpoint::posixFileSystem(), folder.toStdString(), listed);
+    checkpoint::SweepOutcome swept;
+    if (const std::string refused = checkpoint::runAsExperimentOwner([&] {
+            swept = checkpoint::sweepUnlistedCheckpoints(checkpoint::posixFileSystem(),
+                                                         folder.toStdString(), listed);
+        });
+        !refused.empty()) {
+        swept.error = refused;
+    }
     for (const std::string& line : swept.leftAlone) {
         notices->append(
             QObject::tr("trial %1: left alone: %2").arg(trialId, QString::fromStdString(line)));

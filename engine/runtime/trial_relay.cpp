@@ -1,6 +1,7 @@
 #include "runtime/trial_relay.h"
 
 #include "checkpoint/checkpoint_files.h"
+#include "checkpoint/file_identity.h"
 #include "runtime/gang_ranks.h"
 #include "runtime/recovery.h"
 
@@ -112,8 +113,14 @@ void TrialRelay::onCommitted(const LoopTrial& live, const node::Committed& commi
                 return;
             }
             // Fetched files are made durable and put in place as every checkpoint is.
-            const checkpoint::FileOutcome published = checkpoint::publishFolder(
-                checkpoint::posixFileSystem(), scratch.toStdString(), headTo.toStdString());
+            checkpoint::FileOutcome published;
+            if (const std::string refused = checkpoint::runAsExperimentOwner([&] {
+                    published = checkpoint::publishFolder(
+                        checkpoint::posixFileSystem(), scratch.toStdString(), headTo.toStdString());
+                });
+                !refused.empty()) {
+                published = {false, refused};
+            }
             if (published.ok) {
                 checkpoints_.held(nodeId, headTo);
             } else {

@@ -16,7 +16,7 @@
 namespace tunedeck::worker {
 
 CheckpointMover::CheckpointMover()
-    : m_owner(trialOwnerFromEnvironment(&m_ownerFailure)),
+    : m_owner(checkpoint::ownerFromEnvironment(&m_ownerFailure)),
       m_thread(startWithSignalsBlocked([this] { runJobs(); })) {}
 
 CheckpointMover::~CheckpointMover() {
@@ -52,20 +52,7 @@ std::string CheckpointMover::actAsOwner() const {
     if (!m_ownerFailure.empty() || !owner) {
         return m_ownerFailure;
     }
-    // The raw system calls: glibc's setgroups changes every thread of the process, the kernel's
-    // only the caller. Leaving fsuid 0 drops the file capabilities (CAP_DAC_OVERRIDE, CAP_FOWNER)
-    // from this thread's effective set.
-    if (::syscall(SYS_setgroups, owner->groups.size(), owner->groups.data()) != 0) {
-        return std::string("setgroups: ") + std::strerror(errno);
-    }
-    ::syscall(SYS_setfsgid, owner->gid);
-    ::syscall(SYS_setfsuid, owner->uid);
-    // setfsuid answers with the previous value whatever happened: ask again to know.
-    if (uid_t(::syscall(SYS_setfsuid, uid_t(-1))) != owner->uid ||
-        gid_t(::syscall(SYS_setfsgid, gid_t(-1))) != owner->gid) {
-        return "the kernel kept the agent's file-system identity";
-    }
-    return {};
+    return takeFileIdentity(*owner);
 }
 
 void CheckpointMover::runJobs() {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "checkpoint/checkpoint_files.h"
+#include "checkpoint/file_identity.h"
 #include "node_protocol/node_protocol.h"
 #include "worker/json_line.h"
 #include "worker/log_tail.h"
@@ -280,12 +281,14 @@ void Worker::opAnswer(const node::AnswerOp& op) {
         return;  // the trial has ended; its `exited` is on its way or already sent
     }
     // `save` and `pause` name a folder on this node: it must exist, empty, before the trial
-    // writes into it (the engine may be on another machine).
+    // writes into it (the engine may be on another machine). In the owner's trial folder it is
+    // made as the owner, who runs the trial (a root agent's folder was not the trial's to write).
     if (!op.savePath.empty()) {
-        if (const ckpt::FileOutcome outcome =
-                ckpt::prepareScratchFolder(ckpt::posixFileSystem(), op.savePath);
-            !outcome.ok) {
-            reportError(outcome.error);
+        ckpt::FileOutcome outcome;
+        const std::string refused = ckpt::runAsExperimentOwner(
+            [&] { outcome = ckpt::prepareScratchFolder(ckpt::posixFileSystem(), op.savePath); });
+        if (!refused.empty() || !outcome.ok) {
+            reportError(refused.empty() ? outcome.error : refused);
         }
     }
     std::string& queue = trial->handoversInFlight > 0 ? trial->heldAnswers : trial->answers;

@@ -16,7 +16,6 @@ namespace tunedeck::worker {
 
 namespace {
 
-constexpr int kMaxGroups = 1024;  // supplementary groups taken along
 constexpr int kOpenFolders = 32;  // descriptors nftw may hold while walking
 
 // nftw passes no context; the owner of the walk in progress (one walk at a time, event loop).
@@ -32,31 +31,6 @@ int chownEntry(const char* path, const struct stat*, int, FTW*) {
 }
 
 }  // namespace
-
-std::optional<TrialOwner> trialOwnerFromEnvironment(std::string* failure) {
-    const char* name = std::getenv(kTrialUserVariable);
-    if (::geteuid() != 0 || name == nullptr || *name == '\0') {
-        return std::nullopt;
-    }
-    const passwd* entry = ::getpwnam(name);
-    if (entry == nullptr) {
-        *failure = std::string("the experiment's owner '") + name +
-                   "' has no account on this machine, so its trials cannot run as that user";
-        return std::nullopt;
-    }
-    TrialOwner owner;
-    owner.name = entry->pw_name;
-    owner.uid = entry->pw_uid;
-    owner.gid = entry->pw_gid;
-    owner.home = entry->pw_dir ? entry->pw_dir : "/";
-    owner.groups.resize(kMaxGroups);
-    int count = kMaxGroups;
-    if (::getgrouplist(entry->pw_name, entry->pw_gid, owner.groups.data(), &count) < 0) {
-        count = std::min(count, kMaxGroups);
-    }
-    owner.groups.resize(std::size_t(std::max(count, 0)));
-    return owner;
-}
 
 std::string handTrialFolderTo(const TrialOwner& owner, const std::string& trialDir) {
     struct stat info {};

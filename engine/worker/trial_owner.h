@@ -12,21 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/file_identity.h"
+
 namespace tunedeck::worker {
 
-inline constexpr const char* kTrialUserVariable = "TUNEDECK_TRIAL_USER";
-
-struct TrialOwner {
-    std::string name;
-    uid_t uid = 0;
-    gid_t gid = 0;
-    std::vector<gid_t> groups;  // supplementary, as initgroups would set them
-    std::string home;
-};
-
-// The owner this agent's trials run as: none when the agent is not root or the variable is not
-// set. `failure` is set (and none returned) when it names no account here.
-std::optional<TrialOwner> trialOwnerFromEnvironment(std::string* failure);
+// The experiment's owner (checkpoint/file_identity.h): who the trials run as.
+using TrialOwner = checkpoint::FileIdentity;
+using checkpoint::kTrialUserVariable;
 
 // Gives `trialDir` and everything under it to `owner` (symlinks themselves, never their
 // targets), so a trial running as the owner can write its checkpoints and files there. The

@@ -330,7 +330,7 @@ LaunchedTrial launchTrial(const TrialLaunch& launch) {
                       "': " + ec.message());
     }
     std::string ownerFailure;
-    const std::optional<TrialOwner> owner = trialOwnerFromEnvironment(&ownerFailure);
+    const std::optional<TrialOwner> owner = checkpoint::ownerFromEnvironment(&ownerFailure);
     if (!ownerFailure.empty()) {
         return failed(ownerFailure);
     }

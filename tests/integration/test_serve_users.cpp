@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -117,6 +118,7 @@ class TestServeUsers : public QObject {
     void cleanupTestCase();
     void oneUserCannotStopReadOrDeleteAnothersExperimentOnASharedSocket();
     void aTokenPerUserMakesTheConnectionThatUser();
+    void aPbtRunUnderARootEngineSavesAsItsOwner();
 
   private:
     // The harness's folder as a service's would be: other users may pass through it.
@@ -287,6 +289,83 @@ void TestServeUsers::aTokenPerUserMakesTheConnectionThatUser() {
              QStringLiteral("forbidden"));
     QVERIFY(!lists(bob, a));
     QCOMPARE(reportedUids(alice, a), QSet<qint64>{qint64(alice_.uid)});
+}
+
+// Issue 33: under the system service (root), a save the engine asks for (PBT's perturbations,
+// a pause) goes into a folder the agent makes first; the agent made it as root, so the trial,
+// running as its owner, could not write there: every PBT trial died with PermissionError. The
+// agent and the engine now do their checkpoint work in the owner's folders with the owner's
+// file-system identity: the run finishes, exploits copy checkpoints, and every file is hers.
+void TestServeUsers::aPbtRunUnderARootEngineSavesAsItsOwner() {
+    EngineHarness harness;
+    openToTrials(harness);
+    ServeProcess server;
+    QVERIFY(server.start(harness, {"--listen", "unix:" + ServeProcess::localSocketPath(harness),
+                                   "--socket-group", group_, "--capacity", "cpu=4"}));
+    const std::unique_ptr<ServeClient> alice = connectAs(alice_, server.address());
+    QVERIFY(alice->hello().value("ok").toBool());
+    const QString yaml = QStringLiteral(R"(name: pbt-owner
+trainable:
+  command: [python3, "%1"]
+search_space:
+  x: {uniform: [1, 2]}
+  iterations: 100
+  sleep: 0.02
+num_samples: 4
+metric: score
+mode: max
+scheduler:
+  type: pbt
+  time_attr: training_iteration
+  perturbation_interval: 3
+  hyperparam_mutations:
+    x: {uniform: [1, 2]}
+stop: {training_iteration: 12}
+max_concurrent_trials: 2
+seed: 5
+)")
+                             .arg(EngineHarness::trialScript("behaviour.py"));
+    const QJsonObject started = alice->ask(
+        {{"op", "start"}, {"yaml", yaml}, {"file_name", harness.root() + "/pbt.yaml"}}, 60000);
+    QVERIFY2(started.value("ok").toBool(), QJsonDocument(started).toJson().constData());
+    const QString name = started.value("experiment").toString();
+    QTRY_VERIFY_WITH_TIMEOUT(served(*alice, name), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!served(*alice, name), 120000);
+    const QString folder = harness.resultsRoot() + '/' + name;
+    QVERIFY2(
+        sqliteQuery(folder + "/experiment.sqlite", "SELECT COUNT(*) FROM exploits").toInt() > 0,
+        qPrintable(
+            "no exploit happened: " +
+            sqliteQuery(folder + "/experiment.sqlite",
+                        "SELECT substr(error_message, -700) FROM trials WHERE id = 't00000'")));
+
+    QStringList notHers;
+    int files = 0;
+    QDirIterator it(folder + "/trials", QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (!path.contains("/checkpoints/")) {
+            continue;
+        }
+        struct stat info {};
+        QVERIFY(::lstat(path.toUtf8().constData(), &info) == 0);
+        ++files;
+        if (info.st_uid != alice_.uid) {
+            notHers << QStringLiteral("%1 (uid %2)").arg(path).arg(info.st_uid);
+        }
+    }
+    QVERIFY2(files > 0, "no checkpoint files");
+    // The engine's own copies are there (their manifests name where they came from).
+    int copies = 0;
+    QDirIterator manifests(folder + "/trials", {".tunedeck_checkpoint.json"},
+                           QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (manifests.hasNext()) {
+        QFile manifest(manifests.next());
+        copies += manifest.open(QIODevice::ReadOnly) && manifest.readAll().contains("copied_from");
+    }
+    QVERIFY2(copies > 0, "no checkpoint was copied by the engine");
+    QVERIFY2(notHers.isEmpty(), qPrintable(notHers.join('\n')));
 }
 
 QTEST_GUILESS_MAIN(TestServeUsers)
