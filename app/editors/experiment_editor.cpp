@@ -1,10 +1,13 @@
 #include "editors/experiment_editor.h"
 
+#include <QEvent>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QJsonArray>
 #include <QLabel>
 #include <QListWidget>
+#include <QScrollArea>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -33,10 +36,22 @@ ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent
     preview_->setToolTip(tr("The first configs the run would try, with this seed and searcher"));
     spaceLayout->addWidget(new QLabel(tr("Sampled configs (the first the run would try):")));
     spaceLayout->addWidget(preview_, 1);
-    auto* formPage = new QWidget;
-    auto* formLayout = new QVBoxLayout(formPage);
-    formLayout->addWidget(form_);
-    formLayout->addWidget(space, 1);
+    // The form scrolls on a small screen (1280x800 at 200%) instead of squeezing its rows, and
+    // stacks its two columns where they do not fit side by side; the search space below it
+    // takes the rest of the page.
+    auto* formScroller = new QScrollArea;
+    formScroller->setObjectName(QStringLiteral("formScroller"));
+    formScroller->setWidget(form_);
+    formScroller->setWidgetResizable(true);
+    formScroller->setFrameShape(QFrame::NoFrame);
+    formScroller->viewport()->installEventFilter(this);
+    formScroller->setMinimumHeight(formScroller->fontMetrics().height() * 8);
+    auto* formPage = new QSplitter(Qt::Vertical);
+    formPage->setChildrenCollapsible(false);
+    formPage->addWidget(formScroller);
+    formPage->addWidget(space);
+    formPage->setStretchFactor(0, 0);
+    formPage->setStretchFactor(1, 1);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(makeTopBar());
@@ -59,6 +74,13 @@ ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent
 }
 
 ExperimentEditor::~ExperimentEditor() = default;
+
+bool ExperimentEditor::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize && watched == form_->parentWidget()) {
+        form_->setStacked(form_->parentWidget()->width() < form_->sideBySideWidth());
+    }
+    return YamlDocumentEditor::eventFilter(watched, event);
+}
 
 void ExperimentEditor::onTextChanged() {
     ++generation_;  // an answer about the text before this change would pin to the wrong lines

@@ -58,6 +58,7 @@ class ExperimentEditor : public YamlDocumentEditor {
 
   private:
     void onTextChanged() override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void onFieldEdited(FormField field, const QVariant& value);
     void onValidated(const QJsonObject& answer, const QString& fileName);
     void showNotConnected();

@@ -32,7 +32,7 @@ ExperimentEditorWindow::ExperimentEditorWindow(ExperimentEditor* editor, QWidget
             emit runRequested(editor_->path());
         }
     });
-    resize(1000, 760);
+    fitToScreen(QSize(1000, 760));
 }
 
 void ExperimentEditorWindow::showRunOutcome(const QString& refusal) {

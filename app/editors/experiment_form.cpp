@@ -127,13 +127,15 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
         column->addLayout(form);
         column->addStretch();
     }
-    auto* columns = new QHBoxLayout;
-    columns->addWidget(experiment, 1);
-    columns->addWidget(scheduling, 1);
+    experimentBox_ = experiment;
+    schedulingBox_ = scheduling;
+    columns_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    columns_->addWidget(experiment, 1);
+    columns_->addWidget(scheduling, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(banner_);
-    layout->addLayout(columns);
+    layout->addLayout(columns_);
 
     connect(name_, &QLineEdit::editingFinished, this,
             [this] { commitText(FormField::Name, name_->text()); });
@@ -167,6 +169,19 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
             [this] { commitText(FormField::SearchAlgorithm, search_->currentData().toString()); });
     connect(scheduler_, &QComboBox::activated, this,
             [this] { commitText(FormField::SchedulerType, scheduler_->currentData().toString()); });
+}
+
+void ExperimentForm::setStacked(bool stacked) {
+    const auto direction = stacked ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight;
+    if (columns_->direction() != direction) {
+        columns_->setDirection(direction);
+    }
+}
+
+int ExperimentForm::sideBySideWidth() const {
+    const QMargins margins = layout()->contentsMargins();
+    return experimentBox_->minimumSizeHint().width() + schedulingBox_->minimumSizeHint().width() +
+           columns_->spacing() + margins.left() + margins.right();
 }
 
 QWidget* ExperimentForm::commandEditor() {

@@ -10,7 +10,9 @@
 
 #include "editors/experiment_fields.h"
 
+class QBoxLayout;
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -26,6 +28,10 @@ class ExperimentForm : public QWidget {
 
     // Shows `fields`; `editable` is false while the text does not parse, with `why` saying so.
     void showFields(const ExperimentFields& fields, bool editable, const QString& why = {});
+    // The two groups one above the other (a narrow window) or side by side.
+    void setStacked(bool stacked);
+    // The narrowest width at which the two groups fit side by side.
+    int sideBySideWidth() const;
 
   signals:
     void fieldEdited(tunedeck::app::FormField field, const QVariant& value);
@@ -38,6 +44,9 @@ class ExperimentForm : public QWidget {
     void commitText(FormField field, const QString& text);
 
     ExperimentFields shown_;
+    QBoxLayout* columns_;
+    QGroupBox* experimentBox_;
+    QGroupBox* schedulingBox_;
     QLabel* banner_;
     QLineEdit* name_;
     QListWidget* command_;

@@ -52,6 +52,8 @@ YamlDocumentEditor::YamlDocumentEditor(const QString& untitled, const QString& n
     pathLabel_ = new QLabel(untitled_);
     pathLabel_->setObjectName(QStringLiteral("editorPath"));
     pathLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    pathLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    pathLabel_->installEventFilter(this);
 
     status_ = new QLabel;
     status_->setObjectName(QStringLiteral("validationStatus"));
@@ -104,7 +106,21 @@ bool YamlDocumentEditor::load(const QString& path) {
 
 void YamlDocumentEditor::setPath(const QString& path) {
     path_ = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
-    pathLabel_->setText(path_.isEmpty() ? untitled_ : path_);
+    showPath();
+}
+
+void YamlDocumentEditor::showPath() {
+    const QString path = path_.isEmpty() ? untitled_ : path_;
+    pathLabel_->setToolTip(path);
+    pathLabel_->setText(
+        pathLabel_->fontMetrics().elidedText(path, Qt::ElideMiddle, pathLabel_->width()));
+}
+
+bool YamlDocumentEditor::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == pathLabel_ && event->type() == QEvent::Resize) {
+        showPath();
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 bool YamlDocumentEditor::save() {
