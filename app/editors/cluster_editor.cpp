@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -109,6 +110,11 @@ ClusterEditor::ClusterEditor(const QString& engineBinary, QWidget* parent)
     splitter->addWidget(bottom_);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    // The form first, also where the window is small: the activity below may shrink to its tabs
+    // and a line (its tables scroll).
+    bottom_->setMinimumHeight(bottom_->tabBar()->sizeHint().height() +
+                              3 * bottom_->fontMetrics().height());
+    splitter->setSizes({3000, 1000});
     // The verdict and the problems under everything, as the experiment editor has them: in the
     // splitter a wrapped status line was squeezed to half a line on a small screen.
     auto* layout = new QVBoxLayout(this);

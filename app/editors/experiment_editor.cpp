@@ -18,11 +18,26 @@
 
 namespace tunedeck::app {
 
+namespace {
+
+// A scroll area that asks for its form's whole height (QScrollArea's own hint stops at 24 lines),
+// so the splitter gives the form what it needs before the search space takes the rest.
+class FormScroller : public QScrollArea {
+  public:
+    QSize sizeHint() const override {
+        const int frame = 2 * frameWidth();
+        return widget() ? widget()->sizeHint() + QSize(frame, frame) : QScrollArea::sizeHint();
+    }
+};
+
+}  // namespace
+
 ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent)
     : YamlDocumentEditor(tr("Untitled experiment"),
                          tr("The experiment has no file yet: save it as one."), parent),
       client_(client) {
     qRegisterMetaType<FormField>();
+    qRegisterMetaType<OptionSection>();
     form_ = new ExperimentForm;
     table_ = new SearchSpaceTable;
 
@@ -39,7 +54,7 @@ ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent
     // The form scrolls on a small screen (1280x800 at 200%) instead of squeezing its rows, and
     // stacks its two columns where they do not fit side by side; the search space below it
     // takes the rest of the page.
-    auto* formScroller = new QScrollArea;
+    auto* formScroller = new FormScroller;
     formScroller->setObjectName(QStringLiteral("formScroller"));
     formScroller->setWidget(form_);
     formScroller->setWidgetResizable(true);
@@ -60,6 +75,14 @@ ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent
     layout->addWidget(problemList_);
 
     connect(form_, &ExperimentForm::fieldEdited, this, &ExperimentEditor::onFieldEdited);
+    connect(form_, &ExperimentForm::optionEdited, this,
+            [this](OptionSection section, const QString& key, const QString& typed) {
+                applyOrRevert(yaml_ ? optionEdit(*yaml_, section, key, typed) : std::nullopt);
+            });
+    connect(form_, &ExperimentForm::stopCriterionRenamed, this,
+            [this](const QString& from, const QString& to) {
+                applyOrRevert(yaml_ ? stopRenameEdit(*yaml_, from, to) : std::nullopt);
+            });
     connect(table_, &SearchSpaceTable::editsRequested, this, &ExperimentEditor::applyEdits);
     if (client_) {
         connect(client_, &client::EngineClient::ready, this, [this] {
@@ -100,7 +123,10 @@ void ExperimentEditor::onTextChanged() {
 }
 
 void ExperimentEditor::onFieldEdited(FormField field, const QVariant& value) {
-    const std::optional<TextEdit> edit = yaml_ ? fieldEdit(*yaml_, field, value) : std::nullopt;
+    applyOrRevert(yaml_ ? fieldEdit(*yaml_, field, value) : std::nullopt);
+}
+
+void ExperimentEditor::applyOrRevert(const std::optional<TextEdit>& edit) {
     if (edit) {
         applyEdits({*edit});
     } else if (yaml_) {

@@ -86,6 +86,13 @@ void checkOnScreen(QWidget* window, const QList<QWidget*>& widgets, bool scrolli
                                            .arg(rectText(widget->visibleRegion().boundingRect()),
                                                 rectText(widget->rect()))));
         }
+        if (auto* label = qobject_cast<QLabel*>(widget); label && label->wordWrap()) {
+            QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                     qPrintable(QStringLiteral("%1 shows %2 of the %3 px its lines take")
+                                    .arg(name)
+                                    .arg(label->height())
+                                    .arg(label->heightForWidth(label->width()))));
+        }
         QVERIFY2(scrolledIntoView(widget),
                  qPrintable(name + QStringLiteral(" cannot be scrolled into view: %1 of %2")
                                        .arg(rectText(widget->visibleRegion().boundingRect()),
@@ -127,6 +134,7 @@ void TestEditorWindowFit::theClusterEditorFitsTheScreen() {
     QTest::qWait(50);  // the window moves into the screen once its frame is known
     QSignalSpy validated(editor, &ClusterEditor::validated);
     editor->validateNow();
+    QTest::qWait(50);  // its status line laid out
     auto* activity = child<QTabWidget>(*editor, "clusterActivity");
     const QList<QWidget*> needed{editor->tabs()->tabBar(),
                                  child<QAbstractButton>(*editor, "testConnection"),
