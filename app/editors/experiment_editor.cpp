@@ -49,7 +49,9 @@ ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent
     preview_->setObjectName(QStringLiteral("samplePreview"));
     preview_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     preview_->setToolTip(tr("The first configs the run would try, with this seed and searcher"));
-    spaceLayout->addWidget(new QLabel(tr("Sampled configs (the first the run would try):")));
+    auto* previewTitle = new QLabel(tr("Sampled configs (the first the run would try):"));
+    previewTitle->setWordWrap(true);
+    spaceLayout->addWidget(previewTitle);
     spaceLayout->addWidget(preview_, 1);
     // The form scrolls on a small screen (1280x800 at 200%) instead of squeezing its rows, and
     // stacks its two columns where they do not fit side by side; the search space below it

@@ -166,6 +166,9 @@ void TestEditorWindowFit::theExperimentEditorFitsTheScreen() {
         child<QWidget>(*editor, "samplePreview"), child<QLabel>(*editor, "validationStatus")};
     screenshot(*window, QStringLiteral("experiment_editor_window_%1x").arg(scaleFactor()));
     checkOnScreen(window, needed, scaleFactor() > 1);
+    // The scheduler's options as the form shows them after scrolling to them.
+    QVERIFY(scrolledIntoView(child<QWidget>(*editor, "schedulerOption_max_t")));
+    screenshot(*window, QStringLiteral("experiment_editor_options_%1x").arg(scaleFactor()));
     window->close();
 }
 
