@@ -122,7 +122,7 @@ void TestEditorWindowFit::initTestCase() {
 }
 
 // The window opened 1100x820 on an 800-pixel-high screen: its last line (the validation
-// status) and the activity tabs below were off the screen.
+// status) and the activity pane's Cancel were off the screen.
 void TestEditorWindowFit::theClusterEditorFitsTheScreen() {
     QWidget parent;
     ClusterEditor* editor = openClusterEditor(
@@ -144,6 +144,10 @@ void TestEditorWindowFit::theClusterEditorFitsTheScreen() {
                                  activity->tabBar()};
     screenshot(*window, QStringLiteral("cluster_editor_window_%1x").arg(scaleFactor()));
     checkOnScreen(window, needed, scaleFactor() > 1);
+    // The output of `up` and `down` with its Cancel button.
+    activity->setCurrentIndex(1);
+    checkOnScreen(window, {child<QAbstractButton>(*editor, "cancelClusterCommand")},
+                  scaleFactor() > 1);
     window->close();
 }
 
