@@ -1,7 +1,5 @@
 #include "editors/editor_window.h"
 
-#include <algorithm>
-
 #include <QCloseEvent>
 #include <QDir>
 #include <QFileDialog>
@@ -14,6 +12,7 @@
 #include <QShowEvent>
 #include <QTextDocument>
 #include <QTimer>
+#include <algorithm>
 
 #include "editors/yaml_document_editor.h"
 
