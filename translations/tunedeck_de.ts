@@ -101,6 +101,89 @@
     </message>
 </context>
 <context>
+    <name>ClusterSummary</name>
+    <message numerus="yes">
+        <source>%n CPU(s)</source>
+        <translation>
+            <numerusform>%n CPU</numerusform>
+            <numerusform>%n CPUs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 CPUs</source>
+        <translation>%1 CPUs</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n GPU</numerusform>
+            <numerusform>%n GPUs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 to %2 workers</source>
+        <translation>%1 bis %2 Worker</translation>
+    </message>
+    <message numerus="yes">
+        <source>up to %n worker(s)</source>
+        <translation>
+            <numerusform>bis zu %n Worker</numerusform>
+            <numerusform>bis zu %n Worker</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3</source>
+        <translation>%1 (%2): %3</translation>
+    </message>
+    <message>
+        <source> (head)</source>
+        <translation> (Head)</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>und %n weiterer</numerusform>
+            <numerusform>und %n weitere</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 runs trials on this machine only.</source>
+        <translation>%1 führt Trials nur auf diesem Rechner aus.</translation>
+    </message>
+    <message>
+        <source>%1 lists no node to reach over SSH.</source>
+        <translation>%1 nennt keinen Knoten, der über SSH erreichbar ist.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n node(s) over SSH as %2: %3.</source>
+        <translation>
+            <numerusform>%1: %n Knoten über SSH als %2: %3.</numerusform>
+            <numerusform>%1: %n Knoten über SSH als %2: %3.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 asks Slurm for nodes as trials wait (%n node type(s)): %2.</source>
+        <translation>
+            <numerusform>%1 fordert Knoten bei Slurm an, wenn Trials warten (%n Knotentyp): %2.</numerusform>
+            <numerusform>%1 fordert Knoten bei Slurm an, wenn Trials warten (%n Knotentypen): %2.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 makes nodes with your commands as trials wait (provider command, %n node type(s)): %2.</source>
+        <translation>
+            <numerusform>%1 erzeugt Knoten mit Ihren Befehlen, wenn Trials warten (Provider command, %n Knotentyp): %2.</numerusform>
+            <numerusform>%1 erzeugt Knoten mit Ihren Befehlen, wenn Trials warten (Provider command, %n Knotentypen): %2.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>At most %n worker(s) in all.</source>
+        <translation>
+            <numerusform>Insgesamt höchstens %n Worker.</numerusform>
+            <numerusform>Insgesamt höchstens %n Worker.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ExperimentFields</name>
     <message>
         <source>the command ends with a lone backslash</source>
@@ -221,6 +304,29 @@
     <message>
         <source>unexpected answer to &apos;%1&apos; on the server: %2</source>
         <translation>unerwartete Antwort auf „%1“ auf dem Server: %2</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::AlgorithmOptionsBox</name>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1 (Standard)</translation>
+    </message>
+    <message>
+        <source>%1 is written over several lines: edit it in the YAML tab.</source>
+        <translation>%1 steht über mehrere Zeilen: Bearbeiten Sie es im YAML-Tab.</translation>
+    </message>
+    <message>
+        <source>%1 as the file writes it; the engine&apos;s check says whether it applies here.</source>
+        <translation>%1 wie in der Datei; die Prüfung der Engine sagt, ob es hier gilt.</translation>
+    </message>
+    <message>
+        <source>%1 as the file sets it; clear it for the default, %2.</source>
+        <translation>%1 wie in der Datei gesetzt; leeren Sie das Feld für den Standardwert %2.</translation>
+    </message>
+    <message>
+        <source>%1 is not in the file: the default, %2, applies.</source>
+        <translation>%1 steht nicht in der Datei: Es gilt der Standardwert %2.</translation>
     </message>
 </context>
 <context>
@@ -741,17 +847,6 @@ Fingerabdruck: %2</translation>
         <source>The YAML text does not parse (line %1: %2). Fix it in the YAML tab to use the form.</source>
         <translation>Der YAML-Text lässt sich nicht parsen (Zeile %1: %2). Korrigieren Sie ihn im Tab YAML, um das Formular zu verwenden.</translation>
     </message>
-    <message>
-        <source>Valid: %1 runs trials on this machine only.</source>
-        <translation>Gültig: %1 führt Trials nur auf diesem Rechner aus.</translation>
-    </message>
-    <message numerus="yes">
-        <source>Valid: %1 with %n node(s) over SSH.</source>
-        <translation>
-            <numerusform>Gültig: %1 mit %n Knoten über SSH.</numerusform>
-            <numerusform>Gültig: %1 mit %n Knoten über SSH.</numerusform>
-        </translation>
-    </message>
     <message numerus="yes">
         <source>%n warning(s).</source>
         <translation>
@@ -821,6 +916,10 @@ Fingerabdruck: %2</translation>
     <message>
         <source>Provider %1: nodes are made as trials wait; there is none to connect to yet.</source>
         <translation>Provider %1: Knoten entstehen, wenn Trials warten; noch gibt es keinen, mit dem verbunden werden könnte.</translation>
+    </message>
+    <message>
+        <source>Valid: %1</source>
+        <translation>Gültig: %1</translation>
     </message>
 </context>
 <context>
@@ -1497,6 +1596,10 @@ Fingerabdruck: %2</translation>
     <message>
         <source>Options (default): %1</source>
         <translation>Optionen (Standard): %1</translation>
+    </message>
+    <message>
+        <source>Stop when</source>
+        <translation>Stoppen bei</translation>
     </message>
 </context>
 <context>
@@ -2966,6 +3069,33 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>cannot copy %1 to %2</source>
         <translation>%1 kann nicht nach %2 kopiert werden</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::StopCriteriaTable</name>
+    <message>
+        <source>Result key</source>
+        <translation>Ergebnisschlüssel</translation>
+    </message>
+    <message>
+        <source>Stop at</source>
+        <translation>Stoppen ab</translation>
+    </message>
+    <message>
+        <source>A trial stops once any criterion is met: training_iteration and time_total_s at that many; a metric at the threshold in the direction of its mode, or as written with {&quot;&gt;=&quot;: x} / {&quot;&lt;=&quot;: x}.</source>
+        <translation>Ein Trial stoppt, sobald ein Kriterium erfüllt ist: training_iteration und time_total_s bei diesem Wert; eine Metrik beim Schwellenwert in Richtung ihres mode, oder wie angegeben mit {&quot;&gt;=&quot;: x} / {&quot;&lt;=&quot;: x}.</translation>
+    </message>
+    <message>
+        <source>Add a stop criterion</source>
+        <translation>Stoppkriterium hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove the stop criterion</source>
+        <translation>Stoppkriterium entfernen</translation>
+    </message>
+    <message>
+        <source>Written over several lines: edit it in the YAML tab.</source>
+        <translation>Steht über mehrere Zeilen: Bearbeiten Sie es im YAML-Tab.</translation>
     </message>
 </context>
 <context>

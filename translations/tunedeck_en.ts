@@ -2,6 +2,65 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>ClusterSummary</name>
+    <message numerus="yes">
+        <source>%n CPU(s)</source>
+        <translation>
+            <numerusform>%n CPU</numerusform>
+            <numerusform>%n CPUs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n GPU</numerusform>
+            <numerusform>%n GPUs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>up to %n worker(s)</source>
+        <translation>
+            <numerusform>up to %n worker</numerusform>
+            <numerusform>up to %n workers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n node(s) over SSH as %2: %3.</source>
+        <translation>
+            <numerusform>%1: %n node over SSH as %2: %3.</numerusform>
+            <numerusform>%1: %n nodes over SSH as %2: %3.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 asks Slurm for nodes as trials wait (%n node type(s)): %2.</source>
+        <translation>
+            <numerusform>%1 asks Slurm for nodes as trials wait (%n node type): %2.</numerusform>
+            <numerusform>%1 asks Slurm for nodes as trials wait (%n node types): %2.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 makes nodes with your commands as trials wait (provider command, %n node type(s)): %2.</source>
+        <translation>
+            <numerusform>%1 makes nodes with your commands as trials wait (provider command, %n node type): %2.</numerusform>
+            <numerusform>%1 makes nodes with your commands as trials wait (provider command, %n node types): %2.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>At most %n worker(s) in all.</source>
+        <translation>
+            <numerusform>At most %n worker in all.</numerusform>
+            <numerusform>At most %n workers in all.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>tunedeck::app::ClusterConnectionCheck</name>
     <message numerus="yes">
         <source>%1, %n CPU(s)</source>
@@ -13,13 +72,6 @@
 </context>
 <context>
     <name>tunedeck::app::ClusterEditor</name>
-    <message numerus="yes">
-        <source>Valid: %1 with %n node(s) over SSH.</source>
-        <translation>
-            <numerusform>Valid: %1 with %n node over SSH.</numerusform>
-            <numerusform>Valid: %1 with %n nodes over SSH.</numerusform>
-        </translation>
-    </message>
     <message numerus="yes">
         <source>%n warning(s).</source>
         <translation>

@@ -101,6 +101,81 @@
     </message>
 </context>
 <context>
+    <name>ClusterSummary</name>
+    <message numerus="yes">
+        <source>%n CPU(s)</source>
+        <translation>
+            <numerusform>%n 个 CPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 CPUs</source>
+        <translation>%1 个 CPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n 个 GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 to %2 workers</source>
+        <translation>%1 到 %2 个 worker</translation>
+    </message>
+    <message numerus="yes">
+        <source>up to %n worker(s)</source>
+        <translation>
+            <numerusform>最多 %n 个 worker</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3</source>
+        <translation>%1（%2）：%3</translation>
+    </message>
+    <message>
+        <source> (head)</source>
+        <translation>（head）</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>另有 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 runs trials on this machine only.</source>
+        <translation>%1 只在本机运行 trial。</translation>
+    </message>
+    <message>
+        <source>%1 lists no node to reach over SSH.</source>
+        <translation>%1 没有列出可通过 SSH 访问的节点。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n node(s) over SSH as %2: %3.</source>
+        <translation>
+            <numerusform>%1：通过 SSH 以 %2 访问 %n 个节点：%3。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 asks Slurm for nodes as trials wait (%n node type(s)): %2.</source>
+        <translation>
+            <numerusform>%1 在 trial 等待时向 Slurm 申请节点（%n 种节点类型）：%2。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 makes nodes with your commands as trials wait (provider command, %n node type(s)): %2.</source>
+        <translation>
+            <numerusform>%1 在 trial 等待时用您的命令创建节点（provider command，%n 种节点类型）：%2。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>At most %n worker(s) in all.</source>
+        <translation>
+            <numerusform>总共最多 %n 个 worker。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ExperimentFields</name>
     <message>
         <source>the command ends with a lone backslash</source>
@@ -221,6 +296,29 @@
     <message>
         <source>unexpected answer to &apos;%1&apos; on the server: %2</source>
         <translation>服务器对“%1”的应答不符合预期：%2</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::AlgorithmOptionsBox</name>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1（默认）</translation>
+    </message>
+    <message>
+        <source>%1 is written over several lines: edit it in the YAML tab.</source>
+        <translation>%1 跨多行书写：请在 YAML 标签页中编辑。</translation>
+    </message>
+    <message>
+        <source>%1 as the file writes it; the engine&apos;s check says whether it applies here.</source>
+        <translation>%1 为文件中的写法；引擎的检查会说明它在此是否适用。</translation>
+    </message>
+    <message>
+        <source>%1 as the file sets it; clear it for the default, %2.</source>
+        <translation>%1 为文件中的设置；清空即恢复默认值 %2。</translation>
+    </message>
+    <message>
+        <source>%1 is not in the file: the default, %2, applies.</source>
+        <translation>文件中没有 %1：使用默认值 %2。</translation>
     </message>
 </context>
 <context>
@@ -740,16 +838,6 @@ Fingerprint: %2</source>
         <source>The YAML text does not parse (line %1: %2). Fix it in the YAML tab to use the form.</source>
         <translation>YAML 文本无法解析（第 %1 行：%2）。请先在 YAML 标签页中修正，才能使用表单。</translation>
     </message>
-    <message>
-        <source>Valid: %1 runs trials on this machine only.</source>
-        <translation>有效：%1 仅在本机上运行试验。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Valid: %1 with %n node(s) over SSH.</source>
-        <translation>
-            <numerusform>有效：%1，通过 SSH 连接 %n 个节点。</numerusform>
-        </translation>
-    </message>
     <message numerus="yes">
         <source>%n warning(s).</source>
         <translation>
@@ -817,6 +905,10 @@ Fingerprint: %2</source>
     <message>
         <source>Provider %1: nodes are made as trials wait; there is none to connect to yet.</source>
         <translation>提供方为 %1：节点在试验等待时才创建，目前还没有可连接的节点。</translation>
+    </message>
+    <message>
+        <source>Valid: %1</source>
+        <translation>有效：%1</translation>
     </message>
 </context>
 <context>
@@ -1487,6 +1579,10 @@ Fingerprint: %2</source>
     <message>
         <source>Options (default): %1</source>
         <translation>选项（默认值）：%1</translation>
+    </message>
+    <message>
+        <source>Stop when</source>
+        <translation>停止条件</translation>
     </message>
 </context>
 <context>
@@ -2946,6 +3042,33 @@ MPS 未能启动：%2</translation>
     <message>
         <source>cannot copy %1 to %2</source>
         <translation>无法将 %1 复制到 %2</translation>
+    </message>
+</context>
+<context>
+    <name>tunedeck::app::StopCriteriaTable</name>
+    <message>
+        <source>Result key</source>
+        <translation>结果键</translation>
+    </message>
+    <message>
+        <source>Stop at</source>
+        <translation>停止阈值</translation>
+    </message>
+    <message>
+        <source>A trial stops once any criterion is met: training_iteration and time_total_s at that many; a metric at the threshold in the direction of its mode, or as written with {&quot;&gt;=&quot;: x} / {&quot;&lt;=&quot;: x}.</source>
+        <translation>满足任一条件时 trial 即停止：training_iteration 和 time_total_s 达到该值；指标按其 mode 的方向达到阈值，或按 {&quot;&gt;=&quot;: x} / {&quot;&lt;=&quot;: x} 的写法。</translation>
+    </message>
+    <message>
+        <source>Add a stop criterion</source>
+        <translation>添加停止条件</translation>
+    </message>
+    <message>
+        <source>Remove the stop criterion</source>
+        <translation>删除停止条件</translation>
+    </message>
+    <message>
+        <source>Written over several lines: edit it in the YAML tab.</source>
+        <translation>跨多行书写：请在 YAML 标签页中编辑。</translation>
     </message>
 </context>
 <context>

@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -20,6 +21,7 @@
 #include "editors/cluster_command_runner.h"
 #include "editors/cluster_connection_check.h"
 #include "editors/cluster_form.h"
+#include "editors/cluster_summary.h"
 #include "editors/editor_window.h"
 
 namespace tunedeck::app {
@@ -103,20 +105,23 @@ ClusterEditor::ClusterEditor(const QString& engineBinary, QWidget* parent)
     });
     connect(runner_, &ClusterCommandRunner::finished, this, &ClusterEditor::updateActions);
 
-    auto* editorPart = new QWidget;
-    auto* editorLayout = new QVBoxLayout(editorPart);
-    editorLayout->setContentsMargins(0, 0, 0, 0);
-    editorLayout->addWidget(makeTabs(formPage), 1);
-    editorLayout->addWidget(status_);
-    editorLayout->addWidget(problemList_);
     auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(editorPart);
+    splitter->addWidget(makeTabs(formPage));
     splitter->addWidget(bottom_);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    // The form first, also where the window is small: the activity below may shrink to its tabs
+    // and a line (its tables scroll).
+    bottom_->setMinimumHeight(bottom_->tabBar()->sizeHint().height() +
+                              3 * bottom_->fontMetrics().height());
+    splitter->setSizes({3000, 1000});
+    // The verdict and the problems under everything, as the experiment editor has them: in the
+    // splitter a wrapped status line was squeezed to half a line on a small screen.
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(splitter, 1);
+    layout->addWidget(status_);
+    layout->addWidget(problemList_);
 
     connect(form_, &ClusterForm::editsRequested, this, &ClusterEditor::applyEdits);
     onTextChanged();
@@ -163,12 +168,8 @@ void ClusterEditor::validateNow() {
     showProblems();
     const int count = int(problems_.size());
     if (loaded.spec) {
-        const ClusterSpec& spec = *loaded.spec;
         status_->setText(
-            (spec.provider == ClusterProvider::Local
-                 ? tr("Valid: %1 runs trials on this machine only.").arg(spec.clusterName)
-                 : tr("Valid: %1 with %n node(s) over SSH.", nullptr, int(spec.nodes.size()))
-                       .arg(spec.clusterName)) +
+            tr("Valid: %1").arg(clusterSummary(*loaded.spec)) +
             (count ? QLatin1Char(' ') + tr("%n warning(s).", nullptr, count) : QString()));
     } else {
         status_->setText(tr("%n problem(s) to fix before the cluster can be used.", nullptr,
@@ -290,7 +291,7 @@ ClusterEditor* openClusterEditor(QWidget* parent, const QString& path,
     menu->addAction(ClusterEditor::tr("&Down"), editor, &ClusterEditor::down);
     menu->addSeparator();
     window->addUndoRedo(menu);  // the editor's own actions: one per shortcut
-    window->resize(1100, 820);
+    window->fitToScreen(QSize(1100, 820));
     window->show();
     return editor;
 }

@@ -7,7 +7,12 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QShowEvent>
 #include <QTextDocument>
+#include <QTimer>
+#include <algorithm>
 
 #include "editors/yaml_document_editor.h"
 
@@ -15,7 +20,14 @@ namespace tunedeck::app {
 
 EditorWindow::EditorWindow(YamlDocumentEditor* editor, const QString& kind, QWidget* parent)
     : QMainWindow(parent), editor_(editor), kind_(kind) {
-    setCentralWidget(editor_);
+    // On a screen smaller than the editor's minimum the editor scrolls instead of running off
+    // the window (its last lines and buttons out of reach).
+    auto* scroller = new QScrollArea;
+    scroller->setObjectName(QStringLiteral("editorScroller"));
+    scroller->setFrameShape(QFrame::NoFrame);
+    scroller->setWidgetResizable(true);
+    scroller->setWidget(editor_);
+    setCentralWidget(scroller);
     connect(editor_, &YamlDocumentEditor::modificationChanged, this, &QWidget::setWindowModified);
     connect(editor_, &YamlDocumentEditor::pathChanged, this, &EditorWindow::updateTitle);
     connect(editor_->textEdit()->document(), &QTextDocument::contentsChanged, this,
@@ -83,6 +95,52 @@ bool EditorWindow::settleUnsavedEdits() {
 void EditorWindow::addUndoRedo(QMenu* menu) {
     menu->addAction(editor_->undoAction());
     menu->addAction(editor_->redoAction());
+}
+
+namespace {
+
+// Room for a title bar and borders the window manager adds around a window not yet shown.
+constexpr int kFrameAllowance = 48;
+
+QRect availableArea(const QWidget* window) {
+    const QScreen* screen = window->screen();
+    return screen ? screen->availableGeometry() : QRect();
+}
+
+}  // namespace
+
+void EditorWindow::fitToScreen(const QSize& preferred) {
+    const QRect area = availableArea(this);
+    if (!area.isValid()) {
+        resize(preferred);
+        return;
+    }
+    // Known once the window has been shown; before that, a typical frame's size.
+    QSize frame = frameGeometry().size() - size();
+    if (!isVisible() || frame.isEmpty()) {
+        frame = QSize(kFrameAllowance / 4, kFrameAllowance);
+    }
+    resize(preferred.boundedTo(area.size() - frame));
+}
+
+void EditorWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    QTimer::singleShot(0, this, &EditorWindow::keepInsideScreen);  // the frame is known by then
+}
+
+void EditorWindow::keepInsideScreen() {
+    const QRect area = availableArea(this);
+    const QRect frame = frameGeometry();
+    if (!area.isValid() || area.contains(frame)) {
+        return;
+    }
+    const QSize border = frame.size() - size();
+    resize(size().boundedTo(area.size() - border));
+    const QSize outer = frameGeometry().size();
+    move(std::clamp(frame.left(), area.left(),
+                    std::max(area.left(), area.right() + 1 - outer.width())),
+         std::clamp(frame.top(), area.top(),
+                    std::max(area.top(), area.bottom() + 1 - outer.height())));
 }
 
 void EditorWindow::closeEvent(QCloseEvent* event) {

@@ -1,10 +1,13 @@
 #include "editors/experiment_editor.h"
 
+#include <QEvent>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QJsonArray>
 #include <QLabel>
 #include <QListWidget>
+#include <QScrollArea>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -15,11 +18,26 @@
 
 namespace tunedeck::app {
 
+namespace {
+
+// A scroll area that asks for its form's whole height (QScrollArea's own hint stops at 24 lines),
+// so the splitter gives the form what it needs before the search space takes the rest.
+class FormScroller : public QScrollArea {
+  public:
+    QSize sizeHint() const override {
+        const int frame = 2 * frameWidth();
+        return widget() ? widget()->sizeHint() + QSize(frame, frame) : QScrollArea::sizeHint();
+    }
+};
+
+}  // namespace
+
 ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent)
     : YamlDocumentEditor(tr("Untitled experiment"),
                          tr("The experiment has no file yet: save it as one."), parent),
       client_(client) {
     qRegisterMetaType<FormField>();
+    qRegisterMetaType<OptionSection>();
     form_ = new ExperimentForm;
     table_ = new SearchSpaceTable;
 
@@ -31,12 +49,26 @@ ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent
     preview_->setObjectName(QStringLiteral("samplePreview"));
     preview_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     preview_->setToolTip(tr("The first configs the run would try, with this seed and searcher"));
-    spaceLayout->addWidget(new QLabel(tr("Sampled configs (the first the run would try):")));
+    auto* previewTitle = new QLabel(tr("Sampled configs (the first the run would try):"));
+    previewTitle->setWordWrap(true);
+    spaceLayout->addWidget(previewTitle);
     spaceLayout->addWidget(preview_, 1);
-    auto* formPage = new QWidget;
-    auto* formLayout = new QVBoxLayout(formPage);
-    formLayout->addWidget(form_);
-    formLayout->addWidget(space, 1);
+    // The form scrolls on a small screen (1280x800 at 200%) instead of squeezing its rows, and
+    // stacks its two columns where they do not fit side by side; the search space below it
+    // takes the rest of the page.
+    auto* formScroller = new FormScroller;
+    formScroller->setObjectName(QStringLiteral("formScroller"));
+    formScroller->setWidget(form_);
+    formScroller->setWidgetResizable(true);
+    formScroller->setFrameShape(QFrame::NoFrame);
+    formScroller->viewport()->installEventFilter(this);
+    formScroller->setMinimumHeight(formScroller->fontMetrics().height() * 8);
+    auto* formPage = new QSplitter(Qt::Vertical);
+    formPage->setChildrenCollapsible(false);
+    formPage->addWidget(formScroller);
+    formPage->addWidget(space);
+    formPage->setStretchFactor(0, 0);
+    formPage->setStretchFactor(1, 1);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(makeTopBar());
@@ -45,6 +77,14 @@ ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent
     layout->addWidget(problemList_);
 
     connect(form_, &ExperimentForm::fieldEdited, this, &ExperimentEditor::onFieldEdited);
+    connect(form_, &ExperimentForm::optionEdited, this,
+            [this](OptionSection section, const QString& key, const QString& typed) {
+                applyOrRevert(yaml_ ? optionEdit(*yaml_, section, key, typed) : std::nullopt);
+            });
+    connect(form_, &ExperimentForm::stopCriterionRenamed, this,
+            [this](const QString& from, const QString& to) {
+                applyOrRevert(yaml_ ? stopRenameEdit(*yaml_, from, to) : std::nullopt);
+            });
     connect(table_, &SearchSpaceTable::editsRequested, this, &ExperimentEditor::applyEdits);
     if (client_) {
         connect(client_, &client::EngineClient::ready, this, [this] {
@@ -59,6 +99,13 @@ ExperimentEditor::ExperimentEditor(client::EngineClient* client, QWidget* parent
 }
 
 ExperimentEditor::~ExperimentEditor() = default;
+
+bool ExperimentEditor::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize && watched == form_->parentWidget()) {
+        form_->setStacked(form_->parentWidget()->width() < form_->sideBySideWidth());
+    }
+    return YamlDocumentEditor::eventFilter(watched, event);
+}
 
 void ExperimentEditor::onTextChanged() {
     ++generation_;  // an answer about the text before this change would pin to the wrong lines
@@ -78,7 +125,10 @@ void ExperimentEditor::onTextChanged() {
 }
 
 void ExperimentEditor::onFieldEdited(FormField field, const QVariant& value) {
-    const std::optional<TextEdit> edit = yaml_ ? fieldEdit(*yaml_, field, value) : std::nullopt;
+    applyOrRevert(yaml_ ? fieldEdit(*yaml_, field, value) : std::nullopt);
+}
+
+void ExperimentEditor::applyOrRevert(const std::optional<TextEdit>& edit) {
     if (edit) {
         applyEdits({*edit});
     } else if (yaml_) {

@@ -58,6 +58,9 @@ class ExperimentEditor : public YamlDocumentEditor {
 
   private:
     void onTextChanged() override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    // Applies a form edit, or shows the text's values again when it cannot take it.
+    void applyOrRevert(const std::optional<TextEdit>& edit);
     void onFieldEdited(FormField field, const QVariant& value);
     void onValidated(const QJsonObject& answer, const QString& fileName);
     void showNotConnected();

@@ -93,7 +93,73 @@ QString stringFor(const YamlText& yaml, const QStringList& path, const QString& 
     return yamlString(value, yaml.isFlow(path.mid(0, path.size() - 1)));
 }
 
+QString sectionKey(OptionSection section) {
+    switch (section) {
+        case OptionSection::Search:
+            return QStringLiteral("search");
+        case OptionSection::Scheduler:
+            return QStringLiteral("scheduler");
+        case OptionSection::Stop:
+            return QStringLiteral("stop");
+    }
+    return {};
+}
+
+// The key naming the algorithm inside its section; empty for `stop`.
+QString nameKeyOf(OptionSection section) {
+    switch (section) {
+        case OptionSection::Search:
+            return QStringLiteral("algorithm");
+        case OptionSection::Scheduler:
+            return QStringLiteral("type");
+        case OptionSection::Stop:
+            break;
+    }
+    return {};
+}
+
+QList<WrittenValue> writtenValues(const YamlText& yaml, OptionSection section) {
+    const QStringList at{sectionKey(section)};
+    QList<WrittenValue> values;
+    if (yaml.kind(at) != YamlText::Kind::Mapping) {
+        return values;
+    }
+    for (const QString& key : yaml.keys(at)) {
+        if (key == nameKeyOf(section)) {
+            continue;
+        }
+        const QStringList path = at + QStringList{key};
+        WrittenValue value{key, {}, false};
+        switch (yaml.kind(path)) {
+            case YamlText::Kind::Scalar:
+                value.text = yaml.scalar(path);
+                break;
+            case YamlText::Kind::Sequence:
+            case YamlText::Kind::Mapping:
+                value.text = yaml.source(yaml.span(path)).trimmed();
+                value.block = !yaml.isFlow(path);
+                break;
+            default:
+                break;
+        }
+        values << value;
+    }
+    return values;
+}
+
 }  // namespace
+
+const QList<WrittenValue>& ExperimentFields::options(OptionSection section) const {
+    switch (section) {
+        case OptionSection::Search:
+            return searchOptions;
+        case OptionSection::Scheduler:
+            return schedulerOptions;
+        case OptionSection::Stop:
+            break;
+    }
+    return stop;
+}
 
 QVariant ExperimentFields::value(FormField field) const {
     switch (field) {
@@ -151,7 +217,66 @@ ExperimentFields readExperimentFields(const YamlText& yaml) {
     fields.checkpointFrequency =
         intAt(yaml, pathOf(FormField::CheckpointFrequency), fields.checkpointFrequency);
     fields.maxFailures = intAt(yaml, pathOf(FormField::MaxFailures), fields.maxFailures);
+    fields.searchOptions = writtenValues(yaml, OptionSection::Search);
+    fields.schedulerOptions = writtenValues(yaml, OptionSection::Scheduler);
+    fields.stop = writtenValues(yaml, OptionSection::Stop);
     return fields;
+}
+
+QString typedYamlValue(const QString& typed, bool inFlow) {
+    const QString text = typed.trimmed();
+    static const QStringList kWords{QStringLiteral("true"), QStringLiteral("false"),
+                                    QStringLiteral("null")};
+    if (looksLikeYamlNumber(text) || kWords.contains(text)) {
+        return text;
+    }
+    if (text.startsWith(QLatin1Char('{')) || text.startsWith(QLatin1Char('['))) {
+        const YamlText probe(QStringLiteral("v: ") + text);
+        const YamlText::Kind kind = probe.kind({QStringLiteral("v")});
+        if (probe.isParsed() &&
+            (kind == YamlText::Kind::Mapping || kind == YamlText::Kind::Sequence) &&
+            !text.contains(QLatin1Char('\n'))) {
+            return text;
+        }
+    }
+    return yamlString(text, inFlow);
+}
+
+std::optional<TextEdit> optionEdit(const YamlText& yaml, OptionSection section, const QString& key,
+                                   const QString& typed) {
+    const QString name = sectionKey(section);
+    const QStringList path{name, key};
+    if (typed.trimmed().isEmpty()) {
+        return yaml.kind(path) == YamlText::Kind::Missing ? std::nullopt : yaml.remove(path);
+    }
+    if (section != OptionSection::Stop && yaml.kind({name}) == YamlText::Kind::Scalar) {
+        // `scheduler: asha` is short for {type: asha}: the option goes beside the name.
+        return yaml.setValue({name},
+                             QStringLiteral("{%1: %2, %3: %4}")
+                                 .arg(nameKeyOf(section), yamlString(yaml.scalar({name}), true),
+                                      yamlString(key, true), typedYamlValue(typed, true)));
+    }
+    return yaml.setValue(path, typedYamlValue(typed, yaml.isFlow({name})));
+}
+
+std::optional<TextEdit> stopRenameEdit(const YamlText& yaml, const QString& from,
+                                       const QString& to) {
+    const QString stop = sectionKey(OptionSection::Stop);
+    const QString name = to.trimmed();
+    if (name.isEmpty()) {
+        return yaml.remove({stop, from});
+    }
+    if (name == from) {
+        return std::nullopt;
+    }
+    if (yaml.kind({stop, name}) != YamlText::Kind::Missing) {
+        return std::nullopt;
+    }
+    const TextSpan at = yaml.keySpan({stop, from});
+    if (!at.isValid()) {
+        return std::nullopt;
+    }
+    return TextEdit{at.start, at.end, yamlString(name, yaml.isFlow({stop}))};
 }
 
 std::optional<TextEdit> fieldEdit(const YamlText& yaml, FormField field, const QVariant& value) {

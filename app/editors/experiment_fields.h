@@ -26,6 +26,20 @@ enum class FormField {
     MaxFailures,
 };
 
+// A key of a mapping with its value as the form shows it: a scalar's value, or a collection's
+// YAML text as written (`{">=": 0.98}`); `block` when that text is a block collection, which
+// spans lines and is edited in the YAML tab.
+struct WrittenValue {
+    QString key;
+    QString text;
+    bool block = false;
+    bool operator==(const WrittenValue&) const = default;
+};
+
+// The mappings whose keys the form lists: the searcher's options (`search:` but `algorithm`),
+// the scheduler's (`scheduler:` but `type`) and the stop criteria (`stop:`).
+enum class OptionSection { Search, Scheduler, Stop };
+
 struct ExperimentFields {
     QString name;
     QStringList command;
@@ -39,6 +53,11 @@ struct ExperimentFields {
     QString schedulerType = QStringLiteral("fifo");
     int checkpointFrequency = 0;
     int maxFailures = 0;
+    QList<WrittenValue> searchOptions;     // as written; the catalogue's defaults apply to the rest
+    QList<WrittenValue> schedulerOptions;  // the same for the scheduler
+    QList<WrittenValue> stop;              // the stop criteria, in the order written
+
+    const QList<WrittenValue>& options(OptionSection section) const;
 
     // The field's value as fieldEdit takes it.
     QVariant value(FormField field) const;
@@ -51,6 +70,20 @@ ExperimentFields readExperimentFields(const YamlText& yaml);
 // metric or mode removes the key. A command is written as a list, one item per argument, so no
 // quoting rules stand between what the form shows and what runs.
 std::optional<TextEdit> fieldEdit(const YamlText& yaml, FormField field, const QVariant& value);
+
+// The edit that sets `key` of `section` to `typed`, or removes the key (its default applies
+// again) when `typed` is blank. `typed` is YAML as a user types it into a field: a number, true,
+// false or a flow collection is written as such, anything else as a string. A searcher or
+// scheduler written by name alone (`scheduler: asha`) becomes a mapping with the option beside
+// the name. Nullopt when the text cannot take it.
+std::optional<TextEdit> optionEdit(const YamlText& yaml, OptionSection section, const QString& key,
+                                   const QString& typed);
+// The edit that renames the stop criterion `from` to `to` (its key only; its value and comments
+// stay), or removes it when `to` is blank. Nullopt when `to` is already a criterion.
+std::optional<TextEdit> stopRenameEdit(const YamlText& yaml, const QString& from,
+                                       const QString& to);
+// `typed` as the YAML value optionEdit writes (`inFlow`: inside {...}).
+QString typedYamlValue(const QString& typed, bool inFlow);
 
 // A command string split into arguments by the engine's own splitter (config/command_line.h:
 // blanks separate, '...' and "..." quote, backslash escapes; nothing expanded), so the form shows

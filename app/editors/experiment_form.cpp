@@ -13,6 +13,8 @@
 #include <climits>
 
 #include "editors/algorithm_catalog.h"
+#include "editors/algorithm_options_box.h"
+#include "editors/stop_criteria_table.h"
 
 namespace tunedeck::app {
 
@@ -85,6 +87,23 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
         caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
         caption->setForegroundRole(QPalette::PlaceholderText);
     }
+    searchOptionsBox_ = new AlgorithmOptionsBox(QStringLiteral("searchOption"));
+    schedulerOptionsBox_ = new AlgorithmOptionsBox(QStringLiteral("schedulerOption"));
+    connect(searchOptionsBox_, &AlgorithmOptionsBox::optionEdited, this,
+            [this](const QString& key, const QString& typed) {
+                emit optionEdited(OptionSection::Search, key, typed);
+            });
+    connect(schedulerOptionsBox_, &AlgorithmOptionsBox::optionEdited, this,
+            [this](const QString& key, const QString& typed) {
+                emit optionEdited(OptionSection::Scheduler, key, typed);
+            });
+    stop_ = new StopCriteriaTable;
+    connect(stop_, &StopCriteriaTable::criterionEdited, this,
+            [this](const QString& key, const QString& typed) {
+                emit optionEdited(OptionSection::Stop, key, typed);
+            });
+    connect(stop_, &StopCriteriaTable::criterionRenamed, this,
+            &ExperimentForm::stopCriterionRenamed);
     fillPicker(search_, QStringLiteral("random"), true);
     fillPicker(scheduler_, QStringLiteral("fifo"), false);
 
@@ -102,10 +121,12 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
     left->addRow(tr("Mode"), mode_);
     left->addRow(tr("Samples"), numSamples_);
     left->addRow(tr("Trials at once"), maxConcurrent_);
+    left->addRow(tr("Stop when"), stop_);
 
     auto* scheduling = new QGroupBox(tr("Search and scheduling"));
     auto* right = new QFormLayout;
-    // Each picker with its options below it, in one cell so the caption wraps to the cell.
+    // Each picker with its description below it, in one cell so the caption wraps to the cell;
+    // its options under both, the group's whole width, so their defaults read whole.
     auto pickerCell = [](QComboBox* picker, QLabel* caption) {
         auto* cell = new QWidget;
         auto* stack = new QVBoxLayout(cell);
@@ -116,7 +137,9 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
         return cell;
     };
     right->addRow(tr("Search algorithm"), pickerCell(search_, searchOptions_));
+    right->addRow(searchOptionsBox_);
     right->addRow(tr("Scheduler"), pickerCell(scheduler_, schedulerOptions_));
+    right->addRow(schedulerOptionsBox_);
     right->addRow(tr("Checkpoint every"), checkpointFrequency_);
     right->addRow(tr("Retries per trial"), maxFailures_);
     checkpointFrequency_->setSuffix(tr(" iterations"));
@@ -127,13 +150,15 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
         column->addLayout(form);
         column->addStretch();
     }
-    auto* columns = new QHBoxLayout;
-    columns->addWidget(experiment, 1);
-    columns->addWidget(scheduling, 1);
+    experimentBox_ = experiment;
+    schedulingBox_ = scheduling;
+    columns_ = new QBoxLayout(QBoxLayout::LeftToRight);
+    columns_->addWidget(experiment, 1);
+    columns_->addWidget(scheduling, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(banner_);
-    layout->addLayout(columns);
+    layout->addLayout(columns_);
 
     connect(name_, &QLineEdit::editingFinished, this,
             [this] { commitText(FormField::Name, name_->text()); });
@@ -167,6 +192,19 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
             [this] { commitText(FormField::SearchAlgorithm, search_->currentData().toString()); });
     connect(scheduler_, &QComboBox::activated, this,
             [this] { commitText(FormField::SchedulerType, scheduler_->currentData().toString()); });
+}
+
+void ExperimentForm::setStacked(bool stacked) {
+    const auto direction = stacked ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight;
+    if (columns_->direction() != direction) {
+        columns_->setDirection(direction);
+    }
+}
+
+int ExperimentForm::sideBySideWidth() const {
+    const QMargins margins = layout()->contentsMargins();
+    return experimentBox_->minimumSizeHint().width() + schedulingBox_->minimumSizeHint().width() +
+           columns_->spacing() + margins.left() + margins.right();
 }
 
 QWidget* ExperimentForm::commandEditor() {
@@ -289,19 +327,27 @@ void ExperimentForm::fillPicker(QComboBox* picker, const QString& current, bool 
         index = picker->count() - 1;
     }
     picker->setCurrentIndex(index);
-    showPickerOptions(picker, searchers ? searchOptions_ : schedulerOptions_, searchers);
+    showPickerOptions(picker, searchers);
 }
 
-void ExperimentForm::showPickerOptions(QComboBox* picker, QLabel* caption, bool searchers) {
+// The description under the picker, and the options with the file's values: the defaults,
+// marked as such, only where the file is silent.
+void ExperimentForm::showPickerOptions(QComboBox* picker, bool searchers) {
     const QString name = picker->currentData().toString();
-    for (const AlgorithmInfo& info : searchers ? searchAlgorithms() : schedulerTypes()) {
+    QLabel* caption = searchers ? searchOptions_ : schedulerOptions_;
+    AlgorithmOptionsBox* options = searchers ? searchOptionsBox_ : schedulerOptionsBox_;
+    const QList<WrittenValue>& written =
+        shown_.options(searchers ? OptionSection::Search : OptionSection::Scheduler);
+    const QList<AlgorithmInfo> catalog = searchers ? searchAlgorithms() : schedulerTypes();
+    for (const AlgorithmInfo& info : catalog) {
         if (info.name == name) {
-            caption->setText(info.description + "\n" +
-                             tr("Options (default): %1").arg(optionsSummary(info)));
+            caption->setText(info.description);
+            options->showOptions(&info, written);
             return;
         }
     }
     caption->clear();
+    options->showOptions(nullptr, written);
 }
 
 void ExperimentForm::showFields(const ExperimentFields& fields, bool editable, const QString& why) {
@@ -332,6 +378,7 @@ void ExperimentForm::showFields(const ExperimentFields& fields, bool editable, c
     maxFailures_->setValue(fields.maxFailures);
     fillPicker(search_, fields.searchAlgorithm, true);
     fillPicker(scheduler_, fields.schedulerType, false);
+    stop_->showCriteria(fields.stop, fields.metric);
 
     QStringList listed;
     for (int row = 0; row < command_->count(); ++row) {

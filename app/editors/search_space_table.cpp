@@ -80,6 +80,7 @@ SearchSpaceTable::SearchSpaceTable(QWidget* parent)
     note_->hide();
     grid_ = new QLabel;
     grid_->setObjectName(QStringLiteral("gridSize"));
+    grid_->setWordWrap(true);  // beside the buttons in a narrow window (German at 200%)
     add_ = new QPushButton(tr("Add parameter"));
     add_->setObjectName(QStringLiteral("addParameter"));
     remove_ = new QPushButton(tr("Remove parameter"));

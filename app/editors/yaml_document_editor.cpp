@@ -15,6 +15,35 @@ namespace tunedeck::app {
 
 namespace {
 
+// The verdict under the editor, wrapped: a layout may not squeeze it below the lines its text
+// takes at its width (in a small window a wrapped label was cut to half its lines).
+class StatusLine : public QLabel {
+  public:
+    QSize minimumSizeHint() const override {
+        QSize hint = QLabel::minimumSizeHint();
+        if (width() > 0) {
+            hint.setHeight(std::max(hint.height(), heightForWidth(width())));
+        }
+        return hint;
+    }
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override {
+        QLabel::resizeEvent(event);
+        if (heightForWidth(width()) != lastNeeded_) {
+            lastNeeded_ = heightForWidth(width());
+            updateGeometry();
+        }
+    }
+
+  private:
+    int lastNeeded_ = -1;
+};
+
+}  // namespace
+
+namespace {
+
 QToolButton* toolButton(QAction* action) {
     auto* button = new QToolButton;
     button->setDefaultAction(action);
@@ -52,8 +81,10 @@ YamlDocumentEditor::YamlDocumentEditor(const QString& untitled, const QString& n
     pathLabel_ = new QLabel(untitled_);
     pathLabel_->setObjectName(QStringLiteral("editorPath"));
     pathLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    pathLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    pathLabel_->installEventFilter(this);
 
-    status_ = new QLabel;
+    status_ = new StatusLine;
     status_->setObjectName(QStringLiteral("validationStatus"));
     status_->setWordWrap(true);
     problemList_ = new QListWidget;
@@ -104,7 +135,21 @@ bool YamlDocumentEditor::load(const QString& path) {
 
 void YamlDocumentEditor::setPath(const QString& path) {
     path_ = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
-    pathLabel_->setText(path_.isEmpty() ? untitled_ : path_);
+    showPath();
+}
+
+void YamlDocumentEditor::showPath() {
+    const QString path = path_.isEmpty() ? untitled_ : path_;
+    pathLabel_->setToolTip(path);
+    pathLabel_->setText(
+        pathLabel_->fontMetrics().elidedText(path, Qt::ElideMiddle, pathLabel_->width()));
+}
+
+bool YamlDocumentEditor::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == pathLabel_ && event->type() == QEvent::Resize) {
+        showPath();
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 bool YamlDocumentEditor::save() {

@@ -99,7 +99,13 @@ class YamlDocumentEditor : public QWidget {
     QListWidget* problemList_;
     QTimer validateTimer_;
 
+    // Shows the path again when its label is resized.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
+    // The path, elided in the middle to the label's width (a narrow window keeps the file name).
+    void showPath();
+
     QString untitled_;
     QString noFileYet_;
     QLabel* pathLabel_;

@@ -1,7 +1,9 @@
 // Which hyperparameters of an experiment are choices, read from its spec: a `choice` is a set of
 // options whatever they hold, so batch_size: {choice: [16, 32, 64]} is three categories, not a
 // number between 16 and 64, and the analysis views give it an axis of exactly those values (as
-// Optuna's plots treat a CategoricalDistribution). Pure function; thread-safe.
+// Optuna's plots treat a CategoricalDistribution). The spec is read by engine/config
+// (config/spec_choices.h), so the models do not walk core's search-space domains. Pure function;
+// thread-safe.
 #pragma once
 
 #include <QHash>

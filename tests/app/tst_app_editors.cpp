@@ -4,14 +4,21 @@
 // validation problems to the right lines. With TUNEDECK_SCREENSHOT_DIR set it saves the editor.
 #include <QComboBox>
 #include <QDirIterator>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QProcess>
 #include <QSpinBox>
 #include <QStyleOptionComboBox>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTextBlock>
+#include <QToolButton>
 #include <QtTest>
 #include <csignal>
 
@@ -109,6 +116,8 @@ class TestAppEditors : public QObject {
     void withoutAnEngineTheEditorSaysSo();
     void validationProblemsArePinnedToTheirLines();
     void theAlgorithmPickersShowWholeInGerman();
+    void schedulerOptionsAndStopCriteriaRoundTripThroughTheForm();
+    void anOptionOfANamedAlgorithmTurnsItIntoAMapping();
 };
 
 // Every scalar and flow value of every example and golden experiment file: writing its own text
@@ -482,6 +491,148 @@ void TestAppEditors::validationProblemsArePinnedToTheirLines() {
         QTest::qWait(100);
         screenshot(editor, "editor-yaml-asha");
     }
+}
+
+// The field of `name` in the editor, or null (a QVERIFY in the caller says which is missing).
+QLineEdit* optionField(QWidget& editor, const QString& name) {
+    return editor.findChild<QLineEdit*>(name);
+}
+
+QString runEngine(const QStringList& arguments, const QString& folder, int* exitCode) {
+    QProcess engine;
+    engine.setWorkingDirectory(folder);
+    engine.start(QStringLiteral(TUNEDECK_BIN_DIR "/tunedeck-engine"), arguments);
+    if (!engine.waitForFinished(120000)) {
+        *exitCode = -1;
+        return engine.errorString();
+    }
+    *exitCode = engine.exitCode();
+    return QString::fromUtf8(engine.readAllStandardOutput() + engine.readAllStandardError());
+}
+
+// Issue 34.10: the form showed the scheduler's defaults ("max_t = 100 (default)") for the ASHA
+// example's `{type: asha, max_t: 30, grace_period: 2, reduction_factor: 3}`, and no `stop:`.
+// It shows the file's values (the defaults, marked, where the file is silent), and the scheduler
+// options and stop criteria edited in the form land in the file that the real engine then runs:
+// its trials stop where the edited criteria say.
+void TestAppEditors::schedulerOptionsAndStopCriteriaRoundTripThroughTheForm() {
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("asha")));
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("quickstart")));
+    const QString examples = QStringLiteral(TUNEDECK_SOURCE_DIR "/resources/examples/");
+    const QString path = dir.filePath(QStringLiteral("asha/experiment.yaml"));
+    const QString original = readFile(examples + "asha/experiment.yaml");
+    QVERIFY(writeFile(path, original));
+    QVERIFY(QFile::copy(examples + "quickstart/train.py",
+                        dir.filePath(QStringLiteral("quickstart/train.py"))));
+
+    ExperimentEditor editor(nullptr, nullptr);
+    QVERIFY(editor.load(path));
+    editor.resize(1280, 800);
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+
+    // What the file says, not the catalogue's defaults.
+    for (QLabel* label : editor.form()->findChildren<QLabel*>()) {
+        QVERIFY2(!label->text().contains(QStringLiteral("max_t = 100")), qPrintable(label->text()));
+    }
+    for (const auto& [name, value] : {std::pair{"max_t", "30"}, std::pair{"grace_period", "2"},
+                                      std::pair{"reduction_factor", "3"}}) {
+        QLineEdit* field = optionField(editor, QStringLiteral("schedulerOption_") + name);
+        QVERIFY2(field, name);
+        QCOMPARE(field->text(), QString::fromLatin1(value));
+    }
+    QLineEdit* timeAttr = optionField(editor, QStringLiteral("schedulerOption_time_attr"));
+    QVERIFY2(timeAttr, "time_attr");
+    QCOMPARE(timeAttr->text(), QString());  // not in the file: its default, marked as one
+    QCOMPARE(timeAttr->placeholderText(), QStringLiteral("training_iteration (default)"));
+    auto* stop = editor.findChild<QTableWidget*>(QStringLiteral("stopCriteria"));
+    QVERIFY2(stop, "no stop criteria in the form");
+    QCOMPARE(stop->rowCount(), 1);
+    QCOMPARE(stop->item(0, 0)->text(), QStringLiteral("training_iteration"));
+    QCOMPARE(stop->item(0, 1)->text(), QStringLiteral("30"));
+    screenshot(editor, QStringLiteral("editor-form-asha-options"));
+
+    // A sweep made short in the form: 2 samples, ASHA up to 4 iterations from the first, the
+    // default reduction factor, and stop at iteration 3 or once val_loss is down to 0.05.
+    child<QSpinBox>(editor, "numSamples")->setValue(2);
+    typeLine(editor, "schedulerOption_max_t", QStringLiteral("4"));
+    typeLine(editor, "schedulerOption_grace_period", QStringLiteral("1"));
+    typeLine(editor, "schedulerOption_reduction_factor", QString());
+    stop->item(0, 1)->setText(QStringLiteral("3"));
+    QTest::mouseClick(child<QToolButton>(editor, "addStopCriterion"), Qt::LeftButton);
+    QCOMPARE(stop->rowCount(), 2);
+    QCOMPARE(stop->item(1, 0)->text(), QStringLiteral("time_total_s"));
+    stop->item(1, 0)->setText(QStringLiteral("val_loss"));
+    stop->item(1, 1)->setText(QStringLiteral("0.05"));
+
+    QString expected = original;
+    expected.replace(QStringLiteral("num_samples: 16"), QStringLiteral("num_samples: 2"));
+    expected.replace(
+        QStringLiteral("scheduler: {type: asha, max_t: 30, grace_period: 2, reduction_factor: 3}"),
+        QStringLiteral("scheduler: {type: asha, max_t: 4, grace_period: 1}"));
+    expected.replace(QStringLiteral("stop:\n  training_iteration: 30\n"),
+                     QStringLiteral("stop:\n  training_iteration: 3\n  val_loss: 0.05\n"));
+    QCOMPARE(editor.text(), expected);  // every other byte, the comments too, as written
+    QCOMPARE(stop->item(1, 0)->text(), QStringLiteral("val_loss"));
+    QVERIFY(editor.save());
+
+    // The real engine runs the saved file: two trials, each stopped at iteration 3.
+    int exitCode = 0;
+    const QString results = dir.filePath(QStringLiteral("results"));
+    const QString ran = runEngine({QStringLiteral("run"), QStringLiteral("experiment.yaml"),
+                                   QStringLiteral("--results"), results, QStringLiteral("--quiet")},
+                                  dir.filePath(QStringLiteral("asha")), &exitCode);
+    QVERIFY2(exitCode == 0, qPrintable(ran));
+    const QString exported = runEngine({QStringLiteral("export"), results + "/asha",
+                                        QStringLiteral("--format"), QStringLiteral("json")},
+                                       dir.path(), &exitCode);
+    QVERIFY2(exitCode == 0, qPrintable(exported));
+    const QJsonArray trials = QJsonDocument::fromJson(exported.toUtf8()).array();
+    QCOMPARE(trials.size(), 2);
+    for (const QJsonValue& trial : trials) {
+        const QJsonArray reported = trial[QStringLiteral("results")].toArray();
+        QVERIFY(!reported.isEmpty());
+        QCOMPARE(reported.last()[QStringLiteral("training_iteration")].toInt(), 3);
+    }
+
+    // A second editor on the saved file shows the new values and the default again.
+    ExperimentEditor again(nullptr, nullptr);
+    QVERIFY(again.load(path));
+    QCOMPARE(child<QLineEdit>(again, "schedulerOption_max_t")->text(), QStringLiteral("4"));
+    QCOMPARE(child<QLineEdit>(again, "schedulerOption_reduction_factor")->text(), QString());
+    QCOMPARE(child<QLineEdit>(again, "schedulerOption_reduction_factor")->placeholderText(),
+             QStringLiteral("4 (default)"));
+    QCOMPARE(child<QTableWidget>(again, "stopCriteria")->rowCount(), 2);
+}
+
+// `search: tpe` and `scheduler: asha` name the algorithm alone (SCHEMA.md's short form): an
+// option typed in the form makes each a mapping with the option beside the name; clearing the
+// stop criterion's value removes it, and `stop:` with it.
+void TestAppEditors::anOptionOfANamedAlgorithmTurnsItIntoAMapping() {
+    ExperimentEditor editor(nullptr, nullptr);
+    editor.setText(
+        QStringLiteral("name: short\ntrainable: {command: python3 train.py}\n"
+                       "search_space: {x: {uniform: [0, 1]}}\nmetric: loss\n"
+                       "mode: min\nsearch: tpe  # Optuna's default sampler\n"
+                       "scheduler: asha\nstop: {training_iteration: 9}\n"));
+    QLineEdit* startup = optionField(editor, QStringLiteral("searchOption_n_startup_trials"));
+    QVERIFY2(startup, "n_startup_trials");
+    QCOMPARE(startup->placeholderText(), QStringLiteral("10 (default)"));
+    typeLine(editor, "searchOption_n_startup_trials", QStringLiteral("5"));
+    typeLine(editor, "schedulerOption_max_t", QStringLiteral("10"));
+    typeLine(editor, "schedulerOption_time_attr", QStringLiteral("epoch"));
+    auto* stop = editor.findChild<QTableWidget*>(QStringLiteral("stopCriteria"));
+    QVERIFY2(stop, "no stop criteria in the form");
+    stop->item(0, 1)->setText(QString());
+    QCOMPARE(editor.text(),
+             QStringLiteral("name: short\ntrainable: {command: python3 train.py}\n"
+                            "search_space: {x: {uniform: [0, 1]}}\nmetric: loss\nmode: min\n"
+                            "search: {algorithm: tpe, n_startup_trials: 5}  # Optuna's default "
+                            "sampler\nscheduler: {type: asha, max_t: 10, time_attr: epoch}\n"));
+    QCOMPARE(child<QLineEdit>(editor, "searchOption_n_startup_trials")->text(),
+             QStringLiteral("5"));
+    QCOMPARE(stop->rowCount(), 0);
 }
 
 QTEST_MAIN(TestAppEditors)

@@ -25,6 +25,7 @@
 #include "editors/cluster_editor.h"
 #include "editors/cluster_fields.h"
 #include "editors/cluster_form.h"
+#include "views/appearance.h"
 
 using namespace tunedeck::app;
 using tunedeck::ClusterSpec;
@@ -107,6 +108,8 @@ class TestClusterEditor : public QObject {
     void aNewClusterFileStartsValidAndIsWrittenOnSave();
     void elasticClusterNodeTypesAreEditedAndStillValidate_data();
     void elasticClusterNodeTypesAreEditedAndStillValidate();
+    void theSummarySaysWhatTheFileDefines_data();
+    void theSummarySaysWhatTheFileDefines();
 };
 
 void TestClusterEditor::everyClusterFileRoundTripsThroughTheForm_data() {
@@ -547,6 +550,52 @@ void TestClusterEditor::elasticClusterNodeTypesAreEditedAndStillValidate() {
     } else if (QFileInfo(path).fileName() == QLatin1String("aws.yaml")) {
         screenshot(editor, QStringLiteral("cluster_editor_command"), QSize(1280, 800));
     }
+}
+
+void TestClusterEditor::theSummarySaysWhatTheFileDefines_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("summary");
+    const QString examples = QStringLiteral(TUNEDECK_SOURCE_DIR "/resources/examples/clusters/");
+    QTest::newRow("aws.yaml") << readFile(examples + "aws.yaml")
+                              << QStringLiteral(
+                                     "Valid: aws-lab makes nodes with your commands as trials "
+                                     "wait (provider command, 2 node types): cpu-spot (4 CPUs): "
+                                     "up to 8 workers; gpu-spot (4 CPUs, 1 GPU): up to 2 workers.");
+    QTest::newRow("slurm.yaml") << readFile(examples + "slurm.yaml")
+                                << QStringLiteral(
+                                       "Valid: slurm-lab asks Slurm for nodes as trials wait (2 "
+                                       "node types): cpu-node (8 CPUs): up to 4 workers; "
+                                       "gpu-node (16 CPUs, 2 GPUs): up to 2 workers.");
+    QTest::newRow("capped elastic")
+        << QStringLiteral(
+               "cluster_name: lab\nprovider: {type: slurm}\navailable_node_types:\n"
+               "  small: {resources: {CPU: 2}, min_workers: 1, max_workers: 4}\n"
+               "  big: {resources: {CPU: 32, GPU: 8}, max_workers: 2}\nmax_workers: 3\n")
+        << QStringLiteral(
+               "Valid: lab asks Slurm for nodes as trials wait (2 node types): small (2 CPUs): 1 "
+               "to 4 workers; big (32 CPUs, 8 GPUs): up to 2 workers. At most 3 workers in all.");
+    QTest::newRow("ssh") << QStringLiteral(
+                                "cluster_name: rack\nprovider:\n  type: ssh\n"
+                                "  head_ip: 10.0.0.1\n  worker_ips: [10.0.0.2, 10.0.0.3]\n"
+                                "auth: {ssh_user: me}\n")
+                         << QStringLiteral(
+                                "Valid: rack: 3 nodes over SSH as me: 10.0.0.1 (head), 10.0.0.2, "
+                                "10.0.0.3.");
+    QTest::newRow("local") << QStringLiteral("cluster_name: laptop\nprovider: {type: local}\n")
+                           << QStringLiteral("Valid: laptop runs trials on this machine only.");
+}
+
+// Issue 34.9: aws.yaml (command provider, two node types of up to 8 and 2 workers) read "Valid:
+// aws-lab with 0 node(s) over SSH". The line under the editor says what the file defines, from
+// the loader's spec, for each kind of provider.
+void TestClusterEditor::theSummarySaysWhatTheFileDefines() {
+    QFETCH(QString, text);
+    QFETCH(QString, summary);
+    QCOMPARE(applyAppearance({Theme::System, QStringLiteral("en")}), QStringLiteral("en"));
+    ClusterEditor editor(kEngine);
+    editor.setText(text);
+    editor.validateNow();
+    QCOMPARE(child<QLabel>(editor, "validationStatus")->text(), summary);
 }
 
 QTEST_MAIN(TestClusterEditor)

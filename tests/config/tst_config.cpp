@@ -11,6 +11,7 @@
 #include "config/command_line.h"
 #include "config/experiment_loader.h"
 #include "config/nni_search_space.h"
+#include "config/spec_choices.h"
 #include "golden_files.h"
 #include "spec_dump.h"
 
@@ -98,6 +99,7 @@ class TestConfig : public QObject {
     void golden();
     void goldenFolderCoversEveryKindOfCase();
     void schemaExampleLoads();
+    void choiceParametersOfAStoredSpec();
 
     void fullExampleFillsEverySection();
     void locationsPointWhereKeysAreWritten();
@@ -703,6 +705,26 @@ void TestConfig::yamlKeyLongerThanTheLimitIsRefused() {
                                  kLimitsScope + ")");
     const Status within = loadInline(head + QString(1024, 'k') + tail, &spec);
     QVERIFY2(within.isOk(), qPrintable(within.message()));
+}
+
+// What the app's axes read of a stored spec (config/spec_choices.h): each choice of plain values
+// by its dotted path, its options in the order written without repeats; a choice of groups left
+// out; nothing when the text does not load.
+void TestConfig::choiceParametersOfAStoredSpec() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("experiment.yaml"));
+    const QString spec = QStringLiteral(
+        "name: c\ntrainable: {command: python3 train.py}\nmetric: loss\nmode: min\n"
+        "search_space:\n  lr: {loguniform: [1.0e-4, 1.0e-1]}\n"
+        "  batch_size: {choice: [16, 32, 16, 64]}\n"
+        "  model:\n    act: {choice: [relu, tanh]}\n"
+        "  opt: {choice: [{name: sgd, momentum: {uniform: [0, 1]}}, {name: adam}]}\n");
+    const QHash<QString, QJsonArray> choices = choiceParametersOfSpec(spec, file);
+    QCOMPARE(choices.keys().size(), 2);
+    QCOMPARE(choices.value(QStringLiteral("batch_size")), QJsonArray({16, 32, 64}));
+    QCOMPARE(choices.value(QStringLiteral("model.act")), QJsonArray({"relu", "tanh"}));
+    QVERIFY(choiceParametersOfSpec(QStringLiteral("name: [unclosed"), file).isEmpty());
+    QVERIFY(choiceParametersOfSpec(QString(), file).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestConfig)
