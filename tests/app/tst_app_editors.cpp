@@ -20,6 +20,7 @@
 #include <QTextBlock>
 #include <QToolButton>
 #include <QtTest>
+#include <algorithm>
 #include <csignal>
 
 #include "app_test_support.h"
@@ -577,7 +578,8 @@ void TestAppEditors::schedulerOptionsAndStopCriteriaRoundTripThroughTheForm() {
     QCOMPARE(stop->item(1, 0)->text(), QStringLiteral("val_loss"));
     QVERIFY(editor.save());
 
-    // The real engine runs the saved file: two trials, each stopped at iteration 3.
+    // The real engine runs the saved file: two trials, none past iteration 3 (the stop
+    // criterion), at least one reaching it (ASHA, from iteration 1 on, may stop the other).
     int exitCode = 0;
     const QString results = dir.filePath(QStringLiteral("results"));
     const QString ran = runEngine({QStringLiteral("run"), QStringLiteral("experiment.yaml"),
@@ -590,11 +592,15 @@ void TestAppEditors::schedulerOptionsAndStopCriteriaRoundTripThroughTheForm() {
     QVERIFY2(exitCode == 0, qPrintable(exported));
     const QJsonArray trials = QJsonDocument::fromJson(exported.toUtf8()).array();
     QCOMPARE(trials.size(), 2);
+    int furthest = 0;
     for (const QJsonValue& trial : trials) {
         const QJsonArray reported = trial[QStringLiteral("results")].toArray();
         QVERIFY(!reported.isEmpty());
-        QCOMPARE(reported.last()[QStringLiteral("training_iteration")].toInt(), 3);
+        const int last = reported.last()[QStringLiteral("training_iteration")].toInt();
+        QVERIFY2(last <= 3, qPrintable(QString::number(last)));
+        furthest = std::max(furthest, last);
     }
+    QCOMPARE(furthest, 3);
 
     // A second editor on the saved file shows the new values and the default again.
     ExperimentEditor again(nullptr, nullptr);
