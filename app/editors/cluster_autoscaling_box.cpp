@@ -1,5 +1,7 @@
 #include "editors/cluster_autoscaling_box.h"
 
+#include "editors/small_button.h"
+
 #include <QEvent>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -21,15 +23,6 @@ enum TypeColumn { NameColumn, CpuColumn, GpuColumn, MinColumn, MaxColumn, Config
 QString cell(const QTableWidget* table, int row, int column) {
     const QTableWidgetItem* item = table->item(row, column);
     return item ? item->text().trimmed() : QString();
-}
-
-QToolButton* button(const QString& text, const QString& tip, const char* name) {
-    auto* tool = new QToolButton;
-    tool->setText(text);
-    tool->setToolTip(tip);
-    tool->setObjectName(QLatin1String(name));
-    tool->setAutoRaise(true);
-    return tool;
 }
 
 }  // namespace
@@ -97,8 +90,10 @@ QWidget* ClusterAutoscalingBox::typesPart() {
     table_->setMinimumHeight(110);
     connect(table_, &QTableWidget::itemChanged, this,
             [this](QTableWidgetItem* item) { onTypeChanged(item->row()); });
-    QToolButton* add = button(QStringLiteral("+"), tr("Add a node type"), "addNodeType");
-    QToolButton* remove = button(QStringLiteral("−"), tr("Remove the node type"), "removeNodeType");
+    QToolButton* add =
+        smallButton(QStringLiteral("+"), tr("Add a node type"), QStringLiteral("addNodeType"));
+    QToolButton* remove = smallButton(QStringLiteral("−"), tr("Remove the node type"),
+                                      QStringLiteral("removeNodeType"));
     connect(add, &QToolButton::clicked, this, [this] {
         if (!yaml_) {
             return;

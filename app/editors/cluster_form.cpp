@@ -17,6 +17,7 @@
 #include <functional>
 
 #include "editors/cluster_autoscaling_box.h"
+#include "editors/small_button.h"
 
 namespace tunedeck::app {
 
@@ -24,15 +25,6 @@ namespace {
 
 enum NodeColumn { RoleColumn, HostColumn, PortColumn, CpuColumn, GpuColumn, NodeColumns };
 enum MountColumn { RemoteColumn, LocalColumn, MountColumns };
-
-QToolButton* smallButton(const QString& text, const QString& tip, const QString& name) {
-    auto* button = new QToolButton;
-    button->setText(text);
-    button->setToolTip(tip);
-    button->setObjectName(name);
-    button->setAutoRaise(true);
-    return button;
-}
 
 QVBoxLayout* buttonColumn(std::initializer_list<QToolButton*> buttons) {
     auto* column = new QVBoxLayout;

@@ -14,6 +14,7 @@
 
 #include "editors/algorithm_catalog.h"
 #include "editors/algorithm_options_box.h"
+#include "editors/small_button.h"
 #include "editors/stop_criteria_table.h"
 
 namespace tunedeck::app {
@@ -228,18 +229,14 @@ QWidget* ExperimentForm::commandEditor() {
         commitCommand(arguments);
     });
 
-    auto button = [this](const QString& text, const QString& tip, const char* name) {
-        auto* b = new QToolButton;
-        b->setText(text);
-        b->setToolTip(tip);
-        b->setObjectName(QLatin1String(name));
-        b->setAutoRaise(true);
-        return b;
-    };
-    QToolButton* add = button(QStringLiteral("+"), tr("Add an argument"), "addArgument");
-    QToolButton* remove = button(QStringLiteral("−"), tr("Remove the argument"), "removeArgument");
-    QToolButton* up = button(QStringLiteral("↑"), tr("Move the argument up"), "argumentUp");
-    QToolButton* down = button(QStringLiteral("↓"), tr("Move the argument down"), "argumentDown");
+    QToolButton* add =
+        smallButton(QStringLiteral("+"), tr("Add an argument"), QStringLiteral("addArgument"));
+    QToolButton* remove = smallButton(QStringLiteral("−"), tr("Remove the argument"),
+                                      QStringLiteral("removeArgument"));
+    QToolButton* up =
+        smallButton(QStringLiteral("↑"), tr("Move the argument up"), QStringLiteral("argumentUp"));
+    QToolButton* down = smallButton(QStringLiteral("↓"), tr("Move the argument down"),
+                                    QStringLiteral("argumentDown"));
     connect(add, &QToolButton::clicked, this, [this] {
         QStringList arguments = shown_.command;
         const int at =

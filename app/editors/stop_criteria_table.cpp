@@ -1,5 +1,7 @@
 #include "editors/stop_criteria_table.h"
 
+#include "editors/small_button.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QTableWidget>
@@ -14,15 +16,6 @@ namespace {
 
 enum Column { KeyColumn, ValueColumn };
 constexpr int kRowsShown = 2;  // the table's height before it scrolls
-
-QToolButton* button(const QString& text, const QString& tip, const char* name) {
-    auto* b = new QToolButton;
-    b->setText(text);
-    b->setToolTip(tip);
-    b->setObjectName(QLatin1String(name));
-    b->setAutoRaise(true);
-    return b;
-}
 
 }  // namespace
 
@@ -44,9 +37,10 @@ StopCriteriaTable::StopCriteriaTable(QWidget* parent)
                            rowHeight * kRowsShown + 2 * table_->frameWidth());
     connect(table_, &QTableWidget::cellChanged, this, &StopCriteriaTable::onCellChanged);
 
-    QToolButton* add = button(QStringLiteral("+"), tr("Add a stop criterion"), "addStopCriterion");
-    QToolButton* remove =
-        button(QStringLiteral("−"), tr("Remove the stop criterion"), "removeStopCriterion");
+    QToolButton* add = smallButton(QStringLiteral("+"), tr("Add a stop criterion"),
+                                   QStringLiteral("addStopCriterion"));
+    QToolButton* remove = smallButton(QStringLiteral("−"), tr("Remove the stop criterion"),
+                                      QStringLiteral("removeStopCriterion"));
     connect(add, &QToolButton::clicked, this, [this] {
         QStringList candidates{QStringLiteral("training_iteration"),
                                QStringLiteral("time_total_s")};

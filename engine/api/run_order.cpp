@@ -48,6 +48,12 @@ const QString& nameOf(RunOrder::Op op) {
     return kShare;  // unreachable: every op has a name
 }
 
+// Whether `op` is about one trial (its "trial" is required).
+bool namesTrial(RunOrder::Op op) {
+    return op == RunOrder::Op::StopTrial || op == RunOrder::Op::PauseTrial ||
+           op == RunOrder::Op::ResumeTrial || op == RunOrder::Op::SetTrialNote;
+}
+
 // A whole number from 0 to kLargestCount in `fields`' `key`.
 std::optional<int> count(const QJsonObject& fields, const char* key) {
     const QJsonValue value = fields.value(QLatin1String(key));
@@ -70,23 +76,12 @@ std::optional<RunOrder> readRunOrder(const QJsonObject& fields, QString* problem
     RunOrder order;
     order.op = *op;
     const QJsonValue trial = fields.value(QLatin1String("trial"));
-    switch (order.op) {
-        case RunOrder::Op::StopTrial:
-        case RunOrder::Op::PauseTrial:
-        case RunOrder::Op::ResumeTrial:
-        case RunOrder::Op::SetTrialNote:
-            if (!trial.isString() || trial.toString().isEmpty()) {
-                *problem = QStringLiteral("%1 needs \"trial\", a trial's id").arg(name);
-                return std::nullopt;
-            }
-            order.trial = trial.toString();
-            break;
-        case RunOrder::Op::Stop:
-        case RunOrder::Op::Pause:
-        case RunOrder::Op::SetMaxWorkers:
-        case RunOrder::Op::SetLimits:
-        case RunOrder::Op::Share:
-            break;
+    if (namesTrial(order.op)) {
+        if (!trial.isString() || trial.toString().isEmpty()) {
+            *problem = QStringLiteral("%1 needs \"trial\", a trial's id").arg(name);
+            return std::nullopt;
+        }
+        order.trial = trial.toString();
     }
     switch (order.op) {
         case RunOrder::Op::SetMaxWorkers: {
@@ -131,12 +126,8 @@ std::optional<RunOrder> readRunOrder(const QJsonObject& fields, QString* problem
             order.why = fields.value(QLatin1String("why")).toString();
             break;
         }
-        case RunOrder::Op::StopTrial:
-        case RunOrder::Op::PauseTrial:
-        case RunOrder::Op::ResumeTrial:
-        case RunOrder::Op::Stop:
-        case RunOrder::Op::Pause:
-            break;
+        default:
+            break;  // nothing more than the op (and the trial)
     }
     return order;
 }
@@ -172,11 +163,7 @@ QByteArray runOrderLine(const RunOrder& order) {
             line.insert("slots", order.granted);
             line.insert("why", order.why);
             break;
-        case RunOrder::Op::StopTrial:
-        case RunOrder::Op::PauseTrial:
-        case RunOrder::Op::ResumeTrial:
-        case RunOrder::Op::Stop:
-        case RunOrder::Op::Pause:
+        default:
             break;
     }
     return QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n';
