@@ -521,8 +521,9 @@ void MetricChart::prepareView(bool refit) {
         refit_ = true;
     }
     updateExtent();
-    if (!zoomed_) {
-        fitView(!(refit || refit_));
+    // A refit asked for waits for data to fit: a run opened before its first result keeps
+    // asking, or its axes would stay at the new axes' 0..1 under curves drawn to the old view.
+    if (!zoomed_ && fitView(!(refit || refit_))) {
         refit_ = false;
     }
     view_ = currentView();

@@ -135,6 +135,7 @@ class TestAppCharts : public QObject {
     void theChartShowsEveryResultAfterAWorkerDrawsIt();
     void aRestoredTrialsCurveIsDrawnAnew();
     void aRestoredTrialIsDrawnAnewByTheWorker();
+    void anotherRunsFirstResultsSetTheAxesAgain();
     void svgHoldsOnePolylinePerTrialTheBestThickAndTheLabels();
     void svgShowsOnlyTheSelectedTrialsAndALogAxis();
     void svgOfAZoomedChartKeepsItsLinesInsideThePlot();
@@ -292,6 +293,42 @@ void TestAppCharts::aRestoredTrialsCurveIsDrawnAnew() {
     QTest::qWait(100);
     QVERIFY(!rowZeroNear(chart, 8, 1.0));
     QVERIFY(rowZeroNear(chart, 8, 0.5));
+}
+
+// Seen in the screenshot tour: a run started in a window that showed a finished experiment had
+// its iteration axis read 0 to 1 under curves drawn for the old one's 0 to 20. The window resets
+// the axes when a history is loaded (AnalysisTabs::onLoaded), before the run's first result;
+// that refit was dropped for want of data, and the new results, inside the old view, asked for
+// none.
+void TestAppCharts::anotherRunsFirstResultsSetTheAxesAgain() {
+    ExperimentData data;
+    data.setObjective("loss", true);
+    data.load(trialsOf(2, 20, [](int t, int i) { return t + 1.0 / i; }), {},
+              QStringLiteral("finished"), 0);
+    MetricChart chart(&data);
+    chart.resize(800, 500);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.markDirty();
+    QTRY_COMPARE(chart.shownResults(), std::size_t(40));
+    const auto xMax = [&] {
+        return qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).value(0))->max();
+    };
+    QCOMPARE(xMax(), 20.0);
+
+    // Another run opens: its history is empty, the axes are made anew, then results come.
+    data.clear();
+    data.load({}, {}, QStringLiteral("running"), 0);
+    chart.setLogScale(false);
+    chart.markDirty();
+    QTest::qWait(100);
+    data.apply(added("t00000", {{"lr", 0.1}}));
+    for (int i = 1; i <= 3; ++i) {
+        data.apply(result("t00000", i, 1.0 / i));
+    }
+    chart.markDirty();
+    QTRY_COMPARE(chart.shownResults(), std::size_t(3));
+    QTRY_VERIFY2(xMax() >= 3 && xMax() < 20, qPrintable(QString::number(xMax())));
 }
 
 void TestAppCharts::aRestoredTrialIsDrawnAnewByTheWorker() {
