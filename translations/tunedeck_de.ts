@@ -3398,6 +3398,10 @@ MPS ist nicht gestartet: %2</translation>
         <translation>%1: CPU bis %2 % eines Kerns, Speicher bis %3 MiB</translation>
     </message>
     <message>
+        <source>%1: CPU not measured (one sample), memory up to %2 MiB</source>
+        <translation>%1: CPU nicht gemessen (eine Messung), Speicher bis %2 MiB</translation>
+    </message>
+    <message>
         <source>, GPU memory up to %1 MiB</source>
         <translation>, GPU-Speicher bis %1 MiB</translation>
     </message>

@@ -3369,6 +3369,10 @@ MPS 未能启动：%2</translation>
         <translation>%1：CPU 最高为单核的 %2%，内存最高 %3 MiB</translation>
     </message>
     <message>
+        <source>%1: CPU not measured (one sample), memory up to %2 MiB</source>
+        <translation>%1：CPU 未测量（仅一次采样），内存最多 %2 MiB</translation>
+    </message>
+    <message>
         <source>, GPU memory up to %1 MiB</source>
         <translation>，GPU 显存最高 %1 MiB</translation>
     </message>

@@ -133,10 +133,16 @@ void TrialHealthView::recompute() {
         const double end = trial.points.back().time;
         first = lines.isEmpty() ? start : std::min(first, start);
         last = lines.isEmpty() ? end : std::max(last, end);
-        QString line = tr("%1: CPU up to %2% of a core, memory up to %3 MiB")
-                           .arg(id)
-                           .arg(trial.peakCpuPercent, 0, 'f', 0)
-                           .arg(trial.peakRssMb, 0, 'f', 0);
+        // A CPU share is the time used between two samples: one sample measures none (the
+        // agent's first reading of a trial says 0, which read as an idle trial).
+        QString line = trial.samples < 2
+                           ? tr("%1: CPU not measured (one sample), memory up to %2 MiB")
+                                 .arg(id)
+                                 .arg(trial.peakRssMb, 0, 'f', 0)
+                           : tr("%1: CPU up to %2% of a core, memory up to %3 MiB")
+                                 .arg(id)
+                                 .arg(trial.peakCpuPercent, 0, 'f', 0)
+                                 .arg(trial.peakRssMb, 0, 'f', 0);
         if (trial.gpuKnown) {
             line += tr(", GPU memory up to %1 MiB").arg(trial.peakGpuMemoryMb, 0, 'f', 0);
         }

@@ -144,6 +144,7 @@ class TestAppCharts : public QObject {
     void aSmallPlotsAxisHasAtLeastTwoLabels();
     void englishCountsInTheSingularAndThePlural();
     void aSingleHealthSampleIsDrawnAsADot();
+    void oneSampleMeasuresNoCpu();
 };
 
 void TestAppCharts::decimationKeepsEverySpikeAndBoundsThePoints() {
@@ -612,6 +613,41 @@ void TestAppCharts::aSingleHealthSampleIsDrawnAsADot() {
         }
     }
     QVERIFY2(coloured >= 2 * 12, qPrintable(QStringLiteral("%1 coloured pixels").arg(coloured)));
+}
+
+// Issue 34.12: a short trial sampled once read "CPU up to 0% of a core" while its node was busy:
+// a CPU share is the time used between two samples, and the agent's first reading says 0.
+void TestAppCharts::oneSampleMeasuresNoCpu() {
+    applyAppearance({Theme::Light, QStringLiteral("en")});
+    ExperimentData data;
+    TrialHealthModel health;
+    TrialHealthView view(&health, &data);
+    view.resize(1000, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const auto sample = [&](qint64 seq, const QString& trial, double cpu) {
+        health.apply(scripted::decoded(QJsonObject{
+            {"v", 1},
+            {"seq", seq},
+            {"time", double(seq)},
+            {"type", "node_usage"},
+            {"node", "local"},
+            {"memory_used_mb", 4096},
+            {"memory_total_mb", 16384},
+            {"gpus", QJsonArray()},
+            {"trials",
+             QJsonArray{QJsonObject{{"trial", trial}, {"cpu_percent", cpu}, {"rss_mb", 15.0}}}}}));
+    };
+    sample(1, QStringLiteral("t00000"), 0);
+    sample(2, QStringLiteral("t00001"), 0);
+    sample(3, QStringLiteral("t00001"), 97);
+    view.recomputeNow();
+    const QString legend = view.legend();
+    QVERIFY2(legend.contains(QStringLiteral("t00000: CPU not measured (one sample)")),
+             qPrintable(legend));
+    QVERIFY2(!legend.contains(QStringLiteral("t00000: CPU up to 0%")), qPrintable(legend));
+    QVERIFY2(legend.contains(QStringLiteral("t00001: CPU up to 97% of a core")),
+             qPrintable(legend));
 }
 
 QTEST_MAIN(TestAppCharts)
