@@ -1,6 +1,8 @@
 // The parallel-coordinates plot of the monitor: one vertical axis per hyperparameter that varies
-// between trials (linear, log or categorical, see ParameterScale) and the metric last, one
-// polyline per trial coloured by its best metric value, the selected trials drawn thick over the
+// between trials (linear, log or categorical, see ParameterScale) and the metric last (with
+// several objectives, one axis each), one polyline per trial coloured as ExperimentData::isBest
+// ranks it: by its score under the window's scope, or with several objectives by whether it is
+// on the Pareto front (bright) or dominated (dark); the selected trials drawn thick over the
 // others, the trial under the mouse named in a tooltip. Painted with QPainter: the lines of all
 // trials are drawn into an image a slice per event-loop turn (~8 ms each), anew only when the
 // data (at most four times a second) or the size change; a selection fades that image and draws
@@ -34,7 +36,8 @@ class ParallelCoordinatesView : public QWidget {
     void refresh();
     void setSelectedTrials(const QStringList& ids);
 
-    // The axes, left to right: the hyperparameters that vary, then the metric (trials' best).
+    // The axes, left to right: the hyperparameters that vary, then the metric (each trial's
+    // score by the scope), or each objective's with several.
     const std::vector<ParameterScale>& axes() const { return axes_; }
     // Where a trial's line crosses an axis, in this widget's pixels; NaN coordinates when the
     // trial has no value there.
@@ -85,6 +88,7 @@ class ParallelCoordinatesView : public QWidget {
     void renderSlice();
     void drawAxes(QPainter& painter) const;
     void drawLegend(QPainter& painter) const;
+    void drawFrontLegend(QPainter& painter, const QRectF& area) const;
     void drawBrushes(QPainter& painter) const;
     // The axis within grabbing distance of `pos`, or -1.
     int axisNear(QPointF pos) const;
@@ -96,11 +100,15 @@ class ParallelCoordinatesView : public QWidget {
     double axisX(int axis) const;
     QColor lineColour(double goodness) const;
     const Line* lineOf(const QString& trialId) const;
+    // The axis of an objective (the last objectiveAxes_ ones), and a row's value on objective k.
+    bool isObjectiveAxis(int axis) const { return axis >= int(axes_.size()) - objectiveAxes_; }
+    double objectiveValue(int row, int objective) const;
 
     const ExperimentData* data_;
     RefreshThrottle throttle_;
     bool stale_ = true;
     std::vector<ParameterScale> axes_;
+    int objectiveAxes_ = 1;    // the metric's axis, or one per objective with several
     std::vector<Line> lines_;  // worst first, so the best are drawn on top
     std::set<QString> selected_;
     std::vector<AxisBrush> brushes_;
