@@ -1677,7 +1677,7 @@ Fingerabdruck: %2</translation>
     </message>
     <message>
         <source>Mean decrease in impurity of a random forest (%1 trees) fitted to whether each of %2 finished trials is on the Pareto front of %3, by %4.</source>
-        <translation>Mittlere Abnahme der Unreinheit eines Random Forest (%1 Bäume), angepasst daran, ob jeder von %2 beendeten Trials auf der Pareto-Front von %3 liegt, nach %4.</translation>
+        <translation>Mittlere Abnahme der Unreinheit eines Random Forest (%1 Bäume), angepasst daran, ob jeder von %2 beendeten Trials auf der Pareto-Front von %3 liegt; Maßstab: %4.</translation>
     </message>
     <message>
         <source>Mean decrease in impurity of a random forest (%1 trees) fitted to “%2”, %3, of %4 finished trials.</source>

@@ -26,9 +26,11 @@ constexpr int kMaxCategoryLabels = 14;         // more categories than this: eve
 constexpr int kSliceMs = 8;                    // lines drawn per event-loop turn stop after this
 constexpr int kMaxEmphasised = 24;             // selected lines drawn thick; more are drawn thin
 constexpr double kFadedBehindSelection = 0.3;  // the unselected lines' opacity
-// With several objectives, a dominated trial's place on the colour scale: dark, yet not the
-// faint grey of a trial with no value.
+// With several objectives, a dominated trial's strength: paler than the front, yet not the
+// faint grey of a trial with no value. Its ink is the text's, the front's the red the Pareto
+// front plot and the scatter's stars use, so every view shows the front alike.
 constexpr double kDominatedGoodness = 0.15;
+const QColor kFrontColour(214, 39, 40);
 
 // Plasma (matplotlib), cut before its palest yellow so the best lines read on a light
 // background; from worst to best.
@@ -185,13 +187,23 @@ void ParallelCoordinatesView::placeLines() {
     update();
 }
 
+QColor ParallelCoordinatesView::inkOf(double goodness) const {
+    if (data_->isMultiObjective()) {
+        return goodness >= 1.0 ? kFrontColour : palette().color(QPalette::Text);
+    }
+    return scaleColour(goodness);
+}
+
 QColor ParallelCoordinatesView::lineColour(double goodness) const {
     // The weaker, the paler: as if drawn see-through over the background, but opaque, which
     // the raster engine draws several times faster.
     const QColor base = palette().color(QPalette::Base);
     const QColor ink =
-        std::isnan(goodness) ? palette().color(QPalette::PlaceholderText) : scaleColour(goodness);
-    const double strength = std::isnan(goodness) ? 0.4 : 0.6 + 0.4 * goodness;
+        std::isnan(goodness) ? palette().color(QPalette::PlaceholderText) : inkOf(goodness);
+    // With several objectives the dominated lines are faint, as their points in the Pareto
+    // front plot: the front is what the view is read for.
+    const bool dominated = data_->isMultiObjective() && goodness < 1.0;
+    const double strength = std::isnan(goodness) ? 0.4 : dominated ? 0.35 : 0.6 + 0.4 * goodness;
     const auto mix = [&](float a, float b) { return float(b + (a - b) * strength); };
     return QColor::fromRgbF(mix(ink.redF(), base.redF()), mix(ink.greenF(), base.greenF()),
                             mix(ink.blueF(), base.blueF()));
@@ -224,7 +236,7 @@ QColor ParallelCoordinatesView::colourOf(const QString& trialId) const {
     if (line == nullptr) {
         return {};
     }
-    return std::isnan(line->goodness) ? line->colour : scaleColour(line->goodness);
+    return std::isnan(line->goodness) ? line->colour : inkOf(line->goodness);
 }
 
 QString ParallelCoordinatesView::trialAt(QPointF pos) const {
@@ -480,8 +492,7 @@ void ParallelCoordinatesView::paintEvent(QPaintEvent*) {
         for (const Line& line : lines_) {
             if (brushed_->count(line.id) > 0 && selected_.count(line.id) == 0) {
                 drawLine(painter, line,
-                         QPen(std::isnan(line.goodness) ? line.colour : scaleColour(line.goodness),
-                              1.5));
+                         QPen(std::isnan(line.goodness) ? line.colour : inkOf(line.goodness), 1.5));
             }
         }
         painter.setRenderHint(QPainter::Antialiasing, true);
@@ -492,7 +503,7 @@ void ParallelCoordinatesView::paintEvent(QPaintEvent*) {
         if (selected_.count(line.id) == 0 || line.id == hovered_) {
             continue;
         }
-        const QColor colour = std::isnan(line.goodness) ? line.colour : scaleColour(line.goodness);
+        const QColor colour = std::isnan(line.goodness) ? line.colour : inkOf(line.goodness);
         if (++emphasised <= kMaxEmphasised) {
             drawLine(painter, line, QPen(palette().color(QPalette::Text), 4.5));
             drawLine(painter, line, QPen(colour, 2.5));

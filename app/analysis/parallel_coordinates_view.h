@@ -2,14 +2,14 @@
 // between trials (linear, log or categorical, see ParameterScale) and the metric last (with
 // several objectives, one axis each), one polyline per trial coloured as ExperimentData::isBest
 // ranks it: by its score under the window's scope, or with several objectives by whether it is
-// on the Pareto front (bright) or dominated (dark); the selected trials drawn thick over the
-// others, the trial under the mouse named in a tooltip. Painted with QPainter: the lines of all
-// trials are drawn into an image a slice per event-loop turn (~8 ms each), anew only when the
-// data (at most four times a second) or the size change; a selection fades that image and draws
-// its lines on top, and hovering repaints only the highlighted line. Thread-safety: GUI thread
-// only. A drag along an axis brushes a range of it (analysis/axis_brush.h); the trials inside
-// every brush are brushedTrials(), which the window's table shows. A click on a brushed axis
-// removes its brush, a double click all of them.
+// on the Pareto front (red, as in the Pareto front plot) or dominated (grey); the selected
+// trials drawn thick over the others, the trial under the mouse named in a tooltip. Painted with
+// QPainter: the lines of all trials are drawn into an image a slice per event-loop turn (~8 ms
+// each), anew only when the data (at most four times a second) or the size change; a selection
+// fades that image and draws its lines on top, and hovering repaints only the highlighted line.
+// Thread-safety: GUI thread only. A drag along an axis brushes a range of it
+// (analysis/axis_brush.h); the trials inside every brush are brushedTrials(), which the window's
+// table shows. A click on a brushed axis removes its brush, a double click all of them.
 #pragma once
 
 #include <QImage>
@@ -99,6 +99,9 @@ class ParallelCoordinatesView : public QWidget {
     double marginRight() const;
     double axisX(int axis) const;
     QColor lineColour(double goodness) const;
+    // A line's colour at full strength: the colour scale's, or with several objectives the
+    // front's red and the dominated lines' text colour.
+    QColor inkOf(double goodness) const;
     const Line* lineOf(const QString& trialId) const;
     // The axis of an objective (the last objectiveAxes_ ones), and a row's value on objective k.
     bool isObjectiveAxis(int axis) const { return axis >= int(axes_.size()) - objectiveAxes_; }
