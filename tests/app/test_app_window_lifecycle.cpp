@@ -163,6 +163,8 @@ class TestAppWindowLifecycle : public QObject {
     void openingAnotherExperimentClearsTheSelection();
     void attachingAnotherEngineDropsAHistoryStillBeingRead();
     void aTrialStoppedByTheUserReadsSoAndIsNotCountedDone();
+    void stoppingATrialAsksFirst();
+    void aPausedExperimentReadsPaused();
     void pausedAndResumedTrialsReadAsTheyAre();
     void aSecondExperimentStartedFromTheWindowIsShownAndHighlighted();
     void quittingWhileExperimentsRunAsksAndCanPauseThem();
@@ -301,19 +303,8 @@ void TestAppWindowLifecycle::aTrialStoppedByTheUserReadsSoAndIsNotCountedDone() 
     QVERIFY(waitFor([&] { return table->model()->rowCount() == 2; }, 5000));  // next frame
     table->selectRow(0);                                                      // t00000
     {
-        // It asks first, and No leaves the trial running.
-        MessageBoxAnswer no(QMessageBox::No);
+        MessageBoxAnswer yes(QMessageBox::Yes);  // the question: stoppingATrialAsksFirst
         window.orderSelectedTrials(MainWindow::TrialOrder::Stop);
-        QVERIFY2(no.answered(), qPrintable(no.seen()));
-        QVERIFY2(no.seen().contains("t00000") && no.seen().contains("not resumed"),
-                 qPrintable(no.seen()));
-    }
-    QTest::qWait(1500);
-    QCOMPARE(window.data().trials()[0].status, QStringLiteral("RUNNING"));
-    {
-        MessageBoxAnswer yes(QMessageBox::Yes);
-        window.orderSelectedTrials(MainWindow::TrialOrder::Stop);
-        QVERIFY2(yes.answered(), qPrintable(yes.seen()));
     }
     QVERIFY2(
         waitFor([&] { return window.data().trials()[0].status == "TERMINATED"; }, 30000),
@@ -353,6 +344,70 @@ void TestAppWindowLifecycle::aTrialStoppedByTheUserReadsSoAndIsNotCountedDone() 
     table->selectRow(0);
     QVERIFY2(waitFor([&] { return detail->toPlainText().contains("stopped by the user"); }, 5000),
              qPrintable(detail->toPlainText()));
+}
+
+// Issue 34.8: Trial > Stop cannot be taken back, so it asks first, saying so; No leaves the
+// trial running.
+void TestAppWindowLifecycle::stoppingATrialAsksFirst() {
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    QVERIFY(runUntilRunning(window, harness, "ask"));
+    auto* table = window.findChild<QTableView*>("trials");
+    QVERIFY(table);
+    QVERIFY(waitFor([&] { return table->model()->rowCount() == 2; }, 5000));
+    table->selectRow(0);  // t00000
+    {
+        MessageBoxAnswer no(QMessageBox::No);
+        window.orderSelectedTrials(MainWindow::TrialOrder::Stop);
+        QVERIFY2(no.answered(), "Stop asked nothing");
+        QVERIFY2(no.seen().contains("t00000") && no.seen().contains("not resumed"),
+                 qPrintable(no.seen()));
+    }
+    QTest::qWait(1500);
+    QCOMPARE(window.data().trials()[0].status, QStringLiteral("RUNNING"));
+    bool stopped = false;
+    window.client().stopExperiment("ask", [&](const tunedeck::Status&) { stopped = true; });
+    QVERIFY(waitFor([&] { return stopped; }, 20000));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
+}
+
+// Issue 34.8: Experiment > Pause leaves the experiment "paused" (not "interrupted", its list row
+// saying it is resumable) and the trials it stopped PAUSED (not PENDING as trials that never
+// ran); Resume runs them again.
+void TestAppWindowLifecycle::aPausedExperimentReadsPaused() {
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    QVERIFY(runUntilRunning(window, harness, "rest"));
+    QVERIFY(waitFor([&] { return window.data().trials().size() == 2; }, 10000));
+    window.orderExperiment(MainWindow::ExperimentOrder::Pause);
+    QVERIFY2(waitFor([&] { return window.data().experimentStatus() == "paused"; }, 60000),
+             qPrintable(window.data().experimentStatus()));
+    for (const auto& t : window.data().trials()) {
+        QVERIFY2(t.status == "PAUSED" && t.reason == "experiment paused",
+                 qPrintable(t.id + " " + t.status + ": " + t.reason));
+    }
+    QCOMPARE(statusOnTheEngine(engine.socket, "rest"), QStringLiteral("paused"));
+    QTreeWidget* list = experimentList(window);
+    QVERIFY(waitFor(
+        [&] {
+            QTreeWidgetItem* row = rowOf(list, "rest");
+            return row && row->text(1) == "paused" && row->toolTip(1).contains("Resume");
+        },
+        20000));
+    window.orderExperiment(MainWindow::ExperimentOrder::Resume);
+    QVERIFY2(waitFor(
+                 [&] {
+                     return window.data().experimentStatus() == "running" &&
+                            window.data().trials()[0].status == "RUNNING";
+                 },
+                 60000),
+             qPrintable(window.data().experimentStatus() + " " + window.data().trials()[0].status));
+    window.orderExperiment(MainWindow::ExperimentOrder::Pause);
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "paused"; }, 60000));
 }
 
 // Issue 34.8: a trial paused and resumed while another holds the only slot waits as PENDING,
