@@ -342,8 +342,10 @@ void TestAppWindowLifecycle::aTrialStoppedByTheUserReadsSoAndIsNotCountedDone() 
     window.tabs()->setCurrentWidget(detail->parentWidget());
     table->clearSelection();
     table->selectRow(0);
+    // Its status history says so too: no TERMINATED row.
     QVERIFY2(waitFor([&] { return detail->toPlainText().contains("stopped by the user"); }, 5000),
              qPrintable(detail->toPlainText()));
+    QVERIFY2(!detail->toPlainText().contains("TERMINATED"), qPrintable(detail->toPlainText()));
 }
 
 // Issue 34.8: Trial > Stop cannot be taken back, so it asks first, saying so; No leaves the
