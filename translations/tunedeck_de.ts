@@ -419,6 +419,18 @@
         <source>cannot write %1</source>
         <translation>%1 kann nicht geschrieben werden</translation>
     </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>Pareto-Front</translation>
+    </message>
+    <message>
+        <source>on the front</source>
+        <translation>auf der Front</translation>
+    </message>
+    <message>
+        <source>dominated</source>
+        <translation>dominiert</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::AttachDialog</name>
@@ -1636,6 +1648,14 @@ Fingerabdruck: %2</translation>
         <source>failed</source>
         <translation>fehlgeschlagen</translation>
     </message>
+    <message>
+        <source>Resumable: Experiment &gt; Resume continues its trials from their latest checkpoints.</source>
+        <translation>Fortsetzbar: Experiment &gt; Fortsetzen setzt seine Trials an ihren letzten Checkpoints fort.</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::ExperimentsCompare</name>
@@ -1695,6 +1715,26 @@ Fingerabdruck: %2</translation>
         <source>value, %1</source>
         <translation>Wert, %1</translation>
     </message>
+    <message>
+        <source>Pareto front of one trial</source>
+        <translation>Pareto-Front aus einem Trial</translation>
+    </message>
+    <message>
+        <source>Pareto front of %1 trials</source>
+        <translation>Pareto-Front aus %1 Trials</translation>
+    </message>
+    <message>
+        <source> and %1 more</source>
+        <translation> und %1 weitere</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 bis %2</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::ImportanceView</name>
@@ -1719,10 +1759,6 @@ Fingerabdruck: %2</translation>
         <translation>Kein Hyperparameter unterscheidet sich zwischen den abgeschlossenen Trials.</translation>
     </message>
     <message>
-        <source>Every finished trial has the same best “%1”: no parameter makes a difference to explain.</source>
-        <translation>Alle abgeschlossenen Trials haben denselben Bestwert für „%1“: Es gibt keinen Unterschied, den ein Parameter erklären könnte.</translation>
-    </message>
-    <message>
         <source>Computing parameter importance…</source>
         <translation>Parameter-Wichtigkeit wird berechnet…</translation>
     </message>
@@ -1735,8 +1771,28 @@ Fingerabdruck: %2</translation>
         <translation>Hyperparameter-Wichtigkeit für „%1“</translation>
     </message>
     <message>
-        <source>Mean decrease in impurity of a random forest (%1 trees) fitted to the best “%2” of %3 finished trials.</source>
-        <translation>Mittlere Abnahme der Unreinheit (Mean Decrease in Impurity) eines Random Forest (%1 Bäume), angepasst an den Bestwert von „%2“ aus %3 abgeschlossenen Trials.</translation>
+        <source>Every finished trial has the same “%1”, %2: no parameter makes a difference to explain.</source>
+        <translation>Jeder beendete Trial hat dasselbe „%1“, %2: Kein Parameter macht einen Unterschied, der zu erklären wäre.</translation>
+    </message>
+    <message>
+        <source>Hyperparameter importance for the Pareto front</source>
+        <translation>Wichtigkeit der Hyperparameter für die Pareto-Front</translation>
+    </message>
+    <message>
+        <source>Mean decrease in impurity of a random forest (%1 trees) fitted to whether each of %2 finished trials is on the Pareto front of %3, by %4.</source>
+        <translation>Mittlere Abnahme der Unreinheit eines Random Forest (%1 Bäume), angepasst daran, ob jeder von %2 beendeten Trials auf der Pareto-Front von %3 liegt; Maßstab: %4.</translation>
+    </message>
+    <message>
+        <source>Mean decrease in impurity of a random forest (%1 trees) fitted to “%2”, %3, of %4 finished trials.</source>
+        <translation>Mittlere Abnahme der Unreinheit eines Random Forest (%1 Bäume), angepasst an „%2“, %3, von %4 beendeten Trials.</translation>
+    </message>
+    <message>
+        <source>Every finished trial is on the Pareto front of %1: no parameter makes a difference to explain.</source>
+        <translation>Jeder beendete Trial liegt auf der Pareto-Front von %1: Kein Parameter macht einen Unterschied, der zu erklären wäre.</translation>
+    </message>
+    <message>
+        <source>No finished trial is on the Pareto front of %1: no parameter makes a difference to explain.</source>
+        <translation>Kein beendeter Trial liegt auf der Pareto-Front von %1: Kein Parameter macht einen Unterschied, der zu erklären wäre.</translation>
     </message>
 </context>
 <context>
@@ -2032,10 +2088,6 @@ Fingerabdruck: %2</translation>
         <translation>Experiment beenden</translation>
     </message>
     <message>
-        <source>Stop %1 for good? Running trials stop at their next report; waiting ones never start.</source>
-        <translation>%1 endgültig beenden? Laufende Trials stoppen bei ihrer nächsten Meldung; wartende werden nicht mehr gestartet.</translation>
-    </message>
-    <message>
         <source>Best config copied</source>
         <translation>Beste Konfiguration kopiert</translation>
     </message>
@@ -2260,6 +2312,26 @@ Das kann nicht rückgängig gemacht werden.</translation>
     <message>
         <source>Note not kept</source>
         <translation>Notiz nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>Stop trial</source>
+        <translation>Trial stoppen</translation>
+    </message>
+    <message>
+        <source>Stop trial %1 for good?</source>
+        <translation>Trial %1 endgültig stoppen?</translation>
+    </message>
+    <message>
+        <source>Stop these %1 trials for good: %2?</source>
+        <translation>Diese %1 Trials endgültig stoppen: %2?</translation>
+    </message>
+    <message>
+        <source>A running trial ends at its next report and a waiting one never starts; they read &quot;stopped by the user&quot; and are not resumed. Their results and checkpoints are kept. Trial &gt; Pause stops one so that it can be resumed.</source>
+        <translation>Ein laufender Trial endet bei seinem nächsten Bericht, ein wartender startet nie; sie heißen dann „vom Benutzer gestoppt“ und werden nicht fortgesetzt. Ihre Ergebnisse und Checkpoints bleiben erhalten. Trial &gt; Pausieren hält einen so an, dass er fortgesetzt werden kann.</translation>
+    </message>
+    <message>
+        <source>Stop %1 for good? Running trials stop at their next report; waiting ones never start. Every trial not yet ended reads &quot;stopped by the user&quot;, and the experiment cannot be resumed. Experiment &gt; Pause stops it so that it can be.</source>
+        <translation>%1 endgültig stoppen? Laufende Trials stoppen bei ihrem nächsten Bericht, wartende starten nie. Jeder noch nicht beendete Trial heißt dann „vom Benutzer gestoppt“, und das Experiment kann nicht fortgesetzt werden. Experiment &gt; Pausieren hält es so an, dass es fortgesetzt werden kann.</translation>
     </message>
 </context>
 <context>
@@ -2577,6 +2649,18 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>%1, %2</source>
         <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>Pareto-Front</translation>
+    </message>
+    <message>
+        <source>dominated</source>
+        <translation>dominiert</translation>
+    </message>
+    <message>
+        <source>On the Pareto front</source>
+        <translation>Auf der Pareto-Front</translation>
     </message>
 </context>
 <context>
@@ -3212,6 +3296,10 @@ MPS ist nicht gestartet: %2</translation>
     <message>
         <source>%1 s to %2 s: %3</source>
         <translation>%1 s bis %2 s: %3</translation>
+    </message>
+    <message>
+        <source>stopped by the user</source>
+        <translation>vom Benutzer gestoppt</translation>
     </message>
 </context>
 <context>

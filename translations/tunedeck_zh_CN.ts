@@ -411,6 +411,18 @@
         <source>cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <source>on the front</source>
+        <translation>在前沿上</translation>
+    </message>
+    <message>
+        <source>dominated</source>
+        <translation>被支配</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::AttachDialog</name>
@@ -1619,6 +1631,14 @@ Fingerprint: %2</source>
         <source>failed</source>
         <translation>失败</translation>
     </message>
+    <message>
+        <source>Resumable: Experiment &gt; Resume continues its trials from their latest checkpoints.</source>
+        <translation>可继续：实验 &gt; 继续 会从各试验最近的检查点继续运行。</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::ExperimentsCompare</name>
@@ -1678,6 +1698,26 @@ Fingerprint: %2</source>
         <source>value, %1</source>
         <translation>值，%1</translation>
     </message>
+    <message>
+        <source>Pareto front of one trial</source>
+        <translation>帕累托前沿（1 个试验）</translation>
+    </message>
+    <message>
+        <source>Pareto front of %1 trials</source>
+        <translation>帕累托前沿（%1 个试验）</translation>
+    </message>
+    <message>
+        <source> and %1 more</source>
+        <translation>，另有 %1 个</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 至 %2</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
 </context>
 <context>
     <name>tunedeck::app::ImportanceView</name>
@@ -1702,10 +1742,6 @@ Fingerprint: %2</source>
         <translation>各已完成试验之间没有任何超参数不同。</translation>
     </message>
     <message>
-        <source>Every finished trial has the same best “%1”: no parameter makes a difference to explain.</source>
-        <translation>所有已完成试验的最佳“%1”都相同：没有可由参数解释的差异。</translation>
-    </message>
-    <message>
         <source>Computing parameter importance…</source>
         <translation>正在计算参数重要性…</translation>
     </message>
@@ -1718,8 +1754,28 @@ Fingerprint: %2</source>
         <translation>“%1”的超参数重要性</translation>
     </message>
     <message>
-        <source>Mean decrease in impurity of a random forest (%1 trees) fitted to the best “%2” of %3 finished trials.</source>
-        <translation>随机森林（%1 棵树）的平均不纯度减少量；该随机森林拟合了 %3 个已完成试验的最佳“%2”。</translation>
+        <source>Every finished trial has the same “%1”, %2: no parameter makes a difference to explain.</source>
+        <translation>所有已完成的试验的“%1”（%2）都相同：没有可解释的参数差异。</translation>
+    </message>
+    <message>
+        <source>Hyperparameter importance for the Pareto front</source>
+        <translation>超参数对帕累托前沿的重要性</translation>
+    </message>
+    <message>
+        <source>Mean decrease in impurity of a random forest (%1 trees) fitted to whether each of %2 finished trials is on the Pareto front of %3, by %4.</source>
+        <translation>随机森林（%1 棵树）的平均不纯度减少，拟合目标为 %2 个已完成试验是否在 %3 的帕累托前沿上（按%4）。</translation>
+    </message>
+    <message>
+        <source>Mean decrease in impurity of a random forest (%1 trees) fitted to “%2”, %3, of %4 finished trials.</source>
+        <translation>随机森林（%1 棵树）的平均不纯度减少，拟合 %4 个已完成试验的“%2”（%3）。</translation>
+    </message>
+    <message>
+        <source>Every finished trial is on the Pareto front of %1: no parameter makes a difference to explain.</source>
+        <translation>所有已完成的试验都在 %1 的帕累托前沿上：没有可解释的参数差异。</translation>
+    </message>
+    <message>
+        <source>No finished trial is on the Pareto front of %1: no parameter makes a difference to explain.</source>
+        <translation>没有已完成的试验在 %1 的帕累托前沿上：没有可解释的参数差异。</translation>
     </message>
 </context>
 <context>
@@ -2015,10 +2071,6 @@ Fingerprint: %2</source>
         <translation>终止实验</translation>
     </message>
     <message>
-        <source>Stop %1 for good? Running trials stop at their next report; waiting ones never start.</source>
-        <translation>要永久终止 %1 吗？正在运行的试验会在下次报告时停止；等待中的试验不会再启动。</translation>
-    </message>
-    <message>
         <source>Best config copied</source>
         <translation>已复制最佳配置</translation>
     </message>
@@ -2243,6 +2295,26 @@ This cannot be undone.</source>
     <message>
         <source>Note not kept</source>
         <translation>备注未保存</translation>
+    </message>
+    <message>
+        <source>Stop trial</source>
+        <translation>停止试验</translation>
+    </message>
+    <message>
+        <source>Stop trial %1 for good?</source>
+        <translation>永久停止试验 %1？</translation>
+    </message>
+    <message>
+        <source>Stop these %1 trials for good: %2?</source>
+        <translation>永久停止这 %1 个试验：%2？</translation>
+    </message>
+    <message>
+        <source>A running trial ends at its next report and a waiting one never starts; they read &quot;stopped by the user&quot; and are not resumed. Their results and checkpoints are kept. Trial &gt; Pause stops one so that it can be resumed.</source>
+        <translation>运行中的试验在下次报告时结束，等待中的试验不会启动；它们显示为“被用户停止”，且不会继续。结果和检查点会保留。试验 &gt; 暂停 可停止试验并在之后继续。</translation>
+    </message>
+    <message>
+        <source>Stop %1 for good? Running trials stop at their next report; waiting ones never start. Every trial not yet ended reads &quot;stopped by the user&quot;, and the experiment cannot be resumed. Experiment &gt; Pause stops it so that it can be.</source>
+        <translation>永久停止 %1？运行中的试验在下次报告时停止，等待中的试验不会启动。所有尚未结束的试验显示为“被用户停止”，实验无法继续。实验 &gt; 暂停 可停止实验并在之后继续。</translation>
     </message>
 </context>
 <context>
@@ -2556,6 +2628,18 @@ MPS 未能启动：%2</translation>
     <message>
         <source>%1, %2</source>
         <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <source>dominated</source>
+        <translation>被支配</translation>
+    </message>
+    <message>
+        <source>On the Pareto front</source>
+        <translation>在帕累托前沿上</translation>
     </message>
 </context>
 <context>
@@ -3184,6 +3268,10 @@ MPS 未能启动：%2</translation>
     <message>
         <source>%1 s to %2 s: %3</source>
         <translation>%1 秒至 %2 秒：%3</translation>
+    </message>
+    <message>
+        <source>stopped by the user</source>
+        <translation>被用户停止</translation>
     </message>
 </context>
 <context>

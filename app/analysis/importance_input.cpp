@@ -18,13 +18,16 @@ constexpr qsizetype kMaxOneHot = 16;
 ImportanceInput ImportanceInput::of(const ExperimentData& data) {
     ImportanceInput input;
     const std::vector<TrialRow>& trials = data.trials();
+    const bool multi = data.isMultiObjective();
     for (std::size_t r = 0; r < trials.size(); ++r) {
-        // The trial's score by the window's scope, as the bold row is chosen.
-        const double score = data.score(int(r));
-        if (trials[r].status == QLatin1String("TERMINATED") && std::isfinite(score)) {
-            input.rows.push_back(int(r));
-            input.targets.push_back(score);
+        if (trials[r].status != QLatin1String("TERMINATED") || !data.hasEveryObjective(int(r))) {
+            continue;
         }
+        input.rows.push_back(int(r));
+        // The trial's score by the window's scope, as the bold row is chosen; with several
+        // objectives, whether it is on the Pareto front (ExperimentData::isBest), so the forest
+        // explains what puts a trial on the front rather than the first objective alone.
+        input.targets.push_back(multi ? (data.isBest(int(r)) ? 1.0 : 0.0) : data.score(int(r)));
     }
     input.samples.assign(input.rows.size(), {});
     std::vector<QJsonValue> values(input.rows.size());

@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/pareto_front.h"
+
 namespace tunedeck::app {
 
 namespace {
@@ -130,9 +132,15 @@ void ImportanceView::startFit() {
     const auto [lo, hi] = std::minmax_element(input.targets.begin(), input.targets.end());
     if (*lo == *hi) {
         shown_.clear();
-        showMessage(tr("Every finished trial has the same best “%1”: no parameter makes a "
-                       "difference to explain.")
-                        .arg(metric));
+        showMessage(data_->isMultiObjective()
+                        ? (*lo > 0 ? tr("Every finished trial is on the Pareto front of %1: no "
+                                        "parameter makes a difference to explain.")
+                                   : tr("No finished trial is on the Pareto front of %1: no "
+                                        "parameter makes a difference to explain."))
+                              .arg(objectivesText(data_->objectives()))
+                        : tr("Every finished trial has the same “%1”, %2: no parameter makes a "
+                             "difference to explain.")
+                              .arg(metric, scoreScopeText(data_->scope())));
         return;
     }
     ForestOptions options;
@@ -188,12 +196,24 @@ void ImportanceView::showImportances(std::vector<ParameterImportance> importance
     // Room for the value labels right of the longest bar.
     values_->setRange(0, std::min(1.0, std::ceil(largest * 1.15 * 10) / 10));
     values_->applyNiceNumbers();
-    view_->chart()->setTitle(tr("Hyperparameter importance for “%1”").arg(data_->metric()));
-    note_->setText(tr("Mean decrease in impurity of a random forest (%1 trees) fitted to the best "
-                      "“%2” of %3 finished trials.")
-                       .arg(ForestOptions{}.trees)
-                       .arg(data_->metric())
-                       .arg(trials));
+    if (data_->isMultiObjective()) {
+        // The front decides what is best with several objectives (ExperimentData::isBest).
+        view_->chart()->setTitle(tr("Hyperparameter importance for the Pareto front"));
+        note_->setText(
+            tr("Mean decrease in impurity of a random forest (%1 trees) fitted to "
+               "whether each of %2 finished trials is on the Pareto front of %3, "
+               "by %4.")
+                .arg(ForestOptions{}.trees)
+                .arg(trials)
+                .arg(objectivesText(data_->objectives()), scoreScopeText(data_->scope())));
+    } else {
+        view_->chart()->setTitle(tr("Hyperparameter importance for “%1”").arg(data_->metric()));
+        note_->setText(tr("Mean decrease in impurity of a random forest (%1 trees) fitted to "
+                          "“%2”, %3, of %4 finished trials.")
+                           .arg(ForestOptions{}.trees)
+                           .arg(data_->metric(), scoreScopeText(data_->scope()))
+                           .arg(trials));
+    }
     pages_->setCurrentIndex(1);
     emit importancesChanged();
 }

@@ -89,12 +89,19 @@ void ParallelCoordinatesView::updateBrushed() {
         const std::vector<TrialRow>& trials = data_->trials();
         for (std::size_t r = 0; r < trials.size(); ++r) {
             const TrialRow& row = trials[r];
-            // The metric's axis is the trial's score by the scope, as its line is drawn.
-            const double score = data_->score(int(r));
+            // An objective's axis is the trial's score by the scope, as its line is drawn.
             const bool all = std::all_of(brushes_.begin(), brushes_.end(), [&](const AxisBrush& b) {
-                const bool metric = !axes_.empty() && b.key == axes_.back().key;
-                return b.contains(metric ? (std::isfinite(score) ? QJsonValue(score) : QJsonValue())
-                                         : row.flatConfig.value(b.key));
+                int objective = -1;
+                for (int a = int(axes_.size()) - objectiveAxes_; a < int(axes_.size()); ++a) {
+                    objective = a >= 0 && axes_[std::size_t(a)].key == b.key
+                                    ? a - (int(axes_.size()) - objectiveAxes_)
+                                    : objective;
+                }
+                if (objective < 0) {
+                    return b.contains(row.flatConfig.value(b.key));
+                }
+                const double score = objectiveValue(int(r), objective);
+                return b.contains(std::isfinite(score) ? QJsonValue(score) : QJsonValue());
             });
             if (all) {
                 inside.insert(row.id);

@@ -26,6 +26,11 @@ constexpr int kMaxCategoryLabels = 14;         // more categories than this: eve
 constexpr int kSliceMs = 8;                    // lines drawn per event-loop turn stop after this
 constexpr int kMaxEmphasised = 24;             // selected lines drawn thick; more are drawn thin
 constexpr double kFadedBehindSelection = 0.3;  // the unselected lines' opacity
+// With several objectives, a dominated trial's strength: paler than the front, yet not the
+// faint grey of a trial with no value. Its ink is the text's, the front's the red the Pareto
+// front plot and the scatter's stars use, so every view shows the front alike.
+constexpr double kDominatedGoodness = 0.15;
+const QColor kFrontColour(214, 39, 40);
 
 // Plasma (matplotlib), cut before its palest yellow so the best lines read on a light
 // background; from worst to best.
@@ -89,14 +94,20 @@ void ParallelCoordinatesView::recompute() {
         }
     }
     const std::vector<TrialRow>& trials = data_->trials();
-    std::vector<double> bests;
-    bests.reserve(trials.size());
-    // Each trial's score by the window's scope ("Best trial by"), as the bold row is chosen.
-    for (std::size_t r = 0; r < trials.size(); ++r) {
-        bests.push_back(data_->score(int(r)));
+    const bool multi = data_->isMultiObjective();
+    objectiveAxes_ = multi ? int(data_->objectives().size()) : 1;
+    const std::size_t parameters = axes_.size();
+    // Each trial's score by the window's scope ("Best trial by"), as the bold rows are chosen.
+    std::vector<std::vector<double>> scores(static_cast<std::size_t>(objectiveAxes_));
+    for (int k = 0; k < objectiveAxes_; ++k) {
+        scores[std::size_t(k)].reserve(trials.size());
+        for (std::size_t r = 0; r < trials.size(); ++r) {
+            scores[std::size_t(k)].push_back(objectiveValue(int(r), k));
+        }
+        axes_.push_back(ParameterScale::ofNumbers(
+            multi ? data_->objectives()[std::size_t(k)].metric : data_->metric(),
+            scores[std::size_t(k)]));
     }
-    ParameterScale metric = ParameterScale::ofNumbers(data_->metric(), bests);
-    axes_.push_back(metric);
 
     lines_.clear();
     lines_.reserve(trials.size());
@@ -105,12 +116,19 @@ void ParallelCoordinatesView::recompute() {
         Line line;
         line.id = row.id;
         line.fractions.reserve(axes_.size());
-        for (std::size_t a = 0; a + 1 < axes_.size(); ++a) {
+        for (std::size_t a = 0; a < parameters; ++a) {
             line.fractions.push_back(axes_[a].fraction(row.flatConfig.value(axes_[a].key)));
         }
-        const double f = metric.fraction(bests[r]);
-        line.fractions.push_back(f);
-        if (std::isfinite(f)) {
+        for (int k = 0; k < objectiveAxes_; ++k) {
+            line.fractions.push_back(
+                axes_[parameters + std::size_t(k)].fraction(scores[std::size_t(k)][r]));
+        }
+        if (multi) {
+            // No value is "better" across objectives: the front is the best (isBest).
+            if (data_->hasEveryObjective(int(r))) {
+                line.goodness = data_->isBest(int(r)) ? 1.0 : kDominatedGoodness;
+            }
+        } else if (const double f = line.fractions.back(); std::isfinite(f)) {
             line.goodness = data_->minimize() ? 1.0 - f : f;
         }
         line.colour = lineColour(line.goodness);
@@ -133,8 +151,11 @@ double ParallelCoordinatesView::marginRight() const {
     QFont small = font();
     small.setPointSizeF(font().pointSizeF() * 0.85);
     const QFontMetricsF metrics(small);
-    const double widest =
-        std::max(metrics.horizontalAdvance(tr("best")), metrics.horizontalAdvance(tr("worst")));
+    const double widest = data_->isMultiObjective()
+                              ? std::max(metrics.horizontalAdvance(tr("Pareto front")),
+                                         metrics.horizontalAdvance(tr("dominated")))
+                              : std::max(metrics.horizontalAdvance(tr("best")),
+                                         metrics.horizontalAdvance(tr("worst")));
     return std::max(kMarginRight, 30 + 14 + 4 + widest + 6);
 }
 
@@ -166,16 +187,31 @@ void ParallelCoordinatesView::placeLines() {
     update();
 }
 
+QColor ParallelCoordinatesView::inkOf(double goodness) const {
+    if (data_->isMultiObjective()) {
+        return goodness >= 1.0 ? kFrontColour : palette().color(QPalette::Text);
+    }
+    return scaleColour(goodness);
+}
+
 QColor ParallelCoordinatesView::lineColour(double goodness) const {
     // The weaker, the paler: as if drawn see-through over the background, but opaque, which
     // the raster engine draws several times faster.
     const QColor base = palette().color(QPalette::Base);
     const QColor ink =
-        std::isnan(goodness) ? palette().color(QPalette::PlaceholderText) : scaleColour(goodness);
-    const double strength = std::isnan(goodness) ? 0.4 : 0.6 + 0.4 * goodness;
+        std::isnan(goodness) ? palette().color(QPalette::PlaceholderText) : inkOf(goodness);
+    // With several objectives the dominated lines are faint, as their points in the Pareto
+    // front plot: the front is what the view is read for.
+    const bool dominated = data_->isMultiObjective() && goodness < 1.0;
+    const double strength = std::isnan(goodness) ? 0.4 : dominated ? 0.35 : 0.6 + 0.4 * goodness;
     const auto mix = [&](float a, float b) { return float(b + (a - b) * strength); };
     return QColor::fromRgbF(mix(ink.redF(), base.redF()), mix(ink.greenF(), base.greenF()),
                             mix(ink.blueF(), base.blueF()));
+}
+
+double ParallelCoordinatesView::objectiveValue(int row, int objective) const {
+    return data_->isMultiObjective() ? data_->objectiveScore(row, std::size_t(objective))
+                                     : data_->score(row);
 }
 
 const ParallelCoordinatesView::Line* ParallelCoordinatesView::lineOf(const QString& trialId) const {
@@ -200,7 +236,7 @@ QColor ParallelCoordinatesView::colourOf(const QString& trialId) const {
     if (line == nullptr) {
         return {};
     }
-    return std::isnan(line->goodness) ? line->colour : scaleColour(line->goodness);
+    return std::isnan(line->goodness) ? line->colour : inkOf(line->goodness);
 }
 
 QString ParallelCoordinatesView::trialAt(QPointF pos) const {
@@ -235,12 +271,19 @@ QString ParallelCoordinatesView::toolTipFor(const QString& trialId) const {
         text += QStringLiteral("<br>%1: %2")
                     .arg(key.toHtmlEscaped(), configValueText(trial, key).toHtmlEscaped());
     }
-    const double score = data_->score(row);
-    const QString shown = std::isnan(score) ? tr("none yet") : QString::number(score, 'g', 6);
-    text += QStringLiteral("<br><b>") +
-            tr("%1, %2: %3")
-                .arg(data_->metric().toHtmlEscaped(), scoreScopeText(data_->scope()), shown) +
+    const bool multi = data_->isMultiObjective();
+    for (int k = 0; k < (multi ? int(data_->objectives().size()) : 1); ++k) {
+        const double score = objectiveValue(row, k);
+        const QString shown = std::isnan(score) ? tr("none yet") : QString::number(score, 'g', 6);
+        const QString metric = multi ? data_->objectives()[std::size_t(k)].metric : data_->metric();
+        text +=
+            QStringLiteral("<br><b>") +
+            tr("%1, %2: %3").arg(metric.toHtmlEscaped(), scoreScopeText(data_->scope()), shown) +
             QStringLiteral("</b>");
+    }
+    if (multi && data_->isBest(row)) {
+        text += QStringLiteral("<br>") + tr("On the Pareto front");
+    }
     return text;
 }
 
@@ -309,7 +352,7 @@ void ParallelCoordinatesView::drawAxes(QPainter& painter) const {
     for (int a = 0; a < int(axes_.size()); ++a) {
         const ParameterScale& axis = axes_[std::size_t(a)];
         const double x = axisX(a);
-        const bool isMetric = a + 1 == int(axes_.size());
+        const bool isMetric = isObjectiveAxis(a);
         painter.setPen(QPen(text, isMetric ? 2.0 : 1.2));
         painter.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
         // Title, elided to the room between axes.
@@ -366,6 +409,10 @@ void ParallelCoordinatesView::drawLegend(QPainter& painter) const {
     }
     const QRectF area = plotArea();
     const ParameterScale& metric = axes_.back();
+    if (data_->isMultiObjective()) {
+        drawFrontLegend(painter, area);
+        return;
+    }
     // The bar right of the metric axis, its title beside it, its ends labelled on its right.
     const QRectF bar(width() - marginRight() + 30, area.top(), 14, area.height());
     QLinearGradient gradient(bar.topLeft(), bar.bottomLeft());
@@ -403,6 +450,28 @@ void ParallelCoordinatesView::drawLegend(QPainter& painter) const {
     painter.restore();
 }
 
+void ParallelCoordinatesView::drawFrontLegend(QPainter& painter, const QRectF& area) const {
+    // Two swatches instead of a scale: on the front, dominated (the colours the lines have).
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.85);
+    painter.setFont(small);
+    const QFontMetricsF metrics(small);
+    const double left = width() - marginRight() + 30;
+    const double room = width() - left - 20;
+    double y = area.top();
+    for (const auto& [goodness, text] :
+         {std::pair{1.0, tr("Pareto front")}, std::pair{kDominatedGoodness, tr("dominated")}}) {
+        const QRectF swatch(left, y + 2, 14, metrics.height() - 4);
+        painter.fillRect(swatch, lineColour(goodness));
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawRect(swatch);
+        painter.drawText(QRectF(left + 18, y, room, metrics.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(text, Qt::ElideRight, room));
+        y += metrics.height() + 4;
+    }
+}
+
 void ParallelCoordinatesView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.fillRect(rect(), palette().color(QPalette::Base));
@@ -423,8 +492,7 @@ void ParallelCoordinatesView::paintEvent(QPaintEvent*) {
         for (const Line& line : lines_) {
             if (brushed_->count(line.id) > 0 && selected_.count(line.id) == 0) {
                 drawLine(painter, line,
-                         QPen(std::isnan(line.goodness) ? line.colour : scaleColour(line.goodness),
-                              1.5));
+                         QPen(std::isnan(line.goodness) ? line.colour : inkOf(line.goodness), 1.5));
             }
         }
         painter.setRenderHint(QPainter::Antialiasing, true);
@@ -435,7 +503,7 @@ void ParallelCoordinatesView::paintEvent(QPaintEvent*) {
         if (selected_.count(line.id) == 0 || line.id == hovered_) {
             continue;
         }
-        const QColor colour = std::isnan(line.goodness) ? line.colour : scaleColour(line.goodness);
+        const QColor colour = std::isnan(line.goodness) ? line.colour : inkOf(line.goodness);
         if (++emphasised <= kMaxEmphasised) {
             drawLine(painter, line, QPen(palette().color(QPalette::Text), 4.5));
             drawLine(painter, line, QPen(colour, 2.5));

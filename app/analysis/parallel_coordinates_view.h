@@ -1,13 +1,15 @@
 // The parallel-coordinates plot of the monitor: one vertical axis per hyperparameter that varies
-// between trials (linear, log or categorical, see ParameterScale) and the metric last, one
-// polyline per trial coloured by its best metric value, the selected trials drawn thick over the
-// others, the trial under the mouse named in a tooltip. Painted with QPainter: the lines of all
-// trials are drawn into an image a slice per event-loop turn (~8 ms each), anew only when the
-// data (at most four times a second) or the size change; a selection fades that image and draws
-// its lines on top, and hovering repaints only the highlighted line. Thread-safety: GUI thread
-// only. A drag along an axis brushes a range of it (analysis/axis_brush.h); the trials inside
-// every brush are brushedTrials(), which the window's table shows. A click on a brushed axis
-// removes its brush, a double click all of them.
+// between trials (linear, log or categorical, see ParameterScale) and the metric last (with
+// several objectives, one axis each), one polyline per trial coloured as ExperimentData::isBest
+// ranks it: by its score under the window's scope, or with several objectives by whether it is
+// on the Pareto front (red, as in the Pareto front plot) or dominated (grey); the selected
+// trials drawn thick over the others, the trial under the mouse named in a tooltip. Painted with
+// QPainter: the lines of all trials are drawn into an image a slice per event-loop turn (~8 ms
+// each), anew only when the data (at most four times a second) or the size change; a selection
+// fades that image and draws its lines on top, and hovering repaints only the highlighted line.
+// Thread-safety: GUI thread only. A drag along an axis brushes a range of it
+// (analysis/axis_brush.h); the trials inside every brush are brushedTrials(), which the window's
+// table shows. A click on a brushed axis removes its brush, a double click all of them.
 #pragma once
 
 #include <QImage>
@@ -34,7 +36,8 @@ class ParallelCoordinatesView : public QWidget {
     void refresh();
     void setSelectedTrials(const QStringList& ids);
 
-    // The axes, left to right: the hyperparameters that vary, then the metric (trials' best).
+    // The axes, left to right: the hyperparameters that vary, then the metric (each trial's
+    // score by the scope), or each objective's with several.
     const std::vector<ParameterScale>& axes() const { return axes_; }
     // Where a trial's line crosses an axis, in this widget's pixels; NaN coordinates when the
     // trial has no value there.
@@ -85,6 +88,7 @@ class ParallelCoordinatesView : public QWidget {
     void renderSlice();
     void drawAxes(QPainter& painter) const;
     void drawLegend(QPainter& painter) const;
+    void drawFrontLegend(QPainter& painter, const QRectF& area) const;
     void drawBrushes(QPainter& painter) const;
     // The axis within grabbing distance of `pos`, or -1.
     int axisNear(QPointF pos) const;
@@ -95,12 +99,19 @@ class ParallelCoordinatesView : public QWidget {
     double marginRight() const;
     double axisX(int axis) const;
     QColor lineColour(double goodness) const;
+    // A line's colour at full strength: the colour scale's, or with several objectives the
+    // front's red and the dominated lines' text colour.
+    QColor inkOf(double goodness) const;
     const Line* lineOf(const QString& trialId) const;
+    // The axis of an objective (the last objectiveAxes_ ones), and a row's value on objective k.
+    bool isObjectiveAxis(int axis) const { return axis >= int(axes_.size()) - objectiveAxes_; }
+    double objectiveValue(int row, int objective) const;
 
     const ExperimentData* data_;
     RefreshThrottle throttle_;
     bool stale_ = true;
     std::vector<ParameterScale> axes_;
+    int objectiveAxes_ = 1;    // the metric's axis, or one per objective with several
     std::vector<Line> lines_;  // worst first, so the best are drawn on top
     std::set<QString> selected_;
     std::vector<AxisBrush> brushes_;

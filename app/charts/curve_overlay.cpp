@@ -42,12 +42,15 @@ void CurveOverlay::showCurves(const std::vector<NamedCurve>& curves, const QStri
             maxY = any ? std::max(maxY, curve.y[i]) : curve.y[i];
             any = true;
         }
+        // A trial that reported once (an Optuna-style objective) is a point, not an empty line.
+        series->setPointsVisible(series->count() == 1);
         c->addSeries(series);
         series->attachAxis(x);
         series->attachAxis(y);
     }
     const double padY = maxY > minY ? 0.05 * (maxY - minY) : 1.0;
-    x->setRange(minX, maxX > minX ? maxX : minX + 1);
+    // One iteration for all (trials that reported once): their points in the middle.
+    x->setRange(maxX > minX ? minX : minX - 1, maxX > minX ? maxX : minX + 1);
     y->setRange(minY - padY, maxY + padY);
     x->applyNiceNumbers();  // ticks at round numbers, not at the data's own ends
     y->applyNiceNumbers();

@@ -259,7 +259,7 @@ void ScatterView::redraw() {
             chosen.append(point);
         }
         // With several objectives there is no one best: the stars are the Pareto front.
-        if (int(r) == bestRow || (multiObjective && data_->onParetoFront(int(r)))) {
+        if (data_->isBest(int(r))) {
             best.append(point);
         }
     }

@@ -384,6 +384,22 @@ bool ExperimentData::onParetoFront(int row) const {
     return std::binary_search(front.begin(), front.end(), row);
 }
 
+bool ExperimentData::isBest(int row) const {
+    return isMultiObjective() ? onParetoFront(row) : row >= 0 && row == bestRow();
+}
+
+bool ExperimentData::hasEveryObjective(int row) const {
+    if (!isMultiObjective()) {
+        return !std::isnan(score(row));
+    }
+    for (std::size_t k = 0; k < objectives_.size(); ++k) {
+        if (std::isnan(objectiveScore(row, k))) {
+            return false;
+        }
+    }
+    return true;
+}
+
 double ExperimentData::objectiveScore(int row, std::size_t objective) const {
     if (row < 0 || row >= int(trials_.size()) || objective >= objectives_.size()) {
         return kNoValue;

@@ -144,6 +144,13 @@ class ExperimentData {
     bool onParetoFront(int row) const;
     // `row`'s score on objectives()[objective] by the scope; kNoValue when it has none.
     double objectiveScore(int row, std::size_t objective) const;
+    // The one "best" every view marks (the bold rows, the scatter's stars, parallel
+    // coordinates' colours, Importance, Compare): with one objective the best row by the scope
+    // (bestRow), with several the rows on the Pareto front by the scope (onParetoFront).
+    bool isBest(int row) const;
+    // `row` has a score on every objective (it can be on the front, or ranked); false also
+    // when it has none on the only one.
+    bool hasEveryObjective(int row) const;
     // What the best trial is chosen by: the engine's scope (kDefaultScoreScope) unless the
     // user picked another in the window.
     void setScope(ScoreScope scope);

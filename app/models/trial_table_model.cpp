@@ -202,12 +202,13 @@ QVariant TrialTableModel::data(const QModelIndex& index, int role) const {
         column != frontColumn()) {
         return int(Qt::AlignRight | Qt::AlignVCenter);
     }
-    const bool best = index.row() == data_->bestRow();
-    const bool onFront = front_ && data_->onParetoFront(index.row());
+    // Bold: the best row, or the rows on the Pareto front (ExperimentData::isBest).
+    const bool best = data_->isBest(index.row());
+    const bool onFront = front_ && best;
     if (role == Qt::TextAlignmentRole && column == frontColumn()) {
         return int(Qt::AlignCenter);
     }
-    if (role == Qt::FontRole && (best || onFront)) {
+    if (role == Qt::FontRole && best) {
         QFont bold;
         bold.setBold(true);
         return bold;

@@ -20,8 +20,8 @@ constexpr double kMaxRowHeight = 18;
 constexpr double kBottom = 42;         // the time axis's labels and title
 constexpr double kLabelBarWidth = 60;  // bars this wide carry their trial's name
 constexpr int kMaxLabels = 400;        // names drawn at most, so 10,000 bars cost no text
-constexpr End kEnds[] = {End::Running,   End::Completed, End::StoppedEarly, End::Paused,
-                         End::Restarted, End::Requeued,  End::Failed};
+constexpr End kEnds[] = {End::Running, End::Completed, End::StoppedEarly, End::StoppedByUser,
+                         End::Paused,  End::Restarted, End::Requeued,     End::Failed};
 
 }  // namespace
 
@@ -45,6 +45,8 @@ QString TimelineView::endText(End end) {
             return tr("completed");
         case End::StoppedEarly:
             return tr("stopped early");
+        case End::StoppedByUser:
+            return tr("stopped by the user");
         case End::Paused:
             return tr("paused");
         case End::Restarted:
@@ -66,6 +68,8 @@ QColor TimelineView::endColour(End end) {
             return QColor(0, 158, 115);
         case End::StoppedEarly:
             return QColor(230, 159, 0);
+        case End::StoppedByUser:  // grey as its Status cell, darker than a pause
+            return QColor(80, 80, 80);
         case End::Paused:
             return QColor(153, 153, 153);
         case End::Restarted:
@@ -149,7 +153,31 @@ void TimelineView::recompute() {
 
 QRectF TimelineView::area() const {
     const QRectF all(canvas()->rect());
-    return all.adjusted(kLaneLabels, kLegendHeight, -16, -kBottom);
+    int rows = 1;
+    legendPlaces(&rows);
+    return all.adjusted(kLaneLabels, kLegendHeight * rows, -16, -kBottom);
+}
+
+std::vector<QPointF> TimelineView::legendPlaces(int* rows) const {
+    const QFontMetricsF metrics(canvas()->font());
+    const double left = kLaneLabels;
+    const double right = std::max(left + 1, double(canvas()->width()) - 16);
+    std::vector<QPointF> places;
+    double x = left;
+    double y = 4;
+    for (End end : kEnds) {
+        const double width = 18 + metrics.horizontalAdvance(endText(end));
+        if (x > left && x + width > right) {
+            x = left;
+            y += kLegendHeight;
+        }
+        places.emplace_back(x, y);
+        x += width + 12;
+    }
+    if (rows != nullptr) {
+        *rows = 1 + int((y - 4) / kLegendHeight + 0.5);
+    }
+    return places;
 }
 
 TimelineView::Layout TimelineView::layout() const {
@@ -291,18 +319,18 @@ void TimelineView::paintBars(QPainter& painter, const Layout& at) {
     painter.restore();
 }
 
-void TimelineView::paintLegend(QPainter& painter, const Layout& at) const {
+void TimelineView::paintLegend(QPainter& painter, const Layout&) const {
     // Above the plot: one swatch per kind of end.
+    painter.setFont(canvas()->font());
     const QFontMetricsF metrics(painter.font());
-    double x = at.plot.left();
-    const double y = 4;
     painter.setPen(canvas()->palette().color(QPalette::Text));
-    for (End end : kEnds) {
-        const QString label = endText(end);
-        painter.fillRect(QRectF(x, y + 3, 14, metrics.height() - 6), endColour(end));
-        x += 18;
-        painter.drawText(QPointF(x, y + metrics.ascent()), label);
-        x += metrics.horizontalAdvance(label) + 12;
+    const std::vector<QPointF> places = legendPlaces();
+    for (std::size_t i = 0; i < std::size(kEnds); ++i) {
+        const End end = kEnds[i];
+        const QPointF place = places[i];
+        painter.fillRect(QRectF(place.x(), place.y() + 3, 14, metrics.height() - 6),
+                         endColour(end));
+        painter.drawText(QPointF(place.x() + 18, place.y() + metrics.ascent()), endText(end));
     }
 }
 

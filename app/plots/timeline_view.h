@@ -72,6 +72,9 @@ class TimelineView : public StudyPlot {
     void paintAxes(QPainter& painter, const Layout& layout) const;
     void paintBars(QPainter& painter, const Layout& layout);
     void paintLegend(QPainter& painter, const Layout& layout) const;
+    // Where each kind of end's swatch goes, in kEnds' order, wrapped to the plot's width (a
+    // longer language's words need two rows at 1280 px); and how many rows that takes.
+    std::vector<QPointF> legendPlaces(int* rows = nullptr) const;
 
     const TrialTimeline* timeline_;
     std::vector<Bar> bars_;

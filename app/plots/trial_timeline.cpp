@@ -22,6 +22,7 @@ End endOf(const events::TrialStatusEvent& status, int failuresBefore) {
     }
     if (status.status == QLatin1String("TERMINATED")) {
         return tunedeck::earlyStopOf(status.reason, status.iteration) ? End::StoppedEarly
+               : tunedeck::stoppedByUser(status.reason)               ? End::StoppedByUser
                                                                       : End::Completed;
     }
     return status.failures > failuresBefore ? End::Restarted : End::Requeued;
@@ -114,7 +115,9 @@ bool TrialTimeline::addFromRows(const std::vector<TrialRow>& trials) {
         segment.reason = row.reason;
         segment.fromFolder = true;
         if (row.status == QLatin1String("TERMINATED")) {
-            segment.how = earlyStopOf(row) ? End::StoppedEarly : End::Completed;
+            segment.how = earlyStopOf(row)                      ? End::StoppedEarly
+                          : tunedeck::stoppedByUser(row.reason) ? End::StoppedByUser
+                                                                : End::Completed;
         } else if (row.status == QLatin1String("ERROR")) {
             segment.how = End::Failed;
         } else if (row.status == QLatin1String("PAUSED")) {

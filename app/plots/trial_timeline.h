@@ -21,7 +21,16 @@
 namespace tunedeck::app {
 
 struct TimelineSegment {
-    enum class End { Running, Completed, StoppedEarly, Paused, Restarted, Requeued, Failed };
+    enum class End {
+        Running,
+        Completed,
+        StoppedEarly,
+        StoppedByUser,
+        Paused,
+        Restarted,
+        Requeued,
+        Failed
+    };
 
     QString trial;
     QString node;

@@ -13,6 +13,7 @@
 #include <QSvgGenerator>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "analysis/importance_view.h"
 #include "analysis/lineage_view.h"
@@ -222,9 +223,19 @@ void AnalysisTabs::updateCompare() {
     compare_->setColumnCount(int(ids.size()));
     compare_->setHorizontalHeaderLabels(ids);
     QStringList rows = keys;
-    // The score the bold row is chosen by ("Best trial by"), named with its scope.
-    rows << tr("%1, %2").arg(data.metric(), scoreScopeText(data.scope())) << tr("iteration")
-         << tr("status");
+    // The score the bold rows are chosen by ("Best trial by"), named with its scope: each
+    // objective's with several, and whether the trial is on their Pareto front (isBest).
+    const bool multi = data.isMultiObjective();
+    const int objectives = multi ? int(data.objectives().size()) : 1;
+    for (int k = 0; k < objectives; ++k) {
+        rows << tr("%1, %2").arg(multi ? data.objectives()[std::size_t(k)].metric : data.metric(),
+                                 scoreScopeText(data.scope()));
+    }
+    if (multi) {
+        rows << tr("Pareto front");
+    }
+    const int iterationRow = int(rows.size());
+    rows << tr("iteration") << tr("status");
     compare_->setRowCount(int(rows.size()));
     compare_->setVerticalHeaderLabels(rows);
     for (int column = 0; column < ids.size(); ++column) {
@@ -236,15 +247,22 @@ void AnalysisTabs::updateCompare() {
         for (int k = 0; k < keys.size(); ++k) {
             compare_->setItem(k, column, new QTableWidgetItem(configValueText(t, keys[k])));
         }
-        compare_->setItem(int(keys.size()), column,
-                          new QTableWidgetItem(QString::number(data.score(row), 'g', 6)));
-        compare_->setItem(int(keys.size()) + 1, column,
-                          new QTableWidgetItem(QString::number(t.iteration)));
+        for (int k = 0; k < objectives; ++k) {
+            const double score = multi ? data.objectiveScore(row, std::size_t(k)) : data.score(row);
+            compare_->setItem(int(keys.size()) + k, column,
+                              new QTableWidgetItem(
+                                  std::isnan(score) ? QString() : QString::number(score, 'g', 6)));
+        }
+        if (multi) {
+            compare_->setItem(
+                iterationRow - 1, column,
+                new QTableWidgetItem(data.isBest(row) ? tr("on the front") : tr("dominated")));
+        }
+        compare_->setItem(iterationRow, column, new QTableWidgetItem(QString::number(t.iteration)));
         // The status as the table's Status cell reads it: translated, a scheduler's early
         // stop and a stop by the user told apart from a trial that ran to its end.
         const QModelIndex status = session_->tableModel()->index(row, TrialTableModel::Status);
-        compare_->setItem(int(keys.size()) + 2, column,
-                          new QTableWidgetItem(status.data().toString()));
+        compare_->setItem(iterationRow + 1, column, new QTableWidgetItem(status.data().toString()));
     }
     // Rows where the selected trials differ are marked: that is what a comparison is for.
     for (int k = 0; k < rows.size(); ++k) {

@@ -25,19 +25,27 @@ void ExperimentList::showList(const std::vector<api::ExperimentListEntry>& exper
     const QSignalBlocker rebuilding(this);  // a row set up is not a click
     clear();
     for (auto e = experiments.rbegin(); e != experiments.rend(); ++e) {  // newest first
-        new QTreeWidgetItem(
+        auto* row = new QTreeWidgetItem(
             this, {e->experiment, statusText(e->status), QString::number(e->trials), e->best});
+        if (e->status == QLatin1String("paused") || e->status == QLatin1String("interrupted")) {
+            row->setToolTip(1, tr("Resumable: Experiment > Resume continues its trials from "
+                                  "their latest checkpoints."));
+        }
     }
     highlight(shown);
 }
 
 QString ExperimentList::statusText(const QString& status) {
-    // The words the engine records (core/experiment_loop.cpp).
+    // The words the engine records (core/experiment_loop.cpp): "paused" when it was stopped
+    // to be resumed, "interrupted" when it ended without settling its trials.
     if (status == QLatin1String("running")) {
         return tr("running");
     }
     if (status == QLatin1String("finished")) {
         return tr("finished");
+    }
+    if (status == QLatin1String("paused")) {
+        return tr("paused");
     }
     if (status == QLatin1String("interrupted")) {
         return tr("interrupted");

@@ -18,6 +18,7 @@
 #include "charts/curve_overlay.h"
 #include "models/config_text.h"
 #include "models/folder_labels.h"
+#include "models/pareto_front.h"
 
 namespace tunedeck::app {
 
@@ -41,26 +42,142 @@ QString columnName(const History& history, const QString& label) {
 }  // namespace
 
 const TrialRow* bestTrialOf(const History& history, ScoreScope scope) {
+    if (history.objectives.size() > 1) {
+        return nullptr;  // no one best: bestTrialsOf gives the front
+    }
     const int row = bestRowOf(history.trials, history.minimize, scope);
     return row < 0 ? nullptr : &history.trials[std::size_t(row)];
 }
 
+std::vector<const TrialRow*> bestTrialsOf(const History& history, ScoreScope scope) {
+    std::vector<const TrialRow*> best;
+    if (history.objectives.size() <= 1) {
+        if (const TrialRow* one = bestTrialOf(history, scope)) {
+            best.push_back(one);
+        }
+        return best;
+    }
+    // The rule of the window's table and `tunedeck-engine best` (models/pareto_front.h).
+    const std::size_t k = history.objectives.size();
+    std::vector<double> scores;
+    scores.reserve(history.trials.size() * k);
+    for (const TrialRow& row : history.trials) {
+        for (std::size_t o = 0; o < k; ++o) {
+            scores.push_back(objectiveScoreOf(row, history.objectives, o, scope));
+        }
+    }
+    for (const int row : paretoFrontOf(scores, history.objectives)) {
+        best.push_back(&history.trials[std::size_t(row)]);
+    }
+    return best;
+}
+
+namespace {
+
+constexpr int kFrontIdsShown = 6;  // a front's ids named in its cell; more are counted
+
+QString metricText(const History& h) {
+    if (h.objectives.size() > 1) {
+        return objectivesText(h.objectives);
+    }
+    return h.metric + (h.minimize ? QStringLiteral(" (min)") : QStringLiteral(" (max)"));
+}
+
+QString trialsText(const std::vector<const TrialRow*>& best, bool front) {
+    if (!front) {
+        return best.empty() ? QString() : best.front()->id;
+    }
+    QStringList ids;
+    for (std::size_t i = 0; i < best.size() && int(i) < kFrontIdsShown; ++i) {
+        ids << best[i]->id;
+    }
+    QString text = best.size() == 1
+                       ? ExperimentsCompare::tr("Pareto front of one trial")
+                       : ExperimentsCompare::tr("Pareto front of %1 trials").arg(best.size());
+    if (!ids.isEmpty()) {
+        text += QStringLiteral(": ") + ids.join(QStringLiteral(", "));
+    }
+    if (int(best.size()) > kFrontIdsShown) {
+        text += ExperimentsCompare::tr(" and %1 more").arg(int(best.size()) - kFrontIdsShown);
+    }
+    return text;
+}
+
+// `metric`'s value in `h`'s best trial, or its range over the front ("0.1 to 0.5"); "" when
+// `h` has no such objective.
+QString valueText(const History& h, const std::vector<const TrialRow*>& best, const QString& metric,
+                  ScoreScope scope) {
+    if (h.objectives.size() <= 1) {
+        return metric == h.metric && !best.empty()
+                   ? numberText(scoreOf(*best.front(), h.minimize, scope))
+                   : QString();
+    }
+    for (std::size_t o = 0; o < h.objectives.size(); ++o) {
+        if (h.objectives[o].metric != metric) {
+            continue;
+        }
+        double lo = kNoValue;
+        double hi = kNoValue;
+        for (const TrialRow* t : best) {
+            const double v = objectiveScoreOf(*t, h.objectives, o, scope);
+            lo = std::isnan(lo) ? v : std::min(lo, v);
+            hi = std::isnan(hi) ? v : std::max(hi, v);
+        }
+        return lo == hi ? numberText(lo)
+                        : ExperimentsCompare::tr("%1 to %2").arg(numberText(lo), numberText(hi));
+    }
+    return {};
+}
+
+QStringList objectiveNames(const History& h) {
+    QStringList names;
+    if (h.objectives.size() <= 1) {
+        names << h.metric;
+    }
+    for (std::size_t o = 0; h.objectives.size() > 1 && o < h.objectives.size(); ++o) {
+        names << h.objectives[o].metric;
+    }
+    return names;
+}
+
+}  // namespace
+
 QList<ComparedRow> bestTrialRows(const History& first, const History& second, ScoreScope scope) {
-    const TrialRow* a = bestTrialOf(first, scope);
-    const TrialRow* b = bestTrialOf(second, scope);
+    const std::vector<const TrialRow*> bestA = bestTrialsOf(first, scope);
+    const std::vector<const TrialRow*> bestB = bestTrialsOf(second, scope);
+    const bool frontA = first.objectives.size() > 1;
+    const bool frontB = second.objectives.size() > 1;
     QList<ComparedRow> rows;
-    rows << ComparedRow{ExperimentsCompare::tr("trial"), a ? a->id : QString(),
-                        b ? b->id : QString()};
-    rows << ComparedRow{
-        ExperimentsCompare::tr("metric"),
-        first.metric + (first.minimize ? QStringLiteral(" (min)") : QStringLiteral(" (max)")),
-        second.metric + (second.minimize ? QStringLiteral(" (min)") : QStringLiteral(" (max)"))};
-    rows << ComparedRow{ExperimentsCompare::tr("value, %1").arg(scoreScopeText(scope)),
-                        a ? numberText(scoreOf(*a, first.minimize, scope)) : QString(),
-                        b ? numberText(scoreOf(*b, second.minimize, scope)) : QString()};
-    rows << ComparedRow{ExperimentsCompare::tr("iterations"),
-                        a ? QString::number(a->iteration) : QString(),
-                        b ? QString::number(b->iteration) : QString()};
+    rows << ComparedRow{ExperimentsCompare::tr("trial"), trialsText(bestA, frontA),
+                        trialsText(bestB, frontB)};
+    rows << ComparedRow{ExperimentsCompare::tr("metric"), metricText(first), metricText(second)};
+    if (!frontA && !frontB) {
+        // Each best trial's score on its own metric.
+        rows << ComparedRow{ExperimentsCompare::tr("value, %1").arg(scoreScopeText(scope)),
+                            valueText(first, bestA, first.metric, scope),
+                            valueText(second, bestB, second.metric, scope)};
+    } else {
+        // One row per objective of either; a front's value is its range over the front.
+        QStringList metrics = objectiveNames(first);
+        for (const QString& m : objectiveNames(second)) {
+            if (!metrics.contains(m)) {
+                metrics << m;
+            }
+        }
+        for (const QString& m : metrics) {
+            rows << ComparedRow{ExperimentsCompare::tr("%1, %2").arg(m, scoreScopeText(scope)),
+                                valueText(first, bestA, m, scope),
+                                valueText(second, bestB, m, scope)};
+        }
+    }
+    // A front has several configs: only a single best trial's iteration and config are listed.
+    const TrialRow* a = frontA || bestA.empty() ? nullptr : bestA.front();
+    const TrialRow* b = frontB || bestB.empty() ? nullptr : bestB.front();
+    if (a || b) {
+        rows << ComparedRow{ExperimentsCompare::tr("iterations"),
+                            a ? QString::number(a->iteration) : QString(),
+                            b ? QString::number(b->iteration) : QString()};
+    }
     std::set<QString> keys;
     for (const TrialRow* t : {a, b}) {
         if (t) {
@@ -225,10 +342,11 @@ void ExperimentsCompare::showComparison(const History& first, const History& sec
     }
     table_->setVerticalHeaderLabels(keys);
 
+    // The best trial's curve, or each of the front's (of its first objective).
     std::vector<NamedCurve> curves;
     for (int c = 0; c < 2; ++c) {
         const History& h = c == 0 ? first : second;
-        if (const TrialRow* best = bestTrialOf(h, scope_)) {
+        for (const TrialRow* best : bestTrialsOf(h, scope_)) {
             curves.push_back(
                 {QStringLiteral("%1: %2").arg(names[c], best->id), best->iterations, best->values});
         }

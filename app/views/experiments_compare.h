@@ -1,5 +1,6 @@
 // Two experiments side by side: each one's best trial (by its own metric and mode, and the scope
-// the window ranks by: models/experiment_data.h's bestRowOf), their configs
+// the window ranks by: models/experiment_data.h's bestRowOf), or with several objectives its
+// Pareto front (models/pareto_front.h, each objective's range over it), their configs
 // diffed row by row, and both best curves on one chart, against iteration. Each experiment is
 // read from its own folder's SQLite file on a worker thread (history_reader.h), so a finished,
 // a running or a copied experiment compares alike. GUI thread only; bestTrialRows() is pure.
@@ -31,10 +32,15 @@ struct ComparedRow {
 };
 
 // The best trial of `history` (by its metric and mode, under `scope`), or nullptr when none has
-// a value.
+// a value or it has several objectives.
 const TrialRow* bestTrialOf(const History& history, ScoreScope scope = kDefaultScoreScope);
-// The rows of the comparison of two histories' best trials: trial, metric, score (by `scope`),
-// iteration, then the union of their flattened config keys, sorted.
+// What the window's table marks best in `history` (ExperimentData::isBest): its best trial, or
+// with several objectives the trials on its Pareto front under `scope`, in row order.
+std::vector<const TrialRow*> bestTrialsOf(const History& history,
+                                          ScoreScope scope = kDefaultScoreScope);
+// The rows of the comparison of two histories' best trials: trial (or front), metric, score (by
+// `scope`; one row per objective, a front's range over it), iteration, then the union of their
+// flattened config keys, sorted (of a single best trial only).
 QList<ComparedRow> bestTrialRows(const History& first, const History& second,
                                  ScoreScope scope = kDefaultScoreScope);
 

@@ -309,6 +309,22 @@ void MainWindow::orderSelectedTrials(TrialOrder order) {
         return;
     }
     const QString experiment = session_->name();
+    // A stop cannot be taken back: the trial ends at its next report, reads "stopped by the
+    // user" and is not resumed, not even by `resume` (Ray's stop_trial). Pause is the one to undo.
+    if (order == TrialOrder::Stop &&
+        QMessageBox::question(
+            this, tr("Stop trial"),
+            (trials.size() == 1 ? tr("Stop trial %1 for good?").arg(trials.constFirst())
+                                : tr("Stop these %1 trials for good: %2?")
+                                      .arg(trials.size())
+                                      .arg(trials.join(QStringLiteral(", ")))) +
+                QStringLiteral("\n\n") +
+                tr("A running trial ends at its next report and a waiting one never starts; "
+                   "they read \"stopped by the user\" and are not resumed. Their results and "
+                   "checkpoints are kept. Trial > Pause stops one so that it can be resumed.")) !=
+            QMessageBox::Yes) {
+        return;
+    }
     for (const QString& trial : trials) {
         switch (order) {
             case TrialOrder::Stop:
@@ -358,7 +374,9 @@ void MainWindow::orderExperiment(ExperimentOrder order) {
     if (order == ExperimentOrder::Stop &&
         QMessageBox::question(this, tr("Stop experiment"),
                               tr("Stop %1 for good? Running trials stop at their next report; "
-                                 "waiting ones never start.")
+                                 "waiting ones never start. Every trial not yet ended reads "
+                                 "\"stopped by the user\", and the experiment cannot be "
+                                 "resumed. Experiment > Pause stops it so that it can be.")
                                   .arg(experiment)) != QMessageBox::Yes) {
         return;
     }

@@ -57,6 +57,9 @@ QString statusWords(const QString& status, const QString& reason, qint64 iterati
         if (const std::optional<EarlyStop> stop = ::tunedeck::earlyStopOf(reason, iteration)) {
             return TrialTableModel::earlyStopCellText(*stop);
         }
+        if (::tunedeck::stoppedByUser(reason)) {
+            return TrialTableModel::tr("stopped by the user");
+        }
     }
     return TrialTableModel::statusText(status);
 }

@@ -29,7 +29,7 @@ Commands:
   run config.yml                 run an NNI experiment config (trial code's
                                  `import nni` works) [--results DIR] [--quiet]
       [--dry-run]                print the Tunedeck experiment it stands for
-  resume EXPERIMENT_DIR          continue an interrupted run [--quiet] [--events FILE.jsonl]
+  resume EXPERIMENT_DIR          continue a paused run [--quiet] [--events FILE.jsonl]
   ls [--results DIR]             past experiments, one line each
   show EXPERIMENT_DIR            the trials with their configs and metrics, and the
                                  best trial [--scope SCOPE, as best's]
@@ -100,7 +100,7 @@ Options:
   -h, --help                     this text
   --version                      version and commit
 
-Exit codes: 0 finished, 1 finished with errored trials, 2 bad input, 3 interrupted.
+Exit codes: 0 finished, 1 finished with errored trials, 2 bad input, 3 paused.
 )";
 
 }  // namespace

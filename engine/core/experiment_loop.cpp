@@ -129,6 +129,14 @@ Status ExperimentLoop::recover(RecoveredRun run) {
         }
     }
     tellSchedulerWhoWaits();
+    for (const LoopTrial& live : trials_) {
+        // What the history's last status event said of it (RUNNING, or PAUSED with the
+        // experiment) is no longer so: a window watching sees it wait (runtime/recovery.cpp).
+        if (live.trial.status == TrialStatus::Pending &&
+            live.trial.pendingReason == QLatin1String("resumed")) {
+            emitEvent(events::type::kTrialStatus, events::trialStatus(live.trial, "resumed"));
+        }
+    }
     env_.history->setExperimentStatus(QStringLiteral("running"), 0);
     emitEvent(events::type::kExperimentStarted,
               events::experimentStarted(spec_.name, experimentDir_, resumed));
@@ -174,7 +182,9 @@ void ExperimentLoop::finish(int exitCode, const QString& outcome) {
     for (LoopTrial& live : trials_) {
         saveTrial(live);
     }
-    const QString status = exitCode == kExitInterrupted ? QStringLiteral("interrupted")
+    // A run stopped to be resumed reads "paused" (interrupt()); "interrupted" is left for one
+    // that ended without settling its trials (runtime's quitNow).
+    const QString status = exitCode == kExitInterrupted ? QStringLiteral("paused")
                            : exitCode == kExitBadInput  ? QStringLiteral("failed")
                                                         : QStringLiteral("finished");
     savePolicyState(true);
@@ -211,7 +221,7 @@ void ExperimentLoop::interrupt() {
     if (stopping_) {
         return;
     }
-    const QString why = QStringLiteral("interrupted");
+    const QString why = QString::fromLatin1(kExperimentPausedReason);
     for (const std::int64_t index :
          std::vector(roster_.running().begin(), roster_.running().end())) {
         LoopTrial& live = byIndex(index);
@@ -221,10 +231,13 @@ void ExperimentLoop::interrupt() {
             env_.effects->endProcess(live.trial, live.placement, why);
             continue;
         }
-        interruptTrial(live, why);
+        if (live.trial.status == TrialStatus::Running) {
+            live.attempt.pauseWithExperiment(why);
+            env_.effects->endProcess(live.trial, live.placement, why);
+        }
     }
-    fail(kExitInterrupted, QStringLiteral("Interrupted. Continue with: tunedeck-engine resume %1")
-                               .arg(experimentDir_));
+    fail(kExitInterrupted,
+         QStringLiteral("Paused. Continue with: tunedeck-engine resume %1").arg(experimentDir_));
 }
 
 // ---- scheduling -----------------------------------------------------------------------------
@@ -724,7 +737,11 @@ Status ExperimentLoop::resumeTrial(const QString& id) {
         // not carried out yet: it just goes on
         live->attempt.orderAtNextReport(TrialAttempt::UserOrder::None);
     }
-    if (live->trial.status != TrialStatus::Running) {
+    // Waiting for a slot again, as Ray's resume_trial: PENDING (before trials a scheduler
+    // paused), not PAUSED.
+    if (live->trial.status == TrialStatus::Paused) {
+        setStatus(*live, TrialStatus::Pending, QStringLiteral("resumed by the user"));
+    } else if (live->trial.status != TrialStatus::Running) {
         setPendingReason(*live, QStringLiteral("resumed by the user"));
     }
     pump();

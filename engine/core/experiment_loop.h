@@ -143,7 +143,9 @@ class ExperimentLoop {
     // serve's fair queue: at most `count` trials at once from now on, `why` shown on the waiting.
     void setSharedSlots(int count, const QString& why);
     Status setTrialNote(const QString& id, const QString& note);
-    // Ctrl-C: every trial stops (resumed later from its latest checkpoint), exit code 3.
+    // The experiment pauses (Experiment > Pause, Pause and quit, Ctrl-C once, serve shutting
+    // down): every running trial stops and reads PAUSED, the experiment reads "paused", exit
+    // code 3; `resume` continues each from its latest checkpoint.
     void interrupt();
     // The run stops with `exitCode` (a mistake in the experiment, the history unwritable).
     void fail(int exitCode, const QString& message);

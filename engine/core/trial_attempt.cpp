@@ -175,6 +175,11 @@ void TrialAttempt::interrupt(const QString& message) {
     failureMessage_ = message;
 }
 
+void TrialAttempt::pauseWithExperiment(const QString& message) {
+    interrupt(message);
+    pausedWithExperiment_ = true;
+}
+
 bool TrialAttempt::stopNow(const QString& reason) {
     if (ending_ != Ending::None) {
         return false;
@@ -204,7 +209,7 @@ AttemptOutcome TrialAttempt::onExit(const ExitFacts& exit, const FailureSpec& fa
     const bool clean = exit.isClean();
     if (ending_ == Ending::Interrupt) {
         outcome.kind = Kind::Requeued;
-        outcome.status = TrialStatus::Pending;
+        outcome.status = pausedWithExperiment_ ? TrialStatus::Paused : TrialStatus::Pending;
         outcome.reason = failureMessage_;
         return outcome;
     }

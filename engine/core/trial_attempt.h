@@ -27,6 +27,10 @@
 
 namespace tunedeck {
 
+// Why a trial of a paused experiment is PAUSED; a trial paused so waits as PENDING ("resumed")
+// once the experiment is resumed (runtime/recovery.cpp), until it starts again.
+inline constexpr char kExperimentPausedReason[] = "experiment paused";
+
 // What the engine says back to a trial that waits on its report.
 enum class TrialAnswer {
     Continue,
@@ -140,8 +144,12 @@ class TrialAttempt {
     // Ends the attempt (the runtime sends the kill): a failure of the trial with its cause,
     // unless it is already being stopped, paused or exploited cleanly.
     void kill(FailureCause cause, const QString& message);
-    // Ends the attempt without blaming the trial (Ctrl-C, the experiment stopping): PENDING.
+    // Ends the attempt without blaming the trial (the experiment stopping): PENDING.
     void interrupt(const QString& message);
+    // Ends the attempt because the whole experiment pauses (Experiment > Pause, Ctrl-C once,
+    // serve shutting down): PAUSED with `message`, resumed from its latest checkpoint when the
+    // experiment is.
+    void pauseWithExperiment(const QString& message);
     // Ends it as a stop (time budget spent): TERMINATED with `reason`. False when it was ending
     // already (then nothing is sent).
     bool stopNow(const QString& reason);
@@ -180,6 +188,7 @@ class TrialAttempt {
     QString endReason_;
     std::optional<FailureCause> failureCause_;
     QString failureMessage_;
+    bool pausedWithExperiment_ = false;  // an Interrupt ending that leaves the trial PAUSED
     SchedulerDecision exploit_;
     std::optional<ExploitSource> exploitSource_;
     std::optional<double> toldToEndAt_;

@@ -7,6 +7,7 @@
 
 #include "checkpoint/checkpoint_files.h"
 #include "checkpoint/file_identity.h"
+#include "core/trial_attempt.h"
 #include "core/trial_report.h"
 
 namespace tunedeck {
@@ -122,7 +123,13 @@ Status recoverExperiment(ExperimentStore& store, const QString& experimentDir,
         }
         if (!isFinished(trial.status)) {
             sweepCheckpointsFolder(experimentDir, trial.id, stored, &recovered.notices);
-            if (trial.status == TrialStatus::Running) {
+            // A trial paused with its experiment, or by the user (that hold is not kept past
+            // the run), waits for a slot as PENDING until it starts again; a trial a scheduler
+            // paused stays PAUSED, as the scheduler's state expects.
+            if (trial.status == TrialStatus::Running ||
+                (trial.status == TrialStatus::Paused &&
+                 (trial.pendingReason == QLatin1String(kExperimentPausedReason) ||
+                  trial.pendingReason == QLatin1String("paused by the user")))) {
                 trial.status = TrialStatus::Pending;
                 trial.pendingReason = QStringLiteral("resumed");
             }

@@ -165,9 +165,11 @@ int main(int argc, char** argv) {
     QStandardPaths::setTestModeEnabled(true);  // its own settings and recent lists
     QSettings().clear();  // every run starts as a new user: no recent servers or files
     if (argc < 2) {
-        qCritical("usage: %s OUTPUT_FOLDER", argv[0]);
+        qCritical("usage: %s OUTPUT_FOLDER [best-and-stops]", argv[0]);
         return 2;
     }
+    // One part alone, to look at it again without the whole tour.
+    const bool onlyBestAndStops = argc > 2 && QByteArray(argv[2]) == "best-and-stops";
     tour::outputFolder = QString::fromLocal8Bit(argv[1]);
     QDir().mkpath(tour::outputFolder);
     QTemporaryDir work;
@@ -191,6 +193,11 @@ int main(int argc, char** argv) {
     window.attachLocal(socket, {});
     if (!waitFor([&] { return window.client().isReady(); }, 20000)) {
         return fail("not attached");
+    }
+    if (onlyBestAndStops) {
+        tour::shootBestAndStops(socket, work);
+        stopEngine();
+        return 0;
     }
     shoot(&window, "01-start-page");
 
@@ -565,6 +572,7 @@ int main(int argc, char** argv) {
         german.orderExperiment(MainWindow::ExperimentOrder::Pause);
     }
     applyAppearance({Theme::Light, QStringLiteral("en")});
+    tour::shootBestAndStops(socket, work);
     tour::shootOverSsh(work, file);
     applyAppearance({Theme::Light, QStringLiteral("zh_CN")});
     {

@@ -23,5 +23,8 @@ void showTab(tunedeck::app::MainWindow& window, const QString& title);
 // The whole loop attached to a server over SSH (screenshot_tour_ssh.cpp); `experimentFile` is
 // a template's copy to run there.
 void shootOverSsh(const QTemporaryDir& work, const QString& experimentFile);
+// A run of two objectives and its Pareto front in every view, then trials stopped, paused and
+// resumed, in German (screenshot_tour_objectives.cpp), with the engine on `socket`.
+void shootBestAndStops(const QString& socket, const QTemporaryDir& work);
 
 }  // namespace tour

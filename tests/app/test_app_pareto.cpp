@@ -6,21 +6,29 @@
 // best), in the Study plots' Pareto front plot (the front's points, a click selecting the
 // row), in the file Export best config writes, and in the folder opened again from its SQLite
 // file.
+#include <QChart>
 #include <QFont>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTableWidget>
 #include <QtTest>
 
+#include "analysis/importance_view.h"
+#include "analysis/parallel_coordinates_view.h"
 #include "app_test_support.h"
+#include "charts/curve_overlay.h"
 #include "charts/scatter_view.h"
 #include "engine_harness.h"
 #include "local_engine.h"
 #include "plots/optimization_history_view.h"
 #include "plots/pareto_front_view.h"
 #include "plots/study_plots.h"
+#include "views/experiments_compare.h"
 #include "views/main_window.h"
 #include "wait_for.h"
 
@@ -84,6 +92,22 @@ QStringList boldTrials(const QAbstractItemModel* model) {
     return ids;
 }
 
+// The vertical header's labels of `table`, top to bottom.
+QStringList rowLabels(const QTableWidget* table) {
+    QStringList labels;
+    for (int r = 0; r < table->rowCount(); ++r) {
+        const QTableWidgetItem* item = table->verticalHeaderItem(r);
+        labels << (item ? item->text() : QString());
+    }
+    return labels;
+}
+
+QString cellText(const QTableWidget* table, const QString& row, int column) {
+    const int r = int(rowLabels(table).indexOf(row));
+    const QTableWidgetItem* item = r >= 0 ? table->item(r, column) : nullptr;
+    return item ? item->text() : QStringLiteral("(no row %1)").arg(row);
+}
+
 }  // namespace
 
 class TestAppPareto : public QObject {
@@ -91,6 +115,7 @@ class TestAppPareto : public QObject {
   private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void theWindowMarksTheFrontTheEnginePrints();
+    void everyViewTakesTheFrontAsTheBest();
 };
 
 void TestAppPareto::theWindowMarksTheFrontTheEnginePrints() {
@@ -203,6 +228,138 @@ void TestAppPareto::theWindowMarksTheFrontTheEnginePrints() {
         [&] { return markedTrials(readModel, columnOf(readModel, "Pareto front")) == front; },
         5000));
     QCOMPARE(boldTrials(readModel), front);
+}
+
+// Issue 34: "one best rule for every view". With two objectives the best is the Pareto front
+// (ExperimentData::isBest), and so it is in parallel coordinates (an axis per objective, the
+// front's lines in one colour), Importance (what puts a trial on the front: here only the
+// penalty does), the Compare tab (each objective's score and the front) and Compare two
+// experiments (the front, not the first objective's best trial). They used the first objective
+// (loss) alone: x = 0.2 bright, x = 0.8 dark, and x explaining most of it.
+void TestAppPareto::everyViewTakesTheFrontAsTheBest() {
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    window.resize(1280, 800);
+    window.show();
+    window.runExperimentFile(harness.writeFile(
+        "tradeoff.yaml",
+        QString::fromLatin1(kExperiment)
+            .arg(QStringLiteral(TUNEDECK_TEST_DATA_DIR "/trials/two_objectives.py"))));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 120000));
+    auto* table = window.findChild<QTableView*>("trials");
+    QVERIFY(table);
+    QVERIFY(waitFor([&] { return table->model()->rowCount() == 8; }, 5000));
+    const QString folder = harness.experimentFolder("tradeoff");
+    const QStringList front = frontIds(harness.run({"best", folder, "--format", "json"}).out);
+    QCOMPARE(front.size(), 4);
+    QStringList dominated;
+    for (const auto& t : window.data().trials()) {
+        if (!front.contains(t.id)) {
+            dominated << t.id;
+        }
+    }
+    QCOMPARE(dominated.size(), 4);
+
+    // Each view's problems, so that one run names every view that does not follow the rule.
+    QStringList problems;
+    const auto expect = [&](bool ok, const QString& problem) {
+        if (!ok) {
+            problems << problem;
+        }
+    };
+
+    // Parallel coordinates: both objectives as axes, every front line in one colour, no
+    // dominated line in it.
+    auto* parallel = window.findChild<tunedeck::app::ParallelCoordinatesView*>();
+    QVERIFY(parallel);
+    window.tabs()->setCurrentWidget(parallel);
+    QVERIFY(waitFor([&] { return parallel->axes().size() >= 2 && !parallel->rendering(); }, 5000));
+    QStringList axes;
+    for (const auto& axis : parallel->axes()) {
+        axes << axis.key;
+    }
+    expect(axes.contains("loss") && axes.contains("latency_ms"),
+           "parallel coordinates' axes: " + axes.join(", "));
+    const QColor frontColour = parallel->colourOf(front.front());
+    for (const QString& id : front) {
+        expect(parallel->colourOf(id) == frontColour,
+               "parallel coordinates: front trial " + id + " in another colour");
+    }
+    for (const QString& id : dominated) {
+        expect(parallel->colourOf(id) != frontColour,
+               "parallel coordinates: dominated " + id + " in the front's colour");
+    }
+    app_test::screenshot(window, "pareto-parallel-coordinates");
+
+    // Importance: fitted to the front, which the penalty alone decides.
+    auto* importance = window.findChild<tunedeck::app::ImportanceView*>();
+    QVERIFY(importance);
+    window.tabs()->setCurrentWidget(importance);
+    QVERIFY2(waitFor([&] { return !importance->importances().empty() && !importance->computing(); },
+                     20000),
+             qPrintable(importance->message()));
+    expect(importance->chartView()->chart()->title().contains("Pareto front"),
+           "importance's title: " + importance->chartView()->chart()->title());
+    expect(importance->importances().front().parameter == "penalty",
+           "importance: the most important is " + importance->importances().front().parameter);
+    app_test::screenshot(window, "pareto-importance");
+
+    // The Compare tab: one trial of the front and the dominated one of the same x.
+    const auto select = [&](const QStringList& ids) {
+        table->clearSelection();
+        for (int r = 0; r < table->model()->rowCount(); ++r) {
+            const QModelIndex index = table->model()->index(r, 0);
+            if (ids.contains(index.data().toString())) {
+                table->selectionModel()->select(
+                    index, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+            }
+        }
+    };
+    const QString onFront = front.front();
+    const double x = window.data()
+                         .trials()[std::size_t(window.data().rowOf(onFront))]
+                         .flatConfig.value("x")
+                         .toDouble();
+    QString beaten;
+    for (const QString& id : dominated) {
+        const auto& t = window.data().trials()[std::size_t(window.data().rowOf(id))];
+        beaten = t.flatConfig.value("x").toDouble() == x ? id : beaten;
+    }
+    QVERIFY(!beaten.isEmpty());
+    select({onFront, beaten});
+    auto* compare = window.findChild<QTableWidget*>("compareTrials");
+    QVERIFY(compare);
+    window.tabs()->setCurrentWidget(compare);
+    QVERIFY(waitFor([&] { return compare->columnCount() == 2; }, 5000));
+    const int frontColumn = compare->horizontalHeaderItem(0)->text() == onFront ? 0 : 1;
+    expect(rowLabels(compare).contains("latency_ms, last result"),
+           "the Compare tab's rows: " + rowLabels(compare).join(" | "));
+    expect(cellText(compare, "Pareto front", frontColumn) == "on the front" &&
+               cellText(compare, "Pareto front", 1 - frontColumn) == "dominated",
+           "the Compare tab's Pareto front row: " + cellText(compare, "Pareto front", 0));
+    app_test::screenshot(window, "pareto-compare");
+
+    // Compare two experiments: the run's front, each objective's range over it.
+    tunedeck::app::ExperimentsCompare dialog({folder}, folder, folder);
+    QSignalSpy compared(&dialog, &tunedeck::app::ExperimentsCompare::compared);
+    QVERIFY(compared.wait(20000));
+    const QString trialCell = cellText(dialog.table(), "trial", 0);
+    expect(trialCell.startsWith("Pareto front of 4 trials: ") &&
+               std::all_of(front.begin(), front.end(),
+                           [&](const QString& id) { return trialCell.contains(id); }),
+           "Compare two experiments' trial: " + trialCell);
+    expect(cellText(dialog.table(), "loss, last result", 0) == "0.2 to 0.8",
+           "Compare two experiments' loss: " + cellText(dialog.table(), "loss, last result", 0));
+    expect(dialog.chartView()->chart()->series().size() == 8,
+           QStringLiteral("Compare two experiments' curves: %1")
+               .arg(dialog.chartView()->chart()->series().size()));
+    dialog.resize(900, 700);
+    dialog.show();
+    QTest::qWait(200);
+    app_test::screenshot(dialog, "pareto-compare-experiments");
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join("\n")));
 }
 
 QTEST_MAIN(TestAppPareto)

@@ -24,6 +24,7 @@
 #include "engine_harness.h"
 #include "fake_gpus.h"
 #include "local_engine.h"
+#include "message_box_answer.h"
 #include "scoped_environment.h"
 #include "table_cells.h"
 #include "views/experiments_compare.h"
@@ -181,7 +182,11 @@ void TestAppWindow::stopFromTheWindowStopsTheTrial() {
                                 .arg(window.data().trials()[0].iteration)
                                 .arg(window.data().trials()[0].id)
                                 .arg(table->selectionModel()->selectedRows().size());
-    window.orderSelectedTrials(MainWindow::TrialOrder::Stop);
+    {
+        app_test::MessageBoxAnswer yes(QMessageBox::Yes);  // a stop asks first
+        window.orderSelectedTrials(MainWindow::TrialOrder::Stop);
+        QVERIFY2(yes.answered(), qPrintable(yes.seen()));
+    }
     QVERIFY2(waitFor([&] { return window.data().trials()[0].status == "TERMINATED"; }, 30000),
              qPrintable(ordered + told.join(" | ")));
     QVERIFY2(window.data().trials()[0].reason.contains("stopped by the user"),
@@ -189,7 +194,7 @@ void TestAppWindow::stopFromTheWindowStopsTheTrial() {
     QVERIFY(window.data().trials()[0].iteration < kIterations);
     window.orderExperiment(
         MainWindow::ExperimentOrder::Pause);  // nothing left running when the test ends
-    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "interrupted"; }, 60000));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "paused"; }, 60000));
 }
 
 void TestAppWindow::aFolderOpensStraightFromItsHistory() {
@@ -505,7 +510,7 @@ void TestAppWindow::eachCardListsTheTrialsPlacedOnIt() {
     QCOMPARE(app_test::boldIdMissingPixels(trials), 0);
     screenshot(window, "nodes-and-gpus-running");
     window.orderExperiment(MainWindow::ExperimentOrder::Pause);
-    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "interrupted"; }, 60000));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "paused"; }, 60000));
 }
 
 // Issue 18: every reported metric. The trials report score (the objective) and loss: the table

@@ -163,6 +163,9 @@ class TestAppWindowLifecycle : public QObject {
     void openingAnotherExperimentClearsTheSelection();
     void attachingAnotherEngineDropsAHistoryStillBeingRead();
     void aTrialStoppedByTheUserReadsSoAndIsNotCountedDone();
+    void stoppingATrialAsksFirst();
+    void aPausedExperimentReadsPaused();
+    void pausedAndResumedTrialsReadAsTheyAre();
     void aSecondExperimentStartedFromTheWindowIsShownAndHighlighted();
     void quittingWhileExperimentsRunAsksAndCanPauseThem();
     void quittingCanLeaveTheExperimentsRunning();
@@ -299,7 +302,10 @@ void TestAppWindowLifecycle::aTrialStoppedByTheUserReadsSoAndIsNotCountedDone() 
     QVERIFY(table && counts && statusFilter);
     QVERIFY(waitFor([&] { return table->model()->rowCount() == 2; }, 5000));  // next frame
     table->selectRow(0);                                                      // t00000
-    window.orderSelectedTrials(MainWindow::TrialOrder::Stop);
+    {
+        MessageBoxAnswer yes(QMessageBox::Yes);  // the question: stoppingATrialAsksFirst
+        window.orderSelectedTrials(MainWindow::TrialOrder::Stop);
+    }
     QVERIFY2(
         waitFor([&] { return window.data().trials()[0].status == "TERMINATED"; }, 30000),
         qPrintable(window.data().trials()[0].status + " " + window.statusBar()->currentMessage()));
@@ -330,6 +336,167 @@ void TestAppWindowLifecycle::aTrialStoppedByTheUserReadsSoAndIsNotCountedDone() 
     QVERIFY2(show.exitCode == 0, qPrintable(show.all()));
     const QString line = show.out.section(QStringLiteral("\nt00000 "), 1, 1).section('\n', 0, 0);
     QVERIFY2(line.contains("stopped by the user at "), qPrintable(show.out));
+    // The Trial tab's status history and the timeline read it so too, not TERMINATED/completed.
+    auto* detail = window.findChild<QTextBrowser*>("trialDetail");
+    QVERIFY(detail);
+    window.tabs()->setCurrentWidget(detail->parentWidget());
+    table->clearSelection();
+    table->selectRow(0);
+    // Its status history says so too: no TERMINATED row.
+    QVERIFY2(waitFor([&] { return detail->toPlainText().contains("stopped by the user"); }, 5000),
+             qPrintable(detail->toPlainText()));
+    QVERIFY2(!detail->toPlainText().contains("TERMINATED"), qPrintable(detail->toPlainText()));
+}
+
+// Issue 34.8: Trial > Stop cannot be taken back, so it asks first, saying so; No leaves the
+// trial running.
+void TestAppWindowLifecycle::stoppingATrialAsksFirst() {
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    QVERIFY(runUntilRunning(window, harness, "ask"));
+    auto* table = window.findChild<QTableView*>("trials");
+    QVERIFY(table);
+    QVERIFY(waitFor([&] { return table->model()->rowCount() == 2; }, 5000));
+    table->selectRow(0);  // t00000
+    {
+        MessageBoxAnswer no(QMessageBox::No);
+        window.orderSelectedTrials(MainWindow::TrialOrder::Stop);
+        QVERIFY2(no.answered(), "Stop asked nothing");
+        QVERIFY2(no.seen().contains("t00000") && no.seen().contains("not resumed"),
+                 qPrintable(no.seen()));
+    }
+    QTest::qWait(1500);
+    QCOMPARE(window.data().trials()[0].status, QStringLiteral("RUNNING"));
+    bool stopped = false;
+    window.client().stopExperiment("ask", [&](const tunedeck::Status&) { stopped = true; });
+    QVERIFY(waitFor([&] { return stopped; }, 20000));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
+}
+
+// Issue 34.8: Experiment > Pause leaves the experiment "paused" (not "interrupted", its list row
+// saying it is resumable) and the trials it stopped PAUSED (not PENDING as trials that never
+// ran); Resume runs them again.
+void TestAppWindowLifecycle::aPausedExperimentReadsPaused() {
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    QVERIFY(runUntilRunning(window, harness, "rest"));
+    QVERIFY(waitFor([&] { return window.data().trials().size() == 2; }, 10000));
+    window.orderExperiment(MainWindow::ExperimentOrder::Pause);
+    QVERIFY2(waitFor([&] { return window.data().experimentStatus() == "paused"; }, 60000),
+             qPrintable(window.data().experimentStatus()));
+    for (const auto& t : window.data().trials()) {
+        QVERIFY2(t.status == "PAUSED" && t.reason == "experiment paused",
+                 qPrintable(t.id + " " + t.status + ": " + t.reason));
+    }
+    QCOMPARE(statusOnTheEngine(engine.socket, "rest"), QStringLiteral("paused"));
+    QTreeWidget* list = experimentList(window);
+    QVERIFY(waitFor(
+        [&] {
+            QTreeWidgetItem* row = rowOf(list, "rest");
+            return row && row->text(1) == "paused" && row->toolTip(1).contains("Resume");
+        },
+        20000));
+    window.orderExperiment(MainWindow::ExperimentOrder::Resume);
+    QVERIFY2(waitFor(
+                 [&] {
+                     return window.data().experimentStatus() == "running" &&
+                            window.data().trials()[0].status == "RUNNING";
+                 },
+                 60000),
+             qPrintable(window.data().experimentStatus() + " " + window.data().trials()[0].status));
+    window.orderExperiment(MainWindow::ExperimentOrder::Pause);
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "paused"; }, 60000));
+}
+
+// Issue 34.8: a trial paused and resumed while another holds the only slot waits as PENDING,
+// not PAUSED; Experiment > Pause leaves the experiment "paused" (not "interrupted") and the
+// trial it stopped PAUSED (not PENDING like one that never ran); after Experiment > Resume that
+// trial waits as PENDING again until a slot frees.
+void TestAppWindowLifecycle::pausedAndResumedTrialsReadAsTheyAre() {
+    EngineHarness harness;
+    app_test::LocalEngine engine;
+    MainWindow window;
+    QVERIFY(engine.startAttached(harness, &window));
+    window.runExperimentFile(harness.writeFile("one-slot.yaml",
+                                               "name: one-slot\n"
+                                               "trainable: {command: [python3, \"@TRIAL@\"]}\n"
+                                               "search_space:\n"
+                                               "  x: {grid: [1, 2, 3]}\n"
+                                               "  iterations: 600\n"
+                                               "  sleep: 0.1\n"
+                                               "metric: score\n"
+                                               "mode: max\n"
+                                               "max_concurrent_trials: 1\n"
+                                               "checkpoint: {frequency: 1}\n"));
+    auto* table = window.findChild<QTableView*>("trials");
+    QVERIFY(table);
+    QStringList failed;
+    connect(&window, &MainWindow::requestFailed, this, [&](const QString& m) { failed << m; });
+    const auto statusOf = [&](int row) {
+        return row < int(window.data().trials().size())
+                   ? window.data().trials()[std::size_t(row)].status
+                   : QString();
+    };
+    // The Status cell, as the user reads it.
+    const auto cellOf = [&](int row) {
+        return table->model()->index(row, TrialTableModel::Status).data().toString();
+    };
+    QVERIFY(waitFor(
+        [&] { return statusOf(0) == "RUNNING" && window.data().trials()[0].iteration >= 3; },
+        60000));
+    QVERIFY(waitFor([&] { return table->model()->rowCount() >= 1; }, 10000));
+    table->selectRow(0);
+    window.orderSelectedTrials(MainWindow::TrialOrder::Pause);
+    QVERIFY2(waitFor([&] { return statusOf(0) == "PAUSED" && statusOf(1) == "RUNNING"; }, 30000),
+             qPrintable(statusOf(0) + " " + statusOf(1)));
+    table->clearSelection();
+    table->selectRow(0);
+    window.orderSelectedTrials(MainWindow::TrialOrder::Resume);
+    // t00001 holds the slot: t00000 waits for it.
+    QVERIFY2(waitFor([&] { return statusOf(0) == "PENDING"; }, 10000),
+             qPrintable(statusOf(0) + " " + window.data().trials()[0].reason + " " +
+                        failed.join(" | ") + [&] {
+                            QString h;
+                            for (const auto& c : window.data().trials()[0].statusHistory) {
+                                h += " / " + c.status + ": " + c.reason;
+                            }
+                            return h;
+                        }()));
+    QVERIFY(waitFor([&] { return cellOf(0) == "PENDING"; }, 5000));
+    QCOMPARE(statusOf(1), QStringLiteral("RUNNING"));
+
+    // The experiment paused: "paused", and the trial it stopped PAUSED.
+    window.orderExperiment(MainWindow::ExperimentOrder::Pause);
+    QVERIFY2(waitFor([&] { return window.data().experimentStatus() == "paused"; }, 60000),
+             qPrintable(window.data().experimentStatus()));
+    QVERIFY2(waitFor([&] { return statusOf(1) == "PAUSED"; }, 10000),
+             qPrintable(statusOf(1) + " " + window.data().trials()[1].reason));
+    QCOMPARE(window.data().trials()[1].reason, QStringLiteral("experiment paused"));
+    QCOMPARE(statusOnTheEngine(engine.socket, "one-slot"), QStringLiteral("paused"));
+    QTreeWidget* list = experimentList(window);
+    QVERIFY(waitFor(
+        [&] {
+            QTreeWidgetItem* row = rowOf(list, "one-slot");
+            return row && row->text(1) == "paused" && row->toolTip(1).contains("Resume");
+        },
+        20000));
+    app_test::screenshot(window, "experiment-paused");
+
+    // Resumed: t00000 (first in line) runs, t00001 waits as PENDING, not PAUSED.
+    window.orderExperiment(MainWindow::ExperimentOrder::Resume);
+    QVERIFY2(waitFor([&] { return window.data().experimentStatus() == "running"; }, 60000),
+             qPrintable(window.data().experimentStatus()));
+    QVERIFY2(waitFor([&] { return statusOf(0) == "RUNNING"; }, 60000), qPrintable(statusOf(0)));
+    QVERIFY2(waitFor([&] { return statusOf(1) == "PENDING" && cellOf(1) == "PENDING"; }, 10000),
+             qPrintable(statusOf(1) + " " + window.data().trials()[1].reason));
+    bool stopped = false;
+    window.client().stopExperiment("one-slot", [&](const tunedeck::Status&) { stopped = true; });
+    QVERIFY(waitFor([&] { return stopped; }, 20000));
+    QVERIFY(waitFor([&] { return window.data().experimentStatus() == "finished"; }, 60000));
 }
 
 void TestAppWindowLifecycle::aSecondExperimentStartedFromTheWindowIsShownAndHighlighted() {
@@ -382,8 +549,7 @@ void TestAppWindowLifecycle::quittingWhileExperimentsRunAsksAndCanPauseThem() {
         QVERIFY2(pause.answered(), qPrintable(pause.buttons().join(", ")));
     }
     QVERIFY(waitFor([&] { return !window.isVisible(); }, 30000));
-    QVERIFY(
-        waitFor([&] { return statusOnTheEngine(engine.socket, "long") == "interrupted"; }, 30000));
+    QVERIFY(waitFor([&] { return statusOnTheEngine(engine.socket, "long") == "paused"; }, 30000));
 }
 
 void TestAppWindowLifecycle::quittingCanLeaveTheExperimentsRunning() {

@@ -439,7 +439,7 @@ void TestServe::stoppingTheServerPausesItsExperiments() {
     const EngineResult stopped = EngineHarness::finish(server.process(), 60000);
     QCOMPARE(stopped.exitCode, 0);
     const QString db = harness.experimentFolder("long") + "/experiment.sqlite";
-    QCOMPARE(sqliteQuery(db, "SELECT status FROM experiment"), QStringLiteral("interrupted"));
+    QCOMPARE(sqliteQuery(db, "SELECT status FROM experiment"), QStringLiteral("paused"));
     // A new server resumes it where it was.
     ServeProcess again;
     QVERIFY(again.startOnLocalSocket(harness));
