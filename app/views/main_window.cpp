@@ -20,6 +20,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <memory>
+#include <utility>
 
 #include "charts/chart_theme.h"
 #include "editors/cluster_editor.h"
@@ -66,9 +67,14 @@ MainWindow::MainWindow(QWidget* parent)
         list_->clear();  // the old engine's experiments
         showStartPage();
     });
+    // Opened again after "Leave running": the window shows what runs, not the start page.
+    connect(engine_, &EngineConnection::ready, this, [this] { showRunningWhenListed_ = true; });
     connect(engine_, &EngineConnection::listed, this,
             [this](const std::vector<api::ExperimentListEntry>& experiments) {
                 list_->showList(experiments, session_->ofEngine() ? session_->name() : QString());
+                if (std::exchange(showRunningWhenListed_, false)) {
+                    showLatestRunning(experiments);
+                }
             });
     connect(&engine_->client(), &EngineClient::problem, this, &MainWindow::requestFailed);
     connect(session_, &ExperimentSession::problem, this, &MainWindow::requestFailed);
@@ -287,6 +293,23 @@ void MainWindow::showWhatIsOpen() {
         setWindowTitle(tr("%1 - Tunedeck").arg(name));
     } else {
         setWindowTitle(tr("%1 (read-only) - Tunedeck").arg(name));
+    }
+}
+
+void MainWindow::showLatestRunning(const std::vector<api::ExperimentListEntry>& experiments) {
+    if (session_->isOpen() || pages_->currentWidget() != startPage_) {
+        return;  // the user (or the command line) chose something already
+    }
+    const api::ExperimentListEntry* latest = nullptr;
+    for (const api::ExperimentListEntry& e : experiments) {
+        if (e.served && e.status == QLatin1String("running") &&
+            (latest == nullptr || e.createdAt > latest->createdAt)) {
+            latest = &e;
+        }
+    }
+    if (latest != nullptr) {
+        openExperiment(latest->experiment);
+        showMonitorPage();
     }
 }
 

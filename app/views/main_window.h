@@ -114,6 +114,9 @@ class MainWindow : public QMainWindow {
     void closeEvent(QCloseEvent* event) override;
 
   private:
+    // Opens the latest experiment the engine runs, when nothing was chosen yet (the app opened
+    // again after "Leave running").
+    void showLatestRunning(const std::vector<api::ExperimentListEntry>& experiments);
     void buildLayout();
     void onTick();
     void report(const QString& what, const Status& status);
@@ -139,7 +142,8 @@ class MainWindow : public QMainWindow {
     StartPage* startPage_ = nullptr;
     QTimer tick_;
     QTimer listTimer_;
-    bool quitDecided_ = false;  // the user answered every question; close for good
+    bool quitDecided_ = false;            // the user answered every question; close for good
+    bool showRunningWhenListed_ = false;  // attached: the first list may open what runs
 };
 
 }  // namespace tunedeck::app

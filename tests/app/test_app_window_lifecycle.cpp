@@ -567,6 +567,16 @@ void TestAppWindowLifecycle::quittingCanLeaveTheExperimentsRunning() {
     QVERIFY(waitFor([&] { return !window.isVisible(); }, 10000));
     QTest::qWait(1000);
     QCOMPARE(statusOnTheEngine(engine.socket, "long"), QStringLiteral("running"));
+
+    // Issue 34.13: opened again, the app showed its start page; it shows the run.
+    MainWindow again;
+    again.resize(1280, 800);
+    again.show();
+    again.attachLocal(engine.socket, {});
+    QVERIFY2(waitFor([&] { return again.currentExperiment() == "long"; }, 20000),
+             qPrintable(again.currentExperiment()));
+    QVERIFY(waitFor([&] { return again.data().counts().running > 0; }, 20000));
+    app_test::screenshot(again, "reopened-after-leave-running");
 }
 
 // Quitting a moment after the run ended asked whether to pause "Running on the engine of this
