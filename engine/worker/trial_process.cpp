@@ -2,15 +2,18 @@
 
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <initializer_list>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "worker/trial_owner.h"
@@ -21,6 +24,24 @@ extern char** environ;
 namespace tunedeck::worker {
 
 namespace {
+
+// A trial started again (a retry, a resume, a restart after a pause) writes on below its earlier
+// attempt's lines: a line between them says where one ends, or two tracebacks read as one.
+void markAnotherStart(int logFd) {
+    struct stat info {};
+    if (::fstat(logFd, &info) != 0 || info.st_size == 0) {
+        return;
+    }
+    char when[32] = "";
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    if (::gmtime_r(&now, &utc) != nullptr) {
+        std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &utc);
+    }
+    const std::string line = std::string("\n--- started again at ") + when +
+                             " (the lines above are of its earlier run) ---\n";
+    [[maybe_unused]] const ssize_t written = ::write(logFd, line.data(), line.size());
+}
 
 // Where the trial finds its channel (TUNEDECK_CHANNEL says so too).
 constexpr int kChannelReadFd = 3;
@@ -340,6 +361,10 @@ LaunchedTrial launchTrial(const TrialLaunch& launch) {
         ::open(trial.logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (logFd < 0) {
         return failed("cannot open '" + trial.logPath + "': " + std::strerror(errno));
+    }
+    // A gang's ranks share the log: rank 0 marks the start, the others join in below it.
+    if (launch.logPrefix.empty() || launch.logPrefix == "[rank 0] ") {
+        markAnotherStart(logFd);
     }
     if (owner) {
         if (const std::string why = handTrialFolderTo(*owner, launch.trialDir); !why.empty()) {

@@ -187,6 +187,12 @@ void TestEngineFaults::aCrashIsRetriedFromTheLatestCheckpoint() {
     QVERIFY2(text.contains("start iteration=5 restore=" + folder +
                            "/trials/t00000/checkpoints/checkpoint_000005"),
              qPrintable(text));
+    // Issue 34.13: the retry's lines ran on from the crash's; a line now parts the two.
+    const qsizetype crash = text.indexOf("crashing on purpose");
+    const qsizetype parted = text.indexOf("\n--- started again at ");
+    const qsizetype retry = text.indexOf("start iteration=5");
+    QVERIFY2(crash >= 0 && crash < parted && parted < retry, qPrintable(text));
+    QCOMPARE(text.count("--- started again at "), 1);
 }
 
 void TestEngineFaults::failFastStopsTheExperiment() {
