@@ -3490,6 +3490,10 @@ MPS ist nicht gestartet: %2</translation>
         <translation>%1: CPU nicht gemessen (eine Messung), Speicher bis %2 MiB</translation>
     </message>
     <message>
+        <source>; and %1 more (hover for all)</source>
+        <translation>; und %1 weitere (Maus darüber für alle)</translation>
+    </message>
+    <message>
         <source>, GPU memory up to %1 MiB</source>
         <translation>, GPU-Speicher bis %1 MiB</translation>
     </message>

@@ -3461,6 +3461,10 @@ MPS 未能启动：%2</translation>
         <translation>%1：CPU 未测量（仅一次采样），内存最多 %2 MiB</translation>
     </message>
     <message>
+        <source>; and %1 more (hover for all)</source>
+        <translation>；另有 %1 个（悬停查看全部）</translation>
+    </message>
+    <message>
         <source>, GPU memory up to %1 MiB</source>
         <translation>，GPU 显存最高 %1 MiB</translation>
     </message>

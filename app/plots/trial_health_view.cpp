@@ -37,8 +37,37 @@ double highest(const TrialHealthModel& health, const QStringList& trials,
 
 // The health line: one line, elided at the right (its whole text is the tooltip), so the panels
 // under the curves keep their height; wrapped, it took three or four lines in German at 1280x800.
-class OneLineLabel : public QLabel {
+}  // namespace
+
+// One line of text that is never cut inside an entry: `prefix` and as many whole entries
+// (a trial's peaks) as the width holds, then how many more there are; every entry is in the
+// tooltip. (Elided, "t00002: CPU up to 0% of a co…" read as a number cut off.)
+class HealthLine : public QLabel {
   public:
+    void setEntries(const QString& prefix, const QStringList& entries, const QString& more) {
+        prefix_ = prefix;
+        entries_ = entries;
+        more_ = more;
+        setText(prefix + entries.join(QStringLiteral("; ")));
+        update();
+    }
+    // What the line shows at its width.
+    QString shown() const {
+        const QFontMetrics metrics = fontMetrics();
+        const int width = contentsRect().width();
+        if (entries_.isEmpty() || metrics.horizontalAdvance(text()) <= width) {
+            return metrics.elidedText(text(), Qt::ElideRight, width);
+        }
+        for (qsizetype fit = entries_.size() - 1; fit >= 1; --fit) {
+            const QString line = prefix_ + entries_.mid(0, fit).join(QStringLiteral("; ")) +
+                                 more_.arg(entries_.size() - fit);
+            if (metrics.horizontalAdvance(line) <= width) {
+                return line;
+            }
+        }
+        // Not even one entry: the first one, cut, rather than nothing.
+        return metrics.elidedText(prefix_ + entries_.first(), Qt::ElideRight, width);
+    }
     QSize sizeHint() const override {
         const QFontMetrics metrics(font());
         return {std::min(metrics.horizontalAdvance(text()), 400), metrics.height()};
@@ -48,21 +77,22 @@ class OneLineLabel : public QLabel {
   protected:
     void paintEvent(QPaintEvent*) override {
         QPainter painter(this);
-        const QRect room = contentsRect();
-        style()->drawItemText(
-            &painter, room, Qt::AlignLeft | Qt::AlignVCenter, palette(), isEnabled(),
-            fontMetrics().elidedText(text(), Qt::ElideRight, room.width()), foregroundRole());
+        style()->drawItemText(&painter, contentsRect(), Qt::AlignLeft | Qt::AlignVCenter, palette(),
+                              isEnabled(), shown(), foregroundRole());
     }
-};
 
-}  // namespace
+  private:
+    QString prefix_;
+    QStringList entries_;
+    QString more_;
+};
 
 TrialHealthView::TrialHealthView(const TrialHealthModel* health, const ExperimentData* data,
                                  QWidget* parent)
     : QWidget(parent),
       health_(health),
       data_(data),
-      legend_(new OneLineLabel),
+      legend_(new HealthLine),
       canvas_(new PlotCanvas),
       throttle_(kRefreshMs, [this] { recompute(); }) {
     setObjectName(QStringLiteral("trialHealth"));
@@ -97,6 +127,10 @@ void TrialHealthView::recomputeNow() {
 
 QString TrialHealthView::legend() const {
     return legend_->text();
+}
+
+QString TrialHealthView::shownLegend() const {
+    return legend_->shown();
 }
 
 void TrialHealthView::recompute() {
@@ -162,7 +196,7 @@ void TrialHealthView::recompute() {
                 : tr("System health: no samples of the chosen trials."));
         legend_->setToolTip(legend_->text());
     } else {
-        legend_->setText(tr("System health: ") + lines.join(QStringLiteral("; ")));
+        legend_->setEntries(tr("System health: "), lines, tr("; and %1 more (hover for all)"));
         legend_->setToolTip(tr("System health: ").trimmed() + QLatin1Char('\n') +
                             lines.join(QLatin1Char('\n')));
     }

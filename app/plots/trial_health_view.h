@@ -20,6 +20,7 @@ class QPainter;
 
 namespace tunedeck::app {
 
+class HealthLine;
 class PlotCanvas;
 
 class TrialHealthView : public QWidget {
@@ -40,6 +41,8 @@ class TrialHealthView : public QWidget {
     const QStringList& shownTrials() const { return shown_; }
     // The line over the panels ("t00003: CPU up to 98% of a core, memory up to 212 MiB").
     QString legend() const;
+    // The part of it the line shows at its width: whole trials, then how many more.
+    QString shownLegend() const;
 
   private:
     struct Panel {
@@ -58,7 +61,7 @@ class TrialHealthView : public QWidget {
     std::vector<Panel> panels_;
     PlotAxis x_;
     double t0_ = 0;
-    QLabel* legend_;
+    HealthLine* legend_;
     PlotCanvas* canvas_;
     RefreshThrottle throttle_;
 };

@@ -145,6 +145,7 @@ class TestAppCharts : public QObject {
     void englishCountsInTheSingularAndThePlural();
     void aSingleHealthSampleIsDrawnAsADot();
     void oneSampleMeasuresNoCpu();
+    void theHealthLineShowsWholeTrialsAndHowManyMore();
 };
 
 void TestAppCharts::decimationKeepsEverySpikeAndBoundsThePoints() {
@@ -648,6 +649,45 @@ void TestAppCharts::oneSampleMeasuresNoCpu() {
     QVERIFY2(!legend.contains(QStringLiteral("t00000: CPU up to 0%")), qPrintable(legend));
     QVERIFY2(legend.contains(QStringLiteral("t00001: CPU up to 97% of a core")),
              qPrintable(legend));
+}
+
+// Issue 34.12: the health line was cut mid-word ("... memory up to 0 MiB (node local, sam…").
+// It shows whole trials, then how many more there are; the tooltip has them all.
+void TestAppCharts::theHealthLineShowsWholeTrialsAndHowManyMore() {
+    applyAppearance({Theme::Light, QStringLiteral("en")});
+    ExperimentData data;
+    TrialHealthModel health;
+    TrialHealthView view(&health, &data);
+    view.resize(1000, 400);  // the Curves tab's width at 1280x800
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    for (int sample = 1; sample <= 3; ++sample) {
+        QJsonArray trials;
+        for (int t = 0; t < 6; ++t) {
+            trials.append(QJsonObject{{"trial", QStringLiteral("t0000%1").arg(t)},
+                                      {"cpu_percent", 50.0 + t},
+                                      {"rss_mb", 100.0 + t}});
+        }
+        health.apply(scripted::decoded(QJsonObject{{"v", 1},
+                                                   {"seq", qint64(sample)},
+                                                   {"time", double(sample)},
+                                                   {"type", "node_usage"},
+                                                   {"node", "local"},
+                                                   {"memory_used_mb", 4096},
+                                                   {"memory_total_mb", 16384},
+                                                   {"gpus", QJsonArray()},
+                                                   {"trials", trials}}));
+    }
+    view.recomputeNow();
+    QCOMPARE(view.shownTrials().size(), 6);
+    const QString shown = view.shownLegend();
+    QVERIFY2(!shown.contains(QChar(0x2026)), qPrintable(shown));  // no "…"
+    QVERIFY2(shown.endsWith(QStringLiteral("more (hover for all)")), qPrintable(shown));
+    // Every trial it names is whole: its line ends with its samples.
+    QCOMPARE(shown.count(QStringLiteral(": CPU up to")),
+             shown.count(QStringLiteral("samples: 3)")));
+    QVERIFY(shown.count(QStringLiteral(": CPU up to")) >= 1);
+    QVERIFY(view.legend().contains(QStringLiteral("t00005: CPU up to 55% of a core")));
 }
 
 QTEST_MAIN(TestAppCharts)
