@@ -2554,6 +2554,10 @@ MPS ist nicht gestartet: %2</translation>
 <context>
     <name>tunedeck::app::OptimizationHistoryView</name>
     <message>
+        <source>On the Pareto front</source>
+        <translation>Auf der Pareto-Front</translation>
+    </message>
+    <message>
         <source>by trial number</source>
         <translation>nach Trial-Nummer</translation>
     </message>

@@ -2535,6 +2535,10 @@ MPS 未能启动：%2</translation>
 <context>
     <name>tunedeck::app::OptimizationHistoryView</name>
     <message>
+        <source>On the Pareto front</source>
+        <translation>在帕累托前沿上</translation>
+    </message>
+    <message>
         <source>by trial number</source>
         <translation>按试验编号</translation>
     </message>

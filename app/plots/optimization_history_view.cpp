@@ -53,7 +53,6 @@ void OptimizationHistoryView::recompute() {
     // With several objectives no value is "the best": the Pareto front plot ranks them.
     best_ = data_->isMultiObjective() ? std::vector<QPointF>{}
                                       : bestSoFar(points_, byTime(), data_->minimize());
-    bestRow_ = data_->bestRow();
     title_->setText(data_->isMultiObjective()
                         ? tr("Each trial's value of the first objective, %1").arg(data_->metric())
                         : tr("Each trial's value and the best so far"));
@@ -84,6 +83,16 @@ void OptimizationHistoryView::recompute() {
     setNote(tr("%n trial(s) with a value; best so far %1 (%2)", nullptr, int(points_.size()))
                 .arg(QString::number(best_.back().y(), 'g', 6),
                      data_->minimize() ? tr("lowest") : tr("highest")));
+}
+
+QStringList OptimizationHistoryView::markedBest() const {
+    QStringList marked;
+    for (const TrialValue& v : points_) {
+        if (data_->isBest(v.row)) {
+            marked << data_->trials()[std::size_t(v.row)].id;
+        }
+    }
+    return marked;
 }
 
 QPointF OptimizationHistoryView::pixelOf(const TrialValue& value, const QRectF& area) const {
@@ -117,7 +126,7 @@ void OptimizationHistoryView::paintPlot(QPainter& painter) {
     }
     painter.setPen(QPen(kBestColour, 2));
     painter.drawPath(path);
-    // The selected trials ringed, the best trial by the scope marked.
+    // The selected trials ringed, the best trial by the scope (or the Pareto front) marked.
     painter.setBrush(Qt::NoBrush);
     for (const TrialValue& v : points_) {
         const QString& id = data_->trials()[std::size_t(v.row)].id;
@@ -125,7 +134,7 @@ void OptimizationHistoryView::paintPlot(QPainter& painter) {
             painter.setPen(QPen(QColor(255, 127, 14), 2.5));
             painter.drawEllipse(pixelOf(v, area), 7, 7);
         }
-        if (v.row == bestRow_) {
+        if (data_->isBest(v.row)) {
             painter.setPen(QPen(kBestColour, 2));
             painter.drawEllipse(pixelOf(v, area), 5, 5);
         }
@@ -148,6 +157,13 @@ void OptimizationHistoryView::paintPlot(QPainter& painter) {
         painter.setPen(palette().color(QPalette::Text));
         painter.drawText(QPointF(x, y + metrics.ascent() / 2 - 1),
                          data_->minimize() ? tr("Best so far (min)") : tr("Best so far (max)"));
+    } else if (data_->isMultiObjective()) {
+        painter.setPen(QPen(kBestColour, 2));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawEllipse(QPointF(x + 5, y), 5, 5);
+        x += 14;
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QPointF(x, y + metrics.ascent() / 2 - 1), tr("On the Pareto front"));
     }
     painter.drawText(QRectF(area.left(), 0, area.width(), 2 * y), Qt::AlignRight | Qt::AlignVCenter,
                      note());

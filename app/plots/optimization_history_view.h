@@ -28,6 +28,9 @@ class OptimizationHistoryView : public StudyPlot {
     // What is drawn: one point per trial with a value, and the best-so-far line's points.
     const std::vector<TrialValue>& points() const { return points_; }
     const std::vector<QPointF>& bestLine() const { return best_; }
+    // The trials ringed as the best: the best trial by the scope, or with several objectives
+    // the Pareto front (ExperimentData::isBest, as every view marks them).
+    QStringList markedBest() const;
 
   protected:
     void recompute() override;
@@ -41,7 +44,6 @@ class OptimizationHistoryView : public StudyPlot {
     QLabel* title_ = nullptr;  // what is drawn: with several objectives, no best line
     std::vector<TrialValue> points_;
     std::vector<QPointF> best_;
-    int bestRow_ = -1;
     PlotAxis x_;
     PlotAxis y_;
     QPixmap marker_;

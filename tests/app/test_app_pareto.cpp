@@ -270,6 +270,20 @@ void TestAppPareto::everyViewTakesTheFrontAsTheBest() {
         }
     };
 
+    // The optimisation history rings the front's trials, as the scatter stars them.
+    auto* studyPlots = window.findChild<StudyPlots*>("studyPlots");
+    QVERIFY(studyPlots);
+    window.tabs()->setCurrentWidget(studyPlots);
+    studyPlots->setCurrentWidget(studyPlots->history());
+    auto* history = studyPlots->history();
+    QVERIFY(waitFor([&] { return history->points().size() == 8; }, 5000));
+    QStringList ringed = history->markedBest();
+    ringed.sort();
+    QStringList sortedFront = front;
+    sortedFront.sort();
+    expect(ringed == sortedFront,
+           "history rings " + ringed.join(", ") + ", not the front " + sortedFront.join(", "));
+
     // Parallel coordinates: both objectives as axes, every front line in one colour, no
     // dominated line in it.
     auto* parallel = window.findChild<tunedeck::app::ParallelCoordinatesView*>();
