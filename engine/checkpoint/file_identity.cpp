@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 namespace tunedeck::checkpoint {
 
@@ -80,6 +81,14 @@ std::string runAsExperimentOwner(const std::function<void()>& work) {
     });
     worker.join();
     return refused.empty() ? std::string() : "cannot act as " + owner->name + ": " + refused;
+}
+
+FileOutcome asExperimentOwner(const std::function<FileOutcome()>& work) {
+    FileOutcome outcome;
+    if (std::string refused = runAsExperimentOwner([&] { outcome = work(); }); !refused.empty()) {
+        outcome = {false, std::move(refused)};
+    }
+    return outcome;
 }
 
 }  // namespace tunedeck::checkpoint

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/checkpoint_files.h"
+
 namespace tunedeck::checkpoint {
 
 inline constexpr const char* kTrialUserVariable = "TUNEDECK_TRIAL_USER";
@@ -41,5 +43,7 @@ std::string takeFileIdentity(const FileIdentity& identity);
 // process): on a thread of its own that has taken it, waiting for the end; on this thread when
 // there is no owner to act as. Empty when `work` ran, else why it could not (it did not run).
 std::string runAsExperimentOwner(const std::function<void()>& work);
+// The same for file work that says how it went: a refusal to act as the owner is its failure.
+FileOutcome asExperimentOwner(const std::function<FileOutcome()>& work);
 
 }  // namespace tunedeck::checkpoint

@@ -2,7 +2,6 @@
 
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <functional>
 #include <set>
 
 #include "checkpoint/checkpoint_files.h"
@@ -18,18 +17,6 @@ Status statusOf(const checkpoint::FileOutcome& outcome) {
     return outcome.ok ? Status::ok() : Status::ioError(QString::fromStdString(outcome.error));
 }
 
-// `work` done with the file-system identity of the experiment's owner, when the engine runs as
-// root for someone else's experiment (checkpoint/file_identity.h): the trial folders are the
-// owner's, and nothing the engine copies or deletes there may use root's rights.
-checkpoint::FileOutcome asOwner(const std::function<checkpoint::FileOutcome()>& work) {
-    checkpoint::FileOutcome outcome;
-    const std::string refused = checkpoint::runAsExperimentOwner([&] { outcome = work(); });
-    if (!refused.empty()) {
-        outcome = {false, refused};
-    }
-    return outcome;
-}
-
 bool isCommittedCheckpoint(const QString& folder) {
     return checkpoint::holdsManifest(checkpoint::posixFileSystem(), folder.toStdString());
 }
@@ -37,7 +24,7 @@ bool isCommittedCheckpoint(const QString& folder) {
 }  // namespace
 
 Status copyCheckpoint(const QString& from, const QString& to, const QJsonObject& manifest) {
-    return statusOf(asOwner([&] {
+    return statusOf(checkpoint::asExperimentOwner([&] {
         return checkpoint::commitCheckpoint(
             checkpoint::posixFileSystem(), from.toStdString(), to.toStdString(),
             QJsonDocument(manifest).toJson().toStdString(), checkpoint::Handover::Copy);
@@ -45,13 +32,13 @@ Status copyCheckpoint(const QString& from, const QString& to, const QJsonObject&
 }
 
 Status removeCheckpoint(const QString& folder) {
-    return statusOf(asOwner([&] {
+    return statusOf(checkpoint::asExperimentOwner([&] {
         return checkpoint::deleteCheckpoint(checkpoint::posixFileSystem(), folder.toStdString());
     }));
 }
 
 Status removeStagingFolder(const QString& folder) {
-    return statusOf(asOwner([&] {
+    return statusOf(checkpoint::asExperimentOwner([&] {
         return checkpoint::removeStaging(checkpoint::posixFileSystem(), folder.toStdString());
     }));
 }

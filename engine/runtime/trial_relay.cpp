@@ -113,14 +113,10 @@ void TrialRelay::onCommitted(const LoopTrial& live, const node::Committed& commi
                 return;
             }
             // Fetched files are made durable and put in place as every checkpoint is.
-            checkpoint::FileOutcome published;
-            if (const std::string refused = checkpoint::runAsExperimentOwner([&] {
-                    published = checkpoint::publishFolder(
-                        checkpoint::posixFileSystem(), scratch.toStdString(), headTo.toStdString());
-                });
-                !refused.empty()) {
-                published = {false, refused};
-            }
+            const checkpoint::FileOutcome published = checkpoint::asExperimentOwner([&] {
+                return checkpoint::publishFolder(checkpoint::posixFileSystem(),
+                                                 scratch.toStdString(), headTo.toStdString());
+            });
             if (published.ok) {
                 checkpoints_.held(nodeId, headTo);
             } else {

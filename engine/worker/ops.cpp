@@ -284,11 +284,10 @@ void Worker::opAnswer(const node::AnswerOp& op) {
     // writes into it (the engine may be on another machine). In the owner's trial folder it is
     // made as the owner, who runs the trial (a root agent's folder was not the trial's to write).
     if (!op.savePath.empty()) {
-        ckpt::FileOutcome outcome;
-        const std::string refused = ckpt::runAsExperimentOwner(
-            [&] { outcome = ckpt::prepareScratchFolder(ckpt::posixFileSystem(), op.savePath); });
-        if (!refused.empty() || !outcome.ok) {
-            reportError(refused.empty() ? outcome.error : refused);
+        const ckpt::FileOutcome outcome = ckpt::asExperimentOwner(
+            [&] { return ckpt::prepareScratchFolder(ckpt::posixFileSystem(), op.savePath); });
+        if (!outcome.ok) {
+            reportError(outcome.error);
         }
     }
     std::string& queue = trial->handoversInFlight > 0 ? trial->heldAnswers : trial->answers;
