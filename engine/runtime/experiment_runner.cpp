@@ -184,10 +184,6 @@ void ExperimentRunner::openNodes() {
     }
 }
 
-NodeLink* ExperimentRunner::linkOn(const Placement& placement) const {
-    return pool_ && !placement.nodeId.isEmpty() ? pool_->link(placement.nodeId) : nullptr;
-}
-
 void ExperimentRunner::onNodeMessage(const QString& nodeId, const node::Event& event) {
     if (const auto* usage = std::get_if<node::Usage>(&event)) {
         monitor_.onUsage(nodeId, *usage);
@@ -330,7 +326,7 @@ Status ExperimentRunner::startTrial(const Trial& trial, int attempt, const Place
 
 void ExperimentRunner::answer(const Trial& trial, const Placement& placement, TrialAnswer answer,
                               const QString& scratch) {
-    NodeLink* link = linkOn(placement);
+    NodeLink* link = relay_.linkOn(placement);
     if (link == nullptr) {
         return;
     }
@@ -352,7 +348,7 @@ void ExperimentRunner::answer(const Trial& trial, const Placement& placement, Tr
 
 void ExperimentRunner::answerRequest(const Trial& trial, const Placement& placement,
                                      const QJsonObject& answer) {
-    if (NodeLink* link = linkOn(placement)) {
+    if (NodeLink* link = relay_.linkOn(placement)) {
         link->send(
             node::AnswerOp{trial.id.toStdString(),
                            QJsonDocument(answer).toJson(QJsonDocument::Compact).toStdString(),
@@ -362,14 +358,14 @@ void ExperimentRunner::answerRequest(const Trial& trial, const Placement& placem
 
 void ExperimentRunner::endProcess(const Trial& trial, const Placement& placement,
                                   const QString& reason) {
-    if (NodeLink* link = linkOn(placement)) {
+    if (NodeLink* link = relay_.linkOn(placement)) {
         link->send(node::KillOp{trial.id.toStdString(), reason.toStdString()});
     }
 }
 
 void ExperimentRunner::commitCheckpoint(const Trial& trial, const Placement& placement,
                                         const CommitOrder& order) {
-    NodeLink* link = linkOn(placement);
+    NodeLink* link = relay_.linkOn(placement);
     if (link == nullptr) {
         return;
     }
@@ -396,14 +392,14 @@ void ExperimentRunner::commitCheckpoint(const Trial& trial, const Placement& pla
 }
 
 void ExperimentRunner::discardScratch(const Placement& placement, const QString& scratch) {
-    if (NodeLink* link = linkOn(placement)) {
+    if (NodeLink* link = relay_.linkOn(placement)) {
         link->send(node::DeleteCheckpointOp{link->paths().toNode(scratch).toStdString()});
     }
 }
 
 void ExperimentRunner::deleteCheckpoint(const Trial& trial, const Placement& placement,
                                         const QString& folder) {
-    NodeLink* link = linkOn(placement);
+    NodeLink* link = relay_.linkOn(placement);
     const bool nodeSharesFiles = link != nullptr && link->files() == nullptr;
     if (nodeSharesFiles) {
         link->send(node::DeleteCheckpointOp{folder.toStdString()});

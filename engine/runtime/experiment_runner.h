@@ -144,7 +144,6 @@ class ExperimentRunner : public QObject, private LoopClock, private LoopNodes, p
     // The worker agents: their hello, what they say (trials' messages go to relay_), a node's
     // loss.
     void openNodes();
-    NodeLink* linkOn(const Placement& placement) const;
     void onNodeUp(const QString& nodeId, const node::Hello& hello);
     void onNodeLost(const QString& nodeId, const QString& reason);
     void onNodeMessage(const QString& nodeId, const node::Event& event);

@@ -36,9 +36,10 @@ class TrialRelay {
     // Sends the trial's launch to its node, its checkpoint copied there first when it lacks it.
     void launch(const QString& trialId, int attempt, TrialLaunch launch);
     void nodeLost(const QString& nodeId) { checkpoints_.nodeLost(nodeId); }
+    // The link to the node a trial is placed on; null when it is not up (or not placed).
+    NodeLink* linkOn(const Placement& placement) const;
 
   private:
-    NodeLink* linkOn(const Placement& placement) const;
     void onCommitted(const LoopTrial& live, const node::Committed& committed);
     void sendLaunch(const QString& trialId, int attempt, const TrialLaunch& launch);
 
