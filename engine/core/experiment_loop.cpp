@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <algorithm>
+#include <limits>
 
 #include "core/config_json.h"
 #include "core/early_stop.h"
@@ -939,10 +940,8 @@ void ExperimentLoop::onReport(LoopTrial& live, const TrialLine& line) {
     facts.result = result;
     facts.namesCheckpoint = line.namesPath;
     if (decision.action == SchedulerDecision::Action::Exploit) {
-        const LoopTrial* source = trials_.find(decision.source);
-        if (source != nullptr && !source->trial.checkpointPath.isEmpty()) {
-            facts.exploitSource =
-                ExploitSource{source->trial.checkpointPath, source->trial.checkpointIteration};
+        if (const LoopTrial* source = trials_.find(decision.source)) {
+            facts.exploitSource = exploitSourceOf(*source);
         }
     }
     const QString exploitFrom = decision.source;
@@ -950,7 +949,8 @@ void ExperimentLoop::onReport(LoopTrial& live, const TrialLine& line) {
     if (step.exploitDropped) {
         emitEvent(events::type::kWarning,
                   events::warning(QStringLiteral("trial %1 cannot copy trial %2: it has no "
-                                                 "checkpoint yet (the trial continues unchanged)")
+                                                 "checkpoint before its end yet (the trial "
+                                                 "continues unchanged)")
                                       .arg(trial.id, exploitFrom),
                                   trial.id));
     }
@@ -1303,6 +1303,26 @@ void ExperimentLoop::onFailed(LoopTrial& live, const AttemptOutcome& outcome,
     }
 }
 
+std::optional<ExploitSource> ExperimentLoop::exploitSourceOf(const LoopTrial& source) const {
+    const Trial& trial = source.trial;
+    const std::int64_t end =
+        spec_.stop.trainingIteration.value_or(std::numeric_limits<std::int64_t>::max());
+    if (trial.checkpointPath.isEmpty() || trial.checkpointIteration < end) {
+        return trial.checkpointPath.isEmpty()
+                   ? std::nullopt
+                   : std::optional(ExploitSource{trial.checkpointPath, trial.checkpointIteration});
+    }
+    std::optional<ExploitSource> newest;
+    for (const CheckpointRecord& c : source.checkpoints) {
+        const auto path = source.checkpointPaths.find(c.id);
+        if (c.iteration < end && path != source.checkpointPaths.end() &&
+            (!newest || c.iteration > newest->iteration)) {
+            newest = ExploitSource{path->second, c.iteration};
+        }
+    }
+    return newest;
+}
+
 void ExperimentLoop::applyExploit(LoopTrial& live) {
     Trial& trial = live.trial;
     const SchedulerDecision exploit = live.attempt.exploit();
@@ -1319,10 +1339,16 @@ void ExperimentLoop::applyExploit(LoopTrial& live) {
     record.reason = exploit.reason;
     record.timestamp = now();
     if (!self) {
-        // The copy becomes this trial's checkpoint at its own iteration: its curve goes on
-        // from where it is, with the source's weights.
-        const QString to = checkpointFolder(experimentDir_, trial.id, trial.iteration);
-        QJsonObject manifest = checkpointManifest(trial.id, trial.iteration, trial.lastResult);
+        // The copy becomes this trial's checkpoint. A source further on carries the trial on to
+        // its iteration, as Ray restores the iteration with the checkpoint: a program that
+        // counts its own steps from the checkpoint ends where the stop rule says. A source
+        // behind leaves the trial at its own iteration, so nothing it reported is replaced.
+        // (exploitSourceOf takes a source short of `stop: training_iteration`, so the trial
+        // reports again under its new config; Ray's copies one from a perturbation, never the
+        // end.)
+        const std::int64_t at = std::max(trial.iteration, source->iteration);
+        const QString to = checkpointFolder(experimentDir_, trial.id, at);
+        QJsonObject manifest = checkpointManifest(trial.id, at, trial.lastResult);
         manifest.insert(QStringLiteral("copied_from"), exploit.source);
         const Status copiedOk = env_.effects->copyCheckpoint(copied, to, manifest);
         if (--pinnedCheckpoints_[copied] <= 0) {
@@ -1339,13 +1365,12 @@ void ExperimentLoop::applyExploit(LoopTrial& live) {
         }
         const QJsonObject result = trial.lastResult;
         supersedeCheckpointAt(live, to);
-        const std::int64_t id =
-            env_.history->addCheckpoint(trial.id, trial.iteration, to, result, now());
-        live.checkpoints.push_back({id, trial.iteration, result});
+        const std::int64_t id = env_.history->addCheckpoint(trial.id, at, to, result, now());
+        live.checkpoints.push_back({id, at, result});
         live.checkpointPaths[id] = to;
         trial.checkpointPath = to;
-        trial.checkpointIteration = trial.iteration;
-        emitEvent(events::type::kCheckpoint, events::checkpoint(trial.id, trial.iteration, to));
+        trial.checkpointIteration = at;
+        emitEvent(events::type::kCheckpoint, events::checkpoint(trial.id, at, to));
     }
     trial.config = exploit.config;
     env_.history->addExploit(record);

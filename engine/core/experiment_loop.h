@@ -220,6 +220,9 @@ class ExperimentLoop {
     void onTrialExited(LoopTrial& live, const ExitFacts& exit);
     void onFailed(LoopTrial& live, const AttemptOutcome& outcome, const ExitFacts& exit);
     void applyExploit(LoopTrial& live);
+    // The checkpoint of `source` an exploit copies: its newest short of `stop:
+    // training_iteration` (one at the end would leave the copying trial nothing to report).
+    std::optional<ExploitSource> exploitSourceOf(const LoopTrial& source) const;
     void applyDueVerdicts();
 
     // A verdict that waits for a node's loss to decide first (see exited, committed).

@@ -203,11 +203,11 @@ void Pb2Explorer::recordScore(const QString& trialId, double time, const QJsonOb
     }
 }
 
-Eigen::VectorXd Pb2Explorer::select(const Pb2Data& data, const Eigen::VectorXd& start,
-                                    Rng& rng) const {
+Eigen::VectorXd Pb2Explorer::select(const Pb2Data& data, const Eigen::VectorXd& start, Rng& rng) {
     const Eigen::Index h = data.x.cols() - 2;
     GaussianProcess mean;
-    mean.fit(data.x, data.y, rng);
+    mean.fit(data.x, data.y, rng, lastFit_ ? GpSearchStarts{&*lastFit_, 0} : GpSearchStarts{});
+    lastFit_ = mean.hyperparameters();
     // The spread comes from a GP that also holds this round's picks, so they are not repeated.
     GaussianProcess spread = mean;
     if (!current_.empty()) {
@@ -226,7 +226,7 @@ Eigen::VectorXd Pb2Explorer::select(const Pb2Data& data, const Eigen::VectorXd& 
                     scaled(values[static_cast<std::size_t>(j)], b.low, b.high);
             }
         }
-        spread.fit(x, y, rng);
+        spread.fit(x, y, rng, GpSearchStarts{&*lastFit_, 0});
     }
     const double n = static_cast<double>(data.x.rows());
     const double kappa = std::sqrt(std::max(0.0, kBetaScale * std::log(kBetaGrowth * n)));
@@ -334,9 +334,13 @@ QJsonObject Pb2Explorer::saveState() const {
         }
         current.append(row);
     }
-    return {{"records", records},
-            {"current", current},
-            {"last_exploration_time", lastExplorationTime_}};
+    QJsonObject state{{"records", records},
+                      {"current", current},
+                      {"last_exploration_time", lastExplorationTime_}};
+    if (lastFit_) {
+        state.insert(QStringLiteral("last_fit"), lastFit_->toJson());
+    }
+    return state;
 }
 
 Status Pb2Explorer::restoreState(const QJsonObject& state) {
@@ -370,9 +374,17 @@ Status Pb2Explorer::restoreState(const QJsonObject& state) {
             return corrupt();
         }
     }
+    std::optional<GpHyperparameters> lastFit;
+    if (state.contains(QLatin1String("last_fit"))) {
+        lastFit = GpHyperparameters::fromJson(state.value("last_fit").toObject());
+        if (!lastFit || lastFit->lengthScales.size() != Eigen::Index(bounds_.size()) + 2) {
+            return corrupt();
+        }
+    }
     records_ = std::move(records);
     current_ = std::move(current);
     lastExplorationTime_ = state.value("last_exploration_time").toDouble();
+    lastFit_ = std::move(lastFit);
     return Status::ok();
 }
 

@@ -16,8 +16,10 @@
 //    perturbation (Ray then holds no checkpoint of it). Everyone else continues.
 //  - explore: see core/pbt_explore.h; the options: core/pbt_options.h.
 //  - Ray moves an exploited trial's perturbation clock to the source's, because the trial goes
-//    on at the source's iteration. Tunedeck's runtime keeps the trial's own training_iteration,
-//    so the clock stays the trial's own; if time_attr goes backwards (a counter restored from the
+//    on at the source's iteration. Tunedeck's runtime carries the trial on to the source
+//    checkpoint's iteration only when that is further on (a source behind leaves the trial's
+//    reported results in place), so the clock stays the trial's own and next perturbs one
+//    interval after its own last; if time_attr goes backwards (a counter restored from the
 //    copied checkpoint) the clock restarts there.
 //  - Randomness: each trial draws from its own stream of the experiment seed (source choice and
 //    explore), saved with the state, so a resumed run makes the same choices.

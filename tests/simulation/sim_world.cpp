@@ -18,6 +18,13 @@ void MemoryHistory::saveTrial(const Trial& trial, double startedAt, double finis
 std::int64_t MemoryHistory::appendResult(const QString& trialId, std::int64_t iteration, double,
                                          const QJsonObject&) {
     std::int64_t& last = lastIteration_[trialId];
+    const auto from = goesOnFrom_.find(trialId);
+    if (from != goesOnFrom_.end()) {
+        if (iteration == from->second + 1) {
+            last = from->second;
+        }
+        goesOnFrom_.erase(from);
+    }
     if (iteration != last + 1 && problem_.isEmpty()) {
         problem_ = QStringLiteral(
                        "trial %1 recorded iteration %2 after iteration %3: an "
@@ -40,6 +47,9 @@ std::int64_t MemoryHistory::addCheckpoint(const QString& trialId, std::int64_t i
                                           const QString& path, const QJsonObject& result, double) {
     const std::int64_t id = nextCheckpointId_++;
     checkpoints_[id] = {trialId, iteration, path, result, false};
+    if (iteration > lastIteration(trialId)) {
+        goesOnFrom_[trialId] = iteration;
+    }
     return id;
 }
 
@@ -192,6 +202,7 @@ class World : public LoopClock, public LoopNodes, public LoopEffects {
             return Status::ioError(QStringLiteral("%1: no such folder").arg(from));
         }
         disk_.insert(to);
+        stepIn_[to] = stepIn_[from];
         note(QStringLiteral("copy %1 -> %2")
                  .arg(from.section(QLatin1Char('/'), -3), to.section(QLatin1Char('/'), -3)));
         return Status::ok();
@@ -290,6 +301,9 @@ class World : public LoopClock, public LoopNodes, public LoopEffects {
     std::map<QString, double> askedValue_;    // define-by-run: the value each trial was given
     std::set<QString> commitFailedIn_;        // trials whose attempt lost a checkpoint
     std::set<QString> disk_;                  // checkpoint folders in place
+    // The step each checkpoint folder holds: a program counts its own steps from it, as Ray's
+    // PBT examples do (`step = state["step"]`), whatever iteration the engine files it under.
+    std::map<QString, std::int64_t> stepIn_;
     std::uint64_t nextProcessId_ = 1;
     std::deque<QString> trace_;
     std::uint64_t traceHash_ = 1469598103934665603ull;
@@ -421,7 +435,10 @@ Status World::startTrial(const Trial& trial, int attempt, const Placement& place
     Process p;
     p.attempt = attempt;
     p.node = placement.nodeId;
-    p.iteration = trial.checkpointIteration;
+    const auto step = stepIn_.find(trial.checkpointPath);
+    p.iteration = trial.checkpointPath.isEmpty() ? 0
+                  : step != stepIn_.end()        ? step->second
+                                                 : trial.checkpointIteration;
     p.behaviour = behaviourOf(scenario_, indexOf(trial.id));
     p.firstAttempt = attemptsStarted_[trial.id]++ == 0;
     p.id = nextProcessId_++;
@@ -612,6 +629,16 @@ void World::endProcess(const Trial& trial, const Placement&, const QString& reas
 
 void World::exit(const QString& trialId, Process& p, ExitFacts facts, const QString& why) {
     p.alive = false;
+    const LoopTrial* live = loop_->find(trialId);
+    if (facts.code == 0 && p.iteration >= p.behaviour.epochs && live &&
+        live->trial.iteration < p.iteration) {
+        // A program that ran to its last step is shown short of it (a PBT copy from further on
+        // left the trial counting from its own iteration).
+        breaks(QStringLiteral("trial %1 ran its program to step %2 and is recorded at iteration %3")
+                   .arg(trialId)
+                   .arg(p.iteration)
+                   .arg(live->trial.iteration));
+    }
     note(QStringLiteral("%1 exits (%2)").arg(trialId, why));
     loop_->exited(trialId, p.attempt, facts);
 }
@@ -622,6 +649,9 @@ void World::commitCheckpoint(const Trial& trial, const Placement& placement,
     const int attempt = live ? live->attempt.number() : 0;
     const QString id = trial.id;
     const QString node = placement.nodeId;
+    const auto process = processes_.find(id);
+    const std::int64_t step =
+        process != processes_.end() ? process->second.iteration : trial.iteration;
     // Whether the disk is full is decided now, from the seed, the folder and the commit's
     // number, so replays agree; a full disk is a passing state (a disk that stays full would
     // make every save fail, and the run go round, for ever).
@@ -629,7 +659,7 @@ void World::commitCheckpoint(const Trial& trial, const Placement& placement,
                             0x9E3779B97F4A7C15ull * ++commits_;
     const bool full = scenario_.diskFullProbability > 0 &&
                       double((h >> 11) % 1000) / 1000.0 < scenario_.diskFullProbability;
-    at(now_ + 0.02, [this, id, attempt, node, to = order.to, full] {
+    at(now_ + 0.02, [this, id, attempt, node, to = order.to, full, step] {
         const auto n = std::find_if(nodes_.begin(), nodes_.end(),
                                     [&](const NodeCapacity& c) { return c.nodeId == node; });
         if (n == nodes_.end() || !n->alive) {
@@ -641,6 +671,7 @@ void World::commitCheckpoint(const Trial& trial, const Placement& placement,
             return;
         }
         disk_.insert(to);
+        stepIn_[to] = step;
         loop_->committed(id, attempt, to, true, {});
     });
 }

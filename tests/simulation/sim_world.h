@@ -94,6 +94,9 @@ class MemoryHistory : public LoopHistory {
   private:
     std::map<QString, StoredTrial> trials_;
     std::map<QString, std::int64_t> lastIteration_;  // per trial: its results are 1..this
+    // Per trial: a checkpoint filed past its last result (a PBT copy from a trial further on),
+    // from which its results go on.
+    std::map<QString, std::int64_t> goesOnFrom_;
     std::map<std::int64_t, StoredCheckpoint> checkpoints_;
     std::int64_t nextCheckpointId_ = 1;
     std::int64_t seq_ = 0;

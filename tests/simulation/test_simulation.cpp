@@ -25,6 +25,9 @@ namespace {
 //   1134  hyperband had no end at max_t: a trial restored there after kill -9 ran past it
 //   3598  synchronous PBT set its next sync point at a member's own progress: once the others
 //         had finished, that member waited there for ever
+//   29    (in the fresh range) a PBT exploit copied a checkpoint further on while the trial kept
+//         its own iteration: a program counting its steps from the copy ended short of them
+//         (what made acceptance_ray_legacy_run end a trial at iteration 9 of 12)
 //   10790 synchronous PBT resumed after kill -9 from a state a second older than the history
 //         still counted a finished trial as a member, and the last one waited for it for ever
 const std::vector<std::uint64_t> kRegressionSeeds = {2, 4, 133, 67, 17, 1134, 3598, 10790};
