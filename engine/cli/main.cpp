@@ -29,6 +29,7 @@ Commands:
   run config.yml                 run an NNI experiment config (trial code's
                                  `import nni` works) [--results DIR] [--quiet]
       [--dry-run]                print the Tunedeck experiment it stands for
+      [--accept-new-host-keys]   trust remote machines not yet in known_hosts
   resume EXPERIMENT_DIR          continue a paused run [--quiet] [--events FILE.jsonl]
   ls [--results DIR]             past experiments, one line each
   show EXPERIMENT_DIR            the trials with their configs and metrics, and the

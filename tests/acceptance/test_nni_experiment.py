@@ -70,8 +70,8 @@ class NniExperiment(unittest.TestCase):
         for expected in (r"config_remote\.yml:6: maxTrialDuration: no per-trial time limit",
                          r"config_remote\.yml:7: tuner\.name: SMAC is not a Tunedeck searcher: "
                          r"use GPTuner",
-                         r"trainingService\.platform: remote: write the machines as a "
-                         r"Tunedeck cluster file"):
+                         r"trainingService\.machineList\[1\]\.password: Tunedeck logs in "
+                         r"with keys, never a password"):
             self.assertRegex(outcome.err, expected)
         self.assertFalse(os.path.exists(self.user.experiment_dir("nni_remote")))
 

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QtTest>
 #include <memory>
@@ -185,6 +186,7 @@ class TestCluster : public QObject {
     void experimentRunsAcrossNodesAndCheckpointsComeHome();
     void nodeKilledMidRunLosesNothing();
     void partitionedNodeIsDeclaredLostAfterItsTimeout();
+    void nniRemoteConfigRunsItsTrialsOnTheMachine();
 };
 
 void TestCluster::upTwiceDoesNoWorkTheSecondTime() {
@@ -502,6 +504,84 @@ void TestCluster::partitionedNodeIsDeclaredLostAfterItsTimeout() {
     const EngineResult result = EngineHarness::finish(*engine, 300000);
     QVERIFY2(result.exitCode == 0, qPrintable(result.all()));
     checkNothingWasLost(harness, harness.experimentFolder("partition"), events, victimName, 8, 30);
+}
+
+// Issue 32: an NNI config with trainingService remote, as its user writes it, runs unchanged
+// with `tunedeck-engine run config.yml`: its machine is an SSH node that gets the trial code,
+// and the trials' `import nni` works there.
+void TestCluster::nniRemoteConfigRunsItsTrialsOnTheMachine() {
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 1, false)) {
+        QSKIP(qPrintable(skipReason_));
+    }
+    const SshdFixture& machine = *cluster.nodes.front();
+    QDir().mkpath(harness.root() + "/nni");
+    harness.writeFile("nni/search_space.json", R"({
+  "lr": {"_type": "loguniform", "_value": [0.0001, 0.1]},
+  "layers": {"_type": "choice", "_value": [1, 2, 3]}
+})");
+    harness.writeFile("nni/trial.py", R"(import json
+import math
+
+import nni
+
+params = nni.get_next_parameter()
+with open("ran_%s.json" % nni.get_trial_id(), "w") as f:
+    json.dump(params, f)
+acc = 0.0
+for epoch in range(3):
+    acc = (1 - abs(math.log10(params["lr"]) + 2) / 3) * (1 - 0.5 ** (epoch + 1))
+    nni.report_intermediate_result(acc)
+nni.report_final_result(acc)
+)");
+    const QString config = harness.writeFile(
+        "nni/config.yml", QStringLiteral("experimentName: nni_remote\n"
+                                         "searchSpaceFile: search_space.json\n"
+                                         "trialCommand: python3 trial.py\n"
+                                         "trialCodeDirectory: .\n"
+                                         "trialConcurrency: 2\n"
+                                         "maxTrialNumber: 4\n"
+                                         "tuner:\n"
+                                         "  name: TPE\n"
+                                         "  classArgs: {optimize_mode: maximize, seed: 3}\n"
+                                         "trainingService:\n"
+                                         "  platform: remote\n"
+                                         "  machineList:\n"
+                                         "    - host: %1\n"
+                                         "      port: %2\n"
+                                         "      user: %3\n"
+                                         "      sshKeyFile: %4\n")
+                              .arg(machine.host())
+                              .arg(machine.port())
+                              .arg(machine.user(), machine.userKeyPath()));
+    // known_hosts goes to a home of the test's own, not the real one.
+    QProcess engine;
+    QProcessEnvironment env = harness.environment();
+    env.insert("HOME", harness.root() + "/home");
+    QDir().mkpath(harness.root() + "/home");
+    engine.setProcessEnvironment(env);
+    engine.setWorkingDirectory(harness.root() + "/nni");
+    engine.start(EngineHarness::enginePath(), {"run", config, "--quiet", "--accept-new-host-keys"});
+    const EngineResult result = EngineHarness::finish(engine, 180000);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.all()));
+
+    const QString db = harness.experimentFolder("nni_remote") + "/experiment.sqlite";
+    QCOMPARE(sqliteQuery(db, "SELECT COUNT(*) FROM trials WHERE status = 'TERMINATED'"),
+             QStringLiteral("4"));
+    QCOMPARE(sqliteQuery(db, "SELECT COUNT(DISTINCT trial_id) FROM results WHERE iteration = 3"),
+             QStringLiteral("4"));
+    QCOMPARE(sqliteQuery(db, "SELECT DISTINCT node_id FROM trials"), nodeName(machine));
+    // Each trial ran in the machine's copy of the code folder, with the config it was given.
+    QDirIterator ran(machine.homeDir() + "/.tunedeck", {"ran_t*.json"}, QDir::Files,
+                     QDirIterator::Subdirectories);
+    int runs = 0;
+    while (ran.hasNext()) {
+        ran.next();
+        ++runs;
+    }
+    QCOMPARE(runs, 4);
+    QVERIFY(!QFile::exists(harness.root() + "/nni/ran_t00000.json"));
 }
 
 }  // namespace

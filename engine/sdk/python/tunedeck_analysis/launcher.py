@@ -47,6 +47,12 @@ def _spec_file(spec, workdir, cwd):
     """(file to run, its text, the --as path or None)."""
     if isinstance(spec, dict):
         name = str(spec.get("name") or "experiment")
+        if isinstance(spec.get("cluster"), dict):
+            # A cluster given as a dict is written beside the experiment (JSON is YAML).
+            cluster = os.path.join(workdir, "cluster.yaml")
+            with open(cluster, "w", encoding="utf-8") as f:
+                f.write(json.dumps(spec["cluster"], indent=2) + "\n")
+            spec = dict(spec, cluster=cluster)
         path = os.path.join(workdir, "experiment.yaml")
         text = json.dumps(spec, indent=2)
         with open(path, "w", encoding="utf-8") as f:
@@ -145,12 +151,14 @@ def resume_experiment(folder, engine=None, env=None, progress=True, poll_s=0.2,
 
 
 def run_experiment(spec, results=None, engine=None, cwd=None, env=None, progress=True,
-                   poll_s=0.2, on_event=None):
+                   poll_s=0.2, on_event=None, accept_new_host_keys=False):
     """Runs `spec` (a dict, or an experiment file's path) and returns its ExperimentAnalysis.
 
     results: the results root (default: $TUNEDECK_RESULTS, else ~/tunedeck-results);
     env: extra environment variables for the engine and its trials; progress: False for none;
-    on_event: called with each event (a dict, as `run --events` writes it) as it arrives.
+    on_event: called with each event (a dict, as `run --events` writes it) as it arrives;
+    accept_new_host_keys: trust cluster nodes not yet in known_hosts (`--accept-new-host-keys`).
+    `spec["cluster"]` may be a cluster file's path or the file's content as a dict.
     Errored trials do not raise (the analysis shows them); an experiment the engine refuses
     raises EngineError with its message. Ctrl-C (KeyboardInterrupt) stops the trials as the
     engine's Ctrl-C does, then is raised again."""
@@ -167,6 +175,8 @@ def run_experiment(spec, results=None, engine=None, cwd=None, env=None, progress
         args = [engine, "run", file, "--quiet", "--events", events_path]
         if as_path:
             args += ["--as", as_path]
+        if accept_new_host_keys:
+            args.append("--accept-new-host-keys")
         if results is not None:
             args += ["--results", os.path.abspath(os.path.join(cwd, os.fspath(results)))]
         shown = Progress(total, objectives[0] if len(objectives) == 1 else None,

@@ -1,5 +1,5 @@
-"""`python3 -m nni CONFIG.yml [--results DIR] [--quiet] [--dry-run]`, what `tunedeck-engine run CONFIG.yml`
-starts for an NNI v2 experiment config: the config becomes a Tunedeck experiment
+"""`python3 -m nni CONFIG.yml [--results DIR] [--quiet] [--dry-run] [--accept-new-host-keys]`,
+what `tunedeck-engine run CONFIG.yml` starts for an NNI v2 experiment config: the config becomes a Tunedeck experiment
 (experiment_config.py), which tunedeck.run hands to the engine, and the best trial is printed."""
 
 import argparse
@@ -14,6 +14,8 @@ def main(argv):
     parser.add_argument("config")
     parser.add_argument("--results")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--accept-new-host-keys", action="store_true",
+                        help="trust remote machines not yet in known_hosts, and add them there")
     parser.add_argument("--dry-run", action="store_true",
                         help="print the Tunedeck experiment the config stands for, run nothing")
     args = parser.parse_args(argv)
@@ -31,7 +33,8 @@ def main(argv):
 
     try:
         analysis = launcher.run_experiment(spec, results=args.results, cwd=cwd,
-                                           progress=not args.quiet)
+                                           progress=not args.quiet,
+                                           accept_new_host_keys=args.accept_new_host_keys)
     except launcher.EngineError as error:
         print(str(error), file=sys.stderr)
         return 2

@@ -3,7 +3,8 @@
 What maps: experimentName, searchSpaceFile / searchSpace, trialCommand, trialCodeDirectory,
 trialConcurrency, maxTrialNumber, maxExperimentDuration, trialGpuNumber, tuner (TPE, Random,
 GridSearch, GPTuner) with classArgs optimize_mode and seed, assessor Medianstop, advisors
-Hyperband and BOHB, and trainingService local (and remote, as a cluster file of SSH nodes).
+Hyperband and BOHB, and trainingService local and remote (its machineList becomes a cluster
+file of SSH nodes, the first the head, with the trial code copied to each).
 A key Tunedeck cannot honour is a problem naming it and what to do instead; problems are listed
 all at once, `FILE:LINE: key: problem`, and nothing runs. Needs PyYAML (Debian: python3-yaml)."""
 
@@ -63,6 +64,68 @@ def _mode(class_args):
     if optimize not in ("maximize", "minimize"):
         raise ValueError("optimize_mode must be maximize or minimize, not %r" % (optimize,))
     return "max" if optimize == "maximize" else "min"
+
+
+_MACHINE_KEYS = ("host", "port", "user", "sshKeyFile", "password", "passphrase", "useActiveGpu",
+                 "maxTrialNumberPerGpu", "gpuIndices", "pythonPath")
+
+
+def _remote_cluster(service, name, folder, problem):
+    """NNI's remote training service as a Tunedeck cluster file (a dict): every machine is an SSH
+    node, the first the head; the trial code directory is copied to each (storage: copy), as NNI
+    uploads it. None (with problems) when it cannot be one."""
+    for key in sorted(set(service) - {"platform", "machineList", "reuseMode"}):
+        problem("trainingService.%s" % key, "not read for platform remote; remove it")
+    machines = service.get("machineList")
+    if not isinstance(machines, list) or not machines:
+        problem("trainingService.machineList", "required for platform remote: a list of "
+                "machines, each {host, port, user, sshKeyFile}")
+        return None
+    hosts, users, keys = [], set(), set()
+    for index, machine in enumerate(machines):
+        where = "trainingService.machineList[%d]" % index
+        if not isinstance(machine, dict) or not machine.get("host"):
+            problem(where + ".host", "required: the machine's address")
+            continue
+        for key in sorted(set(machine) - set(_MACHINE_KEYS)):
+            problem("%s.%s" % (where, key), "unknown machine key (NNI's are %s)"
+                    % ", ".join(_MACHINE_KEYS))
+        if "password" in machine:
+            problem(where + ".password", "Tunedeck logs in with keys, never a password: give "
+                    "sshKeyFile, or ssh-add the key to ssh-agent and leave both out")
+        if machine.get("passphrase"):
+            problem(where + ".passphrase", "a key with a passphrase is used through ssh-agent: "
+                    "ssh-add it and leave sshKeyFile and passphrase out")
+        if machine.get("pythonPath"):
+            problem(where + ".pythonPath", "not read: write the interpreter's full path in "
+                    "trialCommand, or set PATH in the machine's login profile")
+        if machine.get("gpuIndices") is not None:
+            problem(where + ".gpuIndices", "not read: each trial is given free GPUs of its "
+                    "machine (write a cluster file with resources: {gpu: N} to offer fewer)")
+        users.add(machine.get("user"))
+        keys.add(machine.get("sshKeyFile"))
+        node = {"host": str(machine["host"])}
+        if machine.get("port") is not None:
+            node["port"] = machine["port"]
+        hosts.append(node)
+    if None in users or len(users) != 1:
+        problem("trainingService.machineList", "give every machine the same user: Tunedeck "
+                "logs in to all nodes as one user (found %s)"
+                % ", ".join(sorted(str(u) for u in users)))
+        return None
+    if len(keys) > 1:
+        problem("trainingService.machineList", "give every machine the same sshKeyFile (or "
+                "none, for ssh-agent): Tunedeck logs in to all nodes with one key")
+        return None
+    if not hosts:
+        return None
+    auth = {"ssh_user": str(users.pop())}
+    key = keys.pop()
+    if key:
+        auth["ssh_private_key"] = os.path.join(folder, os.path.expanduser(str(key)))
+    return {"cluster_name": name, "provider": {"type": "ssh", "head_ip": hosts[0],
+                                               "worker_ips": hosts[1:]},
+            "auth": auth, "storage": "copy"}
 
 
 def experiment_from_nni(path):
@@ -193,6 +256,9 @@ def experiment_from_nni(path):
     service = config.pop("trainingService", None)
     if service is not None:
         services = service if isinstance(service, list) else [service]
+        if len(services) > 1:
+            problem("trainingService", "one training service: Tunedeck runs an experiment on "
+                    "this machine (local) or on the machines of one remote service")
         for one in services:
             platform = (one or {}).get("platform")
             if platform == "local":
@@ -202,11 +268,11 @@ def experiment_from_nni(path):
                 if one.get("maxTrialNumberPerGpu", 1) not in (1, None) and gpus:
                     spec["resources_per_trial"]["gpu"] = 1.0 / one["maxTrialNumberPerGpu"]
             elif platform == "remote":
-                problem("trainingService.platform",
-                        "remote: write the machines as a Tunedeck cluster file (provider: {type: "
-                        "ssh, head_ip: ..., worker_ips: [...]}, auth: {ssh_user, "
-                        "ssh_private_key}) and run `tunedeck-engine submit cluster.yaml "
-                        "experiment.yaml` with the experiment this config stands for")
+                cluster = _remote_cluster(one, spec["name"], folder, problem)
+                if cluster is not None:
+                    spec["cluster"] = cluster
+                if one.get("maxTrialNumberPerGpu", 1) not in (1, None) and gpus:
+                    spec["resources_per_trial"]["gpu"] = 1.0 / one["maxTrialNumberPerGpu"]
             else:
                 problem("trainingService.platform", "%r is not supported: Tunedeck runs trials "
                         "on this machine (local) or on a cluster file's nodes (SSH, Slurm, "
