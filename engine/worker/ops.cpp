@@ -248,8 +248,10 @@ void Worker::opStart(const node::StartOp& op) {
     addMpsClientEnvironment(launch, m_mps);
     const std::string token = m_strays.nextToken();
     launch.env.emplace_back(kTrialTokenVariable, token);
+    launch.cgroupProcs = m_cgroups.create(token);
     LaunchedTrial launched = launchTrial(launch);
     if (!launched.failure.empty()) {
+        m_cgroups.end(token);
         std::vector<std::string> tail;
         if (!launched.logPath.empty()) {
             tail = readLogTail(launched.logPath, kLogTailLines, kLogTailMaxBytes);

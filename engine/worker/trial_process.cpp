@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "worker/trial_cgroups.h"
 #include "worker/trial_owner.h"
 #include "worker/tuning.h"
 
@@ -142,8 +143,13 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 [[noreturn]] void becomeTrial(pid_t parent, int nullFd, int logFd, int channelRead,
                               int channelWrite, int errorFd, const char* cwd,
                               const std::vector<char*>& candidates, char* const* argv,
-                              char* const* envp, const TrialOwner* owner) {
+                              char* const* envp, const TrialOwner* owner, const char* cgroupProcs) {
     ::setpgid(0, 0);
+    // Before the owner's uid, which may not move a process; a trial that cannot join runs
+    // without (its process group and the agent's subreaper still cover it).
+    if (cgroupProcs) {
+        joinCgroup(cgroupProcs);
+    }
     // Before the death signal: the kernel clears it when the user changes.
     if (owner && !becomeOwner(*owner)) {
         failInChild(errorFd, ChildFailure::kOwner, errno);
@@ -422,7 +428,8 @@ LaunchedTrial launchTrial(const TrialLaunch& launch) {
     const pid_t pid = ::fork();
     if (pid == 0) {
         becomeTrial(parent, nullFd, outputFd, toTrial[0], fromTrial[1], errorPipe[1], cwd.c_str(),
-                    candidates, argv.data(), envp.data(), owner ? &*owner : nullptr);
+                    candidates, argv.data(), envp.data(), owner ? &*owner : nullptr,
+                    launch.cgroupProcs.empty() ? nullptr : launch.cgroupProcs.c_str());
     }
     const int forkError = errno;
     if (pid > 0) {

@@ -22,6 +22,9 @@ struct TrialLaunch {
     // Non-empty: every line the trial prints goes to trial.log after this prefix ("[rank 1] "),
     // one write per line, so the ranks of a gang sharing one log never mix their lines.
     std::string logPrefix;
+    // Non-empty: the procs file of the trial's cgroup, which the process joins before exec
+    // (trial_cgroups.h).
+    std::string cgroupProcs;
 };
 
 struct LaunchedTrial {

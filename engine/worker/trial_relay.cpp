@@ -82,6 +82,7 @@ void Worker::failTrial(RunningTrial& trial, const std::string& message) {
     trial.brokeProtocol = true;
     closeFd(trial.messageFd);
     ::kill(-trial.pid, SIGKILL);
+    m_cgroups.signal(trial.token, SIGKILL);
     trial.killAt.reset();
     trial.killed = true;
 }
@@ -92,6 +93,7 @@ void Worker::stopTrial(RunningTrial& trial, const std::string& reason) {
     }
     appendToTrialLog(trial.logPath, reason);
     ::kill(-trial.pid, SIGTERM);
+    m_cgroups.signal(trial.token, SIGTERM);
     trial.killAt = Clock::now() + kKillGrace;
 }
 
@@ -127,9 +129,10 @@ void Worker::reapChildren() {
         const auto entry =
             byPid == m_trialByPid.end() ? m_trials.end() : m_trials.find(byPid->second);
         if (entry != m_trials.end()) {
-            // Whatever the trial left behind in its group (data loaders, helpers) goes with it,
-            // so nothing keeps holding the node's GPUs.
+            // Whatever the trial left behind in its group or its cgroup (data loaders, helpers,
+            // daemons) goes with it, so nothing keeps holding the node's GPUs.
             ::kill(-pid, SIGKILL);
+            m_cgroups.end(entry->second->token);
             drainAndClose(*entry->second);
         }
         int status = 0;

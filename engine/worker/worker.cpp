@@ -34,6 +34,7 @@ int Worker::run() {
         return 1;
     }
     StrayProcesses::adoptOrphans();  // best effort: without it orphans go to init, as before
+    m_cgroups.open();
     m_out.emit(helloEvent(takeInventory(m_usage.gpus(), m_usage.gpuNote())));
     m_out.flush();
     m_nextHeartbeat = Clock::now() + kHeartbeatInterval;
@@ -42,6 +43,7 @@ int Worker::run() {
         pollOnce();
     }
     m_strays.endAll([this](pid_t pid) { return m_trialByPid.count(pid) != 0; });
+    m_cgroups.endAll();
     m_mps.stop();  // the trials are gone
     m_out.flushBeforeExit(2000);
     return 0;
@@ -173,6 +175,7 @@ void Worker::onTimers(Clock::time_point now) {
     for (auto& [key, trial] : m_trials) {
         if (trial->killAt && now >= *trial->killAt) {
             ::kill(-trial->pid, SIGKILL);
+            m_cgroups.signal(trial->token, SIGKILL);
             trial->killAt.reset();
             trial->killed = true;
         }
@@ -184,6 +187,7 @@ void Worker::onTimers(Clock::time_point now) {
 
 void Worker::sweepStrays(Clock::time_point now) {
     m_nextStraySweep = now + kStraySweepInterval;
+    m_cgroups.sweep();
     m_strays.sweep(
         now,
         [this](const std::string& token) {

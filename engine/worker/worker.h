@@ -21,6 +21,7 @@
 #include "worker/mps_control.h"
 #include "worker/running_trial.h"
 #include "worker/stray_processes.h"
+#include "worker/trial_cgroups.h"
 #include "worker/usage_sampler.h"
 
 namespace tunedeck::worker {
@@ -84,6 +85,7 @@ class Worker {
     UsageSampler m_usage;
     MpsControl m_mps;  // running when the engine asked for MPS and it started
     StrayProcesses m_strays;
+    TrialCgroups m_cgroups;  // one per trial where the agent may make them
 
     std::map<std::string, std::unique_ptr<RunningTrial>> m_trials;  // by the id's JSON text
     std::unordered_map<pid_t, std::string> m_trialByPid;

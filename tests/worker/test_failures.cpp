@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonObject>
 #include <QTest>
 
@@ -330,6 +331,99 @@ void WorkerTest::closingStdinEndsTheDaemonsOfRunningTrials() {
     worker.closeInput();  // the engine died
     QVERIFY(worker.waitForExit(15000));
     QTRY_VERIFY_WITH_TIMEOUT(processGone(strays[0]) && processGone(strays[1]), 3000);
+}
+
+namespace {
+
+// The trial's cgroup folder `pid` is in, if an agent made one for it (trial_cgroups.h): its
+// path in its hierarchy.
+QString agentCgroupOf(qint64 pid) {
+    QFile file(QStringLiteral("/proc/%1/cgroup").arg(pid));
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    for (const QByteArray& line : file.readAll().split('\n')) {
+        if (line.contains("/tunedeck-agent-")) {
+            return QString::fromUtf8(line.mid(line.indexOf(':', line.indexOf(':') + 1) + 1));
+        }
+    }
+    return {};
+}
+
+// Whether the cgroup folder `path` exists in any mounted hierarchy.
+bool cgroupFolderExists(const QString& path) {
+    QFile mounts(QStringLiteral("/proc/self/mounts"));
+    if (!mounts.open(QIODevice::ReadOnly)) {
+        return false;
+    }
+    for (const QByteArray& line : mounts.readAll().split('\n')) {
+        const QList<QByteArray> fields = line.split(' ');
+        if (fields.size() > 2 && fields[2].startsWith("cgroup") &&
+            QFileInfo(QString::fromUtf8(fields[1]) + path).isDir()) {
+            return true;
+        }
+    }
+    return false;
+}
+
+qint64 loggedPid(WorkerSession& worker, const QString& trial) {
+    return worker.waitForMessage(trial, QStringLiteral("log"))
+        .value("msg")
+        .toObject()
+        .value("message")
+        .toString()
+        .toLongLong();
+}
+
+}  // namespace
+
+// A daemon with a session and an environment of its own (nothing marks it as the trial's, so
+// the subreaper's token sweep leaves it) is in the trial's cgroup, and ends with the trial.
+void WorkerTest::aDaemonThatClearedItsEnvironmentEndsWithItsTrial() {
+    WorkerSession worker;
+    QVERIFY(worker.waitForHello());
+    const QString t = QStringLiteral("clean");
+    worker.send(
+        startOp(t, shellScript(QStringLiteral("leaves_a_clean_daemon.sh")) << "2", path(t)));
+    const qint64 daemon = loggedPid(worker, t);
+    QVERIFY(daemon > 0);
+    const QString cgroup = agentCgroupOf(daemon);
+    if (cgroup.isEmpty()) {
+        ::kill(pid_t(daemon), SIGKILL);
+        QSKIP("the agent cannot make a cgroup per trial here (no writable cgroup hierarchy)");
+    }
+    QCOMPARE(worker.waitForEvent(QStringLiteral("exited"), t).value("code").toInt(-1), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(processGone(daemon), 3000);
+    // Its folder goes with it.
+    QVERIFY(cgroupFolderExists(cgroup.section(QLatin1Char('/'), 0, -2)));
+    QTRY_VERIFY2_WITH_TIMEOUT(!cgroupFolderExists(cgroup), qPrintable(cgroup), 3000);
+    QVERIFY(worker.running());
+}
+
+// An agent killed with SIGKILL ends nothing; the next agent on the node ends what its trials
+// left (their cgroup folders outlive it).
+void WorkerTest::whatAKilledAgentLeftIsEndedByTheNext() {
+    qint64 daemon = 0;
+    {
+        WorkerSession first;
+        QVERIFY(first.waitForHello());
+        const QString t = QStringLiteral("clean");
+        first.send(
+            startOp(t, shellScript(QStringLiteral("leaves_a_clean_daemon.sh")) << "300", path(t)));
+        daemon = loggedPid(first, t);
+        QVERIFY(daemon > 0);
+        if (agentCgroupOf(daemon).isEmpty()) {
+            ::kill(pid_t(daemon), SIGKILL);
+            QSKIP("the agent cannot make a cgroup per trial here (no writable cgroup hierarchy)");
+        }
+        ::kill(pid_t(first.workerPid()), SIGKILL);
+        QVERIFY(first.waitForExit(5000));
+    }
+    QTest::qWait(300);
+    QVERIFY2(!processGone(daemon), "the daemon should have outlived the killed agent");
+    WorkerSession next;
+    QVERIFY(next.waitForHello());
+    QTRY_VERIFY_WITH_TIMEOUT(processGone(daemon), 3000);
 }
 
 void WorkerTest::closingStdinStopsEveryTrial() {

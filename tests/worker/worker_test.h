@@ -46,6 +46,8 @@ class WorkerTest : public QObject {
     void leftoverProcessesOfATrialAreKilled();
     void daemonsATrialLeftAreEndedWithIt();
     void closingStdinEndsTheDaemonsOfRunningTrials();
+    void aDaemonThatClearedItsEnvironmentEndsWithItsTrial();
+    void whatAKilledAgentLeftIsEndedByTheNext();
     void closingStdinStopsEveryTrial();
     void shutdownReportsEveryExitThenExits();
 
