@@ -42,12 +42,18 @@ std::string cgroupCounterFile(pid_t pid) {
     if (!v1.empty()) {
         return "/sys/fs/cgroup/memory" + (v1 == "/" ? "" : v1) + "/memory.oom_control";
     }
-    if (!v2.empty()) {
-        const std::string tail = (v2 == "/" ? "" : v2) + "/memory.events";
+    // A trial's own cgroup (trial_cgroups.h) has no memory controller: the nearest folder above
+    // that has one counts the kills in its whole subtree (memory.events is hierarchical).
+    for (std::string path = v2 == "/" ? "" : v2; !v2.empty();
+         path = path.substr(0, path.rfind('/'))) {
         for (const std::string root : {"/sys/fs/cgroup", "/sys/fs/cgroup/unified"}) {
-            if (!readProcFile((root + tail).c_str()).empty()) {
-                return root + tail;
+            const std::string file = root + path + "/memory.events";
+            if (!readProcFile(file.c_str()).empty()) {
+                return file;
             }
+        }
+        if (path.empty()) {
+            break;
         }
     }
     return {};
