@@ -1,7 +1,9 @@
 #include "cluster/ssh_node_link.h"
 
 #include <QFileInfo>
+#include <QRegularExpression>
 
+#include "checkpoint/file_identity.h"
 #include "cluster/remote_command.h"
 #include "cluster/ssh/exec_channel.h"
 #include "cluster/ssh/sftp_client.h"
@@ -84,8 +86,18 @@ void SshNodeLink::startAgent() {
     const QString worker = joinRemote(root_, QStringLiteral("bin/tunedeck-worker"));
     // The agent's stdin is the channel: when the connection drops, sshd closes it and the agent
     // kills the node's trials, so nothing keeps running that the engine no longer sees.
-    agent_ = session_->exec(
-        QStringLiteral("cd %2 && exec %1").arg(shellQuote(worker), shellQuote(root_)));
+    // A root engine running someone's experiment (serve as the system service) names its owner
+    // to the agent too: an agent logged in as root runs the trials as that user of the node,
+    // as the local one does (checkpoint/file_identity.h); any other agent ignores it.
+    static const QRegularExpression accountName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_.-]{0,31}$"));
+    const QString owner = qEnvironmentVariable(checkpoint::kTrialUserVariable);
+    const QString ownerSetting =
+        accountName.match(owner).hasMatch()
+            ? QStringLiteral("env %1=%2 ")
+                  .arg(QLatin1String(checkpoint::kTrialUserVariable), shellQuote(owner))
+            : QString();
+    agent_ = session_->exec(QStringLiteral("cd %2 && exec %3%1")
+                                .arg(shellQuote(worker), shellQuote(root_), ownerSetting));
     auto stderrTail = std::make_shared<QStringList>();
     connect(agent_.get(), &ssh::ExecChannel::standardOutput, this, [this](const QByteArray& data) {
         if (!receive(data) && !closedSignalled_) {

@@ -5,6 +5,9 @@
 // loopback ports, said once in the output, and the partition test is skipped. The nodes share
 // this machine's disk, but each keeps its files in a folder of its own (storage: copy), so
 // checkpoints really travel over SFTP.
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -187,6 +190,7 @@ class TestCluster : public QObject {
     void nodeKilledMidRunLosesNothing();
     void partitionedNodeIsDeclaredLostAfterItsTimeout();
     void nniRemoteConfigRunsItsTrialsOnTheMachine();
+    void aRootEnginesTrialsRunAsTheOwnerOnARootNode();
 };
 
 void TestCluster::upTwiceDoesNoWorkTheSecondTime() {
@@ -582,6 +586,56 @@ nni.report_final_result(acc)
     }
     QCOMPARE(runs, 4);
     QVERIFY(!QFile::exists(harness.root() + "/nni/ran_t00000.json"));
+}
+
+// Issue 33.5: a root engine running someone's experiment (serve as the system service sets
+// TUNEDECK_TRIAL_USER) has its trials on an SSH node whose agent logs in as root run as that
+// user of the node, as on its own machine; before, they ran as root there.
+void TestCluster::aRootEnginesTrialsRunAsTheOwnerOnARootNode() {
+    if (::geteuid() != 0) {
+        QSKIP("needs root: the test makes a user with useradd and logs in to the node as root");
+    }
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 1)) {
+        QSKIP(qPrintable(skipReason_));
+    }
+    const QString user = QStringLiteral("tdnode%1").arg(::getpid());
+    auto runTool = [](const QString& program, const QStringList& arguments) {
+        QProcess tool;
+        tool.start(program, arguments);
+        return tool.waitForFinished(30000) && tool.exitStatus() == QProcess::NormalExit &&
+               tool.exitCode() == 0;
+    };
+    QVERIFY(runTool("useradd", {"-M", "-s", "/bin/sh", user}));
+    const std::shared_ptr<void> removeUser(nullptr, [&](void*) { runTool("userdel", {user}); });
+    const passwd* account = ::getpwnam(user.toUtf8().constData());
+    QVERIFY(account != nullptr);
+    const uid_t uid = account->pw_uid;
+    // The node's folders are on this machine's disk: the user must be able to reach them.
+    QVERIFY(::chmod(harness.root().toUtf8().constData(), 0755) == 0);
+    writeCluster(harness, cluster, {});
+    const QString experiment = harness.writeFile("experiment.yaml", R"yaml(
+name: owned
+cluster: cluster.yaml
+trainable:
+  command: [python3, -c, "import os; open(os.environ['TUNEDECK_TRIAL_DIR'] + '/uid.txt', 'w').write(str(os.getuid()))"]
+search_space:
+  x: {grid: [1, 2]}
+)yaml");
+    QProcess engine;
+    QProcessEnvironment env = harness.environment();
+    env.insert("TUNEDECK_TRIAL_USER", user);
+    engine.setProcessEnvironment(env);
+    engine.start(EngineHarness::enginePath(), {"run", experiment, "--quiet"});
+    const EngineResult result = EngineHarness::finish(engine, 120000);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.all()));
+    for (const QString& trial : {QStringLiteral("t00000"), QStringLiteral("t00001")}) {
+        QFile written(nodeFolder(cluster, *cluster.nodes.front()) + "/experiments/owned/trials/" +
+                      trial + "/uid.txt");
+        QVERIFY2(written.open(QIODevice::ReadOnly), qPrintable(written.fileName()));
+        QCOMPARE(written.readAll(), QByteArray::number(uid));
+    }
 }
 
 }  // namespace
