@@ -1,6 +1,7 @@
 #include "charts/curve_overlay.h"
 
 #include <QChart>
+#include <QLegend>
 #include <QLineSeries>
 #include <QValueAxis>
 #include <algorithm>
@@ -9,6 +10,9 @@ namespace tunedeck::app {
 
 CurveOverlay::CurveOverlay(const QString& title, QWidget* parent) : QChartView(new QChart, parent) {
     chart()->setTitle(title);
+    // Beside the plot, one entry under another: each gets the width of its name (experiment and
+    // trial), where a row above the plot cut them all to "tradeoff: t...".
+    chart()->legend()->setAlignment(Qt::AlignRight);
     setRenderHint(QPainter::Antialiasing);
 }
 

@@ -239,10 +239,11 @@ ExperimentsCompare::ExperimentsCompare(const QStringList& folders, const QString
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(table_);
     splitter->addWidget(chart_);
-    // The chart opened at no height under a table that took all the room.
-    chart_->setMinimumHeight(240);
+    // The chart opened at no height under a table that took all the room; the table holds a
+    // few rows, and the legend beside the chart one line per curve (a Pareto front's eight).
+    chart_->setMinimumHeight(300);
     splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(1, 2);
     splitter->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);

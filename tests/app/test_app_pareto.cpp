@@ -8,15 +8,19 @@
 // file.
 #include <QChart>
 #include <QFont>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLegend>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
 #include <QtTest>
+#include <functional>
 
 #include "analysis/importance_view.h"
 #include "analysis/parallel_coordinates_view.h"
@@ -373,6 +377,33 @@ void TestAppPareto::everyViewTakesTheFrontAsTheBest() {
     dialog.show();
     QTest::qWait(200);
     app_test::screenshot(dialog, "pareto-compare-experiments");
+    // Each of the 8 curves is named whole in the legend, and shown: a row of them above the plot
+    // was cut to "tradeoff: t..." (QtCharts ends what does not fit with "...").
+    QStringList legend;
+    const QRectF legendArea = dialog.chartView()->chart()->legend()->sceneBoundingRect();
+    std::function<void(QGraphicsItem*)> collect = [&](QGraphicsItem* item) {
+        QString text;
+        if (auto* rich = dynamic_cast<QGraphicsTextItem*>(item)) {
+            text = rich->toPlainText();
+        } else if (auto* simple = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
+            text = simple->text();
+        }
+        if (!text.isEmpty()) {
+            // A name outside the legend's area is not drawn (the ninth of a short chart).
+            legend << (legendArea.contains(item->sceneBoundingRect()) ? text : "(hidden) " + text);
+        }
+        for (QGraphicsItem* child : item->childItems()) {
+            collect(child);
+        }
+    };
+    collect(dialog.chartView()->chart()->legend());
+    expect(legend.size() == 8 && std::none_of(legend.begin(), legend.end(),
+                                              [](const QString& text) {
+                                                  return text.endsWith(QLatin1String("...")) ||
+                                                         text.endsWith(QChar(0x2026)) ||
+                                                         text.startsWith("(hidden)");
+                                              }),
+           "Compare two experiments' legend: " + legend.join(" | "));
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join("\n")));
 }
 
