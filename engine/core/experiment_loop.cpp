@@ -1332,7 +1332,9 @@ void ExperimentLoop::applyExploit(LoopTrial& live) {
     ExploitRecord record;
     record.trialId = trial.id;
     record.sourceTrialId = exploit.source;
-    record.iteration = trial.iteration;
+    // The iteration the trial goes on from: its own, or a source's further on (below), so the
+    // record says where its new weights start (pbt-replay's schedule is computed from it).
+    record.iteration = self ? trial.iteration : std::max(trial.iteration, source->iteration);
     record.sourceIteration = self ? trial.checkpointIteration : source->iteration;
     record.oldConfig = trial.config;
     record.newConfig = exploit.config;
@@ -1346,7 +1348,7 @@ void ExperimentLoop::applyExploit(LoopTrial& live) {
         // (exploitSourceOf takes a source short of `stop: training_iteration`, so the trial
         // reports again under its new config; Ray's copies one from a perturbation, never the
         // end.)
-        const std::int64_t at = std::max(trial.iteration, source->iteration);
+        const std::int64_t at = record.iteration;
         const QString to = checkpointFolder(experimentDir_, trial.id, at);
         QJsonObject manifest = checkpointManifest(trial.id, at, trial.lastResult);
         manifest.insert(QStringLiteral("copied_from"), exploit.source);

@@ -6,11 +6,13 @@
 // Anchor: Ray Tune's PopulationBasedTrainingReplay (python/ray/tune/schedulers/pbt.py), which
 // replays the config changes logged for one trial. Where we differ:
 //  - Ray's log lists, per exploit, the source's config and the step at which the trial went
-//    on; Tunedeck records (trial, its iteration s) <- (source, source's iteration j) and keeps a
-//    trial's own training_iteration across an exploit. The weights of T at s are then those of
-//    S at j, so T's lineage is S's lineage up to j, then T's new config from replay step j, and
-//    every later step of T is shifted by (j - s). The schedule below is computed that way, back
-//    through any number of ancestors, including trials that exploited several times.
+//    on; Tunedeck records (trial, the iteration s it went on from) <- (source, source's
+//    iteration j). s is the trial's own iteration, or j when the source was further on (the
+//    trial is carried on to it, as Ray's is; histories from before that have s below j). The
+//    weights of T at s are those of S at j, so T's lineage is S's lineage up to j, then T's new
+//    config from replay step j, and every later step of T is shifted by (j - s). The schedule
+//    below is computed that way, back through any number of ancestors, including trials that
+//    exploited several times.
 //  - Of a trial's exploits, only those recorded before the one that copied it count for the
 //    copy (exploit ids are chronological), so a checkpoint copied from a trial that exploited
 //    later is read as it was when copied; a self-exploit (the source is the trial) is a config

@@ -105,6 +105,8 @@ class TrialSimulation : LoopClock, LoopEffects {
                       const GangPlacement&) override;
     void answer(const Trial& trial, const Placement&, TrialAnswer answer,
                 const QString& scratch) override;
+    // The simulated trainables take their whole config at the start; none asks for a value.
+    void answerRequest(const Trial&, const Placement&, const QJsonObject&) override {}
     void endProcess(const Trial& trial, const Placement&, const QString&) override;
     void commitCheckpoint(const Trial& trial, const Placement&, const CommitOrder& order) override;
     void discardScratch(const Placement&, const QString& scratch) override { disk_.erase(scratch); }
