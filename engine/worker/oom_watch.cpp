@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "worker/proc_files.h"
+#include "worker/trial_cgroups.h"
 
 namespace tunedeck::worker {
 
@@ -28,17 +29,8 @@ std::optional<long long> counter(const std::string& text, const std::string& key
 // controller ("N:memory:PATH").
 std::string cgroupCounterFile(pid_t pid) {
     const std::string cgroups = readProcFile(("/proc/" + std::to_string(pid) + "/cgroup").c_str());
-    std::istringstream lines(cgroups);
-    std::string line;
-    std::string v1;
-    std::string v2;
-    while (std::getline(lines, line)) {
-        if (line.rfind("0::", 0) == 0) {
-            v2 = line.substr(3);
-        } else if (const std::size_t at = line.find(":memory:"); at != std::string::npos) {
-            v1 = line.substr(at + 8);
-        }
-    }
+    const std::string v1 = cgroupIn(cgroups, "memory").value_or(std::string());
+    const std::string v2 = cgroupIn(cgroups, "").value_or(std::string());
     if (!v1.empty()) {
         return "/sys/fs/cgroup/memory" + (v1 == "/" ? "" : v1) + "/memory.oom_control";
     }

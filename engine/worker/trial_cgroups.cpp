@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "worker/proc_files.h"
+
 namespace tunedeck::worker {
 
 namespace {
@@ -38,6 +40,16 @@ std::vector<std::string> split(const std::string& text, char separator) {
     return parts;
 }
 
+// Whether `item` is one of the comma-separated `list` ("cpu,cpuacct").
+bool listed(const std::string& list, const std::string& item) {
+    for (const std::string& entry : split(list, ',')) {
+        if (entry == item) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // The cgroup v2 mount (`controller` empty) or the v1 mount of `controller`.
 std::optional<Hierarchy> findMount(const std::string& controller) {
     std::ifstream mountinfo("/proc/self/mountinfo");
@@ -52,44 +64,9 @@ std::optional<Hierarchy> findMount(const std::string& controller) {
         if (before.size() < 5 || after.size() < 3) {
             continue;
         }
-        const bool wanted =
-            controller.empty() ? after[0] == "cgroup2" : after[0] == "cgroup" && [&] {
-                for (const std::string& o : split(after[2], ',')) {
-                    if (o == controller) {
-                        return true;
-                    }
-                }
-                return false;
-            }();
-        if (wanted) {
+        if (controller.empty() ? after[0] == "cgroup2"
+                               : after[0] == "cgroup" && listed(after[2], controller)) {
             return Hierarchy{before[4], before[3]};
-        }
-    }
-    return std::nullopt;
-}
-
-// This process's cgroup in the v2 hierarchy (`controller` empty) or in `controller`'s.
-std::optional<std::string> ownCgroup(const std::string& controller) {
-    std::ifstream file("/proc/self/cgroup");
-    std::string line;
-    while (std::getline(file, line)) {
-        const std::size_t first = line.find(':');
-        const std::size_t second = line.find(':', first + 1);
-        if (first == std::string::npos || second == std::string::npos) {
-            continue;
-        }
-        const std::string controllers = line.substr(first + 1, second - first - 1);
-        const bool wanted =
-            controller.empty() ? line.compare(0, first, "0") == 0 && controllers.empty() : [&] {
-                for (const std::string& c : split(controllers, ',')) {
-                    if (c == controller) {
-                        return true;
-                    }
-                }
-                return false;
-            }();
-        if (wanted) {
-            return line.substr(second + 1);
         }
     }
     return std::nullopt;
@@ -98,7 +75,7 @@ std::optional<std::string> ownCgroup(const std::string& controller) {
 // The folder of this process's cgroup on the file system, for the v2 hierarchy or `controller`.
 std::optional<std::string> ownFolder(const std::string& controller) {
     const std::optional<Hierarchy> mount = findMount(controller);
-    std::optional<std::string> path = ownCgroup(controller);
+    std::optional<std::string> path = cgroupIn(readProcFile("/proc/self/cgroup"), controller);
     if (!mount || !path) {
         return std::nullopt;
     }
@@ -180,6 +157,24 @@ bool removeWhenEmpty(const std::string& folder, std::chrono::milliseconds patien
 }
 
 }  // namespace
+
+std::optional<std::string> cgroupIn(const std::string& procCgroup, const std::string& controller) {
+    std::istringstream lines(procCgroup);
+    std::string line;
+    while (std::getline(lines, line)) {
+        const std::size_t first = line.find(':');
+        const std::size_t second = line.find(':', first + 1);
+        if (first == std::string::npos || second == std::string::npos) {
+            continue;
+        }
+        const std::string controllers = line.substr(first + 1, second - first - 1);
+        if (controller.empty() ? line.compare(0, first, "0") == 0 && controllers.empty()
+                               : listed(controllers, controller)) {
+            return line.substr(second + 1);
+        }
+    }
+    return std::nullopt;
+}
 
 std::set<pid_t> cgroupProcesses(const std::string& folder) {
     std::set<pid_t> pids;

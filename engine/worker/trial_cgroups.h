@@ -21,6 +21,7 @@
 
 #include <sys/types.h>
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -60,6 +61,10 @@ class TrialCgroups {
 // Between fork and exec: moves the calling process into the cgroup whose procs file is
 // `procsFile` (async-signal-safe). False when it could not.
 bool joinCgroup(const char* procsFile);
+
+// The path of a process's cgroup in the hierarchy of `controller` ("memory"; empty: the v2
+// hierarchy), from the text of its /proc/PID/cgroup; none when it is in no such hierarchy.
+std::optional<std::string> cgroupIn(const std::string& procCgroup, const std::string& controller);
 
 // The pids listed in a cgroup's procs file (exposed for tests).
 std::set<pid_t> cgroupProcesses(const std::string& folder);
