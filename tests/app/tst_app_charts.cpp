@@ -100,6 +100,21 @@ QString saveSvg(MetricChart& chart, const QTemporaryDir& dir) {
     return QString::fromUtf8(file.readAll());
 }
 
+// A node's `node_usage` event as the agent's sampler sends it (4 of 16 GiB used, no GPUs), with
+// each trial's figures in `trials`.
+tunedeck::events::Event nodeUsage(qint64 seq, double time, const QString& node,
+                                  const QJsonArray& trials) {
+    return scripted::decoded(QJsonObject{{"v", 1},
+                                         {"seq", seq},
+                                         {"time", time},
+                                         {"type", "node_usage"},
+                                         {"node", node},
+                                         {"memory_used_mb", 4096},
+                                         {"memory_total_mb", 16384},
+                                         {"gpus", QJsonArray()},
+                                         {"trials", trials}});
+}
+
 // Whether the chart's window shows a pixel of trial row 0's colour within 3 pixels of the data
 // point (x, y).
 bool rowZeroNear(MetricChart& chart, double x, double y) {
@@ -518,15 +533,7 @@ void TestAppCharts::theHealthLineIsOneLineInGermanAndNoBandWithoutSamples() {
             trials.append(usage);
         }
         for (int sample = 1; sample <= 3; ++sample) {
-            health.apply(scripted::decoded(QJsonObject{{"v", 1},
-                                                       {"seq", qint64(10 * t + sample)},
-                                                       {"time", double(sample)},
-                                                       {"type", "node_usage"},
-                                                       {"node", "gpu-node-1"},
-                                                       {"memory_used_mb", 4096},
-                                                       {"memory_total_mb", 16384},
-                                                       {"gpus", QJsonArray()},
-                                                       {"trials", trials}}));
+            health.apply(nodeUsage(10 * t + sample, sample, "gpu-node-1", trials));
         }
     }
     view.recomputeNow();
@@ -592,17 +599,9 @@ void TestAppCharts::aSingleHealthSampleIsDrawnAsADot() {
     view.resize(1000, 400);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    health.apply(scripted::decoded(QJsonObject{
-        {"v", 1},
-        {"seq", 1},
-        {"time", 1.0},
-        {"type", "node_usage"},
-        {"node", "local"},
-        {"memory_used_mb", 4096},
-        {"memory_total_mb", 16384},
-        {"gpus", QJsonArray()},
-        {"trials",
-         QJsonArray{QJsonObject{{"trial", "t00000"}, {"cpu_percent", 50.0}, {"rss_mb", 100.0}}}}}));
+    health.apply(nodeUsage(
+        1, 1.0, "local",
+        QJsonArray{QJsonObject{{"trial", "t00000"}, {"cpu_percent", 50.0}, {"rss_mb", 100.0}}}));
     view.recomputeNow();
     QTest::qWait(20);
     QCOMPARE(view.shownTrials().size(), 1);
@@ -627,17 +626,9 @@ void TestAppCharts::oneSampleMeasuresNoCpu() {
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     const auto sample = [&](qint64 seq, const QString& trial, double cpu) {
-        health.apply(scripted::decoded(QJsonObject{
-            {"v", 1},
-            {"seq", seq},
-            {"time", double(seq)},
-            {"type", "node_usage"},
-            {"node", "local"},
-            {"memory_used_mb", 4096},
-            {"memory_total_mb", 16384},
-            {"gpus", QJsonArray()},
-            {"trials",
-             QJsonArray{QJsonObject{{"trial", trial}, {"cpu_percent", cpu}, {"rss_mb", 15.0}}}}}));
+        health.apply(nodeUsage(
+            seq, double(seq), "local",
+            QJsonArray{QJsonObject{{"trial", trial}, {"cpu_percent", cpu}, {"rss_mb", 15.0}}}));
     };
     sample(1, QStringLiteral("t00000"), 0);
     sample(2, QStringLiteral("t00001"), 0);
@@ -668,15 +659,7 @@ void TestAppCharts::theHealthLineShowsWholeTrialsAndHowManyMore() {
                                       {"cpu_percent", 50.0 + t},
                                       {"rss_mb", 100.0 + t}});
         }
-        health.apply(scripted::decoded(QJsonObject{{"v", 1},
-                                                   {"seq", qint64(sample)},
-                                                   {"time", double(sample)},
-                                                   {"type", "node_usage"},
-                                                   {"node", "local"},
-                                                   {"memory_used_mb", 4096},
-                                                   {"memory_total_mb", 16384},
-                                                   {"gpus", QJsonArray()},
-                                                   {"trials", trials}}));
+        health.apply(nodeUsage(sample, sample, "local", trials));
     }
     view.recomputeNow();
     QCOMPARE(view.shownTrials().size(), 6);
