@@ -46,6 +46,15 @@ bool groupGone(qint64 pgid) {
     return true;
 }
 
+// The message of the next `log` line the trial sent (what a test script says about itself).
+QString loggedMessage(WorkerSession& worker, const QString& trial) {
+    return worker.waitForMessage(trial, QStringLiteral("log"))
+        .value("msg")
+        .toObject()
+        .value("message")
+        .toString();
+}
+
 }  // namespace
 
 void WorkerTest::missingCommandExitsWith127() {
@@ -272,12 +281,7 @@ void WorkerTest::leftoverProcessesOfATrialAreKilled() {
     QVERIFY(worker.waitForHello());
     const QString t = QStringLiteral("leaves");
     worker.send(startOp(t, shellScript(QStringLiteral("leaves_a_child.sh")), path(t)));
-    const qint64 helper = worker.waitForMessage(t, QStringLiteral("log"))
-                              .value("msg")
-                              .toObject()
-                              .value("message")
-                              .toString()
-                              .toLongLong();
+    const qint64 helper = loggedMessage(worker, t).toLongLong();
     QVERIFY(helper > 0);
     // Its last line has no newline; it still counts.
     QVERIFY(!worker.waitForMessage(t, QStringLiteral("done")).isEmpty());
@@ -290,12 +294,7 @@ namespace {
 // The daemon and the orphan pids a leaves_a_daemon.sh trial logged.
 QList<qint64> strayPids(WorkerSession& worker, const QString& trial) {
     QList<qint64> pids;
-    const QString said = worker.waitForMessage(trial, QStringLiteral("log"))
-                             .value("msg")
-                             .toObject()
-                             .value("message")
-                             .toString();
-    for (const QString& pid : said.split(' ', Qt::SkipEmptyParts)) {
+    for (const QString& pid : loggedMessage(worker, trial).split(' ', Qt::SkipEmptyParts)) {
         pids << pid.toLongLong();
     }
     return pids;
@@ -366,15 +365,6 @@ bool cgroupFolderExists(const QString& path) {
     return false;
 }
 
-qint64 loggedPid(WorkerSession& worker, const QString& trial) {
-    return worker.waitForMessage(trial, QStringLiteral("log"))
-        .value("msg")
-        .toObject()
-        .value("message")
-        .toString()
-        .toLongLong();
-}
-
 }  // namespace
 
 // A daemon with a session and an environment of its own (nothing marks it as the trial's, so
@@ -385,7 +375,7 @@ void WorkerTest::aDaemonThatClearedItsEnvironmentEndsWithItsTrial() {
     const QString t = QStringLiteral("clean");
     worker.send(
         startOp(t, shellScript(QStringLiteral("leaves_a_clean_daemon.sh")) << "2", path(t)));
-    const qint64 daemon = loggedPid(worker, t);
+    const qint64 daemon = loggedMessage(worker, t).toLongLong();
     QVERIFY(daemon > 0);
     const QString cgroup = agentCgroupOf(daemon);
     if (cgroup.isEmpty()) {
@@ -410,7 +400,7 @@ void WorkerTest::whatAKilledAgentLeftIsEndedByTheNext() {
         const QString t = QStringLiteral("clean");
         first.send(
             startOp(t, shellScript(QStringLiteral("leaves_a_clean_daemon.sh")) << "300", path(t)));
-        daemon = loggedPid(first, t);
+        daemon = loggedMessage(first, t).toLongLong();
         QVERIFY(daemon > 0);
         if (agentCgroupOf(daemon).isEmpty()) {
             ::kill(pid_t(daemon), SIGKILL);
