@@ -57,9 +57,11 @@ Status checkX0(const ExperimentSpec& spec, const UnitCube& cube, QString* badKey
     flatten(x0.toObject(), QString(), entries);
     const QStringList coordinates = cube.paths();
     const auto domains = spec.searchSpace.flatDomains();
+    // Define-by-run: the parameters are not known before the trials ask for them.
+    const bool defineByRun = coordinates.isEmpty();
     for (const auto& [path, value] : entries) {
         const QString entryKey = QStringLiteral("search.x0.") + path;
-        if (!coordinates.contains(path)) {
+        if (!defineByRun && !coordinates.contains(path)) {
             return keyError(badKey, entryKey,
                             QStringLiteral("x0 sets '%1', which is not a numeric parameter "
                                            "cmaes searches (it searches %2)")
@@ -130,9 +132,11 @@ Status validateCmaesOptions(const ExperimentSpec& spec, QString* badKey) {
                         QStringLiteral("cmaes needs a metric: set the experiment's `metric`"));
     }
     const UnitCube cube(spec.searchSpace);
-    if (cube.dimensions() == 0) {
+    if (cube.dimensions() == 0 && !spec.searchSpace.flatDomains().empty()) {
         return keyError(badKey, QStringLiteral("search_space"),
-                        QStringLiteral("cmaes needs at least one numeric parameter"));
+                        QStringLiteral("cmaes needs at least one numeric parameter (or an empty "
+                                       "search_space, whose trials ask for their parameters with "
+                                       "trial.suggest_*)"));
     }
     const QJsonObject& options = spec.search.options;
     if (isSet(options, kSigma0) && !isNumberIn(options.value(kSigma0), 0, kUnbounded, true)) {
@@ -181,7 +185,8 @@ std::unique_ptr<Searcher> makeCmaesSearcher(const ExperimentSpec& spec) {
 CmaesSearcher::CmaesSearcher(const ExperimentSpec& spec, Options options)
     : ModelSearcher(spec, QStringLiteral("cmaes")),
       options_(std::move(options)),
-      cube_(spec.searchSpace) {}
+      cube_(spec.searchSpace),
+      defineByRun_(cube_.dimensions() == 0) {}
 
 QJsonObject CmaesSearcher::randomConfig(Rng& rng, const QJsonObject& fixed) const {
     const std::int64_t gridSize = space().gridSize();
@@ -190,8 +195,17 @@ QJsonObject CmaesSearcher::randomConfig(Rng& rng, const QJsonObject& fixed) cons
 }
 
 Eigen::VectorXd CmaesSearcher::startingMean() const {
-    Eigen::VectorXd mean = Eigen::VectorXd::Constant(cube_.dimensions(), 0.5);
+    Eigen::VectorXd mean = Eigen::VectorXd::Constant(dimensions(), 0.5);
     if (options_.x0.empty()) {
+        return mean;
+    }
+    if (defineByRun_) {
+        for (int i = 0; i < suggested_.dimensions(); ++i) {
+            const auto x0 = options_.x0.find(suggested_.coordinates()[size_t(i)].name);
+            if (x0 != options_.x0.end()) {
+                mean[i] = suggested_.unitOf(i, x0->second).value_or(0.5);
+            }
+        }
         return mean;
     }
     QJsonObject config = cube_.decode(mean);
@@ -223,6 +237,7 @@ void CmaesSearcher::tellIfGenerationComplete(Rng& rng) {
     cma_->tell(std::move(solutions));
     arrived_.clear();
     outstanding_.clear();  // what is still out belongs to the generation just told
+    std::erase_if(drawn_, [this](const auto& entry) { return !running().count(entry.first); });
     if (options_.ipop && cma_->shouldStop()) {
         ++restarts_;
         Eigen::VectorXd mean(cube_.dimensions());
@@ -234,31 +249,75 @@ void CmaesSearcher::tellIfGenerationComplete(Rng& rng) {
     }
 }
 
+void CmaesSearcher::followAskedSpace() {
+    SuggestedSpace now = SuggestedSpace::intersection(observations(), asked_);
+    if (now == suggested_) {
+        return;
+    }
+    suggested_ = std::move(now);
+    cma_.reset();
+    outstanding_.clear();
+    arrived_.clear();
+    drawn_.clear();
+}
+
 Suggestion CmaesSearcher::propose(const QString& trialId, Rng& rng) {
+    if (defineByRun_) {
+        followAskedSpace();
+    }
     if (!cma_) {
-        if (static_cast<std::int64_t>(observations().size()) < options_.nStartupTrials) {
+        if (dimensions() == 0 ||
+            static_cast<std::int64_t>(observations().size()) < options_.nStartupTrials) {
             return Suggestion::of(randomConfig(rng, {}));
         }
         const int popsize =
-            options_.popsize > 0 ? options_.popsize : CmaEs::defaultPopsize(cube_.dimensions());
+            options_.popsize > 0 ? options_.popsize : CmaEs::defaultPopsize(dimensions());
         cma_.emplace(startingMean(), std::max(options_.sigma0, kSigma0Floor), popsize);
     }
     tellIfGenerationComplete(rng);
     const Eigen::VectorXd x = cma_->ask(rng);
     outstanding_[trialId] = proposed_++;
+    if (defineByRun_) {
+        drawn_[trialId] = x;  // its values are given as it asks for them
+        return Suggestion::of(randomConfig(rng, {}));
+    }
     return Suggestion::of(randomConfig(rng, cube_.decode(x)));
 }
 
+Status CmaesSearcher::proposeParameter(const QString& trialId, const QString& name,
+                                       const SuggestedDistribution& distribution, Rng& rng,
+                                       QJsonValue* value) {
+    asked_.note(name, distribution);
+    const auto drawn = drawn_.find(trialId);
+    if (drawn != drawn_.end()) {
+        if (const auto index = suggested_.indexOf(name, distribution)) {
+            *value = suggested_.valueAt(*index, drawn->second[*index]);
+            return Status::ok();
+        }
+    }
+    *value = distribution.sample(rng);  // Optuna's independent sampler
+    return Status::ok();
+}
+
 void CmaesSearcher::observed(const Observation& observation) {
+    const auto drawn = drawn_.find(observation.trialId);
     const auto it = outstanding_.find(observation.trialId);
-    if (it == outstanding_.end()) {
-        return;  // an older generation's, a startup trial, or a point to evaluate
+    if (it != outstanding_.end()) {
+        std::optional<Eigen::VectorXd> x;
+        if (!defineByRun_) {
+            x = cube_.encode(observation.config);
+        } else if (drawn != drawn_.end()) {
+            x = suggested_.encode(observation.config, drawn->second);
+        }
+        if (x && !observation.losses.empty()) {
+            arrived_.push_back({it->second, {*x, observation.losses.front()}});
+        }
+        outstanding_.erase(it);
     }
-    const auto x = cube_.encode(observation.config);
-    if (x && !observation.losses.empty()) {
-        arrived_.push_back({it->second, {*x, observation.losses.front()}});
+    // Otherwise an older generation's, a startup trial, or a point to evaluate.
+    if (drawn != drawn_.end()) {
+        drawn_.erase(drawn);
     }
-    outstanding_.erase(it);
 }
 
 QJsonObject CmaesSearcher::saveModelState() const {
@@ -279,6 +338,15 @@ QJsonObject CmaesSearcher::saveModelState() const {
     if (cma_) {
         state.insert(QStringLiteral("cma"), cma_->toJson());
     }
+    if (defineByRun_) {
+        QJsonObject drawn;
+        for (const auto& [trialId, x] : drawn_) {
+            drawn.insert(trialId, matrixToJson(x));
+        }
+        state.insert(QStringLiteral("asked"), asked_.toJson());
+        state.insert(QStringLiteral("space"), suggested_.toJson());
+        state.insert(QStringLiteral("drawn"), drawn);
+    }
     return state;
 }
 
@@ -286,10 +354,35 @@ Status CmaesSearcher::restoreModelState(const QJsonObject& state) {
     const auto corrupt = [](const QString& what) {
         return Status::corruption(QStringLiteral("cmaes state: %1").arg(what));
     };
+    AskedDistributions asked;
+    SuggestedSpace suggested;
+    std::map<QString, Eigen::VectorXd> drawn;
+    if (defineByRun_) {
+        if (Status s = AskedDistributions::fromJson(state.value(QStringLiteral("asked")).toObject(),
+                                                    &asked);
+            !s) {
+            return corrupt(s.message());
+        }
+        if (Status s = SuggestedSpace::fromJson(state.value(QStringLiteral("space")).toArray(),
+                                                &suggested);
+            !s) {
+            return corrupt(s.message());
+        }
+        const QJsonObject points = state.value(QStringLiteral("drawn")).toObject();
+        for (auto it = points.begin(); it != points.end(); ++it) {
+            const auto x = matrixFromJson(it.value(), suggested.dimensions());
+            if (!x) {
+                return corrupt(
+                    QStringLiteral("the point trial %1 was drawn at is unreadable").arg(it.key()));
+            }
+            drawn[it.key()] = *x;
+        }
+    }
+    const int dimensions = defineByRun_ ? suggested.dimensions() : cube_.dimensions();
     std::optional<CmaEs> cma;
     if (state.contains(QStringLiteral("cma"))) {
         cma = CmaEs::fromJson(state.value(QStringLiteral("cma")).toObject());
-        if (!cma || cma->dimensions() != cube_.dimensions()) {
+        if (!cma || cma->dimensions() != dimensions) {
             return corrupt(QStringLiteral("the distribution does not fit the search space"));
         }
     }
@@ -310,7 +403,7 @@ Status CmaesSearcher::restoreModelState(const QJsonObject& state) {
     std::vector<Arrival> arrived;
     for (const QJsonValue& item : state.value(QStringLiteral("arrived")).toArray()) {
         const QJsonObject a = item.toObject();
-        const auto x = matrixFromJson(a.value(QStringLiteral("x")), cube_.dimensions());
+        const auto x = matrixFromJson(a.value(QStringLiteral("x")), dimensions);
         const QJsonValue value = a.value(QStringLiteral("value"));
         if (!x || !value.isDouble() || !isWholeNumber(a.value(QStringLiteral("order")))) {
             return corrupt(QStringLiteral("a finished trial of the generation is unreadable"));
@@ -325,6 +418,9 @@ Status CmaesSearcher::restoreModelState(const QJsonObject& state) {
     proposed_ = proposed.toInteger();
     outstanding_ = std::move(outstanding);
     arrived_ = std::move(arrived);
+    asked_ = std::move(asked);
+    suggested_ = std::move(suggested);
+    drawn_ = std::move(drawn);
     return Status::ok();
 }
 

@@ -37,6 +37,13 @@
 //    searchers no more, as Ray Tune hands such trials to Optuna): Optuna's
 //    consider_pruned_trials: true, always, so that option is not offered.
 //  - use_separable_cma, with_margin and source_trials are not offered either.
+// Define-by-run (an empty search_space; trials ask with trial.suggest_*, core/suggested_space.h):
+// as Optuna, CMA-ES searches the intersection of the numeric parameters every finished trial
+// asked for, drawn when the trial starts and answered when it asks; anything else it asks for
+// (categorical, conditional, new, or asked with another distribution) is drawn at random. Where we
+// differ: Optuna 3.1 falls back to random search for good once that space changes (a later trial
+// skipped a parameter); here CMA-ES starts afresh on the new space, so a search whose first
+// trials differ still ends up searched by CMA-ES.
 #pragma once
 
 #include <Eigen/Dense>
@@ -54,6 +61,7 @@
 #include "core/rng.h"
 #include "core/searcher.h"
 #include "core/status.h"
+#include "core/suggested_space.h"
 #include "core/unit_cube.h"
 
 namespace tunedeck {
@@ -85,6 +93,9 @@ class CmaesSearcher final : public ModelSearcher {
 
   protected:
     Suggestion propose(const QString& trialId, Rng& rng) override;
+    Status proposeParameter(const QString& trialId, const QString& name,
+                            const SuggestedDistribution& distribution, Rng& rng,
+                            QJsonValue* value) override;
     void observed(const Observation& observation) override;
     QJsonObject saveModelState() const override;
     Status restoreModelState(const QJsonObject& state) override;
@@ -96,11 +107,19 @@ class CmaesSearcher final : public ModelSearcher {
     };
 
     QJsonObject randomConfig(Rng& rng, const QJsonObject& fixed) const;
+    int dimensions() const { return defineByRun_ ? suggested_.dimensions() : cube_.dimensions(); }
     Eigen::VectorXd startingMean() const;
+    // Define-by-run: the space finished trials give now; a new one starts CMA-ES afresh.
+    void followAskedSpace();
     void tellIfGenerationComplete(Rng& rng);
 
     Options options_;
     UnitCube cube_;
+    bool defineByRun_ = false;  // the search space is empty: trials ask for their parameters
+    AskedDistributions asked_;
+    SuggestedSpace suggested_;
+    // Define-by-run: the point each running trial was drawn at, answered when it asks.
+    std::map<QString, Eigen::VectorXd> drawn_;
     std::optional<CmaEs> cma_;
     int restarts_ = 0;
     std::int64_t proposed_ = 0;  // proposals drawn from a generation

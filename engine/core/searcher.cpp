@@ -485,7 +485,7 @@ Status Searcher::suggestParameter(std::int64_t index, const QString& trialId,
     (void)value;
     return Status::invalid(QStringLiteral(
         "cannot answer define-by-run trial.suggest_* calls: it models a search space fixed "
-        "before the trials start; use the search algorithm tpe or random"));
+        "before the trials start; use the search algorithm tpe, cmaes or random"));
 }
 
 QStringList knownSearchers() {

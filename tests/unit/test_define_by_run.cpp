@@ -3,12 +3,14 @@
 // when asked again, a clash refused), Optuna's distributions (core/suggested_distribution.h),
 // and the random and tpe searchers on a space that grows as trials ask.
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <deque>
 #include <functional>
 
+#include "core/cmaes_searcher.h"
 #include "core/experiment_loop.h"
 #include "core/parameter_requests.h"
 #include "core/searcher.h"
@@ -157,6 +159,73 @@ std::vector<QJsonObject> runSearch(
     return configs;
 }
 
+// An objective as Optuna writes one: it asks for its parameters through `suggest` (name,
+// distribution) and returns the value to minimise.
+using Suggest = std::function<QJsonValue(const QString&, const QJsonObject&)>;
+using Objective = std::function<double(const Suggest&)>;
+
+// Runs trials `first` .. `first + count - 1` one after another through `searcher`, each asking as
+// `objective` does; the configs they ended with.
+std::vector<QJsonObject> optimize(Searcher& searcher, const QString& algorithm, int first,
+                                  int count, const Objective& objective) {
+    ParameterRequests requests(algorithm);
+    std::vector<QJsonObject> configs;
+    for (int i = first; i < first + count; ++i) {
+        Trial trial;
+        trial.index = i;
+        trial.id = trialIdForIndex(i);
+        const Suggestion s = searcher.suggest(trial.id);
+        if (s.kind != Suggestion::Kind::Config) {
+            break;
+        }
+        trial.config = s.config;
+        const double loss = objective([&](const QString& name, const QJsonObject& distribution) {
+            bool added = false;
+            const QJsonObject answer = requests.answer(searcher, trial, name, distribution, &added);
+            if (answer.value("action") != QStringLiteral("value")) {
+                qWarning() << answer;
+            }
+            return answer.value("value");
+        });
+        searcher.onComplete(trial.id, QJsonObject{{"value", loss}}, false);
+        configs.push_back(trial.config);
+    }
+    return configs;
+}
+
+// x in [0, 1], y in 1..9 and a choice of kind every time, z only when x < 0.5: best at x = 0.3,
+// y = 7, whatever the rest.
+double shiftedBowl(const Suggest& suggest) {
+    const double x = suggest("x", floatDist(0, 1)).toDouble();
+    const int y = suggest("y", intDist(1, 9)).toInt();
+    suggest("kind", categorical({"a", "b"}));
+    if (x < 0.5) {
+        suggest("z", floatDist(1e-3, 1, true));
+    }
+    return (x - 0.3) * (x - 0.3) + (y - 7) * (y - 7) / 64.0;
+}
+
+// The mean distance to the optimum of shiftedBowl of the configs from `from` on.
+double bowlError(const std::vector<QJsonObject>& configs, std::size_t from) {
+    double sum = 0;
+    for (std::size_t i = from; i < configs.size(); ++i) {
+        sum += std::fabs(configs[i].value("x").toDouble() - 0.3) +
+               std::fabs(configs[i].value("y").toInt() - 7) / 8.0;
+    }
+    return sum / double(configs.size() - from);
+}
+
+std::unique_ptr<CmaesSearcher> defineByRunCmaes(int samples) {
+    ExperimentSpec spec = defineByRunSpec(QStringLiteral("cmaes"), samples);
+    QString badKey;
+    if (Status s = validateSearcher(spec, &badKey); !s) {
+        qWarning("%s: %s", qPrintable(badKey), qPrintable(s.message()));
+        return nullptr;
+    }
+    std::unique_ptr<Searcher> searcher = makeSearcher(spec);
+    return std::unique_ptr<CmaesSearcher>(dynamic_cast<CmaesSearcher*>(searcher.release()));
+}
+
 }  // namespace
 
 class TestDefineByRun : public QObject {
@@ -209,9 +278,9 @@ class TestDefineByRun : public QObject {
     }
 
     void aSearcherOfAFixedSpaceRefusesNamingItself() {
-        ExperimentSpec spec = defineByRunSpec(QStringLiteral("cmaes"));
+        ExperimentSpec spec = defineByRunSpec(QStringLiteral("bayesopt"));
         std::unique_ptr<Searcher> searcher = makeSearcher(spec);
-        ParameterRequests requests(QStringLiteral("cmaes"));
+        ParameterRequests requests(QStringLiteral("bayesopt"));
         Trial trial;
         trial.id = trialIdForIndex(0);
         bool added = true;
@@ -219,8 +288,8 @@ class TestDefineByRun : public QObject {
             requests.answer(*searcher, trial, QStringLiteral("x"), floatDist(0, 1), &added);
         QCOMPARE(answer.value("action").toString(), QStringLiteral("error"));
         const QString message = answer.value("message").toString();
-        QVERIFY2(message.contains(QStringLiteral("'cmaes'")) &&
-                     message.contains(QStringLiteral("tpe or random")),
+        QVERIFY2(message.contains(QStringLiteral("'bayesopt'")) &&
+                     message.contains(QStringLiteral("tpe, cmaes or random")),
                  qPrintable(message));
         QVERIFY(!added);
         QVERIFY(trial.config.isEmpty());
@@ -320,6 +389,87 @@ class TestDefineByRun : public QObject {
         }
         QVERIFY2(late > 20, qPrintable(QString::number(late)));  // x < 0.5 is the good half
         QVERIFY2(sevens * 2 > late, qPrintable(QStringLiteral("%1 of %2").arg(sevens).arg(late)));
+    }
+
+    void cmaesSearchesTheParametersEveryTrialAskedFor() {
+        auto cmaes = defineByRunCmaes(80);
+        QVERIFY(cmaes);
+        const auto configs = optimize(*cmaes, QStringLiteral("cmaes"), 0, 80, shiftedBowl);
+        ExperimentSpec randomSpec = defineByRunSpec(QStringLiteral("random"), 80);
+        std::unique_ptr<Searcher> random = makeSearcher(randomSpec);
+        const auto randomConfigs = optimize(*random, QStringLiteral("random"), 0, 80, shiftedBowl);
+        QCOMPARE(configs.size(), std::size_t(80));
+        // CMA-ES runs on x and y, the numeric parameters every trial asked for; the choice and
+        // the conditional z are drawn at random, as Optuna's independent sampler draws them.
+        QVERIFY(cmaes->distribution());
+        QCOMPARE(cmaes->distribution()->dimensions(), 2);
+        QVERIFY2(cmaes->distribution()->generation() > 3,
+                 qPrintable(QString::number(cmaes->distribution()->generation())));
+        QVERIFY2(bowlError(configs, 40) < 0.5 * bowlError(randomConfigs, 40),
+                 qPrintable(QStringLiteral("cmaes %1, random %2")
+                                .arg(bowlError(configs, 40))
+                                .arg(bowlError(randomConfigs, 40))));
+        int kinds = 0;
+        for (std::size_t i = 40; i < configs.size(); ++i) {
+            QCOMPARE(configs[i].contains("z"), configs[i].value("x").toDouble() < 0.5);
+            kinds += configs[i].value("kind") == QStringLiteral("a") ? 1 : 0;
+            const int y = configs[i].value("y").toInt();
+            QVERIFY(configs[i].value("y").isDouble() && y >= 1 && y <= 9);
+        }
+        QVERIFY2(kinds > 5 && kinds < 35, qPrintable(QString::number(kinds)));  // still random
+    }
+
+    void cmaesStartsAfreshWhenTheAskedSpaceShrinks() {
+        auto cmaes = defineByRunCmaes(60);
+        QVERIFY(cmaes);
+        optimize(*cmaes, QStringLiteral("cmaes"), 0, 20, shiftedBowl);
+        QCOMPARE(cmaes->distribution()->dimensions(), 2);
+        // From now on the objective asks for x only: y leaves the space every trial asked for.
+        const auto late = optimize(*cmaes, QStringLiteral("cmaes"), 20, 40, [](const Suggest& s) {
+            const double x = s("x", floatDist(0, 1)).toDouble();
+            return (x - 0.8) * (x - 0.8);
+        });
+        QCOMPARE(late.size(), std::size_t(40));
+        QVERIFY(cmaes->distribution());
+        QCOMPARE(cmaes->distribution()->dimensions(), 1);
+        QVERIFY2(std::fabs(cmaes->distribution()->mean()[0] - 0.8) < 0.1,
+                 qPrintable(QString::number(cmaes->distribution()->mean()[0])));
+    }
+
+    void aResumedCmaesDrawsWhatTheOriginalWould() {
+        auto original = defineByRunCmaes(60);
+        QVERIFY(original);
+        optimize(*original, QStringLiteral("cmaes"), 0, 30, shiftedBowl);
+        // A trial drawn before the save asks for its values after the restore.
+        QVERIFY(original->suggest(trialIdForIndex(30)).kind == Suggestion::Kind::Config);
+        const QJsonObject saved = original->saveState();
+        auto resumed = defineByRunCmaes(60);
+        QVERIFY(
+            resumed->restoreState(QJsonDocument::fromJson(QJsonDocument(saved).toJson()).object()));
+        std::vector<QJsonObject> asked;
+        for (Searcher* searcher :
+             {static_cast<Searcher*>(original.get()), static_cast<Searcher*>(resumed.get())}) {
+            ParameterRequests requests(QStringLiteral("cmaes"));
+            Trial trial;
+            trial.index = 30;
+            trial.id = trialIdForIndex(30);
+            bool added = false;
+            requests.answer(*searcher, trial, "x", floatDist(0, 1), &added);
+            requests.answer(*searcher, trial, "y", intDist(1, 9), &added);
+            searcher->onComplete(trial.id, QJsonObject{{"value", 0.5}}, false);
+            asked.push_back(trial.config);
+        }
+        QCOMPARE(asked[0], asked[1]);
+        const auto a = optimize(*original, QStringLiteral("cmaes"), 31, 20, shiftedBowl);
+        const auto b = optimize(*resumed, QStringLiteral("cmaes"), 31, 20, shiftedBowl);
+        QCOMPARE(a.size(), std::size_t(20));
+        QCOMPARE(a, b);
+        // A damaged saved space is refused, not searched.
+        QJsonObject damaged = saved;
+        QJsonObject model = damaged.value("model").toObject();
+        model.insert("space", QJsonArray{QJsonObject{{"name", "x"}}});
+        damaged.insert("model", model);
+        QVERIFY(!defineByRunCmaes(60)->restoreState(damaged));
     }
 };
 

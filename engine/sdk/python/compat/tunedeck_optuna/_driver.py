@@ -76,17 +76,42 @@ def _search(optuna, study):
         print("Tunedeck: the study's NSGAIISampler is replaced by Tunedeck's multi-objective TPE "
               "(Optuna's MOTPE)", file=sys.stderr)
         return {"algorithm": "tpe"}
-    if name == "CmaEsSampler":
-        unsupported("CmaEsSampler", "Tunedeck's cmaes searcher models a search space fixed "
-                    "before the trials start and cannot answer trial.suggest_* as the objective "
-                    "asks; use TPESampler or RandomSampler")
+    if isinstance(sampler, samplers.CmaEsSampler):
+        return _cmaes(optuna, sampler)
     unsupported("the sampler %s" % name, "use TPESampler (the default) or RandomSampler")
+
+
+def _cmaes(optuna, sampler):
+    """CmaEsSampler as the engine's cmaes searcher: on the numeric parameters every finished
+    trial asked for, as Optuna's; the rest drawn at random."""
+    search = {"algorithm": "cmaes"}
+    for option in ("n_startup_trials", "popsize", "inc_popsize", "restart_strategy"):
+        value = getattr(sampler, "_" + option, None)
+        if value is not None:
+            search[option] = value
+    if search.get("restart_strategy") is None:
+        search.pop("restart_strategy", None)
+    if getattr(sampler, "_x0", None):
+        search["x0"] = dict(sampler._x0)
+    for option, instead in (
+            ("sigma0", "Tunedeck's cmaes starts with each parameter's range / 6, as Optuna does "
+                       "by default, and takes sigma0 as a fraction of each range: leave it out"),
+            ("use_separable_cma", "leave it out (full CMA-ES runs)"),
+            ("with_margin", "leave it out"),
+            ("source_trials", "leave it out (warm starting from other trials is not offered)")):
+        if getattr(sampler, "_" + option, None):
+            unsupported("CmaEsSampler(%s=...)" % option, instead)
+    independent = getattr(sampler, "_independent_sampler", None)
+    if independent is not None and not isinstance(independent, optuna.samplers.RandomSampler):
+        unsupported("CmaEsSampler(independent_sampler=%s)" % type(independent).__name__,
+                    "leave it out: the parameters CMA-ES does not search are drawn at random")
+    return search
 
 
 def _sampler_seed(sampler):
     """The seed the sampler was made with: numpy's RandomState(seed) keeps it as the first word of
     its Mersenne Twister key until it draws (a sampler made without one gives a random word)."""
-    rng = getattr(sampler, "_rng", None)
+    rng = getattr(sampler, "_rng", None) or getattr(sampler, "_cma_rng", None)
     try:
         return int(rng.get_state()[1][0])
     except (AttributeError, IndexError, TypeError, ValueError):
