@@ -72,6 +72,10 @@ Commands:
       [--stop]                   take it down afterwards (cluster down), also when
                                  the run fails or is interrupted
       [--results DIR] [--quiet] [--events FILE.jsonl] [--accept-new-host-keys]
+  submit [--start] [--stop] [--results DIR] [--accept-new-host-keys]
+         CLUSTER.yaml SCRIPT.py|config.yml [ARGS...]
+                                 a Ray Tune or Optuna script (or an NNI config), its
+                                 trials on the cluster's nodes (Ray's ray submit)
 
   serve                          the control API for the desktop app; runs each
                                  experiment it starts as its own process

@@ -59,6 +59,10 @@ class NodeFiles {
     virtual ~NodeFiles() = default;
     virtual void fetchFolder(const QString& nodeDir, const QString& headDir, Done done) = 0;
     virtual void pushFolder(const QString& headDir, const QString& nodeDir, Done done) = 0;
+    // What changed in the node's folder since the last fetch, into `headDir` (made as needed),
+    // paths matching `exclude` (tree_sync.h's globs) left out; nothing is deleted here.
+    virtual void fetchChanges(const QString& nodeDir, const QString& headDir,
+                              const QStringList& exclude, Done done) = 0;
 };
 
 class NodeLink : public QObject {

@@ -182,6 +182,18 @@ void SshNodeLink::fetchFolder(const QString& nodeDir, const QString& headDir, Do
     session_->sftp()->getTree(nodeDir, headDir, std::move(done));
 }
 
+void SshNodeLink::fetchChanges(const QString& nodeDir, const QString& headDir,
+                               const QStringList& exclude, Done done) {
+    if (!session_ || !session_->isConnected()) {
+        done(false, tr("not connected to %1").arg(options_.nodeId));
+        return;
+    }
+    syncDown(session_->sftp(), nodeDir, headDir, exclude,
+             [done = std::move(done)](bool ok, const QString& error, const SyncStats&) {
+                 done(ok, error);
+             });
+}
+
 void SshNodeLink::pushFolder(const QString& headDir, const QString& nodeDir, Done done) {
     if (!session_ || !session_->isConnected()) {
         done(false, tr("not connected to %1").arg(options_.nodeId));

@@ -57,6 +57,8 @@ class SshNodeLink : public NodeLink, private NodeFiles {
   private:
     void fetchFolder(const QString& nodeDir, const QString& headDir, Done done) override;
     void pushFolder(const QString& headDir, const QString& nodeDir, Done done) override;
+    void fetchChanges(const QString& nodeDir, const QString& headDir, const QStringList& exclude,
+                      Done done) override;
 
     void onConnected();
     void syncNext(std::size_t index);

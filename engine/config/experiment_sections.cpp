@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "config/cluster_sections.h"
 #include "config/command_line.h"
 
 namespace tunedeck {
@@ -87,6 +88,35 @@ void readEnv(YamlReader& reader, const YamlEntry& entry, QMap<QString, QString>*
     }
 }
 
+// trainable.files: paths that exist, relative ones from the experiment file's folder.
+void readTrainableFiles(YamlReader& reader, const YamlEntry& entry, const FilePlace& place,
+                        QStringList* out) {
+    const std::optional<QStringList> paths = readStringList(reader, entry);
+    if (!paths) {
+        return;
+    }
+    for (qsizetype i = 0; i < paths->size(); ++i) {
+        const QString& path = paths->at(i);
+        if (path.contains(QChar(0))) {
+            reader.problem(reader.itemLocation(entry.value, std::size_t(i)),
+                           QStringLiteral("%1[%2]").arg(entry.path).arg(i), nulProblem(path));
+            continue;
+        }
+        const QFileInfo info(place.resolve(path));
+        if (path.isEmpty() || !info.exists()) {
+            reader.problem(reader.itemLocation(entry.value, std::size_t(i)),
+                           QStringLiteral("%1[%2]").arg(entry.path).arg(i),
+                           QStringLiteral("'%1' does not exist%2")
+                               .arg(path, QDir::isAbsolutePath(path)
+                                              ? QString()
+                                              : QStringLiteral(" (relative paths start from the "
+                                                               "experiment file's folder)")));
+            continue;
+        }
+        out->append(QDir::cleanPath(info.absoluteFilePath()));
+    }
+}
+
 }  // namespace
 
 void readTrainable(YamlReader& reader, const YamlEntry& entry, const FilePlace& place,
@@ -102,7 +132,7 @@ void readTrainable(YamlReader& reader, const YamlEntry& entry, const FilePlace& 
         return;
     }
     const std::vector<YamlEntry> entries = reader.entries(entry.value, entry.path);
-    reader.rejectUnknown(entries, {"command", "working_dir", "env"});
+    reader.rejectUnknown(entries, {"command", "working_dir", "env", "files"});
     if (const YamlEntry* command = findEntry(entries, QStringLiteral("command"))) {
         *commandValue = command->valueLocation;
         if (const auto argv = readCommand(reader, *command)) {
@@ -138,6 +168,9 @@ void readTrainable(YamlReader& reader, const YamlEntry& entry, const FilePlace& 
     }
     if (const YamlEntry* env = findEntry(entries, QStringLiteral("env"))) {
         readEnv(reader, *env, &out->env);
+    }
+    if (const YamlEntry* files = findEntry(entries, QStringLiteral("files"))) {
+        readTrainableFiles(reader, *files, place, &out->files);
     }
 }
 

@@ -32,6 +32,9 @@ struct TrainableSpec {
     QStringList command;
     QString workingDir;          // absolute after loading (relative to the YAML's folder)
     QMap<QString, QString> env;  // extra environment for every trial
+    // Files and folders the trials need besides working_dir (a script's pickled trainable),
+    // absolute: with storage: copy each is copied to every node, and paths into them rewritten.
+    QStringList files;
 };
 
 // How placement chooses among the nodes a trial fits on (engine/core/placement.h).

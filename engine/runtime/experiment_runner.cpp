@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "checkpoint/file_identity.h"
 #include "core/events.h"
 #include "core/gang_placement.h"
 #include "runtime/autoscaler_driver.h"
@@ -31,6 +32,15 @@ bool underSharedSlots(const ExperimentSpec& spec, const RunnerOptions& options) 
            (!spec.clusterSpec || spec.clusterSpec->provider == ClusterProvider::Local);
 }
 
+// Where what trials leave on nodes without this machine's files is brought back: the
+// experiment's folder, unless this engine acts for another user (a root engine of `serve`),
+// which writes nothing into that user's folders as itself.
+QString trialFoldersBackTo(const RunnerOptions& options) {
+    std::string failure;
+    return checkpoint::ownerFromEnvironment(&failure) || !failure.empty() ? QString()
+                                                                          : options.experimentDir;
+}
+
 }  // namespace
 
 ExperimentRunner::ExperimentRunner(ExperimentSpec spec, std::unique_ptr<ExperimentStore> store,
@@ -43,7 +53,7 @@ ExperimentRunner::ExperimentRunner(ExperimentSpec spec, std::unique_ptr<Experime
                                              underSharedSlots(spec, options_))),
       relay_(
           *loop_, [this](const QString& nodeId) { return pool_ ? pool_->link(nodeId) : nullptr; },
-          [this] { return autoscaler_ != nullptr; }),
+          [this] { return autoscaler_ != nullptr; }, trialFoldersBackTo(options_)),
       gangs_(loop_->spec(), *loop_, relay_.checkpoints()),
       monitor_(loop_->spec(), *loop_, *store_, *this, gangs_,
                [this](const QString& type, std::int64_t seq, double time,

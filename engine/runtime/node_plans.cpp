@@ -34,6 +34,16 @@ SshNodeOptions sshOptions(const ExperimentSpec& spec, const ClusterSpec& cluster
         }
         options.mirrors.push_back(
             {workingDir, QStringLiteral("experiments/%1/code").arg(experimentName), exclude, true});
+        for (qsizetype i = 0; i < spec.trainable.files.size(); ++i) {
+            const QString& file = spec.trainable.files.at(i);
+            options.mirrors.push_back({file,
+                                       QStringLiteral("experiments/%1/files/%2-%3")
+                                           .arg(experimentName)
+                                           .arg(i)
+                                           .arg(QFileInfo(file).fileName()),
+                                       {},
+                                       true});
+        }
         options.headExperimentDir = context.experimentDir;
     }
     return options;

@@ -2,6 +2,7 @@
 
 #include "checkpoint/checkpoint_files.h"
 #include "checkpoint/file_identity.h"
+#include "core/run_folders.h"
 #include "runtime/gang_ranks.h"
 #include "runtime/recovery.h"
 
@@ -25,8 +26,12 @@ bool stillRunning(const LoopTrial* live, int attempt) {
 }  // namespace
 
 TrialRelay::TrialRelay(ExperimentLoop& loop, std::function<NodeLink*(const QString&)> linkOf,
-                       std::function<bool()> elastic)
-    : loop_(loop), linkOf_(linkOf), elastic_(std::move(elastic)), checkpoints_(std::move(linkOf)) {}
+                       std::function<bool()> elastic, QString foldersBackTo)
+    : loop_(loop),
+      linkOf_(linkOf),
+      elastic_(std::move(elastic)),
+      foldersBackTo_(std::move(foldersBackTo)),
+      checkpoints_(std::move(linkOf)) {}
 
 NodeLink* TrialRelay::linkOn(const Placement& placement) const {
     return placement.nodeId.isEmpty() ? nullptr : linkOf_(placement.nodeId);
@@ -66,18 +71,45 @@ void TrialRelay::onTrialEvent(const QString& nodeId, const node::Event& event) {
     } else if (const auto* committed = std::get_if<node::Committed>(&event)) {
         onCommitted(*live, *committed);
     } else if (const auto* exited = std::get_if<node::Exited>(&event)) {
-        ExitFacts exit;
-        exit.code = exited->code;
-        exit.signal = exited->signal;
-        exit.oomKilled = exited->oomKilled;
-        exit.peakRssMb = exited->peakRssMb;
-        for (const std::string& line : exited->logTail) {
-            exit.logTail << QString::fromStdString(line);
-        }
-        // On an elastic cluster's node, an exit the engine did not ask for waits a moment for
-        // the node's loss (the end of a Slurm allocation signals the trial first).
-        loop_.exited(id, attempt, exit, elastic_() ? kNodeLossVerdictS : 0);
+        onExited(*live, *exited);
     }
+}
+
+void TrialRelay::onExited(const LoopTrial& live, const node::Exited& exited) {
+    ExitFacts exit;
+    exit.code = exited.code;
+    exit.signal = exited.signal;
+    exit.oomKilled = exited.oomKilled;
+    exit.peakRssMb = exited.peakRssMb;
+    for (const std::string& line : exited.logTail) {
+        exit.logTail << QString::fromStdString(line);
+    }
+    // On an elastic cluster's node, an exit the engine did not ask for waits a moment for the
+    // node's loss (the end of a Slurm allocation signals the trial first).
+    const double verdictS = elastic_() ? kNodeLossVerdictS : 0;
+    const QString trialId = live.trial.id;
+    const int attempt = live.attempt.number();
+    NodeLink* link = linkOn(live.placement);
+    NodeFiles* files = link ? link->files() : nullptr;
+    if (files == nullptr || foldersBackTo_.isEmpty()) {
+        loop_.exited(trialId, attempt, exit, verdictS);
+        return;
+    }
+    // Checkpoints came as they were committed; a staging folder is half a copy.
+    const QString headDir = trialFolder(foldersBackTo_, trialId);
+    const QString nodeId = live.placement.nodeId;
+    files->fetchChanges(
+        link->paths().toNode(headDir), headDir,
+        {QStringLiteral("checkpoints"), QStringLiteral("*.tmp")},
+        [this, trialId, attempt, exit, verdictS, nodeId](bool ok, const QString& error) {
+            if (!ok) {
+                loop_.warn(QStringLiteral("what trial %1 left in its folder stays "
+                                          "on %2: %3")
+                               .arg(trialId, nodeId, error),
+                           trialId);
+            }
+            loop_.exited(trialId, attempt, exit, verdictS);
+        });
 }
 
 void TrialRelay::onCommitted(const LoopTrial& live, const node::Committed& committed) {

@@ -117,11 +117,19 @@ QJsonObject dumpExperiment(const ExperimentSpec& spec, const QString& baseDir) {
                                           : QJsonValue());
     stop.insert("time_total_s",
                 spec.stop.timeTotalS ? QJsonValue(*spec.stop.timeTotalS) : QJsonValue());
+    QJsonObject trainable{{"command", QJsonArray::fromStringList(spec.trainable.command)},
+                          {"working_dir", relativeTo(baseDir, spec.trainable.workingDir)},
+                          {"env", env}};
+    if (!spec.trainable.files.isEmpty()) {  // shown only where a case lists some
+        QJsonArray files;
+        for (const QString& file : spec.trainable.files) {
+            files.append(relativeTo(baseDir, file));
+        }
+        trainable.insert("files", files);
+    }
     return {
         {"name", spec.name},
-        {"trainable", QJsonObject{{"command", QJsonArray::fromStringList(spec.trainable.command)},
-                                  {"working_dir", relativeTo(baseDir, spec.trainable.workingDir)},
-                                  {"env", env}}},
+        {"trainable", trainable},
         {"resources_per_trial",
          QJsonObject{{"cpu", spec.resourcesPerTrial.cpu},
                      {"gpu", spec.resourcesPerTrial.gpu},

@@ -191,6 +191,7 @@ class TestCluster : public QObject {
     void partitionedNodeIsDeclaredLostAfterItsTimeout();
     void nniRemoteConfigRunsItsTrialsOnTheMachine();
     void aRootEnginesTrialsRunAsTheOwnerOnARootNode();
+    void submittedOptunaScriptRunsItsTrialsOnTheCluster();
 };
 
 void TestCluster::upTwiceDoesNoWorkTheSecondTime() {
@@ -586,6 +587,88 @@ nni.report_final_result(acc)
     }
     QCOMPARE(runs, 4);
     QVERIFY(!QFile::exists(harness.root() + "/nni/ran_t00000.json"));
+}
+
+// Issue 32: `tunedeck-engine submit CLUSTER.yaml SCRIPT.py` runs an unchanged Optuna script whose
+// trials run on the cluster's node (storage: copy): the objective, pickled on this machine, and
+// the script's folder reach the node; the study the script prints holds the trials' results.
+void TestCluster::submittedOptunaScriptRunsItsTrialsOnTheCluster() {
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 1, false)) {
+        QSKIP(qPrintable(skipReason_));
+    }
+    const SshdFixture& machine = *cluster.nodes.front();
+    const QString clusterFile = writeCluster(harness, cluster, {});
+    QDir().mkpath(harness.root() + "/project");
+    harness.writeFile("project/helpers.py", "def bowl(x):\n    return (x - 1.0) ** 2\n");
+    harness.writeFile("project/tune.py", R"(import os
+import sys
+
+import optuna
+
+from helpers import bowl
+
+
+def objective(trial):
+    x = trial.suggest_float("x", -3.0, 3.0)
+    trial.set_user_attr("ran_in", os.getcwd())
+    trial.set_user_attr("objective_from", sys.argv[-1])
+    return bowl(x)
+
+
+if __name__ == "__main__":
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(study_name="on_cluster",
+                                sampler=optuna.samplers.TPESampler(seed=2))
+    study.optimize(objective, n_trials=4)
+    print("Trials:", len(study.trials), "best value: %.6f" % study.best_value)
+    for trial in study.trials:
+        print("Trial %d ran in %s from %s" % (trial.number, trial.user_attrs["ran_in"],
+                                            trial.user_attrs["objective_from"]))
+)");
+    QProcess engine;
+    QProcessEnvironment env = harness.environment();
+    env.insert("HOME", harness.root() + "/home");
+    QDir().mkpath(harness.root() + "/home");
+    engine.setProcessEnvironment(env);
+    engine.setWorkingDirectory(harness.root() + "/project");
+    engine.start(EngineHarness::enginePath(),
+                 {"submit", "--accept-new-host-keys", "--stop", clusterFile, "tune.py"});
+    const EngineResult result = EngineHarness::finish(engine, 180000);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.all()));
+    QVERIFY2(result.out.contains("Trials: 4 best value: "), qPrintable(result.all()));
+
+    const QString db = harness.experimentFolder("on_cluster") + "/experiment.sqlite";
+    QCOMPARE(sqliteQuery(db, "SELECT COUNT(*) FROM trials WHERE status = 'TERMINATED'"),
+             QStringLiteral("4"));
+    QCOMPARE(sqliteQuery(db, "SELECT DISTINCT node_id FROM trials"), nodeName(machine));
+    const QString best =
+        sqliteQuery(db, "SELECT MIN(json_extract(last_result, '$.value')) FROM trials");
+    QVERIFY2(result.out.contains(QStringLiteral("best value: %1").arg(best.toDouble(), 0, 'f', 6)),
+             qPrintable(best + "\n" + result.out));
+    // Each trial ran in the node's copy of the project, with the copy of the objective there.
+    const QRegularExpression ran(QStringLiteral("Trial \\d ran in (\\S+) from (\\S+)"));
+    int trials = 0;
+    for (auto it = ran.globalMatch(result.out); it.hasNext(); ++trials) {
+        const QRegularExpressionMatch match = it.next();
+        QVERIFY2(match.captured(1).startsWith(cluster.remoteRoot + "/") &&
+                     match.captured(1).endsWith("/experiments/on_cluster/code"),
+                 qPrintable(match.captured(0)));
+        QVERIFY2(match.captured(2).startsWith(cluster.remoteRoot + "/") &&
+                     match.captured(2).contains("/experiments/on_cluster/files/0-on_cluster-"),
+                 qPrintable(match.captured(0)));
+    }
+    QCOMPARE(trials, 4);
+    // What each trial left in its folder on the node came back with it (its log among it).
+    for (const char* trial : {"t00000", "t00003"}) {
+        const QString folder =
+            harness.experimentFolder("on_cluster") + "/trials/" + QLatin1String(trial);
+        QVERIFY2(QFile::exists(folder + "/trial.log"), qPrintable(folder));
+        QVERIFY2(QFile::exists(folder + "/optuna_trial.json"), qPrintable(folder));
+    }
+    // --stop took the cluster down afterwards.
+    QVERIFY2(result.out.contains("lab down: 1 node ok"), qPrintable(result.all()));
 }
 
 // Issue 33.5: a root engine running someone's experiment (serve as the system service sets

@@ -25,3 +25,29 @@ def write_payload(root, folder, name, payload, scripts, carried):
     with open(path, "wb") as f:
         f.write(cloudpickle.dumps(payload, protocol=pickle.DEFAULT_PROTOCOL))
     return path
+
+
+def _inside(path, folder):
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def trial_trainable(module, payload, compat):
+    """The experiment's trainable for a script's trials: ``python3 -m MODULE PAYLOAD`` in the
+    folder the script was started in, with ``compat`` (Tunedeck's compatibility packages), the
+    script's folder and the driver's PYTHONPATH on the trials' path. ``files`` lists the payload,
+    and the script's folder when the working folder does not hold it, so that a cluster with
+    ``storage: copy`` carries them to its nodes as it carries the working folder."""
+    import sys
+
+    cwd = os.getcwd()
+    script = os.path.dirname(os.path.abspath(sys.argv[0])) if sys.argv and sys.argv[0] else ""
+    script = script if os.path.isdir(script) else cwd
+    paths = [compat]
+    for extra in [script] + os.environ.get("PYTHONPATH", "").split(os.pathsep):
+        if extra and extra not in paths:
+            paths.append(extra)
+    files = [payload]
+    if not _inside(script, cwd):
+        files.append(script)
+    return {"command": [sys.executable, "-m", module, payload], "working_dir": cwd,
+            "env": {"PYTHONPATH": os.pathsep.join(paths)}, "files": files}

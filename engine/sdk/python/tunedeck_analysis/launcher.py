@@ -63,6 +63,26 @@ def _spec_file(spec, workdir, cwd):
         return path, f.read(), None
 
 
+def _on_submitted_cluster(spec):
+    """The experiment on the cluster `tunedeck-engine submit CLUSTER SCRIPT.py` names
+    ($TUNEDECK_CLUSTER), as submit puts an experiment file there. An experiment that names
+    another cluster (NNI's `trainingService: remote`) is refused rather than moved."""
+    cluster = os.environ.get("TUNEDECK_CLUSTER")
+    if not cluster:
+        return spec
+    if not isinstance(spec, dict):
+        raise EngineError("%s: submit runs a script's experiments on %s, and this one is a file; "
+                          "run it with `tunedeck-engine submit %s %s`" % (spec, cluster, cluster,
+                                                                          spec))
+    given = spec.get("cluster")
+    if given is None or (isinstance(given, str) and
+                         os.path.realpath(given) == os.path.realpath(cluster)):
+        return dict(spec, cluster=cluster)
+    raise EngineError("the experiment names a cluster of its own (%s), but submit runs it on %s; "
+                      "leave one of them out" % (given if isinstance(given, str) else
+                                                 "the config's machines", cluster))
+
+
 def _total_trials(engine, file, as_path, env, cwd):
     """How many trials the experiment will run (None when open-ended); raises EngineError with
     the engine's message (file:line:column) when the experiment is wrong."""
@@ -164,6 +184,9 @@ def run_experiment(spec, results=None, engine=None, cwd=None, env=None, progress
     engine's Ctrl-C does, then is raised again."""
     engine = find_engine(engine)
     cwd = os.path.abspath(cwd or os.getcwd())
+    spec = _on_submitted_cluster(spec)
+    accept_new_host_keys = accept_new_host_keys or \
+        os.environ.get("TUNEDECK_ACCEPT_NEW_HOST_KEYS") == "1"
     run_env = dict(os.environ)
     run_env.update({k: str(v) for k, v in (env or {}).items()})
     workdir = tempfile.mkdtemp(prefix="tunedeck-run-")

@@ -29,7 +29,7 @@ def init(address=None, *args, **kwargs):
     if address not in (None, "local", "auto"):
         unsupported("ray.init(address=%r)" % (address,),
                     "trials run where tunedeck-engine puts them; to use other machines, write "
-                    "a cluster file and run the experiment with `tunedeck-engine submit`")
+                    "a cluster file and run `tunedeck-engine submit CLUSTER.yaml SCRIPT.py`")
     if address == "auto":
         import os
 

@@ -16,7 +16,7 @@ import os
 import re
 import sys
 
-from tunedeck_payload import write_payload
+from tunedeck_payload import trial_trainable, write_payload
 
 _OBJECTIVE = "value"  # the experiment's metric: the objective's return value
 _INTERMEDIATE = "intermediate_value"  # what trial.report() sends; the pruner's metric
@@ -167,18 +167,6 @@ def _scheduler(optuna, study):
                 "HyperbandPruner or NopPruner")
 
 
-def _compat_paths():
-    """The folders the trials need on their path: Tunedeck's compat packages and the script's."""
-    compat = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    script = os.path.dirname(os.path.abspath(sys.argv[0])) if sys.argv and sys.argv[0] else ""
-    paths = [compat]
-    for extra in [script if os.path.isdir(script) else os.getcwd()] + \
-            os.environ.get("PYTHONPATH", "").split(os.pathsep):
-        if extra and extra not in paths:
-            paths.append(extra)
-    return os.pathsep.join(paths)
-
-
 def _results_root():
     return os.path.abspath(os.path.expanduser(
         os.environ.get("TUNEDECK_RESULTS") or "~/tunedeck-results"))
@@ -216,9 +204,8 @@ def experiment(optuna, study, objective, n_trials, timeout, n_jobs):
     root = _results_root()
     spec = {"name": name}
     payload = _payload(root, name, objective, directions)
-    spec["trainable"] = {"command": [sys.executable, "-m", "tunedeck_optuna._trial", payload],
-                         "working_dir": os.getcwd(),
-                         "env": {"PYTHONPATH": _compat_paths()}}
+    compat = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec["trainable"] = trial_trainable("tunedeck_optuna._trial", payload, compat)
     spec["search_space"] = {}
     if len(directions) == 1:
         spec["metric"], spec["mode"] = _OBJECTIVE, directions[0]

@@ -21,7 +21,7 @@ from ray.air.config import CheckpointConfig, FailureConfig, RunConfig
 from ray.tune import _results, stopper as _stopper
 from ray.tune._callbacks import Callback, CallbackRunner
 from ray.tune.search.sample import Domain, Function
-from tunedeck_payload import write_payload
+from tunedeck_payload import trial_trainable, write_payload
 
 
 class TuneConfig:
@@ -214,18 +214,6 @@ def _failure(config):
     return out
 
 
-def _compat_paths():
-    """The folders the trials need on their path: this package's, and the script's."""
-    compat = os.path.dirname(os.path.dirname(os.path.abspath(ray.__file__)))
-    script = os.path.dirname(os.path.abspath(sys.argv[0])) if sys.argv and sys.argv[0] else ""
-    paths = [compat]
-    for extra in [script if os.path.isdir(script) else os.getcwd()] + \
-            os.environ.get("PYTHONPATH", "").split(os.pathsep):
-        if extra and extra not in paths:
-            paths.append(extra)
-    return os.pathsep.join(paths)
-
-
 def _results_root(run_config):
     given = run_config.storage_path or run_config.local_dir
     if given:
@@ -273,9 +261,8 @@ def _experiment(trainable, param_space, tune_config, run_config, resources=None)
     _stop(run_config.stop, spec, stoppers)
     payload = _payload(root, name, trainable, extras, stoppers,
                        tune_config.chdir_to_trial_dir)
-    spec["trainable"] = {"command": [sys.executable, "-m", "ray.tune._trial", payload],
-                         "working_dir": os.getcwd(),
-                         "env": {"PYTHONPATH": _compat_paths()}}
+    compat = os.path.dirname(os.path.dirname(os.path.abspath(ray.__file__)))
+    spec["trainable"] = trial_trainable("ray.tune._trial", payload, compat)
     resources = _resources(getattr(trainable, "_tunedeck_resources", None) or resources)
     if resources:
         spec["resources_per_trial"] = resources
