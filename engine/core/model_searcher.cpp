@@ -80,7 +80,7 @@ ModelSearcher::ModelSearcher(const ExperimentSpec& spec, QString algorithm)
         Rng rng = Rng::forStream(spec_.seed, kWarmStartStreams + i);
         Observation observation;
         observation.trialId = QStringLiteral("evaluated_rewards[%1]").arg(i);
-        observation.config = space().sample(rng, 0, evaluated[i].point);
+        observation.config = configOfPoint(space(), rng, 0, evaluated[i].point);
         for (std::size_t o = 0; o < evaluated[i].values.size() && o < objectives_.size(); ++o) {
             const double value = evaluated[i].values[o];
             observation.losses.push_back(objectives_[o].mode == MetricMode::Max ? -value : value);
@@ -96,7 +96,7 @@ Suggestion ModelSearcher::suggest(const QString& trialId) {
     Rng rng = Rng::forStream(spec_.seed, static_cast<std::uint64_t>(proposed_));
     Suggestion suggestion;
     if (proposed_ < static_cast<std::int64_t>(points_.size())) {
-        suggestion = Suggestion::of(space().sample(rng, 0, points_[size_t(proposed_)]));
+        suggestion = Suggestion::of(configOfPoint(space(), rng, 0, points_[size_t(proposed_)]));
     } else {
         suggestion = propose(trialId, rng);
     }

@@ -54,6 +54,9 @@ const Parameter* findParameter(const SearchSpace& space, const QString& name) {
 // Every key of a point must name a parameter; inside a group, the point may go deeper.
 std::optional<QString> checkPointKeys(const SearchSpace& space, const QJsonObject& point,
                                       const QString& prefix) {
+    if (space.parameters.empty()) {
+        return std::nullopt;  // define-by-run: the parameters the trials will ask for
+    }
     for (auto it = point.begin(); it != point.end(); ++it) {
         const QString path = joinPath(prefix, it.key());
         const Parameter* parameter = findParameter(space, it.key());
@@ -241,7 +244,7 @@ class RandomSearcher final : public IndexedSearcher {
         std::int64_t local = index;
         for (const auto& point : points_) {
             if (local < point.trials) {
-                return space_.sample(rng, gridIndexFor(point.values, local), point.values);
+                return configOfPoint(space_, rng, gridIndexFor(point.values, local), point.values);
             }
             local -= point.trials;
         }

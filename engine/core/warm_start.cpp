@@ -88,4 +88,9 @@ std::optional<QString> evaluatedRewardsProblem(const ExperimentSpec& spec) {
     return std::nullopt;
 }
 
+QJsonObject configOfPoint(const SearchSpace& space, Rng& rng, std::int64_t gridIndex,
+                          const QJsonObject& point) {
+    return space.parameters.empty() ? point : space.sample(rng, gridIndex, point);
+}
+
 }  // namespace tunedeck

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "core/experiment_spec.h"
+#include "core/rng.h"
+#include "core/search_space.h"
 
 namespace tunedeck {
 
@@ -25,6 +27,13 @@ struct EvaluatedPoint {
 // The points of search.points_to_evaluate paired with search.evaluated_rewards; empty when no
 // rewards are given.
 std::vector<EvaluatedPoint> evaluatedPoints(const ExperimentSpec& spec);
+
+// The config a point stands for: the space sampled from `rng` with the point's values fixed
+// (grid index `gridIndex`); with an empty space (define-by-run: the trials ask for their
+// parameters) the point itself, whose values answer the trial's requests by name, as Optuna's
+// enqueued trials do.
+QJsonObject configOfPoint(const SearchSpace& space, Rng& rng, std::int64_t gridIndex,
+                          const QJsonObject& point);
 
 // What is wrong with search.evaluated_rewards (nothing when unset): a list as long as
 // points_to_evaluate, each item the point's value of the objective (a number), or with several

@@ -391,6 +391,30 @@ class TestDefineByRun : public QObject {
         QVERIFY2(sevens * 2 > late, qPrintable(QStringLiteral("%1 of %2").arg(sevens).arg(late)));
     }
 
+    void pointsOfAnEmptySpaceAnswerTheTrialsRequests() {
+        // Optuna's study that already holds trials: points with values are finished trials the
+        // model learns from; points without are run first, their values answering the asks.
+        ExperimentSpec spec = defineByRunSpec(QStringLiteral("tpe"), 4);
+        spec.search.options.insert("points_to_evaluate",
+                                   QJsonArray{QJsonObject{{"x", 0.25}, {"y", 3}}});
+        QString badKey;
+        QVERIFY(validateSearcher(spec, &badKey));
+        std::unique_ptr<Searcher> searcher = makeSearcher(spec);
+        const auto configs = optimize(*searcher, QStringLiteral("tpe"), 0, 2, shiftedBowl);
+        QCOMPARE(configs.size(), std::size_t(2));
+        QCOMPARE(configs[0].value("x").toDouble(), 0.25);
+        QCOMPARE(configs[0].value("y").toInt(), 3);
+        QVERIFY(configs[0].contains("kind"));  // what the point left out is drawn
+
+        spec.search.options.insert("evaluated_rewards", QJsonArray{0.5});
+        QVERIFY(validateSearcher(spec, &badKey));
+        searcher = makeSearcher(spec);
+        const auto run = optimize(*searcher, QStringLiteral("tpe"), 0, 1, shiftedBowl);
+        QVERIFY(run[0].value("x").toDouble() != 0.25);  // known already: not run again
+        QCOMPARE(
+            static_cast<ModelSearcher&>(*searcher).saveState()["observations"].toArray().size(), 2);
+    }
+
     void cmaesSearchesTheParametersEveryTrialAskedFor() {
         auto cmaes = defineByRunCmaes(80);
         QVERIFY(cmaes);

@@ -108,6 +108,23 @@ def _cmaes(optuna, sampler):
     return search
 
 
+def _warm_start(optuna, study, search):
+    """The study's finished trials (an earlier optimize() of this script, or a study loaded from
+    storage) as what the searcher already knows, as Optuna's sampler reads them: points with their
+    values (search.evaluated_rewards), which the model learns from and does not run again.
+    Random search learns nothing from them."""
+    if search["algorithm"] == "random":
+        return
+    finished = [t for t in study.get_trials(deepcopy=False,
+                                            states=(optuna.trial.TrialState.COMPLETE,))
+                if t.values and all(math.isfinite(v) for v in t.values)]
+    if not finished:
+        return
+    search["points_to_evaluate"] = [dict(t.params) for t in finished]
+    search["evaluated_rewards"] = [t.values[0] if len(t.values) == 1 else list(t.values)
+                                   for t in finished]
+
+
 def _sampler_seed(sampler):
     """The seed the sampler was made with: numpy's RandomState(seed) keeps it as the first word of
     its Mersenne Twister key until it draws (a sampler made without one gives a random word)."""
@@ -216,6 +233,7 @@ def experiment(optuna, study, objective, n_trials, timeout, n_jobs):
     if timeout is not None:
         spec["time_budget_s"] = float(timeout)
     spec["search"] = _search(optuna, study)
+    _warm_start(optuna, study, spec["search"])
     seed = _sampler_seed(study.sampler)
     if seed is not None:
         spec["seed"] = seed
