@@ -225,8 +225,16 @@ def _results_root(run_config):
         os.environ.get("TUNEDECK_RESULTS") or "~/tunedeck-results"))
 
 
-def _payload(root, name, trainable, extras, stoppers, chdir):
-    payload = {"trainable": trainable, "extras": extras, "stoppers": stoppers, "chdir": chdir}
+def _innermost(search_alg):
+    """The searcher a ConcurrencyLimiter or Repeater wraps."""
+    while getattr(search_alg, "searcher", None) is not None:
+        search_alg = search_alg.searcher
+    return search_alg
+
+
+def _payload(root, name, trainable, extras, stoppers, chdir, define_by_run=None):
+    payload = {"trainable": trainable, "extras": extras, "stoppers": stoppers, "chdir": chdir,
+               "define_by_run": define_by_run}
     return write_payload(root, ".ray-driver", name, payload, "Ray Tune scripts", "trainable")
 
 
@@ -253,6 +261,11 @@ def _experiment(trainable, param_space, tune_config, run_config, resources=None)
     space = dict(param_space or {})
     if search_alg is not None and getattr(search_alg, "space", None):
         space.update(search_alg.space)
+    define_by_run = getattr(_innermost(search_alg), "define_by_run", None)
+    if define_by_run is not None and space:
+        raise ValueError("OptunaSearch was given a define-by-run function, so param_space must "
+                         "be empty (the function asks for every parameter); got %s"
+                         % ", ".join(sorted(space)))
     engine_space, extras = _split_space(space)
     stoppers = []
     name = _name(trainable, run_config.name)
@@ -260,7 +273,7 @@ def _experiment(trainable, param_space, tune_config, run_config, resources=None)
     spec = {"name": name}
     _stop(run_config.stop, spec, stoppers)
     payload = _payload(root, name, trainable, extras, stoppers,
-                       tune_config.chdir_to_trial_dir)
+                       tune_config.chdir_to_trial_dir, define_by_run)
     compat = os.path.dirname(os.path.dirname(os.path.abspath(ray.__file__)))
     spec["trainable"] = trial_trainable("ray.tune._trial", payload, compat)
     resources = _resources(getattr(trainable, "_tunedeck_resources", None) or resources)

@@ -55,6 +55,7 @@ def _full_config(trial, constants):
     except (OSError, ValueError):
         drawn = {}
     for path, value in drawn.items():
+        config.pop(path, None)  # a define-by-run name 'a/b', recorded flat, nests as in Ray
         target = config
         parts = path.split("/")
         for part in parts[:-1]:

@@ -51,6 +51,35 @@ def _keep_drawn(drawn):
 SAMPLED_FILE = "sample_from.json"
 
 
+def _ask(define_by_run, config):
+    """Ray's OptunaSearch with a define-by-run function: the function asks for the parameters
+    through an Optuna trial (the engine's searcher answers, and the trial's config records each),
+    and what it returns is constants. As Ray builds the config: the parameters and the constants,
+    names holding '/' made nested. Both are also kept with the sample_from values, so the
+    driver's results show the config the trainable saw."""
+    from tunedeck_optuna._trial import Trial
+
+    trial_id = os.environ.get("TUNEDECK_TRIAL_ID", "")
+    number = int(trial_id.lstrip("t") or 0) if trial_id.lstrip("t").isdigit() else 0
+    trial = Trial(number, ["min"])
+    constants = define_by_run(trial) or {}
+    if not isinstance(constants, dict):
+        raise TypeError("the define-by-run function of OptunaSearch returns a dict of constants "
+                        "or None, not %s" % type(constants).__name__)
+    asked = dict(trial._params)
+    asked.update(constants)
+    flat = dict(config)
+    flat.update(asked)
+    nested = {}
+    for name, value in flat.items():
+        target = nested
+        parts = name.split("/")
+        for part in parts[:-1]:
+            target = target.setdefault(part, {})
+        target[parts[-1]] = value
+    return nested, asked
+
+
 def _run_function(function, config):
     parameters = inspect.signature(getattr(function, "_tunedeck_inner", function)).parameters
     if "checkpoint_dir" in parameters:  # Ray 1.x: def train(config, checkpoint_dir=None)
@@ -82,8 +111,12 @@ def main(path):
     with open(path, "rb") as f:
         payload = pickle.load(f)
     _session._stoppers.extend(payload["stoppers"])
-    config, drawn = _complete(dict(tunedeck.get_config()), payload["extras"])
-    _keep_drawn(drawn)
+    config = dict(tunedeck.get_config())
+    asked = {}
+    if payload.get("define_by_run") is not None:
+        config, asked = _ask(payload["define_by_run"], config)
+    config, drawn = _complete(config, payload["extras"])
+    _keep_drawn(dict(asked, **drawn))
     trial_dir = tunedeck.get_trial_dir()
     if payload.get("chdir", True) and os.path.isdir(trial_dir):
         os.chdir(trial_dir)

@@ -51,10 +51,6 @@ def _optuna_space(space):
     """An OptunaSearch `space` of optuna distributions as a param_space of domains."""
     from ray.tune.search import sample
 
-    if callable(space):
-        unsupported("OptunaSearch(space=<define-by-run function>)",
-                    "give the space as param_space with tune.uniform/choice/... (Optuna "
-                    "define-by-run objectives run as Optuna scripts instead)")
     converted = {}
     for name, dist in space.items():
         kind = type(dist).__name__
@@ -107,7 +103,10 @@ class OptunaSearch(Searcher):
         super().__init__(metric, mode, points_to_evaluate, evaluated_rewards, **options)
         self.algorithm = algorithm
         self.seed = seed
-        if space is not None:
+        # A define-by-run function (Ray's conditional spaces): each trial calls it with an Optuna
+        # trial whose suggest_* the engine's searcher answers (ray/tune/_trial.py).
+        self.define_by_run = space if callable(space) else None
+        if space is not None and not callable(space):
             self.space = _optuna_space(space)
 
 
