@@ -192,6 +192,7 @@ class TestCluster : public QObject {
     void nniRemoteConfigRunsItsTrialsOnTheMachine();
     void aRootEnginesTrialsRunAsTheOwnerOnARootNode();
     void submittedOptunaScriptRunsItsTrialsOnTheCluster();
+    void submittedRayScriptKeepsItsCheckpointsAndDrawnValues();
 };
 
 void TestCluster::upTwiceDoesNoWorkTheSecondTime() {
@@ -669,6 +670,64 @@ if __name__ == "__main__":
     }
     // --stop took the cluster down afterwards.
     QVERIFY2(result.out.contains("lab down: 1 node ok"), qPrintable(result.all()));
+}
+
+// Issue 32: a Ray Tune script submitted to a cluster: its function trainable runs on the node,
+// its dict checkpoints come back here, and what the trial drew with tune.sample_from (kept in its
+// folder on the node) reaches the script's results.
+void TestCluster::submittedRayScriptKeepsItsCheckpointsAndDrawnValues() {
+    EngineHarness harness;
+    Cluster cluster;
+    if (!startNodes(harness, cluster, 1)) {
+        QSKIP(qPrintable(skipReason_));
+    }
+    const QString clusterFile = writeCluster(harness, cluster, {});
+    QDir().mkpath(harness.root() + "/project");
+    harness.writeFile("project/tune_ray.py", R"(import json
+import os
+
+from ray import train, tune
+from ray.train import Checkpoint
+
+
+def trainable(config):
+    start = 0
+    checkpoint = train.get_checkpoint()
+    if checkpoint:
+        start = checkpoint.to_dict()["step"]
+    for step in range(start, 3):
+        loss = (config["lr"] - 0.1) ** 2 + config["momentum"] / 10 + 1.0 / (step + 1)
+        train.report({"loss": loss, "where": os.getcwd()},
+                     checkpoint=Checkpoint.from_dict({"step": step + 1}))
+
+
+if __name__ == "__main__":
+    space = {"lr": tune.grid_search([0.05, 0.1, 0.2]),
+             "momentum": tune.sample_from(lambda spec: spec.config.lr * 2)}
+    results = tune.Tuner(trainable, param_space=space,
+                         tune_config=tune.TuneConfig(metric="loss", mode="min"),
+                         run_config=train.RunConfig(name="ray_on_cluster")).fit()
+    best = results.get_best_result()
+    print("Best config:", json.dumps(best.config, sort_keys=True))
+    print("Best checkpoint step:", best.checkpoint.to_dict()["step"])
+    print("Ran in:", best.metrics["where"])
+)");
+    QProcess engine;
+    engine.setProcessEnvironment(harness.environment());
+    engine.setWorkingDirectory(harness.root() + "/project");
+    engine.start(EngineHarness::enginePath(), {"submit", clusterFile, "tune_ray.py"});
+    const EngineResult result = EngineHarness::finish(engine, 180000);
+    QVERIFY2(result.exitCode == 0, qPrintable(result.all()));
+    QVERIFY2(result.out.contains(R"(Best config: {"lr": 0.05, "momentum": 0.1})"),
+             qPrintable(result.all()));
+    QVERIFY2(result.out.contains("Best checkpoint step: 3"), qPrintable(result.all()));
+    QVERIFY2(result.out.contains("Ran in: " + cluster.remoteRoot + "/"), qPrintable(result.out));
+
+    const QString db = harness.experimentFolder("ray_on_cluster") + "/experiment.sqlite";
+    QCOMPARE(sqliteQuery(db, "SELECT COUNT(*) FROM trials WHERE status = 'TERMINATED'"),
+             QStringLiteral("3"));
+    QCOMPARE(sqliteQuery(db, "SELECT DISTINCT node_id FROM trials"),
+             nodeName(*cluster.nodes.front()));
 }
 
 // Issue 33.5: a root engine running someone's experiment (serve as the system service sets
