@@ -25,6 +25,20 @@
 
 namespace {
 
+// The engine run as a user runs it from a folder of their project (`folder`, under the
+// harness's root), with a home of the test's own: accepted host keys go to its known_hosts, not
+// the real one.
+EngineResult runInFolder(EngineHarness& harness, const QString& folder, const QStringList& args) {
+    QProcess engine;
+    QProcessEnvironment env = harness.environment();
+    env.insert("HOME", harness.root() + "/home");
+    QDir().mkpath(harness.root() + "/home");
+    engine.setProcessEnvironment(env);
+    engine.setWorkingDirectory(harness.root() + "/" + folder);
+    engine.start(EngineHarness::enginePath(), args);
+    return EngineHarness::finish(engine, 180000);
+}
+
 class TestCluster : public QObject {
     Q_OBJECT
 
@@ -562,14 +576,8 @@ nni.report_final_result(acc)
                               .arg(machine.port())
                               .arg(machine.user(), machine.userKeyPath()));
     // known_hosts goes to a home of the test's own, not the real one.
-    QProcess engine;
-    QProcessEnvironment env = harness.environment();
-    env.insert("HOME", harness.root() + "/home");
-    QDir().mkpath(harness.root() + "/home");
-    engine.setProcessEnvironment(env);
-    engine.setWorkingDirectory(harness.root() + "/nni");
-    engine.start(EngineHarness::enginePath(), {"run", config, "--quiet", "--accept-new-host-keys"});
-    const EngineResult result = EngineHarness::finish(engine, 180000);
+    const EngineResult result =
+        runInFolder(harness, "nni", {"run", config, "--quiet", "--accept-new-host-keys"});
     QVERIFY2(result.exitCode == 0, qPrintable(result.all()));
 
     const QString db = harness.experimentFolder("nni_remote") + "/experiment.sqlite";
@@ -628,15 +636,8 @@ if __name__ == "__main__":
         print("Trial %d ran in %s from %s" % (trial.number, trial.user_attrs["ran_in"],
                                             trial.user_attrs["objective_from"]))
 )");
-    QProcess engine;
-    QProcessEnvironment env = harness.environment();
-    env.insert("HOME", harness.root() + "/home");
-    QDir().mkpath(harness.root() + "/home");
-    engine.setProcessEnvironment(env);
-    engine.setWorkingDirectory(harness.root() + "/project");
-    engine.start(EngineHarness::enginePath(),
-                 {"submit", "--accept-new-host-keys", "--stop", clusterFile, "tune.py"});
-    const EngineResult result = EngineHarness::finish(engine, 180000);
+    const EngineResult result = runInFolder(
+        harness, "project", {"submit", "--accept-new-host-keys", "--stop", clusterFile, "tune.py"});
     QVERIFY2(result.exitCode == 0, qPrintable(result.all()));
     QVERIFY2(result.out.contains("Trials: 4 best value: "), qPrintable(result.all()));
 
@@ -712,11 +713,8 @@ if __name__ == "__main__":
     print("Best checkpoint step:", best.checkpoint.to_dict()["step"])
     print("Ran in:", best.metrics["where"])
 )");
-    QProcess engine;
-    engine.setProcessEnvironment(harness.environment());
-    engine.setWorkingDirectory(harness.root() + "/project");
-    engine.start(EngineHarness::enginePath(), {"submit", clusterFile, "tune_ray.py"});
-    const EngineResult result = EngineHarness::finish(engine, 180000);
+    const EngineResult result =
+        runInFolder(harness, "project", {"submit", clusterFile, "tune_ray.py"});
     QVERIFY2(result.exitCode == 0, qPrintable(result.all()));
     QVERIFY2(result.out.contains(R"(Best config: {"lr": 0.05, "momentum": 0.1})"),
              qPrintable(result.all()));
