@@ -75,6 +75,15 @@ class NniExperiment(unittest.TestCase):
             self.assertRegex(outcome.err, expected)
         self.assertFalse(os.path.exists(self.user.experiment_dir("nni_remote")))
 
+    def test_a_config_with_machines_submitted_to_a_cluster_names_both(self):
+        # submit runs a config's experiment on the cluster file; one whose trainingService
+        # lists machines of its own is refused rather than moved (nothing is started).
+        outcome = self.user.engine("submit", "lab.yaml", "config_machines.yml")
+        self.assertNotEqual(outcome.code, 0, str(outcome))
+        self.assertRegex(outcome.text, r"names a cluster of its own \(the config's machines\), "
+                                       r"but submit runs it on \S*lab\.yaml")
+        self.assertFalse(os.path.exists(self.user.experiment_dir("nni_machines")))
+
 
 if __name__ == "__main__":
     main()

@@ -429,6 +429,8 @@ class TestDefineByRun : public QObject {
         QCOMPARE(cmaes->distribution()->dimensions(), 2);
         QVERIFY2(cmaes->distribution()->generation() > 3,
                  qPrintable(QString::number(cmaes->distribution()->generation())));
+        qInfo("mean distance to the optimum over trials 40..79: cmaes %.3f, random %.3f",
+              bowlError(configs, 40), bowlError(randomConfigs, 40));
         QVERIFY2(bowlError(configs, 40) < 0.5 * bowlError(randomConfigs, 40),
                  qPrintable(QStringLiteral("cmaes %1, random %2")
                                 .arg(bowlError(configs, 40))
