@@ -155,8 +155,9 @@ int runPythonDriverOnCluster(const DriverOnCluster& where, const QStringList& ar
     ignore.sa_handler = SIG_IGN;
     struct sigaction forward {};
     forward.sa_handler = forwardToDriver;
-    struct sigaction oldInt {
-    }, oldTerm{}, oldHup{};
+    struct sigaction oldInt {};
+    struct sigaction oldTerm {};
+    struct sigaction oldHup {};
     ::sigaction(SIGINT, &ignore, &oldInt);
     ::sigaction(SIGTERM, &forward, &oldTerm);
     ::sigaction(SIGHUP, &forward, &oldHup);
