@@ -250,7 +250,8 @@ void CmaesSearcher::tellIfGenerationComplete(Rng& rng) {
 }
 
 void CmaesSearcher::followAskedSpace() {
-    SuggestedSpace now = SuggestedSpace::intersection(observations(), asked_);
+    common_.catchUp(observations());
+    SuggestedSpace now = SuggestedSpace::over(common_, asked_);
     if (now == suggested_) {
         return;
     }
@@ -419,6 +420,7 @@ Status CmaesSearcher::restoreModelState(const QJsonObject& state) {
     outstanding_ = std::move(outstanding);
     arrived_ = std::move(arrived);
     asked_ = std::move(asked);
+    common_ = CommonNames();  // taken in again from the restored observations
     suggested_ = std::move(suggested);
     drawn_ = std::move(drawn);
     return Status::ok();

@@ -117,6 +117,7 @@ class CmaesSearcher final : public ModelSearcher {
     UnitCube cube_;
     bool defineByRun_ = false;  // the search space is empty: trials ask for their parameters
     AskedDistributions asked_;
+    CommonNames common_;
     SuggestedSpace suggested_;
     // Define-by-run: the point each running trial was drawn at, answered when it asks.
     std::map<QString, Eigen::VectorXd> drawn_;

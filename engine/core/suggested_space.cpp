@@ -41,21 +41,24 @@ Status AskedDistributions::fromJson(const QJsonObject& json, AskedDistributions*
     return Status::ok();
 }
 
-SuggestedSpace SuggestedSpace::intersection(const std::vector<Observation>& finished,
-                                            const AskedDistributions& asked) {
-    SuggestedSpace space;
-    if (finished.empty()) {
-        return space;
-    }
-    for (const auto& [name, distribution] : asked.byName()) {
-        if (distribution.kind == SuggestedDistribution::Kind::Categorical ||
-            distribution.low == distribution.high || asked.varies(name)) {
+void CommonNames::catchUp(const std::vector<Observation>& finished) {
+    for (; seen_ < finished.size(); ++seen_) {
+        const QJsonObject& config = finished[seen_].config;
+        if (seen_ == 0) {
+            for (auto it = config.begin(); it != config.end(); ++it) {
+                names_.insert(it.key());
+            }
             continue;
         }
-        const bool everywhere =
-            std::all_of(finished.begin(), finished.end(),
-                        [&name](const Observation& o) { return o.config.contains(name); });
-        if (everywhere) {
+        std::erase_if(names_, [&config](const QString& name) { return !config.contains(name); });
+    }
+}
+
+SuggestedSpace SuggestedSpace::over(const CommonNames& common, const AskedDistributions& asked) {
+    SuggestedSpace space;
+    for (const auto& [name, distribution] : asked.byName()) {
+        if (distribution.kind != SuggestedDistribution::Kind::Categorical &&
+            distribution.low != distribution.high && !asked.varies(name) && common.holds(name)) {
             space.coordinates_.push_back({name, distribution});
         }
     }

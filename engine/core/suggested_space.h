@@ -40,6 +40,19 @@ class AskedDistributions {
     std::set<QString> varying_;
 };
 
+// The parameter names every finished trial holds in its config, kept up as trials finish (the
+// list of finished trials only grows), so a proposal costs the names, not the trials.
+class CommonNames {
+  public:
+    // Takes in the trials of `finished` past those already seen.
+    void catchUp(const std::vector<Observation>& finished);
+    bool holds(const QString& name) const { return seen_ > 0 && names_.count(name) > 0; }
+
+  private:
+    std::size_t seen_ = 0;
+    std::set<QString> names_;
+};
+
 class SuggestedSpace {
   public:
     struct Coordinate {
@@ -49,10 +62,9 @@ class SuggestedSpace {
     };
 
     SuggestedSpace() = default;
-    // The names every trial of `finished` holds in its config whose distribution in `asked` is
-    // numeric, holds more than one value and never varied; in name order.
-    static SuggestedSpace intersection(const std::vector<Observation>& finished,
-                                       const AskedDistributions& asked);
+    // The names of `common` whose distribution in `asked` is numeric, holds more than one value
+    // and never varied; in name order.
+    static SuggestedSpace over(const CommonNames& common, const AskedDistributions& asked);
 
     int dimensions() const { return int(coordinates_.size()); }
     const std::vector<Coordinate>& coordinates() const { return coordinates_; }
