@@ -241,8 +241,11 @@ void TestSearchExamples::pbtExploitsAreRecordedAndReplayReproducesTheWinner() {
     const auto q = lastValues(h.exportJson(folder), "Q");
     // Alone, h = (1, 0) or (0, 1) stalls at Q = 1.2 - 0.81 = 0.39; the synchronised pair gets
     // close to the optimum 1.2 however busy the machine is (asynchronously it stalled under load).
+    // Where it ends depends on whether the donor's checkpoint of the same step was committed
+    // when the copy was taken (else the interval before is copied): 0.997, 1.091 and 1.140 are
+    // all seen, so the bound sits between the stall and the lowest of them.
     const double best = bestOf(q, false);
-    QVERIFY2(best > 1.0, qPrintable(QString::number(best)));
+    QVERIFY2(best > 0.9, qPrintable(QString::number(best)));
     const QString winner = std::max_element(q.begin(), q.end()).key();
 
     const EngineResult replay = h.run({"pbt-replay", folder, winner, "--quiet"}, 400000);
@@ -250,7 +253,7 @@ void TestSearchExamples::pbtExploitsAreRecordedAndReplayReproducesTheWinner() {
     const QString replayFolder = h.experimentFolder("pbt-toy-replay-" + winner);
     const auto replayed = lastValues(h.exportJson(replayFolder), "Q");
     QCOMPARE(replayed.size(), 1);
-    QVERIFY(replayed.first() > 1.0);  // the lineage's schedule, not a stalled corner
+    QVERIFY(replayed.first() > 0.9);  // the lineage's schedule, not a stalled corner
     QVERIFY2(std::abs(replayed.first() - q[winner]) < 1e-9,
              qPrintable(QStringLiteral("%1 vs %2").arg(replayed.first()).arg(q[winner])));
 }
