@@ -2,6 +2,7 @@
 // worker, and no trial process outlives its worker.
 #include <signal.h>
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -365,6 +366,92 @@ bool cgroupFolderExists(const QString& path) {
     return false;
 }
 
+// While it lives, this test process (and the agents it starts) sits in a cgroup folder of its
+// own under its cgroup, in each hierarchy an agent may use (v2, v1 pids, v1 freezer). An agent
+// ends what dead agents left among its siblings, so without this an agent that another test
+// starts meanwhile (ctest -j) would end the killed agent's daemon before `next` could.
+class PrivateCgroup {
+  public:
+    PrivateCgroup() {
+        const QString own =
+            QStringLiteral("tunedeck-test-%1").arg(QCoreApplication::applicationPid());
+        for (const QString& parent : ownFolders()) {
+            const QString folder = parent + QLatin1Char('/') + own;
+            if ((QDir().mkdir(folder) || QFileInfo(folder).isDir()) &&
+                writeText(folder + QStringLiteral("/cgroup.procs"), "0")) {
+                m_moved.append({parent, folder});
+            }
+        }
+    }
+    ~PrivateCgroup() {
+        for (const auto& [parent, folder] : m_moved) {
+            writeText(parent + QStringLiteral("/cgroup.procs"), "0");
+            QDir().rmdir(folder);
+        }
+    }
+    PrivateCgroup(const PrivateCgroup&) = delete;
+    PrivateCgroup& operator=(const PrivateCgroup&) = delete;
+
+  private:
+    static bool writeText(const QString& path, const char* text) {
+        QFile file(path);
+        return file.open(QIODevice::WriteOnly | QIODevice::Unbuffered) && file.write(text) > 0;
+    }
+    // This process's cgroup folder in the v2 hierarchy and the v1 pids and freezer ones that
+    // are mounted (mountinfo: a container's mount shows a subtree, whose root is cut off).
+    static QStringList ownFolders() {
+        QStringList folders;
+        const QList<QByteArray> cgroups =
+            readFile(QStringLiteral("/proc/self/cgroup")).toUtf8().split('\n');
+        for (const QByteArray& line :
+             readFile(QStringLiteral("/proc/self/mountinfo")).toUtf8().split('\n')) {
+            const qsizetype dash = line.indexOf(" - ");
+            if (dash < 0) {
+                continue;
+            }
+            const QList<QByteArray> before = line.left(dash).split(' ');
+            const QList<QByteArray> after = line.mid(dash + 3).split(' ');
+            if (before.size() < 5 || after.size() < 3) {
+                continue;
+            }
+            QByteArray controller;
+            if (after[0] == "cgroup") {
+                const QList<QByteArray> options = after[2].split(',');
+                controller = options.contains("pids")      ? "pids"
+                             : options.contains("freezer") ? "freezer"
+                                                           : "";
+                if (controller.isEmpty()) {
+                    continue;
+                }
+            } else if (after[0] != "cgroup2") {
+                continue;
+            }
+            for (const QByteArray& entry : cgroups) {
+                const QList<QByteArray> fields = entry.split(':');
+                if (fields.size() < 3 ||
+                    (controller.isEmpty() ? fields[0] != "0" || !fields[1].isEmpty()
+                                          : !fields[1].split(',').contains(controller))) {
+                    continue;
+                }
+                QByteArray path = fields.mid(2).join(':');
+                if (before[3] != "/") {
+                    if (!path.startsWith(before[3])) {
+                        continue;
+                    }
+                    path = path.mid(before[3].size());
+                }
+                QString folder = QString::fromUtf8(before[4] + path);
+                while (folder.size() > 1 && folder.endsWith(QLatin1Char('/'))) {
+                    folder.chop(1);
+                }
+                folders.append(folder);
+            }
+        }
+        return folders;
+    }
+
+    QList<std::pair<QString, QString>> m_moved;  // (the cgroup left, the folder made)
+};
 }  // namespace
 
 // A daemon with a session and an environment of its own (nothing marks it as the trial's, so
@@ -393,6 +480,7 @@ void WorkerTest::aDaemonThatClearedItsEnvironmentEndsWithItsTrial() {
 // An agent killed with SIGKILL ends nothing; the next agent on the node ends what its trials
 // left (their cgroup folders outlive it).
 void WorkerTest::whatAKilledAgentLeftIsEndedByTheNext() {
+    const PrivateCgroup apart;
     qint64 daemon = 0;
     {
         WorkerSession first;
