@@ -64,7 +64,7 @@ ModelSearcher::ModelSearcher(const ExperimentSpec& spec, QString algorithm)
     : spec_(spec),
       algorithm_(std::move(algorithm)),
       objectives_(spec.objectives),
-      points_(pointsToEvaluate(spec)) {
+      points_(pointsToRun(spec)) {
     if (objectives_.empty() && !spec.metric.isEmpty()) {
         objectives_.push_back({spec.metric, spec.mode});
     }
@@ -72,10 +72,6 @@ ModelSearcher::ModelSearcher(const ExperimentSpec& spec, QString algorithm)
     // partial point is completed by a draw of its own stream (past any trial's), so the same
     // spec always gives the model the same configs.
     const std::vector<EvaluatedPoint> evaluated = evaluatedPoints(spec);
-    if (evaluated.empty()) {
-        return;
-    }
-    points_.clear();
     for (std::size_t i = 0; i < evaluated.size(); ++i) {
         Rng rng = Rng::forStream(spec_.seed, kWarmStartStreams + i);
         Observation observation;

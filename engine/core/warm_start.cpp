@@ -47,9 +47,27 @@ std::vector<EvaluatedPoint> evaluatedPoints(const ExperimentSpec& spec) {
     const QJsonArray rewards = spec.search.options.value(kRewards).toArray();
     const std::vector<QJsonObject> points = pointsToEvaluate(spec);
     for (std::size_t i = 0; i < points.size() && i < std::size_t(rewards.size()); ++i) {
-        evaluated.push_back({points[i], valuesOf(rewards[qsizetype(i)])});
+        if (!rewards[qsizetype(i)].isNull()) {
+            evaluated.push_back({points[i], valuesOf(rewards[qsizetype(i)])});
+        }
     }
     return evaluated;
+}
+
+std::vector<QJsonObject> pointsToRun(const ExperimentSpec& spec) {
+    const QJsonValue rewards = spec.search.options.value(kRewards);
+    std::vector<QJsonObject> points = pointsToEvaluate(spec);
+    if (!rewards.isArray()) {
+        return points;
+    }
+    std::vector<QJsonObject> toRun;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (i >= std::size_t(rewards.toArray().size()) ||
+            rewards.toArray()[qsizetype(i)].isNull()) {
+            toRun.push_back(std::move(points[i]));
+        }
+    }
+    return toRun;
 }
 
 std::optional<QString> evaluatedRewardsProblem(const ExperimentSpec& spec) {
@@ -61,28 +79,34 @@ std::optional<QString> evaluatedRewardsProblem(const ExperimentSpec& spec) {
     if (!rewards.isArray() || std::size_t(rewards.toArray().size()) != points) {
         return QStringLiteral(
                    "evaluated_rewards must be a list with one value for each of the %1 "
-                   "points_to_evaluate (their objective values, known from earlier runs)")
+                   "points_to_evaluate (their objective values, known from earlier runs; "
+                   "null for a point to run)")
             .arg(points);
     }
     const std::size_t objectives = objectiveCount(spec);
     const QJsonArray list = rewards.toArray();
     for (qsizetype i = 0; i < list.size(); ++i) {
+        if (list[i].isNull()) {
+            continue;  // not known yet: the point is run
+        }
         const std::vector<double> values = valuesOf(list[i]);
         bool finite = values.size() == objectives;
         for (const double value : values) {
             finite = finite && std::isfinite(value);
         }
         if (!finite) {
-            return objectives == 1 ? QStringLiteral(
-                                         "evaluated_rewards: item %1 must be a finite number "
-                                         "(the objective's value at points_to_evaluate item %1)")
-                                         .arg(i + 1)
-                                   : QStringLiteral(
-                                         "evaluated_rewards: item %1 must be a list of %2 finite "
-                                         "numbers, one per objective, in the order of "
-                                         "`objectives`")
-                                         .arg(i + 1)
-                                         .arg(objectives);
+            return objectives == 1
+                       ? QStringLiteral(
+                             "evaluated_rewards: item %1 must be a finite number "
+                             "(the objective's value at points_to_evaluate item %1), or null for a "
+                             "point to run")
+                             .arg(i + 1)
+                       : QStringLiteral(
+                             "evaluated_rewards: item %1 must be a list of %2 finite "
+                             "numbers, one per objective, in the order of "
+                             "`objectives`")
+                             .arg(i + 1)
+                             .arg(objectives);
         }
     }
     return std::nullopt;

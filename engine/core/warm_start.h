@@ -25,8 +25,13 @@ struct EvaluatedPoint {
 };
 
 // The points of search.points_to_evaluate paired with search.evaluated_rewards; empty when no
-// rewards are given.
+// rewards are given. A point whose reward is null is not known yet: left out here.
 std::vector<EvaluatedPoint> evaluatedPoints(const ExperimentSpec& spec);
+
+// The points a searcher runs first, in order: every point of search.points_to_evaluate, or with
+// evaluated_rewards those whose reward is null (an Optuna study's enqueued trials beside its
+// finished ones).
+std::vector<QJsonObject> pointsToRun(const ExperimentSpec& spec);
 
 // The config a point stands for: the space sampled from `rng` with the point's values fixed
 // (grid index `gridIndex`); with an empty space (define-by-run: the trials ask for their
@@ -37,7 +42,7 @@ QJsonObject configOfPoint(const SearchSpace& space, Rng& rng, std::int64_t gridI
 
 // What is wrong with search.evaluated_rewards (nothing when unset): a list as long as
 // points_to_evaluate, each item the point's value of the objective (a number), or with several
-// objectives a list of one number per objective, finite.
+// objectives a list of one number per objective, finite; or null, for a point to run.
 std::optional<QString> evaluatedRewardsProblem(const ExperimentSpec& spec);
 
 }  // namespace tunedeck

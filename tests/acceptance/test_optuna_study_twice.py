@@ -2,7 +2,8 @@
 a study that already holds trials) runs unchanged, and the second round builds on the first, as
 Optuna's sampler does: the finished trials are what the search already knows (points with their
 values), not forgotten and not run again. Checked from the two experiments' histories and from
-the study the script prints."""
+the study the script prints. Trials enqueued before each round (study.enqueue_trial) run first
+with their params, keeping their numbers and user attributes."""
 import json
 import re
 import unittest
@@ -41,7 +42,9 @@ class OptunaStudyTwice(unittest.TestCase):
             "twice", "SELECT config FROM trials ORDER BY id")]
         spec = json.loads(self.user.sql("twice-2", "SELECT spec_text FROM experiment")[0][0])
         search = spec["search"]
-        self.assertEqual(search["points_to_evaluate"], configs)
+        # The finished trials, then the trial enqueued for the second round (to run: no value).
+        self.assertEqual(search["points_to_evaluate"], configs + [{"x": 1.6}])
+        self.assertIsNone(search["evaluated_rewards"][6])
         for told, value in zip(search["evaluated_rewards"], self.values("twice")):
             self.assertAlmostEqual(told, value, places=9)
         # The searcher took them as finished trials (its state, as resume reads it): six known,
@@ -50,6 +53,24 @@ class OptunaStudyTwice(unittest.TestCase):
         self.assertEqual(len(state["observations"]), 12, state.keys())
         first_spec = json.loads(self.user.sql("twice", "SELECT spec_text FROM experiment")[0][0])
         self.assertNotIn("evaluated_rewards", first_spec["search"])
+
+    def test_enqueued_trials_run_first_with_their_params_and_numbers(self):
+        self.assertEqual(self.run_.code, 0, str(self.run_))
+        trials = json.loads(re.search(r"Trials: (\[.*\])", self.run_.out).group(1))
+        # Each round's first trial is the enqueued one: number 0, then number 6 (the study's
+        # numbering), finished with the params given, the user attribute kept.
+        self.assertEqual(trials[0]["params"], {"x": 1.4, "width": 3})
+        self.assertEqual(trials[0]["user_attrs"]["source"], "notebook")
+        self.assertEqual(trials[6]["params"]["x"], 1.6)
+        self.assertIn(trials[6]["params"]["width"], range(1, 9))  # not given: drawn
+        self.assertEqual([t["state"] for t in trials], ["COMPLETE"] * 12)
+        # The objective saw the number the study gives each trial.
+        self.assertEqual([t["user_attrs"]["number_seen"] for t in trials], list(range(12)))
+        # The histories: each experiment's first trial ran those params.
+        first = json.loads(self.user.sql("twice", "SELECT config FROM trials ORDER BY id")[0][0])
+        second = json.loads(self.user.sql("twice-2", "SELECT config FROM trials ORDER BY id")[0][0])
+        self.assertEqual(first, {"x": 1.4, "width": 3})
+        self.assertEqual(second["x"], 1.6)
 
 
 if __name__ == "__main__":

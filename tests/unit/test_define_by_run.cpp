@@ -413,6 +413,20 @@ class TestDefineByRun : public QObject {
         QVERIFY(run[0].value("x").toDouble() != 0.25);  // known already: not run again
         QCOMPARE(
             static_cast<ModelSearcher&>(*searcher).saveState()["observations"].toArray().size(), 2);
+
+        // A study holding a finished trial and an enqueued one: the reward of the enqueued point
+        // is null, so it is run first, with its values, and only the finished one is learned.
+        spec.search.options.insert(
+            "points_to_evaluate",
+            QJsonArray{QJsonObject{{"x", 0.25}, {"y", 3}}, QJsonObject{{"x", -0.5}}});
+        spec.search.options.insert("evaluated_rewards", QJsonArray{0.5, QJsonValue::Null});
+        QVERIFY(validateSearcher(spec, &badKey));
+        searcher = makeSearcher(spec);
+        const auto mixed = optimize(*searcher, QStringLiteral("tpe"), 0, 2, shiftedBowl);
+        QCOMPARE(mixed[0].value("x").toDouble(), -0.5);
+        QVERIFY(mixed[1].value("x").toDouble() != 0.25);
+        QCOMPARE(
+            static_cast<ModelSearcher&>(*searcher).saveState()["observations"].toArray().size(), 3);
     }
 
     void cmaesSearchesTheParametersEveryTrialAskedFor() {

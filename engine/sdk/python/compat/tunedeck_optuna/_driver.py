@@ -108,21 +108,27 @@ def _cmaes(optuna, sampler):
     return search
 
 
-def _warm_start(optuna, study, search):
-    """The study's finished trials (an earlier optimize() of this script, or a study loaded from
-    storage) as what the searcher already knows, as Optuna's sampler reads them: points with their
-    values (search.evaluated_rewards), which the model learns from and does not run again.
-    Random search learns nothing from them."""
-    if search["algorithm"] == "random":
-        return
-    finished = [t for t in study.get_trials(deepcopy=False,
-                                            states=(optuna.trial.TrialState.COMPLETE,))
-                if t.values and all(math.isfinite(v) for v in t.values)]
-    if not finished:
-        return
-    search["points_to_evaluate"] = [dict(t.params) for t in finished]
-    search["evaluated_rewards"] = [t.values[0] if len(t.values) == 1 else list(t.values)
-                                   for t in finished]
+def _warm_start(optuna, study, search, n_trials):
+    """What the study holds before this optimize(), as Optuna's sampler reads it: its finished
+    trials (an earlier optimize() of this script, a study loaded from storage) are points with
+    their values (search.evaluated_rewards), which the model learns from and does not run again;
+    its enqueued trials (study.enqueue_trial, WAITING) are points whose reward is null, run first
+    in the order enqueued (as many as n_trials allows), their params answering the objective's
+    suggest_* calls. Random search learns nothing from finished trials. Returns the enqueued
+    trials that run."""
+    waiting = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.WAITING,))
+    waiting = waiting[:n_trials] if n_trials is not None else waiting
+    finished = [] if search["algorithm"] == "random" else [
+        t for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
+        if t.values and all(math.isfinite(v) for v in t.values)]
+    points = [dict(t.params) for t in finished] + \
+        [dict(t.system_attrs.get("fixed_params") or {}) for t in waiting]
+    if points:
+        search["points_to_evaluate"] = points
+    if finished:
+        search["evaluated_rewards"] = [t.values[0] if len(t.values) == 1 else list(t.values)
+                                       for t in finished] + [None] * len(waiting)
+    return waiting
 
 
 def _sampler_seed(sampler):
@@ -198,29 +204,35 @@ def _name(study):
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".-") or "optuna"
 
 
-def _payload(root, name, objective, directions):
+def _payload(root, name, objective, directions, numbers):
     return write_payload(root, ".optuna-driver", name,
-                         {"objective": objective, "directions": directions},
+                         dict(numbers, objective=objective, directions=directions),
                          "Optuna scripts", "objective")
 
 
+def _numbers(study, waiting):
+    """The trial numbers the objective sees (trial.number), as the study gives them: the engine's
+    first trials are the enqueued ones, keeping theirs; the rest follow the study's last."""
+    return {"enqueued_numbers": [t.number for t in waiting],
+            "next_number": len(study.get_trials(deepcopy=False))}
+
+
 def experiment(optuna, study, objective, n_trials, timeout, n_jobs):
-    """(the experiment as a dict, its results root)."""
+    """(the experiment as a dict, its results root, the enqueued trials it runs first)."""
     if not callable(objective):
         raise TypeError("study.optimize() takes a function (the objective), not %s"
                         % type(objective).__name__)
     if n_trials is None and timeout is None:
         unsupported("study.optimize() without n_trials and timeout (until Ctrl-C)",
                     "give n_trials=N or timeout=SECONDS")
-    waiting = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.WAITING,))
-    if waiting:
-        unsupported("study.enqueue_trial()", "let the sampler choose every trial's parameters")
     directions = ["max" if d == optuna.study.StudyDirection.MAXIMIZE else "min"
                   for d in study.directions]
     name = _name(study)
     root = _results_root()
     spec = {"name": name}
-    payload = _payload(root, name, objective, directions)
+    search = _search(optuna, study)
+    waiting = _warm_start(optuna, study, search, n_trials)
+    payload = _payload(root, name, objective, directions, _numbers(study, waiting))
     compat = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     spec["trainable"] = trial_trainable("tunedeck_optuna._trial", payload, compat)
     spec["search_space"] = {}
@@ -232,8 +244,7 @@ def experiment(optuna, study, objective, n_trials, timeout, n_jobs):
     spec["num_samples"] = int(n_trials) if n_trials is not None else -1
     if timeout is not None:
         spec["time_budget_s"] = float(timeout)
-    spec["search"] = _search(optuna, study)
-    _warm_start(optuna, study, spec["search"])
+    spec["search"] = search
     seed = _sampler_seed(study.sampler)
     if seed is not None:
         spec["seed"] = seed
@@ -242,7 +253,7 @@ def experiment(optuna, study, objective, n_trials, timeout, n_jobs):
         spec["scheduler"] = scheduler
     if isinstance(n_jobs, int) and n_jobs > 1:
         spec["max_concurrent_trials"] = n_jobs
-    return spec, root
+    return spec, root, waiting
 
 
 # ---- the engine's trials back into the study ------------------------------------------------
@@ -320,17 +331,40 @@ def _cut_by_timeout(trial, record):
     return record is None and trial["status"] == "TERMINATED"
 
 
-def _fill(optuna, study, analysis, directions):
-    """Adds the engine's trials to the study, in the order they were created; returns them and
-    how many were cut by the timeout."""
+def _complete_enqueued(optuna, study, enqueued, frozen):
+    """The enqueued (WAITING) trial `enqueued` becomes what the engine's trial `frozen` ran, as
+    Optuna's optimize() turns an enqueued trial into a finished one: its number and user
+    attributes stay."""
+    storage, trial_id = study._storage, enqueued._trial_id
+    storage.set_trial_state_values(trial_id, optuna.trial.TrialState.RUNNING)
+    for name, value in frozen.params.items():
+        distribution = frozen.distributions[name]
+        storage.set_trial_param(trial_id, name, distribution.to_internal_repr(value), distribution)
+    for step, value in frozen.intermediate_values.items():
+        storage.set_trial_intermediate_value(trial_id, step, value)
+    for key, value in frozen.user_attrs.items():
+        storage.set_trial_user_attr(trial_id, key, value)
+    for key, value in frozen.system_attrs.items():
+        storage.set_trial_system_attr(trial_id, key, value)
+    storage.set_trial_state_values(trial_id, frozen.state, values=frozen.values)
+    return study._storage.get_trial(trial_id)
+
+
+def _fill(optuna, study, analysis, directions, enqueued):
+    """Adds the engine's trials to the study, in the order they were created (the first ones
+    completing the enqueued trials they ran); returns them and how many were cut by the
+    timeout (an enqueued one cut stays WAITING)."""
     added, cut = [], 0
-    for trial in sorted(analysis.trials(), key=lambda t: t["trial_id"]):
+    for index, trial in enumerate(sorted(analysis.trials(), key=lambda t: t["trial_id"])):
         record = _record(trial)
         if _cut_by_timeout(trial, record):
             cut += 1
             continue
         frozen = _frozen_trial(optuna, trial, record, directions)
-        study.add_trial(frozen)
+        if index < len(enqueued):
+            frozen = _complete_enqueued(optuna, study, enqueued[index], frozen)
+        else:
+            study.add_trial(frozen)
         added.append((trial, frozen))
     return added, cut
 
@@ -341,13 +375,13 @@ def run_study(optuna, study, objective, n_trials, timeout, n_jobs, catch, callba
     if callbacks:
         unsupported("study.optimize(callbacks=...)", "read study.trials after optimize() "
                     "returns (the engine runs the trials; no Python runs between them)")
-    spec, root = experiment(optuna, study, objective, n_trials, timeout, n_jobs)
+    spec, root, enqueued = experiment(optuna, study, objective, n_trials, timeout, n_jobs)
     try:
         analysis = launcher.run_experiment(spec, results=root, cwd=os.getcwd())
     except launcher.EngineError as error:
         raise RuntimeError(str(error)) from None
     directions = spec["mode"] if isinstance(spec["mode"], list) else [spec["mode"]]
-    added, cut = _fill(optuna, study, analysis, directions)
+    added, cut = _fill(optuna, study, analysis, directions, enqueued)
     failed = [t for t, frozen in added if frozen.state == optuna.trial.TrialState.FAIL]
     print("Tunedeck: study '%s' finished: %d trials, %d failed; results in %s"
           % (analysis.name, len(added), len(failed), analysis.folder), flush=True)

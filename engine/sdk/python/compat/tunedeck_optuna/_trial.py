@@ -202,6 +202,14 @@ def _values(returned, directions):
     return values, None
 
 
+def _number(payload, index):
+    """The study's number of the engine's trial `index` (the driver's _numbers)."""
+    enqueued = payload.get("enqueued_numbers") or []
+    if index < len(enqueued):
+        return enqueued[index]
+    return payload.get("next_number", 0) + index - len(enqueued)
+
+
 def main(path):
     import cloudpickle  # noqa: F401  (pickle.load needs it for what it pickled)
     import pickle
@@ -211,7 +219,7 @@ def main(path):
     directions = payload["directions"]
     trial_id = os.environ.get("TUNEDECK_TRIAL_ID", "t0")
     digits = "".join(ch for ch in trial_id.split(".")[0] if ch.isdigit())
-    trial = Trial(int(digits or 0), directions)
+    trial = Trial(_number(payload, int(digits or 0)), directions)
     record = {"number": trial.number, "started_at": time.time()}
     code = 0
     try:
