@@ -251,6 +251,7 @@ void ExperimentLoop::pump() {
         return;
     }
     applyStopOrders();
+    applyExploitsDue();
     finishTrialsAtTheirEnd();
     if (budgetSpent_) {
         spendTimeBudget();  // a trial that paused or failed since waits no longer
@@ -455,7 +456,8 @@ void ExperimentLoop::setPendingReason(LoopTrial& live, const QString& reason) {
 }
 
 void ExperimentLoop::restand(const LoopTrial& live) {
-    roster_.set(live.trial.index, {live.trial.status, live.heldByUser, live.startedAt != 0});
+    roster_.set(live.trial.index, {live.trial.status, live.heldByUser || live.awaitsExploitCopy,
+                                   live.startedAt != 0});
 }
 
 void ExperimentLoop::holdForUser(LoopTrial& live, bool held) {
@@ -942,25 +944,22 @@ void ExperimentLoop::onReport(LoopTrial& live, const TrialLine& line) {
     if (decision.action == SchedulerDecision::Action::Exploit) {
         if (const LoopTrial* source = trials_.find(decision.source)) {
             facts.exploitSource = exploitSourceOf(*source);
+            facts.exploitSourceOnItsWay = source->attempt.checkpointInFlight();
         }
     }
     const QString exploitFrom = decision.source;
     const ReportStep step = live.attempt.onReport(std::move(decision), facts, spec_.checkpoint);
     if (step.exploitDropped) {
-        emitEvent(events::type::kWarning,
-                  events::warning(QStringLiteral("trial %1 cannot copy trial %2: it has no "
-                                                 "checkpoint before its end yet (the trial "
-                                                 "continues unchanged)")
-                                      .arg(trial.id, exploitFrom),
-                                  trial.id));
+        warnExploitDropped(trial.id, exploitFrom);
     }
-    if (step.exploitsOther) {
-        ++pinnedCheckpoints_[live.attempt.exploitSource()->path];  // until it is copied
+    if (step.exploitsOther && live.attempt.exploitSource()) {
+        exploitCopies_.pin(live.attempt.exploitSource()->path);  // until it is copied
     }
     if (step.policyChanged) {
         savePolicyState(true);
     }
     sendAnswer(live, step.answer);
+    applyExploitsDue();  // the members waiting at a sync point, ranked by this report
 }
 
 void ExperimentLoop::onSuggest(LoopTrial& live, const TrialLine& line) {
@@ -1098,9 +1097,11 @@ void ExperimentLoop::onCommitted(LoopTrial& live, const QString& to, bool ok,
         }
         trials_.markDirty(live);
         emitEvent(events::type::kCheckpoint, events::checkpoint(live.trial.id, iteration, to));
+        releaseExploitsAwaiting(live);  // they copy it before retention may take it
         applyRetention(live);
     } else {
         checkpointNotKept(live, iteration, error);
+        releaseExploitsAwaiting(live);
     }
     if (std::optional<ExitFacts> exit = live.attempt.takeDeferredExit()) {
         onTrialExited(live, *exit);
@@ -1145,7 +1146,7 @@ void ExperimentLoop::applyRetention(LoopTrial& live) {
     }
     for (std::int64_t id : doomed) {
         const QString folder = live.checkpointPaths[id];
-        if (pinnedCheckpoints_.count(folder)) {
+        if (exploitCopies_.pinned(folder)) {
             continue;  // an exploit will copy it; the next retention pass removes it
         }
         env_.effects->deleteCheckpoint(live.trial, live.placement, folder);
@@ -1244,6 +1245,7 @@ void ExperimentLoop::onTrialExited(LoopTrial& live, const ExitFacts& exit) {
     if (outcome.kind == AttemptOutcome::Kind::Deferred) {
         return;  // onCommitted comes back here once the checkpoints it sent first are in
     }
+    releaseExploitsAwaiting(live);  // nothing more of its is on its way
     release(env_.nodes->capacities(), spec_.resourcesPerTrial, live.placement);
     live.placement = {};
     env_.effects->attemptEnded(trial, live.gang);  // the rest of a gang stops
@@ -1262,7 +1264,7 @@ void ExperimentLoop::onTrialExited(LoopTrial& live, const ExitFacts& exit) {
             searcher_->onComplete(trial.id, trial.lastResult, false);
             break;
         case Kind::Exploit:
-            applyExploit(live);
+            exploitWhenCopyable(live, live.attempt.exploit(), live.attempt.exploitSource());
             break;
         case Kind::Retry:
         case Kind::Error:
@@ -1323,10 +1325,114 @@ std::optional<ExploitSource> ExperimentLoop::exploitSourceOf(const LoopTrial& so
     return newest;
 }
 
-void ExperimentLoop::applyExploit(LoopTrial& live) {
+void ExperimentLoop::exploitWhenCopyable(LoopTrial& live, const SchedulerDecision& decision,
+                                         const std::optional<ExploitSource>& decided) {
+    if (decision.source == live.trial.id) {
+        applyExploit(live, decision, std::nullopt);  // keeps its own checkpoint
+        return;
+    }
+    const LoopTrial* from = trials_.find(decision.source);
+    if (from && from->attempt.checkpointInFlight()) {
+        exploitCopies_.awaitSource({live.trial.id, decision, decided});
+        if (live.trial.status != TrialStatus::Running) {
+            live.awaitsExploitCopy = true;  // not started before the copy
+            restand(live);
+        }
+        return;
+    }
+    copyNewest(live, decision, decided);
+}
+
+void ExperimentLoop::copyNewest(LoopTrial& live, const SchedulerDecision& decision,
+                                const std::optional<ExploitSource>& decided) {
+    // The source's newest checkpoint short of the end, which may be newer than the one the
+    // exploit was decided with (no longer pinned: the copy is made now).
+    const LoopTrial* from = trials_.find(decision.source);
+    std::optional<ExploitSource> newest = from ? exploitSourceOf(*from) : std::nullopt;
+    if (decided) {
+        exploitCopies_.unpin(decided->path);
+        newest = newest ? newest : decided;
+    }
+    if (newest) {
+        applyExploit(live, decision, newest);
+        return;
+    }
+    // The source's first checkpoint, awaited, was not kept: the trial goes on unchanged.
+    warnExploitDropped(live.trial.id, decision.source);
+    if (live.trial.status == TrialStatus::Running) {
+        setStatus(live, TrialStatus::Pending, QStringLiteral("exploit dropped; resuming"));
+    }
+}
+
+void ExperimentLoop::releaseExploitsAwaiting(const LoopTrial& source) {
+    if (source.attempt.checkpointInFlight()) {
+        return;
+    }
+    const std::vector<ExploitCopies::Waiting> waiting =
+        exploitCopies_.takeAwaiting(source.trial.id);
+    for (const ExploitCopies::Waiting& w : waiting) {
+        LoopTrial* live = trials_.find(w.trialId);
+        const TrialStatus status = live ? live->trial.status : TrialStatus::Error;
+        const bool attemptEnded = status == TrialStatus::Running &&
+                                  live->attempt.ending() == TrialAttempt::Ending::Exploit;
+        const bool stillWaits = live && live->awaitsExploitCopy &&
+                                (status == TrialStatus::Paused || status == TrialStatus::Pending);
+        if (live && live->awaitsExploitCopy) {
+            live->awaitsExploitCopy = false;
+            restand(*live);
+        }
+        if (attemptEnded || stillWaits) {
+            copyNewest(*live, w.decision, w.source);
+        } else if (w.source) {
+            exploitCopies_.unpin(w.source->path);  // ended otherwise meanwhile (a stop order)
+        }
+    }
+    if (!waiting.empty()) {
+        savePolicyState();
+        pump();
+    }
+}
+
+void ExperimentLoop::applyExploitsDue() {
+    for (const QString& id : scheduler_->exploitsDue()) {
+        LoopTrial* live = trials_.find(id);
+        if (!live ||
+            (live->trial.status != TrialStatus::Paused &&
+             live->trial.status != TrialStatus::Pending) ||
+            live->awaitsExploitCopy) {
+            continue;  // a running one gets it at its next result
+        }
+        const std::optional<SchedulerDecision> decision = scheduler_->takeExploitDue(id);
+        if (!decision) {
+            continue;
+        }
+        const LoopTrial* from = trials_.find(decision->source);
+        const std::optional<ExploitSource> source =
+            from && from != live ? exploitSourceOf(*from) : std::nullopt;
+        if (from && from != live && !source && !from->attempt.checkpointInFlight()) {
+            warnExploitDropped(id, decision->source);
+            continue;
+        }
+        if (source) {
+            exploitCopies_.pin(source->path);  // until it is copied
+        }
+        exploitWhenCopyable(*live, *decision, source);
+        savePolicyState(true);
+    }
+}
+
+void ExperimentLoop::warnExploitDropped(const QString& trialId, const QString& sourceId) {
+    emitEvent(events::type::kWarning,
+              events::warning(QStringLiteral("trial %1 cannot copy trial %2: it has no "
+                                             "checkpoint before its end yet (the trial "
+                                             "continues unchanged)")
+                                  .arg(trialId, sourceId),
+                              trialId));
+}
+
+void ExperimentLoop::applyExploit(LoopTrial& live, const SchedulerDecision& exploit,
+                                  const std::optional<ExploitSource>& source) {
     Trial& trial = live.trial;
-    const SchedulerDecision exploit = live.attempt.exploit();
-    const std::optional<ExploitSource> source = live.attempt.exploitSource();
     const bool self = !source.has_value();
     const QString copied = source ? source->path : QString();
     ExploitRecord record;
@@ -1353,9 +1459,6 @@ void ExperimentLoop::applyExploit(LoopTrial& live) {
         QJsonObject manifest = checkpointManifest(trial.id, at, trial.lastResult);
         manifest.insert(QStringLiteral("copied_from"), exploit.source);
         const Status copiedOk = env_.effects->copyCheckpoint(copied, to, manifest);
-        if (--pinnedCheckpoints_[copied] <= 0) {
-            pinnedCheckpoints_.erase(copied);
-        }
         if (!copiedOk) {
             emitEvent(events::type::kWarning,
                       events::warning(QStringLiteral("trial %1 could not copy the checkpoint of "

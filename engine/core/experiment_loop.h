@@ -27,6 +27,7 @@
 #include "core/exit_description.h"
 #include "core/experiment_limits.h"
 #include "core/experiment_spec.h"
+#include "core/exploit_copies.h"
 #include "core/failure_policy.h"
 #include "core/gang_placement.h"
 #include "core/loop_environment.h"
@@ -219,7 +220,20 @@ class ExperimentLoop {
     void forceEnd(LoopTrial& live);
     void onTrialExited(LoopTrial& live, const ExitFacts& exit);
     void onFailed(LoopTrial& live, const AttemptOutcome& outcome, const ExitFacts& exit);
-    void applyExploit(LoopTrial& live);
+    // The exploit `decision` of `live` (its attempt ended for it, or it waits): `source` copied
+    // into it (none: a self-exploit), its config changed, recorded; PENDING.
+    void applyExploit(LoopTrial& live, const SchedulerDecision& decision,
+                      const std::optional<ExploitSource>& source);
+    // Applies the exploit now, or, while a checkpoint of its source is on its way, once that
+    // is committed or given up (releaseExploitsAwaiting).
+    void exploitWhenCopyable(LoopTrial& live, const SchedulerDecision& decision,
+                             const std::optional<ExploitSource>& source);
+    void copyNewest(LoopTrial& live, const SchedulerDecision& decision,
+                    const std::optional<ExploitSource>& decided);
+    void releaseExploitsAwaiting(const LoopTrial& source);
+    // The scheduler's exploits of waiting trials (Scheduler::exploitsDue).
+    void applyExploitsDue();
+    void warnExploitDropped(const QString& trialId, const QString& sourceId);
     // The checkpoint of `source` an exploit copies: its newest short of `stop:
     // training_iteration` (one at the end would leave the copying trial nothing to report).
     std::optional<ExploitSource> exploitSourceOf(const LoopTrial& source) const;
@@ -251,8 +265,7 @@ class ExperimentLoop {
     int waitingTold_ = 0;  // what the scheduler was last told by tellSchedulerWhoWaits
     bool policyStateDirty_ = false;
     std::vector<StopOrder> heldStopOrders_;  // for trials still pausing when ordered
-    // Checkpoint folders an exploit will copy: retention leaves them alone until it has.
-    std::map<QString, int> pinnedCheckpoints_;
+    ExploitCopies exploitCopies_;
     std::vector<Verdict> verdicts_;
     bool stopping_ = false;
     double stoppingSince_ = 0;

@@ -63,6 +63,7 @@ void PbtScheduler::onTrialAdd(const Trial& trial) {
         // history) may still count as a member: the others must not wait for it at a sync point.
         m.finished = true;
         m.pending.reset();
+        due_.erase(trial.id);
         releaseWaitingTrials();
     }
 }
@@ -144,11 +145,8 @@ SchedulerDecision PbtScheduler::onResult(const Trial& trial, const QJsonObject& 
     m.iteration =
         static_cast<std::int64_t>(finiteNumberAt(result, QStringLiteral("training_iteration"))
                                       .value_or(static_cast<double>(trial.iteration)));
-    if (m.pending) {
-        SchedulerDecision decision = *m.pending;
-        m.pending.reset();
-        m.config = decision.config;
-        return decision;
+    if (std::optional<SchedulerDecision> decision = takeExploitDue(trial.id)) {
+        return *decision;
     }
     const auto time = finiteNumberAt(result, options_.timeAttr);
     const auto value = finiteNumberAt(result, options_.metric);
@@ -214,6 +212,7 @@ SchedulerDecision PbtScheduler::synchronise(const QString* current, double time)
             decision = d;
         } else if (d.action == SchedulerDecision::Action::Exploit) {
             members_.at(id).pending = d;
+            due_.insert(id);
         }
     }
     // The next sync point lies past every member's progress: a member already at it would wait
@@ -228,6 +227,18 @@ SchedulerDecision PbtScheduler::synchronise(const QString* current, double time)
                 options_.perturbationInterval;
     }
     nextSync_ = next;
+    return decision;
+}
+
+std::optional<SchedulerDecision> PbtScheduler::takeExploitDue(const QString& trialId) {
+    const auto it = members_.find(trialId);
+    if (it == members_.end() || !it->second.pending) {
+        return std::nullopt;
+    }
+    Member& m = it->second;
+    SchedulerDecision decision = *std::exchange(m.pending, std::nullopt);
+    due_.erase(trialId);
+    m.config = decision.config;
     return decision;
 }
 
@@ -258,6 +269,7 @@ void PbtScheduler::onComplete(const Trial& trial, const QJsonObject& lastResult)
     Member& m = memberOf(trial);
     m.finished = true;
     m.pending.reset();
+    due_.erase(trial.id);
     releaseWaitingTrials();
 }
 
@@ -266,6 +278,7 @@ void PbtScheduler::onError(const Trial& trial) {
     Member& m = memberOf(trial);
     m.finished = true;
     m.pending.reset();
+    due_.erase(trial.id);
     releaseWaitingTrials();
 }
 
@@ -404,6 +417,12 @@ Status PbtScheduler::restoreState(const QJsonObject& state) {
         exploits.push_back(exploitFromJson(e.toObject()));
     }
     members_ = std::move(members);
+    due_.clear();
+    for (const auto& [id, m] : members_) {
+        if (m.pending) {
+            due_.insert(id);
+        }
+    }
     exploits_ = std::move(exploits);
     nextSync_ = state.value("next_sync").toDouble(nextSync_);
     return Status::ok();

@@ -25,9 +25,12 @@
 //    explore), saved with the state, so a resumed run makes the same choices.
 //  - synch: true (Ray's synchronous PBT, paper appendix A.1): a trial reaching the next sync
 //    point pauses until every live trial has; the last to arrive ranks the population for all.
-//    A paused trial can only be changed at its own next result, so a paused bottom trial gets
-//    its exploit then (one iteration late); the sources' pause checkpoints are what it copies.
-//    The last arrival itself continues (saving when top) instead of pausing as in Ray.
+//    A paused bottom trial's exploit is due at once (exploitsDue): the runtime copies the
+//    source's checkpoint of the sync point into it while it waits (after that checkpoint is
+//    committed, when the source is the last arrival still saving it), so the outcome does not
+//    depend on which member arrived last. One that could not pause (it cannot save) gets its
+//    exploit at its next result. The last arrival itself continues (saving when top) instead
+//    of pausing as in Ray.
 //  - Ray pauses a trial at each perturbation while other trials wait for a slot ("yield time
 //    to other trials"), so a population larger than the slots coexists and is ranked together
 //    instead of running two by two to the end. The same here (asynchronous mode): a trial that
@@ -45,6 +48,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -98,6 +102,8 @@ class PbtScheduler final : public Scheduler {
     std::optional<QString> chooseTrialToRun(const std::vector<const Trial*>& waiting) override;
     void onTrialsWaiting(int count) override { waiting_ = count; }
     bool sharesSlots() const override { return true; }
+    std::vector<QString> exploitsDue() const override { return {due_.begin(), due_.end()}; }
+    std::optional<SchedulerDecision> takeExploitDue(const QString& trialId) override;
     std::vector<std::pair<QString, QString>> requiredResultKeys() const override;
     QJsonObject saveState() const override;
     Status restoreState(const QJsonObject& state) override;
@@ -137,6 +143,7 @@ class PbtScheduler final : public Scheduler {
     Options options_;
     std::unique_ptr<PopulationExplorer> explorer_;
     std::map<QString, Member> members_;
+    std::set<QString> due_;  // members whose `pending` is set
     double nextSync_ = 0;
     int waiting_ = 0;  // trials waiting for a slot, as the runtime last said
     std::vector<PbtExploit> exploits_;

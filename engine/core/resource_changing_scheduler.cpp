@@ -95,6 +95,10 @@ class ResourceChangingScheduler final : public Scheduler {
     void onWorkerSlots(int count) override { workerSlots_ = count; }
     bool sharesSlots() const override { return base_->sharesSlots(); }
     std::vector<StopOrder> takeStopOrders() override { return base_->takeStopOrders(); }
+    std::vector<QString> exploitsDue() const override { return base_->exploitsDue(); }
+    std::optional<SchedulerDecision> takeExploitDue(const QString& trialId) override {
+        return base_->takeExploitDue(trialId);
+    }
     std::vector<std::pair<QString, QString>> requiredResultKeys() const override {
         return base_->requiredResultKeys();
     }

@@ -119,6 +119,16 @@ class Scheduler {
     // terminates each with its reason. Each order is returned once.
     virtual std::vector<StopOrder> takeStopOrders() { return {}; }
 
+    // Exploits decided for trials that were not reporting (synchronous PBT ranks the members
+    // waiting at a sync point when the last arrives): the runtime takes those of trials that
+    // wait (PAUSED, PENDING) and applies them at once, as Ray changes a paused trial; a running
+    // trial's is its decision at its next result.
+    virtual std::vector<QString> exploitsDue() const { return {}; }
+    virtual std::optional<SchedulerDecision> takeExploitDue(const QString& trialId) {
+        (void)trialId;
+        return std::nullopt;
+    }
+
     // Result keys every result must carry for this scheduler to work, each with the key of the
     // experiment file that asked for it ("scheduler.time_attr"), so that a trial that never
     // reports one ends the experiment with exit 2 pointing at that line (as for `metric`).

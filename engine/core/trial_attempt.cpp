@@ -40,7 +40,7 @@ ReportStep TrialAttempt::onReport(SchedulerDecision decision, const ReportFacts&
     ReportStep step;
     decision = applyUserOrder(std::move(decision));
     if (decision.action == Action::Exploit && decision.source != facts.trialId) {
-        if (!facts.exploitSource) {
+        if (!facts.exploitSource && !facts.exploitSourceOnItsWay) {
             // Nothing to copy yet (SchedulerDecision says so): the trial goes on unchanged.
             step.exploitDropped = true;
             decision = SchedulerDecision::proceed();

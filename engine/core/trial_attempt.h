@@ -53,13 +53,16 @@ struct ReportFacts {
     bool namesCheckpoint = false;  // report(..., checkpoint=DIR)
     // The latest committed checkpoint of the trial an exploit copies; none when it has none.
     std::optional<ExploitSource> exploitSource;
+    // That trial has a checkpoint on its way (then the exploit waits for it even with none yet).
+    bool exploitSourceOnItsWay = false;
 };
 
 struct ReportStep {
     TrialAnswer answer = TrialAnswer::Continue;
     // Exploit of another trial that has no checkpoint yet: dropped, the trial goes on (warn).
     bool exploitDropped = false;
-    // The attempt ends to take another trial's checkpoint (pin `exploitSource` until copied).
+    // The attempt ends to take another trial's checkpoint (pin `exploitSource`, if any, until
+    // copied; with none, the source's first checkpoint is on its way).
     bool exploitsOther = false;
     // The searcher's and scheduler's state changed in a way worth saving at once.
     bool policyChanged = false;
@@ -133,6 +136,9 @@ class TrialAttempt {
     CheckpointStep onCheckpoint(bool namesFolder);
     // After a Save: the checkpoint is written under this iteration with this result.
     std::int64_t savingIteration() const { return savingIteration_; }
+    // Whether a checkpoint of this attempt is on its way: asked and not yet written, or sent for
+    // commit and not yet answered.
+    bool checkpointInFlight() const { return saving_ || !pendingCommits_.empty(); }
     const QJsonObject& savingResult() const { return savingResult_; }
 
     // Checkpoint commits: sent to the node, and answered by it (nullopt: not this attempt's).
@@ -164,8 +170,9 @@ class TrialAttempt {
     bool exitOverdue(double now, double graceS) const;
     void forcedToEnd() { forced_ = true; }
 
-    // The exploit to apply (Ending::Exploit), and the other trial's checkpoint it copies (none
-    // for a self-exploit, which keeps its own latest).
+    // The exploit to apply (Ending::Exploit), and the other trial's checkpoint it was decided
+    // with (none for a self-exploit, which keeps its own latest, or when the other's first
+    // checkpoint was on its way).
     const SchedulerDecision& exploit() const { return exploit_; }
     const std::optional<ExploitSource>& exploitSource() const { return exploitSource_; }
 

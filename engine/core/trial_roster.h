@@ -34,7 +34,8 @@ class TrialRoster {
   public:
     struct Standing {
         TrialStatus status = TrialStatus::Pending;
-        bool heldByUser = false;   // paused by the user: neither waiting nor running
+        bool heldByUser = false;   // paused by the user (or until a PBT exploit's copy is
+                                   // made): neither waiting nor running
         bool everStarted = false;  // a waiting trial that never ran is a new one
     };
 

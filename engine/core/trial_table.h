@@ -35,6 +35,9 @@ struct LoopTrial {
     double lastReportAt = 0;    // its last report (or start): the time of an iteration
     bool dirty = false;         // trial row changed since last saved (see TrialTable::markDirty)
     bool heldByUser = false;    // paused by the user: not started until resumed
+    // A PBT exploit of this waiting trial waits for its source's checkpoint: not started until
+    // the copy is made (core/exploit_copies.h).
+    bool awaitsExploitCopy = false;
 };
 
 class TrialTable {

@@ -235,17 +235,21 @@ void TestSearchExamples::pbtExploitsAreRecordedAndReplayReproducesTheWinner() {
     const EngineResult r = runExample(h, "pbt/experiment.yaml");
     QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
     const QString folder = h.experimentFolder("pbt-toy");
-    const QString exploits =
-        sqliteQuery(folder + "/experiment.sqlite", "SELECT count(*) FROM exploits");
-    QVERIFY2(exploits.toInt() >= 1, qPrintable(exploits));
+    // Synchronous PBT: at each of the 9 sync points (iterations 4, 8, ..., 36) the bottom trial
+    // copies the top one's checkpoint of that very sync point, whichever of the two arrived
+    // last (the copy waits for a checkpoint still being written), so a busy machine does not
+    // change the run: the same seed gives the same exploits and the same outcome.
+    const QString exploits = sqliteQuery(folder + "/experiment.sqlite",
+                                         "SELECT group_concat(iteration || '<-' || "
+                                         "source_iteration, ' ') FROM exploits ORDER BY id");
+    QCOMPARE(exploits,
+             QStringLiteral("4<-4 8<-8 12<-12 16<-16 20<-20 24<-24 28<-28 32<-32 36<-36"));
     const auto q = lastValues(h.exportJson(folder), "Q");
     // Alone, h = (1, 0) or (0, 1) stalls at Q = 1.2 - 0.81 = 0.39; the synchronised pair gets
-    // close to the optimum 1.2 however busy the machine is (asynchronously it stalled under load).
-    // Where it ends depends on whether the donor's checkpoint of the same step was committed
-    // when the copy was taken (else the interval before is copied): 0.997, 1.091 and 1.140 are
-    // all seen, so the bound sits between the stall and the lowest of them.
+    // close to the optimum 1.2.
     const double best = bestOf(q, false);
-    QVERIFY2(best > 0.9, qPrintable(QString::number(best)));
+    qInfo("best Q %.6f", best);
+    QVERIFY2(best > 1.1, qPrintable(QString::number(best)));
     const QString winner = std::max_element(q.begin(), q.end()).key();
 
     const EngineResult replay = h.run({"pbt-replay", folder, winner, "--quiet"}, 400000);
@@ -253,7 +257,7 @@ void TestSearchExamples::pbtExploitsAreRecordedAndReplayReproducesTheWinner() {
     const QString replayFolder = h.experimentFolder("pbt-toy-replay-" + winner);
     const auto replayed = lastValues(h.exportJson(replayFolder), "Q");
     QCOMPARE(replayed.size(), 1);
-    QVERIFY(replayed.first() > 0.9);  // the lineage's schedule, not a stalled corner
+    QVERIFY(replayed.first() > 1.1);  // the lineage's schedule, not a stalled corner
     QVERIFY2(std::abs(replayed.first() - q[winner]) < 1e-9,
              qPrintable(QStringLiteral("%1 vs %2").arg(replayed.first()).arg(q[winner])));
 }

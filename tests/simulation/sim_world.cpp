@@ -682,6 +682,19 @@ void World::eventRecorded(const QString& type, std::int64_t, double, const QJson
     }
     if (type == events::type::kExploit) {
         askedValue_.erase(payload.value("trial").toString());  // PBT changed its config
+        // An exploit copies its source's newest checkpoint: none of the source's is on its way
+        // (asked at the perturbation the exploit was decided at), and the copy is the newest
+        // committed one short of the end (Ray's synchronous PBT copies the checkpoint the top
+        // trial saves at the same sync point).
+        const QString source = payload.value("source").toString();
+        const LoopTrial* donor =
+            source == payload.value("trial").toString() ? nullptr : loop_->find(source);
+        if (donor && donor->attempt.checkpointInFlight()) {
+            breaks(QStringLiteral("trial %1 copied trial %2's checkpoint of iteration %3 while "
+                                  "%2's next was on its way")
+                       .arg(payload.value("trial").toString(), source)
+                       .arg(payload.value("source_iteration").toInteger()));
+        }
     }
 }
 
