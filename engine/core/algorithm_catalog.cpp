@@ -189,6 +189,7 @@ Defaults schedulerDefaults(const QString& name) {
         add("perturbation_factors", literal('[' + factors.join(QStringLiteral(", ")) + ']'));
         add("hyperparam_mutations", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "none")));
         add("custom_explore", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "none")));
+        add("explore_command", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "none")));
         add("hyperparam_bounds", described(QT_TRANSLATE_NOOP("AlgorithmCatalog", "required")));
         add("synch", flag(pbt.synch));
         add("require_attrs", flag(pbt.requireAttrs));

@@ -8,6 +8,7 @@
 #include "core/early_stop.h"
 #include "core/events.h"
 #include "core/experiment_end.h"
+#include "core/pbt_options.h"
 #include "core/run_folders.h"
 #include "core/trial_note.h"
 #include "core/trial_report.h"
@@ -1264,7 +1265,7 @@ void ExperimentLoop::onTrialExited(LoopTrial& live, const ExitFacts& exit) {
             searcher_->onComplete(trial.id, trial.lastResult, false);
             break;
         case Kind::Exploit:
-            exploitWhenCopyable(live, live.attempt.exploit(), live.attempt.exploitSource());
+            exploreThenCopy(live, live.attempt.exploit(), live.attempt.exploitSource());
             break;
         case Kind::Retry:
         case Kind::Error:
@@ -1372,16 +1373,7 @@ void ExperimentLoop::releaseExploitsAwaiting(const LoopTrial& source) {
         exploitCopies_.takeAwaiting(source.trial.id);
     for (const ExploitCopies::Waiting& w : waiting) {
         LoopTrial* live = trials_.find(w.trialId);
-        const TrialStatus status = live ? live->trial.status : TrialStatus::Error;
-        const bool attemptEnded = status == TrialStatus::Running &&
-                                  live->attempt.ending() == TrialAttempt::Ending::Exploit;
-        const bool stillWaits = live && live->awaitsExploitCopy &&
-                                (status == TrialStatus::Paused || status == TrialStatus::Pending);
-        if (live && live->awaitsExploitCopy) {
-            live->awaitsExploitCopy = false;
-            restand(*live);
-        }
-        if (attemptEnded || stillWaits) {
+        if (live && stillExploiting(*live)) {
             copyNewest(*live, w.decision, w.source);
         } else if (w.source) {
             exploitCopies_.unpin(w.source->path);  // ended otherwise meanwhile (a stop order)
@@ -1391,6 +1383,63 @@ void ExperimentLoop::releaseExploitsAwaiting(const LoopTrial& source) {
         savePolicyState();
         pump();
     }
+}
+
+bool ExperimentLoop::stillExploiting(LoopTrial& live) {
+    const TrialStatus status = live.trial.status;
+    const bool attemptEnded =
+        status == TrialStatus::Running && live.attempt.ending() == TrialAttempt::Ending::Exploit;
+    const bool stillWaits =
+        live.awaitsExploitCopy && (status == TrialStatus::Paused || status == TrialStatus::Pending);
+    if (live.awaitsExploitCopy) {
+        live.awaitsExploitCopy = false;
+        restand(live);
+    }
+    return attemptEnded || stillWaits;
+}
+
+void ExperimentLoop::exploreThenCopy(LoopTrial& live, const SchedulerDecision& decision,
+                                     const std::optional<ExploitSource>& decided) {
+    const QStringList command = pbtExploreCommand(spec_);
+    if (command.isEmpty()) {
+        exploitWhenCopyable(live, decision, decided);
+        return;
+    }
+    // Ray's custom_explore_fn, as a program: the copy waits for the config it prints (the
+    // decided source stays pinned meanwhile).
+    exploitCopies_.exploring({live.trial.id, decision, decided});
+    if (live.trial.status != TrialStatus::Running) {
+        live.awaitsExploitCopy = true;
+        restand(live);
+    }
+    env_.effects->exploreConfig(live.trial.id, command, decision.config);
+}
+
+void ExperimentLoop::explored(const QString& trialId, const QJsonObject& config,
+                              const QString& error) {
+    std::optional<ExploitCopies::Waiting> w = exploitCopies_.takeExploring(trialId);
+    if (!w) {
+        return;
+    }
+    LoopTrial* live = trials_.find(trialId);
+    if (!live || !stillExploiting(*live)) {
+        if (w->source) {
+            exploitCopies_.unpin(w->source->path);  // ended otherwise meanwhile (a stop order)
+        }
+        return;
+    }
+    SchedulerDecision decision = std::move(w->decision);
+    if (error.isEmpty()) {
+        decision.config = config;
+    } else {
+        warn(QStringLiteral("explore_command for trial %1: %2; it goes on with the config PBT "
+                            "explored")
+                 .arg(trialId, error),
+             trialId);
+    }
+    exploitWhenCopyable(*live, decision, w->source);
+    savePolicyState();
+    pump();
 }
 
 void ExperimentLoop::applyExploitsDue() {
@@ -1416,7 +1465,7 @@ void ExperimentLoop::applyExploitsDue() {
         if (source) {
             exploitCopies_.pin(source->path);  // until it is copied
         }
-        exploitWhenCopyable(*live, *decision, source);
+        exploreThenCopy(*live, *decision, source);
         savePolicyState(true);
     }
 }

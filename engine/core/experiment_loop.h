@@ -124,6 +124,9 @@ class ExperimentLoop {
     // The attempt never ran or cannot go on, not its fault (its node is not up, its checkpoint
     // could not be copied there): the trial waits again.
     void attemptLost(const QString& trialId, int attempt, const QString& message);
+    // pbt's explore_command answered for the exploit of `trialId`: the config it goes on with,
+    // or why there is none (`error`; the explored config is kept, with a warning).
+    void explored(const QString& trialId, const QJsonObject& config, const QString& error);
     void nodeLost(const QString& nodeId, const QString& reason);
     // How many ranks the nodes up hold (resource_changing sizes trials to it).
     void setWorkerSlots(int count);
@@ -230,6 +233,12 @@ class ExperimentLoop {
                              const std::optional<ExploitSource>& source);
     void copyNewest(LoopTrial& live, const SchedulerDecision& decision,
                     const std::optional<ExploitSource>& decided);
+    // exploitWhenCopyable, after explore_command (when pbt has one) has changed the config.
+    void exploreThenCopy(LoopTrial& live, const SchedulerDecision& decision,
+                         const std::optional<ExploitSource>& decided);
+    // Whether `live` still stands where an exploit left it (its attempt ended for the exploit,
+    // or it waits held for it); clears the hold.
+    bool stillExploiting(LoopTrial& live);
     void releaseExploitsAwaiting(const LoopTrial& source);
     // The scheduler's exploits of waiting trials (Scheduler::exploitsDue).
     void applyExploitsDue();

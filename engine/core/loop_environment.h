@@ -105,6 +105,11 @@ class LoopEffects {
     // A PBT exploit's copy of another trial's checkpoint, durably, with its manifest.
     virtual Status copyCheckpoint(const QString& from, const QString& to,
                                   const QJsonObject& manifest) = 0;
+    // Runs pbt's explore_command for an exploit of `trialId`, with `config` (the explored
+    // config) as JSON on its standard input; its answer comes back through
+    // ExperimentLoop::explored, always (a failure or a timeout with its message).
+    virtual void exploreConfig(const QString& trialId, const QStringList& command,
+                               const QJsonObject& config) = 0;
     // The trial's attempt is over and its places are released: the rest of a gang stops.
     virtual void attemptEnded(const Trial& trial, const GangPlacement& gang) = 0;
     // An event, recorded with `seq` at `time` (the --events file, subscribers).

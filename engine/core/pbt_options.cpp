@@ -24,6 +24,7 @@ const QString kResampleProbability = QStringLiteral("resample_probability");
 const QString kPerturbationFactors = QStringLiteral("perturbation_factors");
 const QString kMutations = QStringLiteral("hyperparam_mutations");
 const QString kCustomExplore = QStringLiteral("custom_explore");
+const QString kExploreCommand = QStringLiteral("explore_command");
 const QString kSynch = QStringLiteral("synch");
 const QString kRequireAttrs = QStringLiteral("require_attrs");
 const QString kLogConfig = QStringLiteral("log_config");
@@ -313,6 +314,7 @@ QStringList pbtOptionNames() {
             kPerturbationFactors,
             kMutations,
             kCustomExplore,
+            kExploreCommand,
             kSynch,
             kRequireAttrs,
             kLogConfig};
@@ -362,13 +364,41 @@ Status validatePbtOptions(const ExperimentSpec& spec, QString* badKey) {
             return s;
         }
     }
-    if (spec.scheduler.mutations.parameters.empty() && bounds.empty()) {
+    if (options.contains(kExploreCommand) && pbtExploreCommand(spec).isEmpty()) {
+        return optionError(badKey, kExploreCommand,
+                           QStringLiteral("scheduler option 'explore_command' must be a list of "
+                                          "a program and its arguments, such as [python3, "
+                                          "explore.py]: it "
+                                          "reads the explored config (JSON) on its standard "
+                                          "input and prints the config the trial goes on with"));
+    }
+    if (spec.scheduler.mutations.parameters.empty() && bounds.empty() &&
+        !options.contains(kExploreCommand)) {
         return optionError(badKey, kMutations,
-                           QStringLiteral("scheduler 'pbt' needs hyperparam_mutations or "
-                                          "custom_explore: what to change when a trial copies "
-                                          "another"));
+                           QStringLiteral("scheduler 'pbt' needs hyperparam_mutations, "
+                                          "custom_explore or explore_command: what to change "
+                                          "when a trial copies another"));
     }
     return Status::ok();
+}
+
+QStringList pbtExploreCommand(const ExperimentSpec& spec) {
+    if (spec.scheduler.name != QLatin1String("pbt") &&
+        spec.scheduler.options.value(QStringLiteral("base")).toString() != QLatin1String("pbt")) {
+        return {};
+    }
+    const QJsonValue value = spec.scheduler.options.value(kExploreCommand);
+    QStringList command;
+    if (value.isArray()) {
+        for (const QJsonValue& word : value.toArray()) {
+            if (!word.isString() || word.toString().isEmpty() ||
+                word.toString().contains(QChar(0))) {
+                return {};
+            }
+            command.append(word.toString());
+        }
+    }
+    return command;
 }
 
 std::unique_ptr<Scheduler> makePbtScheduler(const ExperimentSpec& spec) {

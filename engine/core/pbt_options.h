@@ -24,6 +24,12 @@ QStringList pbtOptionNames();
 // "scheduler.<option>" (or "scheduler.hyperparam_mutations.<param>", or "metric").
 Status validatePbtOptions(const ExperimentSpec& spec, QString* badKey);
 
+// pbt's `explore_command` (Ray's custom_explore_fn, as a program the runtime runs at each exploit
+// with the explored config as JSON on its standard input; what it prints is the config the trial
+// goes on with): the program and its arguments; empty when the scheduler is not pbt (or
+// resource_changing over pbt), the option is not set, or it is not a list of non-empty strings.
+QStringList pbtExploreCommand(const ExperimentSpec& spec);
+
 // PBT and PB2 copy checkpoints from trial to trial: an experiment whose checkpoints are turned
 // off cannot use them (the catalogue checks `checkpoint` against this).
 bool pbtNeedsCheckpoints();

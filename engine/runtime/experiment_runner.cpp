@@ -428,6 +428,18 @@ Status ExperimentRunner::copyCheckpoint(const QString& from, const QString& to,
     return tunedeck::copyCheckpoint(from, to, manifest);
 }
 
+void ExperimentRunner::exploreConfig(const QString& trialId, const QStringList& command,
+                                     const QJsonObject& config) {
+    if (!explores_) {
+        explores_ = std::make_unique<ExploreCommands>(
+            spec().trainable.workingDir, spec().trainable.env,
+            [this](const QString& id, const QJsonObject& explored, const QString& error) {
+                later([this, id, explored, error] { loop_->explored(id, explored, error); });
+            });
+    }
+    explores_->run(trialId, command, config);
+}
+
 void ExperimentRunner::attemptEnded(const Trial& trial, const GangPlacement& gang) {
     if (gang.placed) {
         gangs_.stop(trial.id, tr("rank 0 has ended"));  // their places return with their exits

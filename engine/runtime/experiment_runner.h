@@ -20,6 +20,7 @@
 #include "core/experiment_loop.h"
 #include "core/experiment_spec.h"
 #include "core/gang_placement.h"
+#include "runtime/explore_commands.h"
 #include "runtime/gang_ranks.h"
 #include "runtime/node_monitor.h"
 #include "runtime/node_pool.h"
@@ -116,6 +117,8 @@ class ExperimentRunner : public QObject, private LoopClock, private LoopNodes, p
     Status copyCheckpoint(const QString& from, const QString& to,
                           const QJsonObject& manifest) override;
     void attemptEnded(const Trial& trial, const GangPlacement& gang) override;
+    void exploreConfig(const QString& trialId, const QStringList& command,
+                       const QJsonObject& config) override;
     void eventRecorded(const QString& type, std::int64_t seq, double time,
                        const QJsonObject& payload) override;
     void resultRecorded(const QString& trialId, std::int64_t seq, double time,
@@ -169,6 +172,7 @@ class ExperimentRunner : public QObject, private LoopClock, private LoopNodes, p
     QTimer wakeTimer_;  // the loop's next deadline between ticks
     std::unique_ptr<QFile> eventsFile_;
     std::unique_ptr<ProgressReporter> reporter_;
+    std::unique_ptr<ExploreCommands> explores_;  // pbt's explore_command, made on first use
 };
 
 }  // namespace tunedeck

@@ -46,12 +46,35 @@ class RayLegacyRun(unittest.TestCase):
         self.assertEqual(spec["scheduler"]["hyperparam_mutations"]["momentum"],
                          {"choice": [0.5, 0.7, 0.9, 0.99]})
 
+    def test_custom_explore_fn_shapes_every_exploit(self):
+        # Ray calls custom_explore_fn on each explored config; the trial goes on with what it
+        # returns. Each exploit's new config passed through it (its counter), within its clamps,
+        # although the lambda draws lr up to 0.1 and the list holds 0.99.
+        self.assertEqual(self.pbt_run.code, 0, str(self.pbt_run))
+        exploits = self.user.sql("legacy_pbt", "SELECT trial_id, new_config FROM exploits "
+                                               "ORDER BY id")
+        self.assertGreater(len(exploits), 0, str(self.pbt_run))
+        last = {}
+        for trial, new in exploits:
+            new = json.loads(new)
+            self.assertLessEqual(new["lr"], 0.08, new)
+            self.assertNotEqual(new["momentum"], 0.99, new)
+            self.assertGreaterEqual(new["explored"], 1, new)
+            last[trial] = new
+        # The history's configs are what the trials went on with.
+        for trial, config in self.user.sql("legacy_pbt", "SELECT id, config FROM trials"):
+            if trial in last:
+                self.assertEqual(json.loads(config), last[trial])
+        # What the function printed did not reach the engine's answer (it went to stderr).
+        self.assertNotIn("explore_command", self.pbt_run.out + self.pbt_run.err)
+
     def test_pbt_checkpoint_dirs_reach_the_history(self):
         kept = self.user.sql("legacy_pbt", "SELECT trial_id, path FROM checkpoints")
         self.assertGreater(len(kept), 0, str(self.pbt_run))
         printed = re.search(r"best_config: (\{.*\})", self.pbt_run.out)
         self.assertIsNotNone(printed, str(self.pbt_run))
-        self.assertEqual(set(json.loads(printed.group(1))), {"lr", "momentum"})
+        # The best trial's config, with the counter custom_explore_fn adds once it explored.
+        self.assertEqual(set(json.loads(printed.group(1))) - {"explored"}, {"lr", "momentum"})
 
 
 if __name__ == "__main__":

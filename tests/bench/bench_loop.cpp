@@ -86,6 +86,8 @@ class InstantWorld : public LoopClock, public LoopEffects {
         return Status::ok();
     }
     void attemptEnded(const Trial&, const GangPlacement&) override {}
+    void exploreConfig(const QString&, const QStringList&, const QJsonObject&) override {
+    }  // no pbt
     void eventRecorded(const QString&, std::int64_t, double, const QJsonObject&) override {}
     void resultRecorded(const QString&, std::int64_t, double, const QJsonObject&) override {}
     void statusShown(const Trial&, const QString&) override {}

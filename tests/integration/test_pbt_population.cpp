@@ -9,6 +9,7 @@ class TestPbtPopulation : public QObject {
     Q_OBJECT
   private slots:
     void aPopulationOfEightOnTwoSlotsCoexists();
+    void anExploreCommandShapesEachExploit();
 };
 
 void TestPbtPopulation::aPopulationOfEightOnTwoSlotsCoexists() {
@@ -58,6 +59,87 @@ seed: 5
     QVERIFY2(exploits > 0, qPrintable(r.all()));
     QCOMPARE(sqliteQuery(db, "SELECT COUNT(*) FROM exploits WHERE trial_id = source_trial_id"),
              QStringLiteral("0"));
+}
+
+namespace {
+
+QString exploringExperiment(const QString& name, const QString& command) {
+    return QStringLiteral(R"(name: %1
+trainable:
+  command: python3 @TRIAL@
+resources_per_trial: {cpu: 1}
+search_space:
+  x: {uniform: [1, 2]}
+  iterations: 100
+num_samples: 4
+metric: score
+mode: max
+scheduler:
+  type: pbt
+  time_attr: training_iteration
+  perturbation_interval: 2
+  quantile_fraction: 0.5
+  explore_command: %2
+  hyperparam_mutations:
+    x: {uniform: [1, 2]}
+stop: {training_iteration: 6}
+max_concurrent_trials: 2
+seed: 3
+)")
+        .arg(name, command);
+}
+
+}  // namespace
+
+// pbt's explore_command (Ray's custom_explore_fn as a program, as a YAML user writes it): each
+// exploit's config is what the program printed; a program that fails is a warning, and the
+// trial goes on with the config PBT explored.
+void TestPbtPopulation::anExploreCommandShapesEachExploit() {
+    EngineHarness h;
+    h.writeFile("explore.py", R"(import json, sys
+config = json.load(sys.stdin)
+config["x"] = round(config["x"], 1)
+config["explored"] = config.get("explored", 0) + 1
+print(json.dumps(config))
+)");
+    h.writeFile("broken_explore.py", "import sys\nsys.exit('no idea what to explore')\n");
+    const EngineResult r =
+        h.run({"run",
+               h.writeFile("explore.yaml", exploringExperiment("explore", "[python3, explore.py]")),
+               "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
+    const QString db = h.experimentFolder("explore") + "/experiment.sqlite";
+    const int exploits = sqliteQuery(db, "SELECT COUNT(*) FROM exploits").toInt();
+    QVERIFY2(exploits > 0, qPrintable(r.all()));
+    // Every exploit went on with the program's config: x to one decimal, counted.
+    QCOMPARE(sqliteQuery(db,
+                         "SELECT COUNT(*) FROM exploits WHERE "
+                         "json_extract(new_config, '$.explored') >= 1 AND "
+                         "json_extract(new_config, '$.x') = round(json_extract(new_config, "
+                         "'$.x'), 1)"),
+             QString::number(exploits));
+    QCOMPARE(sqliteQuery(db, "SELECT COUNT(*) FROM trials WHERE status = 'TERMINATED'"),
+             QStringLiteral("4"));
+
+    const EngineResult broken = h.run(
+        {"run",
+         h.writeFile("broken.yaml", exploringExperiment("broken", "[python3, broken_explore.py]")),
+         "--quiet"});
+    QVERIFY2(broken.exitCode == 0, qPrintable(broken.all()));
+    const QString brokenDb = h.experimentFolder("broken") + "/experiment.sqlite";
+    const int brokenExploits = sqliteQuery(brokenDb, "SELECT COUNT(*) FROM exploits").toInt();
+    QVERIFY2(brokenExploits > 0, qPrintable(broken.all()));
+    QCOMPARE(sqliteQuery(brokenDb,
+                         "SELECT COUNT(*) FROM exploits WHERE "
+                         "json_extract(new_config, '$.explored') IS NULL"),
+             QString::number(brokenExploits));
+    const QString warning =
+        sqliteQuery(brokenDb,
+                    "SELECT json_extract(payload, '$.message') FROM events WHERE type = 'warning' "
+                    "AND payload LIKE '%explore_command%' LIMIT 1");
+    QVERIFY2(warning.contains("exited with code 1: no idea what to explore") &&
+                 warning.contains("goes on with the config PBT explored"),
+             qPrintable(warning));
 }
 
 QTEST_GUILESS_MAIN(TestPbtPopulation)

@@ -1,5 +1,6 @@
 #include "sim_world.h"
 
+#include <QJsonDocument>
 #include <QJsonValue>
 #include <cmath>
 
@@ -210,6 +211,26 @@ class World : public LoopClock, public LoopNodes, public LoopEffects {
     void attemptEnded(const Trial& trial, const GangPlacement&) override {
         note(QStringLiteral("%1 attempt ended").arg(trial.id));
     }
+    // pbt's explore_command: halves lr above 0.5 (a user's clamp), a moment later; every fifth
+    // run fails.
+    void exploreConfig(const QString& trialId, const QStringList&,
+                       const QJsonObject& config) override {
+        const bool fails = ++explores_ % 5 == 0;
+        QJsonObject out = config;
+        if (out.value("lr").toDouble() > 0.5) {
+            out.insert("lr", out.value("lr").toDouble() / 2);
+        }
+        note(QStringLiteral("%1 explore%2").arg(trialId, fails ? " fails" : ""));
+        at(now_ + 0.05, [this, trialId, out, fails] {
+            if (fails) {
+                exploredFor_.erase(trialId);
+            } else {
+                exploredFor_[trialId] = out;
+            }
+            loop_->explored(trialId, fails ? QJsonObject() : out,
+                            fails ? QStringLiteral("sim: it exited with code 1") : QString());
+        });
+    }
     void eventRecorded(const QString& type, std::int64_t, double,
                        const QJsonObject& payload) override;
     void resultRecorded(const QString& trialId, std::int64_t, double,
@@ -297,10 +318,12 @@ class World : public LoopClock, public LoopNodes, public LoopEffects {
     std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
     std::uint64_t nextOrder_ = 0;
     std::map<QString, Process> processes_;
-    std::map<QString, int> attemptsStarted_;  // per trial, over engine restarts
-    std::map<QString, double> askedValue_;    // define-by-run: the value each trial was given
-    std::set<QString> commitFailedIn_;        // trials whose attempt lost a checkpoint
-    std::set<QString> disk_;                  // checkpoint folders in place
+    std::map<QString, int> attemptsStarted_;      // per trial, over engine restarts
+    std::map<QString, double> askedValue_;        // define-by-run: the value each trial was given
+    std::map<QString, QJsonObject> exploredFor_;  // explore_command's answer, until applied
+    std::uint64_t explores_ = 0;
+    std::set<QString> commitFailedIn_;  // trials whose attempt lost a checkpoint
+    std::set<QString> disk_;            // checkpoint folders in place
     // The step each checkpoint folder holds: a program counts its own steps from it, as Ray's
     // PBT examples do (`step = state["step"]`), whatever iteration the engine files it under.
     std::map<QString, std::int64_t> stepIn_;
@@ -689,6 +712,20 @@ void World::eventRecorded(const QString& type, std::int64_t, double, const QJson
         const QString source = payload.value("source").toString();
         const LoopTrial* donor =
             source == payload.value("trial").toString() ? nullptr : loop_->find(source);
+        // The config the trial goes on with is explore_command's answer, when it gave one.
+        const QString trial = payload.value("trial").toString();
+        if (const auto explored = exploredFor_.find(trial); explored != exploredFor_.end()) {
+            if (payload.value("new_config").toObject() != explored->second) {
+                breaks(
+                    QStringLiteral("trial %1 went on with %2, not explore_command's %3")
+                        .arg(trial,
+                             QString::fromUtf8(QJsonDocument(payload.value("new_config").toObject())
+                                                   .toJson(QJsonDocument::Compact)),
+                             QString::fromUtf8(
+                                 QJsonDocument(explored->second).toJson(QJsonDocument::Compact))));
+            }
+            exploredFor_.erase(explored);
+        }
         if (donor && donor->attempt.checkpointInFlight()) {
             breaks(QStringLiteral("trial %1 copied trial %2's checkpoint of iteration %3 while "
                                   "%2's next was on its way")
@@ -779,8 +816,9 @@ void World::crashEngine() {
     }
     note(QStringLiteral("the engine is killed (kill -9) and resumed"));
     crashed_ = true;
-    // Its trials die with it; what the engine had queued is lost.
+    // Its trials die with it; what the engine had queued is lost (its explore runs too).
     processes_.clear();
+    exploredFor_.clear();
     std::vector<Event> kept;
     while (!queue_.empty()) {
         if (!queue_.top().engine) {

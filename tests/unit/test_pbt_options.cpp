@@ -46,7 +46,21 @@ class TestPbtOptions : public QObject {
                                   << "must be a domain or a list of values";
         QTest::newRow("nothing to explore")
             << QJsonObject{} << SearchSpace{} << "scheduler.hyperparam_mutations"
-            << "needs hyperparam_mutations or custom_explore";
+            << "needs hyperparam_mutations, custom_explore or explore_command";
+        QTest::newRow("explore_command number")
+            << QJsonObject{{"explore_command", 3}} << ok << "scheduler.explore_command"
+            << "must be a list of a program and its arguments, such as [python3, explore.py]";
+        QTest::newRow("explore_command string")
+            << QJsonObject{{"explore_command", "python3 explore.py"}} << ok
+            << "scheduler.explore_command"
+            << "must be a list of a program and its arguments";
+        QTest::newRow("explore_command empty")
+            << QJsonObject{{"explore_command", QJsonArray{}}} << ok << "scheduler.explore_command"
+            << "must be a list of a program and its arguments";
+        QTest::newRow("explore_command word")
+            << QJsonObject{{"explore_command", QJsonArray{"python3", 2}}} << ok
+            << "scheduler.explore_command"
+            << "must be a list of a program and its arguments";
         QTest::newRow("interval 0")
             << QJsonObject{{"perturbation_interval", 0}} << ok << "scheduler.perturbation_interval"
             << "'perturbation_interval' must be positive, not 0";
@@ -114,6 +128,12 @@ class TestPbtOptions : public QObject {
         // A constant of the search space may be mutated: PBT is what changes it.
         QVERIFY(validatePbtOptions(pbtSpec({}, space({param("epochs", randint(1, 20))})), nullptr)
                     .isOk());
+        // Ray's custom_explore_fn alone (no mutations): the program is what changes the config.
+        const ExperimentSpec explored =
+            pbtSpec({{"explore_command", QJsonArray{"python3", "explore.py"}}}, SearchSpace{});
+        QVERIFY(validatePbtOptions(explored, nullptr).isOk());
+        QCOMPARE(pbtExploreCommand(explored), (QStringList{"python3", "explore.py"}));
+        QVERIFY(pbtExploreCommand(pbtSpec()).isEmpty());
         QVERIFY(pbtOptionNames().contains("hyperparam_mutations"));
         QVERIFY(pbtNeedsCheckpoints());
     }

@@ -1,6 +1,7 @@
 """A Ray Tune 1.x-style PBT script: a function trainable with tune.report(**kwargs) and
-tune.checkpoint_dir, a `checkpoint_dir` argument to resume from, and PBT mutations written as
-lambdas and lists."""
+tune.checkpoint_dir, a `checkpoint_dir` argument to resume from, PBT mutations written as
+lambdas and lists, and a custom_explore_fn that keeps the explored values where this model
+trains."""
 import json
 import os
 import random
@@ -25,14 +26,27 @@ def trainable(config, checkpoint_dir=None):
         tune.report(score=score, lr=config["lr"], momentum=config["momentum"])
 
 
+def explore(config):
+    # Past 0.08 the steps overshoot, and 0.99 momentum never settles: keep PBT out of both.
+    config["lr"] = min(config["lr"], 0.08)
+    if config["momentum"] > 0.95:
+        config["momentum"] = 0.9
+    config["explored"] = config.get("explored", 0) + 1
+    print("explored", config)  # a user's debugging print
+    return config
+
+
 if __name__ == "__main__":
     pbt = PopulationBasedTraining(
         time_attr="training_iteration",
         perturbation_interval=3,
+        quantile_fraction=0.5,
+        synch=True,
         hyperparam_mutations={
             "lr": lambda: random.uniform(0.001, 0.1),
             "momentum": [0.5, 0.7, 0.9, 0.99],
         },
+        custom_explore_fn=explore,
     )
     analysis = tune.run(
         trainable,

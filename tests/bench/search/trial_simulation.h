@@ -115,6 +115,8 @@ class TrialSimulation : LoopClock, LoopEffects {
     }
     Status copyCheckpoint(const QString& from, const QString& to, const QJsonObject&) override;
     void attemptEnded(const Trial&, const GangPlacement&) override {}
+    // Its experiments set no explore_command.
+    void exploreConfig(const QString&, const QStringList&, const QJsonObject&) override {}
     void eventRecorded(const QString&, std::int64_t, double, const QJsonObject&) override {}
     void resultRecorded(const QString& trialId, std::int64_t, double,
                         const QJsonObject& result) override;

@@ -232,9 +232,10 @@ def _innermost(search_alg):
     return search_alg
 
 
-def _payload(root, name, trainable, extras, stoppers, chdir, define_by_run=None):
+def _payload(root, name, trainable, extras, stoppers, chdir, define_by_run=None,
+             explore_fn=None):
     payload = {"trainable": trainable, "extras": extras, "stoppers": stoppers, "chdir": chdir,
-               "define_by_run": define_by_run}
+               "define_by_run": define_by_run, "explore_fn": explore_fn}
     return write_payload(root, ".ray-driver", name, payload, "Ray Tune scripts", "trainable")
 
 
@@ -272,8 +273,9 @@ def _experiment(trainable, param_space, tune_config, run_config, resources=None)
     root = _results_root(run_config)
     spec = {"name": name}
     _stop(run_config.stop, spec, stoppers)
+    explore_fn = getattr(getattr(scheduler, "base", scheduler), "custom_explore_fn", None)
     payload = _payload(root, name, trainable, extras, stoppers,
-                       tune_config.chdir_to_trial_dir, define_by_run)
+                       tune_config.chdir_to_trial_dir, define_by_run, explore_fn)
     compat = os.path.dirname(os.path.dirname(os.path.abspath(ray.__file__)))
     spec["trainable"] = trial_trainable("ray.tune._trial", payload, compat)
     resources = _resources(getattr(trainable, "_tunedeck_resources", None) or resources)
@@ -295,6 +297,10 @@ def _experiment(trainable, param_space, tune_config, run_config, resources=None)
         for key in ("metric", "mode"):
             if spec["scheduler"].get(key) == spec.get(key):
                 spec["scheduler"].pop(key, None)
+        if explore_fn is not None:
+            # Run by the engine at each exploit, as the trials run: same python, same path.
+            spec["scheduler"]["explore_command"] = \
+                spec["trainable"]["command"][:2] + ["ray.tune._explore", payload]
     checkpoint = _checkpoint(run_config.checkpoint_config)
     if checkpoint:
         spec["checkpoint"] = checkpoint

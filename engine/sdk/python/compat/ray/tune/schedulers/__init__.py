@@ -165,10 +165,15 @@ class PopulationBasedTraining(TrialScheduler):
                  quantile_fraction=0.25, resample_probability=0.25,
                  perturbation_factors=(1.2, 0.8), custom_explore_fn=None, log_config=True,
                  require_attrs=True, synch=False):
-        if custom_explore_fn is not None:
-            unsupported("PopulationBasedTraining(custom_explore_fn=...)",
-                        "bound what an exploit may set with hyperparam_mutations ranges "
-                        "(the engine draws and clamps the explored values)")
+        if not hyperparam_mutations and custom_explore_fn is None:
+            raise ValueError("You must specify at least one of `hyperparam_mutations` or "
+                             "`custom_explore_fn` to use PBT.")
+        if custom_explore_fn is not None and not callable(custom_explore_fn):
+            raise TypeError("custom_explore_fn must be a function of the config, not %s"
+                            % type(custom_explore_fn).__name__)
+        # Called at each exploit, after the engine's perturbation, by the engine's
+        # explore_command (ray.tune._explore), as Ray calls it after its own.
+        self.custom_explore_fn = custom_explore_fn
         super().__init__(metric, mode, time_attr=time_attr,
                          perturbation_interval=perturbation_interval,
                          burn_in_period=burn_in_period, quantile_fraction=quantile_fraction,
