@@ -2,6 +2,7 @@
 // perturbation while others wait, as Ray's "yield time to other trials", so the whole population
 // trains side by side and is ranked together, instead of two by two to the end.
 #include <QtTest>
+#include <tuple>
 
 #include "engine_harness.h"
 
@@ -79,6 +80,7 @@ scheduler:
   time_attr: training_iteration
   perturbation_interval: 2
   quantile_fraction: 0.5
+  synch: true
   explore_command: %2
   hyperparam_mutations:
     x: {uniform: [1, 2]}
@@ -94,6 +96,7 @@ seed: 3
 // pbt's explore_command (Ray's custom_explore_fn as a program, as a YAML user writes it): each
 // exploit's config is what the program printed; a program that fails is a warning, and the
 // trial goes on with the config PBT explored.
+// (Synchronous PBT: each sync point has its exploits, however busy the machine.)
 void TestPbtPopulation::anExploreCommandShapesEachExploit() {
     EngineHarness h;
     h.writeFile("explore.py", R"(import json, sys
@@ -103,36 +106,33 @@ config["explored"] = config.get("explored", 0) + 1
 print(json.dumps(config))
 )");
     h.writeFile("broken_explore.py", "import sys\nsys.exit('no idea what to explore')\n");
-    const EngineResult r =
-        h.run({"run",
-               h.writeFile("explore.yaml", exploringExperiment("explore", "[python3, explore.py]")),
-               "--quiet"});
-    QVERIFY2(r.exitCode == 0, qPrintable(r.all()));
-    const QString db = h.experimentFolder("explore") + "/experiment.sqlite";
-    const int exploits = sqliteQuery(db, "SELECT COUNT(*) FROM exploits").toInt();
-    QVERIFY2(exploits > 0, qPrintable(r.all()));
+    // Each run: its history, and how many exploits it made (at least one).
+    const auto run = [&h](const QString& name, const QString& command) {
+        const EngineResult r = h.run(
+            {"run", h.writeFile(name + ".yaml", exploringExperiment(name, command)), "--quiet"});
+        const QString db = h.experimentFolder(name) + "/experiment.sqlite";
+        const QString exploits = sqliteQuery(db, "SELECT COUNT(*) FROM exploits");
+        return std::tuple{r.exitCode == 0 && exploits.toInt() > 0, r.all(), db, exploits};
+    };
+    const auto [ran, output, db, exploits] = run("explore", "[python3, explore.py]");
+    QVERIFY2(ran, qPrintable(output));
     // Every exploit went on with the program's config: x to one decimal, counted.
     QCOMPARE(sqliteQuery(db,
                          "SELECT COUNT(*) FROM exploits WHERE "
                          "json_extract(new_config, '$.explored') >= 1 AND "
                          "json_extract(new_config, '$.x') = round(json_extract(new_config, "
                          "'$.x'), 1)"),
-             QString::number(exploits));
+             exploits);
     QCOMPARE(sqliteQuery(db, "SELECT COUNT(*) FROM trials WHERE status = 'TERMINATED'"),
              QStringLiteral("4"));
 
-    const EngineResult broken = h.run(
-        {"run",
-         h.writeFile("broken.yaml", exploringExperiment("broken", "[python3, broken_explore.py]")),
-         "--quiet"});
-    QVERIFY2(broken.exitCode == 0, qPrintable(broken.all()));
-    const QString brokenDb = h.experimentFolder("broken") + "/experiment.sqlite";
-    const int brokenExploits = sqliteQuery(brokenDb, "SELECT COUNT(*) FROM exploits").toInt();
-    QVERIFY2(brokenExploits > 0, qPrintable(broken.all()));
+    const auto [brokenRan, brokenOutput, brokenDb, brokenExploits] =
+        run("broken", "[python3, broken_explore.py]");
+    QVERIFY2(brokenRan, qPrintable(brokenOutput));
     QCOMPARE(sqliteQuery(brokenDb,
                          "SELECT COUNT(*) FROM exploits WHERE "
                          "json_extract(new_config, '$.explored') IS NULL"),
-             QString::number(brokenExploits));
+             brokenExploits);
     const QString warning =
         sqliteQuery(brokenDb,
                     "SELECT json_extract(payload, '$.message') FROM events WHERE type = 'warning' "
