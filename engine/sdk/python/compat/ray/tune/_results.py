@@ -54,13 +54,11 @@ def _full_config(trial, constants):
             drawn = json.load(f)
     except (OSError, ValueError):
         drawn = {}
+    from ray.tune.search.sample import _set_at_path
+
     for path, value in drawn.items():
         config.pop(path, None)  # a define-by-run name 'a/b', recorded flat, nests as in Ray
-        target = config
-        parts = path.split("/")
-        for part in parts[:-1]:
-            target = target.setdefault(part, {})
-        target[parts[-1]] = value
+        _set_at_path(config, path, value)
     return config
 
 

@@ -70,13 +70,11 @@ def _ask(define_by_run, config):
     asked.update(constants)
     flat = dict(config)
     flat.update(asked)
+    from ray.tune.search.sample import _set_at_path
+
     nested = {}
     for name, value in flat.items():
-        target = nested
-        parts = name.split("/")
-        for part in parts[:-1]:
-            target = target.setdefault(part, {})
-        target[parts[-1]] = value
+        _set_at_path(nested, name, value)
     return nested, asked
 
 

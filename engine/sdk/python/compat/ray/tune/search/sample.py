@@ -85,6 +85,15 @@ class _AttrDict(dict):
         return _AttrDict(value) if isinstance(value, dict) else value
 
 
+def _set_at_path(config, path, value):
+    """Puts `value` into `config` at a Ray spec path ('model/width': nested mappings, made as
+    needed)."""
+    parts = path.split("/")
+    for part in parts[:-1]:
+        config = config.setdefault(part, {})
+    config[parts[-1]] = value
+
+
 def _round(value, q):
     return round(value / q) * q
 
