@@ -62,7 +62,6 @@ void PbtScheduler::onTrialAdd(const Trial& trial) {
         // A resumed run's finished trial, which the saved state (up to a second older than the
         // history) may still count as a member: the others must not wait for it at a sync point.
         m.finished = true;
-        m.pending.reset();
         due_.erase(trial.id);
         releaseWaitingTrials();
     }
@@ -211,8 +210,7 @@ SchedulerDecision PbtScheduler::synchronise(const QString* current, double time)
         if (current && id == *current) {
             decision = d;
         } else if (d.action == SchedulerDecision::Action::Exploit) {
-            members_.at(id).pending = d;
-            due_.insert(id);
+            due_.insert_or_assign(id, d);
         }
     }
     // The next sync point lies past every member's progress: a member already at it would wait
@@ -230,15 +228,23 @@ SchedulerDecision PbtScheduler::synchronise(const QString* current, double time)
     return decision;
 }
 
+std::vector<QString> PbtScheduler::exploitsDue() const {
+    std::vector<QString> ids;
+    ids.reserve(due_.size());
+    for (const auto& [id, decision] : due_) {
+        ids.push_back(id);
+    }
+    return ids;
+}
+
 std::optional<SchedulerDecision> PbtScheduler::takeExploitDue(const QString& trialId) {
-    const auto it = members_.find(trialId);
-    if (it == members_.end() || !it->second.pending) {
+    const auto it = due_.find(trialId);
+    if (it == due_.end()) {
         return std::nullopt;
     }
-    Member& m = it->second;
-    SchedulerDecision decision = *std::exchange(m.pending, std::nullopt);
-    due_.erase(trialId);
-    m.config = decision.config;
+    SchedulerDecision decision = std::move(it->second);
+    due_.erase(it);
+    members_.at(trialId).config = decision.config;
     return decision;
 }
 
@@ -268,7 +274,6 @@ void PbtScheduler::onComplete(const Trial& trial, const QJsonObject& lastResult)
     (void)lastResult;
     Member& m = memberOf(trial);
     m.finished = true;
-    m.pending.reset();
     due_.erase(trial.id);
     releaseWaitingTrials();
 }
@@ -277,7 +282,6 @@ void PbtScheduler::onError(const Trial& trial) {
     // Out of the ranking until it reports again (a retried trial comes back with its result).
     Member& m = memberOf(trial);
     m.finished = true;
-    m.pending.reset();
     due_.erase(trial.id);
     releaseWaitingTrials();
 }
@@ -353,10 +357,10 @@ QJsonObject PbtScheduler::saveState() const {
         if (m.score) {
             t.insert("score", *m.score);
         }
-        if (m.pending) {
-            t.insert("pending", QJsonObject{{"source", m.pending->source},
-                                            {"config", m.pending->config},
-                                            {"reason", m.pending->reason}});
+        if (const auto due = due_.find(id); due != due_.end()) {
+            t.insert("pending", QJsonObject{{"source", due->second.source},
+                                            {"config", due->second.config},
+                                            {"reason", due->second.reason}});
         }
         trials.insert(id, t);
     }
@@ -380,6 +384,7 @@ Status PbtScheduler::restoreState(const QJsonObject& state) {
                                       .arg(explorer_->name(), state.value("algorithm").toString()));
     }
     std::map<QString, Member> members;
+    std::map<QString, SchedulerDecision> due;
     const QJsonObject trials = state.value("trials").toObject();
     for (auto it = trials.begin(); it != trials.end(); ++it) {
         const QJsonObject t = it.value().toObject();
@@ -403,9 +408,10 @@ Status PbtScheduler::restoreState(const QJsonObject& state) {
         m.rng.setState(rng);
         if (t.value("pending").isObject()) {
             const QJsonObject p = t.value("pending").toObject();
-            m.pending = SchedulerDecision::exploit(p.value("source").toString(),
-                                                   p.value("config").toObject(),
-                                                   p.value("reason").toString());
+            due.insert_or_assign(it.key(),
+                                 SchedulerDecision::exploit(p.value("source").toString(),
+                                                            p.value("config").toObject(),
+                                                            p.value("reason").toString()));
         }
         members.emplace(it.key(), std::move(m));
     }
@@ -417,12 +423,7 @@ Status PbtScheduler::restoreState(const QJsonObject& state) {
         exploits.push_back(exploitFromJson(e.toObject()));
     }
     members_ = std::move(members);
-    due_.clear();
-    for (const auto& [id, m] : members_) {
-        if (m.pending) {
-            due_.insert(id);
-        }
-    }
+    due_ = std::move(due);
     exploits_ = std::move(exploits);
     nextSync_ = state.value("next_sync").toDouble(nextSync_);
     return Status::ok();

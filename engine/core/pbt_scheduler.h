@@ -48,7 +48,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -102,7 +101,7 @@ class PbtScheduler final : public Scheduler {
     std::optional<QString> chooseTrialToRun(const std::vector<const Trial*>& waiting) override;
     void onTrialsWaiting(int count) override { waiting_ = count; }
     bool sharesSlots() const override { return true; }
-    std::vector<QString> exploitsDue() const override { return {due_.begin(), due_.end()}; }
+    std::vector<QString> exploitsDue() const override;
     std::optional<SchedulerDecision> takeExploitDue(const QString& trialId) override;
     std::vector<std::pair<QString, QString>> requiredResultKeys() const override;
     QJsonObject saveState() const override;
@@ -123,7 +122,6 @@ class PbtScheduler final : public Scheduler {
         bool finished = false;
         bool saved = false;  // in the top at its last perturbation, so it holds a checkpoint
         Rng rng;
-        std::optional<SchedulerDecision> pending;  // synch: an exploit decided while paused
     };
     struct Quantiles {
         std::vector<QString> lower;
@@ -143,7 +141,8 @@ class PbtScheduler final : public Scheduler {
     Options options_;
     std::unique_ptr<PopulationExplorer> explorer_;
     std::map<QString, Member> members_;
-    std::set<QString> due_;  // members whose `pending` is set
+    // synch: the exploits decided for members while they were not reporting, until taken.
+    std::map<QString, SchedulerDecision> due_;
     double nextSync_ = 0;
     int waiting_ = 0;  // trials waiting for a slot, as the runtime last said
     std::vector<PbtExploit> exploits_;
