@@ -60,10 +60,10 @@ std::vector<QJsonObject> pointsToRun(const ExperimentSpec& spec) {
     if (!rewards.isArray()) {
         return points;
     }
+    const QJsonArray known = rewards.toArray();
     std::vector<QJsonObject> toRun;
     for (std::size_t i = 0; i < points.size(); ++i) {
-        if (i >= std::size_t(rewards.toArray().size()) ||
-            rewards.toArray()[qsizetype(i)].isNull()) {
+        if (i >= std::size_t(known.size()) || known[qsizetype(i)].isNull()) {
             toRun.push_back(std::move(points[i]));
         }
     }
