@@ -703,35 +703,33 @@ void World::eventRecorded(const QString& type, std::int64_t, double, const QJson
     if (type == events::type::kExploit || type == events::type::kCheckpoint) {
         note(QStringLiteral("%1 %2").arg(type, payload.value("trial").toString()));
     }
-    if (type == events::type::kExploit) {
-        askedValue_.erase(payload.value("trial").toString());  // PBT changed its config
-        // An exploit copies its source's newest checkpoint: none of the source's is on its way
-        // (asked at the perturbation the exploit was decided at), and the copy is the newest
-        // committed one short of the end (Ray's synchronous PBT copies the checkpoint the top
-        // trial saves at the same sync point).
-        const QString source = payload.value("source").toString();
-        const LoopTrial* donor =
-            source == payload.value("trial").toString() ? nullptr : loop_->find(source);
-        // The config the trial goes on with is explore_command's answer, when it gave one.
-        const QString trial = payload.value("trial").toString();
-        if (const auto explored = exploredFor_.find(trial); explored != exploredFor_.end()) {
-            if (payload.value("new_config").toObject() != explored->second) {
-                breaks(
-                    QStringLiteral("trial %1 went on with %2, not explore_command's %3")
-                        .arg(trial,
-                             QString::fromUtf8(QJsonDocument(payload.value("new_config").toObject())
-                                                   .toJson(QJsonDocument::Compact)),
-                             QString::fromUtf8(
-                                 QJsonDocument(explored->second).toJson(QJsonDocument::Compact))));
-            }
-            exploredFor_.erase(explored);
+    if (type != events::type::kExploit) {
+        return;
+    }
+    const QString trial = payload.value("trial").toString();
+    const QString source = payload.value("source").toString();
+    askedValue_.erase(trial);  // PBT changed its config
+    // An exploit copies its source's newest checkpoint, never while one of the source's is on
+    // its way (asked at the perturbation the exploit was decided at, as Ray's synchronous PBT
+    // copies the checkpoint the top trial saves at the same sync point).
+    const LoopTrial* donor = source == trial ? nullptr : loop_->find(source);
+    if (donor && donor->attempt.checkpointInFlight()) {
+        breaks(QStringLiteral("trial %1 copied trial %2's checkpoint of iteration %3 while %2's "
+                              "next was on its way")
+                   .arg(trial, source)
+                   .arg(payload.value("source_iteration").toInteger()));
+    }
+    // The config the trial goes on with is explore_command's answer, when it gave one.
+    if (const auto explored = exploredFor_.find(trial); explored != exploredFor_.end()) {
+        const auto text = [](const QJsonObject& config) {
+            return QString::fromUtf8(QJsonDocument(config).toJson(QJsonDocument::Compact));
+        };
+        if (payload.value("new_config").toObject() != explored->second) {
+            breaks(QStringLiteral("trial %1 went on with %2, not explore_command's %3")
+                       .arg(trial, text(payload.value("new_config").toObject()),
+                            text(explored->second)));
         }
-        if (donor && donor->attempt.checkpointInFlight()) {
-            breaks(QStringLiteral("trial %1 copied trial %2's checkpoint of iteration %3 while "
-                                  "%2's next was on its way")
-                       .arg(payload.value("trial").toString(), source)
-                       .arg(payload.value("source_iteration").toInteger()));
-        }
+        exploredFor_.erase(explored);
     }
 }
 
